@@ -1,0 +1,93 @@
+#include "common/process.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <boost/process.hpp>
+#include <boost/process/extend.hpp>
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+namespace hipforge {
+namespace bp = boost::process;
+namespace {
+
+std::string ReadCapped(const std::filesystem::path& path, size_t cap, bool& truncated) {
+  std::ifstream in(path, std::ios::binary);
+  std::string data(cap, '\0');
+  in.read(data.data(), static_cast<std::streamsize>(cap));
+  data.resize(static_cast<size_t>(in.gcount()));
+  if (in.peek() != std::char_traits<char>::eof()) truncated = true;
+  return data;
+}
+
+std::filesystem::path TempName(const char* tag) {
+  static thread_local std::mt19937_64 rng{std::random_device{}()};
+  std::ostringstream name;
+  name << "hipforge-proc-" << ::getpid() << "-" << std::hex << rng() << "." << tag;
+  return std::filesystem::temp_directory_path() / name.str();
+}
+
+}  // namespace
+
+std::filesystem::path FindProgram(const std::string& name) {
+  if (name.find('/') != std::string::npos) return std::filesystem::path(name);
+  auto found = bp::search_path(name);
+  return found.empty() ? std::filesystem::path() : std::filesystem::path(found.string());
+}
+
+absl::StatusOr<ProcessResult> BoostProcessLauncher::Run(const ProcessSpec& spec) {
+  if (spec.argv.empty()) return absl::InvalidArgumentError("empty argv");
+  std::filesystem::path program = FindProgram(spec.argv[0]);
+  if (program.empty() || !std::filesystem::exists(program)) {
+    return absl::NotFoundError("program not found: " + spec.argv[0]);
+  }
+
+  bp::environment env = spec.replace_environment ? bp::environment() : bp::environment(boost::this_process::environment());
+  for (const auto& [key, value] : spec.environment) env[key] = value;
+
+  const auto out_path = TempName("out");
+  const auto err_path = TempName("err");
+  const auto in_path = TempName("in");
+  {
+    std::ofstream in(in_path, std::ios::binary);
+    if (spec.standard_input) in << *spec.standard_input;
+  }
+  struct Cleanup {
+    std::vector<std::filesystem::path> paths;
+    ~Cleanup() {
+      std::error_code ignored;
+      for (const auto& p : paths) std::filesystem::remove(p, ignored);
+    }
+  } cleanup{{out_path, err_path, in_path}};
+
+  std::vector<std::string> args(spec.argv.begin() + 1, spec.argv.end());
+  const auto start = std::chrono::steady_clock::now();
+  std::error_code launch_error;
+  bp::child child;
+  const std::string cwd = spec.working_directory.empty() ? std::filesystem::current_path().string()
+                                                         : spec.working_directory.string();
+  // Each child leads its own process group, so a timeout kills grandchildren too.
+  child = bp::child(bp::exe = program.string(), bp::args = args, bp::env = env, bp::start_dir = cwd,
+                    bp::std_out > out_path.string(), bp::std_err > err_path.string(),
+                    bp::std_in < in_path.string(), launch_error,
+                    bp::extend::on_exec_setup = [](auto&) { ::setpgid(0, 0); });
+  if (launch_error) return absl::InternalError("cannot start " + program.string() + ": " + launch_error.message());
+
+  ProcessResult result;
+  if (!child.wait_for(spec.timeout, launch_error)) {
+    ::kill(-child.id(), SIGKILL);
+    child.wait(launch_error);
+    result.timed_out = true;
+  }
+  result.wall_time = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+  const int native = child.native_exit_code();
+  result.exit_code = (!result.timed_out && WIFEXITED(native)) ? WEXITSTATUS(native) : -1;
+  result.standard_output = ReadCapped(out_path, spec.max_output_bytes, result.output_truncated);
+  result.standard_error = ReadCapped(err_path, spec.max_output_bytes, result.output_truncated);
+  return result;
+}
+
+}  // namespace hipforge

@@ -1,0 +1,51 @@
+#include "common/process.h"
+
+#include <gtest/gtest.h>
+
+namespace hipforge {
+namespace {
+
+TEST(BoostProcessLauncherTest, CapturesOutputAndExitCode) {
+  BoostProcessLauncher launcher;
+  auto result = launcher.Run({.argv = {"sh", "-c", "echo out; echo err >&2; exit 3"}});
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->exit_code, 3);
+  EXPECT_EQ(result->standard_output, "out\n");
+  EXPECT_EQ(result->standard_error, "err\n");
+  EXPECT_FALSE(result->timed_out);
+}
+
+TEST(BoostProcessLauncherTest, ReplacedEnvironmentHidesParentVariables) {
+  setenv("HIPFORGE_PARENT_ONLY", "1", 1);
+  BoostProcessLauncher launcher;
+  auto result = launcher.Run({.argv = {"/bin/sh", "-c", "echo \"[$HIPFORGE_PARENT_ONLY][$CHILD]\""},
+                              .environment = {{"CHILD", "yes"}},
+                              .replace_environment = true});
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->standard_output, "[][yes]\n");
+}
+
+TEST(BoostProcessLauncherTest, TimeoutKillsTheWholeGroup) {
+  BoostProcessLauncher launcher;
+  auto result = launcher.Run({.argv = {"sh", "-c", "sleep 30 & sleep 30"}, .timeout = std::chrono::milliseconds(300)});
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_TRUE(result->timed_out);
+  EXPECT_EQ(result->exit_code, -1);
+  EXPECT_LT(result->wall_time, std::chrono::seconds(10));
+}
+
+TEST(BoostProcessLauncherTest, StdinAndTruncation) {
+  BoostProcessLauncher launcher;
+  auto result = launcher.Run({.argv = {"cat"}, .standard_input = std::string(1000, 'a'), .max_output_bytes = 10});
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->standard_output, std::string(10, 'a'));
+  EXPECT_TRUE(result->output_truncated);
+}
+
+TEST(BoostProcessLauncherTest, MissingProgramIsNotFound) {
+  BoostProcessLauncher launcher;
+  EXPECT_EQ(launcher.Run({.argv = {"hipforge-no-such-program"}}).status().code(), absl::StatusCode::kNotFound);
+}
+
+}  // namespace
+}  // namespace hipforge

@@ -1,0 +1,27 @@
+#include "common/sha256.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+namespace hipforge {
+namespace {
+
+TEST(Sha256Test, KnownVectors) {
+  EXPECT_EQ(Sha256Hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  EXPECT_EQ(Sha256Hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+TEST(Sha256Test, FileMatchesInMemoryDigest) {
+  const auto path = std::filesystem::temp_directory_path() / "hipforge_sha256_test.bin";
+  std::string data(200000, 'x');
+  std::ofstream(path, std::ios::binary) << data;
+  auto digest = Sha256HexOfFile(path);
+  ASSERT_TRUE(digest.ok()) << digest.status();
+  EXPECT_EQ(*digest, Sha256Hex(data));
+  std::filesystem::remove(path);
+  EXPECT_EQ(Sha256HexOfFile(path).status().code(), absl::StatusCode::kNotFound);
+}
+
+}  // namespace
+}  // namespace hipforge

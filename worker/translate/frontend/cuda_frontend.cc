@@ -1,0 +1,61 @@
+#include "worker/translate/frontend/cuda_frontend.h"
+
+#include <cstdlib>
+#include <fstream>
+
+namespace hipforge::translate {
+namespace {
+
+constexpr const char* kDefaultResourceDir = "/usr/lib/llvm-16/lib/clang/16";
+
+std::optional<std::filesystem::path> DetectCudaPath(const std::optional<std::filesystem::path>& requested) {
+  std::vector<std::filesystem::path> candidates;
+  if (requested) candidates.push_back(*requested);
+  if (const char* env = std::getenv("CUDA_PATH"); env && *env) candidates.emplace_back(env);
+  candidates.emplace_back("/usr/local/cuda");
+  for (const auto& candidate : candidates) {
+    if (std::filesystem::exists(candidate / "include" / "cuda_runtime.h")) return candidate;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+absl::StatusOr<CudaFrontend> CudaFrontend::Create(CudaFrontendOptions options) {
+  std::error_code error;
+  std::filesystem::create_directories(options.shim_directory, error);
+  if (error) return absl::UnavailableError("cannot create shim directory " + options.shim_directory.string());
+  // CUDA 12+ texture_fetch_functions.h uses texture references Clang 16 rejects; an empty one lets the
+  // rest of the headers parse (texture objects live in texture_indirect_functions.h and stay).
+  const auto texture_shim = options.shim_directory / "texture_fetch_functions.h";
+  if (!std::filesystem::exists(texture_shim)) {
+    std::ofstream out(texture_shim);
+    out << "// hipforge: texture references are not available to Clang 16; intentionally empty.\n";
+    if (!out) return absl::UnavailableError("cannot write " + texture_shim.string());
+  }
+  auto cuda_path = DetectCudaPath(options.cuda_path);
+  return CudaFrontend(std::move(options), std::move(cuda_path));
+}
+
+std::vector<std::string> CudaFrontend::ClangArgs() const {
+  std::vector<std::string> args = {"-x", "cuda", "--cuda-host-only", "-std=c++17",
+                                   "--cuda-gpu-arch=" + options_.gpu_arch, "-nocudalib",
+                                   "-Wno-unknown-cuda-version", "-ferror-limit=0"};
+  args.push_back("-resource-dir=" + options_.clang_resource_dir.value_or(kDefaultResourceDir).string());
+  if (cuda_path_) {
+    args.push_back("--cuda-path=" + cuda_path_->string());
+    args.push_back("-isystem" + options_.shim_directory.string());
+    if (std::filesystem::exists(*cuda_path_ / "include" / "cccl")) {
+      args.push_back("-isystem" + (*cuda_path_ / "include" / "cccl").string());
+    }
+    args.insert(args.end(), {"-Xclang", "-target-sdk-version=11.8", "-Xclang", "-fcuda-allow-variadic-functions"});
+  } else {
+    args.push_back("-nocudainc");
+  }
+  for (const auto& dir : options_.include_dirs) args.push_back("-I" + dir.string());
+  for (const auto& define : options_.defines) args.push_back("-D" + define);
+  args.insert(args.end(), options_.extra_args.begin(), options_.extra_args.end());
+  return args;
+}
+
+}  // namespace hipforge::translate
