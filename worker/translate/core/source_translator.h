@@ -1,0 +1,46 @@
+#pragma once
+// CUDA -> HIP source translation of a set of files within one repository (the translator's entry point).
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "worker/translate/frontend/cuda_frontend.h"
+#include "worker/translate/tables/api_mapping.h"
+#include "worker/translate/translation_types.h"
+
+namespace hipforge::translate {
+
+struct TranslateOptions {
+  CudaFrontendOptions frontend;
+  ApiVersion target_hip_version{6, 4};     // emit only what this HIP/ROCm release supports
+  bool hip_kernel_execution_syntax = false;  // hipLaunchKernelGGL instead of <<<>>>
+  bool roc = false;                 // rocBLAS/rocSPARSE/... names instead of hip* where available
+  bool miopen = false;              // cuDNN -> MIOpen
+  bool use_hip_data_types = false;  // hipDataType instead of hipblasDatatype_t etc.
+  bool experimental = false;        // translate APIs whose HIP side is experimental
+  bool translate_inactive_branches = true;  // false = --skip-excluded-preprocessor-conditional-blocks
+  bool default_preprocessor = false;
+  unsigned jobs = 0;                // 0: hardware concurrency
+  std::optional<std::filesystem::path> cache_directory;        // content-hash cache
+  std::optional<std::filesystem::path> compilation_database;  // directory with compile_commands.json
+};
+
+class SourceTranslator {
+ public:
+  virtual ~SourceTranslator() = default;
+
+  // Translates `files` (relative to `root`): CUDA sources and the project headers they include (each header
+  // translated once, consistently). `extra_edits` (e.g. analyzer fixes) are applied together with the
+  // translator's own edits. Never silently drops a file: a file that does not parse is translated by the
+  // token-level fallback and marked kFallback with the reason.
+  virtual absl::StatusOr<std::vector<FileTranslation>> Translate(const std::filesystem::path& root,
+                                                                 const std::vector<std::filesystem::path>& files,
+                                                                 const EditsByFile& extra_edits,
+                                                                 const ProgressCallback& progress) = 0;
+};
+
+absl::StatusOr<std::unique_ptr<SourceTranslator>> CreateSourceTranslator(TranslateOptions options);
+
+}  // namespace hipforge::translate

@@ -1,0 +1,53 @@
+#pragma once
+// The repository pass: a whole CUDA repository in, a HIP repository that builds on ROCm out.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "absl/status/statusor.h"
+#include "worker/translate/analyze/analyzer.h"
+#include "worker/translate/core/source_translator.h"
+#include "worker/translate/translation_types.h"
+
+namespace hipforge::translate {
+
+struct MigrationOptions {
+  TranslateOptions translate;
+  AnalyzeOptions analyze;
+  bool apply_fixes = true;          // apply the analyzer's provably safe fixes
+  bool annotate = false;            // `// HIPFORGE HBxxx: ...` comments in the output
+  bool rename_to_hip = false;       // .cu -> .hip, includes and build files updated
+  std::vector<std::string> hip_architectures = {"gfx90a", "gfx942"};
+};
+
+enum class RepoFileKind { kCudaSource, kHeader, kCppSource, kCMake, kMakefile, kShellScript, kDockerfile, kCiConfig,
+                          kPython, kOther };
+
+struct FileSummary {
+  std::string path;         // in the output tree, relative
+  std::string source_path;  // in the input tree, relative (differs when renamed)
+  RepoFileKind kind = RepoFileKind::kOther;
+  FileStatus status = FileStatus::kUnchanged;
+  std::set<std::string> changed_by;           // tables, rule ids, "cmake", "makefile", ...
+  std::vector<std::string> left_for_person;   // manual steps
+};
+
+struct MigrationResult {
+  std::vector<FileSummary> files;
+  std::vector<FileTranslation> translations;
+  std::vector<Finding> findings;
+  EffortEstimate effort;
+  std::string unified_patch;  // input tree -> output tree
+};
+
+// Writes the migrated tree to `output_root` (created; must not be inside `input_root`).
+absl::StatusOr<MigrationResult> MigrateRepository(const std::filesystem::path& input_root,
+                                                  const std::filesystem::path& output_root,
+                                                  const MigrationOptions& options, const ProgressCallback& progress);
+
+// The "translation", "findings" and "effort" sections of the report JSON (TEAM.md / docs/report.md).
+nlohmann::json ToReportJson(const MigrationResult& result);
+
+}  // namespace hipforge::translate

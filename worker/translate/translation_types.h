@@ -1,0 +1,73 @@
+#pragma once
+// Types shared by the translator (core/), the analyzer (analyze/) and the repository pass (repo/).
+// Kept free of Clang headers so the worker, server and CLI can include them cheaply.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace hipforge::translate {
+
+// A replacement on the ORIGINAL bytes of one file.
+struct TextEdit {
+  uint32_t offset = 0;
+  uint32_t length = 0;
+  std::string replacement;
+  std::string origin;  // what asked for it: a table ("runtime"), a rule id ("HB102"), "launch", ...
+};
+using EditsByFile = std::map<std::string, std::vector<TextEdit>>;  // key: path relative to the repo root
+
+enum class Severity { kError, kWarning, kNote };
+const char* SeverityName(Severity severity);  // "error", "warning", "note"
+
+struct SourceLocation {
+  std::string path;  // relative to the repository root
+  uint32_t line = 0;    // 1-based, in the original file
+  uint32_t column = 0;  // 1-based
+};
+
+// An analyzer finding (rule ids HBxxx) or a translator diagnostic (ids TRxxx, e.g. unsupported API).
+struct Finding {
+  std::string rule_id;
+  Severity severity = Severity::kWarning;
+  SourceLocation location;
+  std::string message;
+  std::string fix;                // what the fix does, or the manual step for a person
+  std::vector<TextEdit> edits;    // provably safe automatic fix on the original file; empty when manual
+  bool auto_fixed = false;        // set by whoever applied `edits`
+};
+
+struct TranslationStats {
+  std::map<std::string, int> converted;  // by kind: "function", "type", "enum", "macro", "header", "launch", ...
+  int unconverted = 0;   // CUDA identifiers seen with no mapping
+  int unsupported = 0;   // mapped but unsupported in the target HIP version
+  int lines_changed = 0;
+  int ConvertedTotal() const;
+  void Add(const TranslationStats& other);
+};
+
+enum class FileStatus { kTranslated, kUnchanged, kFallback, kCopied, kFailed };
+const char* FileStatusName(FileStatus status);  // "translated", "unchanged", "fallback", "copied", "failed"
+
+struct FileTranslation {
+  std::string path;  // relative to the repository root
+  FileStatus status = FileStatus::kUnchanged;
+  std::string fallback_reason;  // why the AST path was not used (first Clang error, missing header, ...)
+  std::string output;           // translated content
+  TranslationStats stats;
+  std::vector<Finding> diagnostics;
+  std::set<std::string> changed_by;  // tables / rule ids that changed this file
+  bool from_cache = false;
+};
+
+struct ProgressEvent {
+  std::string stage;  // "translate", "analyze", "build-files", ...
+  int done = 0;
+  int total = 0;
+  std::string message;  // e.g. the file just finished
+};
+using ProgressCallback = std::function<void(const ProgressEvent&)>;
+
+}  // namespace hipforge::translate
