@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Installs every Debian bookworm package the build, the demo and the tests need (.ci/packages.txt).
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+mapfile -t packages < <(grep -vE '^\s*(#|$)' "$here/.ci/packages.txt" | sort -u)
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${packages[@]}"
+echo "install-deps: ${#packages[@]} packages present"
