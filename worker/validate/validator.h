@@ -1,0 +1,74 @@
+#pragma once
+// Entry point of the validate role: build the translated HIP tree per requested arch, collect
+// kernel resources, run tests on a leased GPU (or say why not), compare outputs with CUDA
+// references and profile. Dependencies come in through the constructor.
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "common/process.h"
+#include "worker/validate/gpu_inventory.h"
+#include "worker/validate/gpu_lease.h"
+#include "worker/validate/report.h"
+
+namespace hipforge::validate {
+
+// Progress callback; the worker forwards it to the server. Must be thread-safe.
+class ProgressSink {
+ public:
+  virtual ~ProgressSink() = default;
+  // stage: "build", "test", "parity", "profile"; message: human readable.
+  virtual void Report(std::string_view stage, std::string_view message) = 0;
+};
+
+struct ValidationRequest {
+  std::string job_id;
+  std::filesystem::path translated_tree;   // root of the HIP tree (read; built out of tree)
+  std::vector<std::string> requested_archs;  // e.g. {"gfx90a", "gfx942"}
+  // Manifest; when empty, <translated_tree>/hipforge.yaml is used if it exists.
+  std::filesystem::path manifest;
+  // CUDA reference outputs (golden files) and optional cuda_timings.csv; may be empty.
+  std::filesystem::path references_dir;
+  // Scratch space for this job (build dirs, outputs, logs). Created if missing.
+  std::filesystem::path work_dir;
+  // Optional translator line map (translated path:line -> original path:line), JSON lines.
+  std::filesystem::path line_map;
+  // Original CUDA tree; used to map diagnostics back when there is no line map.
+  std::filesystem::path original_tree;
+  // The analyzer found managed memory (HB404): tests get HSA_XNACK=1.
+  bool managed_memory_found = false;
+};
+
+enum class VisibilityVariable { kRocrVisibleDevices, kHipVisibleDevices, kCudaVisibleDevices };
+
+struct ValidatorOptions {
+  std::filesystem::path hipcc = "hipcc";  // or a ROCm root's bin/hipcc
+  std::string toolchain_label;            // empty: derived from `hipcc --version`
+  VisibilityVariable visibility = VisibilityVariable::kRocrVisibleDevices;
+  bool use_sandbox = true;  // bubblewrap around user build/test commands when available
+  std::chrono::milliseconds build_timeout{std::chrono::minutes(20)};
+  std::chrono::milliseconds test_timeout{std::chrono::minutes(10)};
+  std::chrono::milliseconds lease_wait{std::chrono::minutes(30)};
+  bool profile = true;  // rocprofv3/rocprof when present and a GPU is leased
+  int parallel_jobs = 2;
+};
+
+class Validator {
+ public:
+  Validator(ProcessLauncher& launcher, GpuInventory& inventory, GpuLeaseManager& leases,
+            ValidatorOptions options);
+  // Errors only for broken requests (missing tree, bad manifest); build/test failures are in the report.
+  absl::StatusOr<ValidationReport> Validate(const ValidationRequest& request, ProgressSink* progress);
+
+ private:
+  ProcessLauncher& launcher_;
+  GpuInventory& inventory_;
+  GpuLeaseManager& leases_;
+  ValidatorOptions options_;
+};
+
+}  // namespace hipforge::validate
