@@ -25,6 +25,19 @@ enum class ApiLibrary : uint8_t {
   kNccl,               // NCCL
   kTensor,             // cuTENSOR
   kHeaders,            // include file names
+  // Added after the first cut (appended so existing values keep their numbers):
+  kTypes,              // CUDA runtime and driver API types, enums, enum constants and macros
+  kCaffe2,             // Caffe2's CUDA headers and helpers (HIPIFY's lit suite covers them)
+};
+
+// Extra facts a few records carry, as bits in ApiMapping::flags.
+enum class MappingFlag : uint16_t {
+  kMainHeader = 1 << 0,      // a library's main include: emitted once per file even if several map to it
+  kMainHeaderV2 = 1 << 1,    // cublas_v2.h: a main include that also enables kBlasV2Only records
+  kBlasV2Only = 1 << 2,      // legacy cuBLAS name, translated only when cublas_v2.h is included
+  kRocMiopenOnly = 1 << 3,   // roc_name applies with --miopen only, not with plain --roc
+  kCudaOverloaded = 1 << 4,  // CUDA overloads this host function; the HIP call depends on the arguments
+  kDropInclude = 1 << 5,     // header without a HIP counterpart: the #include is removed
 };
 
 enum class ApiKind : uint8_t {
@@ -67,6 +80,13 @@ struct ApiMapping {
   ApiVersion hip_introduced{};  // first ROCm/HIP release that has hip_name
   ApiVersion hip_deprecated{};
   ApiVersion hip_removed{};
+  // Added after the first cut (appended, with defaults, so existing initializers stay valid):
+  uint16_t flags = 0;            // MappingFlag bits
+  ApiVersion roc_introduced{};   // first ROCm release that has roc_name
 };
+
+constexpr bool HasFlag(const ApiMapping& mapping, MappingFlag flag) {
+  return (mapping.flags & static_cast<uint16_t>(flag)) != 0;
+}
 
 }  // namespace hipforge::translate
