@@ -1,0 +1,57 @@
+#pragma once
+// A private PostgreSQL cluster owned by one process: used by migrate-server when no --database-url
+// is given, and by tests/benchmarks that have no HIPFORGE_TEST_DATABASE_URL.
+//
+// The cluster lives in <data_dir>/postgres and listens only on a unix socket in <data_dir>/run
+// (listen_addresses=''), so several clusters never fight over a TCP port. PostgreSQL refuses to run
+// as root, so when euid is 0 initdb/pg_ctl run through `runuser -u <unprivileged_user> --` on a
+// directory chowned to that user.
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "common/process.h"
+
+namespace hipforge::server {
+
+struct EmbeddedPostgresOptions {
+  std::filesystem::path data_dir;       // created if missing; cluster kept across restarts
+  std::string database = "hipforge";    // created if missing
+  std::filesystem::path bin_dir;        // empty: `pg_config --bindir`, then /usr/lib/postgresql/15/bin
+  std::string unprivileged_user = "postgres";  // used only when running as root
+  int port = 5432;                      // only names the socket file; nothing listens on TCP
+  bool durable = true;                  // false: fsync/synchronous_commit off (tests, benchmarks)
+  std::chrono::seconds start_timeout{60};
+};
+
+class EmbeddedPostgres {
+ public:
+  // initdb when the cluster does not exist yet, stops a stale postmaster left by a killed owner,
+  // starts the server (pg_ctl -w), and creates the database.
+  static absl::StatusOr<std::unique_ptr<EmbeddedPostgres>> Start(ProcessLauncher& launcher,
+                                                                 EmbeddedPostgresOptions options);
+  ~EmbeddedPostgres();  // Stop()
+  EmbeddedPostgres(const EmbeddedPostgres&) = delete;
+  EmbeddedPostgres& operator=(const EmbeddedPostgres&) = delete;
+
+  // libpq key=value connection string for `database` (or another database on the same cluster).
+  std::string ConnectionString() const;
+  std::string ConnectionString(const std::string& database) const;
+  absl::Status Stop();  // pg_ctl stop -m fast; idempotent
+
+ private:
+  EmbeddedPostgres(ProcessLauncher& launcher, EmbeddedPostgresOptions options);
+  absl::Status StartImpl();
+  absl::StatusOr<ProcessResult> RunPg(const std::string& program, std::vector<std::string> args);
+
+  ProcessLauncher& launcher_;
+  EmbeddedPostgresOptions options_;
+  std::filesystem::path cluster_dir_;
+  std::filesystem::path socket_dir_;
+  bool as_root_ = false;
+  bool running_ = false;
+};
+
+}  // namespace hipforge::server
