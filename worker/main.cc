@@ -1,0 +1,85 @@
+// migrate-worker: pulls tasks from migrate-server and runs the translate or validate role.
+#include <csignal>
+#include <thread>
+
+#include <CLI/CLI.hpp>
+#include <grpcpp/grpcpp.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include "absl/strings/str_cat.h"
+#include "common/process.h"
+#include "worker/role_set.h"
+#include "worker/worker.h"
+
+namespace {
+
+// Signals only flip this flag; the main thread turns it into a stop request.
+volatile std::sig_atomic_t g_signal = 0;
+void OnSignal(int signal) { g_signal = signal; }
+
+std::string EnvOr(const char* name, std::string fallback) {
+  const char* value = std::getenv(name);
+  return value != nullptr && *value != '\0' ? std::string(value) : fallback;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"migrate-worker: hipforge task worker (translate | validate)"};
+  std::string server = EnvOr("MIGRATE_SERVER", "localhost:50051");
+  std::vector<std::string> role_names;
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  std::string id = EnvOr("MIGRATE_WORKER_ID", absl::StrCat(host, "-", getpid()));
+  std::string scratch = EnvOr("MIGRATE_WORKER_SCRATCH", "");
+  std::string hipcc = EnvOr("HIPCC", "hipcc");
+  int lease_wait_ms = 20000;
+  bool keep_scratch = false;
+  std::string log_level = EnvOr("MIGRATE_LOG_LEVEL", "info");
+  app.add_option("--server", server, "server address HOST:PORT (env MIGRATE_SERVER)");
+  app.add_option("--role", role_names, "translate and/or validate (repeatable)")->required();
+  app.add_option("--id", id, "worker id (env MIGRATE_WORKER_ID; default host-pid)");
+  app.add_option("--scratch-dir", scratch, "per-task temp dirs go below it (env MIGRATE_WORKER_SCRATCH)");
+  app.add_option("--hipcc", hipcc, "hipcc for the validate role (env HIPCC)");
+  app.add_option("--lease-wait-ms", lease_wait_ms, "long-poll bound per LeaseTask");
+  app.add_flag("--keep-scratch", keep_scratch, "keep task dirs for debugging");
+  app.add_option("--log-level", log_level, "trace|debug|info|warn|error");
+  CLI11_PARSE(app, argc, argv);
+  spdlog::set_level(spdlog::level::from_str(log_level));
+
+  std::vector<hipforge::v1::TaskRole> roles;
+  for (const std::string& name : role_names) {
+    absl::StatusOr<hipforge::v1::TaskRole> role = hipforge::worker::ParseRole(name);
+    if (!role.ok()) {
+      spdlog::error("{}", role.status().ToString());
+      return 2;
+    }
+    roles.push_back(*role);
+  }
+  hipforge::BoostProcessLauncher launcher;
+  hipforge::worker::RoleSetOptions role_options;
+  role_options.hipcc = hipcc;
+  auto role_set = hipforge::worker::MakeRoleSet(roles, launcher, role_options);
+  if (!role_set.ok()) {
+    spdlog::error("{}", role_set.status().ToString());
+    return 2;
+  }
+
+  hipforge::worker::WorkerOptions options;
+  options.worker_id = id;
+  options.capabilities = (*role_set)->capabilities();
+  if (!scratch.empty()) options.scratch_root = scratch;
+  options.lease_wait = std::chrono::milliseconds(lease_wait_ms);
+  options.keep_scratch = keep_scratch;
+  auto channel = grpc::CreateChannel(server, grpc::InsecureChannelCredentials());
+  hipforge::worker::Worker worker(channel, (*role_set)->runners(), options);
+
+  std::signal(SIGINT, OnSignal);
+  std::signal(SIGTERM, OnSignal);
+  std::jthread loop([&worker](std::stop_token stop) { worker.Run(stop); });
+  while (g_signal == 0) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  spdlog::info("[worker={}] signal {}; finishing", id, static_cast<int>(g_signal));
+  loop.request_stop();
+  return 0;
+}

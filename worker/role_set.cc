@@ -1,0 +1,89 @@
+#include "worker/role_set.h"
+
+#include "absl/strings/str_cat.h"
+
+#if HIPFORGE_HAVE_TRANSLATE
+#include "worker/translate_runner.h"
+#endif
+#if HIPFORGE_HAVE_VALIDATE
+#include "worker/validate/gpu_inventory.h"
+#include "worker/validate/gpu_lease.h"
+#include "worker/validate/validator.h"
+#include "worker/validate_runner.h"
+#endif
+
+namespace hipforge::worker {
+namespace {
+
+class RoleSetImpl final : public RoleSet {
+ public:
+  std::map<v1::TaskRole, TaskRunner*> runners() override {
+    std::map<v1::TaskRole, TaskRunner*> result;
+#if HIPFORGE_HAVE_TRANSLATE
+    if (translate_) result[v1::TASK_ROLE_TRANSLATE] = translate_.get();
+#endif
+#if HIPFORGE_HAVE_VALIDATE
+    if (validate_) result[v1::TASK_ROLE_VALIDATE] = validate_.get();
+#endif
+    return result;
+  }
+  v1::WorkerCapabilities capabilities() override { return capabilities_; }
+
+#if HIPFORGE_HAVE_TRANSLATE
+  std::unique_ptr<TranslateTaskRunner> translate_;
+#endif
+#if HIPFORGE_HAVE_VALIDATE
+  std::unique_ptr<validate::HipRocmSmiInventory> inventory_;
+  std::unique_ptr<validate::FileLockLeaseManager> leases_;
+  std::unique_ptr<validate::Validator> validator_;
+  std::unique_ptr<ValidateTaskRunner> validate_;
+#endif
+  v1::WorkerCapabilities capabilities_;
+};
+
+}  // namespace
+
+absl::StatusOr<v1::TaskRole> ParseRole(std::string_view name) {
+  if (name == "translate") return v1::TASK_ROLE_TRANSLATE;
+  if (name == "validate") return v1::TASK_ROLE_VALIDATE;
+  return absl::InvalidArgumentError(absl::StrCat("unknown role '", std::string(name), "' (expected translate or validate)"));
+}
+
+absl::StatusOr<std::unique_ptr<RoleSet>> MakeRoleSet(const std::vector<v1::TaskRole>& roles,
+                                                     ProcessLauncher& launcher, const RoleSetOptions& options) {
+  auto set = std::make_unique<RoleSetImpl>();
+  for (v1::TaskRole role : roles) {
+    if (role == v1::TASK_ROLE_TRANSLATE) {
+#if HIPFORGE_HAVE_TRANSLATE
+      set->translate_ = std::make_unique<TranslateTaskRunner>(launcher);
+#else
+      return absl::UnimplementedError("this build has no translation library (hipforge_repo_migration)");
+#endif
+    } else if (role == v1::TASK_ROLE_VALIDATE) {
+#if HIPFORGE_HAVE_VALIDATE
+      set->inventory_ = std::make_unique<validate::HipRocmSmiInventory>(launcher, options.hipcc);
+      validate::Capabilities caps = validate::DescribeCapabilities(*set->inventory_);
+      for (const auto& gpu : caps.gpus) set->capabilities_.add_gpu_archs(gpu.arch);
+      for (const auto& target : caps.compile_targets) set->capabilities_.add_toolchain_targets(target);
+      set->capabilities_.set_has_gpu(!caps.gpus.empty());
+      set->capabilities_.set_toolchain(caps.toolchain);
+      std::filesystem::path lock_dir = options.gpu_lock_dir.empty()
+                                           ? std::filesystem::temp_directory_path() / "hipforge-gpu-locks"
+                                           : options.gpu_lock_dir;
+      set->leases_ = std::make_unique<validate::FileLockLeaseManager>(caps.gpus, lock_dir);
+      validate::ValidatorOptions validator_options;
+      validator_options.hipcc = options.hipcc;
+      set->validator_ = std::make_unique<validate::Validator>(launcher, *set->inventory_, *set->leases_,
+                                                              validator_options);
+      set->validate_ = std::make_unique<ValidateTaskRunner>(*set->validator_);
+#else
+      return absl::UnimplementedError("this build has no validation library (hipforge_validate)");
+#endif
+    } else {
+      return absl::InvalidArgumentError("unspecified role");
+    }
+  }
+  return set;
+}
+
+}  // namespace hipforge::worker

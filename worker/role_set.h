@@ -1,0 +1,35 @@
+#pragma once
+// Builds the runners (and what they need) for a set of roles, so migrate-worker and the server's
+// --local-workers run exactly the same code.
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "common/process.h"
+#include "hipforge/v1/worker_service.pb.h"
+#include "worker/task_runner.h"
+
+namespace hipforge::worker {
+
+struct RoleSetOptions {
+  std::filesystem::path hipcc = "hipcc";       // validate role
+  std::filesystem::path gpu_lock_dir;          // validate role; empty: <tmp>/hipforge-gpu-locks
+};
+
+class RoleSet {
+ public:
+  virtual ~RoleSet() = default;
+  virtual std::map<v1::TaskRole, TaskRunner*> runners() = 0;
+  virtual v1::WorkerCapabilities capabilities() = 0;
+};
+
+// Unimplemented when a role's library was not built into this binary.
+absl::StatusOr<std::unique_ptr<RoleSet>> MakeRoleSet(const std::vector<v1::TaskRole>& roles,
+                                                     ProcessLauncher& launcher, const RoleSetOptions& options);
+
+// "translate" / "validate" -> role; InvalidArgument otherwise.
+absl::StatusOr<v1::TaskRole> ParseRole(std::string_view name);
+
+}  // namespace hipforge::worker

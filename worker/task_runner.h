@@ -1,0 +1,57 @@
+#pragma once
+// What a worker role does with one leased task, independent of gRPC: the worker loop (worker.h)
+// downloads and extracts the input, hands it to the role's TaskRunner, and uploads the output.
+#include <atomic>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "hipforge/v1/job.pb.h"
+
+namespace hipforge::worker {
+
+// Progress a runner reports while it works; forwarded to the job's event stream. Thread-safe.
+class ProgressReporter {
+ public:
+  virtual ~ProgressReporter() = default;
+  virtual void FileDone(std::string_view path, int done, int total, std::string_view status) = 0;
+  virtual void Step(std::string_view kind, std::string_view name, std::string_view status,
+                    std::string_view detail) = 0;
+  virtual void Log(std::string_view level, std::string_view message) = 0;
+};
+
+struct TaskArtifact {
+  v1::ArtifactKind kind = v1::ARTIFACT_KIND_UNSPECIFIED;
+  v1::CompressionFormat format = v1::COMPRESSION_FORMAT_UNSPECIFIED;
+  std::filesystem::path file;  // written by the runner inside its work dir
+};
+
+struct TaskOutput {
+  std::string report_json;  // this role's sections of the report (TEAM.md "Report JSON")
+  std::vector<TaskArtifact> artifacts;
+  std::string summary;
+  int files_total = 0;
+  int files_translated = 0;
+};
+
+struct TaskContext {
+  std::string job_id;
+  std::string task_id;
+  const v1::JobSpec& spec;
+  std::filesystem::path input_root;  // extracted input, private to this task
+  std::filesystem::path work_dir;    // scratch space for outputs, private to this task
+  ProgressReporter& progress;
+  // Set when the lease was lost or the job was cancelled; long runners should give up early.
+  const std::atomic<bool>& abandon;
+};
+
+class TaskRunner {
+ public:
+  virtual ~TaskRunner() = default;
+  // A non-OK status fails the task attempt with its message (the server may retry).
+  virtual absl::StatusOr<TaskOutput> Run(const TaskContext& context) = 0;
+};
+
+}  // namespace hipforge::worker

@@ -1,0 +1,106 @@
+#include "worker/translate_runner.h"
+
+#include <fstream>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "worker/translate/repo/repository_migration.h"
+
+namespace hipforge::worker {
+namespace {
+
+namespace fs = std::filesystem;
+
+// "5.2" -> {5, 2}; empty or malformed -> unset (the translator's default).
+translate::ApiVersion ParseHipVersion(const std::string& text) {
+  std::vector<std::string> parts = absl::StrSplit(text, '.');
+  int major = 0, minor = 0;
+  if (parts.empty() || !absl::SimpleAtoi(parts[0], &major)) return {};
+  if (parts.size() > 1 && !absl::SimpleAtoi(parts[1], &minor)) return {};
+  if (major <= 0 || major > 255 || minor < 0 || minor > 255) return {};
+  return {static_cast<uint8_t>(major), static_cast<uint8_t>(minor)};
+}
+
+translate::MigrationOptions ToMigrationOptions(const v1::JobSpec& spec, const fs::path& work_dir) {
+  translate::MigrationOptions options;
+  const v1::JobOptions& job = spec.options();
+  options.translate.hip_kernel_execution_syntax =
+      job.launch_syntax() == v1::LAUNCH_SYNTAX_HIP_LAUNCH_KERNEL_GGL;
+  if (translate::ApiVersion version = ParseHipVersion(job.hip_version()); version.IsSet()) {
+    options.translate.target_hip_version = version;
+  }
+  options.translate.frontend.shim_directory = work_dir / "shim";
+  options.translate.frontend.extra_args.assign(job.extra_clang_args().begin(), job.extra_clang_args().end());
+  // Tasks run next to other tasks on a 2-core class machine; the worker is the unit of scale-out.
+  options.translate.jobs = 1;
+  options.analyze.frontend = options.translate.frontend;
+  options.analyze.jobs = 1;
+  options.rename_to_hip = job.rename_to_hip();
+  if (!spec.targets().empty()) options.hip_architectures.assign(spec.targets().begin(), spec.targets().end());
+  return options;
+}
+
+absl::Status WriteFile(const fs::path& path, std::string_view data) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(data.data(), static_cast<std::streamsize>(data.size()));
+  out.close();
+  if (!out) return absl::InternalError(absl::StrCat("cannot write ", path.string()));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<TaskOutput> TranslateTaskRunner::Run(const TaskContext& context) {
+  const fs::path output_root = context.work_dir / "translated";
+  translate::MigrationOptions options = ToMigrationOptions(context.spec, context.work_dir);
+
+  context.progress.Step("translate", "repository", "started", "");
+  auto progress = [&context](const translate::ProgressEvent& event) {
+    if (event.stage == "translate") {
+      context.progress.FileDone(event.message, event.done, event.total, "translated");
+    } else {
+      context.progress.Step(event.stage, event.message, "progress", absl::StrCat(event.done, "/", event.total));
+    }
+  };
+  absl::StatusOr<translate::MigrationResult> result =
+      translate::MigrateRepository(context.input_root, output_root, options, progress);
+  if (!result.ok()) {
+    context.progress.Step("translate", "repository", "failed", std::string(result.status().message()));
+    return result.status();
+  }
+  if (context.abandon.load()) return absl::AbortedError("task abandoned (lease lost or job cancelled)");
+
+  TaskOutput output;
+  nlohmann::json report = translate::ToReportJson(*result);
+  report["job_id"] = context.job_id;
+  output.report_json = report.dump();
+  for (const translate::FileSummary& file : result->files) {
+    if (file.kind != translate::RepoFileKind::kCudaSource && file.kind != translate::RepoFileKind::kHeader) continue;
+    ++output.files_total;
+    if (file.status == translate::FileStatus::kTranslated || file.status == translate::FileStatus::kFallback) {
+      ++output.files_translated;
+    }
+  }
+
+  const bool zstd = compression_ == ArchiveCompression::kZstd;
+  const fs::path tree_archive = context.work_dir / (zstd ? "translated.tar.zst" : "translated.tar.gz");
+  PackOptions pack;
+  pack.compression = compression_;
+  pack.honour_gitignore = false;  // the output tree is exactly what the translator wrote
+  absl::StatusOr<PackResult> packed = PackDirectoryToFile(output_root, tree_archive, launcher_, pack);
+  if (!packed.ok()) return packed.status();
+  output.artifacts.push_back({v1::ARTIFACT_KIND_TRANSLATED_TREE,
+                              zstd ? v1::COMPRESSION_FORMAT_TAR_ZSTD : v1::COMPRESSION_FORMAT_TAR_GZIP, tree_archive});
+
+  const fs::path patch = context.work_dir / "translated.patch";
+  if (absl::Status written = WriteFile(patch, result->unified_patch); !written.ok()) return written;
+  output.artifacts.push_back({v1::ARTIFACT_KIND_PATCH, v1::COMPRESSION_FORMAT_UNSPECIFIED, patch});
+
+  output.summary = absl::StrCat(output.files_translated, " of ", output.files_total, " CUDA files translated, ",
+                                packed->files, " files in the output tree");
+  context.progress.Step("translate", "repository", "ok", output.summary);
+  return output;
+}
+
+}  // namespace hipforge::worker

@@ -1,0 +1,71 @@
+#pragma once
+// The worker loop shared by migrate-worker and the server's --local-workers: register, long-poll
+// LeaseTask, heartbeat on a timer while working, download and safely extract the input into a
+// private temp dir, run the role, stream progress, Complete (or FailTask with the message).
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+#include <grpcpp/channel.h>
+#include <grpcpp/client_context.h>
+
+#include "absl/status/statusor.h"
+#include "common/archive.h"
+#include "hipforge/v1/worker_service.grpc.pb.h"
+#include "worker/task_runner.h"
+
+namespace hipforge::worker {
+
+struct WorkerOptions {
+  std::string worker_id;
+  v1::WorkerCapabilities capabilities;
+  std::filesystem::path scratch_root;  // per-task temp dirs are created (and removed) below it
+  std::chrono::milliseconds lease_wait{std::chrono::seconds(20)};  // long-poll bound per LeaseTask
+  std::chrono::milliseconds rpc_timeout{std::chrono::seconds(30)};
+  std::chrono::milliseconds progress_interval{std::chrono::milliseconds(250)};  // throttle for file events
+  ExtractLimits extract_limits;
+  bool keep_scratch = false;  // leave task dirs behind for debugging
+};
+
+// Outcome of one RunOnce, for logs and tests.
+enum class TaskOutcome { kNoTask, kCompleted, kCompletionIgnored, kFailed, kLeaseLost };
+const char* TaskOutcomeName(TaskOutcome outcome);
+
+class Worker {
+ public:
+  // `runners` maps each role this worker serves to its runner (not owned; must outlive the worker).
+  Worker(std::shared_ptr<grpc::Channel> channel, std::map<v1::TaskRole, TaskRunner*> runners, WorkerOptions options);
+  ~Worker();
+
+  absl::Status Register();
+  // Leases at most one task (waiting up to lease_wait) and runs it to the end.
+  absl::StatusOr<TaskOutcome> RunOnce();
+  // Registers, then runs tasks until `stop` is requested; retries with backoff while the server is
+  // unreachable. An in-flight long poll is cancelled promptly on stop.
+  void Run(std::stop_token stop);
+
+  const std::string& id() const { return options_.worker_id; }
+
+ private:
+  class TaskExecution;
+  absl::StatusOr<TaskOutcome> Execute(const v1::Task& task);
+  std::unique_ptr<grpc::ClientContext> NewContext(std::chrono::milliseconds timeout) const;
+
+  std::unique_ptr<v1::WorkerService::Stub> stub_;
+  std::map<v1::TaskRole, TaskRunner*> runners_;
+  WorkerOptions options_;
+  std::chrono::milliseconds lease_duration_{std::chrono::seconds(30)};
+  int64_t chunk_bytes_ = 1 << 20;
+
+  std::mutex poll_mutex_;
+  grpc::ClientContext* current_poll_ = nullptr;  // cancelled from Run's stop callback
+  std::atomic<bool> stopping_{false};
+};
+
+}  // namespace hipforge::worker
