@@ -6,9 +6,11 @@
 // (listen_addresses=''), so several clusters never fight over a TCP port. PostgreSQL refuses to run
 // as root, so when euid is 0 initdb/pg_ctl run through `runuser -u <unprivileged_user> --` on a
 // directory chowned to that user.
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"

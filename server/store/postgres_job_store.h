@@ -1,7 +1,9 @@
 #pragma once
 // JobStore over PostgreSQL (libpqxx). SQL lives in server/sql (embedded at build time).
+#include <chrono>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "common/clock.h"
 #include "server/store/job_store.h"
@@ -24,6 +26,10 @@ struct PostgresStoreOptions {
 // without sleeping; one server process makes all lease decisions, so one clock is consistent.
 absl::StatusOr<std::unique_ptr<JobStore>> OpenPostgresJobStore(const PostgresStoreOptions& options,
                                                                const Clock& clock);
+
+// Schema names are restricted to [a-z_][a-z0-9_]* (at most 48 characters): they become part of
+// NOTIFY channel names and quoted identifiers.
+bool IsValidSchemaName(const std::string& schema);
 
 // Applies pending migrations in one transaction holding an advisory lock; returns the versions applied.
 absl::StatusOr<std::vector<int>> ApplyMigrations(const std::string& database_url, const std::string& schema);

@@ -1,0 +1,79 @@
+-- Jobs, their artifacts and their task enqueueing. Times are bigint microseconds from the server clock.
+
+-- name: insert_job
+INSERT INTO jobs (name, team, labels, targets, options, validate, validate_capabilities, input_digest,
+                  created_at, updated_at)
+VALUES ($1, $2, $3::jsonb, ARRAY(SELECT jsonb_array_elements_text($4::jsonb)), $5::jsonb, $6::boolean,
+        ARRAY(SELECT jsonb_array_elements_text($7::jsonb)), $8, ts($9), ts($9))
+RETURNING id::text, name, team, labels::text, array_to_json(targets)::text, options::text, validate,
+          array_to_json(validate_capabilities)::text, state, input_digest, error_message,
+          micros(created_at), micros(updated_at), seq
+
+-- name: get_job
+SELECT id::text, name, team, labels::text, array_to_json(targets)::text, options::text, validate,
+       array_to_json(validate_capabilities)::text, state, input_digest, error_message,
+       micros(created_at), micros(updated_at), seq
+FROM jobs WHERE id = $1::uuid
+
+-- name: lock_job
+-- Serialises state-machine steps of one job (completion racing cancel).
+SELECT state, validate, cardinality(targets), array_to_json(validate_capabilities)::text
+FROM jobs WHERE id = $1::uuid FOR UPDATE
+
+-- name: list_jobs
+-- Keyset pagination on seq (newest first); NULL filters match everything.
+SELECT id::text, name, team, labels::text, array_to_json(targets)::text, options::text, validate,
+       array_to_json(validate_capabilities)::text, state, input_digest, error_message,
+       micros(created_at), micros(updated_at), seq
+FROM jobs
+WHERE ($1::text IS NULL OR team = $1::text)
+  AND ($2::text IS NULL OR state = $2::text)
+  AND ($3::jsonb IS NULL OR labels @> $3::jsonb)
+  AND ($4::bigint IS NULL OR seq < $4::bigint)
+ORDER BY seq DESC
+LIMIT $5::integer
+
+-- name: set_job_state
+-- Terminal states are final: a late step never resurrects a finished job.
+UPDATE jobs SET state = $2, error_message = $3, updated_at = ts($4)
+WHERE id = $1::uuid AND state NOT IN ('succeeded', 'failed', 'cancelled')
+RETURNING state
+
+-- name: cancel_job
+UPDATE jobs SET state = 'cancelled', error_message = $2, updated_at = ts($3)
+WHERE id = $1::uuid AND state NOT IN ('succeeded', 'failed', 'cancelled')
+RETURNING id::text
+
+-- name: kill_open_tasks
+-- Dead-letters a job's unfinished tasks and voids their leases (late completions are then rejected).
+UPDATE tasks
+SET state = 'dead', last_error = $2, lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL,
+    updated_at = ts($3)
+WHERE job_id = $1::uuid AND state IN ('available', 'running', 'failed')
+
+-- name: enqueue_task
+-- The payload carries what a worker needs to start without another round trip. ON CONFLICT: a stage is
+-- enqueued at most once per job. The insert trigger sends the NOTIFY that wakes idle workers.
+INSERT INTO tasks (job_id, kind, max_attempts, run_after, required_capabilities, payload, created_at, updated_at)
+SELECT j.id, $2, $3::integer, ts($4), ARRAY(SELECT jsonb_array_elements_text($5::jsonb)),
+       jsonb_strip_nulls(jsonb_build_object(
+         'input_digest', j.input_digest, 'targets', to_jsonb(j.targets), 'options', j.options,
+         'job_name', j.name, 'team', j.team,
+         'translated_digest', (SELECT digest FROM job_artifacts a WHERE a.job_id = j.id AND a.role = 'translated_tree'))),
+       ts($4), ts($4)
+FROM jobs j WHERE j.id = $1::uuid
+ON CONFLICT (job_id, kind) DO NOTHING
+
+-- name: upsert_artifact
+INSERT INTO artifacts (digest, size_bytes, media_type, created_at) VALUES ($1, $2::bigint, $3, ts($4))
+ON CONFLICT (digest) DO NOTHING
+
+-- name: attach_artifact
+INSERT INTO job_artifacts (job_id, role, digest) VALUES ($1::uuid, $2, $3)
+ON CONFLICT (job_id, role) DO UPDATE SET digest = EXCLUDED.digest
+
+-- name: list_artifacts
+SELECT ja.role, a.digest, a.size_bytes, a.media_type
+FROM job_artifacts ja JOIN artifacts a USING (digest)
+WHERE ja.job_id = $1::uuid
+ORDER BY ja.role

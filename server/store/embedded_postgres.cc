@@ -1,0 +1,197 @@
+#include "server/store/embedded_postgres.h"
+
+#include <pwd.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <pqxx/pqxx>
+
+#include "absl/status/status.h"
+#include "common/sha256.h"
+#include "spdlog/spdlog.h"
+
+namespace hipforge::server {
+namespace fs = std::filesystem;
+namespace {
+
+// The socket path (<dir>/.s.PGSQL.<port>) must fit in sockaddr_un (107 bytes).
+constexpr size_t kMaxSocketDirLength = 80;
+
+std::string Trimmed(std::string text) {
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
+  return text;
+}
+
+std::string Describe(const ProcessResult& result) {
+  std::string text = Trimmed(result.standard_error);
+  if (text.empty()) text = Trimmed(result.standard_output);
+  if (result.timed_out) text += " (timed out)";
+  return text;
+}
+
+}  // namespace
+
+EmbeddedPostgres::EmbeddedPostgres(ProcessLauncher& launcher, EmbeddedPostgresOptions options)
+    : launcher_(launcher), options_(std::move(options)) {}
+
+EmbeddedPostgres::~EmbeddedPostgres() {
+  if (auto status = Stop(); !status.ok()) spdlog::warn("embedded postgres: {}", std::string(status.message()));
+}
+
+absl::StatusOr<std::unique_ptr<EmbeddedPostgres>> EmbeddedPostgres::Start(ProcessLauncher& launcher,
+                                                                         EmbeddedPostgresOptions options) {
+  if (options.data_dir.empty()) return absl::InvalidArgumentError("embedded postgres needs a data directory");
+  std::unique_ptr<EmbeddedPostgres> server(new EmbeddedPostgres(launcher, std::move(options)));
+  if (auto status = server->StartImpl(); !status.ok()) return status;
+  return server;
+}
+
+absl::StatusOr<ProcessResult> EmbeddedPostgres::RunPg(const std::string& program, std::vector<std::string> args) {
+  ProcessSpec spec;
+  if (as_root_) spec.argv = {"runuser", "-u", options_.unprivileged_user, "--"};
+  spec.argv.push_back((options_.bin_dir / program).string());
+  for (auto& arg : args) spec.argv.push_back(std::move(arg));
+  // The server user may not be able to enter the caller's working directory.
+  spec.working_directory = "/";
+  spec.environment = {{"LC_ALL", "C"}, {"LANG", "C"}};
+  spec.timeout = std::chrono::seconds(options_.start_timeout) + std::chrono::seconds(30);
+  return launcher_.Run(spec);
+}
+
+absl::Status EmbeddedPostgres::StartImpl() {
+  std::error_code error;
+  // Binaries: explicit, then pg_config, then Debian's versioned directory.
+  if (options_.bin_dir.empty()) {
+    ProcessSpec query;
+    query.argv = {"pg_config", "--bindir"};
+    query.timeout = std::chrono::seconds(10);
+    if (!FindProgram("pg_config").empty()) {
+      auto result = launcher_.Run(query);
+      if (result.ok() && result->exit_code == 0) {
+        const fs::path dir = Trimmed(result->standard_output);
+        if (fs::exists(dir / "initdb", error) && fs::exists(dir / "pg_ctl", error)) options_.bin_dir = dir;
+      }
+    }
+    if (options_.bin_dir.empty()) options_.bin_dir = "/usr/lib/postgresql/15/bin";
+  }
+  if (!fs::exists(options_.bin_dir / "initdb", error) || !fs::exists(options_.bin_dir / "pg_ctl", error)) {
+    return absl::NotFoundError("PostgreSQL server binaries not found in " + options_.bin_dir.string() +
+                               " (install the postgresql package or pass --database-url)");
+  }
+
+  options_.data_dir = fs::absolute(options_.data_dir, error);
+  fs::create_directories(options_.data_dir, error);
+  if (error) return absl::InternalError("cannot create " + options_.data_dir.string() + ": " + error.message());
+  cluster_dir_ = options_.data_dir / "postgres";
+  socket_dir_ = options_.data_dir / "run";
+  if (socket_dir_.string().size() > kMaxSocketDirLength) {
+    socket_dir_ = fs::temp_directory_path() / ("hipforge-pg-" + Sha256Hex(options_.data_dir.string()).substr(0, 16));
+  }
+  fs::create_directories(cluster_dir_, error);
+  fs::create_directories(socket_dir_, error);
+  if (error) return absl::InternalError("cannot create cluster directories: " + error.message());
+  fs::permissions(cluster_dir_, fs::perms::owner_all, fs::perm_options::replace, error);
+
+  as_root_ = ::geteuid() == 0;
+  if (as_root_) {
+    // PostgreSQL refuses to run as root: hand the cluster to an unprivileged user.
+    const passwd* user = ::getpwnam(options_.unprivileged_user.c_str());
+    if (user == nullptr) {
+      return absl::FailedPreconditionError("running as root, but user '" + options_.unprivileged_user +
+                                           "' to run PostgreSQL as does not exist");
+    }
+    for (const fs::path& dir : {cluster_dir_, socket_dir_}) {
+      if (::chown(dir.c_str(), user->pw_uid, user->pw_gid) != 0) {
+        return absl::InternalError("cannot chown " + dir.string() + ": " + std::strerror(errno));
+      }
+    }
+    // The server user only needs to pass through the data directory, not to read it.
+    fs::permissions(options_.data_dir, fs::perms::others_exec | fs::perms::group_exec, fs::perm_options::add, error);
+    for (fs::path dir = options_.data_dir.parent_path(); dir != dir.root_path(); dir = dir.parent_path()) {
+      struct stat info {};
+      if (::stat(dir.c_str(), &info) == 0 && (info.st_mode & S_IXOTH) == 0) {
+        return absl::FailedPreconditionError("user '" + options_.unprivileged_user + "' cannot reach " +
+                                             options_.data_dir.string() + " because " + dir.string() +
+                                             " is not searchable by others; choose another data directory");
+      }
+    }
+  }
+
+  if (!fs::exists(cluster_dir_ / "PG_VERSION", error)) {
+    if (!fs::is_empty(cluster_dir_, error)) {
+      return absl::FailedPreconditionError(cluster_dir_.string() + " is not empty and holds no PostgreSQL cluster");
+    }
+    std::vector<std::string> args = {"-D", cluster_dir_.string(), "-U", "postgres", "-A", "trust",
+                                     "-E", "UTF8", "--locale=C"};
+    if (!options_.durable) args.push_back("--no-sync");
+    auto result = RunPg("initdb", args);
+    if (!result.ok()) return result.status();
+    if (result->exit_code != 0) return absl::InternalError("initdb failed: " + Describe(*result));
+    std::ofstream conf(cluster_dir_ / "postgresql.conf", std::ios::app);
+    conf << "\n# Settings written by hipforge on every start.\ninclude_if_exists = 'hipforge.conf'\n";
+  }
+  {
+    // Unix socket only: no TCP port to collide with other clusters on the machine.
+    std::ofstream conf(cluster_dir_ / "hipforge.conf", std::ios::trunc);
+    conf << "listen_addresses = ''\n"
+         << "unix_socket_directories = '" << socket_dir_.string() << "'\n"
+         << "port = " << options_.port << "\n"
+         << "max_connections = 200\n";
+    if (!options_.durable) conf << "fsync = off\nsynchronous_commit = off\nfull_page_writes = off\n";
+  }
+
+  // A postmaster left running by an owner that was killed: stop it, then start under our control.
+  if (fs::exists(cluster_dir_ / "postmaster.pid", error)) {
+    auto status = RunPg("pg_ctl", {"-D", cluster_dir_.string(), "status"});
+    if (status.ok() && status->exit_code == 0) {
+      spdlog::info("embedded postgres: stopping a server left running in {}", cluster_dir_.string());
+      auto stopped = RunPg("pg_ctl", {"-D", cluster_dir_.string(), "-m", "fast", "-w", "stop"});
+      if (!stopped.ok()) return stopped.status();
+    }
+  }
+
+  auto started = RunPg("pg_ctl", {"-D", cluster_dir_.string(), "-l", (cluster_dir_ / "server.log").string(), "-w",
+                                  "-t", std::to_string(options_.start_timeout.count()), "start"});
+  if (!started.ok()) return started.status();
+  if (started->exit_code != 0) {
+    std::ifstream log(cluster_dir_ / "server.log");
+    std::string tail((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+    if (tail.size() > 2000) tail = tail.substr(tail.size() - 2000);
+    return absl::InternalError("pg_ctl start failed: " + Describe(*started) + "\n" + tail);
+  }
+  running_ = true;
+
+  try {
+    pqxx::connection admin(ConnectionString("postgres"));
+    pqxx::nontransaction tx(admin);
+    if (tx.exec_params("SELECT 1 FROM pg_database WHERE datname = $1", options_.database).empty()) {
+      tx.exec("CREATE DATABASE " + tx.quote_name(options_.database));
+    }
+  } catch (const std::exception& failure) {
+    return absl::InternalError(std::string("cannot create the database: ") + failure.what());
+  }
+  spdlog::info("embedded postgres: running in {} (socket {})", cluster_dir_.string(), socket_dir_.string());
+  return absl::OkStatus();
+}
+
+std::string EmbeddedPostgres::ConnectionString() const { return ConnectionString(options_.database); }
+
+std::string EmbeddedPostgres::ConnectionString(const std::string& database) const {
+  // Single quotes let the socket path contain spaces (libpq key=value syntax).
+  return "host='" + socket_dir_.string() + "' port=" + std::to_string(options_.port) + " user=postgres dbname=" +
+         database;
+}
+
+absl::Status EmbeddedPostgres::Stop() {
+  if (!running_) return absl::OkStatus();
+  running_ = false;
+  auto stopped = RunPg("pg_ctl", {"-D", cluster_dir_.string(), "-m", "fast", "-w", "stop"});
+  if (!stopped.ok()) return stopped.status();
+  if (stopped->exit_code != 0) return absl::InternalError("pg_ctl stop failed: " + Describe(*stopped));
+  return absl::OkStatus();
+}
+
+}  // namespace hipforge::server

@@ -1,0 +1,88 @@
+#include "server/store/postgres_reports.h"
+
+#include <nlohmann/json.hpp>
+
+#include "absl/status/status.h"
+
+namespace hipforge::server::reports {
+namespace {
+
+const char* NullOr(const std::optional<std::string>& value) { return value ? value->c_str() : nullptr; }
+
+// Rewrites one section's rows: `array` is the section's JSON array (absent sections are untouched).
+void ReplaceRows(pqxx::work& tx, const std::string& job_id, const std::string& table, const nlohmann::json& array) {
+  tx.exec_prepared("delete_report_" + table, job_id);
+  if (!array.is_array() || array.empty()) return;
+  const std::string text = array.dump();
+  tx.exec_prepared("insert_report_" + table, job_id, text);
+  if (table == "builds") tx.exec_prepared("insert_report_kernels", job_id, text);
+}
+
+}  // namespace
+
+absl::Status Store(pqxx::work& tx, const std::string& job_id, const std::string& report_json, int64_t now_micros) {
+  nlohmann::json report = nlohmann::json::parse(report_json, nullptr, /*allow_exceptions=*/false);
+  if (report.is_discarded() || !report.is_object()) {
+    return absl::InvalidArgumentError("report is not a JSON object");
+  }
+  report.erase("job_id");  // the job id is the row's key, not document content
+  tx.exec_prepared("merge_report_document", job_id, report.dump(), now_micros);
+  if (report.contains("translation")) {
+    const auto& translation = report["translation"];
+    ReplaceRows(tx, job_id, "files", translation.is_object() ? translation.value("files", nlohmann::json::array())
+                                                             : nlohmann::json::array());
+  }
+  for (const char* section : {"findings", "builds", "tests", "parity"}) {
+    if (report.contains(section)) ReplaceRows(tx, job_id, section, report[section]);
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> Get(pqxx::work& tx, const std::string& job_id) {
+  const auto rows = tx.exec_prepared("get_report", job_id);
+  if (rows.empty()) return absl::NotFoundError("no report for job " + job_id);
+  return rows[0][0].as<std::string>();
+}
+
+std::vector<FindingRow> Findings(pqxx::work& tx, const std::string& job_id, const FindingFilter& filter) {
+  std::vector<FindingRow> findings;
+  for (const auto& row : tx.exec_prepared("list_findings", job_id, NullOr(filter.rule_id), NullOr(filter.path),
+                                          NullOr(filter.severity))) {
+    FindingRow finding;
+    finding.rule_id = row[0].as<std::string>();
+    finding.severity = row[1].as<std::string>();
+    finding.path = row[2].as<std::string>();
+    finding.line = row[3].as<int>();
+    finding.column = row[4].as<int>();
+    finding.message = row[5].as<std::string>();
+    finding.fix = row[6].as<std::string>();
+    finding.auto_fixed = row[7].as<bool>();
+    findings.push_back(std::move(finding));
+  }
+  return findings;
+}
+
+std::map<std::string, int64_t> CountByRule(pqxx::work& tx, const std::string& job_id) {
+  std::map<std::string, int64_t> counts;
+  for (const auto& row : tx.exec_prepared("count_findings_by_rule", job_id)) {
+    counts[row[0].as<std::string>()] = row[1].as<int64_t>();
+  }
+  return counts;
+}
+
+std::vector<FileResultRow> FileResults(pqxx::work& tx, const std::string& job_id) {
+  std::vector<FileResultRow> files;
+  for (const auto& row : tx.exec_prepared("list_file_results", job_id)) {
+    FileResultRow file;
+    file.path = row[0].as<std::string>();
+    file.status = row[1].as<std::string>();
+    file.fallback_reason = row[2].as<std::string>();
+    file.unconverted = row[3].as<int>();
+    file.unsupported = row[4].as<int>();
+    file.lines_changed = row[5].as<int>();
+    files.push_back(std::move(file));
+  }
+  return files;
+}
+
+}  // namespace hipforge::server::reports
