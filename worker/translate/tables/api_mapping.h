@@ -83,6 +83,10 @@ struct ApiMapping {
   // Added after the first cut (appended, with defaults, so existing initializers stay valid):
   uint16_t flags = 0;            // MappingFlag bits
   ApiVersion roc_introduced{};   // first ROCm release that has roc_name
+  // HIP renamed a few names after some release (e.g. hipJitOptionMaxRegisters -> HIPRTC_JIT_MAX_REGISTERS).
+  // Releases up to and including hip_name_before_until spell hip_name as hip_name_before.
+  std::string_view hip_name_before{};
+  ApiVersion hip_name_before_until{};
 };
 
 constexpr bool HasFlag(const ApiMapping& mapping, MappingFlag flag) {

@@ -60,7 +60,7 @@ constexpr ApiMapping kRecords[] = {
     {.cuda_name = "cublasLtHandle_t", .hip_name = "hipblasLtHandle_t", .kind = kType, .library = kBlasLt, .roc_state = kSupported, .cuda_introduced = {10, 1}, .hip_introduced = {5, 5}},
     {.cuda_name = "cublasLtContext", .hip_name = "hipblasLtContext", .kind = kType, .library = kBlasLt, .hip_state = kUnsupported, .cuda_introduced = {10, 1}},
     {.cuda_name = "cublasLtMatrixLayoutOpaque_t", .hip_name = "hipblasLtMatrixLayoutOpaque_t", .kind = kType, .library = kBlasLt, .roc_state = kSupported, .cuda_introduced = {11, 0}},
-    {.cuda_name = "cublasLtMatrixLayoutStruct", .hip_name = "hipblasLtMatrixLayoutOpaque_t", .kind = kType, .library = kBlasLt, .roc_state = kSupported, .cuda_introduced = {10, 1}, .cuda_removed = {10, 2}},
+    {.cuda_name = "cublasLtMatrixLayoutStruct", .hip_name = "hipblasLtMatrixLayoutOpaque_t", .kind = kType, .library = kBlasLt, .hip_state = kRemoved, .roc_state = kRemoved, .cuda_introduced = {10, 1}, .cuda_removed = {10, 2}},
     {.cuda_name = "cublasLtMatrixLayout_t", .hip_name = "hipblasLtMatrixLayout_t", .kind = kType, .library = kBlasLt, .roc_state = kSupported, .cuda_introduced = {10, 1}},
     {.cuda_name = "cublasLtMatmulAlgo_t", .hip_name = "hipblasLtMatmulAlgo_t", .kind = kType, .library = kBlasLt, .roc_state = kSupported, .cuda_introduced = {10, 1}, .hip_introduced = {5, 5}},
     {.cuda_name = "cublasLtMatmulDescOpaque_t", .hip_name = "hipblasLtMatmulDescOpaque_t", .kind = kType, .library = kBlasLt, .roc_state = kSupported, .cuda_introduced = {11, 0}, .hip_introduced = {5, 5}},

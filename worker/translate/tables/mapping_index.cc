@@ -72,6 +72,11 @@ bool AvailableInHip(const ApiMapping& mapping, ApiVersion target) {
   return true;
 }
 
+std::string_view HipNameFor(const ApiMapping& mapping, ApiVersion target) {
+  if (!mapping.hip_name_before.empty() && !(mapping.hip_name_before_until < target)) return mapping.hip_name_before;
+  return mapping.hip_name;
+}
+
 ResolvedName Resolve(const ApiMapping& mapping, bool roc, bool miopen) {
   const bool wants_roc = roc || miopen;
   const bool roc_allowed = !HasFlag(mapping, MappingFlag::kRocMiopenOnly) || miopen;

@@ -25,6 +25,9 @@ std::string_view SupportStateName(SupportState state);  // "supported", "unsuppo
 // caller's --experimental decision on top of this.
 bool AvailableInHip(const ApiMapping& mapping, ApiVersion target);
 
+// hip_name as spelled in the `target` release: hip_name_before for releases up to hip_name_before_until.
+std::string_view HipNameFor(const ApiMapping& mapping, ApiVersion target);
+
 // What to emit for a record under hipify's --roc / --miopen options. roc_name is used when either option is on
 // and the record has one (records flagged kRocMiopenOnly need --miopen itself); the state to honour is
 // roc_state then, hip_state otherwise. An empty name means there is nothing to emit (see state).

@@ -783,7 +783,7 @@ constexpr ApiMapping kRecords[] = {
     {.cuda_name = "CUSPARSE_STATUS_INSUFFICIENT_RESOURCES", .hip_name = "HIPSPARSE_STATUS_INSUFFICIENT_RESOURCES", .kind = kEnumConstant, .library = kSparse, .cuda_introduced = {11, 0}, .hip_introduced = {4, 1}},
     {.cuda_name = "cusparseCsr2CscAlg_t", .hip_name = "hipsparseCsr2CscAlg_t", .kind = kEnumType, .library = kSparse, .cuda_introduced = {10, 1}, .hip_introduced = {5, 4}},
     {.cuda_name = "CUSPARSE_CSR2CSC_ALG1", .hip_name = "HIPSPARSE_CSR2CSC_ALG1", .kind = kEnumConstant, .library = kSparse, .cuda_introduced = {10, 1}, .hip_introduced = {5, 4}},
-    {.cuda_name = "CUSPARSE_CSR2CSC_ALG2", .hip_name = "HIPSPARSE_CSR2CSC_ALG2", .kind = kEnumConstant, .library = kSparse, .cuda_introduced = {10, 1}, .cuda_removed = {12, 0}, .hip_introduced = {5, 4}},
+    {.cuda_name = "CUSPARSE_CSR2CSC_ALG2", .hip_name = "HIPSPARSE_CSR2CSC_ALG2", .kind = kEnumConstant, .library = kSparse, .hip_state = kRemoved, .cuda_introduced = {10, 1}, .cuda_removed = {12, 0}, .hip_introduced = {5, 4}},
     {.cuda_name = "CUSPARSE_CSR2CSC_ALG_DEFAULT", .hip_name = "HIPSPARSE_CSR2CSC_ALG_DEFAULT", .kind = kEnumConstant, .library = kSparse, .cuda_introduced = {12, 0}, .hip_introduced = {5, 6}},
     {.cuda_name = "cusparseFormat_t", .hip_name = "hipsparseFormat_t", .roc_name = "rocsparse_format", .kind = kEnumType, .library = kSparse, .roc_state = kSupported, .cuda_introduced = {10, 1}, .hip_introduced = {4, 1}, .roc_introduced = {4, 1}},
     {.cuda_name = "CUSPARSE_FORMAT_CSR", .hip_name = "HIPSPARSE_FORMAT_CSR", .roc_name = "rocsparse_format_csr", .kind = kEnumConstant, .library = kSparse, .roc_state = kSupported, .cuda_introduced = {10, 1}, .hip_introduced = {4, 1}, .roc_introduced = {4, 1}},
