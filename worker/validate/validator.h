@@ -13,6 +13,7 @@
 #include "common/process.h"
 #include "worker/validate/gpu_inventory.h"
 #include "worker/validate/gpu_lease.h"
+#include "worker/validate/job_environment.h"
 #include "worker/validate/report.h"
 
 namespace hipforge::validate {
@@ -42,8 +43,6 @@ struct ValidationRequest {
   // The analyzer found managed memory (HB404): tests get HSA_XNACK=1.
   bool managed_memory_found = false;
 };
-
-enum class VisibilityVariable { kRocrVisibleDevices, kHipVisibleDevices, kCudaVisibleDevices };
 
 struct ValidatorOptions {
   std::filesystem::path hipcc = "hipcc";  // or a ROCm root's bin/hipcc

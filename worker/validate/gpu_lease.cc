@@ -1,0 +1,108 @@
+#include "worker/validate/gpu_lease.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "spdlog/spdlog.h"
+
+namespace hipforge::validate {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string LockFileName(const std::string& key) {
+  std::string name = key;
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_') c = '_';
+  }
+  return name + ".lock";
+}
+
+// Cross-process half: a lock file per GPU, flock()ed for the lease's lifetime. Returns the fd or -1
+// when another process holds it.
+int TryLockFile(const fs::path& path, const std::string& job_id) {
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) return -1;
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  // Who holds it, for people looking at the lock dir; the lock itself is the flock.
+  const std::string owner = absl::StrCat("pid ", ::getpid(), " job ", job_id, "\n");
+  if (::ftruncate(fd, 0) == 0) {
+    [[maybe_unused]] ssize_t written = ::pwrite(fd, owner.data(), owner.size(), 0);
+  }
+  return fd;
+}
+
+}  // namespace
+
+struct FileLockLeaseManager::State {
+  std::vector<GpuDevice> devices;
+  fs::path lock_dir;
+  std::mutex mutex;
+  std::condition_variable released;
+  std::map<std::string, int> held;  // key -> lock fd (in-process half)
+};
+
+FileLockLeaseManager::FileLockLeaseManager(std::vector<GpuDevice> devices, fs::path lock_dir)
+    : state_(std::make_unique<State>()) {
+  state_->devices = std::move(devices);
+  state_->lock_dir = std::move(lock_dir);
+  std::error_code ec;
+  fs::create_directories(state_->lock_dir, ec);
+}
+
+FileLockLeaseManager::~FileLockLeaseManager() {
+  for (auto& [key, fd] : state_->held) ::close(fd);
+}
+
+absl::StatusOr<std::unique_ptr<GpuLease>> FileLockLeaseManager::Acquire(
+    const std::string& job_id, const std::vector<std::string>& acceptable_archs, std::chrono::milliseconds wait) {
+  auto acceptable = [&](const GpuDevice& d) {
+    return acceptable_archs.empty() ||
+           std::find(acceptable_archs.begin(), acceptable_archs.end(), d.arch) != acceptable_archs.end();
+  };
+  if (std::none_of(state_->devices.begin(), state_->devices.end(), acceptable)) {
+    return absl::NotFoundError(absl::StrCat("no GPU on this worker has arch ", absl::StrJoin(acceptable_archs, "/")));
+  }
+  const auto deadline = std::chrono::steady_clock::now() + wait;
+  std::unique_lock lock(state_->mutex);
+  while (true) {
+    for (const GpuDevice& device : state_->devices) {
+      if (!acceptable(device) || state_->held.count(device.key)) continue;
+      const int fd = TryLockFile(state_->lock_dir / LockFileName(device.key), job_id);
+      if (fd < 0) continue;  // another worker process has it
+      state_->held[device.key] = fd;
+      spdlog::info("GPU {} ({}) leased to job {}", device.key, device.arch, job_id);
+      return std::make_unique<GpuLease>(*this, device);
+    }
+    if (std::chrono::steady_clock::now() >= deadline) {
+      return absl::DeadlineExceededError(absl::StrCat("no GPU became free within ", wait.count(), " ms"));
+    }
+    // Releases inside this process notify; releases by other processes are seen by polling.
+    state_->released.wait_until(lock, std::min(deadline, std::chrono::steady_clock::now() +
+                                                             std::chrono::milliseconds(100)));
+  }
+}
+
+void FileLockLeaseManager::Release(const GpuDevice& device) {
+  {
+    std::lock_guard lock(state_->mutex);
+    auto it = state_->held.find(device.key);
+    if (it == state_->held.end()) return;
+    ::close(it->second);  // drops the flock
+    state_->held.erase(it);
+  }
+  state_->released.notify_all();
+}
+
+}  // namespace hipforge::validate

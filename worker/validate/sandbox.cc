@@ -1,0 +1,88 @@
+#include "worker/validate/sandbox.h"
+
+#include <system_error>
+
+#include "absl/strings/str_cat.h"
+
+namespace hipforge::validate {
+namespace fs = std::filesystem;
+
+namespace {
+
+// Merged-/usr systems have /bin -> usr/bin: recreate the link instead of binding through it.
+void AddSystemDir(std::vector<std::string>& argv, const fs::path& dir) {
+  std::error_code ec;
+  if (fs::is_symlink(dir, ec)) {
+    argv.insert(argv.end(), {"--symlink", fs::read_symlink(dir, ec).string(), dir.string()});
+  } else if (fs::exists(dir, ec)) {
+    argv.insert(argv.end(), {"--ro-bind", dir.string(), dir.string()});
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> SandboxCommand(const fs::path& bwrap, const fs::path& prlimit, const SandboxSpec& spec,
+                                        const std::vector<std::string>& command) {
+  std::vector<std::string> argv = {bwrap.string(), "--die-with-parent", "--new-session", "--unshare-user-try",
+                                   "--unshare-ipc", "--unshare-pid", "--unshare-uts", "--unshare-cgroup-try"};
+  if (!spec.allow_network) argv.push_back("--unshare-net");
+  for (const char* dir : {"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt"}) {
+    AddSystemDir(argv, dir);
+  }
+  // Only what programs need from /etc: the loader cache, users, alternatives symlinks, OpenCL/HIP vendors.
+  for (const char* file : {"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives",
+                           "/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/OpenCL", "/etc/localtime"}) {
+    argv.insert(argv.end(), {"--ro-bind-try", file, file});
+  }
+  for (const fs::path& path : spec.read_only_paths) {
+    argv.insert(argv.end(), {"--ro-bind", path.string(), path.string()});
+  }
+  argv.insert(argv.end(), {"--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"});
+  for (const fs::path& device : spec.devices) {
+    argv.insert(argv.end(), {"--dev-bind", device.string(), device.string()});
+  }
+  if (spec.expose_sysfs) argv.insert(argv.end(), {"--ro-bind", "/sys", "/sys"});
+  argv.insert(argv.end(), {"--bind", spec.work_dir.string(), spec.work_dir.string(), "--chdir",
+                           spec.work_dir.string(), "--"});
+
+  argv.push_back(prlimit.string());
+  const ResourceLimits& l = spec.limits;
+  if (l.cpu_seconds > 0) argv.push_back(absl::StrCat("--cpu=", l.cpu_seconds));
+  if (l.address_space_bytes > 0) argv.push_back(absl::StrCat("--as=", l.address_space_bytes));
+  if (l.max_processes > 0) argv.push_back(absl::StrCat("--nproc=", l.max_processes));
+  if (l.max_file_bytes > 0) argv.push_back(absl::StrCat("--fsize=", l.max_file_bytes));
+  if (l.max_open_files > 0) argv.push_back(absl::StrCat("--nofile=", l.max_open_files));
+  argv.push_back("--");
+  argv.insert(argv.end(), command.begin(), command.end());
+  return argv;
+}
+
+std::vector<fs::path> AmdDeviceNodes(const std::string& render_node) {
+  std::vector<fs::path> nodes = {"/dev/kfd"};
+  if (!render_node.empty()) nodes.emplace_back(render_node);
+  return nodes;
+}
+
+std::vector<fs::path> NvidiaDeviceNodes(int index) {
+  std::vector<fs::path> nodes = {absl::StrCat("/dev/nvidia", index)};
+  for (const char* node : {"/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools"}) {
+    if (fs::exists(node)) nodes.emplace_back(node);
+  }
+  return nodes;
+}
+
+absl::Status ProbeSandbox(ProcessLauncher& launcher, const fs::path& bwrap) {
+  if (bwrap.empty() || !fs::exists(bwrap)) return absl::UnavailableError("bubblewrap (bwrap) is not installed");
+  ProcessSpec spec;
+  spec.argv = {bwrap.string(), "--unshare-net", "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "true"};
+  spec.timeout = std::chrono::seconds(20);
+  auto result = launcher.Run(spec);
+  if (!result.ok()) return result.status();
+  if (result->exit_code != 0) {
+    return absl::UnavailableError(absl::StrCat("bwrap cannot create a sandbox here (exit ", result->exit_code,
+                                               "): ", result->standard_error));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace hipforge::validate
