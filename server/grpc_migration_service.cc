@@ -1,0 +1,156 @@
+#include <spdlog/spdlog.h>
+
+#include "absl/strings/str_cat.h"
+#include "server/grpc_services.h"
+#include "server/proto_convert.h"
+
+namespace hipforge::server {
+namespace {
+
+// Streams an artifact reader as info + data chunks.
+grpc::Status StreamArtifact(ArtifactReader& reader, const v1::ArtifactInfo& info, int64_t chunk_bytes,
+                            grpc::ServerWriter<v1::ArtifactChunk>* writer) {
+  v1::ArtifactChunk message;
+  *message.mutable_info() = info;
+  if (!writer->Write(message)) return grpc::Status(grpc::StatusCode::CANCELLED, "client went away");
+  for (;;) {
+    absl::StatusOr<std::string> data = reader.Read(static_cast<size_t>(chunk_bytes));
+    if (!data.ok()) return ToGrpc(data.status());
+    if (data->empty()) return grpc::Status::OK;
+    message.Clear();
+    message.set_data(*std::move(data));
+    if (!writer->Write(message)) return grpc::Status(grpc::StatusCode::CANCELLED, "client went away");
+  }
+}
+
+}  // namespace
+
+grpc::Status GrpcMigrationService::Submit(grpc::ServerContext* context, grpc::ServerReader<v1::SubmitRequest>* reader,
+                                          v1::Job* response) {
+  v1::SubmitRequest message;
+  if (!reader->Read(&message) || !message.has_header()) {
+    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "the first Submit message must be the header");
+  }
+  absl::StatusOr<JobSpec> spec = FromProto(message.header().spec());
+  if (!spec.ok()) return ToGrpc(spec.status());
+  const uint64_t limit = jobs_.limits().upload.max_compressed_bytes;
+  if (message.header().total_bytes() > 0 && static_cast<uint64_t>(message.header().total_bytes()) > limit) {
+    return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                        absl::StrCat("archive of ", message.header().total_bytes(),
+                                     " bytes is larger than the limit of ", limit, " bytes"));
+  }
+  ArchiveChunkSource source = [&]() -> absl::StatusOr<std::string_view> {
+    while (reader->Read(&message)) {
+      if (message.has_header()) return absl::InvalidArgumentError("Submit carries exactly one header");
+      if (!message.chunk().empty()) return std::string_view(message.chunk());
+    }
+    if (context->IsCancelled()) return absl::CancelledError("upload cancelled by the client");
+    return std::string_view();
+  };
+  absl::StatusOr<Job> job = jobs_.Submit(*spec, source);
+  if (!job.ok()) {
+    spdlog::warn("[job=-] submit rejected from {}: {}", context->peer(), job.status().ToString());
+    return ToGrpc(job.status());
+  }
+  FillJob(*job, response);
+  return grpc::Status::OK;
+}
+
+grpc::Status GrpcMigrationService::GetJob(grpc::ServerContext*, const v1::GetJobRequest* request,
+                                          v1::Job* response) {
+  absl::StatusOr<JobDetails> details = jobs_.GetJob(request->job_id());
+  if (!details.ok()) return ToGrpc(details.status());
+  FillJob(details->job, response);
+  response->set_input_bytes(details->input_bytes);
+  response->set_attempts(details->attempts);
+  response->set_files_total(details->files_total);
+  response->set_files_translated(details->files_translated);
+  for (const ArtifactRef& ref : details->artifacts) {
+    if (ref.role != "input") response->add_artifact_kinds(ref.role);
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status GrpcMigrationService::WatchJob(grpc::ServerContext* context, const v1::WatchJobRequest* request,
+                                            grpc::ServerWriter<v1::JobEvent>* writer) {
+  absl::Status status = jobs_.Watch(
+      request->job_id(), request->after_sequence(),
+      [writer](const JobEvent& event) { return writer->Write(ToProto(event)); },
+      [context] { return context->IsCancelled(); });
+  return ToGrpc(status);
+}
+
+grpc::Status GrpcMigrationService::ListJobs(grpc::ServerContext*, const v1::ListJobsRequest* request,
+                                            v1::ListJobsResponse* response) {
+  ListJobsRequest query;
+  if (!request->team().empty()) query.team = request->team();
+  query.state = FromProto(request->state());
+  if (!request->label().empty()) {
+    const std::string& label = request->label();
+    const size_t eq = label.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "label filter must be key=value");
+    }
+    query.label = std::make_pair(label.substr(0, eq), label.substr(eq + 1));
+  }
+  if (request->page_size() < 0) {
+    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "page_size must not be negative");
+  }
+  query.page_size = request->page_size() == 0 ? 50 : std::min(request->page_size(), 500);
+  query.page_token = request->page_token();
+  absl::StatusOr<ListJobsPage> page = jobs_.ListJobs(query);
+  if (!page.ok()) return ToGrpc(page.status());
+  for (const Job& job : page->jobs) FillJob(job, response->add_jobs());
+  response->set_next_page_token(page->next_page_token);
+  return grpc::Status::OK;
+}
+
+grpc::Status GrpcMigrationService::GetReport(grpc::ServerContext*, const v1::GetReportRequest* request,
+                                             v1::Report* response) {
+  absl::StatusOr<ReportSummary> report = jobs_.GetReport(request->job_id());
+  if (!report.ok()) return ToGrpc(report.status());
+  response->set_job_id(report->job.id);
+  response->set_state(ToProto(report->job.state));
+  response->set_report_json(report->report_json);
+  v1::TranslationSummary* translation = response->mutable_translation();
+  translation->set_files(report->files);
+  translation->set_translated(report->translated);
+  translation->set_fallback(report->fallback);
+  translation->set_converted(report->converted);
+  translation->set_unsupported(report->unsupported);
+  translation->set_lines_changed(report->lines_changed);
+  response->set_findings_errors(report->errors);
+  response->set_findings_warnings(report->warnings);
+  response->set_findings_notes(report->notes);
+  response->set_builds_ok(report->builds_ok);
+  response->set_builds_failed(report->builds_failed);
+  response->set_tests_passed(report->tests_passed);
+  response->set_tests_failed(report->tests_failed);
+  response->set_engineer_hours(report->engineer_hours);
+  response->set_automatic_share(report->automatic_share);
+  return grpc::Status::OK;
+}
+
+grpc::Status GrpcMigrationService::FetchArtifact(grpc::ServerContext*, const v1::FetchArtifactRequest* request,
+                                                 grpc::ServerWriter<v1::ArtifactChunk>* writer) {
+  const v1::ArtifactKind kind =
+      request->kind() == v1::ARTIFACT_KIND_UNSPECIFIED ? v1::ARTIFACT_KIND_TRANSLATED_TREE : request->kind();
+  absl::StatusOr<ArtifactDownload> download = jobs_.OpenArtifact(request->job_id(), ArtifactRole(kind));
+  if (!download.ok()) return ToGrpc(download.status());
+  v1::ArtifactInfo info;
+  info.set_kind(kind);
+  info.set_sha256(download->ref.digest);
+  info.set_size_bytes(download->ref.size_bytes);
+  info.set_format(FormatOf(download->ref.media_type));
+  return StreamArtifact(*download->reader, info, jobs_.limits().chunk_bytes, writer);
+}
+
+grpc::Status GrpcMigrationService::CancelJob(grpc::ServerContext*, const v1::CancelJobRequest* request,
+                                             v1::Job* response) {
+  absl::StatusOr<Job> job = jobs_.Cancel(request->job_id(), request->reason());
+  if (!job.ok()) return ToGrpc(job.status());
+  FillJob(*job, response);
+  return grpc::Status::OK;
+}
+
+}  // namespace hipforge::server

@@ -1,0 +1,185 @@
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include "absl/strings/str_cat.h"
+#include "common/sha256.h"
+#include "server/grpc_services.h"
+#include "server/proto_convert.h"
+
+namespace hipforge::server {
+namespace {
+
+std::vector<TaskKind> ToKinds(const google::protobuf::RepeatedField<int>& roles) {
+  std::vector<TaskKind> kinds;
+  for (int role : roles) {
+    if (role == v1::TASK_ROLE_TRANSLATE || role == v1::TASK_ROLE_VALIDATE) {
+      kinds.push_back(FromProto(static_cast<v1::TaskRole>(role)));
+    }
+  }
+  return kinds;
+}
+
+// Capability strings matched against a task's required capabilities ("arch:gfx90a", "gpu").
+std::vector<std::string> CapabilityTags(const v1::WorkerCapabilities& capabilities) {
+  std::vector<std::string> tags;
+  for (const std::string& arch : capabilities.gpu_archs()) tags.push_back("gpu:" + arch);
+  for (const std::string& target : capabilities.toolchain_targets()) tags.push_back("target:" + target);
+  if (capabilities.has_gpu()) tags.push_back("gpu");
+  return tags;
+}
+
+}  // namespace
+
+grpc::Status GrpcWorkerService::RegisterWorker(grpc::ServerContext*, const v1::RegisterWorkerRequest* request,
+                                               v1::RegisterWorkerResponse* response) {
+  WorkerInfo worker;
+  worker.id = request->worker_id();
+  worker.roles = ToKinds(request->roles());
+  const v1::WorkerCapabilities& caps = request->capabilities();
+  worker.capabilities_json =
+      nlohmann::json{{"gpu_archs", std::vector<std::string>(caps.gpu_archs().begin(), caps.gpu_archs().end())},
+                     {"toolchain_targets",
+                      std::vector<std::string>(caps.toolchain_targets().begin(), caps.toolchain_targets().end())},
+                     {"has_gpu", caps.has_gpu()},
+                     {"toolchain", caps.toolchain()},
+                     {"hostname", request->hostname()},
+                     {"version", request->version()}}
+          .dump();
+  if (absl::Status status = tasks_.RegisterWorker(worker, CapabilityTags(caps)); !status.ok()) return ToGrpc(status);
+  response->set_lease_duration_ms(tasks_.limits().lease_duration.count());
+  response->set_max_artifact_bytes(tasks_.limits().max_artifact_bytes);
+  response->set_chunk_bytes(tasks_.limits().chunk_bytes);
+  return grpc::Status::OK;
+}
+
+grpc::Status GrpcWorkerService::LeaseTask(grpc::ServerContext* context, const v1::LeaseTaskRequest* request,
+                                          v1::LeaseTaskResponse* response) {
+  if (request->worker_id().empty()) return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "worker_id is empty");
+  std::vector<TaskKind> roles = ToKinds(request->roles());
+  if (roles.empty()) roles = {TaskKind::kTranslate};
+  absl::StatusOr<std::optional<LeaseGrant>> grant =
+      tasks_.Lease(request->worker_id(), roles, std::chrono::milliseconds(request->wait_ms()),
+                   [context] { return context->IsCancelled(); });
+  if (!grant.ok()) return ToGrpc(grant.status());
+  if (!grant->has_value()) return grpc::Status::OK;
+  absl::StatusOr<v1::Task> task = ToProto((*grant)->task, (*grant)->job);
+  if (!task.ok()) return ToGrpc(task.status());
+  task->set_lease_duration_ms(tasks_.limits().lease_duration.count());
+  *response->mutable_task() = *std::move(task);
+  return grpc::Status::OK;
+}
+
+grpc::Status GrpcWorkerService::Heartbeat(grpc::ServerContext*, const v1::HeartbeatRequest* request,
+                                          v1::HeartbeatResponse* response) {
+  absl::StatusOr<TimePoint> expiry = tasks_.Heartbeat(request->task_id(), request->lease_token(), request->worker_id());
+  if (!expiry.ok()) return ToGrpc(expiry.status());
+  response->set_lease_duration_ms(tasks_.limits().lease_duration.count());
+  return grpc::Status::OK;
+}
+
+grpc::Status GrpcWorkerService::DownloadInput(grpc::ServerContext*, const v1::DownloadInputRequest* request,
+                                              grpc::ServerWriter<v1::ArtifactChunk>* writer) {
+  absl::StatusOr<InputDownload> input = tasks_.OpenInput(request->job_id(), request->task_id(), request->lease_token());
+  if (!input.ok()) return ToGrpc(input.status());
+  v1::ArtifactChunk message;
+  message.mutable_info()->set_sha256(input->digest);
+  message.mutable_info()->set_size_bytes(input->reader->size_bytes());
+  if (!writer->Write(message)) return grpc::Status(grpc::StatusCode::CANCELLED, "worker went away");
+  for (;;) {
+    absl::StatusOr<std::string> data = input->reader->Read(static_cast<size_t>(tasks_.limits().chunk_bytes));
+    if (!data.ok()) return ToGrpc(data.status());
+    if (data->empty()) return grpc::Status::OK;
+    message.Clear();
+    message.set_data(*std::move(data));
+    if (!writer->Write(message)) return grpc::Status(grpc::StatusCode::CANCELLED, "worker went away");
+  }
+}
+
+grpc::Status GrpcWorkerService::Complete(grpc::ServerContext*, grpc::ServerReader<v1::CompleteRequest>* reader,
+                                         v1::CompleteResponse* response) {
+  v1::CompleteRequest message;
+  if (!reader->Read(&message) || !message.has_header()) {
+    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "the first Complete message must be the header");
+  }
+  const v1::CompleteHeader header = message.header();
+  CompletionRequest completion{header.job_id(), header.task_id(), header.lease_token(), header.worker_id(),
+                               header.result().ok(), header.result().summary(), header.report_json(), {}};
+  // A worker that lost its lease gets "not accepted" before it uploads anything.
+  if (absl::Status lease = tasks_.CheckLease(header.task_id(), header.lease_token()); !lease.ok()) {
+    if (lease.code() != absl::StatusCode::kFailedPrecondition && lease.code() != absl::StatusCode::kNotFound) {
+      return ToGrpc(lease);
+    }
+    spdlog::info("[job={}] [worker={}] late completion of task {} ignored: {}", header.job_id(), header.worker_id(),
+                 header.task_id(), std::string(lease.message()));
+    while (reader->Read(&message)) {
+    }
+    response->set_accepted(false);
+    return grpc::Status::OK;
+  }
+
+  std::unique_ptr<ArtifactWriter> writer;
+  v1::ArtifactInfo current;
+  auto finish_current = [&]() -> absl::Status {
+    if (!writer) return absl::OkStatus();
+    absl::StatusOr<StoredArtifact> stored = writer->Finish();
+    writer.reset();
+    if (!stored.ok()) return stored.status();
+    if (!current.sha256().empty() && current.sha256() != stored->digest) {
+      return absl::DataLossError(absl::StrCat("artifact ", ArtifactRole(current.kind()), " checksum mismatch"));
+    }
+    completion.artifacts.push_back(
+        {ArtifactRole(current.kind()), stored->digest, stored->size_bytes, MediaType(current.kind(), current.format())});
+    return absl::OkStatus();
+  };
+  while (reader->Read(&message)) {
+    if (message.has_artifact()) {
+      if (absl::Status done = finish_current(); !done.ok()) return ToGrpc(done);
+      current = message.artifact();
+      if (ArtifactRole(current.kind()).empty()) {
+        return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "artifact kind unspecified");
+      }
+      absl::StatusOr<std::unique_ptr<ArtifactWriter>> next = tasks_.NewArtifactWriter();
+      if (!next.ok()) return ToGrpc(next.status());
+      writer = *std::move(next);
+    } else if (message.payload_case() == v1::CompleteRequest::kChunk) {
+      if (!writer) return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "artifact data before artifact info");
+      if (absl::Status appended = writer->Append(message.chunk()); !appended.ok()) return ToGrpc(appended);
+    } else {
+      return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "Complete carries exactly one header");
+    }
+  }
+  if (absl::Status done = finish_current(); !done.ok()) return ToGrpc(done);
+  absl::StatusOr<CompletionOutcome> outcome = tasks_.Complete(completion);
+  if (!outcome.ok()) return ToGrpc(outcome.status());
+  response->set_accepted(*outcome == CompletionOutcome::kApplied);
+  return grpc::Status::OK;
+}
+
+grpc::Status GrpcWorkerService::FailTask(grpc::ServerContext*, const v1::FailTaskRequest* request,
+                                         v1::FailTaskResponse* response) {
+  absl::StatusOr<FailureOutcome> outcome = tasks_.Fail(request->job_id(), request->task_id(), request->lease_token(),
+                                                       request->error(), request->permanent());
+  if (!outcome.ok()) return ToGrpc(outcome.status());
+  response->set_accepted(*outcome != FailureOutcome::kLeaseLost);
+  return grpc::Status::OK;
+}
+
+grpc::Status GrpcWorkerService::ReportProgress(grpc::ServerContext*, const v1::ReportProgressRequest* request,
+                                               v1::ReportProgressResponse* response) {
+  std::vector<std::pair<std::string, std::string>> events;
+  for (const v1::JobEvent& event : request->events()) {
+    absl::StatusOr<std::pair<std::string, std::string>> payload = EventPayload(event);
+    if (!payload.ok()) return ToGrpc(payload.status());
+    events.push_back(*std::move(payload));
+  }
+  absl::Status status = tasks_.AppendProgress(request->job_id(), request->task_id(), request->lease_token(), events);
+  if (status.code() == absl::StatusCode::kFailedPrecondition) {
+    response->set_accepted(false);
+    return grpc::Status::OK;
+  }
+  if (!status.ok()) return ToGrpc(status);
+  response->set_accepted(true);
+  return grpc::Status::OK;
+}
+
+}  // namespace hipforge::server

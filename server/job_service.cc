@@ -1,0 +1,259 @@
+#include "server/job_service.h"
+
+#include <array>
+#include <fstream>
+#include <random>
+
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include "absl/strings/str_cat.h"
+
+namespace hipforge::server {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string RandomName() {
+  std::random_device device;
+  return absl::StrCat(absl::Hex(device(), absl::kZeroPad8), absl::Hex(device(), absl::kZeroPad8));
+}
+
+std::string DetectMediaType(std::string_view head) {
+  if (head.size() >= 4 && static_cast<unsigned char>(head[0]) == 0x28 && static_cast<unsigned char>(head[1]) == 0xb5 &&
+      static_cast<unsigned char>(head[2]) == 0x2f && static_cast<unsigned char>(head[3]) == 0xfd) {
+    return "application/x-tar+zstd";
+  }
+  if (head.size() >= 2 && static_cast<unsigned char>(head[0]) == 0x1f && static_cast<unsigned char>(head[1]) == 0x8b) {
+    return "application/x-tar+gzip";
+  }
+  return "application/x-tar";
+}
+
+// Removes a directory tree when it goes out of scope.
+struct ScopedDirectory {
+  fs::path path;
+  ~ScopedDirectory() {
+    std::error_code ignored;
+    fs::remove_all(path, ignored);
+  }
+};
+
+int IntAt(const nlohmann::json& object, const char* key) {
+  auto it = object.find(key);
+  return it != object.end() && it->is_number() ? it->get<int>() : 0;
+}
+
+}  // namespace
+
+bool ContainsCuda(const fs::path& root) {
+  static constexpr std::array<std::string_view, 2> kCudaExtensions = {".cu", ".cuh"};
+  static constexpr std::array<std::string_view, 10> kCxxExtensions = {".c", ".cc", ".cpp", ".cxx", ".h",
+                                                                      ".hh", ".hpp", ".hxx", ".inl", ".inc"};
+  static constexpr std::array<std::string_view, 10> kMarkers = {
+      "cuda_runtime", "#include <cuda", "#include \"cuda", "__global__", "<cublas", "<cufft", "<curand",
+      "<cusparse", "<cudnn", "<thrust/"};
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(root, fs::directory_options::none, ec), end; !ec && it != end;
+       it.increment(ec)) {
+    if (!it->is_regular_file(ec)) continue;
+    const std::string extension = it->path().extension().string();
+    if (std::find(kCudaExtensions.begin(), kCudaExtensions.end(), extension) != kCudaExtensions.end()) return true;
+    if (std::find(kCxxExtensions.begin(), kCxxExtensions.end(), extension) == kCxxExtensions.end()) continue;
+    std::ifstream in(it->path(), std::ios::binary);
+    std::string head(1 << 20, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<size_t>(in.gcount()));
+    for (std::string_view marker : kMarkers) {
+      if (head.find(marker) != std::string::npos) return true;
+    }
+  }
+  return false;
+}
+
+JobService::JobService(JobStore& store, ArtifactStore& artifacts, const Clock& clock, ServiceLimits limits,
+                       fs::path scratch_dir)
+    : store_(store), artifacts_(artifacts), clock_(clock), limits_(limits), scratch_dir_(std::move(scratch_dir)) {}
+
+absl::StatusOr<Job> JobService::Submit(const JobSpec& spec, const ArchiveChunkSource& upload) {
+  absl::StatusOr<std::unique_ptr<ArtifactWriter>> writer =
+      artifacts_.NewWriter(static_cast<int64_t>(limits_.upload.max_compressed_bytes));
+  if (!writer.ok()) return writer.status();
+  std::string head;
+  // Every byte the extractor sees is also stored, so what workers get is exactly what was checked.
+  ArchiveChunkSource tee = [&]() -> absl::StatusOr<std::string_view> {
+    absl::StatusOr<std::string_view> chunk = upload();
+    if (!chunk.ok() || chunk->empty()) return chunk;
+    if (head.size() < 8) head.append(chunk->substr(0, 8 - head.size()));
+    if (absl::Status appended = (*writer)->Append(*chunk); !appended.ok()) {
+      return absl::ResourceExhaustedError(absl::StrCat("archive is larger than the limit of ",
+                                                       limits_.upload.max_compressed_bytes, " bytes"));
+    }
+    return chunk;
+  };
+
+  std::error_code ec;
+  fs::create_directories(scratch_dir_, ec);
+  ScopedDirectory check{scratch_dir_ / absl::StrCat("upload-", RandomName())};
+  const fs::path tree = check.path / "tree";
+  absl::StatusOr<ExtractResult> extracted = SafeExtract(tee, tree, limits_.upload);
+  if (!extracted.ok()) {
+    return absl::Status(extracted.status().code(),
+                        absl::StrCat("repository archive rejected: ", extracted.status().message()));
+  }
+  // The tar end marker may come before the end of the compressed stream; store it all.
+  for (;;) {
+    absl::StatusOr<std::string_view> rest = tee();
+    if (!rest.ok()) return rest.status();
+    if (rest->empty()) break;
+  }
+  if (!ContainsCuda(tree)) {
+    return absl::InvalidArgumentError(
+        "repository has no CUDA code (no .cu/.cuh files and no C/C++ file including CUDA headers or "
+        "declaring __global__ kernels): nothing to migrate");
+  }
+  absl::StatusOr<StoredArtifact> stored = (*writer)->Finish();
+  if (!stored.ok()) return stored.status();
+  ArtifactRef input{"input", stored->digest, stored->size_bytes, DetectMediaType(head)};
+  absl::StatusOr<Job> job = store_.CreateJob(spec, input);
+  if (job.ok()) {
+    spdlog::info("[job={}] submitted: name='{}' team='{}' {} files, {} bytes uncompressed, {} bytes archive",
+                 job->id, spec.name, spec.team, extracted->files, extracted->uncompressed_bytes, stored->size_bytes);
+  }
+  return job;
+}
+
+absl::StatusOr<JobDetails> JobService::GetJob(const std::string& job_id) {
+  absl::StatusOr<Job> job = store_.GetJob(job_id);
+  if (!job.ok()) return job.status();
+  JobDetails details;
+  details.job = *std::move(job);
+  absl::StatusOr<std::vector<ArtifactRef>> artifacts = store_.ListArtifacts(job_id);
+  if (!artifacts.ok()) return artifacts.status();
+  details.artifacts = *std::move(artifacts);
+  for (const ArtifactRef& ref : details.artifacts) {
+    if (ref.role == "input") details.input_bytes = ref.size_bytes;
+  }
+  absl::StatusOr<std::vector<TaskInfo>> tasks = store_.ListTasks(job_id);
+  if (!tasks.ok()) return tasks.status();
+  for (const TaskInfo& task : *tasks) details.attempts += task.attempt;
+  absl::StatusOr<std::vector<FileResultRow>> files = store_.ListFileResults(job_id);
+  if (files.ok()) {
+    details.files_total = static_cast<int>(files->size());
+    for (const FileResultRow& row : *files) {
+      if (row.status == "translated" || row.status == "fallback") ++details.files_translated;
+    }
+  }
+  return details;
+}
+
+absl::StatusOr<ListJobsPage> JobService::ListJobs(const ListJobsRequest& request) { return store_.ListJobs(request); }
+
+absl::Status JobService::Watch(const std::string& job_id, int64_t after_seq,
+                               const std::function<bool(const JobEvent&)>& sink,
+                               const std::function<bool()>& cancelled) {
+  if (absl::StatusOr<Job> job = store_.GetJob(job_id); !job.ok()) return job.status();
+  constexpr int kBatch = 500;
+  int64_t seq = after_seq;
+  auto deliver = [&](bool* more) -> absl::StatusOr<bool> {
+    absl::StatusOr<std::vector<JobEvent>> events = store_.ListEventsSince(job_id, seq, kBatch);
+    if (!events.ok()) return events.status();
+    for (const JobEvent& event : *events) {
+      if (!sink(event)) return false;
+      seq = event.seq;
+    }
+    *more = events->size() == kBatch;
+    return true;
+  };
+  while (!cancelled()) {
+    bool more = false;
+    absl::StatusOr<bool> go_on = deliver(&more);
+    if (!go_on.ok()) return go_on.status();
+    if (!*go_on) return absl::OkStatus();
+    if (more) continue;
+    absl::StatusOr<Job> job = store_.GetJob(job_id);
+    if (!job.ok()) return job.status();
+    if (IsTerminal(job->state)) {
+      // Events appended between the last read and the final state change.
+      do {
+        go_on = deliver(&more);
+        if (!go_on.ok()) return go_on.status();
+      } while (*go_on && more);
+      return absl::OkStatus();
+    }
+    store_.WaitForJobEvents(limits_.watch_poll);
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<ReportSummary> JobService::GetReport(const std::string& job_id) {
+  absl::StatusOr<Job> job = store_.GetJob(job_id);
+  if (!job.ok()) return job.status();
+  absl::StatusOr<std::string> report = store_.GetReport(job_id);
+  if (!report.ok()) {
+    if (report.status().code() == absl::StatusCode::kNotFound) {
+      return absl::NotFoundError(absl::StrCat("job ", job_id, " has no report yet (state ",
+                                              std::string(JobStateName(job->state)), ")"));
+    }
+    return report.status();
+  }
+  ReportSummary summary;
+  summary.job = *std::move(job);
+  summary.report_json = *std::move(report);
+  nlohmann::json json = nlohmann::json::parse(summary.report_json, nullptr, false);
+  if (!json.is_object()) return summary;
+  if (auto translation = json.find("translation"); translation != json.end() && translation->is_object()) {
+    const nlohmann::json totals = translation->value("totals", nlohmann::json::object());
+    summary.files = IntAt(totals, "files");
+    summary.translated = IntAt(totals, "translated");
+    summary.fallback = IntAt(totals, "fallback");
+    summary.converted = IntAt(totals, "converted");
+    summary.unsupported = IntAt(totals, "unsupported");
+    summary.lines_changed = IntAt(totals, "lines_changed");
+  }
+  for (const auto& finding : json.value("findings", nlohmann::json::array())) {
+    const std::string severity = finding.value("severity", "");
+    summary.errors += severity == "error";
+    summary.warnings += severity == "warning";
+    summary.notes += severity == "note";
+  }
+  for (const auto& build : json.value("builds", nlohmann::json::array())) {
+    (build.value("ok", false) ? summary.builds_ok : summary.builds_failed)++;
+  }
+  for (const auto& test : json.value("tests", nlohmann::json::array())) {
+    const std::string status = test.value("status", "");
+    summary.tests_passed += status == "passed";
+    summary.tests_failed += status == "failed" || status == "timed_out";
+  }
+  if (auto effort = json.find("effort"); effort != json.end() && effort->is_object()) {
+    summary.engineer_hours = effort->value("engineer_hours", 0.0);
+    summary.automatic_share = effort->value("automatic_share", 0.0);
+  }
+  return summary;
+}
+
+absl::StatusOr<ArtifactDownload> JobService::OpenArtifact(const std::string& job_id, const std::string& role) {
+  absl::StatusOr<Job> job = store_.GetJob(job_id);
+  if (!job.ok()) return job.status();
+  absl::StatusOr<std::vector<ArtifactRef>> refs = store_.ListArtifacts(job_id);
+  if (!refs.ok()) return refs.status();
+  const ArtifactRef* found = nullptr;
+  for (const ArtifactRef& ref : *refs) {
+    if (ref.role == role) found = &ref;  // the latest one wins
+  }
+  if (found == nullptr) {
+    return absl::NotFoundError(absl::StrCat("job ", job_id, " has no ", role, " artifact (state ",
+                                            std::string(JobStateName(job->state)), ")"));
+  }
+  absl::StatusOr<std::unique_ptr<ArtifactReader>> reader = artifacts_.Open(found->digest);
+  if (!reader.ok()) return reader.status();
+  return ArtifactDownload{*found, *std::move(reader)};
+}
+
+absl::StatusOr<Job> JobService::Cancel(const std::string& job_id, const std::string& reason) {
+  absl::StatusOr<Job> job = store_.CancelJob(job_id, reason.empty() ? "cancelled by user" : reason);
+  if (job.ok()) spdlog::info("[job={}] cancelled: {}", job_id, reason);
+  return job;
+}
+
+}  // namespace hipforge::server

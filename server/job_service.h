@@ -1,0 +1,75 @@
+#pragma once
+// The public side of the server as domain logic: accepting uploads, reading jobs, events, reports
+// and artifacts, cancelling. gRPC handlers (grpc_migration_service.h) only translate to/from this.
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "common/archive.h"
+#include "common/clock.h"
+#include "server/service_limits.h"
+#include "server/store/artifact_store.h"
+#include "server/store/job_store.h"
+
+namespace hipforge::server {
+
+struct JobDetails {
+  Job job;
+  std::vector<ArtifactRef> artifacts;
+  int64_t input_bytes = 0;
+  int attempts = 0;  // task attempts summed over the job's tasks
+  int files_total = 0;
+  int files_translated = 0;
+};
+
+struct ReportSummary {
+  Job job;
+  std::string report_json;
+  int files = 0, translated = 0, fallback = 0, converted = 0, unsupported = 0, lines_changed = 0;
+  int errors = 0, warnings = 0, notes = 0;
+  int builds_ok = 0, builds_failed = 0, tests_passed = 0, tests_failed = 0;
+  double engineer_hours = 0, automatic_share = 0;
+};
+
+struct ArtifactDownload {
+  ArtifactRef ref;
+  std::unique_ptr<ArtifactReader> reader;
+};
+
+class JobService {
+ public:
+  // `scratch_dir` holds uploads being checked (one private directory per upload, removed after).
+  JobService(JobStore& store, ArtifactStore& artifacts, const Clock& clock, ServiceLimits limits,
+             std::filesystem::path scratch_dir);
+
+  // Streams the upload through the hostile-archive extractor (limits, unsafe entries) while storing
+  // it; the job is created only when the tree is acceptable and contains CUDA code.
+  absl::StatusOr<Job> Submit(const JobSpec& spec, const ArchiveChunkSource& upload);
+  absl::StatusOr<JobDetails> GetJob(const std::string& job_id);
+  absl::StatusOr<ListJobsPage> ListJobs(const ListJobsRequest& request);
+  // Calls `sink` for every event after `after_seq` until the job is final and all its events were
+  // delivered; stops early (OK) when `sink` returns false or `cancelled()` becomes true.
+  absl::Status Watch(const std::string& job_id, int64_t after_seq,
+                     const std::function<bool(const JobEvent&)>& sink, const std::function<bool()>& cancelled);
+  absl::StatusOr<ReportSummary> GetReport(const std::string& job_id);
+  // role: "translated_tree" | "patch" | ...; NotFound when the job has none (yet).
+  absl::StatusOr<ArtifactDownload> OpenArtifact(const std::string& job_id, const std::string& role);
+  absl::StatusOr<Job> Cancel(const std::string& job_id, const std::string& reason);
+
+  const ServiceLimits& limits() const { return limits_; }
+
+ private:
+  JobStore& store_;
+  ArtifactStore& artifacts_;
+  const Clock& clock_;
+  ServiceLimits limits_;
+  std::filesystem::path scratch_dir_;
+};
+
+// True when the tree has CUDA sources (.cu/.cuh) or C/C++ files that include CUDA headers or
+// declare kernels; the server refuses jobs with nothing to migrate.
+bool ContainsCuda(const std::filesystem::path& root);
+
+}  // namespace hipforge::server

@@ -1,0 +1,158 @@
+#include "server/server_app.h"
+
+#include <fstream>
+
+#include <grpcpp/grpcpp.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include "absl/strings/str_cat.h"
+#include "server/grpc_services.h"
+#include "server/job_service.h"
+#include "server/lease_rescuer.h"
+#include "server/store/artifact_store.h"
+#include "server/store/embedded_postgres.h"
+#include "server/store/postgres_job_store.h"
+#include "server/task_service.h"
+#include "worker/role_set.h"
+#include "worker/worker.h"
+
+namespace hipforge::server {
+
+namespace fs = std::filesystem;
+
+// Declaration order is construction order; destruction runs backwards (workers first, PG last).
+struct ServerApp::Parts {
+  std::unique_ptr<EmbeddedPostgres> embedded;
+  std::unique_ptr<JobStore> store;
+  std::unique_ptr<ArtifactStore> artifacts;
+  std::unique_ptr<JobService> jobs;
+  std::unique_ptr<TaskService> tasks;
+  std::unique_ptr<GrpcMigrationService> migration_api;
+  std::unique_ptr<GrpcWorkerService> worker_api;
+  std::unique_ptr<grpc::Server> grpc_server;
+  std::unique_ptr<LeaseRescuer> rescuer;
+  std::vector<std::unique_ptr<worker::RoleSet>> role_sets;
+  std::vector<std::unique_ptr<worker::Worker>> workers;
+  std::vector<std::jthread> worker_threads;
+  bool shut_down = false;
+};
+
+ServerApp::ServerApp(std::unique_ptr<Parts> parts) : parts_(std::move(parts)), store_(parts_->store.get()) {}
+
+ServerApp::~ServerApp() { Shutdown(); }
+
+absl::StatusOr<std::unique_ptr<ServerApp>> ServerApp::Start(const ServerConfig& config, ProcessLauncher& launcher,
+                                                            const Clock& clock) {
+  auto parts = std::make_unique<Parts>();
+  std::error_code ec;
+  fs::create_directories(config.data_dir, ec);
+  if (ec) return absl::InternalError(absl::StrCat("cannot create data dir ", config.data_dir.string(), ": ", ec.message()));
+  const fs::path data_dir = fs::absolute(config.data_dir);
+
+  std::string database_url = config.database_url;
+  if (database_url.empty()) {
+    EmbeddedPostgresOptions pg;
+    pg.data_dir = data_dir / "pg";
+    pg.durable = config.embedded_durable;
+    absl::StatusOr<std::unique_ptr<EmbeddedPostgres>> embedded = EmbeddedPostgres::Start(launcher, pg);
+    if (!embedded.ok()) {
+      return absl::Status(embedded.status().code(),
+                          absl::StrCat("embedded PostgreSQL: ", embedded.status().message()));
+    }
+    parts->embedded = *std::move(embedded);
+    database_url = parts->embedded->ConnectionString();
+    spdlog::info("[job=-] embedded PostgreSQL running in {}", pg.data_dir.string());
+  }
+  PostgresStoreOptions store_options;
+  store_options.database_url = database_url;
+  store_options.schema = config.database_schema;
+  store_options.default_max_attempts = config.max_attempts;
+  absl::StatusOr<std::unique_ptr<JobStore>> store = OpenPostgresJobStore(store_options, clock);
+  if (!store.ok()) return store.status();
+  parts->store = *std::move(store);
+
+  parts->artifacts = std::make_unique<ArtifactStore>(data_dir, config.limits.max_artifact_bytes);
+  if (absl::Status status = parts->artifacts->Init(); !status.ok()) return status;
+  parts->jobs = std::make_unique<JobService>(*parts->store, *parts->artifacts, clock, config.limits,
+                                             data_dir / "scratch");
+  parts->tasks = std::make_unique<TaskService>(*parts->store, *parts->artifacts, clock, config.limits);
+  parts->migration_api = std::make_unique<GrpcMigrationService>(*parts->jobs);
+  parts->worker_api = std::make_unique<GrpcWorkerService>(*parts->tasks);
+
+  grpc::ServerBuilder builder;
+  int port = 0;
+  builder.AddListeningPort(config.listen, grpc::InsecureServerCredentials(), &port);
+  builder.RegisterService(parts->migration_api.get());
+  builder.RegisterService(parts->worker_api.get());
+  builder.SetMaxReceiveMessageSize(16 << 20);
+  builder.SetMaxSendMessageSize(16 << 20);
+  parts->grpc_server = builder.BuildAndStart();
+  if (!parts->grpc_server || port == 0) {
+    return absl::UnavailableError(absl::StrCat("cannot listen on ", config.listen));
+  }
+  spdlog::info("[job=-] listening on {} (port {})", config.listen, port);
+  parts->rescuer = std::make_unique<LeaseRescuer>(*parts->store, config.rescue_interval);
+
+  if (config.local_workers > 0) {
+    std::vector<v1::TaskRole> roles;
+    for (const std::string& name : config.local_worker_roles) {
+      absl::StatusOr<v1::TaskRole> role = worker::ParseRole(name);
+      if (!role.ok()) return role.status();
+      roles.push_back(*role);
+    }
+    // Local workers talk to this server over gRPC loopback, exactly like remote ones.
+    auto channel = grpc::CreateChannel(absl::StrCat("127.0.0.1:", port), grpc::InsecureChannelCredentials());
+    for (int i = 0; i < config.local_workers; ++i) {
+      absl::StatusOr<std::unique_ptr<worker::RoleSet>> role_set = worker::MakeRoleSet(roles, launcher, {});
+      if (!role_set.ok()) return role_set.status();
+      worker::WorkerOptions options;
+      options.worker_id = absl::StrCat("local-", getpid(), "-", i);
+      options.capabilities = (*role_set)->capabilities();
+      options.scratch_root = data_dir / "scratch" / options.worker_id;
+      options.lease_wait = std::chrono::seconds(10);
+      parts->workers.push_back(std::make_unique<worker::Worker>(channel, (*role_set)->runners(), options));
+      parts->role_sets.push_back(*std::move(role_set));
+    }
+    for (auto& worker : parts->workers) {
+      parts->worker_threads.emplace_back([w = worker.get()](std::stop_token stop) { w->Run(stop); });
+    }
+    spdlog::info("[job=-] {} local worker(s) started", config.local_workers);
+  }
+
+  std::unique_ptr<ServerApp> app(new ServerApp(std::move(parts)));
+  app->port_ = port;
+  if (!config.port_file.empty()) {
+    const fs::path tmp = config.port_file.string() + ".tmp";
+    std::ofstream(tmp) << port << "\n";
+    fs::rename(tmp, config.port_file, ec);  // atomic: readers never see a partial number
+  }
+  return app;
+}
+
+void ServerApp::Shutdown() {
+  if (!parts_ || parts_->shut_down) return;
+  parts_->shut_down = true;
+  spdlog::info("[job=-] shutting down");
+  for (auto& thread : parts_->worker_threads) thread.request_stop();
+  parts_->worker_threads.clear();  // joins
+  parts_->workers.clear();
+  parts_->role_sets.clear();
+  parts_->rescuer.reset();
+  if (parts_->grpc_server) parts_->grpc_server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(3));
+  parts_->grpc_server.reset();
+  parts_->worker_api.reset();
+  parts_->migration_api.reset();
+  parts_->tasks.reset();
+  parts_->jobs.reset();
+  parts_->store.reset();
+  if (parts_->embedded) {
+    if (absl::Status stopped = parts_->embedded->Stop(); !stopped.ok()) {
+      spdlog::warn("[job=-] stopping embedded PostgreSQL: {}", stopped.ToString());
+    }
+    parts_->embedded.reset();
+  }
+  spdlog::info("[job=-] stopped");
+}
+
+}  // namespace hipforge::server

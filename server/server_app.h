@@ -1,0 +1,41 @@
+#pragma once
+// migrate-server assembled: store (external or embedded PostgreSQL), artifact store, domain
+// services, gRPC server, lease rescuer and optional in-process workers. main.cc and tests use it.
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <grpcpp/server.h>
+
+#include "absl/status/statusor.h"
+#include "common/clock.h"
+#include "common/process.h"
+#include "server/server_config.h"
+#include "server/store/job_store.h"
+
+namespace hipforge::server {
+
+class ServerApp {
+ public:
+  // Starts everything; returns once the server accepts calls.
+  static absl::StatusOr<std::unique_ptr<ServerApp>> Start(const ServerConfig& config, ProcessLauncher& launcher,
+                                                          const Clock& clock);
+  ~ServerApp();  // Shutdown()
+
+  int port() const { return port_; }
+  std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
+  JobStore& store() { return *store_; }
+  // Stops local workers, the gRPC server (in-flight calls get a short grace period), the rescuer,
+  // the store and the embedded PostgreSQL. Idempotent.
+  void Shutdown();
+
+ private:
+  struct Parts;
+  explicit ServerApp(std::unique_ptr<Parts> parts);
+  std::unique_ptr<Parts> parts_;
+  JobStore* store_ = nullptr;
+  int port_ = 0;
+};
+
+}  // namespace hipforge::server

@@ -1,0 +1,151 @@
+#include "server/server_config.h"
+
+#include <cstdlib>
+
+#include <CLI/CLI.hpp>
+#include <yaml-cpp/yaml.h>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+
+namespace hipforge::server {
+namespace {
+
+// Every setting once, with its flag, environment variable and YAML key derived from one name.
+struct Setting {
+  std::string name;  // flag "--<name>", env "MIGRATE_<NAME>", YAML key "<name>"
+  std::string help;
+  std::function<void(const std::string&)> assign;
+};
+
+std::string EnvName(const std::string& name) {
+  std::string env = "MIGRATE_";
+  for (char c : name) env += c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return env;
+}
+
+uint64_t ParseBytes(const std::string& text) {
+  // Accepts plain numbers and K/M/G suffixes (binary).
+  size_t used = 0;
+  const uint64_t number = std::stoull(text, &used);
+  const std::string suffix = text.substr(used);
+  if (suffix.empty()) return number;
+  switch (std::toupper(static_cast<unsigned char>(suffix[0]))) {
+    case 'K': return number << 10;
+    case 'M': return number << 20;
+    case 'G': return number << 30;
+    default: throw std::invalid_argument("unknown size suffix " + suffix);
+  }
+}
+
+std::vector<Setting> Settings(ServerConfig& c) {
+  auto ms = [](std::chrono::milliseconds& field) {
+    return [&field](const std::string& v) { field = std::chrono::milliseconds(std::stoll(v)); };
+  };
+  return {
+      {"listen", "gRPC listen address HOST:PORT", [&c](const std::string& v) { c.listen = v; }},
+      {"data-dir", "data directory (artifacts, embedded PostgreSQL, scratch)",
+       [&c](const std::string& v) { c.data_dir = v; }},
+      {"database-url", "PostgreSQL URL; empty: embedded cluster in the data dir",
+       [&c](const std::string& v) { c.database_url = v; }},
+      {"database-schema", "PostgreSQL schema", [&c](const std::string& v) { c.database_schema = v; }},
+      {"local-workers", "in-process translate workers", [&c](const std::string& v) { c.local_workers = std::stoi(v); }},
+      {"local-worker-roles", "roles of local workers, comma separated",
+       [&c](const std::string& v) { c.local_worker_roles = absl::StrSplit(v, ',', absl::SkipEmpty()); }},
+      {"max-upload-bytes", "largest accepted archive (K/M/G suffix)",
+       [&c](const std::string& v) { c.limits.upload.max_compressed_bytes = ParseBytes(v); }},
+      {"max-unpacked-bytes", "largest unpacked repository (K/M/G suffix)",
+       [&c](const std::string& v) { c.limits.upload.max_uncompressed_bytes = ParseBytes(v); }},
+      {"max-files", "most entries in an uploaded archive",
+       [&c](const std::string& v) { c.limits.upload.max_files = std::stoull(v); }},
+      {"max-compression-ratio", "decompression-bomb guard (unpacked/packed)",
+       [&c](const std::string& v) { c.limits.upload.max_compression_ratio = std::stod(v); }},
+      {"max-artifact-bytes", "largest artifact a worker may upload (K/M/G suffix)",
+       [&c](const std::string& v) { c.limits.max_artifact_bytes = static_cast<int64_t>(ParseBytes(v)); }},
+      {"lease-ms", "task lease duration", ms(c.limits.lease_duration)},
+      {"max-lease-wait-ms", "cap on worker long polls", ms(c.limits.max_lease_wait)},
+      {"rescue-interval-ms", "how often expired leases are rescued", ms(c.rescue_interval)},
+      {"max-attempts", "task attempts before dead-lettering", [&c](const std::string& v) { c.max_attempts = std::stoi(v); }},
+      {"log-level", "trace|debug|info|warn|error", [&c](const std::string& v) { c.log_level = v; }},
+      {"embedded-durable", "fsync in the embedded cluster (true|false)",
+       [&c](const std::string& v) { c.embedded_durable = v != "false" && v != "0"; }},
+      {"port-file", "write the bound port to this file", [&c](const std::string& v) { c.port_file = v; }},
+  };
+}
+
+absl::Status Assign(const Setting& setting, const std::string& value, const std::string& origin) {
+  try {
+    setting.assign(value);
+  } catch (const std::exception& e) {
+    return absl::InvalidArgumentError(absl::StrCat(origin, ": bad value '", value, "' for ", setting.name));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status ApplyConfigFile(const std::filesystem::path& path, ServerConfig& config) {
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path.string());
+  } catch (const std::exception& e) {
+    return absl::InvalidArgumentError(absl::StrCat("config file ", path.string(), ": ", e.what()));
+  }
+  if (!root.IsMap()) return absl::InvalidArgumentError(absl::StrCat("config file ", path.string(), " is not a map"));
+  std::vector<Setting> settings = Settings(config);
+  for (const auto& entry : root) {
+    const std::string key = entry.first.as<std::string>();
+    auto it = std::find_if(settings.begin(), settings.end(), [&](const Setting& s) { return s.name == key; });
+    if (it == settings.end()) {
+      return absl::InvalidArgumentError(absl::StrCat("config file ", path.string(), ": unknown key '", key, "'"));
+    }
+    if (absl::Status status = Assign(*it, entry.second.as<std::string>(), path.string()); !status.ok()) return status;
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<ServerConfig> LoadServerConfig(int argc, char** argv) {
+  ServerConfig config;
+  std::vector<Setting> settings = Settings(config);
+
+  // The config file is the lowest layer, so find it first.
+  CLI::App app{"migrate-server: hipforge gRPC server, scheduler and store"};
+  app.allow_extras(false);
+  std::string config_file;
+  if (const char* env = std::getenv("MIGRATE_SERVER_CONFIG"); env != nullptr) config_file = env;
+  app.add_option("--config", config_file, "YAML config file (env MIGRATE_SERVER_CONFIG)");
+  std::map<std::string, std::string> flag_values;
+  for (const Setting& setting : settings) {
+    app.add_option("--" + setting.name, flag_values[setting.name],
+                   absl::StrCat(setting.help, " (env ", EnvName(setting.name), ")"));
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    return absl::CancelledError(app.help());
+  } catch (const CLI::ParseError& e) {
+    return absl::InvalidArgumentError(e.what());
+  }
+  if (!config_file.empty()) {
+    if (absl::Status status = ApplyConfigFile(config_file, config); !status.ok()) return status;
+  }
+  for (const Setting& setting : settings) {
+    if (const char* env = std::getenv(EnvName(setting.name).c_str()); env != nullptr && *env != '\0') {
+      if (absl::Status status = Assign(setting, env, EnvName(setting.name)); !status.ok()) return status;
+    }
+  }
+  for (const Setting& setting : settings) {
+    if (app.get_option("--" + setting.name)->count() > 0) {
+      if (absl::Status status = Assign(setting, flag_values[setting.name], "--" + setting.name); !status.ok()) {
+        return status;
+      }
+    }
+  }
+  if (config.local_workers < 0) return absl::InvalidArgumentError("--local-workers must be >= 0");
+  if (config.limits.lease_duration < std::chrono::milliseconds(100)) {
+    return absl::InvalidArgumentError("--lease-ms must be at least 100");
+  }
+  return config;
+}
+
+}  // namespace hipforge::server

@@ -1,0 +1,36 @@
+#pragma once
+// migrate-server configuration. Precedence: command-line flag > environment variable > config
+// file (YAML, --config or MIGRATE_SERVER_CONFIG) > default.
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "server/service_limits.h"
+
+namespace hipforge::server {
+
+struct ServerConfig {
+  std::string listen = "127.0.0.1:50051";     // port 0: pick a free port (printed at start)
+  std::filesystem::path data_dir = "./hipforge-data";
+  std::string database_url;                   // empty: embedded PostgreSQL in <data_dir>/pg
+  std::string database_schema = "hipforge";
+  int local_workers = 0;                      // in-process translate workers (gRPC over loopback)
+  std::vector<std::string> local_worker_roles = {"translate"};
+  ServiceLimits limits;
+  std::chrono::milliseconds rescue_interval{std::chrono::seconds(5)};
+  int max_attempts = 3;
+  std::string log_level = "info";
+  bool embedded_durable = true;  // false: embedded PostgreSQL without fsync (tests, benchmarks)
+  std::filesystem::path port_file;  // when set, the bound port is written there once listening
+};
+
+// Parses argv (CLI11) over environment variables (MIGRATE_*) over the config file. Returns
+// InvalidArgument with the usage problem; `--help` yields Cancelled with the help text as message.
+absl::StatusOr<ServerConfig> LoadServerConfig(int argc, char** argv);
+
+// Loads only the YAML file into `config` (keys mirror the long flag names, e.g. `data-dir`).
+absl::Status ApplyConfigFile(const std::filesystem::path& path, ServerConfig& config);
+
+}  // namespace hipforge::server

@@ -1,0 +1,138 @@
+#include "server/task_service.h"
+
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include "absl/strings/str_cat.h"
+
+namespace hipforge::server {
+
+TaskService::TaskService(JobStore& store, ArtifactStore& artifacts, const Clock& clock, ServiceLimits limits)
+    : store_(store), artifacts_(artifacts), clock_(clock), limits_(limits) {}
+
+absl::Status TaskService::RegisterWorker(const WorkerInfo& worker, std::vector<std::string> capability_tags) {
+  if (worker.id.empty()) return absl::InvalidArgumentError("worker id is empty");
+  if (worker.roles.empty()) return absl::InvalidArgumentError("worker has no roles");
+  absl::Status status = store_.RegisterWorker(worker);
+  if (status.ok()) {
+    std::lock_guard lock(capabilities_mutex_);
+    capabilities_[worker.id] = std::move(capability_tags);
+  }
+  if (status.ok()) spdlog::info("[worker={}] registered: {}", worker.id, worker.capabilities_json);
+  return status;
+}
+
+absl::StatusOr<std::optional<LeaseGrant>> TaskService::Lease(const std::string& worker_id,
+                                                             const std::vector<TaskKind>& roles,
+                                                             std::chrono::milliseconds wait,
+                                                             const std::function<bool()>& cancelled) {
+  using Steady = std::chrono::steady_clock;
+  const auto deadline = Steady::now() + std::clamp(wait, std::chrono::milliseconds(0), limits_.max_lease_wait);
+  LeaseRequest request{worker_id, roles, {}, limits_.lease_duration};
+  {
+    std::lock_guard lock(capabilities_mutex_);
+    auto it = capabilities_.find(worker_id);
+    // After a server restart workers must register again (their next poll gets NotFound).
+    if (it == capabilities_.end()) return absl::NotFoundError(absl::StrCat("worker ", worker_id, " is not registered"));
+    request.capabilities = it->second;
+  }
+  (void)store_.WorkerHeartbeat(worker_id);
+  for (;;) {
+    absl::StatusOr<std::optional<LeasedTask>> leased = store_.LeaseTask(request);
+    if (!leased.ok()) return leased.status();
+    if (leased->has_value()) {
+      LeasedTask& task = **leased;
+      absl::StatusOr<Job> job = store_.GetJob(task.job_id);
+      if (!job.ok()) return job.status();
+      spdlog::info("[job={}] [worker={}] leased {} task {} attempt {}/{}", task.job_id, worker_id,
+                   TaskKindName(task.kind), task.task_id, task.attempt, task.max_attempts);
+      return LeaseGrant{std::move(task), *std::move(job)};
+    }
+    const auto remaining = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Steady::now());
+    if (remaining <= std::chrono::milliseconds(0) || cancelled()) return std::nullopt;
+    // Bounded: tasks whose retry backoff ends do not notify, and the caller may go away.
+    store_.WaitForWork(std::min(remaining, std::chrono::milliseconds(500)));
+  }
+}
+
+absl::StatusOr<TimePoint> TaskService::Heartbeat(const std::string& task_id, const std::string& lease_token,
+                                                 const std::string& worker_id) {
+  if (!worker_id.empty()) (void)store_.WorkerHeartbeat(worker_id);
+  return store_.HeartbeatTask(task_id, lease_token, limits_.lease_duration);
+}
+
+absl::Status TaskService::CheckLease(const std::string& task_id, const std::string& lease_token) {
+  return store_.HeartbeatTask(task_id, lease_token, limits_.lease_duration).status();
+}
+
+absl::StatusOr<InputDownload> TaskService::OpenInput(const std::string& job_id, const std::string& task_id,
+                                                     const std::string& lease_token) {
+  if (absl::Status lease = CheckLease(task_id, lease_token); !lease.ok()) return lease;
+  absl::StatusOr<std::vector<TaskInfo>> tasks = store_.ListTasks(job_id);
+  if (!tasks.ok()) return tasks.status();
+  for (const TaskInfo& task : *tasks) {
+    if (task.id != task_id) continue;
+    nlohmann::json payload = nlohmann::json::parse(task.payload_json, nullptr, false);
+    const char* key = task.kind == TaskKind::kValidate ? "translated_digest" : "input_digest";
+    std::string digest = payload.is_object() ? payload.value(key, "") : "";
+    if (digest.empty()) {
+      return absl::FailedPreconditionError(absl::StrCat("task ", task_id, " has no ", key, " in its payload"));
+    }
+    absl::StatusOr<std::unique_ptr<ArtifactReader>> reader = artifacts_.Open(digest);
+    if (!reader.ok()) return reader.status();
+    return InputDownload{digest, *std::move(reader)};
+  }
+  return absl::NotFoundError(absl::StrCat("task ", task_id, " not found in job ", job_id));
+}
+
+absl::Status TaskService::AppendProgress(const std::string& job_id, const std::string& task_id,
+                                         const std::string& lease_token,
+                                         const std::vector<std::pair<std::string, std::string>>& events) {
+  if (absl::Status lease = CheckLease(task_id, lease_token); !lease.ok()) return lease;
+  for (const auto& [kind, payload] : events) {
+    if (absl::StatusOr<int64_t> seq = store_.AppendEvent(job_id, kind, payload); !seq.ok()) return seq.status();
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::unique_ptr<ArtifactWriter>> TaskService::NewArtifactWriter() {
+  return artifacts_.NewWriter(limits_.max_artifact_bytes);
+}
+
+absl::StatusOr<CompletionOutcome> TaskService::Complete(const CompletionRequest& request) {
+  TaskCompletion completion;
+  completion.task_id = request.task_id;
+  completion.lease_token = request.lease_token;
+  completion.result_json =
+      nlohmann::json{{"ok", request.ok}, {"summary", request.summary}, {"worker_id", request.worker_id}}.dump();
+  if (!request.report_json.empty()) completion.report_json = request.report_json;
+  completion.artifacts = request.artifacts;
+  if (!request.ok) completion.job_failure = request.summary.empty() ? "task reported failure" : request.summary;
+  absl::StatusOr<CompletionOutcome> outcome = store_.CompleteTask(completion);
+  if (outcome.ok()) {
+    static constexpr const char* kNames[] = {"applied", "ignored (duplicate)", "ignored (lease lost)"};
+    spdlog::info("[job={}] [worker={}] completion of task {}: {}", request.job_id, request.worker_id,
+                 request.task_id, kNames[static_cast<int>(*outcome)]);
+  }
+  return outcome;
+}
+
+absl::StatusOr<FailureOutcome> TaskService::Fail(const std::string& job_id, const std::string& task_id,
+                                                 const std::string& lease_token, const std::string& error,
+                                                 bool permanent) {
+  spdlog::warn("[job={}] task {} failed{}: {}", job_id, task_id, permanent ? " permanently" : "", error);
+  if (permanent) {
+    // A retry cannot help: finish the task with the job failed.
+    TaskCompletion completion;
+    completion.task_id = task_id;
+    completion.lease_token = lease_token;
+    completion.result_json = nlohmann::json{{"ok", false}, {"error", error}}.dump();
+    completion.job_failure = error;
+    absl::StatusOr<CompletionOutcome> outcome = store_.CompleteTask(completion);
+    if (!outcome.ok()) return outcome.status();
+    return *outcome == CompletionOutcome::kApplied ? FailureOutcome::kDeadLettered : FailureOutcome::kLeaseLost;
+  }
+  return store_.FailTask(task_id, lease_token, error);
+}
+
+}  // namespace hipforge::server

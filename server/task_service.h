@@ -1,0 +1,80 @@
+#pragma once
+// The worker side of the server as domain logic: registration, leasing with long-poll on the
+// store's notifications, heartbeats, inputs, progress, completion with artifacts, failure.
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "common/clock.h"
+#include "server/service_limits.h"
+#include "server/store/artifact_store.h"
+#include "server/store/job_store.h"
+
+namespace hipforge::server {
+
+struct LeaseGrant {
+  LeasedTask task;
+  Job job;
+};
+
+struct InputDownload {
+  std::string digest;
+  std::unique_ptr<ArtifactReader> reader;
+};
+
+struct CompletionRequest {
+  std::string job_id;
+  std::string task_id;
+  std::string lease_token;
+  std::string worker_id;
+  bool ok = true;
+  std::string summary;
+  std::string report_json;
+  std::vector<ArtifactRef> artifacts;  // already stored through NewArtifactWriter
+};
+
+class TaskService {
+ public:
+  TaskService(JobStore& store, ArtifactStore& artifacts, const Clock& clock, ServiceLimits limits);
+
+  // `capability_tags` ("gpu:gfx90a", "target:gfx940", "gpu") are matched against a task's
+  // required capabilities when this worker leases.
+  absl::Status RegisterWorker(const WorkerInfo& worker, std::vector<std::string> capability_tags);
+  // Waits up to `wait` (capped) for a task; nullopt when none came. `cancelled` ends the wait early.
+  absl::StatusOr<std::optional<LeaseGrant>> Lease(const std::string& worker_id, const std::vector<TaskKind>& roles,
+                                                  std::chrono::milliseconds wait,
+                                                  const std::function<bool()>& cancelled);
+  // FailedPrecondition when the lease is no longer held.
+  absl::StatusOr<TimePoint> Heartbeat(const std::string& task_id, const std::string& lease_token,
+                                      const std::string& worker_id);
+  // The task's input: the submitted archive (translate) or the translated tree (validate).
+  absl::StatusOr<InputDownload> OpenInput(const std::string& job_id, const std::string& task_id,
+                                          const std::string& lease_token);
+  // Appends worker progress events; FailedPrecondition when the lease is no longer held.
+  absl::Status AppendProgress(const std::string& job_id, const std::string& task_id, const std::string& lease_token,
+                              const std::vector<std::pair<std::string, std::string>>& events);
+  // Checked before accepting artifact bytes so a late completion does not fill the disk.
+  absl::Status CheckLease(const std::string& task_id, const std::string& lease_token);
+  absl::StatusOr<std::unique_ptr<ArtifactWriter>> NewArtifactWriter();
+  absl::StatusOr<CompletionOutcome> Complete(const CompletionRequest& request);
+  // permanent: the job fails now (no retry).
+  absl::StatusOr<FailureOutcome> Fail(const std::string& job_id, const std::string& task_id,
+                                      const std::string& lease_token, const std::string& error, bool permanent);
+
+  const ServiceLimits& limits() const { return limits_; }
+
+ private:
+  JobStore& store_;
+  ArtifactStore& artifacts_;
+  const Clock& clock_;
+  ServiceLimits limits_;
+  std::mutex capabilities_mutex_;
+  std::map<std::string, std::vector<std::string>> capabilities_;  // by worker id
+};
+
+}  // namespace hipforge::server
