@@ -18,7 +18,7 @@ std::string Code(std::string_view name) {
   return "`" + std::string(name) + "`";
 }
 
-std::string FlagsText(const ApiMapping& mapping) {
+std::string NotesText(const ApiMapping& mapping) {
   static constexpr std::array<std::pair<MappingFlag, const char*>, 6> kNames = {{
       {MappingFlag::kMainHeader, "main header"},
       {MappingFlag::kMainHeaderV2, "v2 main header"},
@@ -32,6 +32,10 @@ std::string FlagsText(const ApiMapping& mapping) {
     if (!HasFlag(mapping, flag)) continue;
     if (!text.empty()) text += ", ";
     text += name;
+  }
+  if (!mapping.hip_name_before.empty()) {
+    if (!text.empty()) text += ", ";
+    text += "HIP " + VersionText(mapping.hip_name_before_until) + " and older: " + Code(mapping.hip_name_before);
   }
   return text;
 }
@@ -99,7 +103,7 @@ std::string RenderTable(std::span<const ApiMapping> table) {
       if (with_roc) out << " " << SupportStateName(m.roc_state) << " |";
       out << " " << VersionText(m.cuda_introduced) << " | " << VersionText(m.cuda_deprecated) << " | "
           << VersionText(m.cuda_removed) << " | " << VersionText(m.hip_introduced) << " | "
-          << VersionText(m.hip_deprecated) << " | " << VersionText(m.hip_removed) << " | " << FlagsText(m)
+          << VersionText(m.hip_deprecated) << " | " << VersionText(m.hip_removed) << " | " << NotesText(m)
           << " |\n";
     }
   }
@@ -126,6 +130,18 @@ std::string RenderIndex(const MappingIndex& index) {
   }
   out << "| **all** | " << all.total << " | " << all.supported << " | " << all.experimental << " | "
       << all.unsupported << " |\n";
+  out << "\n## Reading the tables\n\n"
+      << "- **HIP** is what the translator emits by default; **ROC** (rocBLAS, rocSPARSE, rocSOLVER, rocRAND, MIOpen) "
+         "replaces it with `--roc`, and for cuDNN with `--miopen`.\n"
+      << "- **state**: `supported`; `deprecated` or `removed` (in CUDA, still translated); `experimental` "
+         "(translated only with `--experimental`); `unsupported` (left as is, with a warning).\n"
+      << "- **HIP added** is the first ROCm release with the HIP name. The translator emits a name only when the "
+         "target ROCm release (option) is at least that; for example the warp `*_sync` intrinsics need ROCm 6.2.\n"
+      << "- **notes**: `needs cublas_v2.h` marks legacy cuBLAS names that are translated only when `cublas_v2.h` "
+         "is included; `main header` includes are emitted once per file; `include removed` headers have no HIP "
+         "counterpart; `HIP x and older: name` gives the spelling older HIP releases use.\n"
+      << "- Sources: the names, states and versions come from ROCm/HIPIFY's mapping data, plus cuTENSOR "
+         "(hipTensor), NCCL (RCCL), cooperative groups and the HIP 6.2 warp intrinsics added here.\n";
   return out.str();
 }
 
