@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <set>
 #include <string>
 #include <unordered_set>
 
@@ -44,7 +45,9 @@ int CheckLibrary(const MappingIndex& index, ApiLibrary library, ApiVersion hip_v
     if (m.hip_name.empty() || m.hip_state == SupportState::kUnsupported) continue;
     if (!m.hip_introduced.IsSet() || hip_version < m.hip_introduced) continue;
     ++checked;
-    const std::string_view spelled = HipNameFor(m, hip_version);
+    std::string_view spelled = HipNameFor(m, hip_version);
+    // Cooperative-groups names are qualified (cooperative_groups::sync); the headers declare the last part.
+    if (const size_t colons = spelled.rfind("::"); colons != std::string_view::npos) spelled.remove_prefix(colons + 2);
     if (!identifiers.count(std::string(spelled))) {
       missing.push_back(std::string(m.cuda_name) + " -> " + std::string(spelled) + " (HIP " +
                         std::to_string(m.hip_introduced.major) + "." + std::to_string(m.hip_introduced.minor) + ")");
@@ -77,7 +80,8 @@ TEST_F(HipHeadersTest, RuntimeApiTargetsUpTo52ExistInInstalledHeaders) {
 // Same check for the driver API, the runtime/driver types and cuComplex, which the translator also emits for
 // HIP 5.2. Names HIP renamed after 5.2 are checked in their 5.2 spelling (hip_name_before).
 TEST_F(HipHeadersTest, DriverApiAndTypeTargetsUpTo52ExistInInstalledHeaders) {
-  for (ApiLibrary library : {ApiLibrary::kDriver, ApiLibrary::kTypes, ApiLibrary::kComplex}) {
+  for (ApiLibrary library : {ApiLibrary::kDriver, ApiLibrary::kTypes, ApiLibrary::kComplex, ApiLibrary::kDevice,
+                             ApiLibrary::kRtc}) {
     std::vector<std::string> missing;
     const int checked = CheckLibrary(index_, library, {5, 2}, identifiers_, missing);
     std::cout << "  " << LibraryName(library) << ": checked " << checked << " HIP names, missing "
@@ -86,6 +90,22 @@ TEST_F(HipHeadersTest, DriverApiAndTypeTargetsUpTo52ExistInInstalledHeaders) {
     EXPECT_GT(checked, 0);
     EXPECT_TRUE(missing.empty()) << LibraryName(library);
   }
+}
+
+// Every hip/... header the headers table emits is installed by libamdhip64-dev, except the ones HIP added
+// after 5.2 (listed here on purpose).
+TEST_F(HipHeadersTest, HipHeaderTargetsExist) {
+  const std::filesystem::path include_root = std::filesystem::path(HIPFORGE_HIP_INCLUDE_DIR).parent_path();
+  const std::set<std::string> newer_than_52 = {"hip/hip_math_constants.h"};
+  int checked = 0;
+  for (const ApiMapping& m : index_.Table(ApiLibrary::kHeaders)) {
+    if (m.hip_state == SupportState::kUnsupported || m.hip_name.substr(0, 4) != "hip/") continue;
+    ++checked;
+    const std::string name(m.hip_name);
+    if (newer_than_52.count(name)) continue;
+    EXPECT_TRUE(std::filesystem::exists(include_root / name)) << m.cuda_name << " -> " << name;
+  }
+  EXPECT_GT(checked, 10);
 }
 
 }  // namespace

@@ -195,6 +195,24 @@ TEST(MappingTablesTest, RocNamesOnlyWhereRocTranslationApplies) {
   }
 }
 
+// The translator gates names on the target ROCm release, which needs hip_introduced. HIPIFY dates every
+// translated name of these libraries; the others are reported (hipDNN, RCCL, cooperative groups and
+// headers carry no versions).
+TEST(MappingTablesTest, TranslatedRecordsCarryAHipVersion) {
+  const std::set<ApiLibrary> fully_dated = {ApiLibrary::kRuntime, ApiLibrary::kDevice, ApiLibrary::kComplex,
+                                            ApiLibrary::kRand,    ApiLibrary::kFft,    ApiLibrary::kSparse,
+                                            ApiLibrary::kRtc,     ApiLibrary::kTensor};
+  for (const auto& table : AllTables()) {
+    int undated = 0;
+    for (const ApiMapping& m : table) {
+      if (m.hip_state == SupportState::kUnsupported || m.hip_name.empty() || m.hip_introduced.IsSet()) continue;
+      ++undated;
+      if (fully_dated.count(m.library)) ADD_FAILURE() << Describe(m) << " has no hip_introduced";
+    }
+    if (undated > 0) std::cout << "  undated in " << LibraryName(table.front().library) << ": " << undated << "\n";
+  }
+}
+
 // A handful of facts the translator (and HIPIFY's lit suite) relies on.
 TEST(MappingTablesTest, KnownFacts) {
   const MappingIndex index;
