@@ -32,6 +32,17 @@ std::string Describe(const ProcessResult& result) {
   return text;
 }
 
+// True when every directory from / down to `dir` lets others pass through.
+bool ReachableByOthers(const fs::path& dir) {
+  fs::path walked = dir.root_path();
+  for (const auto& part : dir.relative_path()) {
+    walked /= part;
+    struct stat info {};
+    if (::stat(walked.c_str(), &info) != 0 || (info.st_mode & S_IXOTH) == 0) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 EmbeddedPostgres::EmbeddedPostgres(ProcessLauncher& launcher, EmbeddedPostgresOptions options)
@@ -85,37 +96,41 @@ absl::Status EmbeddedPostgres::StartImpl() {
   options_.data_dir = fs::absolute(options_.data_dir, error);
   fs::create_directories(options_.data_dir, error);
   if (error) return absl::InternalError("cannot create " + options_.data_dir.string() + ": " + error.message());
-  cluster_dir_ = options_.data_dir / "postgres";
-  socket_dir_ = options_.data_dir / "run";
+  as_root_ = ::geteuid() == 0;
+  const passwd* user = nullptr;
+  fs::path cluster_root = options_.data_dir;
+  if (as_root_) {
+    // PostgreSQL refuses to run as root: the cluster belongs to an unprivileged user, who must be able
+    // to reach it. When a parent of the data directory is closed to others (e.g. /root), the cluster
+    // goes to /var/lib/hipforge/<hash of the data directory> instead, stable across restarts.
+    user = ::getpwnam(options_.unprivileged_user.c_str());
+    if (user == nullptr) {
+      return absl::FailedPreconditionError("running as root, but user '" + options_.unprivileged_user +
+                                           "' to run PostgreSQL as does not exist");
+    }
+    fs::permissions(options_.data_dir, fs::perms::others_exec | fs::perms::group_exec, fs::perm_options::add, error);
+    if (!ReachableByOthers(options_.data_dir)) {
+      cluster_root = fs::path("/var/lib/hipforge") / ("postgres-" + Sha256Hex(options_.data_dir.string()).substr(0, 16));
+      fs::create_directories(cluster_root, error);
+      fs::permissions("/var/lib/hipforge", fs::perms::others_exec | fs::perms::group_exec, fs::perm_options::add, error);
+      fs::permissions(cluster_root, fs::perms::others_exec | fs::perms::group_exec, fs::perm_options::add, error);
+      spdlog::warn("embedded postgres: {} is not reachable by user '{}'; keeping the cluster in {}",
+                   options_.data_dir.string(), options_.unprivileged_user, cluster_root.string());
+    }
+  }
+  cluster_dir_ = cluster_root / "postgres";
+  socket_dir_ = cluster_root / "run";
   if (socket_dir_.string().size() > kMaxSocketDirLength) {
-    socket_dir_ = fs::temp_directory_path() / ("hipforge-pg-" + Sha256Hex(options_.data_dir.string()).substr(0, 16));
+    socket_dir_ = fs::temp_directory_path() / ("hipforge-pg-" + Sha256Hex(cluster_root.string()).substr(0, 16));
   }
   fs::create_directories(cluster_dir_, error);
   fs::create_directories(socket_dir_, error);
   if (error) return absl::InternalError("cannot create cluster directories: " + error.message());
   fs::permissions(cluster_dir_, fs::perms::owner_all, fs::perm_options::replace, error);
-
-  as_root_ = ::geteuid() == 0;
   if (as_root_) {
-    // PostgreSQL refuses to run as root: hand the cluster to an unprivileged user.
-    const passwd* user = ::getpwnam(options_.unprivileged_user.c_str());
-    if (user == nullptr) {
-      return absl::FailedPreconditionError("running as root, but user '" + options_.unprivileged_user +
-                                           "' to run PostgreSQL as does not exist");
-    }
     for (const fs::path& dir : {cluster_dir_, socket_dir_}) {
       if (::chown(dir.c_str(), user->pw_uid, user->pw_gid) != 0) {
         return absl::InternalError("cannot chown " + dir.string() + ": " + std::strerror(errno));
-      }
-    }
-    // The server user only needs to pass through the data directory, not to read it.
-    fs::permissions(options_.data_dir, fs::perms::others_exec | fs::perms::group_exec, fs::perm_options::add, error);
-    for (fs::path dir = options_.data_dir.parent_path(); dir != dir.root_path(); dir = dir.parent_path()) {
-      struct stat info {};
-      if (::stat(dir.c_str(), &info) == 0 && (info.st_mode & S_IXOTH) == 0) {
-        return absl::FailedPreconditionError("user '" + options_.unprivileged_user + "' cannot reach " +
-                                             options_.data_dir.string() + " because " + dir.string() +
-                                             " is not searchable by others; choose another data directory");
       }
     }
   }

@@ -5,7 +5,8 @@
 // The cluster lives in <data_dir>/postgres and listens only on a unix socket in <data_dir>/run
 // (listen_addresses=''), so several clusters never fight over a TCP port. PostgreSQL refuses to run
 // as root, so when euid is 0 initdb/pg_ctl run through `runuser -u <unprivileged_user> --` on a
-// directory chowned to that user.
+// directory chowned to that user (see cluster_dir() for where it goes if that user cannot reach
+// the data directory).
 #include <chrono>
 #include <filesystem>
 #include <memory>
@@ -42,6 +43,9 @@ class EmbeddedPostgres {
   std::string ConnectionString() const;
   std::string ConnectionString(const std::string& database) const;
   absl::Status Stop();  // pg_ctl stop -m fast; idempotent
+  // Where the cluster lives: <data_dir>/postgres, or /var/lib/hipforge/postgres-<hash>/postgres when
+  // running as root and the data directory is not reachable by the unprivileged user.
+  const std::filesystem::path& cluster_dir() const { return cluster_dir_; }
 
  private:
   EmbeddedPostgres(ProcessLauncher& launcher, EmbeddedPostgresOptions options);

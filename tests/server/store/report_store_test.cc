@@ -1,0 +1,141 @@
+// Reports: stored as JSON and as queryable rows, assembled back from the tables.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/server/store/postgres_test_env.h"
+
+namespace hipforge::server::testing {
+namespace {
+
+using nlohmann::json;
+
+const char* kTranslateReport = R"json({
+  "job_id": "ignored",
+  "translation": {"files": [
+      {"path": "src/a.cu", "status": "translated", "fallback_reason": "", "converted": {"function": 3, "type": 1},
+       "unconverted": 0, "unsupported": 1, "lines_changed": 5, "changed_by": ["runtime", "HB102"]},
+      {"path": "src/b.cu", "status": "fallback", "fallback_reason": "parse error", "converted": {},
+       "unconverted": 2, "unsupported": 0, "lines_changed": 1, "changed_by": ["runtime"]},
+      {"path": "CMakeLists.txt", "status": "translated", "lines_changed": 2, "changed_by": ["cmake"]}],
+    "totals": {"files": 3, "translated": 2, "fallback": 1, "converted": 4, "unsupported": 1, "lines_changed": 8}},
+  "findings": [
+    {"rule_id": "HB101", "severity": "error", "path": "src/a.cu", "line": 12, "column": 5,
+     "message": "warp size assumed 32", "fix": "use warpSize", "auto_fixed": false},
+    {"rule_id": "HB102", "severity": "warning", "path": "src/a.cu", "line": 20, "column": 1,
+     "message": "m2", "fix": "", "auto_fixed": true},
+    {"rule_id": "HB101", "severity": "error", "path": "src/b.cu", "line": 3, "column": 9,
+     "message": "m3", "fix": "", "auto_fixed": false}],
+  "effort": {"engineer_hours": 3.5, "automatic_share": 0.93, "by_severity": {"error": 2, "warning": 1, "note": 0}}
+})json";
+
+const char* kValidateReport = R"json({
+  "builds": [
+    {"requested_arch": "gfx942", "arch": "gfx940", "toolchain": "hipcc 5.2.3 (Debian)", "ok": true,
+     "duration_ms": 1234, "errors": [],
+     "kernels": [{"name": "saxpy", "vgprs": 32, "sgprs": 20, "agprs": 0, "scratch_bytes": 0, "occupancy": 8,
+                  "spills": 0, "lds_bytes": 0},
+                 {"name": "reduce", "vgprs": 64, "sgprs": 30}]},
+    {"requested_arch": "gfx90a", "arch": "gfx90a", "toolchain": "hipcc 5.2.3 (Debian)", "ok": false,
+     "duration_ms": 99, "errors": [{"path": "src/b.cu", "line": 10, "message": "no member named x"}], "kernels": []}],
+  "tests": [{"name": "saxpy_test", "arch": "gfx90a", "status": "not_run", "duration_ms": 0,
+             "output_excerpt": "no GPU"}],
+  "parity": [{"case": "saxpy_n1024", "verdict": "missing", "max_abs_error": 0.0, "max_rel_error": 0.0,
+              "mismatches": 0}],
+  "gpu": {"ran_on_gpu": false, "note": "not run on a GPU: compile-only worker"}
+})json";
+
+class ReportStoreTest : public StoreTest {};
+
+TEST_F(ReportStoreTest, StoresSectionsAsRowsAndAssemblesThemBack) {
+  const Job job = CreateTestJob("report", {"gfx90a", "gfx942"});
+  ASSERT_TRUE(store_->StoreReport(job.id, kTranslateReport).ok());
+  ASSERT_TRUE(store_->StoreReport(job.id, kValidateReport).ok());
+
+  // Queryable: per-rule counts, per-rule and per-file findings, per-file results, builds per arch.
+  auto counts = store_->CountFindingsByRule(job.id);
+  ASSERT_TRUE(counts.ok()) << counts.status();
+  EXPECT_EQ(*counts, (std::map<std::string, int64_t>{{"HB101", 2}, {"HB102", 1}}));
+  FindingFilter by_rule;
+  by_rule.rule_id = "HB101";
+  auto hb101 = store_->ListFindings(job.id, by_rule);
+  ASSERT_TRUE(hb101.ok());
+  ASSERT_EQ(hb101->size(), 2u);
+  EXPECT_EQ((*hb101)[0].path, "src/a.cu");
+  EXPECT_EQ((*hb101)[0].line, 12);
+  EXPECT_EQ((*hb101)[0].column, 5);
+  EXPECT_EQ((*hb101)[0].fix, "use warpSize");
+  FindingFilter by_file;
+  by_file.path = "src/a.cu";
+  EXPECT_EQ(store_->ListFindings(job.id, by_file)->size(), 2u);
+  FindingFilter warnings;
+  warnings.severity = "warning";
+  ASSERT_EQ(store_->ListFindings(job.id, warnings)->size(), 1u);
+  EXPECT_TRUE(store_->ListFindings(job.id, warnings)->at(0).auto_fixed);
+  auto files = store_->ListFileResults(job.id);
+  ASSERT_TRUE(files.ok());
+  ASSERT_EQ(files->size(), 3u);
+  EXPECT_EQ((*files)[1].status, "fallback");
+  EXPECT_EQ((*files)[1].fallback_reason, "parse error");
+  EXPECT_EQ(QueryScalar("SELECT string_agg(requested_arch || '->' || arch || ':' || ok, ',' ORDER BY ordinal) "
+                        "FROM report_builds"),
+            "gfx942->gfx940:true,gfx90a->gfx90a:false");
+  EXPECT_EQ(QueryScalar("SELECT max(vgprs) FROM report_kernels"), "64");
+  EXPECT_EQ(QueryScalar("SELECT verdict FROM report_parity"), "missing");
+
+  // Assembled JSON keeps the contract's field names and carries both roles' sections.
+  auto text = store_->GetReport(job.id);
+  ASSERT_TRUE(text.ok()) << text.status();
+  const json report = json::parse(*text);
+  EXPECT_EQ(report["job_id"], job.id);
+  EXPECT_EQ(report["translation"]["files"].size(), 3u);
+  EXPECT_EQ(report["translation"]["files"][0]["converted"]["function"], 3);
+  EXPECT_EQ(report["translation"]["files"][0]["changed_by"], json::array({"runtime", "HB102"}));
+  EXPECT_EQ(report["translation"]["totals"]["files"], 3);
+  EXPECT_EQ(report["findings"][0]["column"], 5);
+  EXPECT_EQ(report["findings"][1]["auto_fixed"], true);
+  EXPECT_DOUBLE_EQ(report["effort"]["engineer_hours"].get<double>(), 3.5);
+  EXPECT_EQ(report["builds"][0]["kernels"][0]["name"], "saxpy");
+  EXPECT_EQ(report["builds"][0]["kernels"][1].contains("agprs"), false) << "absent kernel fields stay absent";
+  EXPECT_EQ(report["builds"][1]["errors"][0]["message"], "no member named x");
+  EXPECT_EQ(report["tests"][0]["status"], "not_run");
+  EXPECT_EQ(report["parity"][0]["case"], "saxpy_n1024");
+  EXPECT_EQ(report["gpu"]["ran_on_gpu"], false);
+  EXPECT_FALSE(report.contains("profile")) << "sections nobody produced are absent";
+}
+
+TEST_F(ReportStoreTest, ResubmittedSectionReplacesRows) {
+  const Job job = CreateTestJob("resubmit");
+  ASSERT_TRUE(store_->StoreReport(job.id, kTranslateReport).ok());
+  ASSERT_TRUE(store_->StoreReport(job.id, R"({"findings":[{"rule_id":"HB200","severity":"note"}]})").ok());
+  auto counts = store_->CountFindingsByRule(job.id);
+  EXPECT_EQ(*counts, (std::map<std::string, int64_t>{{"HB200", 1}}));
+  EXPECT_EQ(store_->ListFileResults(job.id)->size(), 3u) << "untouched sections keep their rows";
+}
+
+TEST_F(ReportStoreTest, MissingReportIsNotFoundAndBadReportRejected) {
+  const Job job = CreateTestJob("none");
+  EXPECT_EQ(store_->GetReport(job.id).status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(store_->StoreReport(job.id, "[]").code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(store_->StoreReport(job.id, R"({"tests":[{"name":"t","status":"exploded"}]})").code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(store_->GetReport(job.id).status().code(), absl::StatusCode::kNotFound) << "rolled back";
+  EXPECT_EQ(store_->StoreReport("7d9c1a8e-0000-4000-8000-000000000000", "{}").code(), absl::StatusCode::kNotFound);
+}
+
+TEST_F(ReportStoreTest, CompletionStoresReportInSameTransaction) {
+  const Job job = CreateTestJob("complete-report");
+  auto leased = store_->LeaseTask(LeaseRequest{"w", {TaskKind::kTranslate}, {}, std::chrono::seconds(30)});
+  ASSERT_TRUE(leased.ok() && leased->has_value());
+  TaskCompletion completion;
+  completion.task_id = (*leased)->task_id;
+  completion.lease_token = (*leased)->lease_token;
+  completion.report_json = kTranslateReport;
+  ASSERT_EQ(*store_->CompleteTask(completion), CompletionOutcome::kApplied);
+  auto report = store_->GetReport(job.id);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_EQ(json::parse(*report)["findings"].size(), 3u);
+}
+
+}  // namespace
+}  // namespace hipforge::server::testing
