@@ -2,6 +2,8 @@
 // Read-only lookup over all CUDA -> HIP mapping tables. The translator builds one MappingIndex and passes it
 // to whatever needs lookups; there is no global instance. Free of Clang headers on purpose.
 #include <cstddef>
+#include <cstdint>
+#include <iterator>
 #include <span>
 #include <string_view>
 #include <unordered_map>
