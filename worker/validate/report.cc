@@ -6,7 +6,7 @@
 
 namespace hipforge::validate {
 
-std::string_view TestStatusName(TestStatus status) {
+const char* TestStatusName(TestStatus status) {
   switch (status) {
     case TestStatus::kPassed: return "passed";
     case TestStatus::kFailed: return "failed";
@@ -16,7 +16,7 @@ std::string_view TestStatusName(TestStatus status) {
   return "not_run";
 }
 
-std::string_view ParityVerdictName(ParityVerdict verdict) {
+const char* ParityVerdictName(ParityVerdict verdict) {
   switch (verdict) {
     case ParityVerdict::kMatch: return "match";
     case ParityVerdict::kMismatch: return "mismatch";

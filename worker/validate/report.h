@@ -39,7 +39,7 @@ struct BuildResult {
 };
 
 enum class TestStatus { kPassed, kFailed, kTimedOut, kNotRun };
-std::string_view TestStatusName(TestStatus status);
+const char* TestStatusName(TestStatus status);
 
 struct TestResult {
   std::string name;
@@ -50,7 +50,7 @@ struct TestResult {
 };
 
 enum class ParityVerdict { kMatch, kMismatch, kMissing };
-std::string_view ParityVerdictName(ParityVerdict verdict);
+const char* ParityVerdictName(ParityVerdict verdict);
 
 struct ParityResult {
   std::string case_name;

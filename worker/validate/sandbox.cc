@@ -42,8 +42,8 @@ std::vector<std::string> SandboxCommand(const fs::path& bwrap, const fs::path& p
     argv.insert(argv.end(), {"--dev-bind", device.string(), device.string()});
   }
   if (spec.expose_sysfs) argv.insert(argv.end(), {"--ro-bind", "/sys", "/sys"});
-  argv.insert(argv.end(), {"--bind", spec.work_dir.string(), spec.work_dir.string(), "--chdir",
-                           spec.work_dir.string(), "--"});
+  const fs::path chdir = spec.chdir.empty() ? spec.work_dir : spec.chdir;
+  argv.insert(argv.end(), {"--bind", spec.work_dir.string(), spec.work_dir.string(), "--chdir", chdir.string(), "--"});
 
   argv.push_back(prlimit.string());
   const ResourceLimits& l = spec.limits;
@@ -84,5 +84,24 @@ absl::Status ProbeSandbox(ProcessLauncher& launcher, const fs::path& bwrap) {
   }
   return absl::OkStatus();
 }
+
+ProcessSpec PrepareCommand(const ExecutionContext& context, const std::vector<std::string>& argv,
+                           const fs::path& cwd, std::chrono::milliseconds timeout) {
+  ProcessSpec spec;
+  spec.environment = context.environment;
+  spec.replace_environment = true;  // built, never inherited
+  spec.timeout = timeout;
+  spec.working_directory = cwd;
+  if (context.sandbox) {
+    SandboxSpec sandbox = *context.sandbox;
+    if (!cwd.empty()) sandbox.chdir = cwd;
+    spec.argv = SandboxCommand(context.bwrap, context.prlimit, sandbox, argv);
+  } else {
+    spec.argv = argv;
+  }
+  return spec;
+}
+
+std::vector<std::string> ShellCommand(const std::string& command) { return {"/bin/sh", "-c", command}; }
 
 }  // namespace hipforge::validate

@@ -3,7 +3,10 @@
 // leased GPU's render node plus /dev/kfd (or the NVIDIA nodes on the NVIDIA backend), the system and
 // toolchain read-only, one writable work dir, and resource limits applied with prlimit inside.
 #include <cstdint>
+#include <chrono>
 #include <filesystem>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,7 +24,8 @@ struct ResourceLimits {
 };
 
 struct SandboxSpec {
-  std::filesystem::path work_dir;                      // bound read-write at the same path; the cwd
+  std::filesystem::path work_dir;                      // bound read-write at the same path
+  std::filesystem::path chdir;                         // cwd inside; empty: work_dir
   std::vector<std::filesystem::path> read_only_paths;  // toolchain roots etc. (bound at the same path)
   std::vector<std::filesystem::path> devices;          // e.g. /dev/kfd, /dev/dri/renderD128
   bool expose_sysfs = false;  // GPU runtimes read topology from /sys; off for builds
@@ -40,5 +44,24 @@ std::vector<std::filesystem::path> NvidiaDeviceNodes(int index);
 // Runs a trivial command under bwrap; an error (with bwrap's own words) when user namespaces or
 // mounts are refused here, so the worker can report "sandbox unavailable" instead of failing jobs.
 absl::Status ProbeSandbox(ProcessLauncher& launcher, const std::filesystem::path& bwrap);
+
+}  // namespace hipforge::validate
+
+namespace hipforge::validate {
+
+// Everything needed to start one user command: its built environment and, when sandboxing is on,
+// the bubblewrap spec (the command's cwd must lie inside spec.work_dir).
+struct ExecutionContext {
+  std::map<std::string, std::string> environment;
+  std::optional<SandboxSpec> sandbox;
+  std::filesystem::path bwrap = "/usr/bin/bwrap";
+  std::filesystem::path prlimit = "/usr/bin/prlimit";
+};
+
+ProcessSpec PrepareCommand(const ExecutionContext& context, const std::vector<std::string>& argv,
+                           const std::filesystem::path& cwd, std::chrono::milliseconds timeout);
+
+// `/bin/sh -c <command>` for manifest commands.
+std::vector<std::string> ShellCommand(const std::string& command);
 
 }  // namespace hipforge::validate

@@ -1,0 +1,17 @@
+#pragma once
+// Which offload arch to build when a job asks for one the toolchain lacks (Debian's clang 15 has
+// gfx940 but not gfx942): the nearest target of the same family, labelled as such in the report.
+#include <string>
+#include <vector>
+
+namespace hipforge::validate {
+
+struct ArchChoice {
+  std::string requested;
+  std::string arch;  // empty when nothing suitable exists
+  std::string note;  // set when arch != requested, or when nothing could be chosen
+};
+
+ArchChoice ChooseBuildArch(const std::string& requested, const std::vector<std::string>& toolchain_targets);
+
+}  // namespace hipforge::validate

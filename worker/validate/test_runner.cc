@@ -1,0 +1,176 @@
+#include "worker/validate/test_runner.h"
+
+#include <fstream>
+#include <iterator>
+#include <regex>
+
+#include "absl/strings/str_cat.h"
+
+namespace hipforge::validate {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string XmlEscape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default:
+        // XML 1.0 forbids most control characters even escaped.
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r') {
+          out += '?';
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out;
+}
+
+std::string XmlUnescape(std::string text) {
+  for (auto [from, to] : {std::pair{"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&apos;", "'"}, {"&amp;", "&"}}) {
+    for (size_t pos = 0; (pos = text.find(from, pos)) != std::string::npos; pos += std::strlen(to)) {
+      text.replace(pos, std::strlen(from), to);
+    }
+  }
+  return text;
+}
+
+std::string Attribute(const std::string& tag, const std::string& name) {
+  std::smatch m;
+  if (std::regex_search(tag, m, std::regex("\\b" + name + "=\"([^\"]*)\""))) return XmlUnescape(m[1]);
+  return "";
+}
+
+}  // namespace
+
+std::string OutputExcerpt(const std::string& output, size_t max_bytes) {
+  if (output.size() <= max_bytes) return output;
+  size_t start = output.size() - max_bytes;
+  const size_t newline = output.find('\n', start);
+  if (newline != std::string::npos && newline + 1 < output.size()) start = newline + 1;
+  return "..." + output.substr(start);
+}
+
+TestRunner::TestRunner(ProcessLauncher& launcher) : launcher_(launcher) {}
+
+std::vector<TestResult> TestRunner::Run(const TestRunInput& input, const ExecutionContext& context) {
+  std::vector<TestResult> results;
+  if (input.manifest && !input.manifest->tests.commands.empty()) {
+    for (const TestCommand& command : input.manifest->tests.commands) {
+      results.push_back(RunCommand(input, command, context));
+    }
+  }
+  const bool ctest = input.manifest && input.manifest->tests.ctest ? *input.manifest->tests.ctest
+                                                                   : input.use_ctest && results.empty();
+  if (ctest) {
+    auto ctest_results = RunCTest(input, context);
+    results.insert(results.end(), ctest_results.begin(), ctest_results.end());
+  }
+  return results;
+}
+
+TestResult TestRunner::RunCommand(const TestRunInput& input, const TestCommand& command,
+                                  const ExecutionContext& context) {
+  const std::map<std::string, std::string> variables = {
+      {"ARCH", input.arch}, {"BUILD_DIR", input.build_dir.string()}, {"SOURCE_DIR", input.source_dir.string()}};
+  auto timeout = command.timeout ? std::chrono::duration_cast<std::chrono::milliseconds>(*command.timeout)
+                                 : (input.manifest && input.manifest->tests.timeout
+                                        ? std::chrono::duration_cast<std::chrono::milliseconds>(*input.manifest->tests.timeout)
+                                        : input.default_timeout);
+  const auto argv = ShellCommand(ExpandVariables(command.run, variables));
+  TestResult test{.name = command.name, .arch = input.arch};
+  auto result = launcher_.Run(PrepareCommand(context, argv, input.build_dir, timeout));
+  if (!result.ok()) {
+    test.status = TestStatus::kFailed;
+    test.output_excerpt = std::string(result.status().message());
+    return test;
+  }
+  test.duration_ms = result->wall_time.count();
+  test.status = result->timed_out ? TestStatus::kTimedOut
+                                  : (result->exit_code == 0 ? TestStatus::kPassed : TestStatus::kFailed);
+  test.output_excerpt = OutputExcerpt(result->standard_output + result->standard_error);
+  if (test.status != TestStatus::kPassed && input.rerun_failures_serialized) {
+    ExecutionContext serialized = context;
+    serialized.environment["AMD_SERIALIZE_KERNEL"] = "3";
+    auto rerun = launcher_.Run(PrepareCommand(serialized, argv, input.build_dir, timeout));
+    if (rerun.ok()) {
+      absl::StrAppend(&test.output_excerpt, "\n--- re-run with AMD_SERIALIZE_KERNEL=3: ",
+                      rerun->timed_out ? "timed out" : absl::StrCat("exit ", rerun->exit_code), " ---\n",
+                      OutputExcerpt(rerun->standard_output + rerun->standard_error, 1024));
+    }
+  }
+  return test;
+}
+
+std::vector<TestResult> TestRunner::RunCTest(const TestRunInput& input, const ExecutionContext& context) {
+  const fs::path junit = input.build_dir / "hipforge-ctest-junit.xml";
+  std::error_code ec;
+  fs::remove(junit, ec);
+  const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(input.default_timeout).count();
+  std::vector<std::string> argv = {"ctest", "--test-dir", input.build_dir.string(), "--output-junit", junit.string(),
+                                   "--timeout", std::to_string(seconds), "--output-on-failure"};
+  auto result = launcher_.Run(PrepareCommand(context, argv, input.build_dir, input.default_timeout * 4));
+  std::ifstream in(junit);
+  if (!result.ok() || !in) {
+    TestResult failed{.name = "ctest", .arch = input.arch, .status = TestStatus::kFailed};
+    failed.output_excerpt = result.ok() ? OutputExcerpt(result->standard_output + result->standard_error)
+                                        : std::string(result.status().message());
+    return {failed};
+  }
+  return ParseJUnitXml(std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()), input.arch);
+}
+
+std::string ToJUnitXml(const std::string& suite_name, const std::vector<TestResult>& results) {
+  int failures = 0, skipped = 0;
+  for (const TestResult& r : results) {
+    failures += r.status == TestStatus::kFailed || r.status == TestStatus::kTimedOut;
+    skipped += r.status == TestStatus::kNotRun;
+  }
+  std::string xml = absl::StrCat("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"", XmlEscape(suite_name),
+                                 "\" tests=\"", results.size(), "\" failures=\"", failures, "\" skipped=\"", skipped,
+                                 "\">\n");
+  for (const TestResult& r : results) {
+    absl::StrAppend(&xml, "  <testcase name=\"", XmlEscape(r.name), "\" classname=\"", XmlEscape(r.arch), "\" time=\"",
+                    r.duration_ms / 1000.0, "\" status=\"", TestStatusName(r.status), "\">");
+    if (r.status == TestStatus::kFailed || r.status == TestStatus::kTimedOut) {
+      absl::StrAppend(&xml, "<failure message=\"", TestStatusName(r.status), "\"/>");
+    } else if (r.status == TestStatus::kNotRun) {
+      absl::StrAppend(&xml, "<skipped message=\"", XmlEscape(r.output_excerpt), "\"/>");
+    }
+    absl::StrAppend(&xml, "<system-out>", XmlEscape(r.output_excerpt), "</system-out></testcase>\n");
+  }
+  xml += "</testsuite>\n";
+  return xml;
+}
+
+std::vector<TestResult> ParseJUnitXml(const std::string& xml, const std::string& arch) {
+  std::vector<TestResult> results;
+  static const std::regex kCase(R"(<testcase\b([^>]*?)(/>|>([\s\S]*?)</testcase>))");
+  for (auto it = std::sregex_iterator(xml.begin(), xml.end(), kCase); it != std::sregex_iterator(); ++it) {
+    const std::string attributes = (*it)[1];
+    const std::string body = (*it)[3];
+    TestResult r{.name = Attribute(attributes, "name"), .arch = arch, .status = TestStatus::kPassed};
+    r.duration_ms = static_cast<int64_t>(std::atof(Attribute(attributes, "time").c_str()) * 1000);
+    const std::string status = Attribute(attributes, "status");
+    if (body.find("<failure") != std::string::npos || body.find("<error") != std::string::npos ||
+        status == "fail" || status == "failed") {
+      r.status = body.find("Timeout") != std::string::npos || status == "timed_out" ? TestStatus::kTimedOut
+                                                                                     : TestStatus::kFailed;
+    } else if (body.find("<skipped") != std::string::npos || status == "disabled" || status == "notrun") {
+      r.status = TestStatus::kNotRun;
+    }
+    std::smatch out;
+    if (std::regex_search(body, out, std::regex(R"(<system-out>([\s\S]*?)</system-out>)"))) {
+      r.output_excerpt = OutputExcerpt(XmlUnescape(out[1]));
+    }
+    results.push_back(std::move(r));
+  }
+  return results;
+}
+
+}  // namespace hipforge::validate

@@ -1,0 +1,45 @@
+#pragma once
+// Runs a build's tests (ctest, or the manifest's commands) with timeouts and output capture, and
+// writes/reads JUnit XML. A failing test is re-run once with AMD_SERIALIZE_KERNEL=3 so the report
+// shows whether the failure localises to one kernel launch.
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "common/process.h"
+#include "worker/validate/manifest.h"
+#include "worker/validate/report.h"
+#include "worker/validate/sandbox.h"
+
+namespace hipforge::validate {
+
+struct TestRunInput {
+  std::string arch;
+  std::filesystem::path source_dir;
+  std::filesystem::path build_dir;
+  bool use_ctest = false;
+  const Manifest* manifest = nullptr;
+  std::chrono::milliseconds default_timeout{std::chrono::minutes(10)};
+  bool rerun_failures_serialized = true;
+};
+
+class TestRunner {
+ public:
+  explicit TestRunner(ProcessLauncher& launcher);
+  std::vector<TestResult> Run(const TestRunInput& input, const ExecutionContext& context);
+
+ private:
+  std::vector<TestResult> RunCTest(const TestRunInput& input, const ExecutionContext& context);
+  TestResult RunCommand(const TestRunInput& input, const TestCommand& command, const ExecutionContext& context);
+  ProcessLauncher& launcher_;
+};
+
+// Last `max_bytes` of a test's output, cut at a line start when possible.
+std::string OutputExcerpt(const std::string& output, size_t max_bytes = 2048);
+
+std::string ToJUnitXml(const std::string& suite_name, const std::vector<TestResult>& results);
+// ctest --output-junit files (and our own): one TestResult per <testcase>.
+std::vector<TestResult> ParseJUnitXml(const std::string& xml, const std::string& arch);
+
+}  // namespace hipforge::validate

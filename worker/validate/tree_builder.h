@@ -1,0 +1,60 @@
+#pragma once
+// Builds one copy of the translated tree for one offload arch: CMake, Makefile, or the manifest's
+// commands. The arch and the resource remarks reach every hipcc invocation through
+// HIPCC_COMPILE_FLAGS_APPEND (honoured by hipcc itself), so Makefiles need no cooperation; CMake
+// projects additionally get CMAKE_HIP_ARCHITECTURES/AMDGPU_TARGETS/GPU_TARGETS.
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "common/process.h"
+#include "worker/validate/compiler_diagnostics.h"
+#include "worker/validate/manifest.h"
+#include "worker/validate/report.h"
+#include "worker/validate/sandbox.h"
+
+namespace hipforge::validate {
+
+struct BuildToolchain {
+  std::filesystem::path hipcc = "hipcc";
+  std::filesystem::path cmake = "cmake";
+  std::filesystem::path make = "make";
+  std::string label;  // goes into the report
+  int parallel_jobs = 2;
+};
+
+struct BuildInput {
+  std::filesystem::path source_dir;  // a private copy of the translated tree (Makefiles build in place)
+  std::filesystem::path build_dir;   // out-of-tree build dir for CMake; ${BUILD_DIR} for commands
+  std::string arch;
+  const Manifest* manifest = nullptr;  // may be null
+  std::chrono::milliseconds timeout{std::chrono::minutes(20)};
+};
+
+struct BuildOutcome {
+  bool ok = false;
+  BuildSystem system = BuildSystem::kAuto;  // what was actually used
+  int64_t duration_ms = 0;
+  std::string log;  // combined output of every step
+  std::vector<RawDiagnostic> errors;
+  std::vector<KernelResources> kernels;
+  std::string failure;  // the step that failed, e.g. "cmake configure exited 1"
+  bool has_ctest = false;
+};
+
+class TreeBuilder {
+ public:
+  TreeBuilder(ProcessLauncher& launcher, BuildToolchain toolchain);
+  // `context` carries the job's environment and sandbox; HIPCC_* variables are added here.
+  BuildOutcome Build(const BuildInput& input, const ExecutionContext& context);
+
+  // Detected from the tree when the manifest says auto (or there is no manifest).
+  static BuildSystem DetectBuildSystem(const std::filesystem::path& source_dir, const Manifest* manifest);
+
+ private:
+  ProcessLauncher& launcher_;
+  BuildToolchain toolchain_;
+};
+
+}  // namespace hipforge::validate
