@@ -21,7 +21,11 @@ struct TranslateOptions {
   bool use_hip_data_types = false;  // hipDataType instead of hipblasDatatype_t etc.
   bool experimental = false;        // translate APIs whose HIP side is experimental
   bool translate_inactive_branches = true;  // false = --skip-excluded-preprocessor-conditional-blocks
+  bool amap = false;                // --amap: translate inactive branches even when skipping them
   bool default_preprocessor = false;
+  bool guess_build_flags = true;    // without -p: include dirs guessed from the tree, -D from build files
+  bool use_prelude_pch = true;      // precompile the CUDA prelude once (see prelude_pch.h)
+  std::optional<std::filesystem::path> pch_directory;  // unset: <cache_directory>/pch, else ~/.cache/hipforge/pch
   unsigned jobs = 0;                // 0: hardware concurrency
   std::optional<std::filesystem::path> cache_directory;        // content-hash cache
   std::optional<std::filesystem::path> compilation_database;  // directory with compile_commands.json

@@ -1,0 +1,396 @@
+#include "worker/translate/core/ast_pass.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <optional>
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendActions.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/SmallString.h"
+#include "worker/translate/core/argument_rewrites.h"
+#include "worker/translate/core/token_pass.h"
+
+namespace hipforge::translate {
+namespace {
+
+namespace mat = clang::ast_matchers;
+
+// Records the first error; prints nothing (the translator reports per file instead).
+class FirstErrorConsumer : public clang::DiagnosticConsumer {
+ public:
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic& info) override {
+    clang::DiagnosticConsumer::HandleDiagnostic(level, info);
+    if (level < clang::DiagnosticsEngine::Error || !first_error_.empty()) return;
+    llvm::SmallString<256> message;
+    info.FormatDiagnostic(message);
+    std::string where;
+    if (info.hasSourceManager() && info.getLocation().isValid()) {
+      const clang::PresumedLoc presumed = info.getSourceManager().getPresumedLoc(info.getLocation());
+      if (presumed.isValid()) {
+        where = std::filesystem::path(presumed.getFilename()).filename().string() + ":" +
+                std::to_string(presumed.getLine()) + ":" + std::to_string(presumed.getColumn()) + ": ";
+      }
+    }
+    first_error_ = where + std::string(message.str());
+  }
+  const std::string& first_error() const { return first_error_; }
+
+ private:
+  std::string first_error_;
+};
+
+// Maps Clang locations to (project file, byte offset); files outside the root are not ours to edit.
+class ProjectFiles {
+ public:
+  ProjectFiles(const std::filesystem::path& root, UnitFacts& facts) : root_(root), facts_(facts) {}
+
+  std::optional<std::string> RelativePath(const clang::SourceManager& sm, clang::FileID id) {
+    if (auto it = cache_.find(id); it != cache_.end()) return it->second;
+    std::optional<std::string> relative;
+    if (const clang::FileEntry* entry = sm.getFileEntryForID(id); entry && !sm.isInSystemHeader(sm.getLocForStartOfFile(id))) {
+      std::error_code error;
+      const auto absolute = std::filesystem::weakly_canonical(std::string(entry->tryGetRealPathName().empty()
+                                                                                   ? entry->getName()
+                                                                                   : entry->tryGetRealPathName()),
+                                                              error);
+      const auto rel = absolute.lexically_relative(root_);
+      if (!error && !rel.empty() && *rel.begin() != "..") relative = rel.generic_string();
+    }
+    cache_[id] = relative;
+    return relative;
+  }
+
+  FileFacts* FactsFor(const clang::SourceManager& sm, clang::FileID id) {
+    auto relative = RelativePath(sm, id);
+    return relative ? &facts_.files[*relative] : nullptr;
+  }
+
+ private:
+  std::filesystem::path root_;
+  UnitFacts& facts_;
+  std::map<clang::FileID, std::optional<std::string>> cache_;
+};
+
+struct Located {
+  clang::FileID file;
+  ByteRange range;
+};
+
+// Where to edit for an expression range: inside a macro definition when the whole range is spelled there,
+// otherwise at the file location of the expansion.
+std::optional<Located> Locate(const clang::SourceManager& sm, clang::SourceRange range) {
+  clang::SourceLocation begin = range.getBegin();
+  clang::SourceLocation end = range.getEnd();
+  if (begin.isInvalid() || end.isInvalid()) return std::nullopt;
+  if (begin.isMacroID() || end.isMacroID()) {
+    const bool both_spelled_in_macro_args = sm.isMacroArgExpansion(begin) && sm.isMacroArgExpansion(end);
+    const bool both_in_body = sm.isMacroBodyExpansion(begin) && sm.isMacroBodyExpansion(end);
+    if (both_spelled_in_macro_args || both_in_body) {
+      begin = sm.getSpellingLoc(begin);
+      end = sm.getSpellingLoc(end);
+    } else {
+      begin = sm.getFileLoc(begin);
+      end = sm.getFileLoc(end);
+    }
+  }
+  const auto [begin_file, begin_offset] = sm.getDecomposedLoc(begin);
+  const auto [end_file, end_offset] = sm.getDecomposedLoc(end);
+  if (begin_file != end_file || end_offset < begin_offset) return std::nullopt;
+  const unsigned token_length = clang::Lexer::MeasureTokenLength(end, sm, clang::LangOptions());
+  return Located{begin_file, {begin_offset, end_offset + token_length}};
+}
+
+class Collector : public mat::MatchFinder::MatchCallback {
+ public:
+  Collector(const NameResolver& resolver, ProjectFiles& files) : resolver_(resolver), files_(files) {}
+
+  void run(const mat::MatchFinder::MatchResult& result) override {
+    const clang::SourceManager& sm = *result.SourceManager;
+    if (const auto* launch = result.Nodes.getNodeAs<clang::CUDAKernelCallExpr>("launch")) {
+      CollectLaunch(sm, *launch);
+    } else if (const auto* call = result.Nodes.getNodeAs<clang::CallExpr>("warp")) {
+      CollectWarpCall(sm, *result.Context, *call);
+    } else if (const auto* call = result.Nodes.getNodeAs<clang::CallExpr>("rewrite")) {
+      CollectArgumentRewrites(sm, *call);
+    }
+  }
+
+ private:
+  void Unrewritable(const clang::SourceManager& sm, clang::SourceLocation loc, const std::string& message) {
+    const clang::SourceLocation file_loc = sm.getFileLoc(loc);
+    FileFacts* facts = files_.FactsFor(sm, sm.getFileID(file_loc));
+    if (!facts) return;
+    Finding finding;
+    finding.rule_id = std::string(kRuleLaunchNotRewritten);
+    finding.severity = Severity::kWarning;
+    finding.location.path = files_.RelativePath(sm, sm.getFileID(file_loc)).value_or("");
+    finding.location.line = sm.getSpellingLineNumber(file_loc);
+    finding.location.column = sm.getSpellingColumnNumber(file_loc);
+    finding.message = message;
+    facts->findings.push_back(std::move(finding));
+  }
+
+  void CollectLaunch(const clang::SourceManager& sm, const clang::CUDAKernelCallExpr& launch) {
+    const clang::CallExpr* config = launch.getConfig();
+    if (!config || config->getNumArgs() < 2) return;
+    const auto whole = Locate(sm, {launch.getBeginLoc(), launch.getRParenLoc()});
+    const auto callee = Locate(sm, launch.getCallee()->getSourceRange());
+    if (!whole || !callee || callee->file != whole->file) {
+      Unrewritable(sm, launch.getBeginLoc(), "kernel launch spread over macro expansions; left as <<<>>>.");
+      return;
+    }
+    FileFacts* facts = files_.FactsFor(sm, whole->file);
+    if (!facts) return;
+    LaunchSite site;
+    site.whole = whole->range;
+    site.callee = callee->range;
+    const clang::FunctionDecl* kernel = launch.getDirectCallee();
+    site.template_callee = kernel ? kernel->isTemplateInstantiation() || kernel->getPrimaryTemplate()
+                                  : llvm::isa<clang::UnresolvedLookupExpr>(launch.getCallee()->IgnoreImplicit());
+    for (unsigned i = 0; i < config->getNumArgs() && i < 4; ++i) {
+      const clang::Expr* arg = config->getArg(i);
+      if (llvm::isa<clang::CXXDefaultArgExpr>(arg)) break;
+      const auto located = Locate(sm, arg->getSourceRange());
+      if (!located || located->file != whole->file) {
+        Unrewritable(sm, launch.getBeginLoc(), "kernel launch configuration comes from a macro; left as <<<>>>.");
+        return;
+      }
+      site.config.push_back(located->range);
+    }
+    unsigned explicit_args = 0;
+    while (explicit_args < launch.getNumArgs() && !llvm::isa<clang::CXXDefaultArgExpr>(launch.getArg(explicit_args))) {
+      ++explicit_args;
+    }
+    if (explicit_args > 0) {
+      const auto args = Locate(sm, {launch.getArg(0)->getBeginLoc(), launch.getArg(explicit_args - 1)->getEndLoc()});
+      if (!args || args->file != whole->file) {
+        Unrewritable(sm, launch.getBeginLoc(), "kernel arguments come from a macro; left as <<<>>>.");
+        return;
+      }
+      site.args = args->range;
+    }
+    if (std::find(facts->launches.begin(), facts->launches.end(), site) == facts->launches.end()) {
+      facts->launches.push_back(std::move(site));
+    }
+  }
+
+  void CollectWarpCall(const clang::SourceManager& sm, const clang::ASTContext& context,
+                       const clang::CallExpr& call) {
+    const clang::FunctionDecl* callee = call.getDirectCallee();
+    if (!callee || call.getNumArgs() < 2) return;
+    const auto name_range = Locate(sm, call.getCallee()->getSourceRange());
+    const auto mask = Locate(sm, call.getArg(0)->getSourceRange());
+    const auto next = Locate(sm, call.getArg(1)->getSourceRange());
+    if (!name_range || !mask || !next || mask->file != name_range->file || next->file != name_range->file) return;
+    FileFacts* facts = files_.FactsFor(sm, name_range->file);
+    if (!facts) return;
+    WarpCallSite site;
+    site.callee = name_range->range;
+    site.name = callee->getNameAsString();
+    site.mask = mask->range;
+    site.next_arg = next->range.begin;
+    clang::Expr::EvalResult value;
+    const clang::Expr* mask_expr = call.getArg(0);
+    if (!mask_expr->isValueDependent() && mask_expr->EvaluateAsInt(value, context)) {
+      const llvm::APSInt& mask_value = value.Val.getInt();
+      site.full_mask = mask_value.isAllOnes() || (mask_value.getBitWidth() >= 32 &&
+                                                   mask_value.getZExtValue() == 0xffffffffULL);
+    }
+    if (std::find(facts->warp_calls.begin(), facts->warp_calls.end(), site) == facts->warp_calls.end()) {
+      facts->warp_calls.push_back(std::move(site));
+    }
+  }
+
+  bool Applies(RewriteTarget target) const {
+    const TranslateOptions& options = resolver_.options();
+    switch (target) {
+      case RewriteTarget::kAny: return true;
+      case RewriteTarget::kHipOnly: return !options.roc && !options.miopen;
+      case RewriteTarget::kRocOnly: return options.roc;
+      case RewriteTarget::kMiopenOnly: return options.miopen;
+    }
+    return false;
+  }
+
+  void CollectArgumentRewrites(const clang::SourceManager& sm, const clang::CallExpr& call) {
+    const clang::FunctionDecl* callee = call.getDirectCallee();
+    if (!callee) return;
+    const std::string name = callee->getNameAsString();
+    const auto call_range = Locate(sm, call.getSourceRange());
+    if (!call_range) return;
+    FileFacts* facts = files_.FactsFor(sm, call_range->file);
+    if (!facts) return;
+    const unsigned arg_count = call.getNumArgs();
+    auto add = [&](uint32_t offset, uint32_t length, std::string text) {
+      FactsEdit edit{TextEdit{offset, length, std::move(text), "runtime"}};
+      if (std::find(facts->edits.begin(), facts->edits.end(), edit) == facts->edits.end()) {
+        facts->edits.push_back(std::move(edit));
+      }
+    };
+    auto arg_range = [&](unsigned index) -> std::optional<ByteRange> {
+      if (index >= arg_count) return std::nullopt;
+      const auto located = Locate(sm, call.getArg(index)->getSourceRange());
+      if (!located || located->file != call_range->file) return std::nullopt;
+      return located->range;
+    };
+    for (const ArgumentRewrite& rewrite : ArgumentRewrites()) {
+      if (rewrite.function != name || !Applies(rewrite.target)) continue;
+      switch (rewrite.kind) {
+        case ArgumentRewriteKind::kWrapHipSymbol:
+        case ArgumentRewriteKind::kCastToConstVoidPtr: {
+          const auto range = arg_range(rewrite.argument);
+          if (!range) break;
+          add(range->begin, 0,
+              rewrite.kind == ArgumentRewriteKind::kWrapHipSymbol ? "HIP_SYMBOL(" : "reinterpret_cast<const void*>(");
+          add(range->end, 0, ")");
+          break;
+        }
+        case ArgumentRewriteKind::kInsertConstant: {
+          if (const auto range = arg_range(rewrite.argument)) {
+            add(range->begin, 0, std::string(rewrite.text) + ", ");
+          } else if (rewrite.argument >= arg_count) {
+            add(call_range->range.end - 1, 0, (arg_count ? ", " : "") + std::string(rewrite.text));
+          }
+          break;
+        }
+        case ArgumentRewriteKind::kRemove: {
+          const auto range = arg_range(rewrite.argument);
+          if (!range) break;
+          if (const auto next = arg_range(rewrite.argument + 1)) {
+            add(range->begin, next->begin - range->begin, "");
+          } else if (const auto previous = rewrite.argument > 0 ? arg_range(rewrite.argument - 1) : std::nullopt) {
+            add(previous->end, range->end - previous->end, "");
+          } else {
+            add(range->begin, range->end - range->begin, "");
+          }
+          break;
+        }
+        case ArgumentRewriteKind::kRenameForArity: {
+          if (arg_count != rewrite.argument) break;
+          const auto callee_range = Locate(sm, call.getCallee()->getSourceRange());
+          if (!callee_range || callee_range->file != call_range->file) break;
+          add(callee_range->range.begin, callee_range->range.end - callee_range->range.begin,
+              std::string(rewrite.text));
+          break;
+        }
+      }
+    }
+  }
+
+  const NameResolver& resolver_;
+  ProjectFiles& files_;
+};
+
+class PreprocessorFacts : public clang::PPCallbacks {
+ public:
+  PreprocessorFacts(const clang::SourceManager& sm, ProjectFiles& files) : sm_(sm), files_(files) {}
+
+  void SourceRangeSkipped(clang::SourceRange range, clang::SourceLocation) override {
+    const auto [file, begin] = sm_.getDecomposedLoc(sm_.getFileLoc(range.getBegin()));
+    const auto [end_file, end] = sm_.getDecomposedLoc(sm_.getFileLoc(range.getEnd()));
+    if (file != end_file) return;
+    if (FileFacts* facts = files_.FactsFor(sm_, file)) facts->skipped.push_back({begin, end});
+  }
+
+  void MacroDefined(const clang::Token& name, const clang::MacroDirective*) override {
+    const clang::SourceLocation loc = name.getLocation();
+    if (loc.isInvalid() || !loc.isFileID()) return;
+    if (FileFacts* facts = files_.FactsFor(sm_, sm_.getFileID(loc))) {
+      facts->macros.push_back(name.getIdentifierInfo()->getName().str());
+    }
+  }
+
+  void FileChanged(clang::SourceLocation loc, FileChangeReason reason, clang::SrcMgr::CharacteristicKind,
+                   clang::FileID) override {
+    // Make sure every project file the unit enters gets an entry, even when nothing in it needs the AST.
+    if (reason == EnterFile && loc.isValid()) files_.FactsFor(sm_, sm_.getFileID(loc));
+  }
+
+ private:
+  const clang::SourceManager& sm_;
+  ProjectFiles& files_;
+};
+
+class FactsAction : public clang::ASTFrontendAction {
+ public:
+  FactsAction(const NameResolver& resolver, ProjectFiles& files) : resolver_(resolver), files_(files) {}
+
+ protected:
+  bool BeginSourceFileAction(clang::CompilerInstance& ci) override {
+    ci.getPreprocessor().addPPCallbacks(std::make_unique<PreprocessorFacts>(ci.getSourceManager(), files_));
+    return true;
+  }
+
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&, llvm::StringRef) override {
+    collector_ = std::make_unique<Collector>(resolver_, files_);
+    finder_ = std::make_unique<mat::MatchFinder>();
+    finder_->addMatcher(mat::cudaKernelCallExpr().bind("launch"), collector_.get());
+    if (resolver_.options().target_hip_version < kHipWarpSyncIntroduced) {
+      finder_->addMatcher(mat::callExpr(mat::callee(mat::functionDecl(mat::hasAnyName(
+                                            "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync",
+                                            "__ballot_sync", "__any_sync", "__all_sync"))))
+                              .bind("warp"),
+                          collector_.get());
+    }
+    std::vector<llvm::StringRef> rewritten;
+    for (const ArgumentRewrite& rewrite : ArgumentRewrites()) {
+      rewritten.emplace_back(rewrite.function.data(), rewrite.function.size());
+    }
+    finder_->addMatcher(mat::callExpr(mat::callee(mat::functionDecl(mat::hasAnyName(llvm::ArrayRef<llvm::StringRef>(rewritten))))).bind("rewrite"),
+                        collector_.get());
+    return finder_->newASTConsumer();
+  }
+
+ private:
+  const NameResolver& resolver_;
+  ProjectFiles& files_;
+  std::unique_ptr<Collector> collector_;
+  std::unique_ptr<mat::MatchFinder> finder_;
+};
+
+class FactsActionFactory : public clang::tooling::FrontendActionFactory {
+ public:
+  FactsActionFactory(const NameResolver& resolver, ProjectFiles& files) : resolver_(resolver), files_(files) {}
+  std::unique_ptr<clang::FrontendAction> create() override {
+    return std::make_unique<FactsAction>(resolver_, files_);
+  }
+
+ private:
+  const NameResolver& resolver_;
+  ProjectFiles& files_;
+};
+
+}  // namespace
+
+UnitFacts RunAstPass(const AstPassRequest& request, const NameResolver& resolver) {
+  UnitFacts facts;
+  ProjectFiles files(request.root, facts);
+  clang::tooling::FixedCompilationDatabase database(request.file.parent_path().string(), request.args);
+  clang::tooling::ClangTool tool(database, {request.file.string()});
+  FirstErrorConsumer diagnostics;
+  tool.setDiagnosticConsumer(&diagnostics);
+  tool.setPrintErrorMessage(false);
+  FactsActionFactory factory(resolver, files);
+  const int status = tool.run(&factory);
+  facts.parsed = status == 0 && diagnostics.first_error().empty();
+  if (!facts.parsed) {
+    facts.fallback_reason = diagnostics.first_error().empty() ? "Clang could not process the file"
+                                                              : diagnostics.first_error();
+  }
+  return facts;
+}
+
+}  // namespace hipforge::translate

@@ -1,0 +1,204 @@
+#include "worker/translate/core/edit_composer.h"
+
+#include <algorithm>
+
+#include "worker/translate/core/name_resolver.h"
+#include "worker/translate/core/token_pass.h"
+
+namespace hipforge::translate {
+namespace {
+
+// Lower number wins when two edits disagree: structural rewrites are built from the renamed pieces.
+enum Priority { kStructural = 0, kFact = 1, kExtra = 2, kToken = 3 };
+
+struct RankedEdit {
+  TextEdit edit;
+  int priority;
+};
+
+bool Inside(const TextEdit& edit, ByteRange range) {
+  return edit.offset >= range.begin && edit.offset + edit.length <= range.end &&
+         !(edit.length == 0 && (edit.offset == range.begin || edit.offset == range.end));
+}
+
+class Composer {
+ public:
+  Composer(const ComposeInput& input, const TranslateOptions& options) : input_(input), options_(options) {
+    token_edits_ = input.token_edits;
+    std::sort(token_edits_.begin(), token_edits_.end(),
+              [](const TextEdit& a, const TextEdit& b) { return a.offset < b.offset; });
+  }
+
+  ComposedFile Run() {
+    for (const LaunchSite& launch : input_.launches) ComposeLaunch(launch);
+    if (options_.target_hip_version < kHipWarpSyncIntroduced) {
+      for (const WarpCallSite& call : input_.warp_calls) ComposeWarpCall(call);
+    }
+    std::vector<RankedEdit> all;
+    for (auto& edit : structural_) all.push_back({edit, kStructural});
+    for (const auto& edit : input_.fact_edits) all.push_back({edit, kFact});
+    for (const auto& edit : input_.extra_edits) all.push_back({edit, kExtra});
+    for (const auto& edit : token_edits_) {
+      const bool covered = std::any_of(covered_.begin(), covered_.end(),
+                                       [&](ByteRange range) { return Inside(edit, range); });
+      if (!covered) all.push_back({edit, kToken});
+    }
+    Merge(std::move(all));
+    result_.output = ApplyEdits(input_.content, result_.edits);
+    CountChangedLines();
+    return std::move(result_);
+  }
+
+ private:
+  std::string_view Original(ByteRange range) const {
+    return input_.content.substr(range.begin, range.end - range.begin);
+  }
+
+  // The range's text with the lexer renames inside it applied.
+  std::string Renamed(ByteRange range) const {
+    std::string text;
+    uint32_t at = range.begin;
+    for (const TextEdit& edit : token_edits_) {
+      if (!Inside(edit, range) || edit.offset < at) continue;
+      text.append(input_.content.substr(at, edit.offset - at));
+      text.append(edit.replacement);
+      at = edit.offset + edit.length;
+    }
+    text.append(input_.content.substr(at, range.end - at));
+    return text;
+  }
+
+  void ComposeLaunch(const LaunchSite& launch) {
+    if (!options_.hip_kernel_execution_syntax) {
+      // Keep <<<>>>; only rejoin chevrons that were written apart (Clang does not accept `<< <`).
+      if (launch.open_chevrons) structural_.push_back({launch.open_chevrons->begin,
+                                                       launch.open_chevrons->end - launch.open_chevrons->begin,
+                                                       "<<<", "launch"});
+      if (launch.close_chevrons) structural_.push_back({launch.close_chevrons->begin,
+                                                        launch.close_chevrons->end - launch.close_chevrons->begin,
+                                                        ">>>", "launch"});
+      if (launch.open_chevrons || launch.close_chevrons) result_.changed_by.insert("launch");
+      return;
+    }
+    if (launch.config.size() < 2) return;
+    std::string text = "hipLaunchKernelGGL(";
+    const std::string callee = Renamed(launch.callee);
+    text += launch.template_callee ? "HIP_KERNEL_NAME(" + callee + ")" : callee;
+    for (size_t i = 0; i < 2; ++i) {
+      const std::string dim = Renamed(launch.config[i]);
+      text += ", ";
+      text += dim.rfind("dim3", 0) == 0 ? dim : "dim3(" + dim + ")";
+    }
+    text += ", " + (launch.config.size() > 2 ? Renamed(launch.config[2]) : std::string("0"));
+    text += ", " + (launch.config.size() > 3 ? Renamed(launch.config[3]) : std::string("0"));
+    if (launch.args) text += ", " + Renamed(*launch.args);
+    text += ")";
+    structural_.push_back({launch.whole.begin, launch.whole.end - launch.whole.begin, text, "launch"});
+    covered_.push_back(launch.whole);
+    result_.stats.converted["launch"]++;
+    result_.changed_by.insert("launch");
+  }
+
+  void ComposeWarpCall(const WarpCallSite& call) {
+    const std::string_view maskless = MasklessWarpIntrinsic(call.name);
+    if (maskless.empty()) return;
+    if (!call.full_mask) {
+      result_.stats.unsupported++;
+      Finding finding;
+      finding.rule_id = std::string(kRuleWarpMask);
+      finding.severity = Severity::kWarning;
+      finding.location = LocateOffset(input_.path, input_.content, call.callee.begin);
+      finding.message = "'" + call.name + "' with mask '" + std::string(Original(call.mask)) +
+                        "': HIP before 6.2 has only '" + std::string(maskless) +
+                        "', which works on the full wavefront; the mask is not provably full, so the call is "
+                        "left for a person.";
+      finding.fix = "Restructure the code so all lanes take part, or target HIP 6.2+.";
+      result_.findings.push_back(std::move(finding));
+      return;
+    }
+    structural_.push_back({call.callee.begin, call.callee.end - call.callee.begin, std::string(maskless), "device"});
+    structural_.push_back({call.mask.begin, call.next_arg - call.mask.begin, "", "device"});
+    covered_.push_back({call.mask.begin, call.next_arg});
+    result_.stats.converted["function"]++;
+    result_.changed_by.insert("device");
+  }
+
+  void Merge(std::vector<RankedEdit> all) {
+    std::stable_sort(all.begin(), all.end(), [](const RankedEdit& a, const RankedEdit& b) {
+      if (a.edit.offset != b.edit.offset) return a.edit.offset < b.edit.offset;
+      if ((a.edit.length == 0) != (b.edit.length == 0)) return a.edit.length == 0;  // insertions first
+      return a.priority < b.priority;
+    });
+    std::vector<RankedEdit> kept;
+    uint32_t kept_end = 0;  // end of the furthest replacement kept so far
+    for (RankedEdit& candidate : all) {
+      const TextEdit& edit = candidate.edit;
+      bool duplicate = false;
+      for (auto it = kept.rbegin(); it != kept.rend() && it->edit.offset == edit.offset; ++it) {
+        duplicate |= it->edit.length == edit.length && it->edit.replacement == edit.replacement;
+      }
+      if (duplicate) continue;
+      if (edit.offset < kept_end) {
+        Finding finding;
+        finding.rule_id = std::string(kRuleEditConflict);
+        finding.severity = Severity::kWarning;
+        finding.location = LocateOffset(input_.path, input_.content, edit.offset);
+        finding.message = "edit from '" + edit.origin + "' overlaps an earlier edit and was not applied.";
+        result_.findings.push_back(std::move(finding));
+        continue;
+      }
+      kept_end = std::max(kept_end, edit.offset + edit.length);
+      kept.push_back(std::move(candidate));
+    }
+    for (auto& ranked : kept) {
+      if (!ranked.edit.origin.empty()) result_.changed_by.insert(ranked.edit.origin);
+      result_.edits.push_back(std::move(ranked.edit));
+    }
+  }
+
+  void CountChangedLines() {
+    std::set<uint32_t> lines;
+    uint32_t line = 1;
+    uint32_t at = 0;
+    for (const TextEdit& edit : result_.edits) {
+      for (; at < edit.offset && at < input_.content.size(); ++at) {
+        if (input_.content[at] == '\n') ++line;
+      }
+      lines.insert(line);
+      uint32_t end_line = line;
+      for (uint32_t i = edit.offset; i < edit.offset + edit.length && i < input_.content.size(); ++i) {
+        if (input_.content[i] == '\n') lines.insert(++end_line);
+      }
+    }
+    result_.stats.lines_changed = static_cast<int>(lines.size());
+  }
+
+  const ComposeInput& input_;
+  const TranslateOptions& options_;
+  std::vector<TextEdit> token_edits_;
+  std::vector<TextEdit> structural_;
+  std::vector<ByteRange> covered_;  // token renames inside these were folded into a structural edit
+  ComposedFile result_;
+};
+
+}  // namespace
+
+ComposedFile ComposeAndApply(const ComposeInput& input, const TranslateOptions& options) {
+  return Composer(input, options).Run();
+}
+
+std::string ApplyEdits(std::string_view content, const std::vector<TextEdit>& sorted_edits) {
+  std::string output;
+  output.reserve(content.size() + content.size() / 8);
+  uint32_t at = 0;
+  for (const TextEdit& edit : sorted_edits) {
+    if (edit.offset < at || edit.offset > content.size()) continue;
+    output.append(content.substr(at, edit.offset - at));
+    output.append(edit.replacement);
+    at = std::min<uint32_t>(edit.offset + edit.length, content.size());
+  }
+  output.append(content.substr(at));
+  return output;
+}
+
+}  // namespace hipforge::translate

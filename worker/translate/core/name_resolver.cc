@@ -1,0 +1,102 @@
+#include "worker/translate/core/name_resolver.h"
+
+#include <array>
+#include <utility>
+
+namespace hipforge::translate {
+namespace {
+
+std::string VersionText(ApiVersion version) {
+  return std::to_string(version.major) + "." + std::to_string(version.minor);
+}
+
+}  // namespace
+
+const ApiMapping* NameResolver::Find(std::string_view cuda_name) const { return index_.Find(cuda_name); }
+
+NameDecision NameResolver::Decide(const ApiMapping& mapping, bool blas_v2_included) const {
+  NameDecision decision;
+  decision.mapping = &mapping;
+  const ResolvedName resolved = Resolve(mapping, options_.roc, options_.miopen);
+  const std::string target_family = resolved.from_roc ? "ROC" : "HIP";
+  const std::string quoted = "'" + std::string(mapping.cuda_name) + "'";
+  if (resolved.state == SupportState::kExperimental && !options_.experimental) {
+    decision.rule = kRuleExperimental;
+    decision.message = quoted + " is experimental in '" + target_family +
+                       "'; to translate it, use the '--experimental' option.";
+    return decision;
+  }
+  if (HasFlag(mapping, MappingFlag::kBlasV2Only) && !blas_v2_included) {
+    decision.rule = kRuleBlasV2Only;
+    decision.message = "Only '" + std::string(mapping.cuda_name) + "_v2' version of " + quoted +
+                       " is supported in '" + target_family + "'; include 'cublas_v2.h' to translate it.";
+    return decision;
+  }
+  if (resolved.state == SupportState::kUnsupported || resolved.name.empty()) {
+    decision.rule = kRuleUnsupported;
+    decision.message = quoted + " is unsupported in '" + target_family + "'.";
+    return decision;
+  }
+  // The version gate applies to the HIP names; ROC library versions are tracked separately by the tables.
+  const ApiVersion introduced = resolved.from_roc ? mapping.roc_introduced : mapping.hip_introduced;
+  if (introduced.IsSet() && options_.target_hip_version < introduced) {
+    decision.rule = kRuleNotInTargetHip;
+    decision.message = quoted + " -> '" + std::string(resolved.name) + "' needs " + target_family + " " +
+                       VersionText(introduced) + "; the target is " + VersionText(options_.target_hip_version) +
+                       ".";
+    return decision;
+  }
+  if (!resolved.from_roc && mapping.hip_removed.IsSet() && !(options_.target_hip_version < mapping.hip_removed)) {
+    decision.rule = kRuleNotInTargetHip;
+    decision.message = quoted + " -> '" + std::string(resolved.name) + "' was removed in HIP " +
+                       VersionText(mapping.hip_removed) + "; the target is " +
+                       VersionText(options_.target_hip_version) + ".";
+    return decision;
+  }
+  decision.replace = true;
+  decision.name = resolved.name;
+  if (mapping.cuda_deprecated.IsSet() || mapping.hip_state == SupportState::kDeprecated) {
+    decision.rule = kRuleDeprecatedInCuda;
+    decision.severity = Severity::kNote;
+    decision.message = quoted + " is deprecated in CUDA.";
+  }
+  return decision;
+}
+
+bool LooksLikeCudaName(std::string_view name) {
+  auto starts = [&](std::string_view prefix) {
+    return name.size() > prefix.size() && name.substr(0, prefix.size()) == prefix;
+  };
+  if (starts("cuda") || starts("CUDA_") || starts("CU_") || starts("CUDNN_") || starts("CUBLAS_") ||
+      starts("CUSPARSE_") || starts("CUFFT_") || starts("CURAND_") || starts("CUSOLVER")) {
+    // CUDA_VERSION-style feature macros are conditions, not API uses.
+    return name != "CUDA_VERSION" && name != "CUDART_VERSION";
+  }
+  if (starts("cu") && name.size() > 2) {
+    const char next = name[2];
+    // cuMemAlloc, cublasCreate, cudnnCreate, cufftPlan1d, curandCreateGenerator, cusparse..., cusolver...
+    if (next >= 'A' && next <= 'Z') return true;
+    for (std::string_view library : {"cublas", "cudnn", "cufft", "curand", "cusparse", "cusolver", "cutensor"}) {
+      if (starts(library)) return true;
+    }
+  }
+  return false;
+}
+
+std::string_view MasklessWarpIntrinsic(std::string_view name) {
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kMaskless = {{
+      {"__shfl_sync", "__shfl"},
+      {"__shfl_up_sync", "__shfl_up"},
+      {"__shfl_down_sync", "__shfl_down"},
+      {"__shfl_xor_sync", "__shfl_xor"},
+      {"__ballot_sync", "__ballot"},
+      {"__any_sync", "__any"},
+      {"__all_sync", "__all"},
+  }};
+  for (const auto& [with_mask, without] : kMaskless) {
+    if (name == with_mask) return without;
+  }
+  return {};
+}
+
+}  // namespace hipforge::translate

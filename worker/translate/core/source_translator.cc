@@ -1,0 +1,321 @@
+#include "worker/translate/core/source_translator.h"
+
+#include <atomic>
+#include <cstdlib>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "common/sha256.h"
+#include "worker/translate/core/ast_pass.h"
+#include "worker/translate/core/edit_composer.h"
+#include "worker/translate/core/name_resolver.h"
+#include "worker/translate/core/prelude_pch.h"
+#include "worker/translate/core/token_pass.h"
+#include "worker/translate/core/translation_cache.h"
+#include "worker/translate/core/unit_arguments.h"
+
+namespace hipforge::translate {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::optional<std::string> ReadFile(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+bool IsHeaderPath(const fs::path& path) {
+  const std::string ext = path.extension().string();
+  return ext == ".h" || ext == ".hpp" || ext == ".hh" || ext == ".hxx" || ext == ".cuh" || ext == ".inl" ||
+         ext == ".inc";
+}
+
+fs::path DefaultPchDirectory(const TranslateOptions& options) {
+  if (options.pch_directory) return *options.pch_directory;
+  if (options.cache_directory) return *options.cache_directory / "pch";
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return fs::path(xdg) / "hipforge" / "pch";
+  if (const char* home = std::getenv("HOME"); home && *home) return fs::path(home) / ".cache" / "hipforge" / "pch";
+  return fs::temp_directory_path() / "hipforge-pch";
+}
+
+// Runs `work(i)` for i in [0, count) on `jobs` threads.
+template <typename Work>
+void ParallelFor(size_t count, unsigned jobs, Work work) {
+  const unsigned threads = static_cast<unsigned>(std::min<size_t>(count, std::max(1u, jobs)));
+  if (threads <= 1) {
+    for (size_t i = 0; i < count; ++i) work(i);
+    return;
+  }
+  std::atomic<size_t> next{0};
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < threads; ++t) {
+    pool.emplace_back([&] {
+      for (size_t i = next++; i < count; i = next++) work(i);
+    });
+  }
+  for (auto& thread : pool) thread.join();
+}
+
+// Facts of one file merged over every unit that includes it (a header is rewritten once, consistently).
+struct MergedFile {
+  FileFacts facts;
+  bool from_parse = false;       // at least one unit that parsed saw it
+  bool is_unit = false;
+  bool from_cache = true;
+  std::string fallback_reason;
+};
+
+void MergeInto(FileFacts& into, const FileFacts& from, bool first) {
+  if (first) into.skipped = from.skipped;
+  auto append_unique = [](auto& to, const auto& items) {
+    for (const auto& item : items) {
+      if (std::find(to.begin(), to.end(), item) == to.end()) to.push_back(item);
+    }
+  };
+  append_unique(into.launches, from.launches);
+  append_unique(into.warp_calls, from.warp_calls);
+  append_unique(into.edits, from.edits);
+  append_unique(into.macros, from.macros);
+  for (const auto& finding : from.findings) {
+    const bool seen = std::any_of(into.findings.begin(), into.findings.end(), [&](const Finding& other) {
+      return other.rule_id == finding.rule_id && other.location.line == finding.location.line &&
+             other.location.column == finding.location.column && other.message == finding.message;
+    });
+    if (!seen) into.findings.push_back(finding);
+  }
+}
+
+class SourceTranslatorImpl : public SourceTranslator {
+ public:
+  SourceTranslatorImpl(TranslateOptions options, CudaFrontend frontend)
+      : options_(std::move(options)), frontend_(std::move(frontend)), resolver_(index_, options_) {}
+
+  absl::StatusOr<std::vector<FileTranslation>> Translate(const fs::path& root, const std::vector<fs::path>& files,
+                                                         const EditsByFile& extra_edits,
+                                                         const ProgressCallback& progress) override {
+    std::error_code error;
+    const fs::path absolute_root = fs::weakly_canonical(fs::absolute(root), error);
+    if (error || !fs::is_directory(absolute_root)) return absl::InvalidArgumentError("not a directory: " + root.string());
+    auto arguments = UnitArguments::Create(options_, frontend_, absolute_root);
+    if (!arguments.ok()) return arguments.status();
+    root_ = absolute_root;
+    arguments_ = &*arguments;
+    std::optional<TranslationCache> cache;
+    if (options_.cache_directory) cache.emplace(*options_.cache_directory, CacheSalt());
+
+    // Units: sources, plus headers asked for explicitly (translated standalone unless a unit includes them).
+    std::vector<std::string> units;
+    std::vector<std::string> requested_headers;
+    for (const auto& file : files) {
+      const std::string relative = file.is_absolute() ? file.lexically_relative(absolute_root).generic_string()
+                                                      : file.lexically_normal().generic_string();
+      (IsHeaderPath(file) ? requested_headers : units).push_back(relative);
+    }
+    std::vector<UnitOutcome> facts(units.size());
+    std::mutex progress_mutex;
+    std::atomic<int> done{0};
+    const unsigned jobs = options_.jobs ? options_.jobs : std::max(1u, std::thread::hardware_concurrency());
+    ParallelFor(units.size(), jobs, [&](size_t i) {
+      facts[i] = FactsForUnit(units[i], cache ? &*cache : nullptr);
+      if (progress) {
+        std::lock_guard lock(progress_mutex);
+        progress({"translate", ++done, static_cast<int>(units.size()), units[i]});
+      }
+    });
+
+    // Merge per file; headers requested but never included are translated as standalone lexer-only files.
+    std::map<std::string, MergedFile> merged;
+    for (size_t i = 0; i < units.size(); ++i) {
+      for (const auto& [path, file_facts] : facts[i].files) {
+        auto [it, inserted] = merged.try_emplace(path);
+        MergedFile& target = it->second;
+        const bool first_parsed = facts[i].parsed && !target.from_parse;
+        MergeInto(target.facts, file_facts, inserted || first_parsed);
+        target.from_parse |= facts[i].parsed;
+        target.from_cache &= facts[i].from_cache;
+        if (!facts[i].parsed && target.fallback_reason.empty()) target.fallback_reason = facts[i].fallback_reason;
+        if (path == units[i]) target.is_unit = true;
+      }
+    }
+    for (const auto& header : requested_headers) {
+      auto [it, inserted] = merged.try_emplace(header);
+      if (inserted) {
+        it->second.from_cache = false;
+        it->second.fallback_reason = "not included by any translated source; translated from tokens";
+      }
+    }
+
+    std::vector<std::string> paths;
+    for (const auto& [path, file] : merged) paths.push_back(path);
+    std::vector<FileTranslation> results(paths.size());
+    ParallelFor(paths.size(), jobs, [&](size_t i) {
+      const auto extra = extra_edits.find(paths[i]);
+      results[i] = TranslateFile(paths[i], merged[paths[i]],
+                                 extra == extra_edits.end() ? std::vector<TextEdit>{} : extra->second);
+    });
+    // Units first, in the order given, then headers.
+    std::stable_sort(results.begin(), results.end(), [&](const FileTranslation& a, const FileTranslation& b) {
+      auto rank = [&](const FileTranslation& t) {
+        const auto it = std::find(units.begin(), units.end(), t.path);
+        return it == units.end() ? units.size() : static_cast<size_t>(it - units.begin());
+      };
+      return rank(a) < rank(b);
+    });
+    arguments_ = nullptr;
+    return results;
+  }
+
+ private:
+  struct UnitOutcome : UnitFacts {
+    bool from_cache = false;
+  };
+
+  std::string CacheSalt() const {
+    std::ostringstream salt;
+    salt << "hipforge-translator-1;" << int(options_.target_hip_version.major) << "."
+         << int(options_.target_hip_version.minor) << ";roc=" << options_.roc << ";miopen=" << options_.miopen;
+    return salt.str();
+  }
+
+  UnitOutcome FactsForUnit(const std::string& relative, TranslationCache* cache) {
+    UnitOutcome outcome;
+    const fs::path absolute = root_ / relative;
+    std::vector<std::string> args = arguments_->For(absolute);
+    const auto content = ReadFile(absolute);
+    if (!content) {
+      outcome.fallback_reason = "cannot read " + relative;
+      outcome.files[relative];
+      return outcome;
+    }
+    std::string args_text;
+    for (const auto& arg : args) args_text += arg + '\n';
+    if (cache) {
+      if (auto cached = cache->Lookup(relative, *content, args_text, root_)) {
+        static_cast<UnitFacts&>(outcome) = std::move(*cached);
+        outcome.from_cache = true;
+        return outcome;
+      }
+    }
+    std::optional<fs::path> pch;
+    if (options_.use_prelude_pch && frontend_.cuda_path()) pch = EnsurePreludePch(args, DefaultPchDirectory(options_));
+    AstPassRequest request{root_, absolute, args};
+    if (pch) request.args.insert(request.args.end(), {"-include-pch", pch->string()});
+    UnitFacts facts = RunAstPass(request, resolver_);
+    if (!facts.parsed && pch && IsPchProblem(facts.fallback_reason)) {
+      std::error_code ignored;
+      fs::remove(*pch, ignored);  // stale (toolkit or compiler changed): rebuilt next time
+      request.args = args;
+      facts = RunAstPass(request, resolver_);
+    }
+    if (!facts.parsed) AddFallbackFacts(relative, *content, facts);
+    facts.files[relative];  // the unit always has an entry
+    for (const auto& [path, file] : facts.files) {
+      if (auto bytes = path == relative ? content : ReadFile(root_ / path)) facts.dependencies[path] = Sha256Hex(*bytes);
+    }
+    if (cache) cache->Store(relative, *content, args_text, facts);
+    static_cast<UnitFacts&>(outcome) = std::move(facts);
+    return outcome;
+  }
+
+  // Without a parse: project headers reachable through #include (resolved like the preprocessor would,
+  // from the includer's directory and the include dirs) join the unit, for the lexer pass.
+  void AddFallbackFacts(const std::string& relative, const std::string& content, UnitFacts& facts) {
+    std::vector<std::pair<std::string, std::string>> pending = {{relative, content}};
+    std::set<std::string> seen = {relative};
+    while (!pending.empty()) {
+      auto [path, text] = std::move(pending.back());
+      pending.pop_back();
+      facts.files[path];
+      TokenPassInput input{path, text, nullptr, false, false};
+      for (const auto& include : RunTokenPass(input, resolver_).includes) {
+        std::vector<fs::path> candidates;
+        if (!include.angled) candidates.push_back((root_ / path).parent_path() / include.name);
+        for (const auto& dir : arguments_->include_dirs()) candidates.push_back(dir / include.name);
+        for (const auto& candidate : candidates) {
+          std::error_code error;
+          if (!fs::is_regular_file(candidate, error)) continue;
+          const auto rel = fs::weakly_canonical(candidate, error).lexically_relative(root_);
+          if (error || rel.empty() || *rel.begin() == "..") break;
+          const std::string key = rel.generic_string();
+          if (seen.insert(key).second) {
+            if (auto bytes = ReadFile(candidate)) pending.emplace_back(key, std::move(*bytes));
+          }
+          break;
+        }
+      }
+    }
+  }
+
+  FileTranslation TranslateFile(const std::string& path, const MergedFile& merged,
+                                const std::vector<TextEdit>& extra) {
+    FileTranslation result;
+    result.path = path;
+    result.from_cache = merged.from_cache;
+    const auto content = ReadFile(root_ / path);
+    if (!content) {
+      result.status = FileStatus::kFailed;
+      result.fallback_reason = "cannot read the file";
+      return result;
+    }
+    const bool parsed = merged.from_parse;
+    TokenPassInput input{path, *content, parsed ? &merged.facts : nullptr, merged.is_unit, !parsed};
+    if (!parsed && !merged.facts.skipped.empty()) input.facts = &merged.facts;
+    TokenPassOutput tokens = RunTokenPass(input, resolver_);
+    ComposeInput compose{path, *content, std::move(tokens.edits), {}, {}, {}, extra};
+    for (const auto& edit : merged.facts.edits) compose.fact_edits.push_back(edit.edit);
+    compose.launches = parsed ? merged.facts.launches : tokens.launches;
+    compose.warp_calls = parsed ? merged.facts.warp_calls : tokens.warp_calls;
+    ComposedFile composed = ComposeAndApply(compose, options_);
+
+    result.output = std::move(composed.output);
+    result.stats = tokens.stats;
+    result.stats.Add(composed.stats);
+    result.stats.lines_changed = composed.stats.lines_changed;
+    result.changed_by = tokens.changed_by;
+    result.changed_by.insert(composed.changed_by.begin(), composed.changed_by.end());
+    if (!parsed) {
+      result.status = FileStatus::kFallback;
+      result.fallback_reason = merged.fallback_reason.empty() ? "no translation unit including it parsed"
+                                                              : merged.fallback_reason;
+      Finding finding;
+      finding.rule_id = std::string(kRuleFallback);
+      finding.severity = Severity::kWarning;
+      finding.location = {path, 1, 1};
+      finding.message = "translated by the token-level fallback: " + result.fallback_reason;
+      finding.fix = "Check the output; kernel launches and warp masks were found from tokens, not the AST.";
+      result.diagnostics.push_back(std::move(finding));
+    } else {
+      result.status = result.output == *content ? FileStatus::kUnchanged : FileStatus::kTranslated;
+    }
+    for (const std::vector<Finding>* list :
+         std::initializer_list<const std::vector<Finding>*>{&merged.facts.findings, &tokens.findings, &composed.findings}) {
+      result.diagnostics.insert(result.diagnostics.end(), list->begin(), list->end());
+    }
+    return result;
+  }
+
+  TranslateOptions options_;
+  CudaFrontend frontend_;
+  MappingIndex index_;
+  NameResolver resolver_;
+  fs::path root_;
+  const UnitArguments* arguments_ = nullptr;
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<SourceTranslator>> CreateSourceTranslator(TranslateOptions options) {
+  if (options.frontend.shim_directory.empty()) {
+    options.frontend.shim_directory = DefaultPchDirectory(options).parent_path() / "shims";
+  }
+  auto frontend = CudaFrontend::Create(options.frontend);
+  if (!frontend.ok()) return frontend.status();
+  return std::make_unique<SourceTranslatorImpl>(std::move(options), std::move(*frontend));
+}
+
+}  // namespace hipforge::translate

@@ -1,0 +1,465 @@
+#include "worker/translate/core/token_pass.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <map>
+#include <optional>
+
+#include "clang/Basic/LangOptions.h"
+#include "clang/Basic/TokenKinds.h"
+#include "clang/Lex/Lexer.h"
+
+namespace hipforge::translate {
+namespace {
+
+struct Token {
+  clang::tok::TokenKind kind;
+  uint32_t begin;
+  uint32_t length;
+  bool line_start;
+  uint32_t end() const { return begin + length; }
+};
+
+clang::LangOptions CudaLangOptions() {
+  clang::LangOptions options;
+  options.CPlusPlus = options.CPlusPlus11 = options.CPlusPlus14 = options.CPlusPlus17 = 1;
+  options.CUDA = 1;
+  options.Bool = 1;
+  options.LineComment = 1;
+  options.GNUMode = 1;
+  return options;
+}
+
+std::vector<Token> LexAll(std::string_view content) {
+  std::vector<Token> tokens;
+  const clang::LangOptions options = CudaLangOptions();
+  // An invalid file location makes token locations equal to their byte offsets.
+  clang::Lexer lexer(clang::SourceLocation(), options, content.data(), content.data(),
+                     content.data() + content.size());
+  clang::Token token;
+  while (true) {
+    lexer.LexFromRawLexer(token);
+    if (token.is(clang::tok::eof)) break;
+    tokens.push_back({token.getKind(), token.getLocation().getRawEncoding(), token.getLength(),
+                      token.isAtStartOfLine()});
+  }
+  return tokens;
+}
+
+bool IsIdentifier(const Token& token) { return token.kind == clang::tok::raw_identifier; }
+
+class TokenPass {
+ public:
+  TokenPass(const TokenPassInput& input, const NameResolver& resolver)
+      : input_(input), resolver_(resolver), content_(input.content), tokens_(LexAll(input.content)) {}
+
+  TokenPassOutput Run() {
+    ScanDirectives();
+    for (size_t i = 0; i < tokens_.size(); ++i) {
+      if (directive_tokens_.count(i)) continue;
+      const Token& token = tokens_[i];
+      if (IsSkipped(token.begin)) continue;
+      if (IsIdentifier(token)) {
+        if (HandleWarpCall(i)) continue;
+        RenameIdentifier(token);
+      } else if (token.kind == clang::tok::string_literal) {
+        RenameInStringLiteral(token);
+      } else if (input_.discover_sites && (token.kind == clang::tok::lesslessless || IsSplitTripleLess(i))) {
+        DiscoverLaunch(i);
+      }
+    }
+    if (input_.main_file && !runtime_header_present_) InsertRuntimeHeader();
+    return std::move(output_);
+  }
+
+ private:
+  std::string_view Text(const Token& token) const { return content_.substr(token.begin, token.length); }
+  std::string_view Text(ByteRange range) const { return content_.substr(range.begin, range.end - range.begin); }
+
+  bool IsSkipped(uint32_t offset) const {
+    const TranslateOptions& options = resolver_.options();
+    if (options.translate_inactive_branches || options.amap || !input_.facts) return false;
+    for (const ByteRange& range : input_.facts->skipped) {
+      if (offset >= range.begin && offset < range.end) return true;
+    }
+    return false;
+  }
+
+  void Report(std::string_view rule, Severity severity, uint32_t offset, std::string message) {
+    Finding finding;
+    finding.rule_id = std::string(rule);
+    finding.severity = severity;
+    finding.location = LocateOffset(input_.path, content_, offset);
+    finding.message = std::move(message);
+    output_.findings.push_back(std::move(finding));
+  }
+
+  void AddEdit(uint32_t offset, uint32_t length, std::string replacement, std::string origin) {
+    output_.edits.push_back({offset, length, std::move(replacement), origin});
+    output_.changed_by.insert(std::move(origin));
+  }
+
+  // --- preprocessor directives -------------------------------------------------------------------------
+
+  uint32_t LineEnd(uint32_t offset) const {
+    while (offset < content_.size()) {
+      if (content_[offset] == '\n' && (offset == 0 || content_[offset - 1] != '\\')) break;
+      ++offset;
+    }
+    return offset;
+  }
+
+  void ScanDirectives() {
+    for (size_t i = 0; i < tokens_.size(); ++i) {
+      if (tokens_[i].kind == clang::tok::hash && tokens_[i].line_start) collect_directive_names_.push_back(i);
+    }
+    // Pass 1: facts needed before renaming (defined macros, cublas_v2.h, include guard).
+    std::string first_ifndef;
+    uint32_t first_ifndef_end = 0;
+    int directive_number = 0;
+    for (size_t hash : collect_directive_names_) {
+      if (hash + 1 >= tokens_.size() || !IsIdentifier(tokens_[hash + 1])) continue;
+      const std::string_view directive = Text(tokens_[hash + 1]);
+      ++directive_number;
+      const bool has_name = hash + 2 < tokens_.size() && IsIdentifier(tokens_[hash + 2]) &&
+                            !tokens_[hash + 2].line_start;
+      if (directive == "define" && has_name) {
+        project_macros_.insert(std::string(Text(tokens_[hash + 2])));
+        if (directive_number == 2 && !first_ifndef.empty() && Text(tokens_[hash + 2]) == first_ifndef) {
+          guard_insert_offset_ = first_ifndef_end;
+        }
+      } else if (directive == "ifndef" && has_name && directive_number == 1) {
+        first_ifndef = std::string(Text(tokens_[hash + 2]));
+        first_ifndef_end = tokens_[hash + 2].end();
+      } else if (directive == "pragma" && has_name && Text(tokens_[hash + 2]) == "once" && !pragma_once_end_) {
+        pragma_once_end_ = tokens_[hash + 2].end();
+      } else if (directive == "include" || directive == "include_next" || directive == "import") {
+        const auto include = ParseInclude(tokens_[hash + 1].end());
+        if (include && include->name == "cublas_v2.h") blas_v2_included_ = true;
+      }
+    }
+    if (input_.facts) {
+      for (const auto& macro : input_.facts->macros) project_macros_.insert(macro);
+    }
+    // Pass 2: rewrite the include names; mark directive-name tokens so they are not renamed as identifiers.
+    for (size_t hash : collect_directive_names_) {
+      if (hash + 1 >= tokens_.size() || !IsIdentifier(tokens_[hash + 1])) continue;
+      directive_tokens_.insert(hash + 1);
+      const std::string_view directive = Text(tokens_[hash + 1]);
+      if (directive != "include" && directive != "include_next" && directive != "import") continue;
+      const uint32_t line_end = LineEnd(tokens_[hash + 1].end());
+      for (size_t j = hash + 2; j < tokens_.size() && tokens_[j].begin < line_end; ++j) directive_tokens_.insert(j);
+      if (!first_include_offset_) first_include_offset_ = tokens_[hash].begin;
+      if (IsSkipped(tokens_[hash].begin)) continue;
+      RewriteInclude(tokens_[hash].begin, tokens_[hash + 1].end());
+    }
+  }
+
+  struct ParsedInclude {
+    std::string name;
+    bool angled;
+    uint32_t name_begin;  // after the opening delimiter
+    uint32_t name_end;    // at the closing delimiter
+  };
+
+  std::optional<ParsedInclude> ParseInclude(uint32_t after_directive) const {
+    uint32_t at = after_directive;
+    const uint32_t end = LineEnd(at);
+    while (at < end && (content_[at] == ' ' || content_[at] == '\t')) ++at;
+    if (at >= end) return std::nullopt;
+    const char open = content_[at];
+    if (open != '<' && open != '"') return std::nullopt;
+    const char close = open == '<' ? '>' : '"';
+    const size_t closing = content_.find(close, at + 1);
+    if (closing == std::string_view::npos || closing > end) return std::nullopt;
+    return ParsedInclude{std::string(content_.substr(at + 1, closing - at - 1)), open == '<', at + 1,
+                         static_cast<uint32_t>(closing)};
+  }
+
+  const ApiMapping* FindHeader(std::string_view name) const {
+    for (const ApiMapping* mapping : resolver_.index().FindAll(name)) {
+      if (mapping->kind == ApiKind::kHeader) return mapping;
+    }
+    return nullptr;
+  }
+
+  void RewriteInclude(uint32_t hash_offset, uint32_t after_directive) {
+    const auto include = ParseInclude(after_directive);
+    if (!include) return;
+    output_.includes.push_back({include->name, include->angled});
+    const ApiMapping* mapping = FindHeader(include->name);
+    if (!mapping) return;
+    const NameDecision decision = resolver_.Decide(*mapping, blas_v2_included_);
+    const std::string origin(LibraryName(mapping->library));
+    if (!decision.replace) {
+      output_.stats.unsupported++;
+      Report(decision.rule, Severity::kWarning, include->name_begin,
+             "'" + include->name + "' is an unsupported header: " + decision.message);
+      return;
+    }
+    output_.stats.converted[std::string(KindName(ApiKind::kHeader))]++;
+    const std::string name(decision.name);
+    const bool main_header =
+        HasFlag(*mapping, MappingFlag::kMainHeader) || HasFlag(*mapping, MappingFlag::kMainHeaderV2);
+    std::set<std::string>& emitted = main_header ? emitted_main_headers_ : emitted_other_headers_;
+    const bool drop = HasFlag(*mapping, MappingFlag::kDropInclude) || emitted.count(name) > 0;
+    if (name == "hip/hip_runtime.h") runtime_header_present_ = true;
+    if (drop) {
+      // The whole directive goes; the line stays so line numbers in diagnostics keep matching.
+      AddEdit(hash_offset, include->name_end + 1 - hash_offset, "", origin);
+      return;
+    }
+    emitted.insert(name);
+    if (name != include->name) AddEdit(include->name_begin, include->name_end - include->name_begin, name, origin);
+  }
+
+  void InsertRuntimeHeader() {
+    uint32_t offset = 0;
+    if (pragma_once_end_ && guard_insert_offset_) {
+      offset = std::min(*pragma_once_end_, *guard_insert_offset_);
+    } else if (pragma_once_end_) {
+      offset = *pragma_once_end_;
+    } else if (guard_insert_offset_) {
+      offset = *guard_insert_offset_;
+    } else if (first_include_offset_) {
+      offset = *first_include_offset_;
+    }
+    AddEdit(offset, 0, "\n#include <hip/hip_runtime.h>\n", "runtime");
+  }
+
+  // --- identifiers and strings ------------------------------------------------------------------------
+
+  void RenameIdentifier(const Token& token) {
+    const std::string_view name = Text(token);
+    const ApiMapping* mapping = resolver_.Find(name);
+    if (!mapping || mapping->kind == ApiKind::kHeader) {
+      if (LooksLikeCudaName(name) && !project_macros_.count(std::string(name))) {
+        output_.stats.unconverted++;
+        if (reported_unknown_.insert(std::string(name)).second) {
+          Report(kRuleUnknownCuda, Severity::kNote, token.begin,
+                 "'" + std::string(name) + "' looks like a CUDA name but no mapping table knows it; left as is.");
+        }
+      }
+      return;
+    }
+    ApplyDecision(*mapping, token.begin, static_cast<uint32_t>(name.size()));
+  }
+
+  void ApplyDecision(const ApiMapping& mapping, uint32_t offset, uint32_t length) {
+    const NameDecision decision = resolver_.Decide(mapping, blas_v2_included_);
+    if (!decision.replace) {
+      output_.stats.unsupported++;
+      Report(decision.rule, decision.severity, offset, decision.message);
+      return;
+    }
+    if (!decision.rule.empty()) Report(decision.rule, decision.severity, offset, decision.message);
+    output_.stats.converted[std::string(KindName(mapping.kind))]++;
+    if (decision.name != content_.substr(offset, length)) {
+      AddEdit(offset, length, std::string(decision.name), std::string(LibraryName(mapping.library)));
+    }
+  }
+
+  // Like hipify-clang: each "cu..." word of a string literal (up to the next space) that names a CUDA API.
+  void RenameInStringLiteral(const Token& token) {
+    const std::string_view literal = Text(token);
+    const size_t open = literal.find('"');
+    if (open == std::string_view::npos || literal.size() < open + 2) return;
+    const std::string_view body = literal.substr(open + 1, literal.size() - open - 2);
+    size_t begin = 0;
+    while ((begin = body.find("cu", begin)) != std::string_view::npos) {
+      const size_t space = body.find(' ', begin + 4);
+      const std::string_view word = body.substr(begin, space == std::string_view::npos ? body.size() - begin
+                                                                                         : space - begin);
+      if (const ApiMapping* mapping = resolver_.Find(word); mapping && mapping->kind != ApiKind::kHeader) {
+        const NameDecision decision = resolver_.Decide(*mapping, blas_v2_included_);
+        if (decision.replace && decision.name != word) {
+          output_.stats.converted["string_literal"]++;
+          AddEdit(token.begin + static_cast<uint32_t>(open + 1 + begin), static_cast<uint32_t>(word.size()),
+                  std::string(decision.name), std::string(LibraryName(mapping->library)));
+        }
+      }
+      if (space == std::string_view::npos) break;
+      begin = space + 1;
+    }
+  }
+
+  // --- warp intrinsics (HIP < 6.2) ---------------------------------------------------------------------
+
+  // For HIP before 6.2 the *_sync names are not renamed by the tables; the call is rewritten as a whole
+  // (by the AST sites, or here from tokens in fallback mode) after proving the mask is full.
+  bool HandleWarpCall(size_t index) {
+    if (!(resolver_.options().target_hip_version < kHipWarpSyncIntroduced)) return false;
+    const std::string_view name = Text(tokens_[index]);
+    if (MasklessWarpIntrinsic(name).empty()) return false;
+    if (!input_.discover_sites) return true;  // the AST pass reported this call (or it is not a call)
+    if (index + 1 >= tokens_.size() || tokens_[index + 1].kind != clang::tok::l_paren) return true;
+    int depth = 0;
+    size_t j = index + 2;
+    for (; j < tokens_.size(); ++j) {
+      const auto kind = tokens_[j].kind;
+      if (kind == clang::tok::l_paren || kind == clang::tok::l_square || kind == clang::tok::l_brace) ++depth;
+      if (kind == clang::tok::r_paren || kind == clang::tok::r_square || kind == clang::tok::r_brace) {
+        if (depth == 0) return true;  // a single argument: not the documented form
+        --depth;
+      }
+      if (kind == clang::tok::comma && depth == 0) break;
+    }
+    if (j + 1 >= tokens_.size() || j == index + 2) return true;
+    WarpCallSite site;
+    site.callee = {tokens_[index].begin, tokens_[index].end()};
+    site.name = std::string(name);
+    site.mask = {tokens_[index + 2].begin, tokens_[j - 1].end()};
+    site.next_arg = tokens_[j + 1].begin;
+    site.full_mask = IsFullWarpMaskLiteral(Text(site.mask));
+    output_.warp_calls.push_back(std::move(site));
+    return true;
+  }
+
+  // --- kernel launches from tokens (fallback) ----------------------------------------------------------
+
+  bool IsSplitTripleLess(size_t i) const {
+    return tokens_[i].kind == clang::tok::lessless && i + 1 < tokens_.size() &&
+           tokens_[i + 1].kind == clang::tok::less;
+  }
+  bool IsTripleGreaterAt(size_t i, size_t* after) const {
+    if (tokens_[i].kind == clang::tok::greatergreatergreater) {
+      *after = i + 1;
+      return true;
+    }
+    if (tokens_[i].kind == clang::tok::greatergreater && i + 1 < tokens_.size() &&
+        tokens_[i + 1].kind == clang::tok::greater) {
+      *after = i + 2;
+      return true;
+    }
+    return false;
+  }
+
+  void DiscoverLaunch(size_t open) {
+    if (open == 0) return;
+    // Walk back over the kernel name: identifiers, '::' and balanced template arguments.
+    size_t first = open;
+    int angle = 0;
+    bool template_args = false;
+    for (size_t k = open; k-- > 0;) {
+      const auto kind = tokens_[k].kind;
+      if (kind == clang::tok::greater) {
+        ++angle;
+        template_args = true;
+      } else if (kind == clang::tok::greatergreater) {
+        angle += 2;
+        template_args = true;
+      } else if (kind == clang::tok::less && angle > 0) {
+        --angle;
+      } else if (angle > 0) {
+        // anything inside template arguments
+      } else if (IsIdentifier(tokens_[k]) || kind == clang::tok::coloncolon) {
+        // part of a qualified name
+      } else {
+        break;
+      }
+      first = k;
+    }
+    if (first == open || !IsIdentifier(tokens_[first]) && tokens_[first].kind != clang::tok::coloncolon) return;
+    LaunchSite site;
+    site.callee = {tokens_[first].begin, tokens_[open - 1].end()};
+    site.template_callee = template_args;
+    size_t j = open + (tokens_[open].kind == clang::tok::lesslessless ? 1 : 2);
+    size_t arg_begin = j;
+    int depth = 0;
+    size_t after_config = 0;
+    for (; j < tokens_.size(); ++j) {
+      const auto kind = tokens_[j].kind;
+      if (depth == 0 && IsTripleGreaterAt(j, &after_config)) break;
+      if (kind == clang::tok::l_paren || kind == clang::tok::l_square || kind == clang::tok::l_brace) ++depth;
+      if (kind == clang::tok::r_paren || kind == clang::tok::r_square || kind == clang::tok::r_brace) --depth;
+      if (kind == clang::tok::comma && depth == 0) {
+        if (j == arg_begin) return;
+        site.config.push_back({tokens_[arg_begin].begin, tokens_[j - 1].end()});
+        arg_begin = j + 1;
+      }
+    }
+    if (j >= tokens_.size() || j == arg_begin) return;
+    if (tokens_[open].kind != clang::tok::lesslessless) {
+      site.open_chevrons = ByteRange{tokens_[open].begin, tokens_[open + 1].end()};
+    }
+    if (tokens_[j].kind != clang::tok::greatergreatergreater) {
+      site.close_chevrons = ByteRange{tokens_[j].begin, tokens_[j + 1].end()};
+    }
+    site.config.push_back({tokens_[arg_begin].begin, tokens_[j - 1].end()});
+    if (site.config.size() < 2 || site.config.size() > 4) return;
+    if (after_config >= tokens_.size() || tokens_[after_config].kind != clang::tok::l_paren) return;
+    depth = 0;
+    size_t close = after_config + 1;
+    for (; close < tokens_.size(); ++close) {
+      const auto kind = tokens_[close].kind;
+      if (kind == clang::tok::l_paren) ++depth;
+      if (kind == clang::tok::r_paren && depth-- == 0) break;
+    }
+    if (close >= tokens_.size()) return;
+    if (close > after_config + 1) site.args = ByteRange{tokens_[after_config + 1].begin, tokens_[close - 1].end()};
+    site.whole = {site.callee.begin, tokens_[close].end()};
+    output_.launches.push_back(std::move(site));
+  }
+
+  const TokenPassInput& input_;
+  const NameResolver& resolver_;
+  std::string_view content_;
+  std::vector<Token> tokens_;
+  TokenPassOutput output_;
+  std::vector<size_t> collect_directive_names_;
+  std::set<size_t> directive_tokens_;
+  std::set<std::string> project_macros_;
+  std::set<std::string> reported_unknown_;
+  std::set<std::string> emitted_main_headers_;
+  std::set<std::string> emitted_other_headers_;
+  bool blas_v2_included_ = false;
+  bool runtime_header_present_ = false;
+  std::optional<uint32_t> pragma_once_end_;
+  std::optional<uint32_t> guard_insert_offset_;
+  std::optional<uint32_t> first_include_offset_;
+};
+
+}  // namespace
+
+TokenPassOutput RunTokenPass(const TokenPassInput& input, const NameResolver& resolver) {
+  return TokenPass(input, resolver).Run();
+}
+
+SourceLocation LocateOffset(std::string_view path, std::string_view content, uint32_t offset) {
+  SourceLocation location;
+  location.path = std::string(path);
+  location.line = 1;
+  uint32_t line_start = 0;
+  for (uint32_t i = 0; i < offset && i < content.size(); ++i) {
+    if (content[i] == '\n') {
+      ++location.line;
+      line_start = i + 1;
+    }
+  }
+  location.column = offset - line_start + 1;
+  return location;
+}
+
+bool IsFullWarpMaskLiteral(std::string_view text) {
+  std::string compact;
+  for (char c : text) {
+    if (!std::isspace(static_cast<unsigned char>(c)) && c != '(' && c != ')') compact += c;
+  }
+  if (compact == "-1" || compact == "~0" || compact == "~0u" || compact == "~0U" || compact == "~0ull" ||
+      compact == "~0ULL") {
+    return true;
+  }
+  while (!compact.empty() && std::strchr("uUlL", compact.back())) compact.pop_back();
+  if (compact.empty()) return false;
+  unsigned long long value = 0;
+  size_t used = 0;
+  try {
+    value = std::stoull(compact, &used, 0);
+  } catch (...) {
+    return false;
+  }
+  return used == compact.size() && (value == 0xffffffffULL || value == ~0ULL);
+}
+
+}  // namespace hipforge::translate

@@ -1,0 +1,218 @@
+// migrate-hipify: a drop-in for hipify-clang's command line over hipforge's translator.
+// Same option spellings and meanings (llvm::cl, like hipify-clang, so `-o=FILE`, `-roc` and `--roc` all
+// parse the same way); Clang arguments after `--`. Unlike hipify-clang, a file that does not parse is still
+// translated (token-level fallback) and reported, instead of being skipped.
+#include <chrono>
+#include <fstream>
+#include <iostream>
+
+#include "llvm/Support/CommandLine.h"
+#include "worker/translate/core/source_translator.h"
+#include "worker/translate/core/translation_report.h"
+
+namespace fs = std::filesystem;
+namespace cl = llvm::cl;
+using namespace hipforge::translate;
+
+namespace {
+
+std::optional<ApiVersion> ParseVersion(const std::string& text) {
+  unsigned major = 0, minor = 0;
+  char dot = 0;
+  std::istringstream in(text);
+  if (!(in >> major)) return std::nullopt;
+  if (in >> dot && dot == '.') in >> minor;
+  if (major == 0 || major > 255 || minor > 255) return std::nullopt;
+  return ApiVersion{static_cast<uint8_t>(major), static_cast<uint8_t>(minor)};
+}
+
+fs::path CommonRoot(const std::vector<fs::path>& files) {
+  fs::path root = files.front().parent_path();
+  for (const auto& file : files) {
+    while (!root.empty() && file.lexically_relative(root).native().rfind("..", 0) == 0) root = root.parent_path();
+  }
+  return root.empty() ? fs::path("/") : root;
+}
+
+bool WriteFile(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  return static_cast<bool>(out);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Everything after `--` goes to Clang untouched.
+  std::vector<const char*> own_args;
+  std::vector<std::string> clang_args;
+  bool after_dash_dash = false;
+  for (int i = 0; i < argc; ++i) {
+    if (!after_dash_dash && i > 0 && std::string(argv[i]) == "--") {
+      after_dash_dash = true;
+    } else if (after_dash_dash) {
+      clang_args.emplace_back(argv[i]);
+    } else {
+      own_args.push_back(argv[i]);
+    }
+  }
+
+  cl::OptionCategory category("migrate-hipify options (hipify-clang compatible)");
+  cl::list<std::string> sources(cl::Positional, cl::desc("<source files>"), cl::cat(category));
+  cl::opt<std::string> output_file("o", cl::desc("Output filename"), cl::value_desc("filename"), cl::cat(category));
+  cl::opt<std::string> output_dir("o-dir", cl::desc("Output directory"), cl::value_desc("directory"),
+                                  cl::cat(category));
+  cl::opt<std::string> cuda_path("cuda-path", cl::desc("CUDA installation path"), cl::value_desc("directory"),
+                                 cl::cat(category));
+  cl::opt<std::string> resource_dir("clang-resource-directory", cl::desc("Clang resource directory"),
+                                    cl::value_desc("directory"), cl::cat(category));
+  cl::opt<std::string> build_path("p", cl::desc("Build path (directory with compile_commands.json)"),
+                                  cl::cat(category));
+  cl::list<std::string> include_dirs("I", cl::desc("Add directory to include search path"), cl::Prefix,
+                                     cl::cat(category));
+  cl::list<std::string> defines("D", cl::desc("Define <macro> to <value> or 1"), cl::Prefix, cl::cat(category));
+  cl::opt<std::string> gpu_arch("cuda-gpu-arch", cl::desc("CUDA GPU architecture (e.g. sm_70)"), cl::cat(category));
+  cl::opt<bool> hip_launch("hip-kernel-execution-syntax", cl::desc("Emit hipLaunchKernelGGL instead of <<<>>>"),
+                           cl::cat(category));
+  cl::opt<bool> cuda_launch("cuda-kernel-execution-syntax", cl::desc("Keep <<<>>> (the default)"),
+                            cl::cat(category));
+  cl::opt<bool> roc("roc", cl::desc("Translate to roc* libraries instead of hip* where possible"),
+                    cl::cat(category));
+  cl::opt<bool> miopen("miopen", cl::desc("Translate cuDNN to MIOpen"), cl::cat(category));
+  cl::opt<bool> hip_data_types("use-hip-data-types", cl::desc("Use hipDataType instead of library data types"),
+                               cl::cat(category));
+  cl::opt<bool> experimental("experimental", cl::desc("Translate APIs that are experimental in HIP"),
+                             cl::cat(category));
+  cl::opt<bool> amap("amap", cl::desc("Translate as much as possible (also skipped #if branches)"),
+                     cl::cat(category));
+  cl::opt<bool> skip_excluded("skip-excluded-preprocessor-conditional-blocks",
+                              cl::desc("Do not translate inactive #if branches"), cl::cat(category));
+  cl::opt<bool> default_preprocessor("default-preprocessor",
+                                     cl::desc("Default preprocessor behaviour (same as skipping inactive branches)"),
+                                     cl::cat(category));
+  cl::opt<bool> print_stats("print-stats", cl::desc("Print translation statistics"), cl::cat(category));
+  cl::opt<std::string> stats_json("o-stats-json", cl::desc("Write statistics and findings as JSON"),
+                                  cl::value_desc("filename"), cl::cat(category));
+  cl::opt<bool> inplace("inplace", cl::desc("Modify input files in place"), cl::cat(category));
+  cl::opt<bool> no_output("no-output", cl::desc("Do not write output files"), cl::cat(category));
+  cl::opt<bool> examine("examine", cl::desc("Combine -no-output and -print-stats"), cl::cat(category));
+  cl::opt<bool> verbose("v", cl::desc("Show notes too"), cl::cat(category));
+  cl::opt<std::string> target_hip("target-hip-version", cl::desc("HIP/ROCm release to emit for (default 6.4)"),
+                                  cl::init("6.4"), cl::cat(category));
+  cl::opt<std::string> cache_dir("cache-dir", cl::desc("Content-hash cache directory"), cl::cat(category));
+  cl::opt<unsigned> jobs("j", cl::desc("Parallel translation jobs (0: all cores)"), cl::init(0), cl::cat(category));
+  cl::opt<bool> no_pch("no-pch", cl::desc("Do not precompile the CUDA prelude"), cl::cat(category));
+  cl::opt<bool> translate_headers("translate-headers",
+                                  cl::desc("Also write the project headers the sources include (to -o-dir)"),
+                                  cl::cat(category));
+  cl::HideUnrelatedOptions(category);
+  if (!cl::ParseCommandLineOptions(static_cast<int>(own_args.size()), own_args.data(),
+                                   "CUDA to HIP source translator (hipify-clang compatible)\n", &llvm::errs())) {
+    return 1;
+  }
+  if (sources.empty()) return 0;
+  if (!output_file.empty() && sources.size() > 1) {
+    std::cerr << "[migrate-hipify] conflict: -o and multiple source files are specified\n";
+    return 1;
+  }
+  if (inplace && (!output_file.empty() || !output_dir.empty())) {
+    std::cerr << "[migrate-hipify] conflict: -inplace with -o or -o-dir\n";
+    return 1;
+  }
+  const auto target = ParseVersion(target_hip);
+  if (!target) {
+    std::cerr << "[migrate-hipify] bad --target-hip-version '" << target_hip << "' (expected e.g. 5.2 or 6.4)\n";
+    return 1;
+  }
+
+  TranslateOptions options;
+  if (!cuda_path.empty()) options.frontend.cuda_path = fs::path(cuda_path.getValue());
+  if (!resource_dir.empty()) options.frontend.clang_resource_dir = fs::path(resource_dir.getValue());
+  if (!gpu_arch.empty()) options.frontend.gpu_arch = gpu_arch;
+  for (const auto& dir : include_dirs) options.frontend.include_dirs.push_back(fs::absolute(dir));
+  for (const auto& define : defines) options.frontend.defines.push_back(define);
+  options.frontend.extra_args = clang_args;
+  options.target_hip_version = *target;
+  options.hip_kernel_execution_syntax = hip_launch;
+  options.roc = roc;
+  options.miopen = miopen;
+  options.use_hip_data_types = hip_data_types;
+  options.experimental = experimental;
+  options.amap = amap;
+  options.translate_inactive_branches = !skip_excluded && !default_preprocessor;
+  options.default_preprocessor = default_preprocessor;
+  options.guess_build_flags = false;  // hipify-clang semantics: the command line says what Clang sees
+  options.use_prelude_pch = !no_pch;
+  options.jobs = jobs;
+  if (!cache_dir.empty()) options.cache_directory = fs::path(cache_dir.getValue());
+  if (!build_path.empty()) options.compilation_database = fs::path(build_path.getValue());
+
+  std::vector<fs::path> files;
+  for (const auto& source : sources) {
+    std::error_code error;
+    const fs::path absolute = fs::weakly_canonical(fs::absolute(source), error);
+    if (error || !fs::is_regular_file(absolute)) {
+      std::cerr << "[migrate-hipify] error: cannot read " << source << "\n";
+      return 1;
+    }
+    files.push_back(absolute);
+  }
+  const fs::path root = CommonRoot(files);
+  auto translator = CreateSourceTranslator(options);
+  if (!translator.ok()) {
+    std::cerr << "[migrate-hipify] error: " << translator.status().message() << "\n";
+    return 1;
+  }
+  const auto started = std::chrono::steady_clock::now();
+  auto results = (*translator)->Translate(root, files, {}, nullptr);
+  if (!results.ok()) {
+    std::cerr << "[migrate-hipify] error: " << results.status().message() << "\n";
+    return 1;
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+
+  int status = 0;
+  std::vector<FileTranslation> reported;
+  for (const auto& file : *results) {
+    const fs::path input = root / file.path;
+    const bool requested = std::find(files.begin(), files.end(), input) != files.end();
+    if (!requested && !translate_headers) continue;
+    reported.push_back(file);
+    for (const auto& finding : file.diagnostics) {
+      if (finding.severity == Severity::kNote && !verbose) continue;
+      std::cerr << (root / finding.location.path).string() << ":" << finding.location.line << ":"
+                << finding.location.column << ": " << SeverityName(finding.severity) << ": " << finding.message
+                << " [" << finding.rule_id << "]\n";
+    }
+    if (no_output || examine || file.status == FileStatus::kFailed) {
+      status |= file.status == FileStatus::kFailed;
+      continue;
+    }
+    fs::path destination;
+    if (inplace) {
+      destination = input;
+    } else if (!output_file.empty() && requested) {
+      destination = output_dir.empty() ? fs::path(output_file.getValue())
+                                       : fs::path(output_dir.getValue()) / output_file.getValue();
+    } else if (!output_dir.empty()) {
+      destination = fs::path(output_dir.getValue()) / (requested ? input.filename().string() + ".hip" : file.path);
+    } else {
+      destination = input.string() + ".hip";
+    }
+    std::error_code error;
+    if (destination.has_parent_path()) fs::create_directories(destination.parent_path(), error);
+    if (!WriteFile(destination, file.output)) {
+      std::cerr << "[migrate-hipify] error: cannot write " << destination << "\n";
+      status = 1;
+    }
+  }
+  if (print_stats || examine) PrintStats(reported, seconds, std::cerr);
+  if (!stats_json.empty()) {
+    nlohmann::json json = {{"translation", TranslationSectionJson(reported)}, {"findings", nlohmann::json::array()}};
+    for (const auto& file : reported) {
+      for (const auto& finding : file.diagnostics) json["findings"].push_back(FindingJson(finding));
+    }
+    if (!WriteFile(stats_json.getValue(), json.dump(2) + "\n")) status = 1;
+  }
+  return status;
+}
