@@ -73,8 +73,8 @@ constexpr ApiMapping kRecords[] = {
     {.cuda_name = "caffe2/core/common_cudnn.h", .hip_name = "caffe2/core/hip/common_miopen.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported},
     {.cuda_name = "nvrtc.h", .hip_name = "hiprtc.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .flags = Bit(kMainHeader)},
     {.cuda_name = "nccl.h", .hip_name = "rccl/rccl.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported},
-    {.cuda_name = "cutensor.h", .hip_name = "hiptensor/hiptensor.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .hip_introduced = {5, 7}},
-    {.cuda_name = "cutensor/types.h", .hip_name = "hiptensor/hiptensor_types.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .hip_introduced = {5, 7}},
+    {.cuda_name = "cutensor.h", .hip_name = "hiptensor/hiptensor.hpp", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .hip_introduced = {5, 7}},
+    {.cuda_name = "cutensor/types.h", .hip_name = "hiptensor/hiptensor_types.hpp", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .hip_introduced = {5, 7}},
     {.cuda_name = "cutensorMg.h", .kind = kHeader, .library = kHeaders, .hip_state = kUnsupported},
 };
 

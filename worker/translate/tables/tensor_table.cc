@@ -128,7 +128,7 @@ constexpr ApiMapping kRecords[] = {
     {.cuda_name = "CUTENSOR_C_MIN_TF32", .kind = kEnumConstant, .library = kTensor, .hip_state = kUnsupported, .cuda_introduced = {1, 0}, .cuda_deprecated = {1, 2}, .cuda_removed = {2, 0}},
     {.cuda_name = "cutensorOperator_t", .hip_name = "hiptensorOperator_t", .kind = kEnumType, .library = kTensor, .roc_state = kSupported, .cuda_introduced = {1, 0}, .hip_introduced = {5, 7}},
     {.cuda_name = "CUTENSOR_OP_IDENTITY", .hip_name = "HIPTENSOR_OP_IDENTITY", .kind = kEnumConstant, .library = kTensor, .roc_state = kSupported, .cuda_introduced = {1, 0}, .hip_introduced = {5, 7}},
-    {.cuda_name = "CUTENSOR_OP_SQRT", .hip_name = "HIPTENSOR_OP_SQRT", .kind = kEnumConstant, .library = kTensor, .roc_state = kSupported, .cuda_introduced = {1, 0}, .hip_introduced = {6, 1}},
+    {.cuda_name = "CUTENSOR_OP_SQRT", .hip_name = "HIPTENSOR_OP_SQRT", .kind = kEnumConstant, .library = kTensor, .roc_state = kSupported, .cuda_introduced = {1, 0}, .hip_introduced = {6, 2}},
     {.cuda_name = "CUTENSOR_OP_RELU", .kind = kEnumConstant, .library = kTensor, .hip_state = kUnsupported, .cuda_introduced = {1, 0}},
     {.cuda_name = "CUTENSOR_OP_CONJ", .kind = kEnumConstant, .library = kTensor, .hip_state = kUnsupported, .cuda_introduced = {1, 0}},
     {.cuda_name = "CUTENSOR_OP_RCP", .kind = kEnumConstant, .library = kTensor, .hip_state = kUnsupported, .cuda_introduced = {1, 0}},
