@@ -1,6 +1,7 @@
 #pragma once
 // The repository pass: a whole CUDA repository in, a HIP repository that builds on ROCm out.
 #include <filesystem>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,8 @@ struct FileSummary {
   FileStatus status = FileStatus::kUnchanged;
   std::set<std::string> changed_by;           // tables, rule ids, "cmake", "makefile", ...
   std::vector<std::string> left_for_person;   // manual steps
+  int lines_changed = 0;
+  bool from_cache = false;                    // reused a previous result for the same content
 };
 
 struct MigrationResult {
@@ -40,6 +43,7 @@ struct MigrationResult {
   std::vector<Finding> findings;
   EffortEstimate effort;
   std::string unified_patch;  // input tree -> output tree
+  std::vector<std::string> notes;  // pass-level notes (e.g. the analyzer was not built into this binary)
 };
 
 // Writes the migrated tree to `output_root` (created; must not be inside `input_root`).

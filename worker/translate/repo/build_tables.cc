@@ -1,0 +1,157 @@
+#include "worker/translate/repo/build_tables.h"
+
+#include <array>
+
+namespace hipforge::translate {
+namespace {
+using A = NvccFlagAction;
+using F = NvccFlagForm;
+
+// Order matters only for prefixes: longer spellings first where one is a prefix of another.
+constexpr std::array kNvccFlagRules = {
+    NvccFlagRule{"-gencode", F::kWithValue, A::kOffloadArch, "", "per-SM code generation replaced by --offload-arch"},
+    NvccFlagRule{"--generate-code", F::kWithValue, A::kOffloadArch, "", "per-SM code generation replaced by --offload-arch"},
+    NvccFlagRule{"--gpu-architecture", F::kWithValue, A::kOffloadArch, "", "GPU architecture replaced by --offload-arch"},
+    NvccFlagRule{"--gpu-code", F::kWithValue, A::kDrop, "", "covered by --offload-arch"},
+    NvccFlagRule{"-arch", F::kWithValue, A::kOffloadArch, "", "GPU architecture replaced by --offload-arch", true},
+    NvccFlagRule{"-code", F::kWithValue, A::kDrop, "", "covered by --offload-arch", true},
+    NvccFlagRule{"--use_fast_math", F::kExact, A::kReplace, "-ffast-math", "fast math"},
+    NvccFlagRule{"-use_fast_math", F::kExact, A::kReplace, "-ffast-math", "fast math"},
+    NvccFlagRule{"--relocatable-device-code=true", F::kExact, A::kReplace, "-fgpu-rdc", "relocatable device code"},
+    NvccFlagRule{"--relocatable-device-code=false", F::kExact, A::kDrop, "", "the default for hipcc"},
+    NvccFlagRule{"-rdc=true", F::kExact, A::kReplace, "-fgpu-rdc", "relocatable device code"},
+    NvccFlagRule{"-rdc=false", F::kExact, A::kDrop, "", "the default for hipcc"},
+    NvccFlagRule{"-dc", F::kExact, A::kReplace, "-fgpu-rdc -c", "separate compilation", true},
+    NvccFlagRule{"--device-c", F::kExact, A::kReplace, "-fgpu-rdc -c", "separate compilation"},
+    NvccFlagRule{"-dlink", F::kExact, A::kDropManual, "",
+                 "hipcc has no separate device-link step: link the -fgpu-rdc objects with hipcc -fgpu-rdc", true},
+    NvccFlagRule{"--device-link", F::kExact, A::kDropManual, "",
+                 "hipcc has no separate device-link step: link the -fgpu-rdc objects with hipcc -fgpu-rdc"},
+    NvccFlagRule{"-Xcompiler", F::kWithValue, A::kUnwrapHost, "", "hipcc passes host flags directly"},
+    NvccFlagRule{"--compiler-options", F::kWithValue, A::kUnwrapHost, "", "hipcc passes host flags directly"},
+    NvccFlagRule{"-Xlinker", F::kWithValue, A::kUnwrapLinker, "", "linker flags through -Wl,"},
+    NvccFlagRule{"--linker-options", F::kWithValue, A::kUnwrapLinker, "", "linker flags through -Wl,"},
+    NvccFlagRule{"-Xptxas", F::kWithValue, A::kDrop, "",
+                 "no PTX assembler on AMD; for register usage use -Rpass-analysis=kernel-resource-usage"},
+    NvccFlagRule{"--ptxas-options", F::kWithValue, A::kDrop, "",
+                 "no PTX assembler on AMD; for register usage use -Rpass-analysis=kernel-resource-usage"},
+    NvccFlagRule{"-Xnvlink", F::kWithValue, A::kDrop, "", "no nvlink on AMD"},
+    NvccFlagRule{"-Xcudafe", F::kWithValue, A::kDrop, "", "no CUDA front end on AMD"},
+    NvccFlagRule{"--resource-usage", F::kExact, A::kReplace, "-Rpass-analysis=kernel-resource-usage",
+                 "kernel resource usage report"},
+    NvccFlagRule{"-lineinfo", F::kExact, A::kReplace, "-gline-tables-only", "line tables for profilers"},
+    NvccFlagRule{"--generate-line-info", F::kExact, A::kReplace, "-gline-tables-only", "line tables for profilers"},
+    NvccFlagRule{"--expt-relaxed-constexpr", F::kExact, A::kDrop, "",
+                 "clang HIP calls constexpr host functions from device code without a flag"},
+    NvccFlagRule{"-expt-relaxed-constexpr", F::kExact, A::kDrop, "",
+                 "clang HIP calls constexpr host functions from device code without a flag"},
+    NvccFlagRule{"--expt-extended-lambda", F::kExact, A::kDrop, "", "HIP supports __device__ lambdas by default"},
+    NvccFlagRule{"--extended-lambda", F::kExact, A::kDrop, "", "HIP supports __device__ lambdas by default"},
+    NvccFlagRule{"-expt-extended-lambda", F::kExact, A::kDrop, "", "HIP supports __device__ lambdas by default"},
+    NvccFlagRule{"-ccbin", F::kWithValue, A::kDropManual, "",
+                 "hipcc compiles host code with its own clang; the host compiler choice was dropped"},
+    NvccFlagRule{"--compiler-bindir", F::kWithValue, A::kDropManual, "",
+                 "hipcc compiles host code with its own clang; the host compiler choice was dropped"},
+    NvccFlagRule{"-maxrregcount", F::kWithValue, A::kDropManual, "",
+                 "no global register cap on AMD: use __launch_bounds__ on the kernels that need it"},
+    NvccFlagRule{"--maxrregcount", F::kWithValue, A::kDropManual, "",
+                 "no global register cap on AMD: use __launch_bounds__ on the kernels that need it"},
+    NvccFlagRule{"-Wno-deprecated-gpu-targets", F::kExact, A::kDrop, "", "nvcc-only warning switch"},
+    NvccFlagRule{"--Wno-deprecated-gpu-targets", F::kExact, A::kDrop, "", "nvcc-only warning switch"},
+    NvccFlagRule{"--default-stream", F::kWithValue, A::kReplace, "-fgpu-default-stream={}", "default stream"},
+    NvccFlagRule{"-default-stream", F::kWithValue, A::kReplace, "-fgpu-default-stream={}", "default stream"},
+    NvccFlagRule{"-cudart", F::kWithValue, A::kDrop, "", "hipcc links the HIP runtime itself", true},
+    NvccFlagRule{"--cudart", F::kWithValue, A::kDrop, "", "hipcc links the HIP runtime itself"},
+    NvccFlagRule{"--keep", F::kExact, A::kReplace, "-save-temps", "keep intermediate files"},
+    NvccFlagRule{"-ftz=true", F::kExact, A::kReplace, "-fgpu-flush-denormals-to-zero", "flush denormals"},
+    NvccFlagRule{"-ftz=false", F::kExact, A::kDrop, "", "the default for hipcc"},
+    NvccFlagRule{"-fmad=false", F::kExact, A::kReplace, "-ffp-contract=off", "no fused multiply-add"},
+    NvccFlagRule{"-fmad=true", F::kExact, A::kDrop, "", "the default for hipcc"},
+    NvccFlagRule{"-prec-div", F::kWithValue, A::kDrop, "", "no per-operation precision switch in hipcc", true},
+    NvccFlagRule{"-prec-sqrt", F::kWithValue, A::kDrop, "", "no per-operation precision switch in hipcc", true},
+    NvccFlagRule{"--forward-unknown-to-host-compiler", F::kExact, A::kDrop, "", "hipcc takes host flags directly"},
+    NvccFlagRule{"-forward-unknown-to-host-compiler", F::kExact, A::kDrop, "", "hipcc takes host flags directly"},
+    NvccFlagRule{"--diag-suppress", F::kWithValue, A::kDrop, "", "nvcc diagnostic numbers do not apply"},
+    NvccFlagRule{"-diag-suppress", F::kWithValue, A::kDrop, "", "nvcc diagnostic numbers do not apply"},
+    NvccFlagRule{"--display-error-number", F::kExact, A::kDrop, "", "nvcc-only"},
+    NvccFlagRule{"-restrict", F::kExact, A::kDrop, "", "nvcc-only", true},
+    NvccFlagRule{"--restrict", F::kExact, A::kDrop, "", "nvcc-only"},
+    NvccFlagRule{"-G", F::kExact, A::kReplace, "-ggdb", "device debug information", true},
+    NvccFlagRule{"--device-debug", F::kExact, A::kReplace, "-ggdb", "device debug information"},
+    NvccFlagRule{"-lcudadevrt", F::kExact, A::kDrop, "", "no separate device runtime library in HIP"},
+    NvccFlagRule{"--threads", F::kWithValue, A::kDrop, "", "nvcc's parallel compilation switch", true},
+};
+
+constexpr std::array kLibraryMappings = {
+    LibraryMapping{"cudart", "-lamdhip64", "hip::host", "", ""},
+    LibraryMapping{"cudart_static", "-lamdhip64", "hip::host", "", ""},
+    LibraryMapping{"cuda", "-lamdhip64", "hip::host", "", ""},
+    LibraryMapping{"cuda_driver", "-lamdhip64", "hip::host", "", ""},
+    LibraryMapping{"cublas", "-lhipblas", "roc::hipblas", "hipblas", ""},
+    LibraryMapping{"cublas_static", "-lhipblas", "roc::hipblas", "hipblas", ""},
+    LibraryMapping{"cublasLt", "-lhipblaslt", "roc::hipblaslt", "hipblaslt", ""},
+    LibraryMapping{"cublasLt_static", "-lhipblaslt", "roc::hipblaslt", "hipblaslt", ""},
+    LibraryMapping{"curand", "-lhiprand", "hip::hiprand", "hiprand", ""},
+    LibraryMapping{"curand_static", "-lhiprand", "hip::hiprand", "hiprand", ""},
+    LibraryMapping{"cufft", "-lhipfft", "hip::hipfft", "hipfft", ""},
+    LibraryMapping{"cufft_static", "-lhipfft", "hip::hipfft", "hipfft", ""},
+    LibraryMapping{"cusparse", "-lhipsparse", "roc::hipsparse", "hipsparse", ""},
+    LibraryMapping{"cusparse_static", "-lhipsparse", "roc::hipsparse", "hipsparse", ""},
+    LibraryMapping{"cusolver", "-lhipsolver", "roc::hipsolver", "hipsolver", ""},
+    LibraryMapping{"cusolver_static", "-lhipsolver", "roc::hipsolver", "hipsolver", ""},
+    LibraryMapping{"nvrtc", "-lhiprtc", "hiprtc::hiprtc", "hiprtc", ""},
+    LibraryMapping{"cudnn", "-lMIOpen", "MIOpen", "miopen", "cuDNN -> MIOpen is not a drop-in: check the translated calls"},
+    LibraryMapping{"nccl", "-lrccl", "roc::rccl", "rccl", ""},
+    LibraryMapping{"nvToolsExt", "-lroctx64", "roctracer::roctx", "", "NVTX ranges -> roctx: check the translated calls"},
+    LibraryMapping{"nvtx3", "", "", "", "NVTX3 is header-only; use roctx (roctracer) for ranges"},
+    LibraryMapping{"cudadevrt", "", "", "", ""},
+    LibraryMapping{"culibos", "", "", "", ""},
+    LibraryMapping{"nvidia-ml", "-lrocm_smi64", "rocm_smi64", "rocm_smi", "NVML -> ROCm SMI is not a drop-in"},
+    LibraryMapping{"nvml", "-lrocm_smi64", "rocm_smi64", "rocm_smi", "NVML -> ROCm SMI is not a drop-in"},
+};
+
+// HIP_VISIBLE_DEVICES, not ROCR_VISIBLE_DEVICES: it has CUDA_VISIBLE_DEVICES' meaning (indices among the GPUs the
+// application's runtime sees) and leaves ROCR_VISIBLE_DEVICES to cluster schedulers and container runtimes, which
+// set it at the ROCr level; HIP then numbers the GPUs left by ROCR_VISIBLE_DEVICES (docs/repository-migration.md).
+constexpr std::array kEnvVarMappings = {
+    EnvVarMapping{"CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "", "",
+                  "HIP_VISIBLE_DEVICES has the same meaning; schedulers may also set ROCR_VISIBLE_DEVICES"},
+    EnvVarMapping{"CUDA_LAUNCH_BLOCKING", "AMD_SERIALIZE_KERNEL", "1", "3",
+                  "AMD_SERIALIZE_KERNEL=3 waits before and after every kernel launch"},
+    EnvVarMapping{"CUDA_DEVICE_ORDER", "", "", "", "no effect on ROCm (devices are enumerated in PCI order)"},
+    EnvVarMapping{"CUDA_CACHE_DISABLE", "", "", "", "no JIT cache on ROCm: code objects are compiled ahead of time"},
+    EnvVarMapping{"CUDA_MODULE_LOADING", "", "", "", "no lazy-loading switch on ROCm"},
+};
+
+constexpr std::array<std::string_view, 9> kCudaRootVariables = {
+    "CUDA_HOME", "CUDA_PATH", "CUDA_ROOT", "CUDA_DIR", "CUDA_INSTALL_PATH", "CUDA_TOOLKIT_ROOT_DIR",
+    "CUDA_TOOLKIT_PATH", "CUDATOOLKIT_HOME", "CUDA_TOOLKIT_DIR"};
+
+constexpr std::array kToolMappings = {
+    ToolMapping{"nvidia-smi", "amd-smi", "rocm-smi", "options differ from nvidia-smi's; check the arguments"},
+    ToolMapping{"nvprof", "rocprofv3", "rocprof", "profiler options differ; check the arguments"},
+    ToolMapping{"nsys", "rocprofv3", "rocprof", "profiler options differ; check the arguments"},
+    ToolMapping{"ncu", "rocprof-compute", "omniperf", "kernel-analysis options differ; check the arguments"},
+    ToolMapping{"nv-nsight-cu-cli", "rocprof-compute", "omniperf", "kernel-analysis options differ; check the arguments"},
+    ToolMapping{"cuda-memcheck", "", "", "no drop-in on ROCm: build with -fsanitize=address (xnack+) or use rocgdb"},
+    ToolMapping{"compute-sanitizer", "", "", "no drop-in on ROCm: build with -fsanitize=address (xnack+) or use rocgdb"},
+    ToolMapping{"cuda-gdb", "rocgdb", "rocgdb", ""},
+    ToolMapping{"deviceQuery", "rocminfo", "rocminfo", "output format differs"},
+};
+
+}  // namespace
+
+std::span<const NvccFlagRule> NvccFlagRules() { return kNvccFlagRules; }
+std::span<const LibraryMapping> LibraryMappings() { return kLibraryMappings; }
+std::span<const EnvVarMapping> EnvVarMappings() { return kEnvVarMappings; }
+std::span<const std::string_view> CudaRootVariables() { return kCudaRootVariables; }
+std::span<const ToolMapping> ToolMappings() { return kToolMappings; }
+
+const LibraryMapping* FindLibraryMapping(std::string_view cuda_name) {
+  for (const LibraryMapping& mapping : kLibraryMappings) {
+    if (mapping.cuda_name == cuda_name) return &mapping;
+  }
+  return nullptr;
+}
+
+}  // namespace hipforge::translate

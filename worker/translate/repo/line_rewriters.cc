@@ -1,0 +1,349 @@
+#include "worker/translate/repo/line_rewriters.h"
+
+#include <regex>
+
+#include "worker/translate/repo/nvcc_flag_mapper.h"
+#include "worker/translate/repo/script_line_rewriter.h"
+
+namespace hipforge::translate {
+namespace {
+
+std::string RocmVersion(const RewriteContext& context) {
+  if (context.options == nullptr) return "6.4";
+  const ApiVersion v = context.options->translate.target_hip_version;
+  return std::to_string(v.major) + "." + std::to_string(v.minor);
+}
+
+ScriptLineOptions LineOptions(const RewriteContext& context, bool rename) {
+  ScriptLineOptions options;
+  if (context.options != nullptr) {
+    options.architectures = context.options->hip_architectures;
+    const ApiVersion v = context.options->translate.target_hip_version;
+    options.modern_rocm_tools = v >= ApiVersion{6, 2};
+    options.rename_cu_to_hip = rename && context.options->rename_to_hip;
+  }
+  if (options.architectures.empty()) options.architectures = {"gfx90a", "gfx942"};
+  return options;
+}
+
+// Runs `rewriter` over every line; `special` may take a line over (returns true when it did).
+template <typename Special>
+RewriteResult RewriteLines(const std::string& content, const ScriptLineRewriter& rewriter, const std::string& origin,
+                           Special special) {
+  RewriteResult result;
+  bool ends_with_newline = true;
+  std::vector<std::string> lines = SplitLinesKeepEnd(content, ends_with_newline);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const uint32_t line_number = static_cast<uint32_t>(i + 1);
+    const std::string before = lines[i];
+    if (!special(lines[i], line_number, result)) {
+      ScriptLineResult rewritten = rewriter.Rewrite(lines[i]);
+      for (auto note : rewritten.notes) {
+        note.line = line_number;
+        result.notes.push_back(std::move(note));
+      }
+      if (rewritten.text != lines[i]) {
+        result.changed_by.insert(rewritten.origins.begin(), rewritten.origins.end());
+        if (rewritten.origins.empty()) result.changed_by.insert(origin);
+      }
+      lines[i] = rewritten.text;
+    }
+    if (lines[i] != before) result.changed_lines.insert(line_number);
+  }
+  result.output = JoinLines(lines, ends_with_newline);
+  return result;
+}
+
+bool NoSpecial(std::string&, uint32_t, RewriteResult&) { return false; }
+
+}  // namespace
+
+std::string MapContainerImage(const std::string& image, const std::string& rocm_version, std::string& note) {
+  static const std::regex kCudaImage(R"(^(?:docker\.io/)?(?:nvidia|nvcr\.io/nvidia)/cuda(?::(\S+))?$)");
+  static const std::regex kFrameworkImage(R"(^nvcr\.io/nvidia/(pytorch|tensorflow)(?::\S+)?$)");
+  std::smatch m;
+  if (std::regex_match(image, m, kFrameworkImage)) {
+    note = "NGC " + m[1].str() + " image -> rocm/" + m[1].str() + ": check the framework version";
+    return "rocm/" + m[1].str() + ":latest";
+  }
+  if (!std::regex_match(image, m, kCudaImage)) return "";
+  const std::string tag = m[1].matched ? m[1].str() : "";
+  if (tag.find("cudnn") != std::string::npos) note = "the CUDA image shipped cuDNN: install MIOpen (miopen-hip-dev)";
+  static const std::regex kUbuntu(R"(ubuntu(\d\d)\.?(\d\d))");
+  std::smatch os;
+  if (std::regex_search(tag, os, kUbuntu)) {
+    return "rocm/dev-ubuntu-" + os[1].str() + "." + os[2].str() + ":" + rocm_version;
+  }
+  if (tag.find("ubi") != std::string::npos || tag.find("rocky") != std::string::npos ||
+      tag.find("centos") != std::string::npos || tag.find("oracle") != std::string::npos) {
+    note += std::string(note.empty() ? "" : "; ") + "RHEL-family CUDA image -> rocm/dev-almalinux-8: check the base";
+    return "rocm/dev-almalinux-8:" + rocm_version;
+  }
+  note += std::string(note.empty() ? "" : "; ") + "no OS in the CUDA image tag: Ubuntu 22.04 assumed";
+  return "rocm/dev-ubuntu-22.04:" + rocm_version;
+}
+
+RewriteResult MakefileRewriter::Rewrite(const std::string& relative_path, const std::string& content,
+                                        const RewriteContext& context) const {
+  (void)relative_path;
+  ScriptLineRewriter rewriter(LineOptions(context, true));
+  return RewriteLines(content, rewriter, "makefile", NoSpecial);
+}
+
+RewriteResult ShellScriptRewriter::Rewrite(const std::string& relative_path, const std::string& content,
+                                           const RewriteContext& context) const {
+  (void)relative_path;
+  ScriptLineRewriter rewriter(LineOptions(context, true));
+  return RewriteLines(content, rewriter, "shell", NoSpecial);
+}
+
+RewriteResult DockerfileRewriter::Rewrite(const std::string& relative_path, const std::string& content,
+                                          const RewriteContext& context) const {
+  (void)relative_path;
+  ScriptLineRewriter rewriter(LineOptions(context, false));
+  const std::string rocm_version = RocmVersion(context);
+  return RewriteLines(content, rewriter, "docker", [&](std::string& line, uint32_t number, RewriteResult& result) {
+    static const std::regex kFrom(R"(^(\s*FROM\s+(?:--platform=\S+\s+)?)(\S+)(.*)$)", std::regex::icase);
+    static const std::regex kNvidiaEnv(R"(^\s*ENV\s+(NVIDIA_VISIBLE_DEVICES|NVIDIA_DRIVER_CAPABILITIES|NVIDIA_REQUIRE_CUDA)\b.*$)");
+    static const std::regex kCudaPackages(R"((^|\s)(cuda-[a-z-]*\d|cuda-toolkit\S*|libcudnn\S*|libnccl\S*|nvidia-\S+))");
+    std::smatch m;
+    if (std::regex_match(line, m, kFrom)) {
+      std::string note;
+      const std::string image = MapContainerImage(m[2].str(), rocm_version, note);
+      if (image.empty()) return true;
+      line = m[1].str() + image + m[3].str();
+      result.changed_by.insert("docker");
+      result.notes.push_back({"docker", number, m[2].str() + " -> " + image, false});
+      if (!note.empty()) result.notes.push_back({"docker", number, note, true});
+      return true;
+    }
+    if (std::regex_match(line, m, kNvidiaEnv)) {
+      result.notes.push_back({"docker", number, m[1].str() + " is for the NVIDIA container runtime: removed", false});
+      line = "# hipforge: " + m[1].str() + " removed (NVIDIA container runtime only)";
+      result.changed_by.insert("docker");
+      return true;
+    }
+    if (std::regex_search(line, m, kCudaPackages)) {
+      result.notes.push_back({"docker", number,
+                              "installs NVIDIA package `" + m[2].str() +
+                                  "`: install the ROCm counterparts (e.g. hipblas-dev, miopen-hip-dev) instead",
+                              true});
+    }
+    return false;
+  });
+}
+
+RewriteResult CiConfigRewriter::Rewrite(const std::string& relative_path, const std::string& content,
+                                        const RewriteContext& context) const {
+  (void)relative_path;
+  ScriptLineRewriter rewriter(LineOptions(context, false));
+  const std::string rocm_version = RocmVersion(context);
+  return RewriteLines(content, rewriter, "ci", [&](std::string& line, uint32_t number, RewriteResult& result) {
+    static const std::regex kImage(R"(^(\s*-?\s*(?:image|container)\s*:\s*["']?)([^"'\s]+)(["']?\s*)$)");
+    static const std::regex kGpuRunner(R"(^\s*(runs-on|tags)\s*:.*\b(gpu|nvidia|cuda)\b.*$)", std::regex::icase);
+    static const std::regex kCudaAction(R"(uses\s*:\s*\S*cuda\S*)", std::regex::icase);
+    std::smatch m;
+    if (std::regex_match(line, m, kImage)) {
+      std::string note;
+      const std::string image = MapContainerImage(m[2].str(), rocm_version, note);
+      if (image.empty()) return false;
+      line = m[1].str() + image + m[3].str();
+      result.changed_by.insert("ci");
+      result.notes.push_back({"ci", number, m[2].str() + " -> " + image, false});
+      if (!note.empty()) result.notes.push_back({"ci", number, note, true});
+      return true;
+    }
+    if (std::regex_match(line, kGpuRunner)) {
+      result.notes.push_back({"ci", number,
+                              "GPU job: needs a runner with an AMD GPU (/dev/kfd, /dev/dri) and ROCm instead of "
+                              "the NVIDIA one",
+                              true});
+      return true;
+    }
+    if (std::regex_search(line, kCudaAction)) {
+      result.notes.push_back({"ci", number,
+                              "step installs the CUDA toolkit: use a rocm/dev-* container or install ROCm instead",
+                              true});
+      return true;
+    }
+    return false;
+  });
+}
+
+std::vector<std::string> CudaExtensionSources(const std::string& setup_py) {
+  std::vector<std::string> sources;
+  if (setup_py.find("CUDAExtension") == std::string::npos) return sources;
+  static const std::regex kSourceLiteral(R"(['"]([^'"\s]+\.(?:cu|cuh|cpp|cc|cxx|h|hpp))['"])");
+  for (auto it = std::sregex_iterator(setup_py.begin(), setup_py.end(), kSourceLiteral); it != std::sregex_iterator();
+       ++it) {
+    sources.push_back((*it)[1].str());
+  }
+  return sources;
+}
+
+namespace {
+
+// nvcc flags in `'nvcc': [...]` lists of a PyTorch extension.
+void RewriteNvccArgumentLists(std::string& content, const RewriteContext& context, RewriteResult& result) {
+  const ScriptLineOptions options = LineOptions(context, false);
+  static const std::regex kNvccList(R"((['"])nvcc\1\s*:\s*\[)");
+  std::string out;
+  size_t cursor = 0;
+  for (auto it = std::sregex_iterator(content.begin(), content.end(), kNvccList); it != std::sregex_iterator(); ++it) {
+    const size_t list_start = static_cast<size_t>(it->position(0) + it->length(0));
+    const size_t list_end = content.find(']', list_start);
+    if (list_end == std::string::npos || list_start < cursor) continue;
+    out += content.substr(cursor, list_start - cursor);
+    std::string list = content.substr(list_start, list_end - list_start);
+    static const std::regex kLiteral(R"((['"])([^'"]*)\1(\s*,)?)");
+    std::string mapped_list;
+    size_t last = 0;
+    for (auto lit = std::sregex_iterator(list.begin(), list.end(), kLiteral); lit != std::sregex_iterator(); ++lit) {
+      mapped_list += list.substr(last, static_cast<size_t>(lit->position(0)) - last);
+      last = static_cast<size_t>(lit->position(0) + lit->length(0));
+      const std::string quote = (*lit)[1].str();
+      std::vector<std::string> words;
+      std::string word;
+      for (char c : (*lit)[2].str() + " ") {
+        if (c == ' ') {
+          if (!word.empty()) words.push_back(word);
+          word.clear();
+        } else {
+          word += c;
+        }
+      }
+      FlagMapResult flags = MapNvccFlags(words, {options.architectures, true});
+      const uint32_t line = 1 + static_cast<uint32_t>(std::count(content.begin(),
+                                                                  content.begin() + static_cast<long>(list_start), '\n'));
+      for (const auto& note : flags.notes) result.notes.push_back({"HB501", line, note.message, note.left_for_person});
+      if (!flags.changed) {
+        mapped_list += lit->str(0);
+        continue;
+      }
+      result.changed_by.insert("HB501");
+      result.changed_lines.insert(line);
+      for (size_t f = 0; f < flags.flags.size(); ++f) {
+        mapped_list += (f ? ", " : "") + quote + flags.flags[f] + quote;
+      }
+      if (!flags.flags.empty()) mapped_list += (*lit)[3].str();
+    }
+    mapped_list += list.substr(last);
+    out += mapped_list;
+    cursor = list_end;
+  }
+  out += content.substr(cursor);
+  content = out;
+}
+
+// CuPy RawKernel/RawModule sources: a string literal passed directly or through a variable.
+void RewriteCupyKernels(std::string& content, const RewriteContext& context, RewriteResult& result) {
+  if (content.find("RawKernel") == std::string::npos && content.find("RawModule") == std::string::npos) return;
+  static const std::regex kCall(R"((RawKernel|RawModule)\s*\(\s*(?:code\s*=\s*)?([A-Za-z_][A-Za-z0-9_]*|[rRbBuU]?('''|"""|'|")))");
+  std::vector<std::pair<size_t, size_t>> literal_ranges;  // content of the literals to translate
+  for (auto it = std::sregex_iterator(content.begin(), content.end(), kCall); it != std::sregex_iterator(); ++it) {
+    const std::smatch& m = *it;
+    const uint32_t line = 1 + static_cast<uint32_t>(std::count(content.begin(), content.begin() + m.position(0), '\n'));
+    size_t open = std::string::npos;
+    std::string quote;
+    if (m[3].matched) {
+      quote = m[3].str();
+      open = static_cast<size_t>(m.position(3) + m.length(3));
+    } else {
+      // `name = r'''...'''` earlier in the file.
+      const std::regex assignment("(^|\\n)\\s*" + m[2].str() + R"(\s*=\s*[rRuU]?('''|"""))");
+      std::smatch a;
+      const std::string before = content.substr(0, static_cast<size_t>(m.position(0)));
+      std::string::const_iterator search_start = before.begin();
+      size_t found = std::string::npos;
+      while (std::regex_search(search_start, before.end(), a, assignment)) {
+        found = static_cast<size_t>(a.position(0) + a.length(0) + (search_start - before.begin()));
+        quote = a[2].str();
+        search_start = a.suffix().first;
+      }
+      open = found;
+    }
+    if (open == std::string::npos) {
+      result.notes.push_back({"python", line, m[1].str() + " source not found in this file: check it by hand", true});
+      continue;
+    }
+    const size_t close = content.find(quote, open);
+    if (close == std::string::npos) continue;
+    literal_ranges.push_back({open, close});
+  }
+  std::sort(literal_ranges.begin(), literal_ranges.end());
+  literal_ranges.erase(std::unique(literal_ranges.begin(), literal_ranges.end()), literal_ranges.end());
+  for (auto it = literal_ranges.rbegin(); it != literal_ranges.rend(); ++it) {
+    const uint32_t line = 1 + static_cast<uint32_t>(std::count(content.begin(),
+                                                                content.begin() + static_cast<long>(it->first), '\n'));
+    const std::string source = content.substr(it->first, it->second - it->first);
+    if (!context.translate_snippet) {
+      result.notes.push_back({"python", line, "CuPy kernel source not translated: the source translator is not "
+                                              "available; hipRTC compiles it on ROCm, check CUDA-only calls",
+                              true});
+      continue;
+    }
+    std::optional<std::string> translated = context.translate_snippet(source);
+    if (!translated) {
+      result.notes.push_back({"python", line, "CuPy kernel source could not be translated: check it by hand", true});
+      continue;
+    }
+    if (*translated == source) continue;
+    content.replace(it->first, it->second - it->first, *translated);
+    result.changed_by.insert("cupy");
+    result.changed_lines.insert(line);
+    result.notes.push_back({"python", line, "CuPy kernel source translated to HIP (compiled by hipRTC on ROCm)", false});
+  }
+}
+
+}  // namespace
+
+RewriteResult PythonRewriter::Rewrite(const std::string& relative_path, const std::string& content,
+                                      const RewriteContext& context) const {
+  (void)relative_path;
+  RewriteResult result;
+  std::string text = content;
+  if (text.find("CUDAExtension") != std::string::npos) {
+    result.notes.push_back({"python", 1,
+                            "PyTorch CUDAExtension kept: ROCm PyTorch hipifies the extension's sources when it "
+                            "builds them, so they stay CUDA here",
+                            false});
+    RewriteNvccArgumentLists(text, context, result);
+  }
+  RewriteCupyKernels(text, context, result);
+  // Environment variables set from Python (`os.environ["CUDA_VISIBLE_DEVICES"]`); torch.cuda stays as it is.
+  static const std::regex kVisible(R"((['"])CUDA_VISIBLE_DEVICES\1)");
+  std::string mapped = std::regex_replace(text, kVisible, "$1HIP_VISIBLE_DEVICES$1");
+  static const std::regex kBlocking(R"((['"])CUDA_LAUNCH_BLOCKING\1(\s*\]\s*=\s*)(['"])1\3)");
+  mapped = std::regex_replace(mapped, kBlocking, "$1AMD_SERIALIZE_KERNEL$1$2$33$3");
+  if (mapped != text) {
+    result.changed_by.insert("HB503");
+    result.notes.push_back({"HB503", 0, "CUDA environment variables -> HIP/AMD ones", false});
+  }
+  text = mapped;
+  bool ends_with_newline = true;
+  const auto lines = SplitLinesKeepEnd(text, ends_with_newline);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string& line = lines[i];
+    if (line.find("from numba import cuda") != std::string::npos || line.find("numba.cuda") != std::string::npos ||
+        line.find("@cuda.jit") != std::string::npos) {
+      result.notes.push_back({"python", static_cast<uint32_t>(i + 1),
+                              "Numba CUDA kernels: Numba has no ROCm backend; port to HIP (or CuPy) by hand", true});
+      break;
+    }
+  }
+  static const std::regex kTool(R"(['"](nvidia-smi|nvprof|nsys|ncu)\b)");
+  std::smatch m;
+  if (std::regex_search(text, m, kTool)) {
+    result.notes.push_back({"HB504", 0, "runs " + m[1].str() + ": use amd-smi/rocprofv3 on ROCm", true});
+  }
+  // Which lines changed: compare line by line with the original.
+  bool original_end = true;
+  const auto before = SplitLinesKeepEnd(content, original_end);
+  for (size_t i = 0; i < before.size() && i < lines.size(); ++i) {
+    if (before[i] != lines[i]) result.changed_lines.insert(static_cast<uint32_t>(i + 1));
+  }
+  result.output = text;
+  return result;
+}
+
+}  // namespace hipforge::translate

@@ -1,0 +1,148 @@
+#include "worker/translate/repo/nvcc_flag_mapper.h"
+
+#include <optional>
+
+namespace hipforge::translate {
+namespace {
+
+struct Match {
+  const NvccFlagRule* rule = nullptr;
+  std::optional<std::string> inline_value;  // `-flag=value`
+};
+
+std::optional<Match> FindRule(const std::string& word, bool nvcc_context) {
+  for (const NvccFlagRule& rule : NvccFlagRules()) {
+    if (rule.nvcc_context_only && !nvcc_context) continue;
+    if (word == rule.spelling) return Match{&rule, std::nullopt};
+    if (rule.form == NvccFlagForm::kWithValue && word.size() > rule.spelling.size() + 1 &&
+        word.compare(0, rule.spelling.size(), rule.spelling) == 0 && word[rule.spelling.size()] == '=') {
+      return Match{&rule, word.substr(rule.spelling.size() + 1)};
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> SplitHostFlags(std::string value) {
+  if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') && value.back() == value.front()) {
+    value = value.substr(1, value.size() - 2);
+  }
+  std::vector<std::string> out;
+  std::string current;
+  for (char c : value) {
+    if (c == ',' || c == ' ') {
+      if (!current.empty()) out.push_back(current);
+      current.clear();
+    } else {
+      current += c;
+    }
+  }
+  if (!current.empty()) out.push_back(current);
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> OffloadArchFlags(const std::vector<std::string>& architectures) {
+  std::vector<std::string> out;
+  for (const auto& arch : architectures) out.push_back("--offload-arch=" + arch);
+  return out;
+}
+
+bool IsNvccOnlyFlag(const std::string& word) {
+  if (FindRule(word, false)) return true;
+  if (word.rfind("-l", 0) == 0) {
+    const LibraryMapping* lib = FindLibraryMapping(word.substr(2));
+    return lib != nullptr;
+  }
+  return false;
+}
+
+FlagMapResult MapNvccFlags(const std::vector<std::string>& flags, const FlagMapOptions& options) {
+  FlagMapResult result;
+  result.per_word.resize(flags.size());
+  bool arch_emitted = false;
+  for (size_t i = 0; i < flags.size(); ++i) {
+    const size_t first_output = result.flags.size();
+    const size_t word_index = i;
+    // Records what word `word_index` (and any value word it consumed) turned into.
+    struct Recorder {
+      FlagMapResult& result;
+      size_t first_output;
+      size_t word_index;
+      ~Recorder() {
+        result.per_word[word_index].assign(result.flags.begin() + static_cast<long>(first_output), result.flags.end());
+      }
+    } recorder{result, first_output, word_index};
+    const std::string& word = flags[i];
+    // `-x cu` selects the CUDA language: HIP's is `-x hip`.
+    if (word == "-x" && i + 1 < flags.size() && flags[i + 1] == "cu") {
+      result.flags.insert(result.flags.end(), {"-x", "hip"});
+      result.changed = true;
+      ++i;
+      continue;
+    }
+    if (word.rfind("-l", 0) == 0 && word.size() > 2) {
+      if (const LibraryMapping* lib = FindLibraryMapping(word.substr(2))) {
+        if (!lib->rocm_link_flag.empty()) result.flags.emplace_back(lib->rocm_link_flag);
+        if (!lib->note.empty()) result.notes.push_back({word + ": " + std::string(lib->note), true});
+        result.changed = true;
+        continue;
+      }
+    }
+    // `-arch=sm_70` / `-arch sm_70` cannot be a host flag, whatever the context.
+    const auto is_sm = [](const std::string& v) { return v.rfind("sm_", 0) == 0 || v.rfind("compute_", 0) == 0; };
+    const bool arch_word = (word.rfind("-arch=", 0) == 0 && is_sm(word.substr(6))) ||
+                           (word == "-arch" && i + 1 < flags.size() && is_sm(flags[i + 1]));
+    const std::optional<Match> match = FindRule(word, options.nvcc_context || arch_word);
+    if (!match) {
+      result.flags.push_back(word);
+      continue;
+    }
+    const NvccFlagRule& rule = *match->rule;
+    std::string value;
+    if (rule.form == NvccFlagForm::kWithValue) {
+      if (match->inline_value) {
+        value = *match->inline_value;
+      } else if (i + 1 < flags.size()) {
+        value = flags[++i];
+      }
+    }
+    result.changed = true;
+    const std::string shown = value.empty() ? word : std::string(rule.spelling) + " " + value;
+    switch (rule.action) {
+      case NvccFlagAction::kReplace: {
+        std::string replacement(rule.replacement);
+        if (auto at = replacement.find("{}"); at != std::string::npos) replacement.replace(at, 2, value);
+        for (auto& flag : SplitHostFlags(replacement)) result.flags.push_back(flag);
+        break;
+      }
+      case NvccFlagAction::kDrop:
+        result.notes.push_back({"dropped `" + shown + "`: " + std::string(rule.note), false});
+        break;
+      case NvccFlagAction::kDropManual:
+        result.notes.push_back({"dropped `" + shown + "`: " + std::string(rule.note), true});
+        break;
+      case NvccFlagAction::kOffloadArch:
+        if (value == "native") {
+          result.flags.push_back("--offload-arch=native");
+        } else if (!arch_emitted) {
+          for (auto& flag : OffloadArchFlags(options.architectures)) result.flags.push_back(flag);
+          arch_emitted = true;
+        }
+        if (value.find('$') != std::string::npos) {
+          result.notes.push_back({"`" + shown + "` used a variable; replaced by the configured --offload-arch list",
+                                  true});
+        }
+        break;
+      case NvccFlagAction::kUnwrapHost:
+        for (auto& flag : SplitHostFlags(value)) result.flags.push_back(flag);
+        break;
+      case NvccFlagAction::kUnwrapLinker:
+        result.flags.push_back("-Wl," + value);
+        break;
+    }
+  }
+  return result;
+}
+
+}  // namespace hipforge::translate

@@ -1,0 +1,38 @@
+#pragma once
+// Maps nvcc command-line flags to hipcc/clang flags with the table in build_tables.h.
+#include <string>
+#include <vector>
+
+#include "worker/translate/repo/build_tables.h"
+
+namespace hipforge::translate {
+
+struct FlagNote {
+  std::string message;
+  bool left_for_person = false;
+};
+
+struct FlagMapResult {
+  std::vector<std::string> flags;
+  // per_word[i]: what input word i became (empty when dropped or consumed as the value of the word before it).
+  std::vector<std::vector<std::string>> per_word;
+  std::vector<FlagNote> notes;
+  bool changed = false;
+};
+
+struct FlagMapOptions {
+  std::vector<std::string> architectures;  // --offload-arch values
+  bool nvcc_context = true;  // false: only flags that cannot be host-compiler flags are rewritten
+};
+
+// `flags` are single words (quotes already removed by the caller where they grouped words).
+// Library flags (-lcudart, -lcublas, ...) are mapped too. The --offload-arch list is emitted once per call.
+FlagMapResult MapNvccFlags(const std::vector<std::string>& flags, const FlagMapOptions& options);
+
+// The flags an nvcc -gencode/-arch was replaced by: "--offload-arch=gfx90a --offload-arch=gfx942".
+std::vector<std::string> OffloadArchFlags(const std::vector<std::string>& architectures);
+
+// True if `word` looks like an nvcc-only flag or a CUDA library (used to decide whether a line is nvcc-related).
+bool IsNvccOnlyFlag(const std::string& word);
+
+}  // namespace hipforge::translate

@@ -1,0 +1,67 @@
+#include "worker/translate/repo/rewrite_cache.h"
+
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "common/sha256.h"
+
+namespace hipforge::translate {
+
+std::string RewriteCache::Key(const std::string& rewriter_name, int rewriter_version, const std::string& fingerprint,
+                              const std::string& relative_path, const std::string& content) {
+  // Length-prefixed fields so no two different inputs concatenate to the same bytes.
+  std::string material;
+  for (const std::string& field :
+       {rewriter_name, std::to_string(rewriter_version), fingerprint, relative_path, content}) {
+    material += std::to_string(field.size()) + ":" + field;
+  }
+  return Sha256Hex(material);
+}
+
+std::optional<RewriteResult> RewriteCache::Lookup(const std::string& key) const {
+  if (directory_.empty()) return std::nullopt;
+  std::ifstream in(directory_ / (key + ".json"), std::ios::binary);
+  if (!in) return std::nullopt;
+  try {
+    const nlohmann::json json = nlohmann::json::parse(in);
+    RewriteResult result;
+    result.output = json.at("output").get<std::string>();
+    result.changed_by = json.at("changed_by").get<std::set<std::string>>();
+    result.changed_lines = json.at("changed_lines").get<std::set<uint32_t>>();
+    for (const auto& note : json.at("notes")) {
+      result.notes.push_back({note.at("origin").get<std::string>(), note.at("line").get<uint32_t>(),
+                              note.at("message").get<std::string>(), note.at("left_for_person").get<bool>()});
+    }
+    return result;
+  } catch (const nlohmann::json::exception&) {
+    return std::nullopt;  // a damaged entry is recomputed
+  }
+}
+
+void RewriteCache::Store(const std::string& key, const RewriteResult& result) const {
+  if (directory_.empty()) return;
+  std::error_code error;
+  std::filesystem::create_directories(directory_, error);
+  nlohmann::json notes = nlohmann::json::array();
+  for (const auto& note : result.notes) {
+    notes.push_back({{"origin", note.origin}, {"line", note.line}, {"message", note.message},
+                     {"left_for_person", note.left_for_person}});
+  }
+  const nlohmann::json json = {{"output", result.output},
+                               {"changed_by", result.changed_by},
+                               {"changed_lines", result.changed_lines},
+                               {"notes", notes}};
+  // Write then rename, so a concurrent reader never sees half an entry.
+  const auto final_path = directory_ / (key + ".json");
+  const auto temp_path = directory_ / (key + ".json.tmp" + std::to_string(reinterpret_cast<uintptr_t>(&result)));
+  {
+    std::ofstream out(temp_path, std::ios::binary);
+    out << json.dump();
+  }
+  std::filesystem::rename(temp_path, final_path, error);
+  if (error) std::filesystem::remove(temp_path, error);
+}
+
+}  // namespace hipforge::translate

@@ -1,0 +1,28 @@
+#pragma once
+// Per-file cache of build-file rewrites, keyed by a content hash, so a resubmitted repository reuses the
+// results of unchanged files. (CUDA sources use the translator's own cache: TranslateOptions::cache_directory.)
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "worker/translate/repo/build_file_rewriter.h"
+
+namespace hipforge::translate {
+
+class RewriteCache {
+ public:
+  // Disabled when `directory` is empty.
+  explicit RewriteCache(std::filesystem::path directory) : directory_(std::move(directory)) {}
+
+  // The key: SHA-256 over the rewriter's name and version, the context fingerprint and the file content.
+  static std::string Key(const std::string& rewriter_name, int rewriter_version, const std::string& fingerprint,
+                         const std::string& relative_path, const std::string& content);
+
+  std::optional<RewriteResult> Lookup(const std::string& key) const;
+  void Store(const std::string& key, const RewriteResult& result) const;  // best effort
+
+ private:
+  std::filesystem::path directory_;
+};
+
+}  // namespace hipforge::translate

@@ -1,0 +1,295 @@
+#include "worker/translate/repo/script_line_rewriter.h"
+
+#include <algorithm>
+#include <cctype>
+#include <regex>
+
+#include "worker/translate/repo/build_tables.h"
+#include "worker/translate/repo/nvcc_flag_mapper.h"
+
+namespace hipforge::translate {
+namespace {
+
+bool IsIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+std::string Lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+// A word = prefix (shell/make assignment and opening quotes) + core + suffix (closing quotes, `)`, `;`).
+struct WordParts {
+  std::string prefix, core, suffix;
+};
+
+WordParts SplitWordParts(const std::string& word) {
+  WordParts parts;
+  size_t start = 0;
+  static const std::regex kAssignment(R"(^[A-Za-z_][A-Za-z0-9_]*(\+|:|\?|::)?=)");
+  std::smatch m;
+  if (std::regex_search(word, m, kAssignment)) start = static_cast<size_t>(m.length(0));
+  while (start < word.size() && (word[start] == '"' || word[start] == '\'')) ++start;
+  size_t end = word.size();
+  while (end > start && (word[end - 1] == '"' || word[end - 1] == '\'' || word[end - 1] == ';')) --end;
+  parts.prefix = word.substr(0, start);
+  parts.core = word.substr(start, end - start);
+  parts.suffix = word.substr(end);
+  return parts;
+}
+
+}  // namespace
+
+SplitWords SplitShellWords(const std::string& text) {
+  SplitWords split;
+  size_t i = 0;
+  std::string separator;
+  while (i < text.size()) {
+    if (text[i] == ' ' || text[i] == '\t') {
+      separator += text[i++];
+      continue;
+    }
+    std::string word;
+    char quote = 0;
+    while (i < text.size()) {
+      const char c = text[i];
+      if (quote) {
+        if (c == quote) quote = 0;
+      } else if (c == '"' || c == '\'') {
+        quote = c;
+      } else if (c == ' ' || c == '\t') {
+        break;
+      }
+      word += c;
+      ++i;
+    }
+    split.separators.push_back(separator);
+    split.words.push_back(word);
+    separator.clear();
+  }
+  split.trailing = separator;
+  return split;
+}
+
+std::vector<std::string> SplitLinesKeepEnd(const std::string& content, bool& ends_with_newline) {
+  std::vector<std::string> lines;
+  size_t start = 0;
+  while (start < content.size()) {
+    size_t end = content.find('\n', start);
+    if (end == std::string::npos) {
+      lines.push_back(content.substr(start));
+      ends_with_newline = false;
+      return lines;
+    }
+    lines.push_back(content.substr(start, end - start));
+    start = end + 1;
+  }
+  ends_with_newline = true;
+  return lines;
+}
+
+std::string JoinLines(const std::vector<std::string>& lines, bool ends_with_newline) {
+  std::string out;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    out += lines[i];
+    if (i + 1 < lines.size() || ends_with_newline) out += '\n';
+  }
+  return out;
+}
+
+ScriptLineResult ScriptLineRewriter::Rewrite(const std::string& line) const {
+  ScriptLineResult result;
+  const size_t first = line.find_first_not_of(" \t");
+  if (first == std::string::npos || (options_.comment_lines_unchanged && line[first] == '#')) {
+    result.text = line;
+    return result;
+  }
+  const std::string lower = Lower(line);
+  const bool nvcc_context = lower.find("nvcc") != std::string::npos || lower.find("cuda") != std::string::npos ||
+                            lower.find("gencode") != std::string::npos || lower.find("cuflags") != std::string::npos ||
+                            lower.find(".cu ") != std::string::npos || lower.find(".cu\"") != std::string::npos ||
+                            (lower.size() >= 3 && lower.compare(lower.size() - 3, 3, ".cu") == 0);
+  std::string text = RewriteWords(line, nvcc_context, result);
+  text = MapIdentifiers(text, result);
+  // CUDA install paths: /usr/local/cuda[-12.2] -> /opt/rocm; its lib64 -> lib.
+  static const std::regex kCudaPath(R"(/usr/local/cuda(-[0-9]+(\.[0-9]+)*)?(?![A-Za-z0-9_]))");
+  std::string mapped = std::regex_replace(text, kCudaPath, "/opt/rocm");
+  static const std::regex kRocmLib64(R"((/opt/rocm|\$\(ROCM_PATH\)|\$\{ROCM_PATH\}|\$ROCM_PATH)/lib64)");
+  mapped = std::regex_replace(mapped, kRocmLib64, "$1/lib");
+  if (mapped != text) result.origins.insert("paths");
+  if (options_.rename_cu_to_hip) {
+    static const std::regex kCuName(R"(([A-Za-z0-9_%*\-\)])\.cu(?![A-Za-z0-9_]))");
+    const std::string renamed = std::regex_replace(mapped, kCuName, "$1.hip");
+    if (renamed != mapped) result.origins.insert("rename");
+    mapped = renamed;
+  }
+  result.text = mapped;
+  return result;
+}
+
+std::string ScriptLineRewriter::RewriteWords(const std::string& text, bool nvcc_context,
+                                             ScriptLineResult& result) const {
+  SplitWords split = SplitShellWords(text);
+  if (split.words.empty()) return text;
+  const bool docker_line = Lower(text).find("docker") != std::string::npos ||
+                           Lower(text).find("podman") != std::string::npos;
+  std::vector<WordParts> parts;
+  std::vector<std::string> cores;
+  for (const auto& word : split.words) {
+    parts.push_back(SplitWordParts(word));
+    cores.push_back(parts.back().core);
+  }
+  FlagMapOptions flag_options{options_.architectures, nvcc_context};
+  FlagMapResult mapped = MapNvccFlags(cores, flag_options);
+  bool changed = mapped.changed;
+  for (const auto& note : mapped.notes) result.notes.push_back({"HB501", 0, note.message, note.left_for_person});
+  if (mapped.changed) result.origins.insert("HB501");
+
+  std::vector<std::string> out_words(split.words.size());
+  for (size_t i = 0; i < split.words.size(); ++i) {
+    std::string joined;
+    for (const auto& flag : mapped.per_word[i]) joined += (joined.empty() ? "" : " ") + flag;
+    // A quoted group of flags (`NVCCFLAGS="-arch=sm_70 -O3"`) is rewritten inside its quotes.
+    if (mapped.per_word[i].size() == 1 && joined == cores[i] && cores[i].find(' ') != std::string::npos) {
+      ScriptLineResult inner;
+      joined = RewriteWords(cores[i], nvcc_context, inner);
+      if (joined != cores[i]) {
+        changed = true;
+        result.origins.insert(inner.origins.begin(), inner.origins.end());
+        result.notes.insert(result.notes.end(), inner.notes.begin(), inner.notes.end());
+      }
+    }
+    if (joined.empty() && parts[i].prefix.empty() && parts[i].suffix.empty()) continue;
+    out_words[i] = parts[i].prefix + joined + parts[i].suffix;
+  }
+  // docker/podman: `--gpus X` -> the ROCm device nodes; `--runtime=nvidia` dropped.
+  if (docker_line) {
+    for (size_t i = 0; i < out_words.size(); ++i) {
+      std::string& word = out_words[i];
+      if (word == "nvidia-docker") {
+        word = "docker";
+        changed = true;
+        result.origins.insert("docker");
+      } else if (word == "--gpus" || word.rfind("--gpus=", 0) == 0) {
+        std::string value = word == "--gpus" && i + 1 < out_words.size() ? out_words[i + 1] : word.substr(std::min(word.size(), size_t{7}));
+        if (word == "--gpus" && i + 1 < out_words.size()) out_words[i + 1].clear();
+        word = "--device /dev/kfd --device /dev/dri --group-add video";
+        changed = true;
+        result.origins.insert("docker");
+        if (value != "all") {
+          result.notes.push_back({"docker", 0,
+                                  "`--gpus " + value + "` selected GPUs: all are passed; restrict with "
+                                  "HIP_VISIBLE_DEVICES or specific /dev/dri/renderD* nodes",
+                                  true});
+        }
+      } else if (word == "--runtime=nvidia" || (word == "--runtime" && i + 1 < out_words.size() &&
+                                                 out_words[i + 1] == "nvidia")) {
+        if (word == "--runtime") out_words[i + 1].clear();
+        word.clear();
+        changed = true;
+        result.origins.insert("docker");
+      }
+    }
+  }
+  if (!changed) return text;
+  std::string out;
+  for (size_t i = 0; i < out_words.size(); ++i) {
+    if (out_words[i].empty()) continue;
+    // Keep the original whitespace before a word, but never start with a separator taken from a dropped word.
+    out += (out.empty() ? split.separators[0] : (split.separators[i].empty() ? " " : split.separators[i]));
+    out += out_words[i];
+  }
+  if (out.empty()) out = split.separators[0];
+  return out + split.trailing;
+}
+
+std::string ScriptLineRewriter::MapIdentifiers(const std::string& text, ScriptLineResult& result) const {
+  std::string out;
+  size_t i = 0;
+  while (i < text.size()) {
+    if (!IsIdentChar(text[i]) || (i > 0 && (IsIdentChar(text[i - 1])))) {
+      out += text[i++];
+      continue;
+    }
+    // A tool-name run may contain '-' (nvidia-smi); an identifier run may not.
+    size_t tool_end = i;
+    while (tool_end < text.size() && (IsIdentChar(text[tool_end]) || text[tool_end] == '-')) ++tool_end;
+    while (tool_end > i && text[tool_end - 1] == '-') --tool_end;
+    const std::string tool_word = text.substr(i, tool_end - i);
+    const bool standalone = (i == 0 || text[i - 1] != '-') && (tool_end == text.size() || text[tool_end] != '.');
+    bool handled = false;
+    for (const ToolMapping& tool : ToolMappings()) {
+      if (tool_word != tool.cuda_tool || !standalone) continue;
+      const std::string_view rocm_tool =
+          options_.modern_rocm_tools || tool.legacy_rocm_tool.empty() ? tool.rocm_tool : tool.legacy_rocm_tool;
+      if (rocm_tool.empty()) {
+        out += tool_word;
+        result.notes.push_back({"HB504", 0, std::string(tool.cuda_tool) + ": " + std::string(tool.note), true});
+      } else {
+        out += rocm_tool;
+        result.origins.insert("HB504");
+        // Arguments follow the tool: they rarely carry over.
+        const bool has_args = tool_end < text.size() && text.find_first_not_of(" \t", tool_end) != std::string::npos &&
+                              text[text.find_first_not_of(" \t", tool_end)] == '-';
+        result.notes.push_back({"HB504", 0,
+                                std::string(tool.cuda_tool) + " -> " + std::string(rocm_tool) +
+                                    (tool.note.empty() ? "" : ": " + std::string(tool.note)),
+                                has_args && !tool.note.empty()});
+      }
+      i = tool_end;
+      handled = true;
+      break;
+    }
+    if (handled) continue;
+    size_t end = i;
+    while (end < text.size() && IsIdentChar(text[end])) ++end;
+    std::string ident = text.substr(i, end - i);
+    std::string replacement = ident;
+    for (const EnvVarMapping& env : EnvVarMappings()) {
+      if (ident != env.cuda_name) continue;
+      if (env.rocm_name.empty()) {
+        result.notes.push_back({"HB503", 0, std::string(env.cuda_name) + ": " + std::string(env.note), true});
+        break;
+      }
+      replacement = std::string(env.rocm_name);
+      result.origins.insert("HB503");
+      result.notes.push_back({"HB503", 0, ident + " -> " + replacement + ": " + std::string(env.note), false});
+      if (!env.value_from.empty() && end < text.size() && text[end] == '=') {
+        const std::string value_from = std::string(env.value_from);
+        size_t value_start = end + 1;
+        const bool quoted = value_start < text.size() && (text[value_start] == '"' || text[value_start] == '\'');
+        if (quoted) ++value_start;
+        if (text.compare(value_start, value_from.size(), value_from) == 0 &&
+            (value_start + value_from.size() == text.size() || !IsIdentChar(text[value_start + value_from.size()]))) {
+          out += replacement + text.substr(end, value_start - end) + std::string(env.value_to);
+          i = value_start + value_from.size();
+          replacement.clear();
+        }
+      }
+      break;
+    }
+    if (replacement.empty()) continue;  // already written with its value
+    if (replacement == ident) {
+      for (std::string_view root : CudaRootVariables()) {
+        if (ident == root) {
+          replacement = "ROCM_PATH";
+          result.origins.insert("paths");
+        }
+      }
+    }
+    if (replacement == ident && ident == "nvcc") {
+      replacement = "hipcc";
+      result.origins.insert("HB501");
+    }
+    if (replacement == ident && ident.find("NVCC") != std::string::npos) {
+      for (size_t at = replacement.find("NVCC"); at != std::string::npos; at = replacement.find("NVCC", at + 5)) {
+        replacement.replace(at, 4, "HIPCC");
+      }
+      result.origins.insert("HB501");
+    }
+    out += replacement;
+    i = end;
+  }
+  return out;
+}
+
+}  // namespace hipforge::translate
