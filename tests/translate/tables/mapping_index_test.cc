@@ -16,6 +16,8 @@ constexpr ApiMapping kRuntime[] = {
     {.cuda_name = "cudaNew", .hip_name = "hipNew", .library = ApiLibrary::kRuntime, .hip_introduced = {6, 2},
      .hip_removed = {7, 0}},
     {.cuda_name = "cudaGone", .library = ApiLibrary::kRuntime, .hip_state = SupportState::kUnsupported},
+    {.cuda_name = "CU_RENAMED", .hip_name = "HIP_NEW_SPELLING", .library = ApiLibrary::kRuntime,
+     .roc_state = SupportState::kSupported, .hip_name_before = "hipOldSpelling", .hip_name_before_until = {5, 2}},
 };
 constexpr ApiMapping kBlas[] = {
     {.cuda_name = "cublasSgemm_v2", .hip_name = "hipblasSgemm", .roc_name = "rocblas_sgemm",
@@ -103,6 +105,18 @@ TEST(MappingIndexTest, ResolveFollowsHipifyRocAndMiopenRules) {
 
   const ApiMapping& malloc_record = *index.Find("cudaMalloc");
   EXPECT_EQ(Resolve(malloc_record, true, true).name, "hipMalloc");
+}
+
+TEST(MappingIndexTest, OlderReleasesGetTheOlderSpelling) {
+  const MappingIndex index = SmallIndex();
+  const ApiMapping& renamed = *index.Find("CU_RENAMED");
+  EXPECT_EQ(HipNameFor(renamed, {5, 1}), "hipOldSpelling");
+  EXPECT_EQ(HipNameFor(renamed, {5, 2}), "hipOldSpelling");
+  EXPECT_EQ(HipNameFor(renamed, {5, 3}), "HIP_NEW_SPELLING");
+  EXPECT_EQ(Resolve(renamed, false, false, {5, 2}).name, "hipOldSpelling");
+  EXPECT_EQ(Resolve(renamed, false, false, {6, 4}).name, "HIP_NEW_SPELLING");
+  EXPECT_EQ(Resolve(renamed, false, false).name, "HIP_NEW_SPELLING");
+  EXPECT_EQ(HipNameFor(*index.Find("cudaMalloc"), {5, 2}), "hipMalloc");
 }
 
 TEST(MappingIndexTest, RealTablesAreAllIndexed) {

@@ -92,6 +92,12 @@ ResolvedName Resolve(const ApiMapping& mapping, bool roc, bool miopen) {
   return {mapping.hip_name, mapping.hip_state, false};
 }
 
+ResolvedName Resolve(const ApiMapping& mapping, bool roc, bool miopen, ApiVersion target) {
+  ResolvedName resolved = Resolve(mapping, roc, miopen);
+  if (!resolved.from_roc && resolved.name == mapping.hip_name) resolved.name = HipNameFor(mapping, target);
+  return resolved;
+}
+
 MappingIndex::MappingIndex() : MappingIndex(AllTables()) {}
 
 MappingIndex::MappingIndex(std::vector<std::span<const ApiMapping>> tables) : tables_(std::move(tables)) {

@@ -39,6 +39,8 @@ struct ResolvedName {
   bool from_roc = false;
 };
 ResolvedName Resolve(const ApiMapping& mapping, bool roc, bool miopen);
+// Same, with the HIP name spelled as the `target` release spells it (see HipNameFor).
+ResolvedName Resolve(const ApiMapping& mapping, bool roc, bool miopen, ApiVersion target);
 
 class MappingIndex {
  public:
