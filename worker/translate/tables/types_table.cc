@@ -376,7 +376,7 @@ constexpr ApiMapping kRecords[] = {
     {.cuda_name = "cudaEglResourceLocationSysmem", .hip_name = "hipEglResourceLocationSysmem", .kind = kEnumConstant, .library = kTypes, .hip_state = kUnsupported, .cuda_introduced = {9, 1}},
     {.cuda_name = "cudaEglResourceLocationVidmem", .hip_name = "hipEglResourceLocationVidmem", .kind = kEnumConstant, .library = kTypes, .hip_state = kUnsupported, .cuda_introduced = {9, 1}},
     {.cuda_name = "cudaError", .hip_name = "hipError_t", .kind = kEnumType, .library = kTypes, .roc_state = kSupported, .hip_introduced = {1, 5}},
-    {.cuda_name = "cudaError_t", .hip_name = "hipError_t", .kind = kType, .library = kTypes, .roc_state = kSupported, .hip_introduced = {1, 5}},
+    {.cuda_name = "cudaError_t", .hip_name = "hipError_t", .kind = kEnumType, .library = kTypes, .roc_state = kSupported, .hip_introduced = {1, 5}},
     {.cuda_name = "cudaSuccess", .hip_name = "hipSuccess", .kind = kEnumConstant, .library = kTypes, .roc_state = kSupported, .hip_introduced = {1, 5}},
     {.cuda_name = "cudaErrorInvalidValue", .hip_name = "hipErrorInvalidValue", .kind = kEnumConstant, .library = kTypes, .roc_state = kSupported, .hip_introduced = {1, 6}},
     {.cuda_name = "cudaErrorMemoryAllocation", .hip_name = "hipErrorOutOfMemory", .kind = kEnumConstant, .library = kTypes, .roc_state = kSupported, .hip_introduced = {1, 6}},
