@@ -2,6 +2,7 @@
 // AMD-semantics analyzer: rules HBxxx over CUDA sources (AST) and build files/scripts (tokens/lines).
 #include <filesystem>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -13,6 +14,12 @@ namespace hipforge::translate {
 struct AnalyzeOptions {
   CudaFrontendOptions frontend;
   unsigned jobs = 0;  // 0: hardware concurrency
+  // Emit `// HIPFORGE HBxxx: ...` comments above each finding (AnalysisResult::annotations). Off by default.
+  bool annotate = false;
+  // Rule ids to leave out (e.g. {"HB203"}); unknown ids are an error from CreateAnalyzer.
+  std::vector<std::string> disabled_rules;
+  // false: only the token/line rules run (no Clang parse); for quick scans.
+  bool parse_sources = true;
 };
 
 struct FileEffort {
@@ -28,8 +35,18 @@ struct EffortEstimate {
   std::vector<FileEffort> files;
 };
 
+// How one input file was analyzed.
+struct AnalyzedFile {
+  std::string path;              // relative to the analyzed root
+  std::string kind;              // "cuda-source", "header", "cmake", "makefile", "shell", "dockerfile", "ci", "python", "other"
+  bool ast_analyzed = false;     // AST rules ran on it (directly or as a header of a parsed source)
+  std::string ast_skipped_reason;  // why not (first Clang error, "not a source file", ...); token rules still ran
+};
+
 struct AnalysisResult {
-  std::vector<Finding> findings;  // locations in the ORIGINAL sources
+  std::vector<Finding> findings;  // locations in the ORIGINAL sources, sorted by path, line, column, rule
+  std::vector<AnalyzedFile> files;
+  EditsByFile annotations;        // only with AnalyzeOptions::annotate: comment insertions on the original files
 };
 
 class Analyzer {
@@ -43,6 +60,20 @@ class Analyzer {
 };
 
 absl::StatusOr<std::unique_ptr<Analyzer>> CreateAnalyzer(AnalyzeOptions options);
+
+// The rule catalog (for SARIF rule metadata, docs and the CLI's rule listing).
+struct RuleDescription {
+  std::string id;         // "HB101"
+  Severity severity;      // default severity of its findings
+  std::string title;      // one line
+  std::string rule_class; // "wavefront", "architecture", "library", "runtime", "build"
+  std::string help_path;  // "docs/rules/HB101.md"
+};
+std::vector<RuleDescription> RuleCatalog();
+
+// Every finding's automatic fix, grouped by file (the translator's `extra_edits`), plus the annotations when
+// `with_annotations`. Findings without edits contribute nothing.
+EditsByFile CollectFixEdits(const AnalysisResult& result, bool with_annotations);
 
 // The documented effort model (docs/rules/effort-model.md), from findings and the translator's statistics.
 EffortEstimate EstimateEffort(const std::vector<Finding>& findings, const std::vector<FileTranslation>& translations);

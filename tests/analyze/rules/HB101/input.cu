@@ -1,0 +1,49 @@
+// HB101 golden input: literal warp sizes in lane/warp arithmetic (positives) and 32-wide tiles (negatives).
+#include <cuda_runtime.h>
+#define WARP_SIZE 32
+
+__global__ void block_sum(const float* in, float* out, int n) {
+  __shared__ float partial[32];
+  int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  int lane = threadIdx.x % 32;
+  int warp = threadIdx.x / 32;
+  float v = tid < n ? in[tid] : 0.0f;
+  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_down_sync(__activemask(), v, o);
+  if (lane == 0) partial[warp] = v;
+  __syncthreads();
+  int first_lane = threadIdx.x & 31;
+  int first_warp = threadIdx.x >> 5;
+  int warps = blockDim.x / WARP_SIZE;
+  int block_group = blockIdx.x / 32;
+  if (first_warp == 0) {
+    v = first_lane < warps ? partial[first_lane] : 0.0f;
+    for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_down_sync(__activemask(), v, o);
+    if (first_lane == 0) out[blockIdx.x] = v + block_group * 0;
+  }
+}
+
+// Negatives: tiles of 32 indexed by the thread index, without warp primitives.
+__global__ void transpose(const float* in, float* out, int width) {
+  __shared__ float tile[32][33];
+  int x = blockIdx.x * 32 + threadIdx.x;
+  int y = blockIdx.y * 32 + threadIdx.y;
+  tile[threadIdx.y][threadIdx.x] = in[y * width + x];
+  __syncthreads();
+  int row = threadIdx.x / 32;
+  int col = threadIdx.x % 32;
+  out[x * width + y] = tile[threadIdx.x][threadIdx.y] + row + col;
+}
+
+// Negatives: wave-size-agnostic code.
+__global__ void agnostic(float* out) {
+  int lane = threadIdx.x % warpSize;
+  int warp = threadIdx.x / warpSize;
+  float v = __shfl_down_sync(__activemask(), 1.0f, 1);
+  out[warp] = v + lane + (blockIdx.x % 32);
+}
+
+void launch(const float* in, float* out, int n) {
+  dim3 block(32, 32);
+  dim3 grid((n + 31) / 32, n / 32);
+  transpose<<<grid, block>>>(in, out, n);
+}

@@ -1,0 +1,15 @@
+// HB103 golden input: ballot results kept in 32 bits or counted with 32-bit bit operations.
+#include <cuda_runtime.h>
+
+__global__ void count_positive(const float* in, int* out) {
+  float v = in[blockIdx.x * blockDim.x + threadIdx.x];
+  unsigned int votes = __ballot_sync(__activemask(), v > 0.0f);
+  int count = __popc(votes);
+  int first = __ffs(__ballot_sync(__activemask(), v < 0.0f));
+  // Negatives: 64-bit storage, auto, and a ballot only tested for zero.
+  unsigned long long wide = __ballot_sync(__activemask(), v > 1.0f);
+  auto deduced = __ballot_sync(__activemask(), v > 2.0f);
+  bool any_big = __ballot_sync(__activemask(), v > 3.0f) != 0;
+  int bits = __popc(static_cast<unsigned int>(blockIdx.x));
+  out[threadIdx.x] = count + first + (wide != 0) + (deduced != 0) + any_big + bits;
+}

@@ -1,0 +1,276 @@
+#include "worker/translate/analyze/analyzer.h"
+
+#include <algorithm>
+#include <atomic>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "worker/translate/analyze/ast_runner.h"
+#include "worker/translate/analyze/registry.h"
+#include "worker/translate/analyze/token_file.h"
+
+namespace hipforge::translate {
+namespace {
+
+using analyze::FileKind;
+using analyze::TextFile;
+
+// Clang is only worth starting for files that mention CUDA at all; the rest get the token rules.
+bool MentionsCuda(const std::string& content) {
+  static constexpr std::string_view kMarkers[] = {"cuda", "__global__", "__device__", "__shared__", "threadIdx",
+                                                  "<<<", "cublas", "curand", "CUDA"};
+  for (std::string_view marker : kMarkers) {
+    if (content.find(marker) != std::string::npos) return true;
+  }
+  return false;
+}
+
+bool SameFinding(const Finding& a, const Finding& b) {
+  return a.rule_id == b.rule_id && a.location.path == b.location.path && a.location.line == b.location.line &&
+         a.location.column == b.location.column;
+}
+
+bool FindingLess(const Finding& a, const Finding& b) {
+  return std::tie(a.location.path, a.location.line, a.location.column, a.rule_id) <
+         std::tie(b.location.path, b.location.line, b.location.column, b.rule_id);
+}
+
+std::optional<std::string> ReadFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string CommentPrefix(FileKind kind) {
+  return analyze::IsSourceKind(kind) ? "// " : "# ";
+}
+
+class AnalyzerImpl final : public Analyzer {
+ public:
+  AnalyzerImpl(AnalyzeOptions options, CudaFrontend frontend, std::set<std::string> disabled)
+      : options_(std::move(options)), frontend_(std::move(frontend)), disabled_(std::move(disabled)) {}
+
+  absl::StatusOr<AnalysisResult> Analyze(const std::filesystem::path& root,
+                                         const std::vector<std::filesystem::path>& files,
+                                         const ProgressCallback& progress) override {
+    std::error_code error;
+    const auto canonical_root = std::filesystem::weakly_canonical(root, error);
+    if (error || !std::filesystem::is_directory(canonical_root)) {
+      return absl::InvalidArgumentError("analyze: not a directory: " + root.string());
+    }
+    AnalysisResult result;
+    std::vector<std::unique_ptr<TextFile>> texts;
+    std::map<std::string, size_t> index_by_path;
+    for (const auto& file : files) {
+      const std::string relative = file.lexically_normal().generic_string();
+      if (index_by_path.count(relative)) continue;
+      auto content = ReadFile(canonical_root / file);
+      if (!content) return absl::NotFoundError("analyze: cannot read " + (canonical_root / file).string());
+      const FileKind kind = analyze::ClassifyFile(file, *content);
+      index_by_path[relative] = texts.size();
+      texts.push_back(std::make_unique<TextFile>(relative, kind, std::move(*content)));
+      result.files.push_back(AnalyzedFile{relative, analyze::FileKindName(kind), false, ""});
+    }
+
+    // 1. AST rules on sources, then on headers no parsed source covered.
+    std::vector<Finding> findings;
+    std::map<std::string, std::vector<std::pair<uint32_t, uint32_t>>> skipped_by_file;
+    std::set<std::string> ast_covered;
+    std::map<std::string, std::string> ast_failure;
+    const std::vector<std::string> clang_args = frontend_.ClangArgs();
+    auto parse_batch = [&](const std::vector<size_t>& batch, int done_before, int total) {
+      std::vector<analyze::TranslationUnitResult> results(batch.size());
+      std::atomic<size_t> next{0};
+      std::mutex progress_mutex;
+      int done = done_before;
+      auto worker = [&]() {
+        for (size_t i = next++; i < batch.size(); i = next++) {
+          const TextFile& text = *texts[batch[i]];
+          results[i] = analyze::RunAstRules(clang_args, canonical_root / text.path(), canonical_root, disabled_);
+          std::lock_guard<std::mutex> lock(progress_mutex);
+          ++done;
+          if (progress) progress(ProgressEvent{"analyze", done, total, text.path()});
+        }
+      };
+      unsigned jobs = options_.jobs ? options_.jobs : std::max(1u, std::thread::hardware_concurrency());
+      jobs = std::min<unsigned>(jobs, static_cast<unsigned>(std::max<size_t>(1, batch.size())));
+      std::vector<std::thread> threads;
+      for (unsigned j = 1; j < jobs; ++j) threads.emplace_back(worker);
+      worker();
+      for (auto& thread : threads) thread.join();
+      for (size_t i = 0; i < batch.size(); ++i) {
+        auto& tu = results[i];
+        const std::string& path = texts[batch[i]]->path();
+        if (!tu.parsed) {
+          ast_failure[path] = tu.first_error;
+          continue;
+        }
+        findings.insert(findings.end(), std::make_move_iterator(tu.findings.begin()),
+                        std::make_move_iterator(tu.findings.end()));
+        for (const auto& covered : tu.covered_files) {
+          if (ast_covered.insert(covered).second) skipped_by_file[covered] = tu.skipped_ranges[covered];
+        }
+        ast_covered.insert(path);
+      }
+    };
+    std::vector<size_t> sources, headers;
+    for (size_t i = 0; i < texts.size(); ++i) {
+      const TextFile& text = *texts[i];
+      if (!options_.parse_sources || !MentionsCuda(text.content())) continue;
+      if (text.kind() == FileKind::kCudaSource || text.kind() == FileKind::kCppSource) sources.push_back(i);
+      if (text.kind() == FileKind::kHeader) headers.push_back(i);
+    }
+    const int total_parses = static_cast<int>(sources.size() + headers.size());
+    parse_batch(sources, 0, total_parses);
+    std::vector<size_t> uncovered_headers;
+    for (size_t i : headers) {
+      if (!ast_covered.count(texts[i]->path())) uncovered_headers.push_back(i);
+    }
+    parse_batch(uncovered_headers, static_cast<int>(sources.size()), total_parses);
+
+    // 2. Token rules on sources (whole file when the AST did not cover it), line rules on the rest.
+    for (size_t i = 0; i < texts.size(); ++i) {
+      TextFile& text = *texts[i];
+      AnalyzedFile& entry = result.files[i];
+      if (analyze::IsSourceKind(text.kind())) {
+        if (ast_covered.count(text.path())) {
+          entry.ast_analyzed = true;
+          text.fallback_ranges = skipped_by_file[text.path()];
+        } else {
+          if (auto failure = ast_failure.find(text.path()); failure != ast_failure.end()) {
+            entry.ast_skipped_reason = "AST rules skipped, Clang could not parse the file: " + failure->second;
+          } else if (!options_.parse_sources) {
+            entry.ast_skipped_reason = "AST rules skipped: parsing disabled";
+          } else {
+            entry.ast_skipped_reason = "AST rules skipped: no CUDA constructs";
+          }
+          text.fallback_ranges = {{0, static_cast<uint32_t>(text.content().size()) + 1}};
+        }
+      } else {
+        entry.ast_skipped_reason = "not a C/C++/CUDA file: line rules only";
+      }
+      analyze::FindingSink sink(canonical_root);
+      auto rules = analyze::MakeRules(sink, disabled_);
+      for (auto& rule : rules) {
+        if (analyze::IsSourceKind(text.kind())) {
+          rule->checkTokens(text);
+        } else if (text.kind() != FileKind::kOther) {
+          rule->checkLines(text);
+        }
+      }
+      findings.insert(findings.end(), std::make_move_iterator(sink.findings().begin()),
+                      std::make_move_iterator(sink.findings().end()));
+    }
+
+    std::sort(findings.begin(), findings.end(), FindingLess);
+    findings.erase(std::unique(findings.begin(), findings.end(), SameFinding), findings.end());
+    result.findings = std::move(findings);
+    if (options_.annotate) result.annotations = Annotate(canonical_root, result.findings, texts, index_by_path);
+    return result;
+  }
+
+ private:
+  // One comment insertion per annotated line, indented like the line it explains.
+  static EditsByFile Annotate(const std::filesystem::path& root, const std::vector<Finding>& findings,
+                              const std::vector<std::unique_ptr<TextFile>>& texts,
+                              const std::map<std::string, size_t>& index_by_path) {
+    std::map<std::string, std::unique_ptr<TextFile>> extra;  // headers reached through includes
+    std::map<std::pair<std::string, uint32_t>, std::string> comments;
+    std::map<std::string, const TextFile*> file_of;
+    for (const Finding& finding : findings) {
+      const TextFile* text = nullptr;
+      if (auto it = index_by_path.find(finding.location.path); it != index_by_path.end()) {
+        text = texts[it->second].get();
+      } else {
+        auto& slot = extra[finding.location.path];
+        if (!slot) {
+          auto content = ReadFile(root / finding.location.path);
+          if (!content) continue;
+          slot = std::make_unique<TextFile>(finding.location.path,
+                                            analyze::ClassifyFile(finding.location.path, *content), *content);
+        }
+        text = slot.get();
+      }
+      file_of[finding.location.path] = text;
+      const std::string_view line = text->Line(finding.location.line);
+      const std::string indent(line.substr(0, line.find_first_not_of(" \t") == std::string_view::npos
+                                                  ? 0 : line.find_first_not_of(" \t")));
+      comments[{finding.location.path, finding.location.line}] +=
+          indent + CommentPrefix(text->kind()) + "HIPFORGE " + finding.rule_id + ": " + finding.message + "\n";
+    }
+    EditsByFile edits;
+    for (const auto& [key, comment] : comments) {
+      const TextFile* text = file_of[key.first];
+      edits[key.first].push_back(TextEdit{text->LineStart(key.second), 0, comment, "annotate"});
+    }
+    return edits;
+  }
+
+  AnalyzeOptions options_;
+  CudaFrontend frontend_;
+  std::set<std::string> disabled_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Analyzer>> CreateAnalyzer(AnalyzeOptions options) {
+  std::set<std::string> known;
+  for (const auto& info : analyze::AllRuleInfos()) known.insert(info.id);
+  std::set<std::string> disabled;
+  for (const auto& id : options.disabled_rules) {
+    if (!known.count(id)) return absl::InvalidArgumentError("analyze: unknown rule id " + id);
+    disabled.insert(id);
+  }
+  if (options.frontend.shim_directory.empty()) {
+    options.frontend.shim_directory = std::filesystem::temp_directory_path() / "hipforge-analyzer-shims";
+  }
+  auto frontend = CudaFrontend::Create(options.frontend);
+  if (!frontend.ok()) return frontend.status();
+  return std::unique_ptr<Analyzer>(new AnalyzerImpl(std::move(options), std::move(*frontend), std::move(disabled)));
+}
+
+std::vector<RuleDescription> RuleCatalog() {
+  std::vector<RuleDescription> catalog;
+  for (const auto& info : analyze::AllRuleInfos()) {
+    catalog.push_back(RuleDescription{info.id, info.severity, info.title, analyze::RuleClassName(info.rule_class),
+                                      std::string("docs/rules/") + info.id + ".md"});
+  }
+  return catalog;
+}
+
+EditsByFile CollectFixEdits(const AnalysisResult& result, bool with_annotations) {
+  EditsByFile edits;
+  for (const Finding& finding : result.findings) {
+    auto& list = edits[finding.location.path];
+    for (const TextEdit& edit : finding.edits) {
+      // The same macro definition can be fixed through several findings; keep one, and never overlap.
+      const bool clash = std::any_of(list.begin(), list.end(), [&](const TextEdit& other) {
+        return edit.offset < other.offset + std::max<uint32_t>(other.length, 1) &&
+               other.offset < edit.offset + std::max<uint32_t>(edit.length, 1);
+      });
+      if (!clash) list.push_back(edit);
+    }
+  }
+  if (with_annotations) {
+    for (const auto& [path, annotations] : result.annotations) {
+      auto& list = edits[path];
+      list.insert(list.end(), annotations.begin(), annotations.end());
+    }
+  }
+  for (auto it = edits.begin(); it != edits.end();) {
+    if (it->second.empty()) {
+      it = edits.erase(it);
+    } else {
+      std::stable_sort(it->second.begin(), it->second.end(),
+                       [](const TextEdit& a, const TextEdit& b) { return a.offset < b.offset; });
+      ++it;
+    }
+  }
+  return edits;
+}
+
+}  // namespace hipforge::translate

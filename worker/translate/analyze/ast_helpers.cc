@@ -1,0 +1,175 @@
+#include "worker/translate/analyze/ast_helpers.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+namespace hipforge::translate::analyze {
+namespace {
+
+bool IsBuiltinVariable(const clang::DeclRefExpr* ref, llvm::StringRef name) {
+  const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+  return var && var->getName() == name;
+}
+
+bool DerivesImpl(const clang::Stmt* stmt, bool allow_block_dim, int depth) {
+  if (!stmt || depth > 6) return false;
+  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(stmt)) {
+    if (IsBuiltinVariable(ref, "threadIdx")) return true;
+    if (allow_block_dim && IsBuiltinVariable(ref, "blockDim")) return true;
+    if (const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl())) {
+      if (var->hasLocalStorage() && !llvm::isa<clang::ParmVarDecl>(var) && var->getInit()) {
+        return DerivesImpl(var->getInit(), allow_block_dim, depth + 1);
+      }
+    }
+    return false;
+  }
+  if (const auto* call = llvm::dyn_cast<clang::CXXMemberCallExpr>(stmt)) {
+    if (const auto* method = call->getMethodDecl()) {
+      if (method->getName() == "thread_rank") return true;
+    }
+  }
+  if (const auto* call = llvm::dyn_cast<clang::CallExpr>(stmt)) {
+    const std::string name = CalleeName(call);
+    if (name == "__lane_id" || name == "__laneid") return true;
+  }
+  if (const auto* opaque = llvm::dyn_cast<clang::OpaqueValueExpr>(stmt)) {
+    return DerivesImpl(opaque->getSourceExpr(), allow_block_dim, depth);
+  }
+  for (const clang::Stmt* child : stmt->children()) {
+    if (DerivesImpl(child, allow_block_dim, depth)) return true;
+  }
+  return false;
+}
+
+class WarpPrimitiveFinder : public clang::RecursiveASTVisitor<WarpPrimitiveFinder> {
+ public:
+  bool VisitCallExpr(clang::CallExpr* call) {
+    const std::string name = CalleeName(call);
+    llvm::StringRef ref(name);
+    if (ref.startswith("__shfl") || ref.startswith("__ballot") || ref.startswith("__any") ||
+        ref.startswith("__all") || ref == "__activemask" || ref == "__syncwarp" || ref.startswith("__match") ||
+        (ref.startswith("__reduce_") && ref.endswith("_sync")) || ref == "tiled_partition" ||
+        ref == "shfl" || ref == "shfl_down" || ref == "shfl_xor" || ref == "shfl_up" || ref == "ballot") {
+      found = true;
+      return false;
+    }
+    return true;
+  }
+  bool found = false;
+};
+
+}  // namespace
+
+const clang::Expr* StripCasts(const clang::Expr* expr) {
+  while (expr) {
+    const clang::Expr* next = expr->IgnoreParenImpCasts();
+    if (const auto* cast = llvm::dyn_cast<clang::ExplicitCastExpr>(next)) next = cast->getSubExpr();
+    if (next == expr) break;
+    expr = next;
+  }
+  return expr;
+}
+
+std::string CalleeName(const clang::CallExpr* call) {
+  if (const auto* callee = call->getDirectCallee()) {
+    if (callee->getDeclName().isIdentifier()) return callee->getName().str();
+    return {};
+  }
+  // Unresolved calls in templates: take the spelled name.
+  const clang::Expr* callee = call->getCallee()->IgnoreParenImpCasts();
+  if (const auto* lookup = llvm::dyn_cast<clang::UnresolvedLookupExpr>(callee)) {
+    return lookup->getName().getAsString();
+  }
+  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(callee)) return ref->getNameInfo().getAsString();
+  return {};
+}
+
+bool DerivesFromThreadIndex(const clang::Expr* expr, bool allow_block_dim) {
+  return DerivesImpl(expr, allow_block_dim, 0);
+}
+
+bool UsesWarpPrimitives(const clang::FunctionDecl* function) {
+  if (!function || !function->hasBody()) return false;
+  WarpPrimitiveFinder finder;
+  finder.TraverseStmt(function->getBody());
+  return finder.found;
+}
+
+const clang::FunctionDecl* EnclosingFunction(clang::ASTContext& context, const clang::Stmt& node) {
+  clang::DynTypedNodeList parents = context.getParents(node);
+  for (int guard = 0; guard < 256 && !parents.empty(); ++guard) {
+    const clang::DynTypedNode& parent = parents[0];
+    if (const auto* function = parent.get<clang::FunctionDecl>()) return function;
+    if (const auto* lambda = parent.get<clang::LambdaExpr>()) return lambda->getCallOperator();
+    parents = context.getParents(parent);
+  }
+  return nullptr;
+}
+
+bool IsDeviceFunction(const clang::FunctionDecl* function) {
+  if (!function) return false;
+  if (function->hasAttr<clang::CUDAGlobalAttr>() || function->hasAttr<clang::CUDADeviceAttr>()) return true;
+  if (const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(function)) {
+    if (method->getParent()->isLambda()) return true;  // lambdas passed to kernels; the caller checks context
+  }
+  return false;
+}
+
+std::optional<long long> ConstantValue(const clang::Expr* expr, const clang::ASTContext& context) {
+  if (!expr || expr->isValueDependent() || expr->isTypeDependent()) return std::nullopt;
+  clang::Expr::EvalResult result;
+  if (!expr->EvaluateAsInt(result, context)) return std::nullopt;
+  return result.Val.getInt().getExtValue();
+}
+
+const clang::IntegerLiteral* FindIntegerLiteral(const clang::Expr* expr, long long value) {
+  if (!expr) return nullptr;
+  if (const auto* literal = llvm::dyn_cast<clang::IntegerLiteral>(expr)) {
+    return literal->getValue().getLimitedValue() == static_cast<unsigned long long>(value) ? literal : nullptr;
+  }
+  for (const clang::Stmt* child : expr->children()) {
+    if (const auto* child_expr = llvm::dyn_cast_or_null<clang::Expr>(child)) {
+      if (const auto* found = FindIntegerLiteral(child_expr, value)) return found;
+    }
+  }
+  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(expr)) {
+    if (const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl())) {
+      if (var->getType().isConstQualified() && var->getInit()) return FindIntegerLiteral(var->getInit(), value);
+    }
+  }
+  return nullptr;
+}
+
+std::string MacroNameAt(const clang::SourceManager& sm, const clang::LangOptions& lang, clang::SourceLocation location) {
+  if (!location.isMacroID()) return {};
+  // Walk out of macro-argument expansions to the macro whose body spelled the token.
+  while (location.isMacroID() && sm.isMacroArgExpansion(location)) location = sm.getImmediateSpellingLoc(location);
+  if (!location.isMacroID()) return {};
+  return clang::Lexer::getImmediateMacroName(location, sm, lang).str();
+}
+
+std::optional<unsigned> FileOffset(const clang::SourceManager& sm, clang::SourceLocation location) {
+  if (location.isInvalid() || location.isMacroID()) return std::nullopt;
+  return sm.getFileOffset(location);
+}
+
+std::optional<unsigned> TokenEndOffset(const clang::SourceManager& sm, const clang::LangOptions& lang,
+                                       clang::SourceLocation location) {
+  if (location.isInvalid() || location.isMacroID()) return std::nullopt;
+  const unsigned length = clang::Lexer::MeasureTokenLength(location, sm, lang);
+  return sm.getFileOffset(location) + length;
+}
+
+const clang::ValueDecl* NamedStorage(const clang::Expr* expr) {
+  expr = StripCasts(expr);
+  if (!expr) return nullptr;
+  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(expr)) return ref->getDecl();
+  if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(expr)) return member->getMemberDecl();
+  return nullptr;
+}
+
+}  // namespace hipforge::translate::analyze

@@ -1,0 +1,52 @@
+#pragma once
+// AST helpers shared by the rules. Internal (Clang headers).
+#include <optional>
+#include <string>
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+
+namespace hipforge::translate::analyze {
+
+// The expression without parentheses, implicit casts and explicit casts.
+const clang::Expr* StripCasts(const clang::Expr* expr);
+
+// Name of the called function ("" for calls through pointers).
+std::string CalleeName(const clang::CallExpr* call);
+
+// True when `expr` is computed from the thread's position in its block: threadIdx, a cooperative-groups
+// thread_rank(), or a local variable initialized from one of those. With `allow_block_dim`, blockDim counts too
+// (blockDim.x / 32 is the number of warps).
+bool DerivesFromThreadIndex(const clang::Expr* expr, bool allow_block_dim);
+
+// True when the function calls warp-level primitives (__shfl*, __ballot*, __any*/__all*, __activemask,
+// __syncwarp, __match*, __reduce_*_sync, tiled_partition): evidence that 32 there means the warp width.
+bool UsesWarpPrimitives(const clang::FunctionDecl* function);
+
+// The function whose body contains `node` (nullptr at namespace scope).
+const clang::FunctionDecl* EnclosingFunction(clang::ASTContext& context, const clang::Stmt& node);
+
+// True for __global__ and __device__ functions (and lambdas inside them).
+bool IsDeviceFunction(const clang::FunctionDecl* function);
+
+// The integer value of a constant expression.
+std::optional<long long> ConstantValue(const clang::Expr* expr, const clang::ASTContext& context);
+
+// The first integer literal with `value` inside `expr` (the spelled constant to point at); nullptr if none.
+const clang::IntegerLiteral* FindIntegerLiteral(const clang::Expr* expr, long long value);
+
+// Name of the macro `location` was expanded from (innermost), "" if not from a macro.
+std::string MacroNameAt(const clang::SourceManager& sm, const clang::LangOptions& lang, clang::SourceLocation location);
+
+// File offset of a location that is directly in a file (not a macro); nullopt otherwise.
+std::optional<unsigned> FileOffset(const clang::SourceManager& sm, clang::SourceLocation location);
+
+// End offset (one past) of the token starting at `location` (must be a file location).
+std::optional<unsigned> TokenEndOffset(const clang::SourceManager& sm, const clang::LangOptions& lang,
+                                       clang::SourceLocation location);
+
+// The variable or field an lvalue expression names (`x`, `s.f`, `p->f`, `x[i]`'s base), or nullptr.
+const clang::ValueDecl* NamedStorage(const clang::Expr* expr);
+
+}  // namespace hipforge::translate::analyze

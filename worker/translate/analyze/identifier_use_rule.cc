@@ -1,0 +1,34 @@
+#include "worker/translate/analyze/identifier_use_rule.h"
+
+#include <set>
+
+namespace hipforge::translate::analyze {
+
+std::string ReplaceName(std::string text, std::string_view name) {
+  for (size_t at = text.find("{name}"); at != std::string::npos; at = text.find("{name}", at + name.size())) {
+    text.replace(at, 6, name);
+  }
+  return text;
+}
+
+void IdentifierUseRule::checkTokens(const TextFile& file) {
+  const Spec& rule_spec = spec();
+  const auto& tokens = file.tokens();
+  std::set<uint32_t> scopes_done;
+  std::set<uint32_t> lines_done;
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    const Token& token = tokens[i];
+    if (token.kind != TokenKind::kIdentifier) continue;
+    if (token.in_directive && token.directive != "define") continue;
+    if (!MatchesAny(token.text, rule_spec.patterns)) continue;
+    if (i > 0 && (tokens[i - 1].text == "." || tokens[i - 1].text == "->")) continue;  // someone else's member
+    if (rule_spec.granularity == Granularity::kEveryCall && !IsCallAt(tokens, i)) continue;
+    if (!Accept(file, i)) continue;
+    if (rule_spec.granularity == Granularity::kFirstPerScope && !scopes_done.insert(token.scope).second) continue;
+    if (!lines_done.insert(file.LineColumn(token.offset).first).second) continue;
+    Report(file, token.offset, ReplaceName(rule_spec.message, token.text), ReplaceName(rule_spec.fix, token.text),
+           Edits(file, i));
+  }
+}
+
+}  // namespace hipforge::translate::analyze

@@ -1,0 +1,19 @@
+#pragma once
+// The explicit list of every rule (no static self-registration). Internal to the analyzer.
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "worker/translate/analyze/rule.h"
+
+namespace hipforge::translate::analyze {
+
+// Fresh instances of every rule not in `disabled`, reporting into `sink`. Rules keep per-TU state, so each
+// analysis task makes its own set.
+std::vector<std::unique_ptr<Rule>> MakeRules(FindingSink& sink, const std::set<std::string>& disabled);
+
+// Ids and metadata of every rule, in catalog order.
+std::vector<RuleInfo> AllRuleInfos();
+
+}  // namespace hipforge::translate::analyze

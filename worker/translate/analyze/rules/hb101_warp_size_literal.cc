@@ -1,0 +1,161 @@
+#include "worker/translate/analyze/rules/hb101_warp_size_literal.h"
+
+#include <cctype>
+
+#include "clang/AST/ParentMapContext.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+#include "worker/translate/analyze/ast_helpers.h"
+
+namespace hipforge::translate::analyze {
+namespace {
+
+using namespace clang::ast_matchers;
+
+std::string Lower(llvm::StringRef text) { return text.lower(); }
+
+bool IsWarpName(llvm::StringRef name) {
+  const std::string lower = Lower(name);
+  return lower.find("lane") != std::string::npos || lower.find("warp") != std::string::npos || lower == "wid" ||
+         lower.rfind("wid_", 0) == 0 || lower == "wtid" || lower == "warpid";
+}
+
+// The variable the value of `expr` is stored into (initializer or plain assignment), if any.
+const clang::NamedDecl* Destination(clang::ASTContext& context, const clang::Expr& expr) {
+  clang::DynTypedNodeList parents = context.getParents(expr);
+  for (int guard = 0; guard < 8 && !parents.empty(); ++guard) {
+    const clang::DynTypedNode& parent = parents[0];
+    if (const auto* var = parent.get<clang::VarDecl>()) return var;
+    if (const auto* op = parent.get<clang::BinaryOperator>()) {
+      if (op->isAssignmentOp()) return NamedStorage(op->getLHS());
+      return nullptr;
+    }
+    if (!parent.get<clang::ImplicitCastExpr>() && !parent.get<clang::ParenExpr>() &&
+        !parent.get<clang::CStyleCastExpr>() && !parent.get<clang::CXXStaticCastExpr>() &&
+        !parent.get<clang::CXXFunctionalCastExpr>()) {
+      return nullptr;
+    }
+    parents = context.getParents(parent);
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+const RuleInfo& WarpSizeLiteralRule::info() const {
+  static const RuleInfo kInfo{"HB101", Severity::kWarning, RuleClass::kWavefront,
+                              "Literal warp size (32) in lane/warp arithmetic"};
+  return kInfo;
+}
+
+void WarpSizeLiteralRule::registerMatchers(MatchFinder* finder) {
+  finder->addMatcher(binaryOperator(hasAnyOperatorName("%", "/", "&", ">>", "%=", "/=", "&=", ">>=")).bind("op"),
+                     this);
+}
+
+void WarpSizeLiteralRule::check(const MatchFinder::MatchResult& result) {
+  const auto* op = result.Nodes.getNodeAs<clang::BinaryOperator>("op");
+  clang::ASTContext& context = *result.Context;
+  const clang::SourceManager& sm = *result.SourceManager;
+  const auto value = ConstantValue(op->getRHS(), context);
+  if (!value) return;
+  const clang::BinaryOperatorKind kind = op->getOpcode();
+  const bool is_mod_div = kind == clang::BO_Rem || kind == clang::BO_Div || kind == clang::BO_RemAssign ||
+                          kind == clang::BO_DivAssign;
+  const bool is_and = kind == clang::BO_And || kind == clang::BO_AndAssign;
+  const bool is_shift = kind == clang::BO_Shr || kind == clang::BO_ShrAssign;
+  if (!((is_mod_div && *value == 32) || (is_and && *value == 31) || (is_shift && *value == 5))) return;
+  if (!DerivesFromThreadIndex(op->getLHS(), /*allow_block_dim=*/!is_and)) return;
+
+  // Where the constant is spelled: a literal (possibly from a macro) or a named constant.
+  const clang::Expr* rhs = StripCasts(op->getRHS());
+  const clang::IntegerLiteral* literal = FindIntegerLiteral(rhs, *value);
+  if (!literal && is_and) literal = FindIntegerLiteral(rhs, 32);  // `& (32 - 1)`
+  const clang::SourceLocation spelled = literal ? literal->getBeginLoc() : rhs->getBeginLoc();
+  std::string macro = MacroNameAt(sm, context.getLangOpts(), spelled);
+  if (macro.empty()) macro = MacroNameAt(sm, context.getLangOpts(), rhs->getBeginLoc());
+  std::string constant_name;
+  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(rhs)) constant_name = ref->getDecl()->getName().str();
+
+  // Warp evidence, so 32-wide tiles indexed by threadIdx stay silent.
+  const clang::FunctionDecl* function = EnclosingFunction(context, *op);
+  const clang::NamedDecl* destination = Destination(context, *op);
+  const bool warp_named_constant = IsWarpName(macro) || IsWarpName(constant_name);
+  const bool warp_named_result = destination && destination->getIdentifier() && IsWarpName(destination->getName());
+  if (!warp_named_constant && !warp_named_result && !UsesWarpPrimitives(function)) return;
+
+  const char* op_text = is_shift ? ">> 5" : is_and ? "& 31" : kind == clang::BO_Div || kind == clang::BO_DivAssign ? "/ 32" : "% 32";
+  std::string message = std::string("lane/warp arithmetic assumes 32-wide warps (`") + op_text +
+                        "`); AMD CDNA wavefronts (MI250/MI300) are 64 wide";
+  if (!macro.empty()) message += " (through macro " + macro + ")";
+
+  // Automatic fix only for a literal written right here, in device code.
+  std::vector<EditSpec> edits;
+  std::string fix;
+  const bool device = IsDeviceFunction(function);
+  const bool literal_in_file = literal && !literal->getBeginLoc().isMacroID() && !op->getOperatorLoc().isMacroID();
+  if (device && literal_in_file && macro.empty()) {
+    const unsigned literal_begin = *FileOffset(sm, literal->getBeginLoc());
+    const unsigned literal_end = *TokenEndOffset(sm, context.getLangOpts(), literal->getBeginLoc());
+    if (is_shift) {
+      const clang::SourceLocation lhs_begin = op->getLHS()->getBeginLoc();
+      if (!lhs_begin.isMacroID() && kind == clang::BO_Shr) {
+        const unsigned lhs_offset = *FileOffset(sm, lhs_begin);
+        const unsigned operator_offset = *FileOffset(sm, op->getOperatorLoc());
+        edits.push_back({lhs_offset, 0, "(("});
+        edits.push_back({operator_offset, literal_end - operator_offset, ") / warpSize)"});
+        fix = "Replace `x >> 5` with `((x) / warpSize)`.";
+      } else if (kind == clang::BO_ShrAssign) {
+        const unsigned operator_offset = *FileOffset(sm, op->getOperatorLoc());
+        edits.push_back({operator_offset, literal_end - operator_offset, "/= warpSize"});
+        fix = "Replace `>>= 5` with `/= warpSize`.";
+      }
+    } else if (literal->getValue() == 31) {
+      edits.push_back({literal_begin, literal_end - literal_begin, "(warpSize - 1)"});
+      fix = "Replace 31 with (warpSize - 1).";
+    } else {
+      edits.push_back({literal_begin, literal_end - literal_begin, "warpSize"});
+      fix = "Replace 32 with warpSize.";
+    }
+  }
+  if (edits.empty()) {
+    fix = macro.empty()
+              ? "Use warpSize (a run-time value on HIP) instead of the literal."
+              : "Use warpSize where " + macro +
+                    " is used at run time; where a compile-time constant is needed (array sizes, template "
+                    "arguments) HIP 5.x/6.x offer __AMDGCN_WAVEFRONT_SIZE (deprecated in newer ROCm) - size for 64 "
+                    "lanes instead.";
+  }
+  Report(sm, spelled, MacroPlacement::kSpelling, std::move(message), std::move(fix), std::move(edits));
+}
+
+// Token version (files that did not parse, preprocessor-skipped blocks): only `threadIdx.? % 32 | / 32 |
+// & 31 | >> 5` written out, in a file that also uses warp primitives.
+void WarpSizeLiteralRule::checkTokens(const TextFile& file) {
+  if (file.fallback_ranges.empty()) return;
+  const auto& tokens = file.tokens();
+  bool warp_primitives = false;
+  for (const Token& token : tokens) {
+    if (token.kind == TokenKind::kIdentifier &&
+        (token.text.rfind("__shfl", 0) == 0 || token.text.rfind("__ballot", 0) == 0 || token.text == "__syncwarp" ||
+         token.text == "__activemask")) {
+      warp_primitives = true;
+      break;
+    }
+  }
+  if (!warp_primitives) return;
+  for (size_t i = 0; i + 4 < tokens.size(); ++i) {
+    if (tokens[i].text != "threadIdx" || tokens[i + 1].text != "." || !file.InFallbackRange(tokens[i].offset)) continue;
+    const std::string_view op = tokens[i + 3].text;
+    unsigned long long value = 0;
+    if (tokens[i + 4].kind != TokenKind::kNumber || !ParseIntegerLiteral(tokens[i + 4].text, &value)) continue;
+    if (i + 5 < tokens.size() && (tokens[i + 5].text == "*" || tokens[i + 5].text == "." )) continue;
+    const bool hit = ((op == "%" || op == "/") && value == 32) || (op == "&" && value == 31) || (op == ">>" && value == 5);
+    if (!hit) continue;
+    Report(file, tokens[i + 4].offset,
+           "lane/warp arithmetic assumes 32-wide warps (`" + std::string(op) + " " + std::string(tokens[i + 4].text) +
+               "`); AMD CDNA wavefronts (MI250/MI300) are 64 wide",
+           "Use warpSize (a run-time value on HIP) instead of the literal.");
+  }
+}
+
+}  // namespace hipforge::translate::analyze

@@ -1,0 +1,129 @@
+#include "worker/translate/analyze/rules/hb205_shared_memory_size.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+#include "worker/translate/analyze/ast_helpers.h"
+
+namespace hipforge::translate::analyze {
+namespace {
+
+using namespace clang::ast_matchers;
+
+constexpr long long kLdsBytes = 65536;
+constexpr const char* kFix =
+    "Fit the workgroup's shared memory into 64 KiB: smaller tiles, fewer buffers, or keep part of the data in "
+    "registers/global memory.";
+
+}  // namespace
+
+const RuleInfo& SharedMemorySizeRule::info() const {
+  static const RuleInfo kInfo{"HB205", Severity::kError, RuleClass::kArchitecture,
+                              "Shared memory beyond the 64 KiB LDS of a MI250/MI300 workgroup"};
+  return kInfo;
+}
+
+void SharedMemorySizeRule::registerMatchers(MatchFinder* finder) {
+  finder->addMatcher(varDecl(hasAttr(clang::attr::CUDAShared)).bind("shared"), this);
+  finder->addMatcher(
+      callExpr(callee(functionDecl(hasAnyName("cudaFuncSetAttribute", "cuFuncSetAttribute"))), argumentCountIs(3))
+          .bind("attribute"),
+      this);
+  finder->addMatcher(cudaKernelCallExpr().bind("launch"), this);
+}
+
+void SharedMemorySizeRule::check(const MatchFinder::MatchResult& result) {
+  clang::ASTContext& context = *result.Context;
+  const clang::SourceManager& sm = *result.SourceManager;
+  if (const auto* shared = result.Nodes.getNodeAs<clang::VarDecl>("shared")) {
+    const clang::QualType type = shared->getType();
+    if (type->isDependentType() || type->isIncompleteType() || !type->isConstantSizeType()) return;
+    const long long bytes = context.getTypeSizeInChars(type).getQuantity();
+    if (bytes <= kLdsBytes) return;
+    Report(sm, shared->getLocation(), MacroPlacement::kUse,
+           "__shared__ " + shared->getName().str() + " needs " + std::to_string(bytes) +
+               " bytes; a MI250/MI300 workgroup has 65536 bytes of LDS",
+           kFix);
+    return;
+  }
+  if (const auto* call = result.Nodes.getNodeAs<clang::CallExpr>("attribute")) {
+    const clang::Expr* attribute = StripCasts(call->getArg(1));
+    const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(attribute);
+    if (!ref || (ref->getDecl()->getName() != "cudaFuncAttributeMaxDynamicSharedMemorySize" &&
+                 ref->getDecl()->getName() != "CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES")) {
+      return;
+    }
+    const auto bytes = ConstantValue(call->getArg(2), context);
+    if (!bytes || *bytes <= kLdsBytes) return;
+    Report(sm, call->getArg(2)->getBeginLoc(), MacroPlacement::kUse,
+           "dynamic shared memory of " + std::to_string(*bytes) + " bytes requested; a MI250/MI300 workgroup has "
+           "65536 bytes of LDS",
+           kFix);
+    return;
+  }
+  if (const auto* launch = result.Nodes.getNodeAs<clang::CUDAKernelCallExpr>("launch")) {
+    const clang::CallExpr* config = launch->getConfig();
+    if (!config || config->getNumArgs() < 3 || llvm::isa<clang::CXXDefaultArgExpr>(config->getArg(2))) return;
+    const auto bytes = ConstantValue(config->getArg(2), context);
+    if (!bytes || *bytes <= kLdsBytes) return;
+    Report(sm, config->getArg(2)->getBeginLoc(), MacroPlacement::kUse,
+           "kernel launched with " + std::to_string(*bytes) + " bytes of dynamic shared memory; a MI250/MI300 "
+           "workgroup has 65536 bytes of LDS",
+           kFix);
+  }
+}
+
+// Token version: `__shared__ float a[N][M];` with literal (or #define'd) extents and a builtin element type.
+void SharedMemorySizeRule::checkTokens(const TextFile& file) {
+  if (file.fallback_ranges.empty()) return;
+  const auto& tokens = file.tokens();
+  const auto macros = IntegerMacros(tokens);
+  auto element_size = [](std::string_view type) -> long long {
+    if (type == "char" || type == "int8_t" || type == "uint8_t" || type == "bool") return 1;
+    if (type == "short" || type == "half" || type == "__half" || type == "int16_t" || type == "uint16_t") return 2;
+    if (type == "float" || type == "int" || type == "unsigned" || type == "int32_t" || type == "uint32_t") return 4;
+    if (type == "double" || type == "long" || type == "int64_t" || type == "uint64_t" || type == "float2" ||
+        type == "size_t") {
+      return 8;
+    }
+    if (type == "float4" || type == "double2" || type == "int4") return 16;
+    return 0;
+  };
+  for (size_t i = 0; i + 3 < tokens.size(); ++i) {
+    if (tokens[i].text != "__shared__" || !file.InFallbackRange(tokens[i].offset)) continue;
+    size_t j = i + 1;
+    while (j < tokens.size() && (tokens[j].text == "static" || tokens[j].text == "volatile" ||
+                                 tokens[j].text == "unsigned" || tokens[j].text == "const")) {
+      ++j;
+    }
+    if (j + 2 >= tokens.size()) continue;
+    long long bytes = element_size(tokens[j].text);
+    if (tokens[j].text == "unsigned" || (j > i + 1 && tokens[j - 1].text == "unsigned" && bytes == 0)) bytes = 4;
+    if (bytes == 0 || tokens[j + 1].kind != TokenKind::kIdentifier) continue;
+    size_t k = j + 2;
+    bool known = true;
+    while (k + 2 < tokens.size() && tokens[k].text == "[") {
+      unsigned long long extent = 0;
+      const Token& value = tokens[k + 1];
+      if (value.kind == TokenKind::kNumber && ParseIntegerLiteral(value.text, &extent)) {
+      } else if (auto it = macros.find(value.text); it != macros.end()) {
+        extent = it->second;
+      } else {
+        known = false;
+        break;
+      }
+      if (tokens[k + 2].text != "]") {
+        known = false;
+        break;
+      }
+      bytes *= static_cast<long long>(extent);
+      k += 3;
+    }
+    if (!known || k == j + 2 || bytes <= kLdsBytes) continue;
+    Report(file, tokens[j + 1].offset,
+           "__shared__ " + std::string(tokens[j + 1].text) + " needs " + std::to_string(bytes) +
+               " bytes; a MI250/MI300 workgroup has 65536 bytes of LDS",
+           kFix);
+  }
+}
+
+}  // namespace hipforge::translate::analyze

@@ -1,0 +1,31 @@
+#include "worker/translate/analyze/rules/hb303_tf32_math_mode.h"
+
+namespace hipforge::translate::analyze {
+
+const RuleInfo& Tf32MathModeRule::info() const {
+  static const RuleInfo kInfo{"HB303", Severity::kWarning, RuleClass::kLibrary,
+                             "TF32 / tensor-op math modes"};
+  return kInfo;
+}
+
+const IdentifierUseRule::Spec& Tf32MathModeRule::spec() const {
+  static const Spec kSpec{
+      {{"CUBLAS_TF32_TENSOR_OP_MATH", false},
+      {"CUBLAS_TENSOR_OP_MATH", false},
+      {"CUBLAS_COMPUTE_32F_FAST_TF32", false},
+      {"CUBLAS_COMPUTE_32F_FAST_16F", false},
+      {"CUBLAS_COMPUTE_32F_FAST_16BF", false},
+      {"CUBLAS_GEMM_DEFAULT_TENSOR_OP", false},
+      {"CUBLAS_GEMM_ALGO", true},
+      {"CUDNN_TENSOR_OP_MATH", true},
+      {"CUDNN_DEFAULT_MATH", false},
+      {"cudnnSetConvolutionMathType", false},
+      {"CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION", false},
+      {"CUBLAS_PEDANTIC_MATH", false}},
+      Granularity::kEveryUse,
+      "{name}: TF32/tensor-op math mode: MI250 (gfx90a) has no TF32 and MI300 uses XF32 only through hipBLASLt, so precision and speed differ",
+      "Decide the precision explicitly: use FP32 (HIPBLAS_COMPUTE_32F) for parity, or FP16/BF16 inputs for matrix cores; compare results with a tolerance."};
+  return kSpec;
+}
+
+}  // namespace hipforge::translate::analyze

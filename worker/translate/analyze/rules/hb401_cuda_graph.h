@@ -1,0 +1,16 @@
+#pragma once
+#include "worker/translate/analyze/identifier_use_rule.h"
+
+namespace hipforge::translate::analyze {
+
+// HB401: CUDA graphs and stream capture. Token rule: the CUDA identifiers decide it, in parsed and unparsed files alike.
+class CudaGraphRule final : public IdentifierUseRule {
+ public:
+  using IdentifierUseRule::IdentifierUseRule;
+  const RuleInfo& info() const override;
+
+ protected:
+  const Spec& spec() const override;
+};
+
+}  // namespace hipforge::translate::analyze

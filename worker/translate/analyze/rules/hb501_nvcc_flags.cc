@@ -1,0 +1,92 @@
+#include "worker/translate/analyze/rules/hb501_nvcc_flags.h"
+
+#include <cctype>
+
+namespace hipforge::translate::analyze {
+namespace {
+
+bool IsFlagBoundary(char c) {
+  return std::isspace(static_cast<unsigned char>(c)) || c == '"' || c == '\'' || c == '=' || c == '(' ||
+         c == '[' || c == ',' || c == '{' || c == ';';
+}
+
+// nvcc-only options, matched at an argument boundary; `prefix` options match any continuation.
+struct Flag {
+  std::string_view text;
+  bool prefix;
+};
+constexpr Flag kFlags[] = {
+    {"-arch=", true},         {"-arch ", true},       {"--gpu-architecture", true}, {"-gencode", true},
+    {"--generate-code", true}, {"-code=", true},       {"-Xptxas", true},            {"--ptxas-options", true},
+    {"-rdc=", true},          {"-rdc ", true},        {"--relocatable-device-code", true},
+    {"--use_fast_math", false}, {"-use_fast_math", false}, {"--use-fast-math", false}, {"-Xcompiler", true},
+    {"--compiler-options", true}, {"--expt-relaxed-constexpr", false}, {"--expt-extended-lambda", false},
+    {"--extended-lambda", false}, {"-ccbin", true},   {"--compiler-bindir", true}, {"--default-stream", true},
+    {"-lineinfo", false},     {"--ftz=", true},       {"--prec-div=", true},        {"--prec-sqrt=", true},
+    {"--fmad=", true},        {"-dlto", false},       {"--maxrregcount", true},     {"-maxrregcount", true},
+    {"-Xnvlink", true},       {"--cudart", true},     {"-cudart", true},
+};
+
+std::vector<std::string> NvccFlagsIn(std::string_view code) {
+  std::vector<std::string> found;
+  for (const Flag& flag : kFlags) {
+    for (size_t at = code.find(flag.text); at != std::string_view::npos; at = code.find(flag.text, at + 1)) {
+      if (at > 0 && !IsFlagBoundary(code[at - 1])) continue;
+      const size_t end = at + flag.text.size();
+      if (!flag.prefix && end < code.size() && (std::isalnum(static_cast<unsigned char>(code[end])) || code[end] == '_')) {
+        continue;
+      }
+      if ((flag.text == "-arch " || flag.text == "-rdc ") && end < code.size() && code[end] == '-') continue;
+      std::string name(flag.text);
+      while (!name.empty() && (name.back() == ' ' || name.back() == '=')) name.pop_back();
+      found.push_back(name);
+      break;
+    }
+  }
+  for (size_t at : FindWord(code, "nvcc", "-.")) {
+    (void)at;
+    found.insert(found.begin(), "nvcc");
+    break;
+  }
+  // Bare NVIDIA architecture names (ARCH = sm_80, CUDA_ARCH ?= compute_70).
+  for (std::string_view prefix : {std::string_view("sm_"), std::string_view("compute_")}) {
+    for (size_t at = code.find(prefix); at != std::string_view::npos; at = code.find(prefix, at + 1)) {
+      if (at > 0 && (std::isalnum(static_cast<unsigned char>(code[at - 1])) || code[at - 1] == '_')) continue;
+      const size_t digit = at + prefix.size();
+      if (digit < code.size() && std::isdigit(static_cast<unsigned char>(code[digit]))) {
+        size_t end = digit;
+        while (end < code.size() && std::isalnum(static_cast<unsigned char>(code[end]))) ++end;
+        found.emplace_back(code.substr(at, end - at));
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+}  // namespace
+
+const RuleInfo& NvccFlagsRule::info() const {
+  static const RuleInfo kInfo{"HB501", Severity::kError, RuleClass::kBuild,
+                              "nvcc invocations and flags (-arch=sm_XX, -gencode, -Xptxas, -rdc, --use_fast_math)"};
+  return kInfo;
+}
+
+void NvccFlagsRule::checkLines(const TextFile& file) {
+  for (uint32_t line = 1; line <= file.LineCount(); ++line) {
+    const std::string_view text = file.Line(line);
+    const std::string_view code = CodePart(text);
+    const auto flags = NvccFlagsIn(code);
+    if (flags.empty()) continue;
+    std::string list;
+    for (const auto& flag : flags) list += (list.empty() ? "" : ", ") + flag;
+    const size_t first = code.find_first_not_of(" \t");
+    Report(file, file.LineStart(line) + static_cast<uint32_t>(first == std::string_view::npos ? 0 : first),
+           "nvcc invocation/flags (" + list + "): hipcc/amdclang++ do not accept them",
+           "Build with hipcc (or CMake's HIP language) and translate the flags: --offload-arch=gfx90a;gfx942 for "
+           "-arch/-gencode, -fgpu-rdc for -rdc=true, -ffast-math for --use_fast_math, drop -Xptxas/-Xcompiler "
+           "wrappers (pass host flags directly).");
+  }
+}
+
+}  // namespace hipforge::translate::analyze

@@ -1,0 +1,14 @@
+#pragma once
+#include "worker/translate/analyze/rule.h"
+
+namespace hipforge::translate::analyze {
+
+// HB502: CUDA-only CMake (LANGUAGES CUDA, enable_language(CUDA), find_package(CUDA/CUDAToolkit), CUDA:: targets, CMAKE_CUDA_* variables, CUDA_* target properties, FindCUDA macros). One finding per line.
+class CudaCmakeRule final : public Rule {
+ public:
+  using Rule::Rule;
+  const RuleInfo& info() const override;
+  void checkLines(const TextFile& file) override;
+};
+
+}  // namespace hipforge::translate::analyze

@@ -1,0 +1,73 @@
+#include "worker/translate/analyze/rules/hb504_nvidia_tool.h"
+
+#include <set>
+
+namespace hipforge::translate::analyze {
+namespace {
+
+struct Tool {
+  std::string_view name;
+  std::string_view replacement;
+};
+constexpr Tool kTools[] = {
+    {"nvidia-smi", "rocm-smi / amd-smi"},
+    {"nvprof", "rocprof (rocprofv3)"},
+    {"nsys", "rocprofv3 --sys-trace / rocprof --hip-trace (Omnitrace for timelines)"},
+    {"ncu", "rocprofv3 counters / Omniperf"},
+    {"nv-nsight-cu-cli", "rocprofv3 counters / Omniperf"},
+    {"nvvp", "rocprof + Perfetto"},
+    {"cuda-memcheck", "AddressSanitizer for HIP (-fsanitize=address with xnack+)"},
+    {"compute-sanitizer", "AddressSanitizer for HIP (-fsanitize=address with xnack+)"},
+    {"cuda-gdb", "rocgdb"},
+    {"cuobjdump", "llvm-objdump / roc-obj"},
+    {"nvdisasm", "llvm-objdump --disassemble (amdgcn)"},
+};
+
+const Tool* FindTool(std::string_view text, size_t* position) {
+  for (const Tool& tool : kTools) {
+    const auto hits = FindWord(text, tool.name, "-");
+    if (!hits.empty()) {
+      *position = hits.front();
+      return &tool;
+    }
+  }
+  return nullptr;
+}
+
+std::string Message(const Tool& tool) {
+  return std::string(tool.name) + ": NVIDIA tool, not available on ROCm systems";
+}
+std::string Fix(const Tool& tool) { return "Use " + std::string(tool.replacement) + "."; }
+
+}  // namespace
+
+const RuleInfo& NvidiaToolRule::info() const {
+  static const RuleInfo kInfo{"HB504", Severity::kError, RuleClass::kBuild,
+                              "NVIDIA tools in scripts (nvidia-smi, nvprof, nsys, ncu, cuda-memcheck, compute-sanitizer)"};
+  return kInfo;
+}
+
+void NvidiaToolRule::checkLines(const TextFile& file) {
+  for (uint32_t line = 1; line <= file.LineCount(); ++line) {
+    const std::string_view code = CodePart(file.Line(line));
+    size_t position = 0;
+    const Tool* tool = FindTool(code, &position);
+    if (!tool) continue;
+    Report(file, file.LineStart(line) + static_cast<uint32_t>(position), Message(*tool), Fix(*tool));
+  }
+}
+
+void NvidiaToolRule::checkTokens(const TextFile& file) {
+  std::set<uint32_t> lines_done;
+  for (const Token& token : file.tokens()) {
+    if (token.kind != TokenKind::kString || token.in_directive) continue;
+    size_t position = 0;
+    const Tool* tool = FindTool(StringLiteralBody(token.text), &position);
+    if (!tool) continue;
+    const uint32_t offset = token.offset + 1 + static_cast<uint32_t>(position);
+    if (!lines_done.insert(file.LineColumn(offset).first).second) continue;
+    Report(file, offset, Message(*tool), Fix(*tool));
+  }
+}
+
+}  // namespace hipforge::translate::analyze
