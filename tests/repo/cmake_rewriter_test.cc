@@ -2,17 +2,193 @@
 
 #include <gtest/gtest.h>
 
+#include "worker/translate/repo/cmake_tokenizer.h"
+
 namespace hipforge::translate {
 namespace {
 
-TEST(CMakeRewriterTest, Smoke) {
-  MigrationOptions options;
-  RewriteContext context;
-  context.options = &options;
-  context.has_cuda_sources = true;
-  CMakeRewriter rewriter;
-  auto result = rewriter.Rewrite("CMakeLists.txt", "project(x LANGUAGES CXX CUDA)\nadd_executable(a a.cu)\n", context);
-  EXPECT_NE(result.output.find("HIP_SOURCE_LANGUAGE"), std::string::npos) << result.output;
+class CMakeRewriterTest : public ::testing::Test {
+ protected:
+  std::string Rewrite(const std::string& text, bool has_cuda_sources = true) {
+    context_.options = &options_;
+    context_.has_cuda_sources = has_cuda_sources;
+    last_ = CMakeRewriter().Rewrite("CMakeLists.txt", text, context_);
+    return last_.output;
+  }
+  bool HasManualNote(const std::string& fragment) const {
+    for (const auto& note : last_.notes) {
+      if (note.left_for_person && note.message.find(fragment) != std::string::npos) return true;
+    }
+    return false;
+  }
+  MigrationOptions options_;
+  RewriteContext context_;
+  RewriteResult last_;
+};
+
+TEST(CMakeTokenizerTest, CommandsArgumentsCommentsAndBrackets) {
+  const std::string text =
+      "# comment with project(CUDA)\n"
+      "project(demo LANGUAGES CXX CUDA) # trailing\n"
+      "set(X \"a b\" [[raw ${x}]] c\\ d)\n"
+      "#[[ block\ncomment ]]\n"
+      "if((A AND B) OR C)\nendif()\n";
+  const CMakeFile file = TokenizeCMake(text);
+  ASSERT_EQ(file.commands.size(), 4u);
+  EXPECT_EQ(file.commands[0].lower_name, "project");
+  EXPECT_EQ(file.commands[0].line, 2u);
+  ASSERT_EQ(file.commands[0].arguments.size(), 4u);
+  EXPECT_EQ(file.commands[0].arguments[3].text, "CUDA");
+  const auto& set = file.commands[1];
+  ASSERT_EQ(set.arguments.size(), 4u);
+  EXPECT_EQ(set.arguments[1].kind, CMakeArgumentKind::kQuoted);
+  EXPECT_EQ(set.arguments[1].text, "a b");
+  EXPECT_EQ(set.arguments[2].kind, CMakeArgumentKind::kBracket);
+  EXPECT_EQ(set.arguments[2].text, "raw ${x}");
+  EXPECT_EQ(text.substr(set.arguments[3].offset, set.arguments[3].length), "c\\ d");
+  EXPECT_EQ(file.commands[2].lower_name, "if");
+  EXPECT_EQ(file.commands[2].line, 6u);
+  EXPECT_TRUE(file.complete);
+}
+
+TEST_F(CMakeRewriterTest, ProjectLanguageBecomesHipBlock) {
+  const std::string out = Rewrite("project(demo LANGUAGES CXX CUDA)\n");
+  EXPECT_EQ(out.rfind("project(demo LANGUAGES CXX)\n", 0), 0u) << out;
+  EXPECT_NE(out.find("check_language(HIP)"), std::string::npos);
+  EXPECT_NE(out.find("set(CMAKE_HIP_ARCHITECTURES gfx90a gfx942 CACHE STRING"), std::string::npos);
+  EXPECT_NE(out.find("link_libraries(hip::device)"), std::string::npos);
+  EXPECT_TRUE(last_.changed_by.count("HB502"));
+  EXPECT_EQ(Rewrite(out), out) << "second run must not change the file";
+}
+
+TEST_F(CMakeRewriterTest, CudaOnlyProjectGetsCxx) {
+  EXPECT_EQ(Rewrite("project(k CUDA)\n", false), "project(k CXX)\nfind_package(hip REQUIRED)\n");
+}
+
+TEST_F(CMakeRewriterTest, EnableLanguageReplacedOnceAndIndented) {
+  const std::string out = Rewrite("if(USE_GPU)\n  enable_language(CUDA)\n  enable_language(CUDA)\nendif()\n");
+  EXPECT_NE(out.find("\n  if(NOT DEFINED HIP_SOURCE_LANGUAGE)"), std::string::npos) << out;
+  EXPECT_NE(out.find("# hipforge HB502: HIP is enabled above"), std::string::npos);
+  EXPECT_EQ(out.find("enable_language(CUDA)"), std::string::npos);
+}
+
+TEST_F(CMakeRewriterTest, ToolkitTargetsAndPackages) {
+  context_.cmake_cuda_libraries = {"cublas", "cufft"};
+  const std::string out = Rewrite(
+      "find_package(CUDAToolkit REQUIRED)\n"
+      "target_link_libraries(app PRIVATE CUDA::cudart CUDA::cublas CUDA::cublasLt CUDA::curand CUDA::cufft "
+      "CUDA::cusparse CUDA::cusolver)\n",
+      false);
+  EXPECT_NE(out.find("find_package(hip REQUIRED)\nfind_package(hipblas REQUIRED)\nfind_package(hipfft REQUIRED)"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("PRIVATE hip::host roc::hipblas roc::hipblaslt hip::hiprand hip::hipfft roc::hipsparse "
+                     "roc::hipsolver)"),
+            std::string::npos)
+      << out;
+}
+
+TEST_F(CMakeRewriterTest, UnknownToolkitTargetIsLeftForAPerson) {
+  const std::string out = Rewrite("target_link_libraries(app CUDA::nppc)\n", false);
+  EXPECT_EQ(out, "target_link_libraries(app CUDA::nppc)\n");
+  EXPECT_TRUE(HasManualNote("CUDA::nppc"));
+}
+
+TEST_F(CMakeRewriterTest, ArchitecturesFlagsAndGeneratorExpressions) {
+  const std::string out = Rewrite(
+      "set(CMAKE_CUDA_ARCHITECTURES 70 80)\n"
+      "set(CMAKE_CUDA_FLAGS \"${CMAKE_CUDA_FLAGS} --use_fast_math -Xptxas -v -rdc=true\")\n"
+      "target_compile_options(k PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo;--expt-extended-lambda>)\n"
+      "set_target_properties(k PROPERTIES CUDA_ARCHITECTURES \"70;80\" CUDA_STANDARD 17)\n",
+      false);
+  EXPECT_NE(out.find("set(CMAKE_HIP_ARCHITECTURES gfx90a gfx942 CACHE STRING \"AMD GPU architectures\")"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("set(CMAKE_HIP_FLAGS \"${CMAKE_HIP_FLAGS} -ffast-math -fgpu-rdc\")"), std::string::npos) << out;
+  EXPECT_NE(out.find("$<$<COMPILE_LANGUAGE:${HIP_SOURCE_LANGUAGE}>:-gline-tables-only>"), std::string::npos) << out;
+  EXPECT_NE(out.find("HIP_ARCHITECTURES \"${CMAKE_HIP_ARCHITECTURES}\" HIP_STANDARD 17"), std::string::npos) << out;
+  EXPECT_TRUE(last_.changed_by.count("HB501"));
+  EXPECT_EQ(Rewrite(out, false), out);
+}
+
+TEST_F(CMakeRewriterTest, SourcesOfTargetsAreMarkedHip) {
+  const std::string out = Rewrite(
+      "set(SRCS a.cu b.cpp)\n"
+      "add_library(k STATIC ${SRCS} c.cu)\n"
+      "add_executable(app main.cpp)\n");
+  EXPECT_NE(out.find("add_library(k STATIC ${SRCS} c.cu)\nset_source_files_properties(${SRCS} c.cu PROPERTIES "
+                     "LANGUAGE ${HIP_SOURCE_LANGUAGE})\nadd_executable(app main.cpp)"),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(Rewrite(out), out);
+}
+
+TEST_F(CMakeRewriterTest, SourceLanguageProperty) {
+  const std::string out = Rewrite(
+      "add_library(k a.cu)\nset_source_files_properties(a.cu PROPERTIES LANGUAGE CUDA)\n"
+      "set_property(SOURCE b.cpp PROPERTY LANGUAGE CUDA)\n");
+  EXPECT_EQ(out,
+            "add_library(k a.cu)\nset_source_files_properties(a.cu PROPERTIES LANGUAGE ${HIP_SOURCE_LANGUAGE})\n"
+            "set_property(SOURCE b.cpp PROPERTY LANGUAGE ${HIP_SOURCE_LANGUAGE})\n");
+}
+
+TEST_F(CMakeRewriterTest, FindCudaModuleCommands) {
+  context_.cmake_cuda_libraries = {"cublas"};
+  const std::string out = Rewrite(
+      "cmake_minimum_required(VERSION 3.10)\n"
+      "find_package(CUDA REQUIRED)\n"
+      "list(APPEND CUDA_NVCC_FLAGS -arch=sm_70 -Xcompiler -fPIC)\n"
+      "cuda_add_library(s STATIC s.cu OPTIONS -lineinfo)\n"
+      "cuda_add_cublas_to_target(s)\n"
+      "target_link_libraries(s ${CUDA_LIBRARIES} ${CUDA_curand_LIBRARY})\n"
+      "if(CUDA_FOUND)\nendif()\n");
+  EXPECT_NE(out.find("cmake_minimum_required(VERSION 3.21)"), std::string::npos) << out;
+  EXPECT_NE(out.find("find_package(hipblas REQUIRED)"), std::string::npos) << out;
+  EXPECT_NE(out.find("string(APPEND CMAKE_HIP_FLAGS \" --offload-arch=gfx90a --offload-arch=gfx942 -fPIC\")"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("add_library(s STATIC s.cu)\ntarget_compile_options(s PRIVATE -gline-tables-only)\n"
+                     "set_source_files_properties(s.cu PROPERTIES LANGUAGE ${HIP_SOURCE_LANGUAGE})"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("target_link_libraries(s roc::hipblas)"), std::string::npos);
+  EXPECT_NE(out.find("target_link_libraries(s hip::host hip::hiprand)"), std::string::npos) << out;
+  EXPECT_NE(out.find("if(hip_FOUND)"), std::string::npos);
+  EXPECT_EQ(Rewrite(out), out);
+}
+
+TEST_F(CMakeRewriterTest, SeparableCompilationBecomesGpuRdc) {
+  const std::string out =
+      Rewrite("set_target_properties(k PROPERTIES CUDA_SEPARABLE_COMPILATION ON POSITION_INDEPENDENT_CODE ON)\n");
+  EXPECT_EQ(out,
+            "set_target_properties(k PROPERTIES POSITION_INDEPENDENT_CODE ON)\n"
+            "target_compile_options(k PRIVATE -fgpu-rdc)\ntarget_link_options(k PUBLIC -fgpu-rdc)\n");
+}
+
+TEST_F(CMakeRewriterTest, RenameToHip) {
+  options_.rename_to_hip = true;
+  const std::string out = Rewrite("add_library(k a.cu b.cpp)\nfile(GLOB K kernels/*.cu)\n");
+  EXPECT_EQ(out,
+            "add_library(k a.hip b.cpp)\nset_source_files_properties(a.hip PROPERTIES LANGUAGE "
+            "${HIP_SOURCE_LANGUAGE})\nfile(GLOB K kernels/*.hip)\n");
+}
+
+TEST_F(CMakeRewriterTest, CudaCompilerInConditions) {
+  const std::string out = Rewrite("include(CheckLanguage)\ncheck_language(CUDA)\nif(CMAKE_CUDA_COMPILER)\nendif()\n");
+  EXPECT_NE(out.find("if(HIP_SOURCE_LANGUAGE)"), std::string::npos) << out;
+  EXPECT_EQ(out.find("check_language(CUDA)"), std::string::npos);
+}
+
+TEST_F(CMakeRewriterTest, UnrelatedFileUnchanged) {
+  const std::string text = "project(x CXX)\nadd_library(a a.cpp)\ntarget_compile_options(a PRIVATE -O2 -Wall)\n";
+  EXPECT_EQ(Rewrite(text), text);
+  EXPECT_TRUE(last_.changed_by.empty());
+}
+
+TEST(CMakeLibrariesTest, FindsLibrariesAcrossSpellings) {
+  const auto libs = CudaLibrariesInCMake(
+      "target_link_libraries(a CUDA::cublas ${CUDA_cufft_LIBRARY} ${CUDA_CUSPARSE_LIBRARIES} curand)\n");
+  EXPECT_EQ(libs, (std::set<std::string>{"cublas", "cufft", "curand", "cusparse"}));
 }
 
 }  // namespace

@@ -80,6 +80,7 @@ constexpr std::array kNvccFlagRules = {
     NvccFlagRule{"--device-debug", F::kExact, A::kReplace, "-ggdb", "device debug information"},
     NvccFlagRule{"-lcudadevrt", F::kExact, A::kDrop, "", "no separate device runtime library in HIP"},
     NvccFlagRule{"--threads", F::kWithValue, A::kDrop, "", "nvcc's parallel compilation switch", true},
+    NvccFlagRule{"-t", F::kWithValue, A::kDrop, "", "nvcc's parallel compilation switch", true},
 };
 
 constexpr std::array kLibraryMappings = {

@@ -272,16 +272,16 @@ class CMakeFileRewrite {
   std::string MapFlagsInArgument(const std::string& text, CMakeArgumentKind kind, uint32_t line,
                                  std::set<std::string>& origins) {
     const std::string genex_head = std::string("$<$<COMPILE_LANGUAGE:") + kHipLanguageReference + ">:";
-    if (text.rfind(genex_head, 0) == 0 && text.size() > genex_head.size() && text.back() == '>') {
-      const std::string inner = text.substr(genex_head.size(), text.size() - genex_head.size() - 1);
+    const bool quoted = kind == CMakeArgumentKind::kQuoted && text.size() >= 2;
+    const std::string body = quoted ? text.substr(1, text.size() - 2) : text;
+    const std::string quote = quoted ? "\"" : "";
+    if (body.rfind(genex_head, 0) == 0 && body.size() > genex_head.size() && body.back() == '>') {
+      const std::string inner = body.substr(genex_head.size(), body.size() - genex_head.size() - 1);
       const std::string mapped = MapFlagString(inner, true, line, origins, ";");
-      if (mapped.empty()) return "";
-      return genex_head + mapped + ">";
+      if (mapped == inner) return text;
+      return quote + genex_head + mapped + ">" + quote;
     }
-    if (text.find("$<") != std::string::npos) return text;
-    std::string body = text;
-    const bool quoted = kind == CMakeArgumentKind::kQuoted;
-    if (quoted) body = body.substr(1, body.size() - 2);
+    if (body.find("$<") != std::string::npos) return text;
     const std::string mapped = MapFlagString(body, false, line, origins, " ");
     if (mapped == body) return text;
     return quoted ? "\"" + mapped + "\"" : mapped;
@@ -630,8 +630,12 @@ class CMakeFileRewrite {
     }
     if (sources.empty()) return;
     if (next != nullptr && next->lower_name == "set_source_files_properties") {
+      // Already marked (second run), or the project marks them itself (LANGUAGE CUDA, rewritten there).
       const std::string next_text = content_.substr(next->offset, next->end - next->offset);
-      if (next_text.find(kHipLanguageReference) != std::string::npos) return;  // already marked (second run)
+      if (next_text.find(kHipLanguageReference) != std::string::npos ||
+          std::regex_search(next_text, std::regex(R"(LANGUAGE\s+CUDA)"))) {
+        return;
+      }
     }
     InsertAfter(command,
                 command.indent + "set_source_files_properties(" + Join(sources, " ") + " PROPERTIES LANGUAGE " +

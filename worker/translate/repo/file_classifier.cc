@@ -52,7 +52,7 @@ RepoFileKind ClassifyFile(const std::string& relative_path, const std::string& c
   const std::string generic = path.generic_string();
   if (name == "CMakeLists.txt" || ext == ".cmake") return RepoFileKind::kCMake;
   if (lower == "makefile" || lower == "gnumakefile" || ext == ".mk" || ext == ".mak" ||
-      lower.rfind("makefile.", 0) == 0) {
+      lower.rfind("makefile.", 0) == 0 || lower.rfind("make.", 0) == 0 || ext == ".make") {
     return RepoFileKind::kMakefile;
   }
   if (lower == "dockerfile" || lower.rfind("dockerfile.", 0) == 0 || ext == ".dockerfile" ||

@@ -48,6 +48,11 @@ std::vector<std::string> OffloadArchFlags(const std::vector<std::string>& archit
   return out;
 }
 
+bool NvccFlagTakesNextWord(const std::string& word, bool nvcc_context) {
+  const std::optional<Match> match = FindRule(word, nvcc_context || word == "-arch");
+  return match && match->rule->form == NvccFlagForm::kWithValue && !match->inline_value;
+}
+
 bool IsNvccOnlyFlag(const std::string& word) {
   if (FindRule(word, false)) return true;
   if (word.rfind("-l", 0) == 0) {

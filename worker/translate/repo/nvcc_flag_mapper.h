@@ -32,6 +32,9 @@ FlagMapResult MapNvccFlags(const std::vector<std::string>& flags, const FlagMapO
 // The flags an nvcc -gencode/-arch was replaced by: "--offload-arch=gfx90a --offload-arch=gfx942".
 std::vector<std::string> OffloadArchFlags(const std::vector<std::string>& architectures);
 
+// True if `word` is an nvcc flag whose value is the next word (`-Xcompiler`, `-gencode`, `-ccbin`, ...).
+bool NvccFlagTakesNextWord(const std::string& word, bool nvcc_context);
+
 // True if `word` looks like an nvcc-only flag or a CUDA library (used to decide whether a line is nvcc-related).
 bool IsNvccOnlyFlag(const std::string& word);
 

@@ -188,9 +188,12 @@ absl::StatusOr<MigrationResult> RepositoryMigrator::Run(const fs::path& input_ro
 
   // 2. Analyze (findings in the original sources; their safe fixes go to the translator).
   std::vector<Finding> analyzer_findings;
+  EditsByFile annotations;  // `// HIPFORGE HBxxx:` comments, only with options.annotate
   bool have_analyzer = false;
   {
-    absl::StatusOr<std::unique_ptr<Analyzer>> analyzer = analyzer_factory_(options.analyze);
+    AnalyzeOptions analyze_options = options.analyze;
+    analyze_options.annotate = analyze_options.annotate || options.annotate;
+    absl::StatusOr<std::unique_ptr<Analyzer>> analyzer = analyzer_factory_(analyze_options);
     if (analyzer.ok()) {
       std::vector<fs::path> files;
       for (const auto& [path, kind] : kinds) {
@@ -199,6 +202,7 @@ absl::StatusOr<MigrationResult> RepositoryMigrator::Run(const fs::path& input_ro
       absl::StatusOr<AnalysisResult> analysis = (*analyzer)->Analyze(input, files, progress);
       if (!analysis.ok()) return analysis.status();
       analyzer_findings = std::move(analysis->findings);
+      annotations = std::move(analysis->annotations);
       have_analyzer = true;
     } else {
       result.notes.push_back("findings incomplete: " + std::string(analyzer.status().message()));
@@ -232,6 +236,12 @@ absl::StatusOr<MigrationResult> RepositoryMigrator::Run(const fs::path& input_ro
         edits.insert(edits.end(), finding.edits.begin(), finding.edits.end());
         finding.auto_fixed = true;
       }
+    }
+    for (auto& [path, edits] : annotations) {
+      const auto kind = kinds.find(path);
+      if (kind == kinds.end() || !IsTranslatableKind(kind->second) || extension_sources.count(path)) continue;
+      auto& target = extra_edits[path];
+      target.insert(target.end(), edits.begin(), edits.end());
     }
     absl::StatusOr<std::vector<FileTranslation>> translated =
         translator->Translate(input, to_translate, extra_edits, progress);

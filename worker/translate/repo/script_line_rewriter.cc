@@ -117,7 +117,7 @@ ScriptLineResult ScriptLineRewriter::Rewrite(const std::string& line) const {
   mapped = std::regex_replace(mapped, kRocmLib64, "$1/lib");
   if (mapped != text) result.origins.insert("paths");
   if (options_.rename_cu_to_hip) {
-    static const std::regex kCuName(R"(([A-Za-z0-9_%*\-\)])\.cu(?![A-Za-z0-9_]))");
+    static const std::regex kCuName(R"(([A-Za-z0-9_%*:\-\)])\.cu(?![A-Za-z0-9_]))");
     const std::string renamed = std::regex_replace(mapped, kCuName, "$1.hip");
     if (renamed != mapped) result.origins.insert("rename");
     mapped = renamed;
@@ -134,12 +134,18 @@ std::string ScriptLineRewriter::RewriteWords(const std::string& text, bool nvcc_
                            Lower(text).find("podman") != std::string::npos;
   std::vector<WordParts> parts;
   std::vector<std::string> cores;
+  // A quoted group of flags is one word; it is rewritten inside its quotes (below) unless it is the value of
+  // the flag before it (`-Xcompiler "-O3 -g"`). The marker keeps the flag table away from it meanwhile.
+  const std::string kGroupMarker = "\x01";
+  std::vector<std::string> cores_to_map;
   for (const auto& word : split.words) {
     parts.push_back(SplitWordParts(word));
     cores.push_back(parts.back().core);
+    const bool is_value = !cores_to_map.empty() && NvccFlagTakesNextWord(cores_to_map.back(), nvcc_context);
+    cores_to_map.push_back(cores.back().find(' ') != std::string::npos && !is_value ? kGroupMarker : cores.back());
   }
   FlagMapOptions flag_options{options_.architectures, nvcc_context};
-  FlagMapResult mapped = MapNvccFlags(cores, flag_options);
+  FlagMapResult mapped = MapNvccFlags(cores_to_map, flag_options);
   bool changed = mapped.changed;
   for (const auto& note : mapped.notes) result.notes.push_back({"HB501", 0, note.message, note.left_for_person});
   if (mapped.changed) result.origins.insert("HB501");
@@ -149,7 +155,8 @@ std::string ScriptLineRewriter::RewriteWords(const std::string& text, bool nvcc_
     std::string joined;
     for (const auto& flag : mapped.per_word[i]) joined += (joined.empty() ? "" : " ") + flag;
     // A quoted group of flags (`NVCCFLAGS="-arch=sm_70 -O3"`) is rewritten inside its quotes.
-    if (mapped.per_word[i].size() == 1 && joined == cores[i] && cores[i].find(' ') != std::string::npos) {
+    if (cores_to_map[i] == kGroupMarker) {
+      joined = cores[i];
       ScriptLineResult inner;
       joined = RewriteWords(cores[i], nvcc_context, inner);
       if (joined != cores[i]) {
@@ -158,7 +165,25 @@ std::string ScriptLineRewriter::RewriteWords(const std::string& text, bool nvcc_
         result.notes.insert(result.notes.end(), inner.notes.begin(), inner.notes.end());
       }
     }
-    if (joined.empty() && parts[i].prefix.empty() && parts[i].suffix.empty()) continue;
+    // CMake cache definitions on a command line: the HIP language's variables.
+    if (cores[i].rfind("-DCMAKE_CUDA_ARCHITECTURES=", 0) == 0) {
+      std::string archs;
+      for (const auto& arch : options_.architectures) archs += (archs.empty() ? "" : ";") + arch;
+      joined = "\"-DCMAKE_HIP_ARCHITECTURES=" + archs + "\"";
+      changed = true;
+      result.origins.insert("HB502");
+    } else if (cores[i].rfind("-DCMAKE_CUDA_FLAGS=", 0) == 0) {
+      joined = "-DCMAKE_HIP_FLAGS=" + cores[i].substr(19);
+      changed = true;
+      result.origins.insert("HB502");
+    } else if (cores[i].rfind("-DCMAKE_CUDA_COMPILER=", 0) == 0 || cores[i].rfind("-DCMAKE_CUDA_HOST_COMPILER=", 0) == 0) {
+      result.notes.push_back({"HB502", 0, "dropped `" + cores[i] + "`: use -DCMAKE_CXX_COMPILER=hipcc where CMake has no HIP language", false});
+      joined.clear();
+      changed = true;
+      result.origins.insert("HB502");
+    }
+    // A word consumed as a flag's value (or dropped) goes with its quotes; an assignment keeps its name.
+    if (joined.empty() && parts[i].prefix.find('=') == std::string::npos) continue;
     out_words[i] = parts[i].prefix + joined + parts[i].suffix;
   }
   // docker/podman: `--gpus X` -> the ROCm device nodes; `--runtime=nvidia` dropped.

@@ -1,0 +1,2 @@
+int Solve(int n);
+int main() { return Solve(4); }

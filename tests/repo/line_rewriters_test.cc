@@ -1,0 +1,132 @@
+#include "worker/translate/repo/line_rewriters.h"
+
+#include <gtest/gtest.h>
+
+#include "worker/translate/repo/build_tables.h"
+#include "worker/translate/repo/nvcc_flag_mapper.h"
+#include "worker/translate/repo/script_line_rewriter.h"
+
+namespace hipforge::translate {
+namespace {
+
+std::vector<std::string> Map(const std::vector<std::string>& flags, bool nvcc_context = true) {
+  return MapNvccFlags(flags, {{"gfx90a", "gfx942"}, nvcc_context}).flags;
+}
+
+TEST(NvccFlagMapperTest, TableActions) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(Map({"-arch=sm_80"}), (V{"--offload-arch=gfx90a", "--offload-arch=gfx942"}));
+  EXPECT_EQ(Map({"-gencode", "arch=compute_70,code=sm_70", "-gencode=arch=compute_80,code=sm_80"}),
+            (V{"--offload-arch=gfx90a", "--offload-arch=gfx942"}));
+  EXPECT_EQ(Map({"--use_fast_math", "-rdc=true", "-lineinfo"}), (V{"-ffast-math", "-fgpu-rdc", "-gline-tables-only"}));
+  EXPECT_EQ(Map({"-Xcompiler", "-fopenmp,-Wall", "-Xcompiler=-fPIC"}), (V{"-fopenmp", "-Wall", "-fPIC"}));
+  EXPECT_EQ(Map({"-Xcompiler", "\"-O3 -g\""}), (V{"-O3", "-g"}));
+  EXPECT_EQ(Map({"-Xptxas", "-v", "--expt-relaxed-constexpr", "--expt-extended-lambda", "-O3"}), (V{"-O3"}));
+  EXPECT_EQ(Map({"-Xlinker", "-rpath=/x"}), (V{"-Wl,-rpath=/x"}));
+  EXPECT_EQ(Map({"--default-stream", "per-thread"}), (V{"-fgpu-default-stream=per-thread"}));
+  EXPECT_EQ(Map({"-x", "cu", "-dc"}), (V{"-x", "hip", "-fgpu-rdc", "-c"}));
+  EXPECT_EQ(Map({"-lcudart", "-lcublas", "-lcublasLt", "-lcurand", "-lcufft", "-lcusparse", "-lcusolver", "-lm"}),
+            (V{"-lamdhip64", "-lhipblas", "-lhipblaslt", "-lhiprand", "-lhipfft", "-lhipsparse", "-lhipsolver", "-lm"}));
+  EXPECT_EQ(Map({"-arch=native"}), (V{"--offload-arch=native"}));
+}
+
+TEST(NvccFlagMapperTest, AmbiguousFlagsNeedNvccContext) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(Map({"-G", "-dc", "-arch", "x86-64"}, false), (V{"-G", "-dc", "-arch", "x86-64"}));
+  EXPECT_EQ(Map({"-arch", "sm_70"}, false), (V{"--offload-arch=gfx90a", "--offload-arch=gfx942"}));
+}
+
+TEST(NvccFlagMapperTest, ManualStepsAreNoted) {
+  const FlagMapResult result = MapNvccFlags({"-maxrregcount=64", "-ccbin", "g++-11"}, {{"gfx90a"}, true});
+  EXPECT_TRUE(result.flags.empty());
+  ASSERT_EQ(result.notes.size(), 2u);
+  EXPECT_TRUE(result.notes[0].left_for_person);
+  EXPECT_NE(result.notes[0].message.find("__launch_bounds__"), std::string::npos);
+}
+
+TEST(NvccFlagMapperTest, EveryRuleHasANote) {
+  for (const NvccFlagRule& rule : NvccFlagRules()) {
+    EXPECT_FALSE(rule.note.empty()) << rule.spelling;
+    if (rule.action == NvccFlagAction::kReplace) EXPECT_FALSE(rule.replacement.empty()) << rule.spelling;
+  }
+}
+
+std::string Line(const std::string& line, bool modern = true) {
+  ScriptLineOptions options;
+  options.architectures = {"gfx90a"};
+  options.modern_rocm_tools = modern;
+  return ScriptLineRewriter(options).Rewrite(line).text;
+}
+
+TEST(ScriptLineRewriterTest, CompilerPathsAndVariables) {
+  EXPECT_EQ(Line("NVCC := $(CUDA_PATH)/bin/nvcc"), "HIPCC := $(ROCM_PATH)/bin/hipcc");
+  EXPECT_EQ(Line("CUDA_PATH ?= /usr/local/cuda-12.2"), "ROCM_PATH ?= /opt/rocm");
+  EXPECT_EQ(Line("LDFLAGS := -L$(CUDA_PATH)/lib64 -lcudart"), "LDFLAGS := -L$(ROCM_PATH)/lib -lamdhip64");
+  EXPECT_EQ(Line("\t$(NVCC) $(NVCCFLAGS) -arch=sm_80 -c $< -o $@"),
+            "\t$(HIPCC) $(HIPCCFLAGS) --offload-arch=gfx90a -c $< -o $@");
+  EXPECT_EQ(Line("NVCC_FLAGS=\"-O3 -arch=sm_70 --use_fast_math\""),
+            "HIPCC_FLAGS=\"-O3 --offload-arch=gfx90a -ffast-math\"");
+  EXPECT_EQ(Line("# nvcc -arch=sm_70 stays in comments"), "# nvcc -arch=sm_70 stays in comments");
+  EXPECT_EQ(Line("cmake -B b -DCMAKE_CUDA_ARCHITECTURES=80"), "cmake -B b \"-DCMAKE_HIP_ARCHITECTURES=gfx90a\"");
+}
+
+TEST(ScriptLineRewriterTest, EnvironmentAndTools) {
+  EXPECT_EQ(Line("export CUDA_VISIBLE_DEVICES=0,1"), "export HIP_VISIBLE_DEVICES=0,1");
+  EXPECT_EQ(Line("CUDA_LAUNCH_BLOCKING=1 ./app"), "AMD_SERIALIZE_KERNEL=3 ./app");
+  EXPECT_EQ(Line("echo $CUDA_VISIBLE_DEVICES"), "echo $HIP_VISIBLE_DEVICES");
+  EXPECT_EQ(Line("nvidia-smi -L"), "amd-smi -L");
+  EXPECT_EQ(Line("nvidia-smi", false), "rocm-smi");
+  EXPECT_EQ(Line("nsys profile ./app"), "rocprofv3 profile ./app");
+  EXPECT_EQ(Line("ncu ./app"), "rocprof-compute ./app");
+  EXPECT_EQ(Line("compute-sanitizer ./app"), "compute-sanitizer ./app");
+  EXPECT_EQ(Line("my-nvidia-smi-wrapper"), "my-nvidia-smi-wrapper");
+  EXPECT_EQ(Line("docker run --rm --gpus all img"),
+            "docker run --rm --device /dev/kfd --device /dev/dri --group-add video img");
+  EXPECT_EQ(Line("docker run --runtime=nvidia img"), "docker run img");
+}
+
+TEST(ContainerImageTest, CudaImagesMapToRocmDevImages) {
+  std::string note;
+  EXPECT_EQ(MapContainerImage("nvidia/cuda:12.2.0-devel-ubuntu22.04", "6.4", note), "rocm/dev-ubuntu-22.04:6.4");
+  EXPECT_TRUE(note.empty());
+  EXPECT_EQ(MapContainerImage("nvidia/cuda:11.8.0-cudnn8-runtime-ubuntu20.04", "6.4", note),
+            "rocm/dev-ubuntu-20.04:6.4");
+  EXPECT_NE(note.find("MIOpen"), std::string::npos);
+  note.clear();
+  EXPECT_EQ(MapContainerImage("nvidia/cuda:12.4.1-devel-ubi8", "6.2", note), "rocm/dev-almalinux-8:6.2");
+  EXPECT_EQ(MapContainerImage("ubuntu:22.04", "6.4", note), "");
+}
+
+TEST(PythonRewriterTest, EnvironmentNumbaAndTorchLeftAlone) {
+  MigrationOptions options;
+  RewriteContext context;
+  context.options = &options;
+  const std::string text =
+      "import os\nos.environ['CUDA_VISIBLE_DEVICES'] = '1'\nimport torch\nx = torch.cuda.is_available()\n"
+      "from numba import cuda\n";
+  const RewriteResult result = PythonRewriter().Rewrite("a.py", text, context);
+  EXPECT_EQ(result.output,
+            "import os\nos.environ['HIP_VISIBLE_DEVICES'] = '1'\nimport torch\nx = torch.cuda.is_available()\n"
+            "from numba import cuda\n");
+  bool numba_noted = false;
+  for (const auto& note : result.notes) numba_noted |= note.left_for_person && note.message.find("Numba") == 0;
+  EXPECT_TRUE(numba_noted);
+}
+
+TEST(PythonRewriterTest, CupyKernelGoesThroughTheTranslator) {
+  MigrationOptions options;
+  RewriteContext context;
+  context.options = &options;
+  std::string seen;
+  context.translate_snippet = [&](const std::string& source) -> std::optional<std::string> {
+    seen = source;
+    return std::string("/*hip*/") + source;
+  };
+  const RewriteResult result = PythonRewriter().Rewrite(
+      "k.py", "SRC = r'''\n__global__ void k() {}\n'''\nk = cp.RawKernel(SRC, 'k')\n", context);
+  EXPECT_EQ(seen, "\n__global__ void k() {}\n");
+  EXPECT_EQ(result.output, "SRC = r'''/*hip*/\n__global__ void k() {}\n'''\nk = cp.RawKernel(SRC, 'k')\n");
+}
+
+}  // namespace
+}  // namespace hipforge::translate

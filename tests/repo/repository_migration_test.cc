@@ -1,0 +1,179 @@
+// The repository pass end to end on the example repositories under data/: golden build files, idempotence,
+// the patch, the per-file cache, renaming, and (build_test.cc) that the result builds with hipcc.
+#include "worker/translate/repo/repository_migration.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "common/process.h"
+#include "worker/translate/repo/file_classifier.h"
+#include "tests/repo/repo_test_support.h"
+
+namespace hipforge::translate {
+namespace {
+namespace fs = std::filesystem;
+
+bool IsBuildFileKind(RepoFileKind kind) {
+  return kind == RepoFileKind::kCMake || kind == RepoFileKind::kMakefile || kind == RepoFileKind::kShellScript ||
+         kind == RepoFileKind::kDockerfile || kind == RepoFileKind::kCiConfig || kind == RepoFileKind::kPython;
+}
+
+class RepositoryMigrationTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(RepositoryMigrationTest, BuildFilesMatchGoldenAndSecondRunChangesNothing) {
+  const std::string name = GetParam();
+  TempDir temp;
+  MigrationOptions options;
+  HIPFORGE_MIGRATE_OR_SKIP(first, RepoData(name), temp.path() / "out1", options);
+  const fs::path golden = RepoData("expected") / name;
+  const bool update = std::getenv("HIPFORGE_UPDATE_GOLDEN") != nullptr;
+  int compared = 0;
+  for (const FileSummary& file : first->files) {
+    if (!IsBuildFileKind(file.kind)) continue;
+    const std::string actual = ReadText(temp.path() / "out1" / file.path);
+    if (update) {
+      fs::create_directories((golden / file.path).parent_path());
+      std::ofstream(golden / file.path, std::ios::binary) << actual;
+    }
+    ASSERT_TRUE(fs::exists(golden / file.path)) << "no golden file for " << file.path;
+    EXPECT_EQ(actual, ReadText(golden / file.path)) << file.path;
+    ++compared;
+  }
+  EXPECT_GT(compared, 0);
+
+  // Idempotence: the pass over its own output changes no file, and its patch is empty.
+  HIPFORGE_MIGRATE_OR_SKIP(second, temp.path() / "out1", temp.path() / "out2", options);
+  for (const FileSummary& file : second->files) {
+    EXPECT_EQ(ReadText(temp.path() / "out2" / file.path), ReadText(temp.path() / "out1" / file.path)) << file.path;
+    EXPECT_EQ(file.path, file.source_path);
+  }
+  EXPECT_EQ(second->unified_patch, "");
+}
+
+INSTANTIATE_TEST_SUITE_P(Examples, RepositoryMigrationTest,
+                         ::testing::Values("cmake_app", "make_app", "torch_ext", "cmake_legacy", "cmake_hip_ready"));
+
+TEST(RepositoryMigrationPatchTest, PatchTurnsInputIntoOutput) {
+  TempDir temp;
+  MigrationOptions options;
+  HIPFORGE_MIGRATE_OR_SKIP(result, RepoData("make_app"), temp.path() / "out", options);
+  EXPECT_NE(result->unified_patch.find("+++ b/Makefile"), std::string::npos);
+  // Apply the patch to a copy of the input and compare with the output tree.
+  fs::copy(RepoData("make_app"), temp.path() / "copy", fs::copy_options::recursive);
+  BoostProcessLauncher launcher;
+  ProcessSpec spec;
+  spec.argv = {"patch", "-p1", "--silent"};
+  spec.working_directory = temp.path() / "copy";
+  spec.standard_input = result->unified_patch;
+  auto applied = launcher.Run(spec);
+  ASSERT_TRUE(applied.ok()) << applied.status();
+  ASSERT_EQ(applied->exit_code, 0) << applied->standard_output << applied->standard_error;
+  for (const FileSummary& file : result->files) {
+    EXPECT_EQ(ReadText(temp.path() / "copy" / file.path), ReadText(temp.path() / "out" / file.path)) << file.path;
+  }
+}
+
+TEST(RepositoryMigrationSummaryTest, FilesSayWhatChangedThemAndWhatIsLeft) {
+  TempDir temp;
+  MigrationOptions options;
+  HIPFORGE_MIGRATE_OR_SKIP(result, RepoData("make_app"), temp.path() / "out", options);
+  std::map<std::string, const FileSummary*> by_path;
+  for (const auto& file : result->files) by_path[file.path] = &file;
+  ASSERT_TRUE(by_path.count("Makefile"));
+  const FileSummary& makefile = *by_path["Makefile"];
+  EXPECT_EQ(makefile.kind, RepoFileKind::kMakefile);
+  EXPECT_EQ(makefile.status, FileStatus::kTranslated);
+  EXPECT_TRUE(makefile.changed_by.count("HB501"));
+  EXPECT_GT(makefile.lines_changed, 5);
+  bool maxrreg = false;
+  for (const auto& step : makefile.left_for_person) maxrreg |= step.find("maxrregcount") != std::string::npos;
+  EXPECT_TRUE(maxrreg);
+  const FileSummary& profile = *by_path["scripts/profile.sh"];
+  EXPECT_TRUE(profile.changed_by.count("HB503"));
+  EXPECT_TRUE(profile.changed_by.count("HB504"));
+  bool memcheck = false;
+  for (const auto& step : profile.left_for_person) memcheck |= step.find("cuda-memcheck") != std::string::npos;
+  EXPECT_TRUE(memcheck);
+  EXPECT_TRUE(fs::is_regular_file(temp.path() / "out/scripts/profile.sh"));
+  EXPECT_NE(fs::status(temp.path() / "out/scripts/profile.sh").permissions() & fs::perms::owner_exec, fs::perms::none);
+
+  const nlohmann::json report = ToReportJson(*result);
+  EXPECT_EQ(report["translation"]["totals"]["files"].get<int>(), static_cast<int>(result->files.size()));
+  bool hb504 = false;
+  for (const auto& finding : report["findings"]) hb504 |= finding["rule_id"] == "HB504";
+  EXPECT_TRUE(hb504);
+}
+
+TEST(RepositoryMigrationCacheTest, UnchangedFilesReuseTheirResult) {
+  TempDir temp;
+  MigrationOptions options;
+  options.translate.cache_directory = temp.path() / "cache";
+  HIPFORGE_MIGRATE_OR_SKIP(first, RepoData("make_app"), temp.path() / "out1", options);
+  HIPFORGE_MIGRATE_OR_SKIP(second, RepoData("make_app"), temp.path() / "out2", options);
+  for (const auto& file : second->files) {
+    if (IsBuildFileKind(file.kind)) EXPECT_TRUE(file.from_cache) << file.path;
+    EXPECT_EQ(ReadText(temp.path() / "out2" / file.path), ReadText(temp.path() / "out1" / file.path));
+  }
+}
+
+TEST(RepositoryMigrationRenameTest, CuFilesBecomeHipEverywhere) {
+  TempDir temp;
+  MigrationOptions options;
+  options.rename_to_hip = true;
+  HIPFORGE_MIGRATE_OR_SKIP(result, RepoData("make_app"), temp.path() / "out", options);
+  EXPECT_TRUE(fs::exists(temp.path() / "out/src/stencil.hip"));
+  EXPECT_TRUE(fs::exists(temp.path() / "out/src/main.hip"));
+  EXPECT_FALSE(fs::exists(temp.path() / "out/src/stencil.cu"));
+  EXPECT_TRUE(fs::exists(temp.path() / "out/src/stencil.cuh")) << "headers keep their names";
+  const std::string makefile = ReadText(temp.path() / "out/Makefile");
+  EXPECT_NE(makefile.find("$(wildcard src/*.hip)"), std::string::npos) << makefile;
+  EXPECT_NE(makefile.find("%.o: %.hip"), std::string::npos) << makefile;
+  EXPECT_EQ(makefile.find(".cu)"), std::string::npos) << makefile;
+}
+
+TEST(RepositoryMigrationInputTest, OutputInsideInputIsRejected) {
+  TempDir temp;
+  fs::create_directories(temp.path() / "in");
+  std::ofstream(temp.path() / "in/a.txt") << "x";
+  auto result = MigrateRepository(temp.path() / "in", temp.path() / "in/out", MigrationOptions{}, nullptr);
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST(FileClassifierTest, Kinds) {
+  EXPECT_EQ(ClassifyFile("src/a.cu", ""), RepoFileKind::kCudaSource);
+  EXPECT_EQ(ClassifyFile("src/a.cuh", ""), RepoFileKind::kHeader);
+  EXPECT_EQ(ClassifyFile("src/a.h", "#include <cuda_runtime.h>\n"), RepoFileKind::kHeader);
+  EXPECT_EQ(ClassifyFile("src/a.h", "int f();\n"), RepoFileKind::kOther);
+  EXPECT_EQ(ClassifyFile("src/a.cpp", "cudaMalloc(&p, 4);"), RepoFileKind::kCppSource);
+  EXPECT_EQ(ClassifyFile("src/a.cpp", "int main() {}"), RepoFileKind::kOther);
+  EXPECT_EQ(ClassifyFile("cmake/FindX.cmake", ""), RepoFileKind::kCMake);
+  EXPECT_EQ(ClassifyFile("sub/CMakeLists.txt", ""), RepoFileKind::kCMake);
+  EXPECT_EQ(ClassifyFile("GNUmakefile", ""), RepoFileKind::kMakefile);
+  EXPECT_EQ(ClassifyFile("rules.mk", ""), RepoFileKind::kMakefile);
+  EXPECT_EQ(ClassifyFile("run", "#!/bin/bash\necho"), RepoFileKind::kShellScript);
+  EXPECT_EQ(ClassifyFile("docker/Dockerfile.cuda", ""), RepoFileKind::kDockerfile);
+  EXPECT_EQ(ClassifyFile(".github/workflows/ci.yml", ""), RepoFileKind::kCiConfig);
+  EXPECT_EQ(ClassifyFile(".gitlab-ci.yml", ""), RepoFileKind::kCiConfig);
+  EXPECT_EQ(ClassifyFile("config.yml", ""), RepoFileKind::kOther);
+  EXPECT_EQ(ClassifyFile("setup.py", ""), RepoFileKind::kPython);
+}
+
+TEST(FileClassifierTest, HeadersIncludedFromCudaSources) {
+  std::map<std::string, std::string> contents = {{"src/k.cu", "#include \"util.h\"\n"},
+                                                 {"src/util.h", "#include \"deep.hpp\"\n"},
+                                                 {"src/deep.hpp", "int x;\n"},
+                                                 {"src/other.h", "int y;\n"}};
+  std::map<std::string, RepoFileKind> kinds;
+  for (const auto& [path, content] : contents) kinds[path] = ClassifyFile(path, content);
+  PromoteIncludedHeaders(contents, kinds);
+  EXPECT_EQ(kinds["src/util.h"], RepoFileKind::kHeader);
+  EXPECT_EQ(kinds["src/deep.hpp"], RepoFileKind::kHeader);
+  EXPECT_EQ(kinds["src/other.h"], RepoFileKind::kOther);
+}
+
+}  // namespace
+}  // namespace hipforge::translate
