@@ -1,0 +1,165 @@
+// Analyzer API behaviour beyond single rules: catalog and docs, unparsable files, preprocessor-skipped blocks,
+// annotations, rule selection and the effort model.
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "tests/analyze/test_support.h"
+#include "worker/translate/analyze/findings_json.h"
+
+namespace hipforge::translate {
+namespace {
+
+using testing::AnalyzeDir;
+using testing::FindingKeys;
+using testing::ReadText;
+using testing::RuleDir;
+using testing::SourceDir;
+
+std::filesystem::path ScratchDir(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / ("hipforge-analyzer-api-" + name);
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+void Write(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+}
+
+TEST(RuleCatalogTest, HasTheStableIdsEachWithADocPage) {
+  const std::vector<std::string> expected = {"HB101", "HB102", "HB103", "HB104", "HB105", "HB201", "HB202",
+                                             "HB203", "HB204", "HB205", "HB301", "HB302", "HB303", "HB304",
+                                             "HB305", "HB401", "HB402", "HB403", "HB404", "HB405", "HB406",
+                                             "HB407", "HB408", "HB501", "HB502", "HB503", "HB504"};
+  std::vector<std::string> ids;
+  const std::string index = ReadText(SourceDir() / "docs/rules/README.md");
+  for (const auto& rule : RuleCatalog()) {
+    ids.push_back(rule.id);
+    EXPECT_TRUE(std::filesystem::exists(SourceDir() / rule.help_path)) << rule.help_path;
+    EXPECT_NE(index.find(rule.id + ".md"), std::string::npos) << rule.id << " missing from the index";
+    EXPECT_FALSE(rule.title.empty());
+  }
+  EXPECT_EQ(ids, expected);
+  EXPECT_TRUE(std::filesystem::exists(SourceDir() / "docs/rules/effort-model.md"));
+  EXPECT_EQ(RuleCatalogToJson().size(), expected.size());
+}
+
+TEST(AnalyzerTest, UnparsableFileStillGetsTokenRulesAndSaysWhy) {
+  const auto dir = ScratchDir("unparsable");
+  Write(dir / "broken.cu",
+        "#include \"missing_header.h\"\n"
+        "__global__ void k(float* out, unsigned* r) {\n"
+        "  float v = out[threadIdx.x];\n"
+        "  for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffff, v, o);\n"
+        "  asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(*r));\n"
+        "  out[threadIdx.x % 32] = __ldcg(out) + v;\n"
+        "}\n");
+  auto analyzer = CreateAnalyzer({});
+  ASSERT_TRUE(analyzer.ok());
+  auto result = (*analyzer)->Analyze(dir, {"broken.cu"}, nullptr);
+  ASSERT_TRUE(result.ok()) << result.status();
+  ASSERT_EQ(result->files.size(), 1u);
+  EXPECT_FALSE(result->files[0].ast_analyzed);
+  EXPECT_NE(result->files[0].ast_skipped_reason.find("could not parse"), std::string::npos)
+      << result->files[0].ast_skipped_reason;
+  EXPECT_EQ(FindingKeys(result->findings),
+            (std::set<std::string>{"broken.cu:4:16 HB104", "broken.cu:4:57 HB102", "broken.cu:5:3 HB201",
+                                   "broken.cu:6:21 HB101", "broken.cu:6:27 HB203"}));
+  const EditsByFile edits = CollectFixEdits(*result, false);
+  const std::string fixed = testing::ApplyEdits(ReadText(dir / "broken.cu"), edits.at("broken.cu"));
+  EXPECT_NE(fixed.find("for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_down_sync(0xffffffffffffffffull"),
+            std::string::npos)
+      << fixed;
+  EXPECT_NE(fixed.find("__ldg(out)"), std::string::npos) << fixed;
+}
+
+TEST(AnalyzerTest, PreprocessorSkippedBlocksGetTokenRules) {
+  const auto dir = ScratchDir("skipped");
+  Write(dir / "arch.cu",
+        "__global__ void k(float* out) {\n"
+        "  float v = out[threadIdx.x];\n"
+        "#if defined(USE_PTX_PATH)\n"
+        "  v = __shfl_xor_sync(0xffffffff, v, 1);\n"
+        "#endif\n"
+        "  out[threadIdx.x] = v;\n"
+        "}\n");
+  auto result = AnalyzeDir(dir);
+  ASSERT_EQ(result.files.size(), 1u);
+  EXPECT_TRUE(result.files[0].ast_analyzed) << result.files[0].ast_skipped_reason;
+  EXPECT_EQ(FindingKeys(result.findings), (std::set<std::string>{"arch.cu:4:23 HB102"}));
+}
+
+TEST(AnalyzerTest, AnnotationsAreOffByDefaultAndIndentedWhenOn) {
+  const auto dir = RuleDir("HB201");
+  EXPECT_TRUE(AnalyzeDir(dir).annotations.empty());
+  AnalyzeOptions options;
+  options.annotate = true;
+  const AnalysisResult result = AnalyzeDir(dir, options);
+  ASSERT_TRUE(result.annotations.count("input.cu"));
+  const std::string annotated =
+      testing::ApplyEdits(ReadText(dir / "input.cu"), CollectFixEdits(result, true).at("input.cu"));
+  EXPECT_NE(annotated.find("  // HIPFORGE HB201: inline PTX (`mov.u32 %0, %%laneid;`)"), std::string::npos)
+      << annotated;
+  EXPECT_NE(annotated.find("  asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(r));"), std::string::npos);
+}
+
+TEST(AnalyzerTest, DisabledRulesStaySilentAndUnknownIdsAreRejected) {
+  AnalyzeOptions options;
+  options.disabled_rules = {"HB201"};
+  const AnalysisResult result = AnalyzeDir(RuleDir("HB202"), options);
+  for (const Finding& finding : result.findings) EXPECT_NE(finding.rule_id, "HB201");
+  EXPECT_FALSE(result.findings.empty());
+  options.disabled_rules = {"HB999"};
+  EXPECT_FALSE(CreateAnalyzer(options).ok());
+}
+
+TEST(EffortModelTest, FollowsTheDocumentedModel) {
+  Finding ptx;
+  ptx.rule_id = "HB201";
+  ptx.severity = Severity::kError;
+  ptx.location.path = "a.cu";
+  Finding lane;
+  lane.rule_id = "HB101";
+  lane.severity = Severity::kWarning;
+  lane.location.path = "a.cu";
+  lane.edits.push_back(TextEdit{0, 2, "warpSize", "HB101"});
+  Finding copy;
+  copy.rule_id = "HB402";
+  copy.severity = Severity::kWarning;
+  copy.location.path = "b.cu";
+  FileTranslation a;
+  a.path = "a.cu";
+  a.status = FileStatus::kTranslated;
+  a.stats.converted["function"] = 90;
+  a.stats.unconverted = 2;
+  FileTranslation c;
+  c.path = "c.cu";
+  c.status = FileStatus::kFallback;
+  const EffortEstimate effort = EstimateEffort({ptx, lane, copy}, {a, c});
+  // a.cu: 2 (HB201) + 0.1 (reviewed fix) + 2 * 0.5 (unconverted) + 0.25 = 3.35; b.cu: 1 + 0.25; c.cu: 1 + 0.25.
+  EXPECT_NEAR(effort.engineer_hours, 3.35 + 1.25 + 1.25, 1e-9);
+  ASSERT_EQ(effort.files.size(), 3u);
+  EXPECT_NEAR(effort.files[0].engineer_hours, 3.35, 1e-9);
+  // Automatic: 90 converted + 1 fixed finding; manual: 2 unconverted + 2 findings without a fix.
+  EXPECT_NEAR(effort.automatic_share, 91.0 / 95.0, 1e-9);
+  EXPECT_EQ(effort.findings_by_severity.at("error"), 1);
+  EXPECT_EQ(effort.findings_by_severity.at("warning"), 2);
+  const auto json = EffortToJson(effort);
+  EXPECT_EQ(json["by_severity"]["warning"], 2);
+  EXPECT_EQ(EstimateEffort({}, {}).automatic_share, 1.0);
+}
+
+TEST(FindingsJsonTest, UsesTheReportFieldNames) {
+  const AnalysisResult result = AnalyzeDir(RuleDir("HB102"));
+  const auto json = FindingsToJson(result.findings);
+  ASSERT_FALSE(json.empty());
+  for (const char* key : {"rule_id", "severity", "path", "line", "column", "message", "fix", "auto_fixed"}) {
+    EXPECT_TRUE(json[0].contains(key)) << key;
+  }
+  EXPECT_EQ(json[0]["severity"], "error");
+}
+
+}  // namespace
+}  // namespace hipforge::translate
