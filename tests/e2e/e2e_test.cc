@@ -1,0 +1,261 @@
+// End to end through the real binaries: migrate-server and migrate-worker processes, real
+// PostgreSQL, gRPC on loopback, the real translation library in the worker.
+#include <signal.h>
+
+#include <fstream>
+#include <set>
+#include <thread>
+
+#include <grpcpp/grpcpp.h>
+#include <gmock/gmock.h>
+#include <nlohmann/json.hpp>
+
+#include "common/archive.h"
+#include "common/process.h"
+#include "hipforge/v1/migration_service.grpc.pb.h"
+#include "tests/e2e/child_process.h"
+#include "tests/server/rpc/rpc_test_support.h"
+#include "tests/server/store/postgres_test_env.h"
+
+namespace hipforge::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+using ::testing::HasSubstr;
+using server::testing::FetchAll;
+using server::testing::IsFinal;
+using server::testing::SubmitArchive;
+
+class EndToEndTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char pattern[] = "/tmp/hipforge-e2e-XXXXXX";
+    ASSERT_NE(::mkdtemp(pattern), nullptr);
+    temp_dir_ = pattern;
+    schema_ = server::testing::FreshSchemaName();
+  }
+  void TearDown() override {
+    workers_.clear();
+    if (server_) {
+      server_->Signal(SIGTERM);
+      server_->Wait(30s);
+    }
+    server_.reset();
+    std::error_code ignored;
+    if (!::testing::Test::HasFailure()) fs::remove_all(temp_dir_, ignored);
+  }
+
+  // embedded: no --database-url, the server owns a PostgreSQL cluster in its data dir.
+  void StartServer(bool embedded = false, std::vector<std::string> extra = {}) {
+    const fs::path port_file = temp_dir_ / "port";
+    fs::remove(port_file);
+    std::vector<std::string> argv = {HIPFORGE_SERVER_BIN, "--listen", "127.0.0.1:0", "--data-dir",
+                                     (temp_dir_ / "data").string(), "--port-file", port_file.string(),
+                                     "--lease-ms", "3000", "--rescue-interval-ms", "200"};
+    if (!embedded) {
+      const std::string& url = server::testing::TestDatabaseUrl();
+      ASSERT_FALSE(url.empty()) << "no PostgreSQL for the test";
+      argv.insert(argv.end(), {"--database-url", url, "--database-schema", schema_});
+    } else {
+      argv.insert(argv.end(), {"--embedded-durable", "false"});
+    }
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    server_ = std::make_unique<ChildProcess>(argv, temp_dir_ / "server.log");
+    port_ = WaitForPortFile(port_file, 120s);
+    ASSERT_GT(port_, 0) << "server did not start:\n" << server_->Log();
+    channel_ = grpc::CreateChannel("127.0.0.1:" + std::to_string(port_), grpc::InsecureChannelCredentials());
+    api_ = v1::MigrationService::NewStub(channel_);
+  }
+
+  ChildProcess& StartWorker(const std::string& id) {
+    workers_.push_back(std::make_unique<ChildProcess>(
+        std::vector<std::string>{HIPFORGE_WORKER_BIN, "--server", "127.0.0.1:" + std::to_string(port_), "--role",
+                                 "translate", "--id", id, "--lease-wait-ms", "2000", "--scratch-dir",
+                                 (temp_dir_ / ("scratch-" + id)).string()},
+        temp_dir_ / (id + ".log")));
+    return *workers_.back();
+  }
+
+  std::string Pack(const fs::path& root) {
+    PackOptions options;
+    options.honour_gitignore = false;
+    absl::StatusOr<std::string> archive = PackDirectoryToString(root, launcher_, options);
+    EXPECT_TRUE(archive.ok()) << archive.status();
+    return archive.ok() ? *archive : std::string();
+  }
+
+  v1::Job Get(const std::string& id) {
+    grpc::ClientContext context;
+    v1::GetJobRequest request;
+    request.set_job_id(id);
+    v1::Job job;
+    api_->GetJob(&context, request, &job);
+    return job;
+  }
+
+  v1::Job WaitFor(const std::string& id, const std::function<bool(const v1::Job&)>& done, std::chrono::seconds timeout) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    v1::Job job;
+    while (std::chrono::steady_clock::now() < deadline) {
+      job = Get(id);
+      if (done(job)) return job;
+      std::this_thread::sleep_for(20ms);
+    }
+    return job;
+  }
+
+  std::string Logs() {
+    std::string logs = server_ ? "--- server\n" + server_->Log() : "";
+    for (auto& worker : workers_) logs += "--- worker\n" + worker->Log();
+    return logs;
+  }
+
+  fs::path temp_dir_;
+  std::string schema_;
+  BoostProcessLauncher launcher_;
+  std::unique_ptr<ChildProcess> server_;
+  std::vector<std::unique_ptr<ChildProcess>> workers_;
+  int port_ = 0;
+  std::shared_ptr<grpc::Channel> channel_;
+  std::unique_ptr<v1::MigrationService::Stub> api_;
+};
+
+// Many CUDA files, so a translate task runs long enough to be interrupted.
+void WriteLargeCudaRepo(const fs::path& root, int files) {
+  fs::create_directories(root / "src");
+  for (int i = 0; i < files; ++i) {
+    std::ofstream out(root / "src" / ("k" + std::to_string(i) + ".cu"));
+    out << "#include <cuda_runtime.h>\n\n__global__ void kernel" << i
+        << "(float* d, int n) {\n  int t = blockIdx.x * blockDim.x + threadIdx.x;\n  if (t < n) d[t] += " << i
+        << ".0f;\n}\n\nvoid run" << i << "(int n) {\n  float* d = nullptr;\n  cudaMalloc(&d, n * sizeof(float));\n"
+        << "  cudaStream_t s;\n  cudaStreamCreate(&s);\n  kernel" << i
+        << "<<<(n + 127) / 128, 128, 0, s>>>(d, n);\n  cudaStreamSynchronize(s);\n  cudaStreamDestroy(s);\n"
+        << "  cudaFree(d);\n}\n";
+  }
+}
+
+std::map<std::string, std::string> ExtractToMap(const std::string& archive, const fs::path& dir) {
+  std::map<std::string, std::string> files;
+  absl::StatusOr<ExtractResult> result = SafeExtractBuffer(archive, dir);
+  EXPECT_TRUE(result.ok()) << result.status();
+  if (!result.ok()) return files;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    if (!entry.is_regular_file()) continue;
+    std::ifstream in(entry.path());
+    files[fs::relative(entry.path(), dir).generic_string()] =
+        std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  return files;
+}
+
+TEST_F(EndToEndTest, SubmitTranslateFetchReportThroughRealBinaries) {
+  ASSERT_NO_FATAL_FAILURE(StartServer());
+  StartWorker("w-main");
+  const fs::path example = fs::path(HIPFORGE_EXAMPLES_DIR) / "cuda-vector-stats";
+  ASSERT_TRUE(fs::exists(example)) << example;
+  v1::JobSpec spec = server::testing::TestSpec("vector-stats", "e2e", /*translate_only=*/true);
+  auto submitted = SubmitArchive(*api_, spec, Pack(example));
+  ASSERT_TRUE(submitted.status.ok()) << submitted.status.error_message();
+
+  v1::Job job = WaitFor(submitted.job.id(), [](const v1::Job& j) { return IsFinal(j.state()); }, 300s);
+  ASSERT_EQ(job.state(), v1::JOB_STATE_SUCCEEDED) << job.error() << "\n" << Logs();
+
+  std::string tree, patch;
+  v1::ArtifactInfo info;
+  ASSERT_TRUE(FetchAll(*api_, job.id(), v1::ARTIFACT_KIND_TRANSLATED_TREE, &tree, &info).ok());
+  EXPECT_EQ(info.format(), v1::COMPRESSION_FORMAT_TAR_ZSTD);
+  auto files = ExtractToMap(tree, temp_dir_ / "fetched");
+  ASSERT_FALSE(files.empty());
+  bool any_hip = false;
+  for (const auto& [path, content] : files) {
+    EXPECT_EQ(content.find("cudaMalloc("), std::string::npos) << path << " still calls cudaMalloc";
+    any_hip |= content.find("hip") != std::string::npos;
+  }
+  EXPECT_TRUE(any_hip);
+  ASSERT_TRUE(FetchAll(*api_, job.id(), v1::ARTIFACT_KIND_PATCH, &patch, &info).ok());
+  EXPECT_THAT(patch, HasSubstr("+"));
+  EXPECT_THAT(patch, HasSubstr("hip"));
+
+  grpc::ClientContext context;
+  v1::GetReportRequest request;
+  request.set_job_id(job.id());
+  v1::Report report;
+  ASSERT_TRUE(api_->GetReport(&context, request, &report).ok());
+  EXPECT_GT(report.translation().files(), 0);
+  EXPECT_GT(report.translation().translated(), 0);
+  nlohmann::json json = nlohmann::json::parse(report.report_json());
+  EXPECT_TRUE(json.contains("translation"));
+
+  // Every worker log line about a task names its worker and job.
+  for (auto& worker : workers_) EXPECT_THAT(worker->Log(), HasSubstr("[worker=w-main job=" + job.id()));
+}
+
+TEST_F(EndToEndTest, WorkerKilledWhileHoldingALeaseJobCompletesOnAnotherWorker) {
+  ASSERT_NO_FATAL_FAILURE(StartServer());
+  const fs::path repo = temp_dir_ / "large";
+  WriteLargeCudaRepo(repo, 150);
+  auto submitted = SubmitArchive(*api_, server::testing::TestSpec("sigkill", "e2e"), Pack(repo));
+  ASSERT_TRUE(submitted.status.ok()) << submitted.status.error_message();
+  const std::string id = submitted.job.id();
+
+  ChildProcess& victim = StartWorker("w-victim");
+  v1::Job job = WaitFor(id, [](const v1::Job& j) { return j.state() != v1::JOB_STATE_QUEUED; }, 120s);
+  ASSERT_EQ(job.state(), v1::JOB_STATE_TRANSLATING) << Logs();
+  std::this_thread::sleep_for(500ms);  // well into the download / translation
+  victim.Signal(SIGKILL);
+  ASSERT_EQ(victim.Wait(10s), 128 + SIGKILL);
+  ASSERT_EQ(Get(id).state(), v1::JOB_STATE_TRANSLATING) << "the victim finished before it was killed";
+
+  StartWorker("w-rescuer");
+  job = WaitFor(id, [](const v1::Job& j) { return IsFinal(j.state()); }, 600s);
+  ASSERT_EQ(job.state(), v1::JOB_STATE_SUCCEEDED) << job.error() << "\n" << Logs();
+  EXPECT_EQ(job.attempts(), 2);
+
+  grpc::ClientContext context;
+  v1::GetReportRequest request;
+  request.set_job_id(id);
+  v1::Report report;
+  ASSERT_TRUE(api_->GetReport(&context, request, &report).ok());
+  nlohmann::json json = nlohmann::json::parse(report.report_json());
+  std::multiset<std::string> paths;
+  for (const auto& file : json["translation"]["files"]) paths.insert(file["path"].get<std::string>());
+  std::set<std::string> unique(paths.begin(), paths.end());
+  EXPECT_EQ(paths.size(), unique.size()) << "a file appears twice in the report";
+  EXPECT_EQ(std::count_if(unique.begin(), unique.end(), [](const std::string& p) { return p.ends_with(".cu"); }), 150);
+  EXPECT_EQ(report.translation().files(), static_cast<int>(paths.size()));
+}
+
+TEST_F(EndToEndTest, EmbeddedServerRestartWithQueuedJobsLosesNone) {
+  ASSERT_NO_FATAL_FAILURE(StartServer(/*embedded=*/true));
+  std::vector<std::string> ids;
+  const std::string archive = server::testing::SmallCudaRepoArchive();
+  for (int i = 0; i < 3; ++i) {
+    auto submitted = SubmitArchive(*api_, server::testing::TestSpec("queued" + std::to_string(i), "e2e"), archive);
+    ASSERT_TRUE(submitted.status.ok()) << submitted.status.error_message();
+    ids.push_back(submitted.job.id());
+  }
+  server_->Signal(SIGTERM);
+  ASSERT_EQ(server_->Wait(60s), 0) << server_->Log();
+  EXPECT_THAT(server_->Log(), HasSubstr("stopped"));
+
+  ASSERT_NO_FATAL_FAILURE(StartServer(/*embedded=*/true));
+  for (const std::string& id : ids) EXPECT_EQ(Get(id).state(), v1::JOB_STATE_QUEUED);
+  StartWorker("w-after-restart");
+  for (const std::string& id : ids) {
+    v1::Job job = WaitFor(id, [](const v1::Job& j) { return IsFinal(j.state()); }, 300s);
+    EXPECT_EQ(job.state(), v1::JOB_STATE_SUCCEEDED) << job.error() << "\n" << Logs();
+  }
+}
+
+TEST_F(EndToEndTest, LocalWorkersRunTheWholeSystemInOneProcess) {
+  ASSERT_NO_FATAL_FAILURE(StartServer(false, {"--local-workers", "1"}));
+  auto submitted =
+      SubmitArchive(*api_, server::testing::TestSpec("local", "e2e"), server::testing::SmallCudaRepoArchive());
+  ASSERT_TRUE(submitted.status.ok()) << submitted.status.error_message();
+  v1::Job job = WaitFor(submitted.job.id(), [](const v1::Job& j) { return IsFinal(j.state()); }, 300s);
+  EXPECT_EQ(job.state(), v1::JOB_STATE_SUCCEEDED) << job.error() << "\n" << Logs();
+}
+
+}  // namespace
+}  // namespace hipforge::testing

@@ -1,0 +1,124 @@
+#include "tests/server/rpc/worker_helpers.h"
+
+#include <grpcpp/grpcpp.h>
+#include <nlohmann/json.hpp>
+
+#include "common/sha256.h"
+
+namespace hipforge::server::testing {
+
+grpc::Status Register(v1::WorkerService::Stub& stub, const std::string& worker_id, v1::TaskRole role) {
+  grpc::ClientContext context;
+  v1::RegisterWorkerRequest request;
+  request.set_worker_id(worker_id);
+  request.add_roles(role);
+  request.mutable_capabilities()->add_toolchain_targets("gfx90a");
+  v1::RegisterWorkerResponse response;
+  return stub.RegisterWorker(&context, request, &response);
+}
+
+std::optional<v1::Task> Lease(v1::WorkerService::Stub& stub, const std::string& worker_id, int wait_ms,
+                              grpc::Status* status) {
+  grpc::ClientContext context;
+  v1::LeaseTaskRequest request;
+  request.set_worker_id(worker_id);
+  request.set_wait_ms(wait_ms);
+  v1::LeaseTaskResponse response;
+  grpc::Status result = stub.LeaseTask(&context, request, &response);
+  if (status != nullptr) *status = result;
+  if (!result.ok() || !response.has_task()) return std::nullopt;
+  return response.task();
+}
+
+grpc::Status Heartbeat(v1::WorkerService::Stub& stub, const v1::Task& task) {
+  grpc::ClientContext context;
+  v1::HeartbeatRequest request;
+  request.set_task_id(task.task_id());
+  request.set_lease_token(task.lease_token());
+  request.set_job_id(task.job_id());
+  v1::HeartbeatResponse response;
+  return stub.Heartbeat(&context, request, &response);
+}
+
+grpc::Status Download(v1::WorkerService::Stub& stub, const v1::Task& task, std::string* data, v1::ArtifactInfo* info) {
+  grpc::ClientContext context;
+  v1::DownloadInputRequest request;
+  request.set_task_id(task.task_id());
+  request.set_lease_token(task.lease_token());
+  request.set_job_id(task.job_id());
+  auto reader = stub.DownloadInput(&context, request);
+  v1::ArtifactChunk chunk;
+  data->clear();
+  while (reader->Read(&chunk)) {
+    if (chunk.has_info()) {
+      if (info != nullptr) *info = chunk.info();
+    } else {
+      data->append(chunk.data());
+    }
+  }
+  return reader->Finish();
+}
+
+grpc::Status Complete(v1::WorkerService::Stub& stub, const v1::Task& task, const std::string& report_json,
+                      const std::map<v1::ArtifactKind, std::string>& artifacts, v1::CompleteResponse* response,
+                      bool ok) {
+  grpc::ClientContext context;
+  auto writer = stub.Complete(&context, response);
+  v1::CompleteRequest message;
+  v1::CompleteHeader* header = message.mutable_header();
+  header->set_task_id(task.task_id());
+  header->set_lease_token(task.lease_token());
+  header->set_job_id(task.job_id());
+  header->set_worker_id("test");
+  header->mutable_result()->set_ok(ok);
+  header->mutable_result()->set_summary(ok ? "done" : "cannot translate");
+  header->set_report_json(report_json);
+  writer->Write(message);
+  for (const auto& [kind, bytes] : artifacts) {
+    message.Clear();
+    message.mutable_artifact()->set_kind(kind);
+    message.mutable_artifact()->set_sha256(Sha256Hex(bytes));
+    message.mutable_artifact()->set_size_bytes(static_cast<int64_t>(bytes.size()));
+    message.mutable_artifact()->set_format(v1::COMPRESSION_FORMAT_TAR_GZIP);
+    writer->Write(message);
+    for (size_t offset = 0; offset < bytes.size(); offset += 1000) {
+      message.Clear();
+      message.set_chunk(bytes.substr(offset, 1000));
+      writer->Write(message);
+    }
+  }
+  writer->WritesDone();
+  return writer->Finish();
+}
+
+std::string TranslationReport(const std::string& job_id, int files) {
+  nlohmann::json report;
+  report["job_id"] = job_id;
+  nlohmann::json list = nlohmann::json::array();
+  for (int i = 0; i < files; ++i) {
+    list.push_back({{"path", "src/f" + std::to_string(i) + ".cu"},
+                    {"status", "translated"},
+                    {"fallback_reason", ""},
+                    {"converted", {{"function", 3}}},
+                    {"unconverted", 0},
+                    {"unsupported", 0},
+                    {"lines_changed", 4},
+                    {"changed_by", {"runtime"}}});
+  }
+  report["translation"] = {{"files", list},
+                           {"totals",
+                            {{"files", files},
+                             {"translated", files},
+                             {"fallback", 0},
+                             {"converted", 3 * files},
+                             {"unsupported", 0},
+                             {"lines_changed", 4 * files}}}};
+  report["findings"] = nlohmann::json::array(
+      {{{"rule_id", "HB101"}, {"severity", "warning"}, {"path", "src/f0.cu"}, {"line", 3}, {"column", 1},
+        {"message", "warp size"}, {"fix", ""}, {"auto_fixed", false}}});
+  report["effort"] = {{"engineer_hours", 1.5}, {"automatic_share", 0.9},
+                      {"by_severity", {{"error", 0}, {"warning", 1}, {"note", 0}}}};
+  return report.dump();
+}
+
+}  // namespace hipforge::server::testing

@@ -1,0 +1,26 @@
+#pragma once
+// Plays a worker over raw WorkerService calls, so tests control exactly when each call happens.
+#include <map>
+#include <optional>
+#include <string>
+
+#include "hipforge/v1/worker_service.grpc.pb.h"
+
+namespace hipforge::server::testing {
+
+grpc::Status Register(v1::WorkerService::Stub& stub, const std::string& worker_id,
+                      v1::TaskRole role = v1::TASK_ROLE_TRANSLATE);
+std::optional<v1::Task> Lease(v1::WorkerService::Stub& stub, const std::string& worker_id, int wait_ms,
+                              grpc::Status* status = nullptr);
+grpc::Status Heartbeat(v1::WorkerService::Stub& stub, const v1::Task& task);
+grpc::Status Download(v1::WorkerService::Stub& stub, const v1::Task& task, std::string* data,
+                      v1::ArtifactInfo* info = nullptr);
+// Completes with a report and artifacts (kind -> bytes).
+grpc::Status Complete(v1::WorkerService::Stub& stub, const v1::Task& task, const std::string& report_json,
+                      const std::map<v1::ArtifactKind, std::string>& artifacts, v1::CompleteResponse* response,
+                      bool ok = true);
+
+// A translation report with `files` translated files (TEAM.md report shape).
+std::string TranslationReport(const std::string& job_id, int files);
+
+}  // namespace hipforge::server::testing

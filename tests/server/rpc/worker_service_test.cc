@@ -1,0 +1,262 @@
+// WorkerService RPCs: registration, long-poll leasing, heartbeats, inputs, progress, and the
+// idempotence of completion (duplicate and late completions change nothing).
+#include <thread>
+
+#include <gmock/gmock.h>
+#include <nlohmann/json.hpp>
+
+#include "common/sha256.h"
+#include "tests/server/rpc/rpc_test_support.h"
+#include "tests/server/rpc/worker_helpers.h"
+
+namespace hipforge::server::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using namespace std::chrono_literals;
+
+class WorkerServiceTest : public ServerTest {
+ protected:
+  void Configure(ServerConfig& config) override {
+    config.limits.lease_duration = 800ms;
+    config.rescue_interval = 100ms;
+    config.max_attempts = 2;
+  }
+
+  v1::Job SubmitGood(const std::string& name) {
+    SubmitOutcome outcome = SubmitArchive(*api_, TestSpec(name), SmallCudaRepoArchive());
+    EXPECT_TRUE(outcome.status.ok()) << outcome.status.error_message();
+    return outcome.job;
+  }
+
+  v1::Report GetReport(const std::string& job_id, grpc::Status* status = nullptr) {
+    grpc::ClientContext context;
+    v1::GetReportRequest request;
+    request.set_job_id(job_id);
+    v1::Report report;
+    grpc::Status result = api_->GetReport(&context, request, &report);
+    if (status != nullptr) *status = result;
+    return report;
+  }
+
+  // Waits until the server has rescued the task's expired lease.
+  void WaitForLeaseLoss(const v1::Task& task) {
+    for (int i = 0; i < 100; ++i) {
+      std::this_thread::sleep_for(50ms);
+      if (Heartbeat(*workers_, task).error_code() == grpc::StatusCode::FAILED_PRECONDITION) return;
+    }
+    FAIL() << "lease of task " << task.task_id() << " was never lost";
+  }
+};
+
+TEST_F(WorkerServiceTest, RegisterValidatesRequest) {
+  EXPECT_TRUE(Register(*workers_, "w1").ok());
+  EXPECT_EQ(Register(*workers_, "").error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  grpc::ClientContext context;
+  v1::RegisterWorkerRequest request;
+  request.set_worker_id("no-roles");
+  v1::RegisterWorkerResponse response;
+  EXPECT_EQ(workers_->RegisterWorker(&context, request, &response).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+}
+
+TEST_F(WorkerServiceTest, RegistrationTellsLeaseDuration) {
+  grpc::ClientContext context;
+  v1::RegisterWorkerRequest request;
+  request.set_worker_id("w1");
+  request.add_roles(v1::TASK_ROLE_TRANSLATE);
+  v1::RegisterWorkerResponse response;
+  ASSERT_TRUE(workers_->RegisterWorker(&context, request, &response).ok());
+  EXPECT_EQ(response.lease_duration_ms(), 800);
+  EXPECT_GT(response.chunk_bytes(), 0);
+}
+
+TEST_F(WorkerServiceTest, LeaseBeforeRegisterIsNotFound) {
+  grpc::Status status;
+  EXPECT_FALSE(Lease(*workers_, "stranger", 100, &status).has_value());
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::NOT_FOUND);
+}
+
+TEST_F(WorkerServiceTest, LongPollEndsEmptyWithoutWork) {
+  ASSERT_TRUE(Register(*workers_, "w1").ok());
+  grpc::Status status;
+  EXPECT_FALSE(Lease(*workers_, "w1", 300, &status).has_value());
+  EXPECT_TRUE(status.ok()) << status.error_message();
+}
+
+TEST_F(WorkerServiceTest, LongPollWakesWhenAJobArrives) {
+  ASSERT_TRUE(Register(*workers_, "w1").ok());
+  std::optional<v1::Task> task;
+  std::thread poller([&] { task = Lease(*workers_, "w1", 4000); });
+  std::this_thread::sleep_for(300ms);
+  v1::Job job = SubmitGood("wake");
+  poller.join();
+  ASSERT_TRUE(task.has_value());
+  EXPECT_EQ(task->job_id(), job.id());
+  EXPECT_EQ(task->role(), v1::TASK_ROLE_TRANSLATE);
+  EXPECT_EQ(task->attempt(), 1);
+  EXPECT_EQ(task->spec().name(), "wake");
+  EXPECT_FALSE(task->lease_token().empty());
+}
+
+TEST_F(WorkerServiceTest, DownloadInputReturnsTheSubmittedArchive) {
+  v1::Job job = SubmitGood("download");
+  ASSERT_TRUE(Register(*workers_, "w1").ok());
+  std::optional<v1::Task> task = Lease(*workers_, "w1", 2000);
+  ASSERT_TRUE(task.has_value());
+  std::string data;
+  v1::ArtifactInfo info;
+  ASSERT_TRUE(Download(*workers_, *task, &data, &info).ok());
+  EXPECT_EQ(data, SmallCudaRepoArchive());
+  EXPECT_EQ(info.sha256(), Sha256Hex(data));
+
+  v1::Task wrong = *task;
+  wrong.set_lease_token("not-the-token");
+  EXPECT_EQ(Download(*workers_, wrong, &data).error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+}
+
+TEST_F(WorkerServiceTest, HeartbeatKeepsTheLeaseAndFailsOnceLost) {
+  SubmitGood("heartbeat");
+  ASSERT_TRUE(Register(*workers_, "w1").ok());
+  std::optional<v1::Task> task = Lease(*workers_, "w1", 2000);
+  ASSERT_TRUE(task.has_value());
+  // Heartbeats every ~quarter lease keep the task ours well past the lease duration.
+  for (int i = 0; i < 8; ++i) {
+    ASSERT_TRUE(Heartbeat(*workers_, *task).ok()) << "heartbeat " << i;
+    std::this_thread::sleep_for(200ms);
+  }
+  WaitForLeaseLoss(*task);
+  v1::Task wrong = *task;
+  wrong.set_lease_token("forged");
+  EXPECT_EQ(Heartbeat(*workers_, wrong).error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+}
+
+TEST_F(WorkerServiceTest, DuplicateCompletionIsIgnored) {
+  v1::Job job = SubmitGood("duplicate");
+  ASSERT_TRUE(Register(*workers_, "w1").ok());
+  std::optional<v1::Task> task = Lease(*workers_, "w1", 2000);
+  ASSERT_TRUE(task.has_value());
+  v1::CompleteResponse first, second;
+  ASSERT_TRUE(Complete(*workers_, *task, TranslationReport(job.id(), 2), {{v1::ARTIFACT_KIND_PATCH, "patch-1"}}, &first)
+                  .ok());
+  EXPECT_TRUE(first.accepted());
+  ASSERT_TRUE(
+      Complete(*workers_, *task, TranslationReport(job.id(), 7), {{v1::ARTIFACT_KIND_PATCH, "patch-2"}}, &second).ok());
+  EXPECT_FALSE(second.accepted());
+
+  v1::Report report = GetReport(job.id());
+  EXPECT_EQ(report.translation().files(), 2);
+  std::string data;
+  v1::ArtifactInfo info;
+  ASSERT_TRUE(FetchAll(*api_, job.id(), v1::ARTIFACT_KIND_PATCH, &data, &info).ok());
+  EXPECT_EQ(data, "patch-1");
+}
+
+TEST_F(WorkerServiceTest, LateCompletionFromAWorkerThatLostItsLeaseIsIgnored) {
+  v1::Job job = SubmitGood("late");
+  ASSERT_TRUE(Register(*workers_, "slow").ok());
+  ASSERT_TRUE(Register(*workers_, "fast").ok());
+  std::optional<v1::Task> slow = Lease(*workers_, "slow", 2000);
+  ASSERT_TRUE(slow.has_value());
+  WaitForLeaseLoss(*slow);
+
+  std::optional<v1::Task> fast = Lease(*workers_, "fast", 3000);
+  ASSERT_TRUE(fast.has_value());
+  EXPECT_EQ(fast->task_id(), slow->task_id());
+  EXPECT_EQ(fast->attempt(), 2);
+  EXPECT_NE(fast->lease_token(), slow->lease_token());
+
+  // The slow worker's progress and completion arrive late and change nothing.
+  {
+    grpc::ClientContext context;
+    v1::ReportProgressRequest request;
+    request.set_task_id(slow->task_id());
+    request.set_lease_token(slow->lease_token());
+    request.set_job_id(slow->job_id());
+    request.add_events()->mutable_log()->set_message("late");
+    v1::ReportProgressResponse response;
+    ASSERT_TRUE(workers_->ReportProgress(&context, request, &response).ok());
+    EXPECT_FALSE(response.accepted());
+  }
+  v1::CompleteResponse late;
+  ASSERT_TRUE(Complete(*workers_, *slow, TranslationReport(job.id(), 5), {{v1::ARTIFACT_KIND_PATCH, "slow"}}, &late).ok());
+  EXPECT_FALSE(late.accepted());
+
+  v1::CompleteResponse on_time;
+  ASSERT_TRUE(
+      Complete(*workers_, *fast, TranslationReport(job.id(), 2), {{v1::ARTIFACT_KIND_PATCH, "fast"}}, &on_time).ok());
+  EXPECT_TRUE(on_time.accepted());
+  // And the late one once more, after the job finished.
+  ASSERT_TRUE(Complete(*workers_, *slow, TranslationReport(job.id(), 5), {{v1::ARTIFACT_KIND_PATCH, "slow"}}, &late).ok());
+  EXPECT_FALSE(late.accepted());
+
+  v1::Report report = GetReport(job.id());
+  EXPECT_EQ(report.state(), v1::JOB_STATE_SUCCEEDED);
+  EXPECT_EQ(report.translation().files(), 2);
+  EXPECT_EQ(nlohmann::json::parse(report.report_json())["translation"]["files"].size(), 2u);
+  std::string data;
+  v1::ArtifactInfo info;
+  ASSERT_TRUE(FetchAll(*api_, job.id(), v1::ARTIFACT_KIND_PATCH, &data, &info).ok());
+  EXPECT_EQ(data, "fast");
+}
+
+TEST_F(WorkerServiceTest, FailTaskRetriesThenFailsTheJob) {
+  v1::Job job = SubmitGood("fails");
+  ASSERT_TRUE(Register(*workers_, "w1").ok());
+  for (int attempt = 1; attempt <= 2; ++attempt) {
+    std::optional<v1::Task> task = Lease(*workers_, "w1", 5000);  // covers the retry backoff
+    ASSERT_TRUE(task.has_value()) << "attempt " << attempt;
+    EXPECT_EQ(task->attempt(), attempt);
+    grpc::ClientContext context;
+    v1::FailTaskRequest request;
+    request.set_task_id(task->task_id());
+    request.set_lease_token(task->lease_token());
+    request.set_job_id(task->job_id());
+    request.set_error("clang crashed on attempt " + std::to_string(attempt));
+    v1::FailTaskResponse response;
+    ASSERT_TRUE(workers_->FailTask(&context, request, &response).ok());
+    EXPECT_TRUE(response.accepted());
+  }
+  v1::Job failed = WaitForJob(job.id(), [](const v1::Job& j) { return IsFinal(j.state()); }, 10s);
+  EXPECT_EQ(failed.state(), v1::JOB_STATE_FAILED);
+  EXPECT_THAT(failed.error(), HasSubstr("clang crashed"));
+}
+
+TEST_F(WorkerServiceTest, PermanentFailureFailsTheJobAtOnce) {
+  v1::Job job = SubmitGood("permanent");
+  ASSERT_TRUE(Register(*workers_, "w1").ok());
+  std::optional<v1::Task> task = Lease(*workers_, "w1", 2000);
+  ASSERT_TRUE(task.has_value());
+  grpc::ClientContext context;
+  v1::FailTaskRequest request;
+  request.set_task_id(task->task_id());
+  request.set_lease_token(task->lease_token());
+  request.set_job_id(task->job_id());
+  request.set_error("input archive is unusable");
+  request.set_permanent(true);
+  v1::FailTaskResponse response;
+  ASSERT_TRUE(workers_->FailTask(&context, request, &response).ok());
+  EXPECT_TRUE(response.accepted());
+  v1::Job failed = WaitForJob(job.id(), [](const v1::Job& j) { return IsFinal(j.state()); }, 5s);
+  EXPECT_EQ(failed.state(), v1::JOB_STATE_FAILED);
+  EXPECT_THAT(failed.error(), HasSubstr("unusable"));
+}
+
+TEST_F(WorkerServiceTest, QueuedJobsSurviveAServerRestart) {
+  std::vector<std::string> ids;
+  for (int i = 0; i < 3; ++i) ids.push_back(SubmitGood("restart" + std::to_string(i)).id());
+  RestartServer();
+  std::set<std::string> leased;
+  ASSERT_TRUE(Register(*workers_, "after-restart").ok());
+  for (int i = 0; i < 3; ++i) {
+    std::optional<v1::Task> task = Lease(*workers_, "after-restart", 3000);
+    ASSERT_TRUE(task.has_value());
+    leased.insert(task->job_id());
+    v1::CompleteResponse response;
+    ASSERT_TRUE(Complete(*workers_, *task, TranslationReport(task->job_id(), 1), {}, &response).ok());
+    EXPECT_TRUE(response.accepted());
+  }
+  EXPECT_EQ(leased, std::set<std::string>(ids.begin(), ids.end()));
+}
+
+}  // namespace
+}  // namespace hipforge::server::testing
