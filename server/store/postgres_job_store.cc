@@ -440,29 +440,42 @@ class PostgresJobStore final : public JobStore {
   int64_t NowMicros() const { return ToMicros(clock_.Now()); }
 
   // Runs `body` in one transaction on a pooled connection; commits only when it returns OK.
-  // Database errors become Status values at this boundary.
+  // Database errors become Status values at this boundary. A dead-lock, a serialization failure or a
+  // connection that broke before COMMIT (e.g. a pooled connection outliving a database restart)
+  // rolled everything back, so the body is run again, up to kAttempts times.
   template <typename T, typename Body>
   absl::StatusOr<T> InTransaction(Body&& body) {
-    auto connection = pool_.Acquire();
-    if (!connection.ok()) return connection.status();
-    try {
-      pqxx::work tx(**connection);
-      absl::StatusOr<T> result = body(tx);
-      if (result.ok()) tx.commit();
-      return result;
-    } catch (const pqxx::broken_connection& error) {
-      connection->MarkBroken();
-      return absl::UnavailableError(std::string("database connection lost: ") + error.what());
-    } catch (const pqxx::in_doubt_error& error) {
-      connection->MarkBroken();
-      return absl::UnavailableError(std::string("commit outcome unknown: ") + error.what());
-    } catch (const pqxx::integrity_constraint_violation& error) {
-      return absl::InvalidArgumentError(std::string("rejected by the database: ") + error.what());
-    } catch (const pqxx::data_exception& error) {
-      return absl::InvalidArgumentError(std::string("invalid data: ") + error.what());
-    } catch (const std::exception& error) {
-      return absl::InternalError(std::string("database error: ") + error.what());
+    constexpr int kAttempts = 3;
+    absl::Status last_error;
+    for (int attempt = 1; attempt <= kAttempts; ++attempt) {
+      auto connection = pool_.Acquire();
+      if (!connection.ok()) return connection.status();
+      try {
+        pqxx::work tx(**connection);
+        absl::StatusOr<T> result = body(tx);
+        if (result.ok()) tx.commit();
+        return result;
+      } catch (const pqxx::in_doubt_error& error) {
+        connection->MarkBroken();
+        return absl::UnavailableError(std::string("commit outcome unknown: ") + error.what());
+      } catch (const pqxx::broken_connection& error) {
+        connection->MarkBroken();
+        last_error = absl::UnavailableError(std::string("database connection lost: ") + error.what());
+      } catch (const pqxx::deadlock_detected& error) {
+        last_error = absl::AbortedError(std::string("dead-lock: ") + error.what());
+      } catch (const pqxx::serialization_failure& error) {
+        last_error = absl::AbortedError(std::string("serialization failure: ") + error.what());
+      } catch (const pqxx::integrity_constraint_violation& error) {
+        return absl::InvalidArgumentError(std::string("rejected by the database: ") + error.what());
+      } catch (const pqxx::data_exception& error) {
+        return absl::InvalidArgumentError(std::string("invalid data: ") + error.what());
+      } catch (const std::exception& error) {
+        return absl::InternalError(std::string("database error: ") + error.what());
+      }
+      spdlog::warn("store: transaction attempt {} of {} failed, retrying: {}", attempt, kAttempts,
+                   std::string(last_error.message()));
     }
+    return last_error;
   }
 
   void RecordArtifact(pqxx::work& tx, const ArtifactRef& artifact, int64_t now) {

@@ -5,7 +5,12 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <future>
 #include <pqxx/pqxx>
+#include <thread>
+
+#include "common/clock.h"
+#include "server/store/postgres_job_store.h"
 
 namespace hipforge::server {
 namespace {
@@ -60,6 +65,51 @@ TEST(EmbeddedPostgresTest, StartsKeepsDataAcrossRestartsAndTakesOverStaleServer)
   fs::remove_all(pattern);
   // As root with a closed parent directory the cluster lives outside the data directory.
   if (cluster_dir.string().rfind(pattern, 0) != 0) fs::remove_all(cluster_dir.parent_path());
+}
+
+TEST(EmbeddedPostgresTest, StoreReconnectsAfterDatabaseRestart) {
+  char pattern[] = "/tmp/hipforge-restart-XXXXXX";
+  ASSERT_NE(::mkdtemp(pattern), nullptr);
+  BoostProcessLauncher launcher;
+  EmbeddedPostgresOptions options;
+  options.data_dir = pattern;
+  options.durable = false;
+  auto server = EmbeddedPostgres::Start(launcher, options);
+  ASSERT_TRUE(server.ok()) << server.status();
+  SystemClock clock;
+  PostgresStoreOptions store_options;
+  store_options.database_url = (*server)->ConnectionString();
+  store_options.schema = "restart";
+  auto store = OpenPostgresJobStore(store_options, clock);
+  ASSERT_TRUE(store.ok()) << store.status();
+  JobSpec spec;
+  spec.name = "before-restart";
+  auto job = (*store)->CreateJob(spec, {"input", std::string(64, 'd'), 1, "application/x-tar"});
+  ASSERT_TRUE(job.ok()) << job.status();
+
+  // The database restarts under a running store: pooled and LISTEN connections are now dead.
+  server->reset();
+  server = EmbeddedPostgres::Start(launcher, options);
+  ASSERT_TRUE(server.ok()) << server.status();
+
+  auto again = (*store)->GetJob(job->id);
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(again->state, JobState::kQueued);
+  auto leased = (*store)->LeaseTask(LeaseRequest{"w", {TaskKind::kTranslate}, {}, std::chrono::seconds(30)});
+  ASSERT_TRUE(leased.ok()) << leased.status();
+  ASSERT_TRUE(leased->has_value());
+  EXPECT_EQ((*leased)->job_id, job->id);
+  // The LISTEN connection comes back too: a new job wakes a waiter.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // listener reconnects within ~1 s
+  (*store)->WaitForWork(std::chrono::milliseconds(10));           // consume the reconnect wake-up
+  auto waiter = std::async(std::launch::async, [&] { return (*store)->WaitForWork(std::chrono::seconds(20)); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  spec.name = "after-restart";
+  ASSERT_TRUE((*store)->CreateJob(spec, {"input", std::string(64, 'e'), 1, "application/x-tar"}).ok());
+  EXPECT_TRUE(waiter.get());
+  store->reset();
+  server->reset();
+  fs::remove_all(pattern);
 }
 
 TEST(EmbeddedPostgresTest, MissingBinariesGiveAClearError) {
