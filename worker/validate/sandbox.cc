@@ -39,7 +39,7 @@ std::vector<std::string> SandboxCommand(const fs::path& bwrap, const fs::path& p
   }
   argv.insert(argv.end(), {"--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"});
   for (const fs::path& device : spec.devices) {
-    argv.insert(argv.end(), {"--dev-bind", device.string(), device.string()});
+    argv.insert(argv.end(), {"--dev-bind-try", device.string(), device.string()});
   }
   if (spec.expose_sysfs) argv.insert(argv.end(), {"--ro-bind", "/sys", "/sys"});
   const fs::path chdir = spec.chdir.empty() ? spec.work_dir : spec.chdir;

@@ -92,6 +92,7 @@ BuildOutcome TreeBuilder::Build(const BuildInput& input, const ExecutionContext&
   }
 
   outcome.ok = true;
+  outcome.compiler_cwd = steps.empty() ? input.source_dir : steps.back().cwd;
   for (const Step& step : steps) {
     const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
     const auto left = std::max(std::chrono::milliseconds(1000), input.timeout - elapsed);

@@ -41,6 +41,7 @@ struct BuildOutcome {
   std::vector<KernelResources> kernels;
   std::string failure;  // the step that failed, e.g. "cmake configure exited 1"
   bool has_ctest = false;
+  std::filesystem::path compiler_cwd;  // where relative paths in the log are rooted
 };
 
 class TreeBuilder {

@@ -139,7 +139,7 @@ absl::StatusOr<ValidationReport> Validator::Validate(const ValidationRequest& re
     build.result.ok = outcome.ok;
     build.result.duration_ms = outcome.duration_ms;
     build.result.kernels = outcome.kernels;
-    build.result.errors = MapBuildErrors(outcome.errors, *mapper, build.build_dir);
+    build.result.errors = MapBuildErrors(outcome.errors, *mapper, outcome.compiler_cwd);
     if (!outcome.ok && build.result.errors.empty()) build.result.errors.push_back({.message = outcome.failure});
     build.has_ctest = outcome.has_ctest;
     std::ofstream(work_dir / choice.arch / "build.log") << outcome.log;

@@ -1,0 +1,42 @@
+// Original CUDA: y = a*x + y, writes y to y.bin (float32) and a summary to summary.txt.
+#include <cstdio>
+#include <vector>
+#include <cuda_runtime.h>
+
+__global__ void saxpy(int n, float a, const float* x, float* y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
+
+__global__ void block_sum(const float* y, float* out, int n) {
+  __shared__ float partial[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  partial[threadIdx.x] = i < n ? y[i] : 0.f;
+  __syncthreads();
+  for (int s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (threadIdx.x < s) partial[threadIdx.x] += partial[threadIdx.x + s];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) out[blockIdx.x] = partial[0];
+}
+
+int main() {
+  const int n = 1 << 16;
+  std::vector<float> x(n), y(n);
+  for (int i = 0; i < n; ++i) { x[i] = i * 0.5f; y[i] = 1.0f; }
+  float *dx, *dy, *dsum;
+  cudaMalloc(&dx, n * sizeof(float));
+  cudaMalloc(&dy, n * sizeof(float));
+  cudaMalloc(&dsum, (n / 256) * sizeof(float));
+  cudaMemcpy(dx, x.data(), n * sizeof(float), cudaMemcpyHostToDevice);
+  cudaMemcpy(dy, y.data(), n * sizeof(float), cudaMemcpyHostToDevice);
+  saxpy<<<n / 256, 256>>>(n, 2.0f, dx, dy);
+  block_sum<<<n / 256, 256>>>(dy, dsum, n);
+  cudaMemcpy(y.data(), dy, n * sizeof(float), cudaMemcpyDeviceToHost);
+  FILE* f = fopen("y.bin", "wb");
+  fwrite(y.data(), sizeof(float), n, f);
+  fclose(f);
+  printf("y[1] = %f\n", y[1]);
+  cudaFree(dx); cudaFree(dy); cudaFree(dsum);
+  return 0;
+}

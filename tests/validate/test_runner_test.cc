@@ -1,0 +1,72 @@
+#include "worker/validate/test_runner.h"
+
+#include <gtest/gtest.h>
+
+#include "tests/validate/test_support.h"
+
+namespace hipforge::validate {
+namespace {
+
+TEST(TestRunnerTest, RunsManifestCommandsWithTimeoutsAndSerializedRerun) {
+  testing::ScratchDir dir("tests");
+  auto manifest = ParseManifest(R"(
+tests:
+  commands:
+    - name: ok
+      run: echo visible=$ROCR_VISIBLE_DEVICES
+    - name: fails
+      run: echo serialize=${AMD_SERIALIZE_KERNEL:-none}; exit 3
+    - name: hangs
+      run: sleep 30
+      timeout_s: 1
+)");
+  ASSERT_TRUE(manifest.ok()) << manifest.status();
+  BoostProcessLauncher launcher;
+  TestRunner runner(launcher);
+  ExecutionContext context{.environment = {{"PATH", "/usr/bin:/bin"}, {"ROCR_VISIBLE_DEVICES", "2"}}};
+  auto results = runner.Run({.arch = "gfx90a", .source_dir = dir.path(), .build_dir = dir.path(),
+                             .manifest = &*manifest},
+                            context);
+  ASSERT_EQ(results.size(), 3u);
+  EXPECT_EQ(results[0].status, TestStatus::kPassed);
+  EXPECT_EQ(results[0].output_excerpt, "visible=2\n");
+  EXPECT_EQ(results[1].status, TestStatus::kFailed);
+  EXPECT_NE(results[1].output_excerpt.find("serialize=none"), std::string::npos);
+  EXPECT_NE(results[1].output_excerpt.find("re-run with AMD_SERIALIZE_KERNEL=3: exit 3"), std::string::npos);
+  EXPECT_NE(results[1].output_excerpt.find("serialize=3"), std::string::npos);
+  EXPECT_EQ(results[2].status, TestStatus::kTimedOut);
+  EXPECT_LT(results[2].duration_ms, 10000);
+
+  // Our JUnit output reads back the same.
+  auto parsed = ParseJUnitXml(ToJUnitXml("job", results), "gfx90a");
+  ASSERT_EQ(parsed.size(), 3u);
+  EXPECT_EQ(parsed[0].status, TestStatus::kPassed);
+  EXPECT_EQ(parsed[1].status, TestStatus::kFailed);
+  EXPECT_EQ(parsed[2].status, TestStatus::kTimedOut);
+}
+
+TEST(TestRunnerTest, RealCTestJUnit) {
+  testing::ScratchDir dir("ctest");
+  testing::WriteFile(dir.path() / "src/CMakeLists.txt",
+                     "cmake_minimum_required(VERSION 3.21)\nproject(t NONE)\nenable_testing()\n"
+                     "add_test(NAME good COMMAND sh -c \"echo fine\")\n"
+                     "add_test(NAME bad COMMAND sh -c \"echo broken; exit 1\")\n");
+  BoostProcessLauncher launcher;
+  auto configured = launcher.Run({.argv = {"cmake", "-S", (dir.path() / "src").string(), "-B",
+                                           (dir.path() / "build").string()}});
+  ASSERT_TRUE(configured.ok() && configured->exit_code == 0) << configured->standard_error;
+  TestRunner runner(launcher);
+  ExecutionContext context{.environment = {{"PATH", "/usr/bin:/bin"}}};
+  auto results = runner.Run({.arch = "gfx90a", .source_dir = dir.path() / "src", .build_dir = dir.path() / "build",
+                             .use_ctest = true},
+                            context);
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(results[0].name, "good");
+  EXPECT_EQ(results[0].status, TestStatus::kPassed);
+  EXPECT_EQ(results[1].name, "bad");
+  EXPECT_EQ(results[1].status, TestStatus::kFailed);
+  EXPECT_NE(results[1].output_excerpt.find("broken"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace hipforge::validate

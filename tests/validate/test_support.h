@@ -1,0 +1,24 @@
+#pragma once
+// Helpers shared by the validate tests: scratch dirs and whether hipcc is usable here.
+#include <filesystem>
+#include <string>
+
+namespace hipforge::validate::testing {
+
+// A fresh directory under the system temp dir, removed by the destructor.
+class ScratchDir {
+ public:
+  explicit ScratchDir(const std::string& name);
+  ~ScratchDir();
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+std::filesystem::path TestData(const std::string& relative);
+bool HaveHipcc();
+void WriteFile(const std::filesystem::path& path, const std::string& text);
+std::string ReadFile(const std::filesystem::path& path);
+
+}  // namespace hipforge::validate::testing
