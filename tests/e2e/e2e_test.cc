@@ -257,5 +257,32 @@ TEST_F(EndToEndTest, LocalWorkersRunTheWholeSystemInOneProcess) {
   EXPECT_EQ(job.state(), v1::JOB_STATE_SUCCEEDED) << job.error() << "\n" << Logs();
 }
 
+#ifdef HIPFORGE_CLI_BIN
+// The user's path: migrate-cli packs, submits, waits, fetches the tree and prints the report.
+TEST_F(EndToEndTest, MigrateCliSubmitWaitFetchReport) {
+  ASSERT_NO_FATAL_FAILURE(StartServer());
+  StartWorker("w-cli");
+  const fs::path example = fs::path(HIPFORGE_EXAMPLES_DIR) / "cuda-vector-stats";
+  const fs::path out = temp_dir_ / "cli-out";
+  const fs::path report = temp_dir_ / "report.json";
+  ProcessSpec spec;
+  spec.argv = {HIPFORGE_CLI_BIN, "--server", "127.0.0.1:" + std::to_string(port_), "submit", example.string(),
+               "--wait", "--translate-only", "--out", out.string(), "--report", "json", "--report-output",
+               report.string()};
+  spec.timeout = std::chrono::minutes(5);
+  absl::StatusOr<ProcessResult> result = launcher_.Run(spec);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->exit_code, 0) << result->standard_output << result->standard_error << Logs();
+  ASSERT_TRUE(fs::exists(out)) << result->standard_error;
+  bool any_cu = false;
+  for (const auto& entry : fs::recursive_directory_iterator(out)) any_cu |= entry.path().extension() == ".cu";
+  EXPECT_TRUE(any_cu);
+  std::ifstream in(report);
+  nlohmann::json json = nlohmann::json::parse(in, nullptr, false);
+  ASSERT_TRUE(json.is_object()) << "report is not JSON";
+  EXPECT_TRUE(json.contains("translation"));
+}
+#endif
+
 }  // namespace
 }  // namespace hipforge::testing

@@ -39,10 +39,11 @@ class WorkerServiceTest : public ServerTest {
     return report;
   }
 
-  // Waits until the server has rescued the task's expired lease.
+  // Waits, without heartbeats, until the server has rescued the task's expired lease. Checking is a
+  // heartbeat, which extends a lease still held, so each check is preceded by a full lease period.
   void WaitForLeaseLoss(const v1::Task& task) {
-    for (int i = 0; i < 100; ++i) {
-      std::this_thread::sleep_for(50ms);
+    for (int i = 0; i < 10; ++i) {
+      std::this_thread::sleep_for(1500ms);
       if (Heartbeat(*workers_, task).error_code() == grpc::StatusCode::FAILED_PRECONDITION) return;
     }
     FAIL() << "lease of task " << task.task_id() << " was never lost";
