@@ -114,7 +114,7 @@ class PostgresJobStore final : public JobStore {
     if (!IsJsonObject(spec.options_json)) return absl::InvalidArgumentError("job options are not a JSON object");
     json labels = json::object();
     for (const auto& [key, value] : spec.labels) labels[key] = value;
-    return InTransaction<Job>([&](pqxx::work& tx) -> absl::StatusOr<Job> {
+    return InTransaction<Job>([&](pqxx::transaction_base& tx) -> absl::StatusOr<Job> {
       const int64_t now = NowMicros();
       RecordArtifact(tx, input, now);
       const auto row = tx.exec_prepared1("insert_job", spec.name, spec.team, labels.dump(),
@@ -132,7 +132,7 @@ class PostgresJobStore final : public JobStore {
 
   absl::StatusOr<Job> GetJob(const std::string& job_id) override {
     if (!IsUuid(job_id)) return absl::NotFoundError("no job " + job_id);
-    return InTransaction<Job>([&](pqxx::work& tx) -> absl::StatusOr<Job> {
+    return InSingleStatement<Job>([&](pqxx::transaction_base& tx) -> absl::StatusOr<Job> {
       const auto rows = tx.exec_prepared("get_job", job_id);
       if (rows.empty()) return absl::NotFoundError("no job " + job_id);
       return JobFromRow(rows[0]);
@@ -155,7 +155,7 @@ class PostgresJobStore final : public JobStore {
     if (request.state) state = std::string(JobStateName(*request.state));
     std::optional<std::string> label;
     if (request.label) label = json{{request.label->first, request.label->second}}.dump();
-    return InTransaction<ListJobsPage>([&](pqxx::work& tx) -> absl::StatusOr<ListJobsPage> {
+    return InSingleStatement<ListJobsPage>([&](pqxx::transaction_base& tx) -> absl::StatusOr<ListJobsPage> {
       // One row more than asked tells whether another page exists.
       const auto rows = tx.exec_prepared("list_jobs", NullOr(request.team), NullOr(state), NullOr(label),
                                          NullOr(before_seq), page_size + 1);
@@ -173,7 +173,7 @@ class PostgresJobStore final : public JobStore {
 
   absl::StatusOr<Job> CancelJob(const std::string& job_id, const std::string& reason) override {
     if (!IsUuid(job_id)) return absl::NotFoundError("no job " + job_id);
-    return InTransaction<Job>([&](pqxx::work& tx) -> absl::StatusOr<Job> {
+    return InTransaction<Job>([&](pqxx::transaction_base& tx) -> absl::StatusOr<Job> {
       const int64_t now = NowMicros();
       const std::string message = reason.empty() ? "cancelled" : reason;
       // Tasks first, then the job: the store's lock order (see lease_task).
@@ -193,7 +193,7 @@ class PostgresJobStore final : public JobStore {
                                       const std::string& payload_json) override {
     if (!IsUuid(job_id)) return absl::NotFoundError("no job " + job_id);
     if (!IsJsonObject(payload_json)) return absl::InvalidArgumentError("event payload is not a JSON object");
-    return InTransaction<int64_t>([&](pqxx::work& tx) -> absl::StatusOr<int64_t> {
+    return InSingleStatement<int64_t>([&](pqxx::transaction_base& tx) -> absl::StatusOr<int64_t> {
       return tx.exec_prepared1("append_event", job_id, kind, payload_json, NowMicros())[0].as<int64_t>();
     });
   }
@@ -201,7 +201,7 @@ class PostgresJobStore final : public JobStore {
   absl::StatusOr<std::vector<JobEvent>> ListEventsSince(const std::string& job_id, int64_t after_seq,
                                                         int limit) override {
     if (!IsUuid(job_id)) return absl::NotFoundError("no job " + job_id);
-    return InTransaction<std::vector<JobEvent>>([&](pqxx::work& tx) -> absl::StatusOr<std::vector<JobEvent>> {
+    return InSingleStatement<std::vector<JobEvent>>([&](pqxx::transaction_base& tx) -> absl::StatusOr<std::vector<JobEvent>> {
       std::vector<JobEvent> events;
       for (const auto& row : tx.exec_prepared("list_events_since", job_id, after_seq, std::max(limit, 1))) {
         JobEvent event;
@@ -224,7 +224,7 @@ class PostgresJobStore final : public JobStore {
     if (request.worker_id.empty()) return absl::InvalidArgumentError("worker id is empty");
     if (request.lease_duration.count() <= 0) return absl::InvalidArgumentError("lease duration must be positive");
     using Result = std::optional<LeasedTask>;
-    return InTransaction<Result>([&](pqxx::work& tx) -> absl::StatusOr<Result> {
+    return InSingleStatement<Result>([&](pqxx::transaction_base& tx) -> absl::StatusOr<Result> {
       const auto rows = tx.exec_prepared("lease_task", request.worker_id, KindsToJson(request.roles),
                                          StringsToJson(request.capabilities), NowMicros(),
                                          static_cast<int64_t>(request.lease_duration.count()));
@@ -246,7 +246,7 @@ class PostgresJobStore final : public JobStore {
   absl::StatusOr<TimePoint> HeartbeatTask(const std::string& task_id, const std::string& lease_token,
                                           std::chrono::milliseconds lease_duration) override {
     if (!IsUuid(task_id) || !IsUuid(lease_token)) return absl::FailedPreconditionError("lease lost");
-    return InTransaction<TimePoint>([&](pqxx::work& tx) -> absl::StatusOr<TimePoint> {
+    return InSingleStatement<TimePoint>([&](pqxx::transaction_base& tx) -> absl::StatusOr<TimePoint> {
       const auto rows = tx.exec_prepared("heartbeat_task", task_id, lease_token, NowMicros(),
                                          static_cast<int64_t>(lease_duration.count()));
       if (rows.empty()) return absl::FailedPreconditionError("lease of task " + task_id + " lost");
@@ -260,7 +260,7 @@ class PostgresJobStore final : public JobStore {
     if (completion.report_json && !IsJsonObject(*completion.report_json)) {
       return absl::InvalidArgumentError("report is not a JSON object");
     }
-    return InTransaction<CompletionOutcome>([&](pqxx::work& tx) -> absl::StatusOr<CompletionOutcome> {
+    return InTransaction<CompletionOutcome>([&](pqxx::transaction_base& tx) -> absl::StatusOr<CompletionOutcome> {
       const int64_t now = NowMicros();
       const auto done = tx.exec_prepared("complete_task", completion.task_id, completion.lease_token,
                                          completion.result_json, now);
@@ -294,7 +294,7 @@ class PostgresJobStore final : public JobStore {
   absl::StatusOr<FailureOutcome> FailTask(const std::string& task_id, const std::string& lease_token,
                                           const std::string& error) override {
     if (!IsUuid(task_id) || !IsUuid(lease_token)) return FailureOutcome::kLeaseLost;
-    return InTransaction<FailureOutcome>([&](pqxx::work& tx) -> absl::StatusOr<FailureOutcome> {
+    return InTransaction<FailureOutcome>([&](pqxx::transaction_base& tx) -> absl::StatusOr<FailureOutcome> {
       const int64_t now = NowMicros();
       const auto rows = tx.exec_prepared("fail_task", task_id, lease_token, error, now,
                                          static_cast<int64_t>(options_.retry_backoff_base.count()),
@@ -309,7 +309,7 @@ class PostgresJobStore final : public JobStore {
   }
 
   absl::StatusOr<int> RescueExpiredLeases() override {
-    return InTransaction<int>([&](pqxx::work& tx) -> absl::StatusOr<int> {
+    return InTransaction<int>([&](pqxx::transaction_base& tx) -> absl::StatusOr<int> {
       const int64_t now = NowMicros();
       const auto rows = tx.exec_prepared("rescue_expired_leases", now);
       for (const auto& row : rows) {
@@ -324,7 +324,7 @@ class PostgresJobStore final : public JobStore {
 
   absl::StatusOr<std::vector<TaskInfo>> ListTasks(const std::string& job_id) override {
     if (!IsUuid(job_id)) return absl::NotFoundError("no job " + job_id);
-    return InTransaction<std::vector<TaskInfo>>([&](pqxx::work& tx) -> absl::StatusOr<std::vector<TaskInfo>> {
+    return InSingleStatement<std::vector<TaskInfo>>([&](pqxx::transaction_base& tx) -> absl::StatusOr<std::vector<TaskInfo>> {
       std::vector<TaskInfo> tasks;
       for (const auto& row : tx.exec_prepared("list_tasks", job_id)) tasks.push_back(TaskFromRow(row));
       return tasks;
@@ -340,7 +340,7 @@ class PostgresJobStore final : public JobStore {
     if (!IsJsonObject(worker.capabilities_json)) {
       return absl::InvalidArgumentError("worker capabilities are not a JSON object");
     }
-    return InTransaction<bool>([&](pqxx::work& tx) -> absl::StatusOr<bool> {
+    return InSingleStatement<bool>([&](pqxx::transaction_base& tx) -> absl::StatusOr<bool> {
              tx.exec_prepared("upsert_worker", worker.id, KindsToJson(worker.roles), worker.capabilities_json,
                               NowMicros());
              return true;
@@ -349,7 +349,7 @@ class PostgresJobStore final : public JobStore {
   }
 
   absl::Status WorkerHeartbeat(const std::string& worker_id) override {
-    return InTransaction<bool>([&](pqxx::work& tx) -> absl::StatusOr<bool> {
+    return InSingleStatement<bool>([&](pqxx::transaction_base& tx) -> absl::StatusOr<bool> {
              if (tx.exec_prepared("touch_worker", worker_id, NowMicros()).affected_rows() == 0) {
                return absl::NotFoundError("unknown worker " + worker_id);
              }
@@ -359,7 +359,7 @@ class PostgresJobStore final : public JobStore {
   }
 
   absl::StatusOr<std::vector<WorkerInfo>> ListWorkers() override {
-    return InTransaction<std::vector<WorkerInfo>>([&](pqxx::work& tx) -> absl::StatusOr<std::vector<WorkerInfo>> {
+    return InSingleStatement<std::vector<WorkerInfo>>([&](pqxx::transaction_base& tx) -> absl::StatusOr<std::vector<WorkerInfo>> {
       std::vector<WorkerInfo> workers;
       for (const auto& row : tx.exec_prepared("list_workers")) {
         WorkerInfo worker;
@@ -378,7 +378,7 @@ class PostgresJobStore final : public JobStore {
   absl::Status AttachArtifact(const std::string& job_id, const ArtifactRef& artifact) override {
     if (!IsUuid(job_id)) return absl::NotFoundError("no job " + job_id);
     if (artifact.role.empty()) return absl::InvalidArgumentError("artifact role is empty");
-    return InTransaction<bool>([&](pqxx::work& tx) -> absl::StatusOr<bool> {
+    return InTransaction<bool>([&](pqxx::transaction_base& tx) -> absl::StatusOr<bool> {
              RecordArtifact(tx, artifact, NowMicros());
              tx.exec_prepared("attach_artifact", job_id, artifact.role, artifact.digest);
              return true;
@@ -388,7 +388,7 @@ class PostgresJobStore final : public JobStore {
 
   absl::StatusOr<std::vector<ArtifactRef>> ListArtifacts(const std::string& job_id) override {
     if (!IsUuid(job_id)) return absl::NotFoundError("no job " + job_id);
-    return InTransaction<std::vector<ArtifactRef>>([&](pqxx::work& tx) -> absl::StatusOr<std::vector<ArtifactRef>> {
+    return InSingleStatement<std::vector<ArtifactRef>>([&](pqxx::transaction_base& tx) -> absl::StatusOr<std::vector<ArtifactRef>> {
       std::vector<ArtifactRef> artifacts;
       for (const auto& row : tx.exec_prepared("list_artifacts", job_id)) {
         artifacts.push_back({row[0].as<std::string>(), row[1].as<std::string>(), row[2].as<int64_t>(),
@@ -400,7 +400,7 @@ class PostgresJobStore final : public JobStore {
 
   absl::Status StoreReport(const std::string& job_id, const std::string& report_json) override {
     if (!IsUuid(job_id)) return absl::NotFoundError("no job " + job_id);
-    return InTransaction<bool>([&](pqxx::work& tx) -> absl::StatusOr<bool> {
+    return InTransaction<bool>([&](pqxx::transaction_base& tx) -> absl::StatusOr<bool> {
              if (tx.exec_prepared("get_job", job_id).empty()) return absl::NotFoundError("no job " + job_id);
              if (auto status = reports::Store(tx, job_id, report_json, NowMicros()); !status.ok()) return status;
              return true;
@@ -410,14 +410,14 @@ class PostgresJobStore final : public JobStore {
 
   absl::StatusOr<std::string> GetReport(const std::string& job_id) override {
     if (!IsUuid(job_id)) return absl::NotFoundError("no job " + job_id);
-    return InTransaction<std::string>(
-        [&](pqxx::work& tx) -> absl::StatusOr<std::string> { return reports::Get(tx, job_id); });
+    return InSingleStatement<std::string>(
+        [&](pqxx::transaction_base& tx) -> absl::StatusOr<std::string> { return reports::Get(tx, job_id); });
   }
 
   absl::StatusOr<std::vector<FindingRow>> ListFindings(const std::string& job_id,
                                                        const FindingFilter& filter) override {
     if (!IsUuid(job_id)) return absl::NotFoundError("no job " + job_id);
-    return InTransaction<std::vector<FindingRow>>([&](pqxx::work& tx) -> absl::StatusOr<std::vector<FindingRow>> {
+    return InSingleStatement<std::vector<FindingRow>>([&](pqxx::transaction_base& tx) -> absl::StatusOr<std::vector<FindingRow>> {
       return reports::Findings(tx, job_id, filter);
     });
   }
@@ -425,15 +425,15 @@ class PostgresJobStore final : public JobStore {
   absl::StatusOr<std::map<std::string, int64_t>> CountFindingsByRule(const std::string& job_id) override {
     if (!IsUuid(job_id)) return absl::NotFoundError("no job " + job_id);
     using Counts = std::map<std::string, int64_t>;
-    return InTransaction<Counts>(
-        [&](pqxx::work& tx) -> absl::StatusOr<Counts> { return reports::CountByRule(tx, job_id); });
+    return InSingleStatement<Counts>(
+        [&](pqxx::transaction_base& tx) -> absl::StatusOr<Counts> { return reports::CountByRule(tx, job_id); });
   }
 
   absl::StatusOr<std::vector<FileResultRow>> ListFileResults(const std::string& job_id) override {
     if (!IsUuid(job_id)) return absl::NotFoundError("no job " + job_id);
     using Rows = std::vector<FileResultRow>;
-    return InTransaction<Rows>(
-        [&](pqxx::work& tx) -> absl::StatusOr<Rows> { return reports::FileResults(tx, job_id); });
+    return InSingleStatement<Rows>(
+        [&](pqxx::transaction_base& tx) -> absl::StatusOr<Rows> { return reports::FileResults(tx, job_id); });
   }
 
  private:
@@ -445,13 +445,25 @@ class PostgresJobStore final : public JobStore {
   // rolled everything back, so the body is run again, up to kAttempts times.
   template <typename T, typename Body>
   absl::StatusOr<T> InTransaction(Body&& body) {
+    return Run<T, pqxx::work>(std::forward<Body>(body));
+  }
+
+  // For operations that are ONE statement (the lease, heartbeat, reads): autocommit saves the
+  // BEGIN and COMMIT round trips; the statement is atomic on its own.
+  template <typename T, typename Body>
+  absl::StatusOr<T> InSingleStatement(Body&& body) {
+    return Run<T, pqxx::nontransaction>(std::forward<Body>(body));
+  }
+
+  template <typename T, typename Transaction, typename Body>
+  absl::StatusOr<T> Run(Body&& body) {
     constexpr int kAttempts = 3;
     absl::Status last_error;
     for (int attempt = 1; attempt <= kAttempts; ++attempt) {
       auto connection = pool_.Acquire();
       if (!connection.ok()) return connection.status();
       try {
-        pqxx::work tx(**connection);
+        Transaction tx(**connection);
         absl::StatusOr<T> result = body(tx);
         if (result.ok()) tx.commit();
         return result;
@@ -478,13 +490,13 @@ class PostgresJobStore final : public JobStore {
     return last_error;
   }
 
-  void RecordArtifact(pqxx::work& tx, const ArtifactRef& artifact, int64_t now) {
+  void RecordArtifact(pqxx::transaction_base& tx, const ArtifactRef& artifact, int64_t now) {
     tx.exec_prepared("upsert_artifact", artifact.digest, artifact.size_bytes,
                      artifact.media_type.empty() ? std::string("application/octet-stream") : artifact.media_type,
                      now);
   }
 
-  void AppendTaskEvent(pqxx::work& tx, const std::string& job_id, TaskKind kind, const std::string& outcome,
+  void AppendTaskEvent(pqxx::transaction_base& tx, const std::string& job_id, TaskKind kind, const std::string& outcome,
                        int64_t now, const std::string& error = "") {
     json payload{{"task", std::string(TaskKindName(kind))}, {"outcome", outcome}};
     if (!error.empty()) payload["error"] = error;
@@ -492,7 +504,7 @@ class PostgresJobStore final : public JobStore {
   }
 
   // After a failed attempt or an expired lease: the job fails when the task is dead-lettered.
-  void AfterTaskStopped(pqxx::work& tx, const std::string& job_id, TaskKind kind, bool dead,
+  void AfterTaskStopped(pqxx::transaction_base& tx, const std::string& job_id, TaskKind kind, bool dead,
                         const std::string& error, int64_t now) {
     AppendTaskEvent(tx, job_id, kind, dead ? "dead" : "retry", now, error);
     if (dead) {
@@ -501,7 +513,7 @@ class PostgresJobStore final : public JobStore {
     }
   }
 
-  CompletionOutcome ClassifyRejectedCompletion(pqxx::work& tx, const TaskCompletion& completion) {
+  CompletionOutcome ClassifyRejectedCompletion(pqxx::transaction_base& tx, const TaskCompletion& completion) {
     const auto rows = tx.exec_prepared("task_lease_state", completion.task_id, completion.lease_token);
     if (!rows.empty() && rows[0][0].as<std::string>() == "completed" && rows[0][1].as<bool>()) {
       return CompletionOutcome::kAlreadyCompleted;

@@ -10,7 +10,7 @@ namespace {
 const char* NullOr(const std::optional<std::string>& value) { return value ? value->c_str() : nullptr; }
 
 // Rewrites one section's rows: `array` is the section's JSON array (absent sections are untouched).
-void ReplaceRows(pqxx::work& tx, const std::string& job_id, const std::string& table, const nlohmann::json& array) {
+void ReplaceRows(pqxx::transaction_base& tx, const std::string& job_id, const std::string& table, const nlohmann::json& array) {
   tx.exec_prepared("delete_report_" + table, job_id);
   if (!array.is_array() || array.empty()) return;
   const std::string text = array.dump();
@@ -20,7 +20,7 @@ void ReplaceRows(pqxx::work& tx, const std::string& job_id, const std::string& t
 
 }  // namespace
 
-absl::Status Store(pqxx::work& tx, const std::string& job_id, const std::string& report_json, int64_t now_micros) {
+absl::Status Store(pqxx::transaction_base& tx, const std::string& job_id, const std::string& report_json, int64_t now_micros) {
   nlohmann::json report = nlohmann::json::parse(report_json, nullptr, /*allow_exceptions=*/false);
   if (report.is_discarded() || !report.is_object()) {
     return absl::InvalidArgumentError("report is not a JSON object");
@@ -38,13 +38,13 @@ absl::Status Store(pqxx::work& tx, const std::string& job_id, const std::string&
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::string> Get(pqxx::work& tx, const std::string& job_id) {
+absl::StatusOr<std::string> Get(pqxx::transaction_base& tx, const std::string& job_id) {
   const auto rows = tx.exec_prepared("get_report", job_id);
   if (rows.empty()) return absl::NotFoundError("no report for job " + job_id);
   return rows[0][0].as<std::string>();
 }
 
-std::vector<FindingRow> Findings(pqxx::work& tx, const std::string& job_id, const FindingFilter& filter) {
+std::vector<FindingRow> Findings(pqxx::transaction_base& tx, const std::string& job_id, const FindingFilter& filter) {
   std::vector<FindingRow> findings;
   for (const auto& row : tx.exec_prepared("list_findings", job_id, NullOr(filter.rule_id), NullOr(filter.path),
                                           NullOr(filter.severity))) {
@@ -62,7 +62,7 @@ std::vector<FindingRow> Findings(pqxx::work& tx, const std::string& job_id, cons
   return findings;
 }
 
-std::map<std::string, int64_t> CountByRule(pqxx::work& tx, const std::string& job_id) {
+std::map<std::string, int64_t> CountByRule(pqxx::transaction_base& tx, const std::string& job_id) {
   std::map<std::string, int64_t> counts;
   for (const auto& row : tx.exec_prepared("count_findings_by_rule", job_id)) {
     counts[row[0].as<std::string>()] = row[1].as<int64_t>();
@@ -70,7 +70,7 @@ std::map<std::string, int64_t> CountByRule(pqxx::work& tx, const std::string& jo
   return counts;
 }
 
-std::vector<FileResultRow> FileResults(pqxx::work& tx, const std::string& job_id) {
+std::vector<FileResultRow> FileResults(pqxx::transaction_base& tx, const std::string& job_id) {
   std::vector<FileResultRow> files;
   for (const auto& row : tx.exec_prepared("list_file_results", job_id)) {
     FileResultRow file;

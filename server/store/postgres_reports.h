@@ -14,10 +14,10 @@ namespace hipforge::server::reports {
 
 // Merges the report's top-level sections into the job's document and rewrites the rows of the
 // tabular sections it contains. InvalidArgument when the JSON is not an object.
-absl::Status Store(pqxx::work& tx, const std::string& job_id, const std::string& report_json, int64_t now_micros);
-absl::StatusOr<std::string> Get(pqxx::work& tx, const std::string& job_id);
-std::vector<FindingRow> Findings(pqxx::work& tx, const std::string& job_id, const FindingFilter& filter);
-std::map<std::string, int64_t> CountByRule(pqxx::work& tx, const std::string& job_id);
-std::vector<FileResultRow> FileResults(pqxx::work& tx, const std::string& job_id);
+absl::Status Store(pqxx::transaction_base& tx, const std::string& job_id, const std::string& report_json, int64_t now_micros);
+absl::StatusOr<std::string> Get(pqxx::transaction_base& tx, const std::string& job_id);
+std::vector<FindingRow> Findings(pqxx::transaction_base& tx, const std::string& job_id, const FindingFilter& filter);
+std::map<std::string, int64_t> CountByRule(pqxx::transaction_base& tx, const std::string& job_id);
+std::vector<FileResultRow> FileResults(pqxx::transaction_base& tx, const std::string& job_id);
 
 }  // namespace hipforge::server::reports
