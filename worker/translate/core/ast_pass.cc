@@ -125,16 +125,19 @@ class Collector : public mat::MatchFinder::MatchCallback {
       CollectWarpCall(sm, *result.Context, *call);
     } else if (const auto* call = result.Nodes.getNodeAs<clang::CallExpr>("rewrite")) {
       CollectArgumentRewrites(sm, *call);
+    } else if (const auto* member = result.Nodes.getNodeAs<clang::MemberExpr>("half2_member")) {
+      CollectHalf2Member(sm, *member);
     }
   }
 
  private:
-  void Unrewritable(const clang::SourceManager& sm, clang::SourceLocation loc, const std::string& message) {
+  void Unrewritable(const clang::SourceManager& sm, clang::SourceLocation loc, const std::string& message,
+                    std::string_view rule = kRuleLaunchNotRewritten) {
     const clang::SourceLocation file_loc = sm.getFileLoc(loc);
     FileFacts* facts = files_.FactsFor(sm, sm.getFileID(file_loc));
     if (!facts) return;
     Finding finding;
-    finding.rule_id = std::string(kRuleLaunchNotRewritten);
+    finding.rule_id = std::string(rule);
     finding.severity = Severity::kWarning;
     finding.location.path = files_.RelativePath(sm, sm.getFileID(file_loc)).value_or("");
     finding.location.line = sm.getSpellingLineNumber(file_loc);
@@ -143,13 +146,82 @@ class Collector : public mat::MatchFinder::MatchCallback {
     facts->findings.push_back(std::move(finding));
   }
 
+  // nvcc lets `h2.x` of a half2 read a half; HIP declares the members differently, so the read needs a cast
+  // to keep the CUDA meaning.
+  void CollectHalf2Member(const clang::SourceManager& sm, const clang::MemberExpr& member) {
+    const clang::Expr* base = member.getBase();
+    if (!base || base->getType().getUnqualifiedType().getAsString() != "half2") return;
+    const auto located = Locate(sm, member.getSourceRange());
+    if (!located) return;
+    FileFacts* facts = files_.FactsFor(sm, located->file);
+    if (!facts) return;
+    FactsEdit open{TextEdit{located->range.begin, 0, "reinterpret_cast<half&>(", "device"}};
+    FactsEdit close{TextEdit{located->range.end, 0, ")", "device"}};
+    if (std::find(facts->edits.begin(), facts->edits.end(), open) != facts->edits.end()) return;
+    facts->edits.push_back(std::move(open));
+    facts->edits.push_back(std::move(close));
+    Unrewritable(sm, member.getBeginLoc(),
+                 "half2 member read through '.': cast to half& to keep CUDA's meaning (HIP's members differ).",
+                 kRuleHalf2Member);
+  }
+
+  enum class MacroMode { kFile, kDefinition, kInvocation };
+
+  // Where a piece of the launch is read from. In a macro definition, macro parameters are read as written
+  // in the definition; otherwise a range that starts/ends exactly at a macro expansion's edges is read as the
+  // macro name (so `ARGS` stays `ARGS`), and anything else from its spelling.
+  std::optional<Located> ReadRange(const clang::SourceManager& sm, clang::SourceRange range, MacroMode mode) {
+    clang::SourceLocation begin = range.getBegin();
+    clang::SourceLocation end = range.getEnd();
+    if (begin.isInvalid() || end.isInvalid()) return std::nullopt;
+    const clang::LangOptions lang;
+    if (mode == MacroMode::kDefinition) {
+      auto definition = [&](clang::SourceLocation loc) {
+        while (loc.isMacroID() && sm.isMacroArgExpansion(loc)) loc = sm.getImmediateExpansionRange(loc).getBegin();
+        return sm.getSpellingLoc(loc);
+      };
+      begin = definition(begin);
+      end = definition(end);
+    } else if (begin.isMacroID() || end.isMacroID()) {
+      const bool begin_safe = !sm.isMacroBodyExpansion(begin) || clang::Lexer::isAtStartOfMacroExpansion(begin, sm, lang);
+      const bool end_safe = !sm.isMacroBodyExpansion(end) || clang::Lexer::isAtEndOfMacroExpansion(end, sm, lang);
+      if (begin_safe && end_safe) {
+        begin = sm.getFileLoc(begin);
+        end = sm.getFileLoc(end);
+      } else {
+        begin = sm.getSpellingLoc(begin);
+        end = sm.getSpellingLoc(end);
+      }
+    }
+    const auto [begin_file, begin_offset] = sm.getDecomposedLoc(begin);
+    const auto [end_file, end_offset] = sm.getDecomposedLoc(end);
+    if (begin_file != end_file || end_offset < begin_offset) return std::nullopt;
+    return Located{begin_file, {begin_offset, end_offset + clang::Lexer::MeasureTokenLength(end, sm, lang)}};
+  }
+
   void CollectLaunch(const clang::SourceManager& sm, const clang::CUDAKernelCallExpr& launch) {
     const clang::CallExpr* config = launch.getConfig();
     if (!config || config->getNumArgs() < 2) return;
-    const auto whole = Locate(sm, {launch.getBeginLoc(), launch.getRParenLoc()});
-    const auto callee = Locate(sm, launch.getCallee()->getSourceRange());
+    const clang::SourceLocation begin = launch.getBeginLoc();
+    const clang::SourceLocation end = launch.getRParenLoc();
+    if (begin.isInvalid() || end.isInvalid()) return;
+    MacroMode mode = MacroMode::kFile;
+    std::optional<Located> whole;
+    if (!begin.isMacroID() && !end.isMacroID()) {
+      whole = Locate(sm, {begin, end});
+    } else if (sm.isMacroBodyExpansion(begin) && sm.isMacroBodyExpansion(end) &&
+               sm.getExpansionLoc(begin) == sm.getExpansionLoc(end)) {
+      mode = MacroMode::kDefinition;  // the whole launch is spelled in one macro definition: rewrite it there
+      whole = ReadRange(sm, {begin, end}, mode);
+    } else {
+      mode = MacroMode::kInvocation;  // mixed: the macro invocation as written becomes the HIP launch
+      const clang::SourceLocation first = begin.isMacroID() ? sm.getExpansionRange(begin).getBegin() : begin;
+      const clang::SourceLocation last = end.isMacroID() ? sm.getExpansionRange(end).getEnd() : end;
+      whole = Locate(sm, {first, last});
+    }
+    const auto callee = ReadRange(sm, launch.getCallee()->getSourceRange(), mode);
     if (!whole || !callee || callee->file != whole->file) {
-      Unrewritable(sm, launch.getBeginLoc(), "kernel launch spread over macro expansions; left as <<<>>>.");
+      Unrewritable(sm, begin, "kernel launch spread over macro expansions; left as <<<>>>.");
       return;
     }
     FileFacts* facts = files_.FactsFor(sm, whole->file);
@@ -163,9 +235,9 @@ class Collector : public mat::MatchFinder::MatchCallback {
     for (unsigned i = 0; i < config->getNumArgs() && i < 4; ++i) {
       const clang::Expr* arg = config->getArg(i);
       if (llvm::isa<clang::CXXDefaultArgExpr>(arg)) break;
-      const auto located = Locate(sm, arg->getSourceRange());
+      const auto located = ReadRange(sm, arg->getSourceRange(), mode);
       if (!located || located->file != whole->file) {
-        Unrewritable(sm, launch.getBeginLoc(), "kernel launch configuration comes from a macro; left as <<<>>>.");
+        Unrewritable(sm, begin, "kernel launch configuration comes from a macro; left as <<<>>>.");
         return;
       }
       site.config.push_back(located->range);
@@ -175,9 +247,10 @@ class Collector : public mat::MatchFinder::MatchCallback {
       ++explicit_args;
     }
     if (explicit_args > 0) {
-      const auto args = Locate(sm, {launch.getArg(0)->getBeginLoc(), launch.getArg(explicit_args - 1)->getEndLoc()});
+      const auto args = ReadRange(sm, {launch.getArg(0)->getBeginLoc(), launch.getArg(explicit_args - 1)->getEndLoc()},
+                                  mode);
       if (!args || args->file != whole->file) {
-        Unrewritable(sm, launch.getBeginLoc(), "kernel arguments come from a macro; left as <<<>>>.");
+        Unrewritable(sm, begin, "kernel arguments come from a macro; left as <<<>>>.");
         return;
       }
       site.args = args->range;
@@ -219,10 +292,28 @@ class Collector : public mat::MatchFinder::MatchCallback {
     switch (target) {
       case RewriteTarget::kAny: return true;
       case RewriteTarget::kHipOnly: return !options.roc && !options.miopen;
-      case RewriteTarget::kRocOnly: return options.roc;
+      case RewriteTarget::kRocOnly: return options.roc && !options.miopen;
       case RewriteTarget::kMiopenOnly: return options.miopen;
     }
     return false;
+  }
+
+  std::string Constant(std::string_view text) const {
+    if (text != "{hip_version}") return std::string(text);
+    const ApiVersion version = resolver_.options().target_hip_version;
+    return std::to_string(version.major * 100 + version.minor);
+  }
+
+  static std::string_view CastPrefix(ArgumentRewriteKind kind) {
+    switch (kind) {
+      case ArgumentRewriteKind::kWrapHipSymbol: return "HIP_SYMBOL(";
+      case ArgumentRewriteKind::kCastToConstVoidPtr: return "reinterpret_cast<const void*>(";
+      case ArgumentRewriteKind::kCastToSizeTPtr: return "reinterpret_cast<size_t*>(";
+      case ArgumentRewriteKind::kCastToUint64: return "static_cast<uint64_t>(";
+      case ArgumentRewriteKind::kCastToInt32: return "int32_t(";
+      case ArgumentRewriteKind::kCastToInt64: return "int64_t(";
+      default: return {};
+    }
   }
 
   void CollectArgumentRewrites(const clang::SourceManager& sm, const clang::CallExpr& call) {
@@ -234,40 +325,53 @@ class Collector : public mat::MatchFinder::MatchCallback {
     FileFacts* facts = files_.FactsFor(sm, call_range->file);
     if (!facts) return;
     const unsigned arg_count = call.getNumArgs();
+    const std::string_view content = sm.getBufferData(call_range->file);
+    // Edits of one call; insertions at one point are joined in argument order (hipify's order).
+    std::vector<TextEdit> edits;
     auto add = [&](uint32_t offset, uint32_t length, std::string text) {
-      FactsEdit edit{TextEdit{offset, length, std::move(text), "runtime"}};
-      if (std::find(facts->edits.begin(), facts->edits.end(), edit) == facts->edits.end()) {
-        facts->edits.push_back(std::move(edit));
+      if (length == 0) {
+        for (TextEdit& edit : edits) {
+          if (edit.length == 0 && edit.offset == offset) {
+            edit.replacement += text;
+            return;
+          }
+        }
       }
+      edits.push_back({offset, length, std::move(text), "arguments"});
     };
     auto arg_range = [&](unsigned index) -> std::optional<ByteRange> {
-      if (index >= arg_count) return std::nullopt;
+      if (index >= arg_count || llvm::isa<clang::CXXDefaultArgExpr>(call.getArg(index))) return std::nullopt;
       const auto located = Locate(sm, call.getArg(index)->getSourceRange());
       if (!located || located->file != call_range->file) return std::nullopt;
       return located->range;
     };
+    const uint32_t close_paren = call_range->range.end - 1;
+    auto text_of = [&](ByteRange range) { return std::string(content.substr(range.begin, range.end - range.begin)); };
     for (const ArgumentRewrite& rewrite : ArgumentRewrites()) {
       if (rewrite.function != name || !Applies(rewrite.target)) continue;
+      const auto range = arg_range(rewrite.argument);
       switch (rewrite.kind) {
         case ArgumentRewriteKind::kWrapHipSymbol:
-        case ArgumentRewriteKind::kCastToConstVoidPtr: {
-          const auto range = arg_range(rewrite.argument);
+        case ArgumentRewriteKind::kCastToConstVoidPtr:
+        case ArgumentRewriteKind::kCastToSizeTPtr:
+        case ArgumentRewriteKind::kCastToUint64:
+        case ArgumentRewriteKind::kCastToInt32:
+        case ArgumentRewriteKind::kCastToInt64:
           if (!range) break;
-          add(range->begin, 0,
-              rewrite.kind == ArgumentRewriteKind::kWrapHipSymbol ? "HIP_SYMBOL(" : "reinterpret_cast<const void*>(");
+          add(range->begin, 0, std::string(CastPrefix(rewrite.kind)));
           add(range->end, 0, ")");
           break;
-        }
-        case ArgumentRewriteKind::kInsertConstant: {
-          if (const auto range = arg_range(rewrite.argument)) {
-            add(range->begin, 0, std::string(rewrite.text) + ", ");
+        case ArgumentRewriteKind::kInsertConstant:
+          if (range) {
+            add(range->begin, 0, Constant(rewrite.text) + ", ");
           } else if (rewrite.argument >= arg_count) {
-            add(call_range->range.end - 1, 0, (arg_count ? ", " : "") + std::string(rewrite.text));
+            add(close_paren, 0, (arg_count ? ", " : "") + Constant(rewrite.text));
           }
           break;
-        }
-        case ArgumentRewriteKind::kRemove: {
-          const auto range = arg_range(rewrite.argument);
+        case ArgumentRewriteKind::kReplaceWithConstant:
+          if (range) add(range->begin, range->end - range->begin, Constant(rewrite.text));
+          break;
+        case ArgumentRewriteKind::kRemove:
           if (!range) break;
           if (const auto next = arg_range(rewrite.argument + 1)) {
             add(range->begin, next->begin - range->begin, "");
@@ -275,6 +379,28 @@ class Collector : public mat::MatchFinder::MatchCallback {
             add(previous->end, range->end - previous->end, "");
           } else {
             add(range->begin, range->end - range->begin, "");
+          }
+          if (rewrite.may_lose_data) {
+            Unrewritable(sm, call.getBeginLoc(),
+                         "possible data loss: argument " + std::to_string(rewrite.argument + 1) + " of '" + name +
+                             "' has no HIP counterpart and was removed.",
+                         kRuleArgumentDropped);
+          }
+          break;
+        case ArgumentRewriteKind::kCopyArgument:
+        case ArgumentRewriteKind::kMoveArgument: {
+          const unsigned last_index = rewrite.argument + rewrite.count - 1;
+          const auto last = arg_range(last_index);
+          if (!range || !last) break;
+          const std::string moved = text_of({range->begin, last->end});
+          if (const auto destination = arg_range(rewrite.to)) {
+            add(destination->begin, 0, moved + ", ");
+          } else {
+            add(close_paren, 0, ", " + moved);
+          }
+          if (rewrite.kind == ArgumentRewriteKind::kMoveArgument) {
+            const auto after = arg_range(last_index + 1);
+            add(range->begin, (after ? after->begin : close_paren) - range->begin, "");
           }
           break;
         }
@@ -286,6 +412,12 @@ class Collector : public mat::MatchFinder::MatchCallback {
               std::string(rewrite.text));
           break;
         }
+      }
+    }
+    for (TextEdit& edit : edits) {
+      FactsEdit fact{std::move(edit)};
+      if (std::find(facts->edits.begin(), facts->edits.end(), fact) == facts->edits.end()) {
+        facts->edits.push_back(std::move(fact));
       }
     }
   }
@@ -345,6 +477,8 @@ class FactsAction : public clang::ASTFrontendAction {
                               .bind("warp"),
                           collector_.get());
     }
+    finder_->addMatcher(mat::memberExpr(mat::member(mat::hasAnyName("x", "y"))).bind("half2_member"),
+                        collector_.get());
     std::vector<llvm::StringRef> rewritten;
     for (const ArgumentRewrite& rewrite : ArgumentRewrites()) {
       rewritten.emplace_back(rewrite.function.data(), rewrite.function.size());

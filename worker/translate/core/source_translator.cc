@@ -263,13 +263,31 @@ class SourceTranslatorImpl : public SourceTranslator {
       return result;
     }
     const bool parsed = merged.from_parse;
-    TokenPassInput input{path, *content, parsed ? &merged.facts : nullptr, merged.is_unit, !parsed};
-    if (!parsed && !merged.facts.skipped.empty()) input.facts = &merged.facts;
+    // The lexer always looks for launches and warp calls: without a parse they are all it has; with one, it
+    // covers the inactive #if branches the parser skipped.
+    TokenPassInput input{path, *content, &merged.facts, merged.is_unit, true};
     TokenPassOutput tokens = RunTokenPass(input, resolver_);
     ComposeInput compose{path, *content, std::move(tokens.edits), {}, {}, {}, extra};
     for (const auto& edit : merged.facts.edits) compose.fact_edits.push_back(edit.edit);
-    compose.launches = parsed ? merged.facts.launches : tokens.launches;
-    compose.warp_calls = parsed ? merged.facts.warp_calls : tokens.warp_calls;
+    if (parsed) {
+      compose.launches = merged.facts.launches;
+      compose.warp_calls = merged.facts.warp_calls;
+      if (options_.translate_inactive_branches || options_.amap) {
+        auto skipped = [&](uint32_t offset) {
+          return std::any_of(merged.facts.skipped.begin(), merged.facts.skipped.end(),
+                             [&](const ByteRange& range) { return offset >= range.begin && offset < range.end; });
+        };
+        for (auto& launch : tokens.launches) {
+          if (skipped(launch.whole.begin)) compose.launches.push_back(std::move(launch));
+        }
+        for (auto& call : tokens.warp_calls) {
+          if (skipped(call.callee.begin)) compose.warp_calls.push_back(std::move(call));
+        }
+      }
+    } else {
+      compose.launches = std::move(tokens.launches);
+      compose.warp_calls = std::move(tokens.warp_calls);
+    }
     ComposedFile composed = ComposeAndApply(compose, options_);
 
     result.output = std::move(composed.output);

@@ -115,20 +115,22 @@ class TokenPass {
       if (tokens_[i].kind == clang::tok::hash && tokens_[i].line_start) collect_directive_names_.push_back(i);
     }
     // Pass 1: facts needed before renaming (defined macros, cublas_v2.h, include guard).
+    // An include guard: the first directive is `#ifndef X`, X is #defined, and the last directive is #endif.
     std::string first_ifndef;
     uint32_t first_ifndef_end = 0;
+    bool guard_defined = false;
+    std::string_view last_directive;
     int directive_number = 0;
     for (size_t hash : collect_directive_names_) {
       if (hash + 1 >= tokens_.size() || !IsIdentifier(tokens_[hash + 1])) continue;
       const std::string_view directive = Text(tokens_[hash + 1]);
+      last_directive = directive;
       ++directive_number;
       const bool has_name = hash + 2 < tokens_.size() && IsIdentifier(tokens_[hash + 2]) &&
                             !tokens_[hash + 2].line_start;
       if (directive == "define" && has_name) {
         project_macros_.insert(std::string(Text(tokens_[hash + 2])));
-        if (directive_number == 2 && !first_ifndef.empty() && Text(tokens_[hash + 2]) == first_ifndef) {
-          guard_insert_offset_ = first_ifndef_end;
-        }
+        if (!first_ifndef.empty() && Text(tokens_[hash + 2]) == first_ifndef) guard_defined = true;
       } else if (directive == "ifndef" && has_name && directive_number == 1) {
         first_ifndef = std::string(Text(tokens_[hash + 2]));
         first_ifndef_end = tokens_[hash + 2].end();
@@ -139,6 +141,7 @@ class TokenPass {
         if (include && include->name == "cublas_v2.h") blas_v2_included_ = true;
       }
     }
+    if (guard_defined && last_directive == "endif") guard_insert_offset_ = first_ifndef_end;
     if (input_.facts) {
       for (const auto& macro : input_.facts->macros) project_macros_.insert(macro);
     }
@@ -190,8 +193,14 @@ class TokenPass {
     output_.includes.push_back({include->name, include->angled});
     const ApiMapping* mapping = FindHeader(include->name);
     if (!mapping) return;
-    const NameDecision decision = resolver_.Decide(*mapping, blas_v2_included_);
     const std::string origin(LibraryName(mapping->library));
+    if (HasFlag(*mapping, MappingFlag::kDropInclude)) {
+      // A CUDA header HIP has no counterpart for (its content comes with hip_runtime.h): the directive goes.
+      output_.stats.converted[std::string(KindName(ApiKind::kHeader))]++;
+      AddEdit(hash_offset, include->name_end + 1 - hash_offset, "", origin);
+      return;
+    }
+    const NameDecision decision = resolver_.Decide(*mapping, blas_v2_included_);
     if (!decision.replace) {
       output_.stats.unsupported++;
       Report(decision.rule, Severity::kWarning, include->name_begin,
@@ -203,7 +212,7 @@ class TokenPass {
     const bool main_header =
         HasFlag(*mapping, MappingFlag::kMainHeader) || HasFlag(*mapping, MappingFlag::kMainHeaderV2);
     std::set<std::string>& emitted = main_header ? emitted_main_headers_ : emitted_other_headers_;
-    const bool drop = HasFlag(*mapping, MappingFlag::kDropInclude) || emitted.count(name) > 0;
+    const bool drop = emitted.count(name) > 0;
     if (name == "hip/hip_runtime.h") runtime_header_present_ = true;
     if (drop) {
       // The whole directive goes; the line stays so line numbers in diagnostics keep matching.

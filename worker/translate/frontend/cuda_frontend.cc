@@ -10,7 +10,11 @@ constexpr const char* kDefaultResourceDir = "/usr/lib/llvm-16/lib/clang/16";
 
 std::optional<std::filesystem::path> DetectCudaPath(const std::optional<std::filesystem::path>& requested) {
   std::vector<std::filesystem::path> candidates;
-  if (requested) candidates.push_back(*requested);
+  // An explicit path is the user's choice: when it has no toolkit, work without one rather than guess.
+  if (requested) {
+    if (std::filesystem::exists(*requested / "include" / "cuda_runtime.h")) return *requested;
+    return std::nullopt;
+  }
   if (const char* env = std::getenv("CUDA_PATH"); env && *env) candidates.emplace_back(env);
   candidates.emplace_back("/usr/local/cuda");
   for (const auto& candidate : candidates) {
@@ -18,6 +22,29 @@ std::optional<std::filesystem::path> DetectCudaPath(const std::optional<std::fil
   }
   return std::nullopt;
 }
+
+constexpr const char* kMinimalCudaHeader = "hipforge_minimal_cuda.h";
+constexpr const char* kMinimalCudaDeclarations = R"(// hipforge: minimal CUDA declarations for parsing without a toolkit.
+#pragma once
+#define __host__ __attribute__((host))
+#define __device__ __attribute__((device))
+#define __global__ __attribute__((global))
+#define __shared__ __attribute__((shared))
+#define __constant__ __attribute__((constant))
+#define __managed__ __attribute__((managed))
+#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+#define __forceinline__ __inline__ __attribute__((always_inline))
+#include <stddef.h>
+struct dim3 {
+  unsigned x, y, z;
+  __host__ __device__ constexpr dim3(unsigned vx = 1, unsigned vy = 1, unsigned vz = 1) : x(vx), y(vy), z(vz) {}
+};
+typedef struct CUstream_st* cudaStream_t;
+extern "C" int cudaConfigureCall(dim3 grid, dim3 block, size_t shared = 0, cudaStream_t stream = 0);
+extern "C" unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared = 0, void* stream = 0);
+#include <__clang_cuda_builtin_vars.h>
+extern "C" __device__ void __syncthreads(void);
+)";
 
 }  // namespace
 
@@ -32,6 +59,14 @@ absl::StatusOr<CudaFrontend> CudaFrontend::Create(CudaFrontendOptions options) {
     std::ofstream out(texture_shim);
     out << "// hipforge: texture references are not available to Clang 16; intentionally empty.\n";
     if (!out) return absl::UnavailableError("cannot write " + texture_shim.string());
+  }
+  // Without a toolkit, Clang gets only these declarations: enough for kernels and launches to parse; code
+  // using runtime APIs then fails to parse and the translator's token-level fallback takes over.
+  const auto minimal = options.shim_directory / kMinimalCudaHeader;
+  if (!std::filesystem::exists(minimal)) {
+    std::ofstream out(minimal);
+    out << kMinimalCudaDeclarations;
+    if (!out) return absl::UnavailableError("cannot write " + minimal.string());
   }
   auto cuda_path = DetectCudaPath(options.cuda_path);
   return CudaFrontend(std::move(options), std::move(cuda_path));
@@ -50,7 +85,7 @@ std::vector<std::string> CudaFrontend::ClangArgs() const {
     }
     args.insert(args.end(), {"-Xclang", "-target-sdk-version=11.8", "-Xclang", "-fcuda-allow-variadic-functions"});
   } else {
-    args.push_back("-nocudainc");
+    args.insert(args.end(), {"-nocudainc", "-include", (options_.shim_directory / kMinimalCudaHeader).string()});
   }
   for (const auto& dir : options_.include_dirs) args.push_back("-I" + dir.string());
   for (const auto& define : options_.defines) args.push_back("-D" + define);

@@ -1,0 +1,150 @@
+// Library-level behaviour of the translator: headers in context, extra edits, cache, compile database.
+#include "worker/translate/core/source_translator.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <random>
+
+namespace hipforge::translate {
+namespace {
+
+namespace fs = std::filesystem;
+
+class SourceTranslatorTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = fs::temp_directory_path() / ("hipforge-translator-test-" + std::to_string(std::random_device{}()));
+    fs::create_directories(root_ / "src");
+    fs::create_directories(root_ / "include");
+  }
+  void TearDown() override { fs::remove_all(root_); }
+
+  void Write(const std::string& relative, const std::string& text) {
+    std::ofstream(root_ / relative) << text;
+  }
+
+  TranslateOptions Options() {
+    TranslateOptions options;
+    options.hip_kernel_execution_syntax = true;
+    options.jobs = 2;
+    options.frontend.shim_directory = root_ / ".shims";
+    options.pch_directory = root_ / ".pch";
+    return options;
+  }
+
+  const FileTranslation* Find(const std::vector<FileTranslation>& results, const std::string& path) {
+    for (const auto& result : results) {
+      if (result.path == path) return &result;
+    }
+    return nullptr;
+  }
+
+  fs::path root_;
+};
+
+constexpr const char* kSharedHeader = R"(#pragma once
+#include <cuda_runtime.h>
+__global__ void shared_kernel(float* out) { out[threadIdx.x] = 0.f; }
+inline void launch_shared(float* data, cudaStream_t stream) { shared_kernel<<<1, 32, 0, stream>>>(data); }
+)";
+
+TEST_F(SourceTranslatorTest, HeaderIncludedByTwoUnitsIsTranslatedOnceInContext) {
+  Write("include/shared.cuh", kSharedHeader);
+  Write("src/a.cu", "#include \"shared.cuh\"\nint main() { float* d; cudaMalloc(&d, 4); launch_shared(d, 0); }\n");
+  Write("src/b.cu", "#include \"shared.cuh\"\nvoid other() { float* d; cudaFree(d); }\n");
+  auto translator = CreateSourceTranslator(Options());
+  ASSERT_TRUE(translator.ok()) << translator.status();
+  auto results = (*translator)->Translate(root_, {"src/a.cu", "src/b.cu"}, {}, nullptr);
+  ASSERT_TRUE(results.ok()) << results.status();
+  ASSERT_EQ(results->size(), 3u);
+  EXPECT_EQ((*results)[0].path, "src/a.cu");
+  EXPECT_EQ((*results)[1].path, "src/b.cu");
+  const FileTranslation* header = Find(*results, "include/shared.cuh");
+  ASSERT_NE(header, nullptr);
+  EXPECT_EQ(header->status, FileStatus::kTranslated);
+  EXPECT_NE(header->output.find("hipLaunchKernelGGL(shared_kernel, dim3(1), dim3(32), 0, stream, data)"),
+            std::string::npos)
+      << header->output;
+  EXPECT_NE(header->output.find("hipStream_t stream"), std::string::npos);
+  // One launch in the header, although two units saw it.
+  EXPECT_EQ(header->stats.converted.at("launch"), 1);
+  EXPECT_NE((*results)[0].output.find("hipMalloc(&d, 4)"), std::string::npos);
+  EXPECT_NE((*results)[1].output.find("hipFree(d)"), std::string::npos);
+}
+
+TEST_F(SourceTranslatorTest, ExtraEditsAreAppliedWithTheTranslatorsOwn) {
+  Write("src/a.cu", "#include <cuda_runtime.h>\nint main() { int* d; cudaMalloc(&d, 4); return 0; }\n");
+  auto translator = CreateSourceTranslator(Options());
+  ASSERT_TRUE(translator.ok());
+  EditsByFile extra;
+  const std::string text = "return 0;";
+  const uint32_t offset = static_cast<uint32_t>(std::string(
+      "#include <cuda_runtime.h>\nint main() { int* d; cudaMalloc(&d, 4); ").size());
+  extra["src/a.cu"].push_back({offset, static_cast<uint32_t>(text.size()), "return 1;", "HB999"});
+  auto results = (*translator)->Translate(root_, {"src/a.cu"}, extra, nullptr);
+  ASSERT_TRUE(results.ok());
+  EXPECT_EQ((*results)[0].output,
+            "#include <hip/hip_runtime.h>\nint main() { int* d; hipMalloc(&d, 4); return 1; }\n");
+  EXPECT_TRUE((*results)[0].changed_by.count("HB999"));
+  EXPECT_TRUE((*results)[0].changed_by.count("runtime"));
+}
+
+TEST_F(SourceTranslatorTest, CacheReturnsTheSameOutputAndNoticesHeaderChanges) {
+  Write("include/shared.cuh", kSharedHeader);
+  Write("src/a.cu", "#include \"shared.cuh\"\nint main() { float* d; cudaMalloc(&d, 4); }\n");
+  TranslateOptions options = Options();
+  options.cache_directory = root_ / ".cache";
+  auto translator = CreateSourceTranslator(options);
+  ASSERT_TRUE(translator.ok());
+  auto first = (*translator)->Translate(root_, {"src/a.cu"}, {}, nullptr);
+  auto second = (*translator)->Translate(root_, {"src/a.cu"}, {}, nullptr);
+  ASSERT_TRUE(first.ok() && second.ok());
+  EXPECT_FALSE((*first)[0].from_cache);
+  EXPECT_TRUE((*second)[0].from_cache);
+  EXPECT_EQ((*first)[0].output, (*second)[0].output);
+  Write("include/shared.cuh", std::string(kSharedHeader) + "// changed\n");
+  auto third = (*translator)->Translate(root_, {"src/a.cu"}, {}, nullptr);
+  ASSERT_TRUE(third.ok());
+  EXPECT_FALSE((*third)[0].from_cache);
+}
+
+TEST_F(SourceTranslatorTest, CompileDatabaseDefinesDecideWhatParses) {
+  Write("src/a.cu",
+        "#include <cuda_runtime.h>\n#ifndef NEEDED_DEFINE\nthis does not parse\n#endif\n"
+        "int main() { int* d; cudaMalloc(&d, 4); return 0; }\n");
+  Write("compile_commands.json", "[{\"directory\": \"" + root_.string() +
+                                     "\", \"command\": \"nvcc -DNEEDED_DEFINE -c src/a.cu -o a.o\", "
+                                     "\"file\": \"src/a.cu\"}]");
+  TranslateOptions without = Options();
+  without.guess_build_flags = false;
+  auto plain = CreateSourceTranslator(without);
+  ASSERT_TRUE(plain.ok());
+  auto fallback = (*plain)->Translate(root_, {"src/a.cu"}, {}, nullptr);
+  ASSERT_TRUE(fallback.ok());
+  EXPECT_EQ((*fallback)[0].status, FileStatus::kFallback);
+  EXPECT_NE((*fallback)[0].output.find("hipMalloc"), std::string::npos);
+
+  TranslateOptions with = Options();
+  with.compilation_database = root_;
+  auto database = CreateSourceTranslator(with);
+  ASSERT_TRUE(database.ok()) << database.status();
+  auto parsed = (*database)->Translate(root_, {"src/a.cu"}, {}, nullptr);
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_EQ((*parsed)[0].status, FileStatus::kTranslated) << (*parsed)[0].fallback_reason;
+}
+
+TEST_F(SourceTranslatorTest, DefinesFromBuildFilesAreGuessedWithoutADatabase) {
+  Write("CMakeLists.txt", "add_definitions(-DNEEDED_DEFINE)\n");
+  Write("src/a.cu",
+        "#include <cuda_runtime.h>\n#ifndef NEEDED_DEFINE\nthis does not parse\n#endif\n"
+        "int main() { int* d; cudaMalloc(&d, 4); return 0; }\n");
+  auto translator = CreateSourceTranslator(Options());
+  ASSERT_TRUE(translator.ok());
+  auto results = (*translator)->Translate(root_, {"src/a.cu"}, {}, nullptr);
+  ASSERT_TRUE(results.ok());
+  EXPECT_EQ((*results)[0].status, FileStatus::kTranslated) << (*results)[0].fallback_reason;
+}
+
+}  // namespace
+}  // namespace hipforge::translate

@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""Golden test runner: translate one input with migrate-hipify and FileCheck the results against its own lines.
+
+Directives in the input (all `//` comments):
+  // ARGS: <migrate-hipify options>            (default none; `-- <clang args>` may follow)
+  // ENV: NAME=VALUE                             (extra environment, e.g. to hide the CUDA toolkit)
+  // RUNS: N                                     (translate N times with one cache dir; checks see the last run)
+  // CHECK...:      checked against the output (comments blanked first, as HIPIFY's run_test.sh does)
+  // STDERR...:     checked against the diagnostics (prefix STDERR)
+  // JSON...:       checked against --o-stats-json output (prefix JSON)
+usage: run_golden.py MIGRATE_HIPIFY FILECHECK INPUT
+"""
+import os, re, shlex, subprocess, sys, tempfile
+
+def main():
+    tool, filecheck, source = sys.argv[1:4]
+    text = open(source).read()
+    args, env, runs = [], dict(os.environ), 1
+    for line in text.splitlines():
+        m = re.match(r"\s*//\s*ARGS:(.*)$", line)
+        if m:
+            args += shlex.split(m.group(1))
+        m = re.match(r"\s*//\s*ENV:\s*(\w+)=(.*)$", line)
+        if m:
+            env[m.group(1)] = m.group(2).strip()
+        m = re.match(r"\s*//\s*RUNS:\s*(\d+)", line)
+        if m:
+            runs = int(m.group(1))
+    own, clang = args, []
+    if "--" in args:
+        i = args.index("--")
+        own, clang = args[:i], args[i + 1:]
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "out" + os.path.splitext(source)[1])
+        stats = os.path.join(tmp, "stats.json")
+        cache = os.path.join(tmp, "cache")
+        for _ in range(runs):
+            cmd = [tool, "-o=" + out, source, "--o-stats-json=" + stats, "--cache-dir=" + cache] + own + ["--"] + clang
+            p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+        if p.returncode != 0:
+            print("migrate-hipify failed (%d):\n%s" % (p.returncode, p.stderr))
+            return 1
+        checks = [("CHECK", re.sub(r"//.+", "// ", open(out).read()))]
+        if re.search(r"//\s*STDERR", text):
+            checks.append(("STDERR", p.stderr))
+        if re.search(r"//\s*JSON", text):
+            checks.append(("JSON", open(stats).read()))
+        for prefix, data in checks:
+            fc = subprocess.run([filecheck, source, "--check-prefix=" + prefix], input=data, capture_output=True,
+                                text=True)
+            if fc.returncode != 0:
+                print("FileCheck %s failed:\n%s\n--- input was:\n%s" % (prefix, fc.stderr, data))
+                return 1
+    return 0
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,17 @@
+// ARGS: --target-hip-version=5.2
+// HIP 5.x has no *_sync warp intrinsics: a provably full mask is dropped; any other mask is reported.
+// STDERR: warning: '__shfl_down_sync' with mask 'mask'{{.*}}[TR006]
+#include <cuda_runtime.h>
+#define FULL_MASK 0xffffffff
+__global__ void reduce(float* out, unsigned mask) {
+  float value = out[threadIdx.x];
+  // CHECK: value += __shfl_down(value, 16);
+  value += __shfl_down_sync(0xffffffff, value, 16);
+  // CHECK: value += __shfl_xor(value, 8, 32);
+  value += __shfl_xor_sync(FULL_MASK, value, 8, 32);
+  // CHECK: unsigned votes = __ballot(value > 0);
+  unsigned votes = __ballot_sync(0xFFFFFFFFu, value > 0);
+  // CHECK: value += __shfl_down_sync(mask, value, 1);
+  value += __shfl_down_sync(mask, value, 1);
+  out[threadIdx.x] = value + votes;
+}
