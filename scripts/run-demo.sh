@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# End-to-end demo: start migrate-server (embedded PostgreSQL, two in-process workers) in a temporary
+# data directory, submit the bundled example CUDA repository with migrate-cli, wait for the job,
+# fetch the translated tree and the patch, print the report, stop the server.
+#
+#   scripts/run-demo.sh [REPOSITORY]          # default: examples/cuda-vector-stats
+#
+# Environment: BUILD_DIR (default build/), DEMO_DIR (where outputs go; default a new /tmp dir),
+# STARTUP_TIMEOUT (s, default 180), JOB_TIMEOUT (s, default 1200), KEEP_DATA=1 keeps the server's
+# data directory (database, artifacts) for inspection.
+# Exit status: migrate-cli's (0 when the job succeeded; see docs/cli.md), or 10 when the demo itself
+# could not run (binaries missing, server did not start).
+set -Eeuo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build_dir=${BUILD_DIR:-$here/build}
+server_bin=$build_dir/bin/migrate-server
+cli_bin=$build_dir/bin/migrate-cli
+repository=${1:-$here/examples/cuda-vector-stats}
+startup_timeout=${STARTUP_TIMEOUT:-180}
+job_timeout=${JOB_TIMEOUT:-1200}
+
+say() { printf '\n==> %s\n' "$*" >&2; }
+die() { printf 'run-demo: %s\n' "$*" >&2; exit 10; }
+
+for binary in "$server_bin" "$cli_bin"; do
+  [[ -x $binary ]] || die "$binary not found; build first (scripts/build.sh, or set BUILD_DIR)"
+done
+[[ -d $repository ]] || die "repository $repository does not exist"
+
+work=${DEMO_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/hipforge-demo.XXXXXX")}
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+data_dir=$work/data
+out_dir=$work/out
+port_file=$work/server.port
+server_log=$work/server.log
+[[ ! -e $out_dir ]] || die "$out_dir already exists; use a fresh DEMO_DIR"
+mkdir -p "$out_dir"
+
+server_pid=""
+stop_server() {
+  [[ -n $server_pid ]] || return 0
+  if kill -0 "$server_pid" 2>/dev/null; then
+    kill -TERM "$server_pid" 2>/dev/null || true
+    # The server stops its workers and its PostgreSQL cluster on SIGTERM; give it time to do so.
+    for _ in $(seq 1 60); do
+      kill -0 "$server_pid" 2>/dev/null || break
+      sleep 0.5
+    done
+    if kill -0 "$server_pid" 2>/dev/null; then
+      echo "run-demo: server did not stop in 30 s; killing it" >&2
+      kill -KILL "$server_pid" 2>/dev/null || true
+    fi
+  fi
+  wait "$server_pid" 2>/dev/null || true
+  server_pid=""
+}
+on_exit() {
+  local status=$?
+  stop_server
+  if [[ $status -ne 0 && -f $server_log ]]; then
+    echo "run-demo: failed (exit $status); last server log lines ($server_log):" >&2
+    tail -n 30 "$server_log" >&2 || true
+  fi
+  if [[ ${KEEP_DATA:-0} != 1 ]]; then
+    rm -rf "$data_dir"
+  fi
+  exit "$status"
+}
+trap on_exit EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+say "starting migrate-server (embedded PostgreSQL, 2 local workers) in $data_dir"
+"$server_bin" --listen 127.0.0.1:0 --data-dir "$data_dir" --local-workers 2 --port-file "$port_file" \
+  >"$server_log" 2>&1 &
+server_pid=$!
+
+deadline=$((SECONDS + startup_timeout))
+server=""
+until [[ -n $server ]]; do
+  kill -0 "$server_pid" 2>/dev/null || { server_pid=""; die "migrate-server exited during start-up (log: $server_log)"; }
+  (( SECONDS < deadline )) || die "migrate-server not ready after ${startup_timeout}s (log: $server_log)"
+  if [[ -s $port_file ]]; then
+    port=$(tr -dc '0-9' <"$port_file")
+    # Listening is not enough: wait until the API answers (store migrated, services up).
+    if [[ -n $port ]] && "$cli_bin" --server "127.0.0.1:$port" --timeout 5 list --page-size 1 >/dev/null 2>&1; then
+      server=127.0.0.1:$port
+      break
+    fi
+  fi
+  sleep 0.5
+done
+echo "server ready at $server (pid $server_pid, log $server_log)" >&2
+
+say "migrate-cli submit $repository --wait"
+submit_status=0
+job_id=$("$cli_bin" --server "$server" submit "$repository" --wait --wait-timeout "$job_timeout" \
+           --name "$(basename "$repository")" --label demo=true --out "$out_dir/translated") || submit_status=$?
+job_id=$(printf '%s\n' "$job_id" | head -n 1)
+[[ -n $job_id ]] || exit "$submit_status"
+echo "job $job_id finished with migrate-cli exit code $submit_status" >&2
+
+if [[ $submit_status -eq 0 ]]; then
+  say "migrate-cli fetch $job_id --patch"
+  "$cli_bin" --server "$server" fetch "$job_id" --patch "$out_dir/translation.patch"
+fi
+
+say "migrate-cli report $job_id --format text"
+report_status=0
+"$cli_bin" --server "$server" report "$job_id" --format text --output "$out_dir/report.txt" || report_status=$?
+if [[ $report_status -eq 0 ]]; then
+  cat "$out_dir/report.txt"
+  "$cli_bin" --server "$server" report "$job_id" --format sarif --output "$out_dir/report.sarif" || true
+  "$cli_bin" --server "$server" report "$job_id" --format json --output "$out_dir/report.json" || true
+fi
+
+say "outputs in $out_dir"
+if [[ -f $out_dir/translation.patch ]]; then
+  echo "patch: $out_dir/translation.patch ($(grep -c '^+++ ' "$out_dir/translation.patch" || true) files changed)"
+  head -n 40 "$out_dir/translation.patch"
+  echo "..."
+fi
+[[ -d $out_dir/translated ]] && echo "translated tree: $out_dir/translated"
+[[ -f $out_dir/report.sarif ]] && echo "SARIF: $out_dir/report.sarif"
+
+if [[ $submit_status -ne 0 ]]; then
+  exit "$submit_status"
+fi
+exit "$report_status"
