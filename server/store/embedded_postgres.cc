@@ -1,6 +1,8 @@
 #include "server/store/embedded_postgres.h"
 
+#include <fcntl.h>
 #include <pwd.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -50,6 +52,7 @@ EmbeddedPostgres::EmbeddedPostgres(ProcessLauncher& launcher, EmbeddedPostgresOp
 
 EmbeddedPostgres::~EmbeddedPostgres() {
   if (auto status = Stop(); !status.ok()) spdlog::warn("embedded postgres: {}", std::string(status.message()));
+  if (lock_fd_ >= 0) ::close(lock_fd_);  // releases the flock
 }
 
 absl::StatusOr<std::unique_ptr<EmbeddedPostgres>> EmbeddedPostgres::Start(ProcessLauncher& launcher,
@@ -96,6 +99,15 @@ absl::Status EmbeddedPostgres::StartImpl() {
   options_.data_dir = fs::absolute(options_.data_dir, error);
   fs::create_directories(options_.data_dir, error);
   if (error) return absl::InternalError("cannot create " + options_.data_dir.string() + ": " + error.message());
+  // One owner per data directory. The kernel drops the lock when the owner dies, so a postmaster
+  // found running while we hold the lock was left behind by a killed owner and may be stopped.
+  const fs::path lock_path = options_.data_dir / "embedded-postgres.lock";
+  lock_fd_ = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (lock_fd_ < 0) return absl::InternalError("cannot open " + lock_path.string() + ": " + std::strerror(errno));
+  if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+    return absl::FailedPreconditionError("another process owns the PostgreSQL cluster of " +
+                                         options_.data_dir.string());
+  }
   as_root_ = ::geteuid() == 0;
   const passwd* user = nullptr;
   fs::path cluster_root = options_.data_dir;
@@ -158,7 +170,8 @@ absl::Status EmbeddedPostgres::StartImpl() {
     if (!options_.durable) conf << "fsync = off\nsynchronous_commit = off\nfull_page_writes = off\n";
   }
 
-  // A postmaster left running by an owner that was killed: stop it, then start under our control.
+  // A postmaster left running by an owner that was killed (we hold the lock): stop it, then start
+  // under our control.
   if (fs::exists(cluster_dir_ / "postmaster.pid", error)) {
     auto status = RunPg("pg_ctl", {"-D", cluster_dir_.string(), "status"});
     if (status.ok() && status->exit_code == 0) {

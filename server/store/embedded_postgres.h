@@ -32,7 +32,8 @@ struct EmbeddedPostgresOptions {
 class EmbeddedPostgres {
  public:
   // initdb when the cluster does not exist yet, stops a stale postmaster left by a killed owner,
-  // starts the server (pg_ctl -w), and creates the database.
+  // starts the server (pg_ctl -w), and creates the database. FailedPrecondition while another live
+  // process (or object) owns the same data directory.
   static absl::StatusOr<std::unique_ptr<EmbeddedPostgres>> Start(ProcessLauncher& launcher,
                                                                  EmbeddedPostgresOptions options);
   ~EmbeddedPostgres();  // Stop()
@@ -58,6 +59,7 @@ class EmbeddedPostgres {
   std::filesystem::path socket_dir_;
   bool as_root_ = false;
   bool running_ = false;
+  int lock_fd_ = -1;  // flock on <data_dir>/embedded-postgres.lock, held while this object lives
 };
 
 }  // namespace hipforge::server

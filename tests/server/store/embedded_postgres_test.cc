@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <future>
 #include <pqxx/pqxx>
@@ -16,52 +17,87 @@ namespace hipforge::server {
 namespace {
 namespace fs = std::filesystem;
 
-TEST(EmbeddedPostgresTest, StartsKeepsDataAcrossRestartsAndTakesOverStaleServer) {
+constexpr char kHelperDirVariable[] = "HIPFORGE_EMBEDDED_HELPER_DIR";
+
+EmbeddedPostgresOptions OptionsFor(const fs::path& dir) {
+  EmbeddedPostgresOptions options;
+  options.data_dir = dir;
+  options.database = "hipforge";
+  options.durable = false;
+  return options;
+}
+
+// Run only as a child of the test below: an owner that dies without stopping its cluster.
+TEST(EmbeddedPostgresHelper, DISABLED_StartThenDieWithoutStopping) {
+  const char* dir = std::getenv(kHelperDirVariable);
+  ASSERT_NE(dir, nullptr);
+  BoostProcessLauncher launcher;
+  auto server = EmbeddedPostgres::Start(launcher, OptionsFor(dir));
+  if (!server.ok()) ::_exit(3);
+  pqxx::connection connection((*server)->ConnectionString());
+  pqxx::work tx(connection);
+  tx.exec("INSERT INTO kept VALUES ('written by the killed owner')");
+  tx.commit();
+  ::_exit(0);  // like SIGKILL: no destructor, the postmaster keeps running
+}
+
+TEST(EmbeddedPostgresTest, StartsKeepsDataAcrossRestartsAndRecoversFromKilledOwner) {
   // mkdtemp makes a 0700 directory: as root, PostgreSQL's user cannot pass through it, which
   // exercises the relocation of the cluster; as a normal user it is used as is.
   char pattern[] = "/tmp/hipforge-embedded-XXXXXX";
   ASSERT_NE(::mkdtemp(pattern), nullptr);
   const fs::path dir = fs::path(pattern) / "server data";  // a space in the path on purpose
   BoostProcessLauncher launcher;
-  EmbeddedPostgresOptions options;
-  options.data_dir = dir;
-  options.database = "hipforge";
-  options.durable = false;
 
   std::string url;
+  fs::path cluster_dir;
   {
-    auto server = EmbeddedPostgres::Start(launcher, options);
+    auto server = EmbeddedPostgres::Start(launcher, OptionsFor(dir));
     ASSERT_TRUE(server.ok()) << server.status();
     url = (*server)->ConnectionString();
+    cluster_dir = (*server)->cluster_dir();
     pqxx::connection connection(url);
+    EXPECT_EQ(connection.dbname(), std::string("hipforge"));
     pqxx::work tx(connection);
     tx.exec("CREATE TABLE kept (v text)");
     tx.exec("INSERT INTO kept VALUES ('survives restarts')");
     tx.commit();
-    EXPECT_EQ(connection.dbname(), std::string("hipforge"));
   }  // stopped here
   EXPECT_THROW(pqxx::connection{url}, pqxx::broken_connection) << "server still running after destruction";
 
-  auto first = EmbeddedPostgres::Start(launcher, options);
-  ASSERT_TRUE(first.ok()) << first.status();
   {
-    pqxx::connection connection((*first)->ConnectionString());
+    auto restarted = EmbeddedPostgres::Start(launcher, OptionsFor(dir));
+    ASSERT_TRUE(restarted.ok()) << restarted.status();
+    pqxx::connection connection((*restarted)->ConnectionString());
     pqxx::work tx(connection);
     EXPECT_EQ(tx.exec("SELECT v FROM kept")[0][0].as<std::string>(), "survives restarts");
-  }
-  // A second owner of the same directory (the first one "crashed" without stopping) takes over.
-  auto second = EmbeddedPostgres::Start(launcher, options);
-  ASSERT_TRUE(second.ok()) << second.status();
-  {
-    pqxx::connection connection((*second)->ConnectionString());
-    pqxx::work tx(connection);
+    // A second owner while the first lives is refused, and does not disturb the running cluster.
+    auto intruder = EmbeddedPostgres::Start(launcher, OptionsFor(dir));
+    EXPECT_EQ(intruder.status().code(), absl::StatusCode::kFailedPrecondition);
     EXPECT_EQ(tx.exec("SELECT count(*) FROM kept")[0][0].as<int>(), 1);
+    EXPECT_TRUE((*restarted)->Stop().ok());
+    EXPECT_TRUE((*restarted)->Stop().ok()) << "Stop is idempotent";
   }
-  EXPECT_TRUE((*second)->Stop().ok());
-  EXPECT_TRUE((*second)->Stop().ok()) << "Stop is idempotent";
-  const fs::path cluster_dir = (*second)->cluster_dir();
-  first->reset();  // its server is already gone; destruction must not hang or crash
-  second->reset();
+
+  // An owner killed while its cluster runs: the next owner stops the orphan and starts afresh.
+  ProcessSpec helper;
+  helper.argv = {fs::read_symlink("/proc/self/exe").string(),
+                 "--gtest_filter=EmbeddedPostgresHelper.DISABLED_StartThenDieWithoutStopping",
+                 "--gtest_also_run_disabled_tests"};
+  helper.environment = {{kHelperDirVariable, dir.string()}};
+  helper.timeout = std::chrono::minutes(2);
+  auto helper_result = launcher.Run(helper);
+  ASSERT_TRUE(helper_result.ok()) << helper_result.status();
+  ASSERT_EQ(helper_result->exit_code, 0) << helper_result->standard_output << helper_result->standard_error;
+  EXPECT_NO_THROW(pqxx::connection{url}) << "the killed owner's postmaster should still be running";
+  {
+    auto next = EmbeddedPostgres::Start(launcher, OptionsFor(dir));
+    ASSERT_TRUE(next.ok()) << next.status();
+    pqxx::connection connection((*next)->ConnectionString());
+    pqxx::work tx(connection);
+    EXPECT_EQ(tx.exec("SELECT count(*) FROM kept")[0][0].as<int>(), 2);
+  }
+  EXPECT_THROW(pqxx::connection{url}, pqxx::broken_connection);
   fs::remove_all(pattern);
   // As root with a closed parent directory the cluster lives outside the data directory.
   if (cluster_dir.string().rfind(pattern, 0) != 0) fs::remove_all(cluster_dir.parent_path());
@@ -71,10 +107,7 @@ TEST(EmbeddedPostgresTest, StoreReconnectsAfterDatabaseRestart) {
   char pattern[] = "/tmp/hipforge-restart-XXXXXX";
   ASSERT_NE(::mkdtemp(pattern), nullptr);
   BoostProcessLauncher launcher;
-  EmbeddedPostgresOptions options;
-  options.data_dir = pattern;
-  options.durable = false;
-  auto server = EmbeddedPostgres::Start(launcher, options);
+  auto server = EmbeddedPostgres::Start(launcher, OptionsFor(pattern));
   ASSERT_TRUE(server.ok()) << server.status();
   SystemClock clock;
   PostgresStoreOptions store_options;
@@ -89,7 +122,7 @@ TEST(EmbeddedPostgresTest, StoreReconnectsAfterDatabaseRestart) {
 
   // The database restarts under a running store: pooled and LISTEN connections are now dead.
   server->reset();
-  server = EmbeddedPostgres::Start(launcher, options);
+  server = EmbeddedPostgres::Start(launcher, OptionsFor(pattern));
   ASSERT_TRUE(server.ok()) << server.status();
 
   auto again = (*store)->GetJob(job->id);
