@@ -60,6 +60,11 @@ __device__ inline int hipforge_all(int p) { return __all_sync(HIPFORGE_FULL_MASK
 #define __all(p) hipforge_all(p)
 #endif
 
+// bfloat16 types are newer than the HIP 5.2 facts our tables carry.
+#include <cuda_bf16.h>
+#define __hip_bfloat16 __nv_bfloat16
+#define __hip_bfloat162 __nv_bfloat162
+
 // HIP-only runtime spellings with a direct CUDA counterpart.
 #define hipHostMalloc(ptr, size, flags) cudaHostAlloc((ptr), (size), (flags))
 #define hipHostFree cudaFreeHost
@@ -81,8 +86,21 @@ bool IsPlainIdentifier(std::string_view name) {
 }
 
 bool HipSpelled(std::string_view name) {
-  return name.size() > 3 && (name.substr(0, 3) == "hip" || name.substr(0, 3) == "HIP");
+  for (std::string_view prefix : {"hip", "HIP", "__hip", "__HIP"}) {
+    if (name.size() > prefix.size() && name.substr(0, prefix.size()) == prefix) return true;
+  }
+  return false;
 }
+
+// HIP headers that translated code includes but the tables do not list (HIP-only spellings or
+// headers added after HIP 5.2), with the CUDA header that provides the same declarations.
+constexpr std::pair<const char*, const char*> kExtraHeaders[] = {
+    {"hip/hip_runtime_api.h", "cuda_runtime_api.h"}, {"hip/hip_bf16.h", "cuda_bf16.h"},
+    {"hip/hip_fp16.h", "cuda_fp16.h"},               {"hip/hip_vector_types.h", "vector_types.h"},
+    {"hip/hip_complex.h", "cuComplex.h"},            {"hip/hip_cooperative_groups.h", "cooperative_groups.h"},
+    {"hip/math_functions.h", "math_functions.h"},    {"hip/device_functions.h", "device_functions.h"},
+    {"hipcub/hipcub.hpp", "cub/cub.cuh"},            {"hip/hip_fp8.h", "cuda_fp8.h"},
+};
 
 bool Has(const ApiMapping& m, MappingFlag flag) { return (m.flags & static_cast<uint16_t>(flag)) != 0; }
 
@@ -117,6 +135,13 @@ std::map<std::string, std::string> GenerateHipOnCudaHeaders(std::span<const std:
   common += "// " + std::to_string(count) + " names mapped from the tables.\n";
   files[kCommonHeader] = common;
 
+  std::vector<ApiMapping> extra_records;  // owned here; `headers` points into it
+  extra_records.reserve(std::size(kExtraHeaders));
+  for (const auto& [hip_header, cuda_header] : kExtraHeaders) {
+    if (headers.count(hip_header)) continue;
+    extra_records.push_back(ApiMapping{.cuda_name = cuda_header, .hip_name = hip_header, .kind = ApiKind::kHeader});
+    headers[hip_header].push_back(&extra_records.back());
+  }
   for (const auto& [hip_header, sources] : headers) {
     // cublas.h and cublas_v2.h both map to hipblas.h but cannot be included together: prefer v2,
     // then the library's main headers, then the first record.
