@@ -10,7 +10,7 @@ int main() {
   cudaMalloc(&data, 16);
 #endif
 #if 0
-  // CHECK: hipFreeHost(data);
+  // CHECK: hipHostFree(data);
   cudaFreeHost(data);
 #endif
   return 0;

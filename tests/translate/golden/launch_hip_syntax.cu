@@ -7,6 +7,7 @@ __global__ void scale(T* out, T factor) { out[threadIdx.x] *= factor * N; }
 __global__ void with_default(int* out, int value = 3) { out[0] = value; }
 __global__ void plain(int* out) { out[0] = 1; }
 
+// CHECK: #define LAUNCH_PLAIN(ptr) hipLaunchKernelGGL(plain, dim3(1), dim3(1), 0, 0, ptr)
 #define LAUNCH_PLAIN(ptr) plain<<<1, 1>>>(ptr)
 
 int main() {
@@ -22,7 +23,6 @@ int main() {
   with_default<<<1, 32>>>(data);
   // CHECK: hipLaunchKernelGGL(plain, dim3(grid.x), dim3(block), 0, 0, data);
   plain<<<grid.x, block>>>(data);
-  // CHECK: #define LAUNCH_PLAIN(ptr) hipLaunchKernelGGL(plain, dim3(1), dim3(1), 0, 0, ptr)
   LAUNCH_PLAIN(data);
   return 0;
 }

@@ -264,10 +264,13 @@ class Collector : public mat::MatchFinder::MatchCallback {
                        const clang::CallExpr& call) {
     const clang::FunctionDecl* callee = call.getDirectCallee();
     if (!callee || call.getNumArgs() < 2) return;
-    const auto name_range = Locate(sm, call.getCallee()->getSourceRange());
-    const auto mask = Locate(sm, call.getArg(0)->getSourceRange());
-    const auto next = Locate(sm, call.getArg(1)->getSourceRange());
-    if (!name_range || !mask || !next || mask->file != name_range->file || next->file != name_range->file) return;
+    const auto name_range = ReadRange(sm, call.getCallee()->getSourceRange(), MacroMode::kFile);
+    const auto mask = ReadRange(sm, call.getArg(0)->getSourceRange(), MacroMode::kFile);
+    const auto next = ReadRange(sm, call.getArg(1)->getSourceRange(), MacroMode::kFile);
+    if (!name_range || !mask || !next || mask->file != name_range->file || next->file != name_range->file ||
+        !(name_range->range.end <= mask->range.begin && mask->range.end <= next->range.begin)) {
+      return;
+    }
     FileFacts* facts = files_.FactsFor(sm, name_range->file);
     if (!facts) return;
     WarpCallSite site;
