@@ -46,6 +46,7 @@ struct MigrationOrSkip {
   bool translator_missing = false;
   explicit operator bool() const { return result.has_value(); }
   MigrationResult* operator->() { return &*result; }
+  MigrationResult& operator*() { return *result; }
 };
 
 inline MigrationOrSkip MigrateOrSkip(const std::filesystem::path& input, const std::filesystem::path& output,

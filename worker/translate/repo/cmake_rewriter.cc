@@ -105,6 +105,7 @@ ArgumentMapping MapArgumentReferences(std::string raw, bool in_condition, const 
   mapped = std::regex_replace(mapped, kLanguageVariable, "CMAKE_HIP_$1");
   if (ReplaceIdentifier(mapped, "CUDA_NVCC_FLAGS", "CMAKE_HIP_FLAGS")) result.origins.insert("HB501");
   for (const char* found : {"CUDA_FOUND", "CUDAToolkit_FOUND"}) ReplaceIdentifier(mapped, found, "hip_FOUND");
+  for (const char* version : {"CUDA_VERSION", "CUDAToolkit_VERSION"}) ReplaceIdentifier(mapped, version, "hip_VERSION");
   if (in_condition) {
     ReplaceIdentifier(mapped, "CMAKE_CUDA_COMPILER", kHipLanguageVariable);
   } else if (mapped.find("CMAKE_CUDA_COMPILER") != std::string::npos) {
@@ -190,6 +191,20 @@ class CMakeFileRewrite {
   void ReplaceCommand(const CMakeCommand& command, const std::string& text, const std::string& origin) {
     Edit(command.offset, command.end - command.offset, text, origin, command.line);
   }
+  // Removes a command; when it was alone on its line, the line goes too.
+  void RemoveCommandLine(const CMakeCommand& command) {
+    uint32_t start = command.offset;
+    uint32_t end = command.end;
+    const bool alone_before = command.offset == 0 || command.offset - command.indent.size() == 0 ||
+                              content_[command.offset - command.indent.size() - 1] == '\n';
+    size_t after = end;
+    while (after < content_.size() && (content_[after] == ' ' || content_[after] == '\t')) ++after;
+    if (alone_before && (after == content_.size() || content_[after] == '\n')) {
+      start = static_cast<uint32_t>(command.offset - command.indent.size());
+      end = static_cast<uint32_t>(std::min(content_.size(), after + 1));
+    }
+    Edit(start, end - start, "", "HB502", command.line);
+  }
   void InsertAfter(const CMakeCommand& command, const std::string& text, const std::string& origin) {
     Edit(command.end, 0, "\n" + text, origin, command.line);
   }
@@ -228,6 +243,7 @@ class CMakeFileRewrite {
     }
     if ((name == "set" || name == "list" || name == "string") && RewriteFlagsVariable(command)) return;
     if (name == "set" && RewriteArchitecturesVariable(command)) return;
+    if (name == "set_source_files_properties" && RewriteSourceLanguage(command)) return;
     if (name == "set_target_properties" || name == "set_property") {
       if (RewritePropertyCommand(command)) return;
     }
@@ -263,7 +279,11 @@ class CMakeFileRewrite {
       if (text != raw) {
         const std::string origin = mapping.origins.empty() ? "cmake" : *mapping.origins.begin();
         for (const auto& o : mapping.origins) result_.changed_by.insert(o);
-        Edit(arg.offset, arg.length, text, origin, command.line);
+        uint32_t start = arg.offset;
+        if (text.empty()) {  // a removed argument takes the whitespace before it along
+          while (start > 0 && (content_[start - 1] == ' ' || content_[start - 1] == '\t')) --start;
+        }
+        Edit(start, arg.offset + arg.length - start, text, origin, command.line);
       }
     }
   }
@@ -279,6 +299,7 @@ class CMakeFileRewrite {
       const std::string inner = body.substr(genex_head.size(), body.size() - genex_head.size() - 1);
       const std::string mapped = MapFlagString(inner, true, line, origins, ";");
       if (mapped == inner) return text;
+      if (mapped.empty()) return "";  // every flag dropped: the argument goes
       return quote + genex_head + mapped + ">" + quote;
     }
     if (body.find("$<") != std::string::npos) return text;
@@ -456,11 +477,17 @@ class CMakeFileRewrite {
       InsertAfter(command, text, "HB502");
       return true;
     }
-    std::string text = "find_package(hip" + std::string(required ? " REQUIRED" : "") + ")";
+    // The block above in this file already found hip: only the library packages are left to find.
+    std::string text = block_emitted_ ? "" : "find_package(hip" + std::string(required ? " REQUIRED" : "") + ")";
     for (const auto& package : packages) {
-      text += "\n" + command.indent + "find_package(" + package + (required ? " REQUIRED" : "") + ")";
+      text += (text.empty() ? "" : "\n" + command.indent) + "find_package(" + package +
+              (required ? " REQUIRED" : "") + ")";
     }
-    ReplaceCommand(command, text, "HB502");
+    if (text.empty()) {
+      RemoveCommandLine(command);
+    } else {
+      ReplaceCommand(command, text, "HB502");
+    }
     return true;
   }
 
@@ -629,11 +656,14 @@ class CMakeFileRewrite {
       }
     }
     if (sources.empty()) return;
-    if (next != nullptr && next->lower_name == "set_source_files_properties") {
-      // Already marked (second run), or the project marks them itself (LANGUAGE CUDA, rewritten there).
-      const std::string next_text = content_.substr(next->offset, next->end - next->offset);
-      if (next_text.find(kHipLanguageReference) != std::string::npos ||
-          std::regex_search(next_text, std::regex(R"(LANGUAGE\s+CUDA)"))) {
+    // Already marked (second run), or the project marks them itself (LANGUAGE CUDA, rewritten there): look at
+    // the few commands that follow the target (a rewritten cuda_add_* puts its options in between).
+    for (const CMakeCommand* later = next; later != nullptr && later < next + 3 && later < file_.commands.data() + file_.commands.size();
+         ++later) {
+      if (later->lower_name != "set_source_files_properties") continue;
+      const std::string later_text = content_.substr(later->offset, later->end - later->offset);
+      if (later_text.find(kHipLanguageReference) != std::string::npos ||
+          std::regex_search(later_text, std::regex(R"(LANGUAGE\s+CUDA)"))) {
         return;
       }
     }

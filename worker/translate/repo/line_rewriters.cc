@@ -1,5 +1,6 @@
 #include "worker/translate/repo/line_rewriters.h"
 
+#include <algorithm>
 #include <regex>
 
 #include "worker/translate/repo/nvcc_flag_mapper.h"
@@ -228,6 +229,14 @@ void RewriteNvccArgumentLists(std::string& content, const RewriteContext& contex
       if (!flags.flags.empty()) mapped_list += (*lit)[3].str();
     }
     mapped_list += list.substr(last);
+    // A dropped last flag leaves the comma of the one before it.
+    const auto trimmed_end = [](const std::string& text) {
+      const size_t end = text.find_last_not_of(" \t\n");
+      return end == std::string::npos ? '\0' : text[end];
+    };
+    if (trimmed_end(mapped_list) == ',' && trimmed_end(list) != ',') {
+      mapped_list.erase(mapped_list.find_last_of(','));
+    }
     out += mapped_list;
     cursor = list_end;
   }
@@ -238,7 +247,7 @@ void RewriteNvccArgumentLists(std::string& content, const RewriteContext& contex
 // CuPy RawKernel/RawModule sources: a string literal passed directly or through a variable.
 void RewriteCupyKernels(std::string& content, const RewriteContext& context, RewriteResult& result) {
   if (content.find("RawKernel") == std::string::npos && content.find("RawModule") == std::string::npos) return;
-  static const std::regex kCall(R"((RawKernel|RawModule)\s*\(\s*(?:code\s*=\s*)?([A-Za-z_][A-Za-z0-9_]*|[rRbBuU]?('''|"""|'|")))");
+  static const std::regex kCall(R"((RawKernel|RawModule)\s*\(\s*(?:code\s*=\s*)?([rRbBuU]?('''|"""|'|")|[A-Za-z_][A-Za-z0-9_]*))");
   std::vector<std::pair<size_t, size_t>> literal_ranges;  // content of the literals to translate
   for (auto it = std::sregex_iterator(content.begin(), content.end(), kCall); it != std::sregex_iterator(); ++it) {
     const std::smatch& m = *it;
@@ -314,7 +323,7 @@ RewriteResult PythonRewriter::Rewrite(const std::string& relative_path, const st
   static const std::regex kVisible(R"((['"])CUDA_VISIBLE_DEVICES\1)");
   std::string mapped = std::regex_replace(text, kVisible, "$1HIP_VISIBLE_DEVICES$1");
   static const std::regex kBlocking(R"((['"])CUDA_LAUNCH_BLOCKING\1(\s*\]\s*=\s*)(['"])1\3)");
-  mapped = std::regex_replace(mapped, kBlocking, "$1AMD_SERIALIZE_KERNEL$1$2$33$3");
+  mapped = std::regex_replace(mapped, kBlocking, "$1AMD_SERIALIZE_KERNEL$1$2$033$3");
   if (mapped != text) {
     result.changed_by.insert("HB503");
     result.notes.push_back({"HB503", 0, "CUDA environment variables -> HIP/AMD ones", false});

@@ -65,6 +65,7 @@ bool IsNvccOnlyFlag(const std::string& word) {
 FlagMapResult MapNvccFlags(const std::vector<std::string>& flags, const FlagMapOptions& options) {
   FlagMapResult result;
   result.per_word.resize(flags.size());
+  result.consumed.assign(flags.size(), false);
   bool arch_emitted = false;
   for (size_t i = 0; i < flags.size(); ++i) {
     const size_t first_output = result.flags.size();
@@ -110,6 +111,7 @@ FlagMapResult MapNvccFlags(const std::vector<std::string>& flags, const FlagMapO
         value = *match->inline_value;
       } else if (i + 1 < flags.size()) {
         value = flags[++i];
+        result.consumed[i] = true;
       }
     }
     result.changed = true;

@@ -16,6 +16,7 @@ struct FlagMapResult {
   std::vector<std::string> flags;
   // per_word[i]: what input word i became (empty when dropped or consumed as the value of the word before it).
   std::vector<std::vector<std::string>> per_word;
+  std::vector<bool> consumed;  // consumed[i]: word i was the value of the flag before it
   std::vector<FlagNote> notes;
   bool changed = false;
 };

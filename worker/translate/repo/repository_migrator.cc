@@ -1,6 +1,8 @@
 #include "worker/translate/repo/repository_migrator.h"
 
 #include <fstream>
+#include <set>
+#include <tuple>
 #include <random>
 #include <regex>
 #include <sstream>
@@ -170,8 +172,14 @@ absl::StatusOr<MigrationResult> RepositoryMigrator::Run(const fs::path& input_ro
   std::vector<std::string> needs_translator;
   for (const auto& [path, kind] : kinds) {
     if (!IsTranslatableKind(kind) || extension_sources.count(path)) continue;
-    to_translate.emplace_back(path);
-    if (UsesCuda(contents[path])) needs_translator.push_back(path);
+    // Already-HIP files (no CUDA references, HIP runtime included) need no translation; this also keeps the
+    // pass idempotent over its own output.
+    const bool uses_cuda = UsesCuda(contents[path]);
+    static const std::regex kHipInclude(R"re(#\s*include\s*[<"]hip/hip_runtime(_api)?\.h[>"])re");
+    if (uses_cuda || (kind == RepoFileKind::kCudaSource && !std::regex_search(contents[path], kHipInclude))) {
+      to_translate.emplace_back(path);
+    }
+    if (uses_cuda) needs_translator.push_back(path);
     if (kind == RepoFileKind::kCudaSource) {
       context.has_cuda_sources = true;
       if (options.rename_to_hip && fs::path(path).extension() == ".cu") {

@@ -103,11 +103,12 @@ ScriptLineResult ScriptLineRewriter::Rewrite(const std::string& line) const {
     result.text = line;
     return result;
   }
+  // Flags that could be someone else's (`-G` for cmake, `-dc`) are nvcc's only where nvcc is meant.
   const std::string lower = Lower(line);
-  const bool nvcc_context = lower.find("nvcc") != std::string::npos || lower.find("cuda") != std::string::npos ||
-                            lower.find("gencode") != std::string::npos || lower.find("cuflags") != std::string::npos ||
-                            lower.find(".cu ") != std::string::npos || lower.find(".cu\"") != std::string::npos ||
-                            (lower.size() >= 3 && lower.compare(lower.size() - 3, 3, ".cu") == 0);
+  const auto has = [&](const char* s) { return lower.find(s) != std::string::npos; };
+  const bool nvcc_context =
+      !has("cmake") && (has("nvcc") || has("gencode") || has("cuflags") || has("cudaflags") || has("cuda_flags") ||
+                        has(".cu ") || has(".cu\"") || (lower.size() >= 3 && lower.compare(lower.size() - 3, 3, ".cu") == 0));
   std::string text = RewriteWords(line, nvcc_context, result);
   text = MapIdentifiers(text, result);
   // CUDA install paths: /usr/local/cuda[-12.2] -> /opt/rocm; its lib64 -> lib.
@@ -142,7 +143,9 @@ std::string ScriptLineRewriter::RewriteWords(const std::string& text, bool nvcc_
     parts.push_back(SplitWordParts(word));
     cores.push_back(parts.back().core);
     const bool is_value = !cores_to_map.empty() && NvccFlagTakesNextWord(cores_to_map.back(), nvcc_context);
-    cores_to_map.push_back(cores.back().find(' ') != std::string::npos && !is_value ? kGroupMarker : cores.back());
+    cores_to_map.push_back(cores.back().find(' ') != std::string::npos && !is_value && cores.back() != text
+                               ? kGroupMarker
+                               : cores.back());
   }
   FlagMapOptions flag_options{options_.architectures, nvcc_context};
   FlagMapResult mapped = MapNvccFlags(cores_to_map, flag_options);
@@ -155,7 +158,7 @@ std::string ScriptLineRewriter::RewriteWords(const std::string& text, bool nvcc_
     std::string joined;
     for (const auto& flag : mapped.per_word[i]) joined += (joined.empty() ? "" : " ") + flag;
     // A quoted group of flags (`NVCCFLAGS="-arch=sm_70 -O3"`) is rewritten inside its quotes.
-    if (cores_to_map[i] == kGroupMarker) {
+    if (cores_to_map[i] == kGroupMarker && cores[i] != text) {  // (an unbalanced quote would recurse forever)
       joined = cores[i];
       ScriptLineResult inner;
       joined = RewriteWords(cores[i], nvcc_context, inner);
@@ -183,7 +186,7 @@ std::string ScriptLineRewriter::RewriteWords(const std::string& text, bool nvcc_
       result.origins.insert("HB502");
     }
     // A word consumed as a flag's value (or dropped) goes with its quotes; an assignment keeps its name.
-    if (joined.empty() && parts[i].prefix.find('=') == std::string::npos) continue;
+    if (joined.empty() && (mapped.consumed[i] || parts[i].prefix.find('=') == std::string::npos)) continue;
     out_words[i] = parts[i].prefix + joined + parts[i].suffix;
   }
   // docker/podman: `--gpus X` -> the ROCm device nodes; `--runtime=nvidia` dropped.
