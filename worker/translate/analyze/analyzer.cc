@@ -6,6 +6,7 @@
 #include <mutex>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
 #include "worker/translate/analyze/ast_runner.h"
 #include "worker/translate/analyze/registry.h"
@@ -81,6 +82,7 @@ class AnalyzerImpl final : public Analyzer {
     std::map<std::string, std::vector<std::pair<uint32_t, uint32_t>>> skipped_by_file;
     std::set<std::string> ast_covered;
     std::map<std::string, std::string> ast_failure;
+    std::set<std::string> partial_ast;  // parsed with errors: AST findings kept, token rules on the whole file
     const std::vector<std::string> clang_args = frontend_.ClangArgs();
     auto parse_batch = [&](const std::vector<size_t>& batch, int done_before, int total) {
       std::vector<analyze::TranslationUnitResult> results(batch.size());
@@ -107,6 +109,12 @@ class AnalyzerImpl final : public Analyzer {
         const std::string& path = texts[batch[i]]->path();
         if (!tu.parsed) {
           ast_failure[path] = tu.first_error;
+          // Clang recovers well from ordinary errors (a CUDA 13 overload Clang 16 rejects): what did parse is
+          // still a reliable AST. A fatal error (missing header) truncates it, so nothing of it is used.
+          if (tu.fatal) continue;
+          partial_ast.insert(path);
+          findings.insert(findings.end(), std::make_move_iterator(tu.findings.begin()),
+                          std::make_move_iterator(tu.findings.end()));
           continue;
         }
         findings.insert(findings.end(), std::make_move_iterator(tu.findings.begin()),
@@ -133,6 +141,7 @@ class AnalyzerImpl final : public Analyzer {
     parse_batch(uncovered_headers, static_cast<int>(sources.size()), total_parses);
 
     // 2. Token rules on sources (whole file when the AST did not cover it), line rules on the rest.
+    std::vector<Finding> token_findings;
     for (size_t i = 0; i < texts.size(); ++i) {
       TextFile& text = *texts[i];
       AnalyzedFile& entry = result.files[i];
@@ -142,7 +151,10 @@ class AnalyzerImpl final : public Analyzer {
           text.fallback_ranges = skipped_by_file[text.path()];
         } else {
           if (auto failure = ast_failure.find(text.path()); failure != ast_failure.end()) {
-            entry.ast_skipped_reason = "AST rules skipped, Clang could not parse the file: " + failure->second;
+            entry.ast_skipped_reason =
+                partial_ast.count(text.path())
+                    ? "AST rules ran only on what Clang could parse (token rules cover the whole file): " + failure->second
+                    : "AST rules skipped, Clang could not parse the file: " + failure->second;
           } else if (!options_.parse_sources) {
             entry.ast_skipped_reason = "AST rules skipped: parsing disabled";
           } else {
@@ -162,8 +174,20 @@ class AnalyzerImpl final : public Analyzer {
           rule->checkLines(text);
         }
       }
-      findings.insert(findings.end(), std::make_move_iterator(sink.findings().begin()),
-                      std::make_move_iterator(sink.findings().end()));
+      token_findings.insert(token_findings.end(), std::make_move_iterator(sink.findings().begin()),
+                            std::make_move_iterator(sink.findings().end()));
+    }
+    // A token-level duplicate of an AST finding (same rule and line, in a partially parsed file) is dropped.
+    std::set<std::tuple<std::string, std::string, uint32_t>> ast_lines;
+    for (const Finding& finding : findings) {
+      ast_lines.emplace(finding.rule_id, finding.location.path, finding.location.line);
+    }
+    for (Finding& finding : token_findings) {
+      if (partial_ast.count(finding.location.path) &&
+          ast_lines.count({finding.rule_id, finding.location.path, finding.location.line})) {
+        continue;
+      }
+      findings.push_back(std::move(finding));
     }
 
     std::sort(findings.begin(), findings.end(), FindingLess);

@@ -99,6 +99,17 @@ bool UsesWarpPrimitives(const clang::FunctionDecl* function) {
   return finder.found;
 }
 
+bool MentionsWarpSize(const clang::Expr* expr) {
+  if (!expr) return false;
+  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(expr)) {
+    if (ref->getDecl()->getName() == "warpSize") return true;
+  }
+  for (const clang::Stmt* child : expr->children()) {
+    if (MentionsWarpSize(llvm::dyn_cast_or_null<clang::Expr>(child))) return true;
+  }
+  return false;
+}
+
 const clang::FunctionDecl* EnclosingFunction(clang::ASTContext& context, const clang::Stmt& node) {
   clang::DynTypedNodeList parents = context.getParents(node);
   for (int guard = 0; guard < 256 && !parents.empty(); ++guard) {

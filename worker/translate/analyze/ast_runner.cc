@@ -107,6 +107,7 @@ class ErrorRecorder : public clang::DiagnosticConsumer {
  public:
   void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic& info) override {
     clang::DiagnosticConsumer::HandleDiagnostic(level, info);
+    if (level == clang::DiagnosticsEngine::Fatal) fatal = true;
     if (level < clang::DiagnosticsEngine::Error || !first_error.empty()) return;
     llvm::SmallString<256> text;
     info.FormatDiagnostic(text);
@@ -122,6 +123,7 @@ class ErrorRecorder : public clang::DiagnosticConsumer {
     first_error = where + text.str().str();
   }
   std::string first_error;
+  bool fatal = false;
 };
 
 }  // namespace
@@ -144,6 +146,7 @@ TranslationUnitResult RunAstRules(const std::vector<std::string>& clang_args, co
   ActionFactory factory(finder, sink, result);
   const int status = tool.run(&factory);
   result.parsed = status == 0 && errors.getNumErrors() == 0;
+  result.fatal = errors.fatal;
   if (!result.parsed) result.first_error = errors.first_error.empty() ? "Clang could not parse the file" : errors.first_error;
   result.findings = std::move(sink.findings());
   return result;

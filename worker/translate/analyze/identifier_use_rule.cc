@@ -11,6 +11,16 @@ std::string ReplaceName(std::string text, std::string_view name) {
   return text;
 }
 
+// A function's signature is lexically at file scope; it belongs to the body that follows it.
+uint32_t FunctionScope(const std::vector<Token>& tokens, size_t index) {
+  if (tokens[index].scope != 0) return tokens[index].scope;
+  for (size_t j = index + 1; j < tokens.size(); ++j) {
+    if (tokens[j].scope != 0) return tokens[j].scope;
+    if (tokens[j].text == ";") break;
+  }
+  return 0;
+}
+
 void IdentifierUseRule::checkTokens(const TextFile& file) {
   const Spec& rule_spec = spec();
   const auto& tokens = file.tokens();
@@ -24,7 +34,9 @@ void IdentifierUseRule::checkTokens(const TextFile& file) {
     if (i > 0 && (tokens[i - 1].text == "." || tokens[i - 1].text == "->")) continue;  // someone else's member
     if (rule_spec.granularity == Granularity::kEveryCall && !IsCallAt(tokens, i)) continue;
     if (!Accept(file, i)) continue;
-    if (rule_spec.granularity == Granularity::kFirstPerScope && !scopes_done.insert(token.scope).second) continue;
+    if (rule_spec.granularity == Granularity::kFirstPerScope && !scopes_done.insert(FunctionScope(tokens, i)).second) {
+      continue;
+    }
     if (!lines_done.insert(file.LineColumn(token.offset).first).second) continue;
     Report(file, token.offset, ReplaceName(rule_spec.message, token.text), ReplaceName(rule_spec.fix, token.text),
            Edits(file, i));

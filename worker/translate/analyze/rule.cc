@@ -184,7 +184,7 @@ std::vector<AsmStatement> FindAsmStatements(const std::vector<Token>& tokens) {
     const size_t close = MatchingParen(tokens, open);
     AsmStatement statement{i, {}};
     for (size_t k = open + 1; k < close && k < tokens.size(); ++k) {
-      if (tokens[k].text == ":") break;
+      if (tokens[k].text == ":" || tokens[k].text == "::") break;
       if (tokens[k].kind == TokenKind::kString) statement.text += std::string(StringLiteralBody(tokens[k].text));
     }
     statements.push_back(std::move(statement));

@@ -56,6 +56,7 @@ void WarpSizeLiteralRule::check(const MatchFinder::MatchResult& result) {
   const auto* op = result.Nodes.getNodeAs<clang::BinaryOperator>("op");
   clang::ASTContext& context = *result.Context;
   const clang::SourceManager& sm = *result.SourceManager;
+  if (MentionsWarpSize(op->getRHS())) return;
   const auto value = ConstantValue(op->getRHS(), context);
   if (!value) return;
   const clang::BinaryOperatorKind kind = op->getOpcode();

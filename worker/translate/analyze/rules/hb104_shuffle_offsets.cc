@@ -113,7 +113,7 @@ void ShuffleOffsetsRule::CheckLoop(const clang::ForStmt& loop, clang::ASTContext
       start = assign->getRHS();
     }
   }
-  if (!variable || !start || !loop.getCond()) return;
+  if (!variable || !start || !loop.getCond() || MentionsWarpSize(start)) return;
   const Direction direction = StepOf(loop.getInc(), variable, context);
   if (direction == Direction::kNone) return;
   const auto start_value = ConstantValue(start, context);
@@ -141,7 +141,7 @@ void ShuffleOffsetsRule::CheckLoop(const clang::ForStmt& loop, clang::ASTContext
   }
   if (direction == Direction::kDoubling && *start_value == 1) {
     const auto bound = ConstantValue(condition->getRHS(), context);
-    if (VariableOf(condition->getLHS()) != variable || !bound) return;
+    if (VariableOf(condition->getLHS()) != variable || !bound || MentionsWarpSize(condition->getRHS())) return;
     const bool assumes_32 = (condition->getOpcode() == clang::BO_LT && *bound == 32) ||
                             (condition->getOpcode() == clang::BO_LE && (*bound == 16 || *bound == 31));
     if (!assumes_32) return;
@@ -171,7 +171,7 @@ void ShuffleOffsetsRule::CheckCall(const clang::CallExpr& call, clang::ASTContex
   // (the CUDA header's own `width = warpSize`) are not written by the user.
   if (call.getNumArgs() > width_index && !llvm::isa<clang::CXXDefaultArgExpr>(call.getArg(width_index))) {
     const clang::Expr* width = call.getArg(width_index);
-    if (ConstantValue(width, context) == 32) {
+    if (ConstantValue(width, context) == 32 && !MentionsWarpSize(width)) {
       std::vector<EditSpec> edits;
       const clang::Expr* stripped = StripCasts(width);
       const auto begin = FileOffset(sm, stripped->getBeginLoc());
@@ -187,7 +187,7 @@ void ShuffleOffsetsRule::CheckCall(const clang::CallExpr& call, clang::ASTContex
       call.getNumArgs() > offset_index) {
     const clang::Expr* offset = call.getArg(offset_index);
     const clang::Expr* stripped = StripCasts(offset);
-    if (ConstantValue(offset, context) == 16 && !llvm::isa<clang::DeclRefExpr>(stripped)) {
+    if (ConstantValue(offset, context) == 16 && !llvm::isa<clang::DeclRefExpr>(stripped) && !MentionsWarpSize(offset)) {
       Report(sm, offset->getBeginLoc(), MacroPlacement::kUse,
              name + " with constant offset 16: the unrolled reduction covers 32 lanes, not a 64-wide wavefront",
              "Rewrite the unrolled steps as a loop `for (int o = warpSize / 2; o > 0; o /= 2)`.");

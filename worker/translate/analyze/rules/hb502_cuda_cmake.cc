@@ -1,5 +1,7 @@
 #include "worker/translate/analyze/rules/hb502_cuda_cmake.h"
 
+#include <cctype>
+
 namespace hipforge::translate::analyze {
 
 const RuleInfo& CudaCmakeRule::info() const {
