@@ -1,6 +1,9 @@
 #include "worker/translate/core/argument_rewrites.h"
 
+#include <algorithm>
 #include <array>
+#include <optional>
+#include <unordered_set>
 
 namespace hipforge::translate {
 namespace {
@@ -239,8 +242,130 @@ constexpr std::array kRewrites = {
     R{"cudaGraphInstantiate", 3, K::kRenameForArity, "hipGraphInstantiateWithFlags", 0, 1, T::kAny, false},
 };
 
+bool Applies(RewriteTarget target, const TranslateOptions& options) {
+  switch (target) {
+    case RewriteTarget::kAny: return true;
+    case RewriteTarget::kHipOnly: return !options.roc && !options.miopen;
+    case RewriteTarget::kRocOnly: return options.roc && !options.miopen;
+    case RewriteTarget::kMiopenOnly: return options.miopen;
+  }
+  return false;
+}
+
+std::string Constant(std::string_view text, const TranslateOptions& options) {
+  if (text != "{hip_version}") return std::string(text);
+  return std::to_string(options.target_hip_version.major * 100 + options.target_hip_version.minor);
+}
+
+std::string_view CastPrefix(ArgumentRewriteKind kind) {
+  switch (kind) {
+    case K::kWrapHipSymbol: return "HIP_SYMBOL(";
+    case K::kCastToConstVoidPtr: return "reinterpret_cast<const void*>(";
+    case K::kCastToSizeTPtr: return "reinterpret_cast<size_t*>(";
+    case K::kCastToUint64: return "static_cast<uint64_t>(";
+    case K::kCastToInt32: return "int32_t(";
+    case K::kCastToInt64: return "int64_t(";
+    default: return {};
+  }
+}
+
 }  // namespace
 
 std::span<const ArgumentRewrite> ArgumentRewrites() { return kRewrites; }
+
+bool HasArgumentRewrites(std::string_view function) {
+  static const std::unordered_set<std::string_view> kFunctions = [] {
+    std::unordered_set<std::string_view> names;
+    for (const ArgumentRewrite& rewrite : kRewrites) names.insert(rewrite.function);
+    return names;
+  }();
+  return kFunctions.count(function) > 0;
+}
+
+std::vector<TextEdit> RewriteCallArguments(std::string_view function, const CallShape& call,
+                                           std::string_view content, const TranslateOptions& options,
+                                           std::vector<std::string>* warnings) {
+  // Insertions at one point are joined in argument order (hipify's order).
+  std::vector<TextEdit> edits;
+  auto add = [&](uint32_t offset, uint32_t length, std::string text) {
+    if (length == 0) {
+      for (TextEdit& edit : edits) {
+        if (edit.length == 0 && edit.offset == offset) {
+          edit.replacement += text;
+          return;
+        }
+      }
+    }
+    edits.push_back({offset, length, std::move(text), "arguments"});
+  };
+  const unsigned arg_count = static_cast<unsigned>(call.args.size());
+  auto arg = [&](unsigned index) -> std::optional<ByteRange> {
+    if (index >= arg_count) return std::nullopt;
+    return call.args[index];
+  };
+  for (const ArgumentRewrite& rewrite : kRewrites) {
+    if (rewrite.function != function || !Applies(rewrite.target, options)) continue;
+    const auto range = arg(rewrite.argument);
+    switch (rewrite.kind) {
+      case K::kWrapHipSymbol:
+      case K::kCastToConstVoidPtr:
+      case K::kCastToSizeTPtr:
+      case K::kCastToUint64:
+      case K::kCastToInt32:
+      case K::kCastToInt64:
+        if (!range) break;
+        add(range->begin, 0, std::string(CastPrefix(rewrite.kind)));
+        add(range->end, 0, ")");
+        break;
+      case K::kInsertConstant:
+        if (range) {
+          add(range->begin, 0, Constant(rewrite.text, options) + ", ");
+        } else {
+          add(call.close_paren, 0, (arg_count ? ", " : "") + Constant(rewrite.text, options));
+        }
+        break;
+      case K::kReplaceWithConstant:
+        if (range) add(range->begin, range->end - range->begin, Constant(rewrite.text, options));
+        break;
+      case K::kRemove:
+        if (!range) break;
+        if (const auto next = arg(rewrite.argument + 1)) {
+          add(range->begin, next->begin - range->begin, "");
+        } else if (const auto previous = rewrite.argument > 0 ? arg(rewrite.argument - 1) : std::nullopt) {
+          add(previous->end, range->end - previous->end, "");
+        } else {
+          add(range->begin, range->end - range->begin, "");
+        }
+        if (rewrite.may_lose_data && warnings) {
+          warnings->push_back("possible data loss: argument " + std::to_string(rewrite.argument + 1) + " of '" +
+                              std::string(function) + "' has no HIP counterpart and was removed.");
+        }
+        break;
+      case K::kCopyArgument:
+      case K::kMoveArgument: {
+        const unsigned last_index = rewrite.argument + rewrite.count - 1;
+        const auto last = arg(last_index);
+        if (!range || !last) break;
+        const std::string moved(content.substr(range->begin, last->end - range->begin));
+        if (const auto destination = arg(rewrite.to)) {
+          add(destination->begin, 0, moved + ", ");
+        } else {
+          add(call.close_paren, 0, ", " + moved);
+        }
+        if (rewrite.kind == K::kMoveArgument) {
+          const auto after = arg(last_index + 1);
+          add(range->begin, (after ? after->begin : call.close_paren) - range->begin, "");
+        }
+        break;
+      }
+      case K::kRenameForArity:
+        if (arg_count == rewrite.argument) {
+          add(call.callee.begin, call.callee.end - call.callee.begin, std::string(rewrite.text));
+        }
+        break;
+    }
+  }
+  return edits;
+}
 
 }  // namespace hipforge::translate

@@ -3,7 +3,12 @@
 // Decided on the AST only: the argument boundaries come from the parsed call.
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
+#include <vector>
+
+#include "worker/translate/core/source_translator.h"
+#include "worker/translate/core/translation_facts.h"
 
 namespace hipforge::translate {
 
@@ -37,5 +42,19 @@ struct ArgumentRewrite {
 };
 
 std::span<const ArgumentRewrite> ArgumentRewrites();
+bool HasArgumentRewrites(std::string_view function);
+
+// A call as byte ranges in one file, from the AST or from tokens (fallback): explicit arguments only.
+struct CallShape {
+  ByteRange callee;
+  std::vector<ByteRange> args;
+  uint32_t close_paren = 0;  // offset of ')'
+};
+
+// The edits that make `function`'s call fit HIP (or ROC/MIOpen under those options). `warnings` gets a
+// message for each argument dropped although it carried information.
+std::vector<TextEdit> RewriteCallArguments(std::string_view function, const CallShape& call,
+                                           std::string_view content, const TranslateOptions& options,
+                                           std::vector<std::string>* warnings);
 
 }  // namespace hipforge::translate

@@ -290,139 +290,33 @@ class Collector : public mat::MatchFinder::MatchCallback {
     }
   }
 
-  bool Applies(RewriteTarget target) const {
-    const TranslateOptions& options = resolver_.options();
-    switch (target) {
-      case RewriteTarget::kAny: return true;
-      case RewriteTarget::kHipOnly: return !options.roc && !options.miopen;
-      case RewriteTarget::kRocOnly: return options.roc && !options.miopen;
-      case RewriteTarget::kMiopenOnly: return options.miopen;
-    }
-    return false;
-  }
-
-  std::string Constant(std::string_view text) const {
-    if (text != "{hip_version}") return std::string(text);
-    const ApiVersion version = resolver_.options().target_hip_version;
-    return std::to_string(version.major * 100 + version.minor);
-  }
-
-  static std::string_view CastPrefix(ArgumentRewriteKind kind) {
-    switch (kind) {
-      case ArgumentRewriteKind::kWrapHipSymbol: return "HIP_SYMBOL(";
-      case ArgumentRewriteKind::kCastToConstVoidPtr: return "reinterpret_cast<const void*>(";
-      case ArgumentRewriteKind::kCastToSizeTPtr: return "reinterpret_cast<size_t*>(";
-      case ArgumentRewriteKind::kCastToUint64: return "static_cast<uint64_t>(";
-      case ArgumentRewriteKind::kCastToInt32: return "int32_t(";
-      case ArgumentRewriteKind::kCastToInt64: return "int64_t(";
-      default: return {};
-    }
-  }
-
   void CollectArgumentRewrites(const clang::SourceManager& sm, const clang::CallExpr& call) {
     const clang::FunctionDecl* callee = call.getDirectCallee();
     if (!callee) return;
     const std::string name = callee->getNameAsString();
     const auto call_range = Locate(sm, call.getSourceRange());
-    if (!call_range) return;
+    const auto callee_range = Locate(sm, call.getCallee()->getSourceRange());
+    if (!call_range || !callee_range || callee_range->file != call_range->file) return;
     FileFacts* facts = files_.FactsFor(sm, call_range->file);
     if (!facts) return;
-    const unsigned arg_count = call.getNumArgs();
-    const std::string_view content = sm.getBufferData(call_range->file);
-    // Edits of one call; insertions at one point are joined in argument order (hipify's order).
-    std::vector<TextEdit> edits;
-    auto add = [&](uint32_t offset, uint32_t length, std::string text) {
-      if (length == 0) {
-        for (TextEdit& edit : edits) {
-          if (edit.length == 0 && edit.offset == offset) {
-            edit.replacement += text;
-            return;
-          }
-        }
-      }
-      edits.push_back({offset, length, std::move(text), "arguments"});
-    };
-    auto arg_range = [&](unsigned index) -> std::optional<ByteRange> {
-      if (index >= arg_count || llvm::isa<clang::CXXDefaultArgExpr>(call.getArg(index))) return std::nullopt;
-      const auto located = Locate(sm, call.getArg(index)->getSourceRange());
-      if (!located || located->file != call_range->file) return std::nullopt;
-      return located->range;
-    };
-    const uint32_t close_paren = call_range->range.end - 1;
-    auto text_of = [&](ByteRange range) { return std::string(content.substr(range.begin, range.end - range.begin)); };
-    for (const ArgumentRewrite& rewrite : ArgumentRewrites()) {
-      if (rewrite.function != name || !Applies(rewrite.target)) continue;
-      const auto range = arg_range(rewrite.argument);
-      switch (rewrite.kind) {
-        case ArgumentRewriteKind::kWrapHipSymbol:
-        case ArgumentRewriteKind::kCastToConstVoidPtr:
-        case ArgumentRewriteKind::kCastToSizeTPtr:
-        case ArgumentRewriteKind::kCastToUint64:
-        case ArgumentRewriteKind::kCastToInt32:
-        case ArgumentRewriteKind::kCastToInt64:
-          if (!range) break;
-          add(range->begin, 0, std::string(CastPrefix(rewrite.kind)));
-          add(range->end, 0, ")");
-          break;
-        case ArgumentRewriteKind::kInsertConstant:
-          if (range) {
-            add(range->begin, 0, Constant(rewrite.text) + ", ");
-          } else if (rewrite.argument >= arg_count) {
-            add(close_paren, 0, (arg_count ? ", " : "") + Constant(rewrite.text));
-          }
-          break;
-        case ArgumentRewriteKind::kReplaceWithConstant:
-          if (range) add(range->begin, range->end - range->begin, Constant(rewrite.text));
-          break;
-        case ArgumentRewriteKind::kRemove:
-          if (!range) break;
-          if (const auto next = arg_range(rewrite.argument + 1)) {
-            add(range->begin, next->begin - range->begin, "");
-          } else if (const auto previous = rewrite.argument > 0 ? arg_range(rewrite.argument - 1) : std::nullopt) {
-            add(previous->end, range->end - previous->end, "");
-          } else {
-            add(range->begin, range->end - range->begin, "");
-          }
-          if (rewrite.may_lose_data) {
-            Unrewritable(sm, call.getBeginLoc(),
-                         "possible data loss: argument " + std::to_string(rewrite.argument + 1) + " of '" + name +
-                             "' has no HIP counterpart and was removed.",
-                         kRuleArgumentDropped);
-          }
-          break;
-        case ArgumentRewriteKind::kCopyArgument:
-        case ArgumentRewriteKind::kMoveArgument: {
-          const unsigned last_index = rewrite.argument + rewrite.count - 1;
-          const auto last = arg_range(last_index);
-          if (!range || !last) break;
-          const std::string moved = text_of({range->begin, last->end});
-          if (const auto destination = arg_range(rewrite.to)) {
-            add(destination->begin, 0, moved + ", ");
-          } else {
-            add(close_paren, 0, ", " + moved);
-          }
-          if (rewrite.kind == ArgumentRewriteKind::kMoveArgument) {
-            const auto after = arg_range(last_index + 1);
-            add(range->begin, (after ? after->begin : close_paren) - range->begin, "");
-          }
-          break;
-        }
-        case ArgumentRewriteKind::kRenameForArity: {
-          if (arg_count != rewrite.argument) break;
-          const auto callee_range = Locate(sm, call.getCallee()->getSourceRange());
-          if (!callee_range || callee_range->file != call_range->file) break;
-          add(callee_range->range.begin, callee_range->range.end - callee_range->range.begin,
-              std::string(rewrite.text));
-          break;
-        }
-      }
+    CallShape shape;
+    shape.callee = callee_range->range;
+    shape.close_paren = call_range->range.end - 1;
+    for (unsigned i = 0; i < call.getNumArgs(); ++i) {
+      if (llvm::isa<clang::CXXDefaultArgExpr>(call.getArg(i))) break;
+      const auto located = Locate(sm, call.getArg(i)->getSourceRange());
+      if (!located || located->file != call_range->file) return;  // arguments from macros: leave the call
+      shape.args.push_back(located->range);
     }
-    for (TextEdit& edit : edits) {
+    std::vector<std::string> warnings;
+    for (TextEdit& edit : RewriteCallArguments(name, shape, sm.getBufferData(call_range->file),
+                                               resolver_.options(), &warnings)) {
       FactsEdit fact{std::move(edit)};
       if (std::find(facts->edits.begin(), facts->edits.end(), fact) == facts->edits.end()) {
         facts->edits.push_back(std::move(fact));
       }
     }
+    for (const auto& warning : warnings) Unrewritable(sm, call.getBeginLoc(), warning, kRuleArgumentDropped);
   }
 
   const NameResolver& resolver_;
@@ -480,7 +374,9 @@ class FactsAction : public clang::ASTFrontendAction {
                               .bind("warp"),
                           collector_.get());
     }
-    finder_->addMatcher(mat::memberExpr(mat::member(mat::hasAnyName("x", "y"))).bind("half2_member"),
+    finder_->addMatcher(mat::memberExpr(mat::member(mat::hasAnyName("x", "y")),
+                                        mat::unless(mat::hasParent(mat::cxxReinterpretCastExpr())))
+                            .bind("half2_member"),
                         collector_.get());
     std::vector<llvm::StringRef> rewritten;
     for (const ArgumentRewrite& rewrite : ArgumentRewrites()) {

@@ -34,6 +34,10 @@ class Composer {
     if (options_.target_hip_version < kHipWarpSyncIntroduced) {
       for (const WarpCallSite& call : input_.warp_calls) ComposeWarpCall(call);
     }
+    // Token renames inside an argument rewrite's range (a removed or replaced argument) are superseded.
+    for (const TextEdit& edit : input_.fact_edits) {
+      if (edit.length > 0) covered_.push_back({edit.offset, edit.offset + edit.length});
+    }
     std::vector<RankedEdit> all;
     for (auto& edit : structural_) all.push_back({edit, kStructural});
     for (const auto& edit : input_.fact_edits) all.push_back({edit, kFact});

@@ -283,10 +283,23 @@ class SourceTranslatorImpl : public SourceTranslator {
         for (auto& call : tokens.warp_calls) {
           if (skipped(call.callee.begin)) compose.warp_calls.push_back(std::move(call));
         }
+        for (auto& [offset, edits] : tokens.call_rewrites) {
+          if (skipped(offset)) compose.fact_edits.insert(compose.fact_edits.end(), edits.begin(), edits.end());
+        }
       }
     } else {
       compose.launches = std::move(tokens.launches);
       compose.warp_calls = std::move(tokens.warp_calls);
+      for (auto& [offset, edits] : tokens.call_rewrites) {
+        compose.fact_edits.insert(compose.fact_edits.end(), edits.begin(), edits.end());
+      }
+      for (const auto& warning : tokens.call_warnings) {
+        Finding finding;
+        finding.rule_id = std::string(kRuleArgumentDropped);
+        finding.location = {path, 1, 1};
+        finding.message = warning;
+        tokens.findings.push_back(std::move(finding));
+      }
     }
     ComposedFile composed = ComposeAndApply(compose, options_);
 

@@ -9,6 +9,7 @@
 #include "clang/Basic/LangOptions.h"
 #include "clang/Basic/TokenKinds.h"
 #include "clang/Lex/Lexer.h"
+#include "worker/translate/core/argument_rewrites.h"
 
 namespace hipforge::translate {
 namespace {
@@ -62,6 +63,7 @@ class TokenPass {
       if (IsSkipped(token.begin)) continue;
       if (IsIdentifier(token)) {
         if (HandleWarpCall(i)) continue;
+        if (input_.discover_sites && HasArgumentRewrites(Text(token))) DiscoverCall(i);
         RenameIdentifier(token);
       } else if (token.kind == clang::tok::string_literal) {
         RenameInStringLiteral(token);
@@ -344,32 +346,72 @@ class TokenPass {
     return false;
   }
 
+  // Skips back over balanced template arguments ending at `close` ('>' or '>>'); returns the index of the
+  // matching '<', or npos.
+  size_t SkipTemplateArgumentsBack(size_t close) const {
+    int depth = 0;
+    for (size_t k = close + 1; k-- > 0;) {
+      const auto kind = tokens_[k].kind;
+      if (kind == clang::tok::greater) depth += 1;
+      if (kind == clang::tok::greatergreater) depth += 2;
+      if (kind == clang::tok::less && --depth == 0) return k;
+      if (kind == clang::tok::semi || kind == clang::tok::l_brace || kind == clang::tok::r_brace) break;
+    }
+    return std::string::npos;
+  }
+
+  // Argument rewrites for a call found from tokens: `name ( args )`, split at top-level commas.
+  void DiscoverCall(size_t name_index) {
+    if (name_index + 1 >= tokens_.size() || tokens_[name_index + 1].kind != clang::tok::l_paren) return;
+    CallShape call;
+    call.callee = {tokens_[name_index].begin, tokens_[name_index].end()};
+    int depth = 0;
+    size_t arg_begin = name_index + 2;
+    size_t j = arg_begin;
+    for (; j < tokens_.size(); ++j) {
+      const auto kind = tokens_[j].kind;
+      if (kind == clang::tok::l_paren || kind == clang::tok::l_square || kind == clang::tok::l_brace) ++depth;
+      if (kind == clang::tok::r_paren || kind == clang::tok::r_square || kind == clang::tok::r_brace) {
+        if (depth == 0) break;
+        --depth;
+      }
+      if (kind == clang::tok::comma && depth == 0) {
+        if (j == arg_begin) return;
+        call.args.push_back({tokens_[arg_begin].begin, tokens_[j - 1].end()});
+        arg_begin = j + 1;
+      }
+    }
+    if (j >= tokens_.size() || tokens_[j].kind != clang::tok::r_paren) return;
+    if (j > arg_begin) call.args.push_back({tokens_[arg_begin].begin, tokens_[j - 1].end()});
+    call.close_paren = tokens_[j].begin;
+    auto edits = RewriteCallArguments(Text(tokens_[name_index]), call, content_, resolver_.options(),
+                                      &output_.call_warnings);
+    if (!edits.empty()) output_.call_rewrites.emplace_back(call.callee.begin, std::move(edits));
+  }
+
   void DiscoverLaunch(size_t open) {
     if (open == 0) return;
-    // Walk back over the kernel name: identifiers, '::' and balanced template arguments.
+    // The kernel name, walking back: name [<template args>] [:: name [<template args>]]...
     size_t first = open;
-    int angle = 0;
     bool template_args = false;
-    for (size_t k = open; k-- > 0;) {
-      const auto kind = tokens_[k].kind;
-      if (kind == clang::tok::greater) {
-        ++angle;
+    size_t k = open - 1;
+    while (true) {
+      if (tokens_[k].kind == clang::tok::greater || tokens_[k].kind == clang::tok::greatergreater) {
+        const size_t less = SkipTemplateArgumentsBack(k);
+        if (less == std::string::npos || less == 0) return;
         template_args = true;
-      } else if (kind == clang::tok::greatergreater) {
-        angle += 2;
-        template_args = true;
-      } else if (kind == clang::tok::less && angle > 0) {
-        --angle;
-      } else if (angle > 0) {
-        // anything inside template arguments
-      } else if (IsIdentifier(tokens_[k]) || kind == clang::tok::coloncolon) {
-        // part of a qualified name
-      } else {
-        break;
+        k = less - 1;
       }
+      if (!IsIdentifier(tokens_[k])) return;
       first = k;
+      if (k >= 2 && tokens_[k - 1].kind == clang::tok::coloncolon &&
+          (IsIdentifier(tokens_[k - 2]) || tokens_[k - 2].kind == clang::tok::greater)) {
+        k -= 2;
+        continue;
+      }
+      if (k >= 1 && tokens_[k - 1].kind == clang::tok::coloncolon) first = k - 1;
+      break;
     }
-    if (first == open || !IsIdentifier(tokens_[first]) && tokens_[first].kind != clang::tok::coloncolon) return;
     LaunchSite site;
     site.callee = {tokens_[first].begin, tokens_[open - 1].end()};
     site.template_callee = template_args;

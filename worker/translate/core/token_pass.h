@@ -35,6 +35,9 @@ struct TokenPassOutput {
   std::vector<LaunchSite> launches;      // discovered when discover_sites
   std::vector<WarpCallSite> warp_calls;  // discovered when discover_sites
   std::vector<IncludeName> includes;     // every #include, to find project headers without a parse
+  // Argument rewrites of calls found from tokens (discover_sites), keyed by the call's start offset.
+  std::vector<std::pair<uint32_t, std::vector<TextEdit>>> call_rewrites;
+  std::vector<std::string> call_warnings;
 };
 
 TokenPassOutput RunTokenPass(const TokenPassInput& input, const NameResolver& resolver);
