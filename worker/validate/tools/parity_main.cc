@@ -1,7 +1,7 @@
 // hipforge-parity: compare one HIP output with its CUDA reference from the command line, with the
 // same loaders and tolerances the validate role uses; prints the report's parity entry as JSON.
 //   hipforge-parity ACTUAL EXPECTED [--format raw|npy|text] [--dtype float32] [--rtol R] [--atol A]
-//                   [--lines REGEX] [--exclude REGEX] [--name CASE]
+//                   [--lines REGEX] [--exclude REGEX] [--columns 0,2] [--name CASE]
 #include <iostream>
 #include <string>
 
@@ -15,7 +15,7 @@ using namespace hipforge::validate;
 int main(int argc, char** argv) {
   if (argc < 3) {
     std::cerr << "usage: hipforge-parity ACTUAL EXPECTED [--format F] [--dtype T] [--rtol R] [--atol A] "
-                 "[--lines REGEX] [--exclude REGEX] [--name CASE]\n";
+                 "[--lines REGEX] [--exclude REGEX] [--columns 0,2] [--name CASE]\n";
     return 2;
   }
   const std::filesystem::path actual_path = argv[1], expected_path = argv[2];
@@ -42,6 +42,12 @@ int main(int argc, char** argv) {
       text.lines_matching = value;
     } else if (flag == "--exclude") {
       text.exclude_lines_matching = value;
+    } else if (flag == "--columns") {
+      for (size_t start = 0; start < value.size();) {
+        const size_t comma = value.find(',', start);
+        text.columns.push_back(std::stoi(value.substr(start, comma - start)));
+        start = comma == std::string::npos ? value.size() : comma + 1;
+      }
     } else if (flag == "--name") {
       name = value;
     } else {
