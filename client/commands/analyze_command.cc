@@ -1,0 +1,119 @@
+// migrate-cli analyze PATH: the AMD-semantics analyzer run locally (the same library the translate
+// workers run), rendered as text, JSON or SARIF, with --fail-on for CI gates.
+#include <fstream>
+#include <mutex>
+
+#include "client/commands/cli_context.h"
+#include "client/lib/progress_display.h"
+#include "client/lib/report_render.h"
+
+#if HIPFORGE_HAVE_ANALYZER
+#include "worker/translate/analyze/analyzer.h"
+#include "worker/translate/analyze/findings_json.h"
+#endif
+
+namespace hipforge::client {
+
+nlohmann::json RuleCatalogJson() {
+#if HIPFORGE_HAVE_ANALYZER
+  return translate::RuleCatalogToJson();
+#else
+  return nlohmann::json::array();
+#endif
+}
+
+namespace {
+
+struct AnalyzeOptions {
+  std::string path;
+  std::string format = "text";
+  std::string output;
+  std::string fail_on = "none";
+  std::vector<std::string> disabled_rules;
+  bool no_parse = false;
+  unsigned jobs = 0;
+  std::string help_uri_base = "docs/rules/";
+};
+
+constexpr uintmax_t kMaxAnalyzedFileBytes = 4 << 20;  // generated or data files beyond this are not code
+
+int RunAnalyze(CliContext& context, const AnalyzeOptions& options) {
+  auto format = ParseReportFormat(options.format);
+  if (!format.ok()) return context.Usage(std::string(format.status().message()));
+  auto fail_on = ParseFailOn(options.fail_on);
+  if (!fail_on.ok()) return context.Usage(std::string(fail_on.status().message()));
+#if HIPFORGE_HAVE_ANALYZER
+  auto listed = ListFilesToPack(options.path, context.launcher());
+  if (!listed.ok()) return context.Fail(absl::InvalidArgumentError(std::string(listed.status().message())));
+  std::vector<std::filesystem::path> files;
+  for (const auto& relative : *listed) {
+    std::error_code error;
+    const auto absolute = std::filesystem::path(options.path) / relative;
+    if (std::filesystem::is_regular_file(absolute, error) &&
+        std::filesystem::file_size(absolute, error) <= kMaxAnalyzedFileBytes) {
+      files.emplace_back(relative);
+    }
+  }
+  translate::AnalyzeOptions analyze;
+  analyze.jobs = options.jobs;
+  analyze.parse_sources = !options.no_parse;
+  analyze.disabled_rules = options.disabled_rules;
+  auto analyzer = translate::CreateAnalyzer(analyze);
+  if (!analyzer.ok()) return context.Usage(std::string(analyzer.status().message()));
+  std::mutex display_mutex;
+  ProgressDisplay display(context.err(), context.interactive());
+  auto result = (*analyzer)->Analyze(options.path, files, [&](const translate::ProgressEvent& event) {
+    if (context.globals.quiet) return;
+    std::lock_guard lock(display_mutex);
+    display.Stage(event.stage.empty() ? "analyze" : event.stage, event.done, event.total, event.message);
+  });
+  display.EndLine();
+  if (!result.ok()) return context.Fail(result.status());
+  const nlohmann::json report = {
+      {"findings", translate::FindingsToJson(result->findings)},
+      {"effort", translate::EffortToJson(translate::EstimateEffort(result->findings, {}))}};
+  RenderOptions render;
+  render.rule_catalog = RuleCatalogJson();
+  render.help_uri_base = options.help_uri_base;
+  const std::string rendered = RenderReport(report, *format, render);
+  if (options.output.empty() || options.output == "-") {
+    context.out() << rendered;
+  } else {
+    std::ofstream file(options.output, std::ios::binary | std::ios::trunc);
+    file << rendered;
+    if (!file) return context.Fail(absl::InternalError("cannot write " + options.output));
+    if (!context.globals.quiet) {
+      context.err() << result->findings.size() << " finding(s) in " << files.size() << " files -> " << options.output
+                    << "\n";
+    }
+  }
+  const int over = CountFindingsAtOrAbove(report, *fail_on);
+  if (over > 0) {
+    context.err() << over << " finding(s) at or above --fail-on " << options.fail_on << "\n";
+    return kExitFindings;
+  }
+  return kExitOk;
+#else
+  return context.Fail(absl::UnimplementedError("this migrate-cli was built without the analyzer (hipforge_analyzer)"));
+#endif
+}
+
+}  // namespace
+
+void AddAnalyzeCommand(CLI::App& app, CliContext& context) {
+  auto options = std::make_shared<AnalyzeOptions>();
+  CLI::App* command = app.add_subcommand("analyze", "Run the AMD-semantics analyzer locally (no server)");
+  command->add_option("path", options->path, "Repository directory")->required()->check(CLI::ExistingDirectory);
+  command->add_option("--format", options->format, "text, json, sarif or junit")
+      ->check(CLI::IsMember({"text", "json", "sarif", "junit"}));
+  command->add_option("-o,--output", options->output, "Write to this file instead of stdout");
+  command->add_option("--fail-on", options->fail_on, "Exit 4 on findings of this severity or worse")
+      ->check(CLI::IsMember({"none", "error", "warning", "note"}));
+  command->add_option("--disable", options->disabled_rules, "Rule id to leave out (repeatable), e.g. HB203");
+  command->add_flag("--no-parse", options->no_parse, "Token/line rules only (no Clang parse): faster, fewer rules");
+  command->add_option("-j,--jobs", options->jobs, "Parallel parses (default: all cores)");
+  command->add_option("--help-uri-base", options->help_uri_base, "Prefix of SARIF rule helpUri (default docs/rules/)");
+  command->callback([&context, options] { context.exit_code = RunAnalyze(context, *options); });
+}
+
+}  // namespace hipforge::client

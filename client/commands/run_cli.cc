@@ -1,0 +1,61 @@
+#include <cstring>
+
+#include "client/commands/cli_context.h"
+
+#ifndef HIPFORGE_VERSION
+#define HIPFORGE_VERSION "dev"
+#endif
+
+namespace hipforge::client {
+
+int RunCli(const std::vector<std::string>& args, CliIo io, ProcessLauncher& launcher) {
+  CliContext context(io, launcher);
+  CLI::App app{"migrate-cli: submit CUDA repositories to hipforge, follow jobs, fetch HIP results and reports;\n"
+               "`translate` and `analyze` run locally without a server. Exit codes: docs/cli.md."};
+  app.name("migrate-cli");
+  app.set_version_flag("--version", HIPFORGE_VERSION);
+  app.add_option("--server", context.globals.server,
+                 "Server address host:port (default: $MIGRATE_SERVER, else localhost:50051)");
+  app.add_option("--timeout", context.globals.timeout_seconds, "Deadline for single requests, seconds")
+      ->check(CLI::PositiveNumber);
+  app.add_flag("-q,--quiet", context.globals.quiet, "No progress output");
+  app.require_subcommand(1);
+
+  AddSubmitCommand(app, context);
+  AddStatusCommand(app, context);
+  AddWatchCommand(app, context);
+  AddListCommand(app, context);
+  AddFetchCommand(app, context);
+  AddReportCommand(app, context);
+  AddCancelCommand(app, context);
+  AddTranslateCommand(app, context);
+  AddAnalyzeCommand(app, context);
+
+  std::vector<char*> argv;
+  std::vector<std::string> storage(args);
+  if (storage.empty()) storage.push_back("migrate-cli");
+  for (auto& arg : storage) argv.push_back(arg.data());
+  try {
+    app.parse(static_cast<int>(argv.size()), argv.data());
+  } catch (const CLI::CallForHelp& help) {
+    io.out << app.help();
+    return kExitOk;
+  } catch (const CLI::CallForAllHelp& help) {
+    io.out << app.help("", CLI::AppFormatMode::All);
+    return kExitOk;
+  } catch (const CLI::CallForVersion&) {
+    io.out << HIPFORGE_VERSION << "\n";
+    return kExitOk;
+  } catch (const CLI::ParseError& error) {
+    io.err << "migrate-cli: " << error.what() << "\n";
+    io.err << "Run with --help for usage.\n";
+    return kExitUsage;
+  } catch (const std::exception& error) {
+    // Malformed report JSON from a server, filesystem errors: never a crash.
+    io.err << "migrate-cli: " << error.what() << "\n";
+    return kExitInternal;
+  }
+  return context.exit_code;
+}
+
+}  // namespace hipforge::client

@@ -1,0 +1,195 @@
+// JUnit XML for CI dashboards: builds per arch, tests, parity cases, one test case per analyzer rule
+// (fails when the rule has error findings) and one per file the translator could not translate.
+#include <map>
+#include <sstream>
+#include <vector>
+
+#include "client/lib/report_render.h"
+
+namespace hipforge::client {
+namespace {
+
+using nlohmann::json;
+
+std::string XmlEscape(const std::string& text) {
+  std::string escaped;
+  for (unsigned char c : text) {
+    switch (c) {
+      case '&': escaped += "&amp;"; break;
+      case '<': escaped += "&lt;"; break;
+      case '>': escaped += "&gt;"; break;
+      case '"': escaped += "&quot;"; break;
+      case '\'': escaped += "&apos;"; break;
+      default:
+        // XML 1.0 forbids most control characters even when escaped.
+        if (c < 0x20 && c != '\n' && c != '\t' && c != '\r') {
+          escaped += '?';
+        } else {
+          escaped += static_cast<char>(c);
+        }
+    }
+  }
+  return escaped;
+}
+
+struct TestCase {
+  std::string name;
+  std::string classname;
+  double seconds = 0;
+  enum class Outcome { kPassed, kFailed, kError, kSkipped } outcome = Outcome::kPassed;
+  std::string message;
+  std::string details;
+};
+
+struct Suite {
+  std::string name;
+  std::vector<TestCase> cases;
+};
+
+void WriteSuite(const Suite& suite, std::ostream& out) {
+  int failures = 0, errors = 0, skipped = 0;
+  double seconds = 0;
+  for (const auto& test : suite.cases) {
+    failures += test.outcome == TestCase::Outcome::kFailed;
+    errors += test.outcome == TestCase::Outcome::kError;
+    skipped += test.outcome == TestCase::Outcome::kSkipped;
+    seconds += test.seconds;
+  }
+  out << "  <testsuite name=\"" << XmlEscape(suite.name) << "\" tests=\"" << suite.cases.size() << "\" failures=\""
+      << failures << "\" errors=\"" << errors << "\" skipped=\"" << skipped << "\" time=\"" << seconds << "\">\n";
+  for (const auto& test : suite.cases) {
+    out << "    <testcase name=\"" << XmlEscape(test.name) << "\" classname=\"" << XmlEscape(test.classname)
+        << "\" time=\"" << test.seconds << "\"";
+    if (test.outcome == TestCase::Outcome::kPassed && test.details.empty()) {
+      out << "/>\n";
+      continue;
+    }
+    out << ">\n";
+    const char* tag = test.outcome == TestCase::Outcome::kFailed    ? "failure"
+                      : test.outcome == TestCase::Outcome::kError   ? "error"
+                      : test.outcome == TestCase::Outcome::kSkipped ? "skipped"
+                                                                    : nullptr;
+    if (tag != nullptr) {
+      out << "      <" << tag << " message=\"" << XmlEscape(test.message) << "\">" << XmlEscape(test.details) << "</"
+          << tag << ">\n";
+    } else {
+      out << "      <system-out>" << XmlEscape(test.details) << "</system-out>\n";
+    }
+    out << "    </testcase>\n";
+  }
+  out << "  </testsuite>\n";
+}
+
+}  // namespace
+
+std::string RenderJUnit(const json& report) {
+  std::vector<Suite> suites;
+
+  if (report.contains("translation")) {
+    Suite suite{"hipforge.translation", {}};
+    for (const auto& file : report["translation"].value("files", json::array())) {
+      TestCase test{file.value("path", "?"), "translation"};
+      const std::string status = file.value("status", "");
+      if (status == "failed") {
+        test.outcome = TestCase::Outcome::kFailed;
+        test.message = "translation failed";
+        test.details = file.value("fallback_reason", "");
+      } else if (status == "fallback") {
+        test.details = "translated without the AST (fallback): " + file.value("fallback_reason", "");
+      }
+      suite.cases.push_back(std::move(test));
+    }
+    suites.push_back(std::move(suite));
+  }
+
+  if (report.contains("findings")) {
+    std::map<std::string, TestCase> by_rule;
+    for (const auto& finding : report["findings"]) {
+      const std::string rule = finding.value("rule_id", "unknown");
+      TestCase& test = by_rule.try_emplace(rule, TestCase{rule, "analysis"}).first->second;
+      const std::string severity = finding.value("severity", "warning");
+      test.details += finding.value("path", "?") + ":" + std::to_string(finding.value("line", 0)) + ": " + severity +
+                      ": " + finding.value("message", "") + "\n";
+      if (severity == "error") {
+        test.outcome = TestCase::Outcome::kFailed;
+        test.message = "error findings of rule " + rule;
+      }
+    }
+    Suite suite{"hipforge.analysis", {}};
+    for (auto& [rule, test] : by_rule) suite.cases.push_back(std::move(test));
+    suites.push_back(std::move(suite));
+  }
+
+  if (report.contains("builds")) {
+    Suite suite{"hipforge.build", {}};
+    for (const auto& build : report["builds"]) {
+      TestCase test{"build " + build.value("requested_arch", "?"), "build",
+                    build.value("duration_ms", 0.0) / 1000.0};
+      if (!build.value("ok", false)) {
+        test.outcome = TestCase::Outcome::kFailed;
+        test.message = "build failed for " + build.value("arch", build.value("requested_arch", "?"));
+        for (const auto& error : build.value("errors", json::array())) {
+          test.details += error.value("path", "?") + ":" + std::to_string(error.value("line", 0)) + ": " +
+                          error.value("message", "") + "\n";
+        }
+      }
+      suite.cases.push_back(std::move(test));
+    }
+    suites.push_back(std::move(suite));
+  }
+
+  if (report.contains("tests")) {
+    Suite suite{"hipforge.tests", {}};
+    for (const auto& item : report["tests"]) {
+      TestCase test{item.value("name", "?"), "tests." + item.value("arch", ""), item.value("duration_ms", 0.0) / 1000.0};
+      const std::string status = item.value("status", "");
+      test.details = item.value("output_excerpt", "");
+      if (status == "failed") {
+        test.outcome = TestCase::Outcome::kFailed;
+        test.message = "test failed";
+      } else if (status == "timed_out") {
+        test.outcome = TestCase::Outcome::kError;
+        test.message = "test timed out";
+      } else if (status == "not_run") {
+        test.outcome = TestCase::Outcome::kSkipped;
+        test.message = "not run";
+      }
+      suite.cases.push_back(std::move(test));
+    }
+    suites.push_back(std::move(suite));
+  }
+
+  if (report.contains("parity")) {
+    Suite suite{"hipforge.parity", {}};
+    for (const auto& item : report["parity"]) {
+      TestCase test{item.value("case", "?"), "parity"};
+      const std::string verdict = item.value("verdict", "");
+      if (verdict != "match") {
+        test.outcome = TestCase::Outcome::kFailed;
+        test.message = "parity " + verdict;
+        test.details = "max_abs_error=" + std::to_string(item.value("max_abs_error", 0.0)) +
+                       " mismatches=" + std::to_string(item.value("mismatches", 0));
+      }
+      suite.cases.push_back(std::move(test));
+    }
+    suites.push_back(std::move(suite));
+  }
+
+  std::ostringstream out;
+  int tests = 0, failures = 0, errors = 0;
+  for (const auto& suite : suites) {
+    for (const auto& test : suite.cases) {
+      ++tests;
+      failures += test.outcome == TestCase::Outcome::kFailed;
+      errors += test.outcome == TestCase::Outcome::kError;
+    }
+  }
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  out << "<testsuites name=\"hipforge " << XmlEscape(report.value("job_id", "")) << "\" tests=\"" << tests
+      << "\" failures=\"" << failures << "\" errors=\"" << errors << "\">\n";
+  for (const auto& suite : suites) WriteSuite(suite, out);
+  out << "</testsuites>\n";
+  return out.str();
+}
+
+}  // namespace hipforge::client

@@ -1,0 +1,77 @@
+#include "client/lib/report_render.h"
+
+namespace hipforge::client {
+namespace {
+
+int SeverityRank(const std::string& severity) {
+  if (severity == "error") return 0;
+  if (severity == "warning") return 1;
+  if (severity == "note") return 2;
+  return 3;
+}
+
+}  // namespace
+
+absl::StatusOr<ReportFormat> ParseReportFormat(const std::string& name) {
+  if (name == "text") return ReportFormat::kText;
+  if (name == "json") return ReportFormat::kJson;
+  if (name == "sarif") return ReportFormat::kSarif;
+  if (name == "junit") return ReportFormat::kJUnit;
+  return absl::InvalidArgumentError("unknown report format '" + name + "' (text, json, sarif, junit)");
+}
+
+std::string RenderReport(const nlohmann::json& report, ReportFormat format, const RenderOptions& options) {
+  switch (format) {
+    case ReportFormat::kText: return RenderText(report);
+    case ReportFormat::kJson: return report.dump(2) + "\n";
+    case ReportFormat::kSarif: return RenderSarif(report, options).dump(2) + "\n";
+    case ReportFormat::kJUnit: return RenderJUnit(report);
+  }
+  return {};
+}
+
+absl::StatusOr<FailOn> ParseFailOn(const std::string& name) {
+  if (name == "none" || name.empty()) return FailOn::kNever;
+  if (name == "error") return FailOn::kError;
+  if (name == "warning") return FailOn::kWarning;
+  if (name == "note") return FailOn::kNote;
+  return absl::InvalidArgumentError("unknown --fail-on level '" + name + "' (none, error, warning, note)");
+}
+
+int CountFindingsAtOrAbove(const nlohmann::json& report, FailOn threshold) {
+  if (threshold == FailOn::kNever || !report.contains("findings") || !report["findings"].is_array()) return 0;
+  const int limit = threshold == FailOn::kError ? 0 : threshold == FailOn::kWarning ? 1 : 2;
+  int count = 0;
+  for (const auto& finding : report["findings"]) {
+    if (SeverityRank(finding.value("severity", "warning")) <= limit) ++count;
+  }
+  return count;
+}
+
+std::string RelativeUri(const std::string& path) {
+  std::string_view rest = path;
+  for (;;) {
+    if (rest.rfind("./", 0) == 0) {
+      rest.remove_prefix(2);
+    } else if (!rest.empty() && rest.front() == '/') {
+      rest.remove_prefix(1);
+    } else {
+      break;
+    }
+  }
+  static const char* kHex = "0123456789ABCDEF";
+  std::string uri;
+  for (unsigned char c : rest) {
+    const bool unreserved = std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/' || c == '+';
+    if (unreserved) {
+      uri += static_cast<char>(c);
+    } else {
+      uri += '%';
+      uri += kHex[c >> 4];
+      uri += kHex[c & 15];
+    }
+  }
+  return uri;
+}
+
+}  // namespace hipforge::client

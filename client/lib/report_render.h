@@ -1,0 +1,38 @@
+#pragma once
+// Renders the report JSON (TEAM.md "Report JSON") as text for people, SARIF 2.1.0 for code-scanning
+// tools, JUnit XML for CI test dashboards, or the JSON itself. Pure functions over JSON, so the
+// same code serves `report JOB` (server) and `analyze PATH` (local).
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "absl/status/statusor.h"
+
+namespace hipforge::client {
+
+enum class ReportFormat { kText, kJson, kSarif, kJUnit };
+absl::StatusOr<ReportFormat> ParseReportFormat(const std::string& name);  // text|json|sarif|junit
+
+struct RenderOptions {
+  // Rule metadata, as the analyzer's RuleCatalogToJson(): [{"id","severity","title","class","help"}].
+  // May be empty: rules are then described from the findings alone.
+  nlohmann::json rule_catalog = nlohmann::json::array();
+  // Prefix of each rule's helpUri; the rule's page is <prefix><ID>.md.
+  std::string help_uri_base = "docs/rules/";
+  std::string tool_version;
+};
+
+std::string RenderText(const nlohmann::json& report);
+nlohmann::json RenderSarif(const nlohmann::json& report, const RenderOptions& options);
+std::string RenderJUnit(const nlohmann::json& report);
+std::string RenderReport(const nlohmann::json& report, ReportFormat format, const RenderOptions& options);
+
+// --fail-on threshold: findings of this severity or worse make the command exit with kExitFindings.
+enum class FailOn { kNever, kError, kWarning, kNote };
+absl::StatusOr<FailOn> ParseFailOn(const std::string& name);  // none|error|warning|note
+int CountFindingsAtOrAbove(const nlohmann::json& report, FailOn threshold);
+
+// A report path as a relative URI reference: "./" and leading "/" dropped, reserved bytes %-encoded.
+std::string RelativeUri(const std::string& path);
+
+}  // namespace hipforge::client

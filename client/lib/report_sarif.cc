@@ -1,0 +1,89 @@
+// SARIF 2.1.0 (OASIS) for code-scanning consumers: one run, tool.driver.rules from the analyzer's
+// rule catalog, one result per finding with a relative artifact location under %SRCROOT%.
+#include <map>
+
+#include "client/lib/report_render.h"
+
+namespace hipforge::client {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kSarifSchema = "https://json.schemastore.org/sarif-2.1.0.json";
+
+std::string SarifLevel(const std::string& severity) {
+  if (severity == "error" || severity == "warning" || severity == "note") return severity;
+  return "warning";
+}
+
+json RuleDescriptor(const std::string& id, const std::string& title, const std::string& level,
+                    const std::string& rule_class, const RenderOptions& options) {
+  json rule = {{"id", id},
+               {"shortDescription", {{"text", title.empty() ? "hipforge rule " + id : title}}},
+               {"helpUri", options.help_uri_base + id + ".md"},
+               {"defaultConfiguration", {{"level", SarifLevel(level)}}}};
+  if (!rule_class.empty()) rule["properties"] = {{"tags", json::array({rule_class})}};
+  return rule;
+}
+
+}  // namespace
+
+json RenderSarif(const json& report, const RenderOptions& options) {
+  json rules = json::array();
+  std::map<std::string, int> rule_index;
+  auto add_rule = [&](json descriptor) {
+    const std::string id = descriptor["id"];
+    if (rule_index.count(id) != 0) return;
+    rule_index[id] = static_cast<int>(rules.size());
+    rules.push_back(std::move(descriptor));
+  };
+  if (options.rule_catalog.is_array()) {
+    for (const auto& entry : options.rule_catalog) {
+      add_rule(RuleDescriptor(entry.value("id", ""), entry.value("title", ""), entry.value("severity", "warning"),
+                              entry.value("class", ""), options));
+    }
+  }
+
+  json results = json::array();
+  const json findings = report.contains("findings") && report["findings"].is_array() ? report["findings"] : json::array();
+  for (const auto& finding : findings) {
+    const std::string rule_id = finding.value("rule_id", "unknown");
+    const std::string level = SarifLevel(finding.value("severity", "warning"));
+    add_rule(RuleDescriptor(rule_id, "", level, "", options));  // no-op when the catalog has it
+
+    std::string text = finding.value("message", "");
+    if (text.empty()) text = rule_id;
+    json result = {{"ruleId", rule_id}, {"ruleIndex", rule_index[rule_id]}, {"level", level},
+                   {"message", {{"text", text}}}};
+    const std::string path = finding.value("path", "");
+    if (!path.empty()) {
+      json physical = {{"artifactLocation", {{"uri", RelativeUri(path)}, {"uriBaseId", "%SRCROOT%"}}}};
+      const int line = finding.value("line", 0);
+      if (line > 0) {  // SARIF regions are 1-based; a finding about a whole file has none
+        physical["region"] = {{"startLine", line}};
+        const int column = finding.value("column", 0);
+        if (column > 0) physical["region"]["startColumn"] = column;
+      }
+      result["locations"] = json::array({{{"physicalLocation", physical}}});
+    }
+    json properties = json::object();
+    if (!finding.value("fix", "").empty()) properties["fix"] = finding["fix"];
+    if (finding.contains("auto_fixed")) properties["autoFixed"] = finding["auto_fixed"];
+    if (!properties.empty()) result["properties"] = properties;
+    results.push_back(std::move(result));
+  }
+
+  json driver = {{"name", "hipforge"}, {"rules", rules}};
+  if (!options.tool_version.empty()) driver["version"] = options.tool_version;
+  json run = {{"tool", {{"driver", driver}}},
+              {"originalUriBaseIds",
+               {{"%SRCROOT%", {{"description", {{"text", "Root of the analyzed CUDA repository"}}}}}}},
+              {"columnKind", "unicodeCodePoints"},
+              {"results", results}};
+  if (report.contains("job_id") && report["job_id"].is_string() && !report["job_id"].get<std::string>().empty()) {
+    run["automationDetails"] = {{"id", "hipforge/" + report["job_id"].get<std::string>()}};
+  }
+  return {{"$schema", kSarifSchema}, {"version", "2.1.0"}, {"runs", json::array({run})}};
+}
+
+}  // namespace hipforge::client

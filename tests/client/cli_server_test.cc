@@ -1,0 +1,179 @@
+// migrate-cli against a real migrate-server (embedded PostgreSQL or HIPFORGE_TEST_DATABASE_URL, one
+// in-process translate worker) on loopback: submit -> wait -> fetch -> report, and the error exits.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/client/cli_test_support.h"
+
+namespace hipforge::client {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::RunMigrateCli;
+using testing::ScratchDir;
+
+bool Contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+std::string ReadFile(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+class CliAgainstServer : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    scratch_ = new ScratchDir("cli-server");
+    const fs::path port_file = scratch_->path() / "port";
+    std::vector<std::string> args = {HIPFORGE_MIGRATE_SERVER_BIN,
+                                     "--listen", "127.0.0.1:0",
+                                     "--data-dir", (scratch_->path() / "data").string(),
+                                     "--local-workers", "1",
+                                     "--port-file", port_file.string(),
+                                     "--embedded-durable", "false",
+                                     "--log-level", "warn"};
+    if (const char* url = std::getenv("HIPFORGE_TEST_DATABASE_URL"); url != nullptr && *url != '\0') {
+      args.insert(args.end(), {"--database-url", url, "--database-schema",
+                               "cli_test_" + std::to_string(::getpid())});
+    }
+    const fs::path log = scratch_->path() / "server.log";
+    server_pid_ = ::fork();
+    if (server_pid_ == 0) {
+      ::setpgid(0, 0);
+      FILE* out = std::freopen(log.c_str(), "w", stdout);
+      (void)out;
+      ::dup2(STDOUT_FILENO, STDERR_FILENO);
+      std::vector<char*> argv;
+      for (auto& arg : args) argv.push_back(arg.data());
+      argv.push_back(nullptr);
+      ::execv(argv[0], argv.data());
+      std::_Exit(127);
+    }
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(4);
+    while (std::chrono::steady_clock::now() < deadline) {
+      int status = 0;
+      if (::waitpid(server_pid_, &status, WNOHANG) == server_pid_) {
+        server_pid_ = -1;
+        start_error_ = "migrate-server exited during start-up:\n" + ReadFile(log);
+        return;
+      }
+      const std::string port = ReadFile(port_file);
+      if (!port.empty() && std::isdigit(static_cast<unsigned char>(port[0]))) {
+        server_ = "127.0.0.1:" + std::to_string(std::stoi(port));
+        if (RunMigrateCli({"--server", server_, "--timeout", "5", "list", "--page-size", "1"}).exit_code == 0) return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    }
+    start_error_ = "migrate-server not ready after 4 minutes:\n" + ReadFile(log);
+  }
+
+  static void TearDownTestSuite() {
+    if (server_pid_ > 0) {
+      ::kill(-server_pid_, SIGTERM);
+      int status = 0;
+      for (int i = 0; i < 300 && ::waitpid(server_pid_, &status, WNOHANG) == 0; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      }
+      ::kill(-server_pid_, SIGKILL);
+      ::waitpid(server_pid_, &status, 0);
+    }
+    delete scratch_;
+  }
+
+  void SetUp() override {
+    if (!start_error_.empty()) FAIL() << start_error_;
+  }
+
+  static CliRun Cli(std::vector<std::string> args) {
+    args.insert(args.begin(), {"--server", server_});
+    return RunMigrateCli(std::move(args));
+  }
+
+  static fs::path ExampleRepo() { return fs::path(HIPFORGE_SOURCE_DIR) / "examples" / "cuda-vector-stats"; }
+
+  static inline ScratchDir* scratch_ = nullptr;
+  static inline pid_t server_pid_ = -1;
+  static inline std::string server_;
+  static inline std::string start_error_;
+};
+
+TEST_F(CliAgainstServer, SubmitWaitFetchAndReportTheExampleRepository) {
+  ScratchDir outputs("cli-server-out");
+  const fs::path tree = outputs.path() / "hip";
+  const fs::path patch = outputs.path() / "translation.patch";
+  auto submit = Cli({"submit", ExampleRepo().string(), "--wait", "--translate-only", "--out", tree.string(),
+                     "--patch", patch.string(), "--name", "cli-test", "--team", "qa", "--label", "suite=cli",
+                     "--wait-timeout", "600"});
+  ASSERT_EQ(submit.exit_code, kExitOk) << submit.err;
+  const std::string job_id = submit.out.substr(0, submit.out.find('\n'));
+  ASSERT_FALSE(job_id.empty());
+  EXPECT_TRUE(Contains(submit.err, "upload 100%")) << submit.err;
+  EXPECT_TRUE(Contains(submit.err, "-> translating")) << submit.err;
+
+  // The translated tree came back through SafeExtract, and the patch turns CUDA into HIP.
+  EXPECT_TRUE(fs::exists(tree / "CMakeLists.txt"));
+  EXPECT_TRUE(fs::exists(tree / "include" / "vector_stats.cuh") || fs::exists(tree / "include" / "vector_stats.hpp") ||
+              fs::exists(tree / "include"));
+  const std::string diff = ReadFile(patch);
+  EXPECT_TRUE(Contains(diff, "+++ ")) << diff.substr(0, 400);
+  EXPECT_TRUE(Contains(diff, "hip")) << diff.substr(0, 400);
+
+  auto status = Cli({"status", job_id});
+  EXPECT_EQ(status.exit_code, kExitOk);
+  EXPECT_TRUE(Contains(status.out, "state:    succeeded")) << status.out;
+
+  auto sarif_run = Cli({"report", job_id, "--format", "sarif"});
+  ASSERT_EQ(sarif_run.exit_code, kExitOk) << sarif_run.err;
+  const nlohmann::json sarif = nlohmann::json::parse(sarif_run.out);
+  EXPECT_EQ(sarif["version"], "2.1.0");
+  ASSERT_FALSE(sarif["runs"][0]["results"].empty()) << "the example has warp-size-32 code; expected findings";
+  for (const auto& result : sarif["runs"][0]["results"]) {
+    const std::string uri = result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"];
+    EXPECT_NE(uri.front(), '/') << uri;
+  }
+
+  auto text = Cli({"report", job_id, "--format", "text"});
+  EXPECT_EQ(text.exit_code, kExitOk);
+  EXPECT_TRUE(Contains(text.out, "Translation:")) << text.out;
+  auto junit = Cli({"report", job_id, "--format", "junit", "--output", (outputs.path() / "junit.xml").string()});
+  EXPECT_EQ(junit.exit_code, kExitOk);
+  EXPECT_TRUE(Contains(ReadFile(outputs.path() / "junit.xml"), "<testsuites"));
+  // --fail-on note: the example surely has at least one finding at note level or worse.
+  EXPECT_EQ(Cli({"report", job_id, "--format", "json", "--fail-on", "note"}).exit_code, kExitFindings);
+
+  auto listed = Cli({"list", "--team", "qa", "--label", "suite=cli"});
+  EXPECT_EQ(listed.exit_code, kExitOk);
+  EXPECT_TRUE(Contains(listed.out, job_id)) << listed.out;
+  EXPECT_FALSE(Contains(Cli({"list", "--team", "nobody"}).out, job_id));
+
+  auto watch = Cli({"watch", job_id, "--wait-timeout", "60"});
+  EXPECT_EQ(watch.exit_code, kExitOk) << watch.err;
+  EXPECT_EQ(Cli({"cancel", job_id}).exit_code, kExitInputRejected);  // already finished
+  EXPECT_EQ(Cli({"fetch", job_id, "--out", tree.string()}).exit_code, kExitInputRejected);  // not empty
+}
+
+TEST_F(CliAgainstServer, UnknownJobsExitSix) {
+  EXPECT_EQ(Cli({"status", "00000000-0000-0000-0000-000000000000"}).exit_code, kExitNotFound);
+  EXPECT_EQ(Cli({"report", "00000000-0000-0000-0000-000000000000"}).exit_code, kExitNotFound);
+}
+
+TEST_F(CliAgainstServer, RepositoryWithoutCudaIsRejectedWithExitSeven) {
+  ScratchDir repo("cli-no-cuda");
+  std::ofstream(repo.path() / "main.py") << "print('no CUDA here')\n";
+  auto run = Cli({"submit", repo.path().string(), "--wait"});
+  EXPECT_EQ(run.exit_code, kExitInputRejected) << run.err;
+  EXPECT_TRUE(Contains(run.err, "CUDA")) << run.err;
+  EXPECT_TRUE(run.out.empty());
+}
+
+}  // namespace
+}  // namespace hipforge::client

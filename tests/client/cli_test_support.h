@@ -1,0 +1,64 @@
+#pragma once
+// Runs migrate-cli in-process (RunCli) with captured output, and gives out closed loopback ports.
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "client/commands/cli_context.h"
+
+namespace hipforge::client::testing {
+
+struct CliRun {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+inline CliRun RunMigrateCli(std::vector<std::string> args) {
+  args.insert(args.begin(), "migrate-cli");
+  std::ostringstream out, err;
+  BoostProcessLauncher launcher;
+  CliRun run;
+  run.exit_code = RunCli(args, CliIo{out, err, false}, launcher);
+  run.out = out.str();
+  run.err = err.str();
+  return run;
+}
+
+// A loopback port nothing listens on (bound, then released).
+inline int ClosedPort() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
+  socklen_t length = sizeof address;
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
+  ::close(fd);
+  return ntohs(address.sin_port);
+}
+
+class ScratchDir {
+ public:
+  explicit ScratchDir(const std::string& tag) {
+    std::random_device random;
+    path_ = std::filesystem::temp_directory_path() / ("hipforge-" + tag + "-" + std::to_string(random()));
+    std::filesystem::create_directories(path_);
+  }
+  ~ScratchDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+}  // namespace hipforge::client::testing

@@ -1,0 +1,181 @@
+#include "client/lib/report_render.h"
+
+#include <gtest/gtest.h>
+
+namespace hipforge::client {
+namespace {
+
+using nlohmann::json;
+
+json SampleReport() {
+  return json::parse(R"json({
+    "job_id": "job-42",
+    "translation": {"files": [
+        {"path": "src/a.cu", "status": "translated", "fallback_reason": "", "converted": {"function": 3},
+         "unconverted": 0, "unsupported": 1, "lines_changed": 5, "changed_by": ["runtime", "HB102"]},
+        {"path": "src/b.cu", "status": "failed", "fallback_reason": "parse error <here> & there"},
+        {"path": "README.md", "status": "copied"}],
+      "totals": {"files": 3, "translated": 1, "fallback": 0, "converted": 3, "unsupported": 1, "lines_changed": 5}},
+    "findings": [
+      {"rule_id": "HB101", "severity": "error", "path": "src/a.cu", "line": 12, "column": 5,
+       "message": "warp size 32 assumed", "fix": "use warpSize", "auto_fixed": true},
+      {"rule_id": "HB402", "severity": "warning", "path": "./src/main.cu", "line": 40, "column": 3,
+       "message": "cudaMemcpyAsync from pageable memory", "fix": "", "auto_fixed": false},
+      {"rule_id": "HB502", "severity": "note", "path": "/abs/CMakeLists.txt", "line": 0, "column": 0,
+       "message": "LANGUAGES CUDA"},
+      {"rule_id": "HB101", "severity": "error", "path": "dir with space/k:1.cu", "line": 3, "column": 0,
+       "message": "second"}],
+    "effort": {"engineer_hours": 3.5, "automatic_share": 0.93, "by_severity": {"error": 2}},
+    "builds": [{"requested_arch": "gfx942", "arch": "gfx940", "toolchain": "hipcc 5.2.3 (Debian)", "ok": false,
+                "duration_ms": 1234, "errors": [{"path": "src/a.cu", "line": 10, "message": "no member"}],
+                "kernels": []},
+               {"requested_arch": "gfx90a", "arch": "gfx90a", "toolchain": "hipcc", "ok": true, "duration_ms": 900,
+                "errors": [], "kernels": [{"name": "saxpy", "vgprs": 8, "sgprs": 16, "occupancy": 10}]}],
+    "tests": [{"name": "t1", "arch": "gfx90a", "status": "passed", "duration_ms": 10},
+              {"name": "t2", "arch": "gfx90a", "status": "not_run", "duration_ms": 0}],
+    "parity": [{"case": "sum", "verdict": "mismatch", "max_abs_error": 0.5, "mismatches": 3}],
+    "gpu": {"ran_on_gpu": false, "note": "compile-only worker"}
+  })json");
+}
+
+json Catalog() {
+  return json::parse(R"json([
+    {"id": "HB101", "severity": "error", "title": "Warp size literal 32", "class": "wavefront", "help": "docs/rules/HB101.md"},
+    {"id": "HB402", "severity": "warning", "title": "Async copy from pageable memory", "class": "runtime", "help": "docs/rules/HB402.md"}
+  ])json");
+}
+
+bool IsRelativeUri(const std::string& uri) {
+  if (uri.empty() || uri.front() == '/' || uri.rfind("./", 0) == 0) return false;
+  const size_t colon = uri.find(':');
+  const size_t slash = uri.find('/');
+  return colon == std::string::npos || (slash != std::string::npos && slash < colon);  // no scheme
+}
+
+TEST(SarifRenderer, HasTheRequiredTopLevelShape) {
+  RenderOptions options;
+  options.rule_catalog = Catalog();
+  options.tool_version = "0.1.0";
+  const json sarif = RenderSarif(SampleReport(), options);
+  EXPECT_EQ(sarif["version"], "2.1.0");
+  EXPECT_TRUE(sarif["$schema"].get<std::string>().find("sarif") != std::string::npos);
+  ASSERT_EQ(sarif["runs"].size(), 1u);
+  const json& run = sarif["runs"][0];
+  EXPECT_EQ(run["tool"]["driver"]["name"], "hipforge");
+  EXPECT_EQ(run["tool"]["driver"]["version"], "0.1.0");
+  EXPECT_EQ(run["automationDetails"]["id"], "hipforge/job-42");
+  EXPECT_EQ(run["results"].size(), 4u);
+}
+
+TEST(SarifRenderer, ResultsCarryRuleIdLevelMessageAndRelativeLocations) {
+  RenderOptions options;
+  options.rule_catalog = Catalog();
+  const json run = RenderSarif(SampleReport(), options)["runs"][0];
+  const json& rules = run["tool"]["driver"]["rules"];
+  for (const auto& result : run["results"]) {
+    ASSERT_TRUE(result.contains("ruleId"));
+    ASSERT_TRUE(result["message"].contains("text"));
+    EXPECT_FALSE(result["message"]["text"].get<std::string>().empty());
+    const std::string level = result["level"];
+    EXPECT_TRUE(level == "error" || level == "warning" || level == "note") << level;
+    // ruleIndex points at the descriptor with the same id.
+    EXPECT_EQ(rules[result["ruleIndex"].get<int>()]["id"], result["ruleId"]);
+    const json& physical = result["locations"][0]["physicalLocation"];
+    const std::string uri = physical["artifactLocation"]["uri"];
+    EXPECT_TRUE(IsRelativeUri(uri)) << uri;
+    EXPECT_EQ(physical["artifactLocation"]["uriBaseId"], "%SRCROOT%");
+    if (physical.contains("region")) EXPECT_GE(physical["region"]["startLine"].get<int>(), 1);
+  }
+  const json& first = run["results"][0];
+  EXPECT_EQ(first["ruleId"], "HB101");
+  EXPECT_EQ(first["level"], "error");
+  EXPECT_EQ(first["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], "src/a.cu");
+  EXPECT_EQ(first["locations"][0]["physicalLocation"]["region"]["startLine"], 12);
+  EXPECT_EQ(first["locations"][0]["physicalLocation"]["region"]["startColumn"], 5);
+  EXPECT_EQ(first["properties"]["autoFixed"], true);
+  EXPECT_EQ(run["results"][1]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], "src/main.cu");
+  EXPECT_EQ(run["results"][2]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], "abs/CMakeLists.txt");
+  // A finding about a whole file has no region (SARIF lines are 1-based).
+  EXPECT_FALSE(run["results"][2]["locations"][0]["physicalLocation"].contains("region"));
+  EXPECT_EQ(run["results"][3]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+            "dir%20with%20space/k%3A1.cu");
+  EXPECT_FALSE(run["results"][3]["locations"][0]["physicalLocation"]["region"].contains("startColumn"));
+}
+
+TEST(SarifRenderer, RulesComeFromTheCatalogWithHelpUris) {
+  RenderOptions options;
+  options.rule_catalog = Catalog();
+  const json rules = RenderSarif(SampleReport(), options)["runs"][0]["tool"]["driver"]["rules"];
+  ASSERT_EQ(rules.size(), 3u);  // two from the catalog, HB502 described from its finding
+  EXPECT_EQ(rules[0]["id"], "HB101");
+  EXPECT_EQ(rules[0]["shortDescription"]["text"], "Warp size literal 32");
+  EXPECT_EQ(rules[0]["helpUri"], "docs/rules/HB101.md");
+  EXPECT_EQ(rules[0]["defaultConfiguration"]["level"], "error");
+  EXPECT_EQ(rules[0]["properties"]["tags"][0], "wavefront");
+  EXPECT_EQ(rules[2]["id"], "HB502");
+  EXPECT_EQ(rules[2]["helpUri"], "docs/rules/HB502.md");
+  EXPECT_EQ(rules[2]["defaultConfiguration"]["level"], "note");
+
+  options.help_uri_base = "https://example.invalid/rules/";
+  const json absolute = RenderSarif(SampleReport(), options)["runs"][0]["tool"]["driver"]["rules"];
+  EXPECT_EQ(absolute[1]["helpUri"], "https://example.invalid/rules/HB402.md");
+}
+
+TEST(SarifRenderer, EmptyReportIsStillValid) {
+  const json sarif = RenderSarif(json::object(), RenderOptions{});
+  EXPECT_EQ(sarif["version"], "2.1.0");
+  EXPECT_TRUE(sarif["runs"][0]["results"].is_array());
+  EXPECT_TRUE(sarif["runs"][0]["results"].empty());
+  EXPECT_TRUE(sarif["runs"][0]["tool"]["driver"]["rules"].is_array());
+}
+
+TEST(RelativeUri, DropsDotSlashAndLeadingSlashesAndEncodes) {
+  EXPECT_EQ(RelativeUri("./a/b.cu"), "a/b.cu");
+  EXPECT_EQ(RelativeUri("//x/y.cu"), "x/y.cu");
+  EXPECT_EQ(RelativeUri("a b#c?.cu"), "a%20b%23c%3F.cu");
+  EXPECT_EQ(RelativeUri("src/kernel_v2-1.cu"), "src/kernel_v2-1.cu");
+}
+
+TEST(JUnitRenderer, CountsFailuresAndEscapesXml) {
+  const std::string xml = RenderJUnit(SampleReport());
+  EXPECT_EQ(xml.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>", 0), 0u);
+  // failures: translation src/b.cu, rule HB101 (errors), build gfx942, parity sum = 4; not_run is skipped.
+  EXPECT_NE(xml.find("<testsuites name=\"hipforge job-42\" tests=\"11\" failures=\"4\" errors=\"0\">"),
+            std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("parse error &lt;here&gt; &amp; there"), std::string::npos);
+  EXPECT_NE(xml.find("<skipped message=\"not run\">"), std::string::npos);
+  EXPECT_NE(xml.find("<testsuite name=\"hipforge.build\" tests=\"2\" failures=\"1\""), std::string::npos);
+  EXPECT_EQ(xml.find("<here>"), std::string::npos);
+  EXPECT_NE(xml.find("</testsuites>"), std::string::npos);
+}
+
+TEST(TextRenderer, SummarisesEverySection) {
+  const std::string text = RenderText(SampleReport());
+  EXPECT_NE(text.find("Report for job job-42"), std::string::npos);
+  EXPECT_NE(text.find("Translation: 3 files, 1 translated"), std::string::npos);
+  EXPECT_NE(text.find("src/a.cu:12:5: error: [HB101] warp size 32 assumed"), std::string::npos);
+  EXPECT_NE(text.find("fix (applied): use warpSize"), std::string::npos);
+  EXPECT_NE(text.find("Findings: 2 error(s), 1 warning(s), 1 note(s)"), std::string::npos);
+  EXPECT_NE(text.find("gfx942 (built as gfx940): FAILED"), std::string::npos);
+  EXPECT_NE(text.find("kernel saxpy: 8 VGPRs"), std::string::npos);
+  EXPECT_NE(text.find("sum: mismatch"), std::string::npos);
+  EXPECT_NE(text.find("not run on a GPU (compile-only worker)"), std::string::npos);
+  EXPECT_EQ(text.find("README.md"), std::string::npos);  // copied files are not listed
+}
+
+TEST(FailOn, CountsFindingsAtOrAboveTheThreshold) {
+  const json report = SampleReport();
+  EXPECT_EQ(CountFindingsAtOrAbove(report, FailOn::kNever), 0);
+  EXPECT_EQ(CountFindingsAtOrAbove(report, FailOn::kError), 2);
+  EXPECT_EQ(CountFindingsAtOrAbove(report, FailOn::kWarning), 3);
+  EXPECT_EQ(CountFindingsAtOrAbove(report, FailOn::kNote), 4);
+  EXPECT_EQ(CountFindingsAtOrAbove(json::object(), FailOn::kNote), 0);
+  EXPECT_FALSE(ParseFailOn("fatal").ok());
+  EXPECT_EQ(*ParseFailOn("warning"), FailOn::kWarning);
+  EXPECT_FALSE(ParseReportFormat("xml").ok());
+  EXPECT_EQ(*ParseReportFormat("junit"), ReportFormat::kJUnit);
+}
+
+}  // namespace
+}  // namespace hipforge::client
