@@ -99,6 +99,8 @@ bool UsesWarpPrimitives(const clang::FunctionDecl* function) {
   return finder.found;
 }
 
+// True when `expr` refers to CUDA's `warpSize` (a constant 32 in Clang's CUDA headers, so constant folding
+// alone would mistake wave-size-agnostic code for a literal 32). Declared where used (hb101, hb104).
 bool MentionsWarpSize(const clang::Expr* expr) {
   if (!expr) return false;
   if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(expr)) {

@@ -24,10 +24,6 @@ bool DerivesFromThreadIndex(const clang::Expr* expr, bool allow_block_dim);
 // __syncwarp, __match*, __reduce_*_sync, tiled_partition): evidence that 32 there means the warp width.
 bool UsesWarpPrimitives(const clang::FunctionDecl* function);
 
-// True when `expr` refers to CUDA's `warpSize` (a constant 32 in Clang's CUDA headers, so constant folding
-// alone would mistake wave-size-agnostic code for a literal 32).
-bool MentionsWarpSize(const clang::Expr* expr);
-
 // The function whose body contains `node` (nullptr at namespace scope).
 const clang::FunctionDecl* EnclosingFunction(clang::ASTContext& context, const clang::Stmt& node);
 

@@ -11,6 +11,8 @@ std::string ReplaceName(std::string text, std::string_view name) {
   return text;
 }
 
+namespace {
+
 // A function's signature is lexically at file scope; it belongs to the body that follows it.
 uint32_t FunctionScope(const std::vector<Token>& tokens, size_t index) {
   if (tokens[index].scope != 0) return tokens[index].scope;
@@ -20,6 +22,8 @@ uint32_t FunctionScope(const std::vector<Token>& tokens, size_t index) {
   }
   return 0;
 }
+
+}  // namespace
 
 void IdentifierUseRule::checkTokens(const TextFile& file) {
   const Spec& rule_spec = spec();

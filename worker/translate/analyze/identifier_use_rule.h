@@ -40,7 +40,6 @@ class IdentifierUseRule : public Rule {
   }
 };
 
-uint32_t FunctionScope(const std::vector<Token>& tokens, size_t index);
 std::string ReplaceName(std::string text, std::string_view name);
 
 }  // namespace hipforge::translate::analyze

@@ -15,6 +15,6 @@ __global__ void kernel(float* out) {
   // Negatives: 64-bit and partial masks, and 0xffffffff outside warp intrinsics.
   unsigned int bits = 0xffffffff;
   float w = __shfl_sync(0xffffffffffffffffull, v, 1);
-  float half = __shfl_sync(0x0000ffff, v, 1);
+  float half = __shfl_sync(0x000000000000ffffull, v, 1);
   out[threadIdx.x] = v + w + half + (any ? 1.0f : 0.0f) + (bits & 1);
 }

@@ -7,6 +7,9 @@
 #include "worker/translate/analyze/ast_helpers.h"
 
 namespace hipforge::translate::analyze {
+
+bool MentionsWarpSize(const clang::Expr* expr);  // ast_helpers.cc
+
 namespace {
 
 using namespace clang::ast_matchers;
@@ -101,9 +104,11 @@ void WarpSizeLiteralRule::check(const MatchFinder::MatchResult& result) {
       const clang::SourceLocation lhs_begin = op->getLHS()->getBeginLoc();
       if (!lhs_begin.isMacroID() && kind == clang::BO_Shr) {
         const unsigned lhs_offset = *FileOffset(sm, lhs_begin);
+        const auto lhs_end = TokenEndOffset(sm, context.getLangOpts(), op->getLHS()->getEndLoc());
         const unsigned operator_offset = *FileOffset(sm, op->getOperatorLoc());
+        const unsigned replace_from = lhs_end && *lhs_end <= operator_offset ? *lhs_end : operator_offset;
         edits.push_back({lhs_offset, 0, "(("});
-        edits.push_back({operator_offset, literal_end - operator_offset, ") / warpSize)"});
+        edits.push_back({replace_from, literal_end - replace_from, ") / warpSize)"});
         fix = "Replace `x >> 5` with `((x) / warpSize)`.";
       } else if (kind == clang::BO_ShrAssign) {
         const unsigned operator_offset = *FileOffset(sm, op->getOperatorLoc());

@@ -5,6 +5,9 @@
 #include "worker/translate/analyze/ast_helpers.h"
 
 namespace hipforge::translate::analyze {
+
+bool MentionsWarpSize(const clang::Expr* expr);  // ast_helpers.cc
+
 namespace {
 
 using namespace clang::ast_matchers;

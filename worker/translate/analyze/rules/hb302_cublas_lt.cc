@@ -1,11 +1,21 @@
 #include "worker/translate/analyze/rules/hb302_cublas_lt.h"
 
+#include <cctype>
+
 namespace hipforge::translate::analyze {
 
 const RuleInfo& CublasLtRule::info() const {
   static const RuleInfo kInfo{"HB302", Severity::kWarning, RuleClass::kLibrary,
                              "cuBLASLt descriptors, layouts and epilogues (hipBLASLt)"};
   return kInfo;
+}
+
+// cublasLtMatmul, cublasLtHandle_t, CUBLASLT_EPILOGUE_*: the library's names continue with a capital letter
+// or '_' after the upper-case prefix; a user wrapper such as `cublasLt_gemm` is not the library.
+bool CublasLtRule::Accept(const TextFile& file, size_t index) const {
+  const std::string_view name = file.tokens()[index].text;
+  if (name.rfind("CUBLASLT_", 0) == 0) return true;
+  return name.size() > 8 && std::isupper(static_cast<unsigned char>(name[8]));
 }
 
 const IdentifierUseRule::Spec& CublasLtRule::spec() const {

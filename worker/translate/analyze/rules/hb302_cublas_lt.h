@@ -11,6 +11,7 @@ class CublasLtRule final : public IdentifierUseRule {
 
  protected:
   const Spec& spec() const override;
+  bool Accept(const TextFile& file, size_t index) const override;
 };
 
 }  // namespace hipforge::translate::analyze

@@ -62,8 +62,17 @@ void NvidiaToolRule::checkTokens(const TextFile& file) {
   for (const Token& token : file.tokens()) {
     if (token.kind != TokenKind::kString || token.in_directive) continue;
     size_t position = 0;
-    const Tool* tool = FindTool(StringLiteralBody(token.text), &position);
+    const std::string_view body = StringLiteralBody(token.text);
+    const Tool* tool = FindTool(body, &position);
     if (!tool) continue;
+    // Only a command line (the string starts with the tool, possibly with a path), not prose that mentions it
+    // (help texts such as "profile with nvprof").
+    const size_t start = body.find_first_not_of(" ");
+    const size_t word_end = body.find(' ', start);
+    const std::string_view command = body.substr(start, word_end == std::string_view::npos ? body.size() - start
+                                                                                           : word_end - start);
+    const size_t slash = command.rfind('/');
+    if ((slash == std::string_view::npos ? command : command.substr(slash + 1)) != tool->name) continue;
     const uint32_t offset = token.offset + 1 + static_cast<uint32_t>(position);
     if (!lines_done.insert(file.LineColumn(offset).first).second) continue;
     Report(file, offset, Message(*tool), Fix(*tool));
