@@ -13,6 +13,7 @@ constexpr std::array kNvccFlagRules = {
     NvccFlagRule{"--generate-code", F::kWithValue, A::kOffloadArch, "", "per-SM code generation replaced by --offload-arch"},
     NvccFlagRule{"--gpu-architecture", F::kWithValue, A::kOffloadArch, "", "GPU architecture replaced by --offload-arch"},
     NvccFlagRule{"--gpu-code", F::kWithValue, A::kDrop, "", "covered by --offload-arch"},
+    NvccFlagRule{"--cuda-gpu-arch", F::kWithValue, A::kOffloadArch, "", "clang's CUDA architecture -> --offload-arch"},
     NvccFlagRule{"-arch", F::kWithValue, A::kOffloadArch, "", "GPU architecture replaced by --offload-arch", true},
     NvccFlagRule{"-code", F::kWithValue, A::kDrop, "", "covered by --offload-arch", true},
     NvccFlagRule{"--use_fast_math", F::kExact, A::kReplace, "-ffast-math", "fast math"},

@@ -100,7 +100,7 @@ ArgumentMapping MapArgumentReferences(std::string raw, bool in_condition, const 
   }
   // Variables with a HIP-language counterpart.
   static const std::regex kLanguageVariable(
-      R"(CMAKE_CUDA_(FLAGS(_[A-Z]+)?|STANDARD|STANDARD_REQUIRED|EXTENSIONS|ARCHITECTURES)(?![A-Za-z0-9_]))");
+      R"(CMAKE_CUDA_(FLAGS(_[A-Z]*)?|STANDARD|STANDARD_REQUIRED|EXTENSIONS|ARCHITECTURES)(?![A-Za-z0-9_]))");
   const std::string before_vars = mapped;
   mapped = std::regex_replace(mapped, kLanguageVariable, "CMAKE_HIP_$1");
   if (ReplaceIdentifier(mapped, "CUDA_NVCC_FLAGS", "CMAKE_HIP_FLAGS")) result.origins.insert("HB501");
@@ -714,6 +714,26 @@ std::string HipLanguageBlock(const std::vector<std::string>& architectures, cons
       "    string(APPEND CMAKE_CXX_FLAGS \" ${CMAKE_HIP_FLAGS}\")",
       "    cmake_language(DEFER CALL cmake_language EVAL CODE [[string(APPEND CMAKE_CXX_FLAGS \" ${CMAKE_HIP_FLAGS}\")]])",
       "  endif()",
+      "  # .cu sources of targets made anywhere (also by project macros) compile as HIP, checked when configuring ends.",
+      "  function(hip_mark_cu_sources directory)",
+      "    get_property(targets DIRECTORY \"${directory}\" PROPERTY BUILDSYSTEM_TARGETS)",
+      "    foreach(target IN LISTS targets)",
+      "      get_target_property(sources ${target} SOURCES)",
+      "      get_target_property(source_dir ${target} SOURCE_DIR)",
+      "      foreach(source IN LISTS sources)",
+      "        if(source MATCHES \"\\\\.cu$\")",
+      "          cmake_path(ABSOLUTE_PATH source BASE_DIRECTORY \"${source_dir}\")",
+      "          set_source_files_properties(\"${source}\" TARGET_DIRECTORY ${target}",
+      "                                      PROPERTIES LANGUAGE ${HIP_SOURCE_LANGUAGE})",
+      "        endif()",
+      "      endforeach()",
+      "    endforeach()",
+      "    get_property(subdirectories DIRECTORY \"${directory}\" PROPERTY SUBDIRECTORIES)",
+      "    foreach(subdirectory IN LISTS subdirectories)",
+      "      hip_mark_cu_sources(\"${subdirectory}\")",
+      "    endforeach()",
+      "  endfunction()",
+      "  cmake_language(DEFER DIRECTORY \"${CMAKE_SOURCE_DIR}\" CALL hip_mark_cu_sources \"${CMAKE_SOURCE_DIR}\")",
       "endif()",
   };
   std::string out;

@@ -269,7 +269,23 @@ absl::StatusOr<MigrationResult> RepositoryMigrator::Run(const fs::path& input_ro
       if (!translated.ok() || translated->empty() || translated->front().status == FileStatus::kFailed) {
         return std::nullopt;
       }
-      return translated->front().output;
+      // hipRTC needs no runtime include: drop the one the translator puts on top of a file (it would also
+      // stack up when the pass runs over its own output).
+      std::string output = translated->front().output;
+      if (source.find("hip/hip_runtime.h") == std::string::npos) {
+        size_t body = 0;
+        while (body < output.size()) {
+          const size_t end = output.find('\n', body);
+          const std::string line = output.substr(body, end == std::string::npos ? std::string::npos : end - body);
+          if (!line.empty() && line != "#include <hip/hip_runtime.h>") break;
+          if (end == std::string::npos) break;
+          body = end + 1;
+        }
+        const size_t source_body = source.find_first_not_of("\n");
+        output = source.substr(0, source_body == std::string::npos ? source.size() : source_body) +
+                 output.substr(body);
+      }
+      return output;
     };
   }
 

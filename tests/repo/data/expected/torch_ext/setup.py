@@ -1,0 +1,17 @@
+from setuptools import setup
+from torch.utils.cpp_extension import BuildExtension, CUDAExtension
+
+setup(
+    name="fused_ops",
+    ext_modules=[
+        CUDAExtension(
+            name="fused_ops",
+            sources=["csrc/fused_ops.cpp", "csrc/fused_kernels.cu"],
+            extra_compile_args={
+                "cxx": ["-O3"],
+                "nvcc": ["-O3", "-ffast-math", "--offload-arch=gfx90a", "--offload-arch=gfx942"],
+            },
+        )
+    ],
+    cmdclass={"build_ext": BuildExtension},
+)
