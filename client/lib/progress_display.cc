@@ -56,11 +56,10 @@ void ProgressDisplay::Upload(const PackProgress& progress) {
                              FormatBytes(progress.input_bytes_total) + " -> " + FormatBytes(progress.output_bytes) +
                              " sent";
   if (interactive_) {
-    char head[32];
-    std::snprintf(head, sizeof head, "upload %s %3llu%% ", RenderBar(progress.input_bytes_done,
-                                                                     progress.input_bytes_total, 24).c_str(),
-                  static_cast<unsigned long long>(percent));
-    Redraw(std::string(head) + counts);
+    char percent_text[8];
+    std::snprintf(percent_text, sizeof percent_text, "%3llu%%", static_cast<unsigned long long>(percent));
+    Redraw("upload " + RenderBar(progress.input_bytes_done, progress.input_bytes_total, 24) + " " + percent_text +
+           " " + counts);
     return;
   }
   // Plain output: a line at 0, 25, 50, 75 and 100 percent.
