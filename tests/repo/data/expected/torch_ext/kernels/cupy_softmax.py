@@ -7,8 +7,6 @@ os.environ["HIP_VISIBLE_DEVICES"] = "0"
 os.environ["AMD_SERIALIZE_KERNEL"] = "3"
 
 _SOURCE = r'''
-#include <hip/hip_runtime.h>
-
 extern "C" __global__ void row_max(const float* x, float* out, int cols) {
   float m = -1e30f;
   for (int c = threadIdx.x; c < cols; c += blockDim.x) m = fmaxf(m, x[blockIdx.x * cols + c]);
