@@ -1,5 +1,7 @@
 #include "worker/validate_runner.h"
 
+#include <nlohmann/json.hpp>
+
 #include "absl/strings/str_cat.h"
 #include "worker/validate/validator.h"
 
