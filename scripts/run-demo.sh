@@ -76,15 +76,32 @@ trap 'exit 143' TERM
 
 roles=translate,validate
 [[ ${TRANSLATE_ONLY:-0} == 1 ]] && roles=translate
-say "starting migrate-server (embedded PostgreSQL, 2 local workers: $roles) in $data_dir"
-"$server_bin" --listen 127.0.0.1:0 --data-dir "$data_dir" --local-workers 2 --local-worker-roles "$roles" \
-  --port-file "$port_file" >"$server_log" 2>&1 &
-server_pid=$!
+start_server() {
+  say "starting migrate-server (embedded PostgreSQL, 2 local workers: $roles) in $data_dir"
+  rm -f "$port_file"
+  "$server_bin" --listen 127.0.0.1:0 --data-dir "$data_dir" --local-workers 2 --local-worker-roles "$roles" \
+    --port-file "$port_file" >>"$server_log" 2>&1 &
+  server_pid=$!
+}
+start_server
 
 deadline=$((SECONDS + startup_timeout))
 server=""
 until [[ -n $server ]]; do
-  kill -0 "$server_pid" 2>/dev/null || { server_pid=""; die "migrate-server exited during start-up (log: $server_log)"; }
+  if ! kill -0 "$server_pid" 2>/dev/null; then
+    wait "$server_pid" 2>/dev/null || true
+    server_pid=""
+    # A server built without the validation library cannot run validate workers: demo the
+    # translation alone rather than nothing.
+    if [[ $roles == *validate* ]] && grep -q "no validation library" "$server_log"; then
+      echo "run-demo: this migrate-server has no validate role; running translate-only" >&2
+      roles=translate
+      TRANSLATE_ONLY=1
+      start_server
+      continue
+    fi
+    die "migrate-server exited during start-up (log: $server_log)"
+  fi
   (( SECONDS < deadline )) || die "migrate-server not ready after ${startup_timeout}s (log: $server_log)"
   if [[ -s $port_file ]]; then
     port=$(tr -dc '0-9' <"$port_file")
