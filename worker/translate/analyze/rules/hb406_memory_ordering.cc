@@ -54,9 +54,16 @@ class SpinRead : public clang::RecursiveASTVisitor<SpinRead> {
   }
   bool VisitCallExpr(clang::CallExpr* call) {
     const std::string name = CalleeName(call);
-    if ((name == "atomicCAS" || name == "atomicExch" || name == "atomicAdd" || name == "atomicOr" ||
-         name == "atomicCAS_system" || name == "atomicExch_system") &&
-        call->getNumArgs() > 0 && !IsSharedOrLocal(call->getArg(0))) {
+    // Polling/lock patterns have constant operands: atomicCAS(lock, 0, 1), atomicExch(flag, 1),
+    // atomicAdd(flag, 0). A CAS retry loop (`while ((old = atomicCAS(p, assumed, f(assumed))) != assumed)`)
+    // waits on nobody and is fine on AMD.
+    const bool is_cas = name == "atomicCAS" || name == "atomicCAS_system";
+    const bool is_rmw = name == "atomicExch" || name == "atomicAdd" || name == "atomicOr" || name == "atomicExch_system";
+    auto constant = [&](unsigned index) {
+      return call->getNumArgs() > index && llvm::isa<clang::IntegerLiteral>(StripCasts(call->getArg(index)));
+    };
+    const bool polling = (is_cas && constant(1) && constant(2)) || (is_rmw && constant(1));
+    if (polling && !IsSharedOrLocal(call->getArg(0))) {
       found = true;
       return false;
     }
