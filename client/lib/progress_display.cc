@@ -65,6 +65,9 @@ void ProgressDisplay::Upload(const PackProgress& progress) {
   // Plain output: a line at 0, 25, 50, 75 and 100 percent.
   const int quarter = static_cast<int>(percent / 25);
   if (quarter == last_upload_quarter_) return;
+  // The 100% line waits for the final call, made once the compressed stream is flushed, so it
+  // reports what was actually sent.
+  if (quarter == 4 && progress.output_bytes == 0) return;
   last_upload_quarter_ = quarter;
   Line("upload " + std::to_string(percent) + "%: " + counts);
 }
@@ -73,7 +76,9 @@ void ProgressDisplay::Event(const hipforge::v1::JobEvent& event) {
   switch (event.kind_case()) {
     case hipforge::v1::JobEvent::kStateChange: {
       const auto& change = event.state_change();
-      std::string text = "state: " + JobStateName(change.from()) + " -> " + JobStateName(change.to());
+      std::string text = "state: ";
+      if (change.from() != hipforge::v1::JOB_STATE_UNSPECIFIED) text += JobStateName(change.from()) + " -> ";
+      text += JobStateName(change.to());
       if (!change.reason().empty()) text += " (" + change.reason() + ")";
       Line(text);
       break;

@@ -19,6 +19,7 @@ namespace hipforge::client {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::CliRun;
 using testing::RunMigrateCli;
 using testing::ScratchDir;
 
@@ -34,7 +35,9 @@ class CliAgainstServer : public ::testing::Test {
   static void SetUpTestSuite() {
     scratch_ = new ScratchDir("cli-server");
     const fs::path port_file = scratch_->path() / "port";
-    std::vector<std::string> args = {HIPFORGE_MIGRATE_SERVER_BIN,
+    // HIPFORGE_MIGRATE_SERVER_BIN in the environment runs another build's server.
+    const char* override_bin = std::getenv("HIPFORGE_MIGRATE_SERVER_BIN");
+    std::vector<std::string> args = {override_bin != nullptr && *override_bin ? override_bin : HIPFORGE_MIGRATE_SERVER_BIN,
                                      "--listen", "127.0.0.1:0",
                                      "--data-dir", (scratch_->path() / "data").string(),
                                      "--local-workers", "1",
@@ -117,7 +120,7 @@ TEST_F(CliAgainstServer, SubmitWaitFetchAndReportTheExampleRepository) {
   const std::string job_id = submit.out.substr(0, submit.out.find('\n'));
   ASSERT_FALSE(job_id.empty());
   EXPECT_TRUE(Contains(submit.err, "upload 100%")) << submit.err;
-  EXPECT_TRUE(Contains(submit.err, "-> translating")) << submit.err;
+  EXPECT_TRUE(Contains(submit.err, "state: translating")) << submit.err;
 
   // The translated tree came back through SafeExtract, and the patch turns CUDA into HIP.
   EXPECT_TRUE(fs::exists(tree / "CMakeLists.txt"));

@@ -41,6 +41,9 @@ TEST(ProgressDisplay, JobEventsBecomeReadableLines) {
   change.mutable_state_change()->set_from(hipforge::v1::JOB_STATE_QUEUED);
   change.mutable_state_change()->set_to(hipforge::v1::JOB_STATE_TRANSLATING);
   display.Event(change);
+  hipforge::v1::JobEvent unknown_origin;  // a change whose previous state the server did not record
+  unknown_origin.mutable_state_change()->set_to(hipforge::v1::JOB_STATE_SUCCEEDED);
+  display.Event(unknown_origin);
   hipforge::v1::JobEvent file;
   file.mutable_file_progress()->set_path("src/a.cu");
   file.mutable_file_progress()->set_done(3);
@@ -52,7 +55,7 @@ TEST(ProgressDisplay, JobEventsBecomeReadableLines) {
   step.mutable_step()->set_name("gfx90a");
   step.mutable_step()->set_status("ok");
   display.Event(step);
-  EXPECT_EQ(out.str(), "state: queued -> translating\ntranslate 3/7 src/a.cu translated\nbuild gfx90a: ok\n");
+  EXPECT_EQ(out.str(), "state: queued -> translating\nstate: succeeded\ntranslate 3/7 src/a.cu translated\nbuild gfx90a: ok\n");
 }
 
 TEST(ProgressDisplay, FormatsBytes) {
