@@ -110,17 +110,19 @@ RewriteResult DockerfileRewriter::Rewrite(const std::string& relative_path, cons
     std::smatch m;
     if (std::regex_match(line, m, kFrom)) {
       std::string note;
-      const std::string image = MapContainerImage(m[2].str(), rocm_version, note);
+      const std::string original_image = m[2].str();  // `m` points into `line`, which is replaced below
+      const std::string image = MapContainerImage(original_image, rocm_version, note);
       if (image.empty()) return true;
       line = m[1].str() + image + m[3].str();
       result.changed_by.insert("docker");
-      result.notes.push_back({"docker", number, m[2].str() + " -> " + image, false});
+      result.notes.push_back({"docker", number, original_image + " -> " + image, false});
       if (!note.empty()) result.notes.push_back({"docker", number, note, true});
       return true;
     }
     if (std::regex_match(line, m, kNvidiaEnv)) {
-      result.notes.push_back({"docker", number, m[1].str() + " is for the NVIDIA container runtime: removed", false});
-      line = "# hipforge: " + m[1].str() + " removed (NVIDIA container runtime only)";
+      const std::string variable = m[1].str();
+      result.notes.push_back({"docker", number, variable + " is for the NVIDIA container runtime: removed", false});
+      line = "# hipforge: " + variable + " removed (NVIDIA container runtime only)";
       result.changed_by.insert("docker");
       return true;
     }
@@ -146,11 +148,12 @@ RewriteResult CiConfigRewriter::Rewrite(const std::string& relative_path, const 
     std::smatch m;
     if (std::regex_match(line, m, kImage)) {
       std::string note;
-      const std::string image = MapContainerImage(m[2].str(), rocm_version, note);
+      const std::string original_image = m[2].str();  // `m` points into `line`, which is replaced below
+      const std::string image = MapContainerImage(original_image, rocm_version, note);
       if (image.empty()) return false;
       line = m[1].str() + image + m[3].str();
       result.changed_by.insert("ci");
-      result.notes.push_back({"ci", number, m[2].str() + " -> " + image, false});
+      result.notes.push_back({"ci", number, original_image + " -> " + image, false});
       if (!note.empty()) result.notes.push_back({"ci", number, note, true});
       return true;
     }

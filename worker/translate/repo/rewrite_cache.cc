@@ -27,7 +27,12 @@ std::optional<RewriteResult> RewriteCache::Lookup(const std::string& key) const 
   try {
     const nlohmann::json json = nlohmann::json::parse(in);
     RewriteResult result;
-    result.output = json.at("output").get<std::string>();
+    // The output is stored raw next to the JSON: build files need not be UTF-8.
+    std::ifstream output_file(directory_ / (key + ".out"), std::ios::binary);
+    if (!output_file) return std::nullopt;
+    std::ostringstream output;
+    output << output_file.rdbuf();
+    result.output = output.str();
     result.changed_by = json.at("changed_by").get<std::set<std::string>>();
     result.changed_lines = json.at("changed_lines").get<std::set<uint32_t>>();
     for (const auto& note : json.at("notes")) {
@@ -49,16 +54,22 @@ void RewriteCache::Store(const std::string& key, const RewriteResult& result) co
     notes.push_back({{"origin", note.origin}, {"line", note.line}, {"message", note.message},
                      {"left_for_person", note.left_for_person}});
   }
-  const nlohmann::json json = {{"output", result.output},
-                               {"changed_by", result.changed_by},
+  const nlohmann::json json = {{"changed_by", result.changed_by},
                                {"changed_lines", result.changed_lines},
                                {"notes", notes}};
   // Write then rename, so a concurrent reader never sees half an entry.
   const auto final_path = directory_ / (key + ".json");
   const auto temp_path = directory_ / (key + ".json.tmp" + std::to_string(reinterpret_cast<uintptr_t>(&result)));
+  const auto output_path = directory_ / (key + ".out");
   {
     std::ofstream out(temp_path, std::ios::binary);
-    out << json.dump();
+    out << result.output;
+  }
+  std::filesystem::rename(temp_path, output_path, error);
+  if (error) return;
+  {
+    std::ofstream out(temp_path, std::ios::binary);
+    out << json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   }
   std::filesystem::rename(temp_path, final_path, error);
   if (error) std::filesystem::remove(temp_path, error);
