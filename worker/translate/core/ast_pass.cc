@@ -353,6 +353,37 @@ class PreprocessorFacts : public clang::PPCallbacks {
   ProjectFiles& files_;
 };
 
+// Runs the matchers over this project's own top-level declarations only. Declarations from the prelude PCH
+// and from toolkit/library headers are never visited, so the PCH stays lazily loaded and big headers (CUB,
+// Thrust) cost only their parse.
+class ProjectScopeConsumer : public clang::ASTConsumer {
+ public:
+  ProjectScopeConsumer(mat::MatchFinder& finder, ProjectFiles& files) : finder_(finder), files_(files) {}
+
+  bool HandleTopLevelDecl(clang::DeclGroupRef group) override {
+    for (clang::Decl* decl : group) {
+      if (decl && !decl->isFromASTFile()) top_level_.push_back(decl);
+    }
+    return true;
+  }
+
+  void HandleTranslationUnit(clang::ASTContext& context) override {
+    const clang::SourceManager& sm = context.getSourceManager();
+    std::vector<clang::Decl*> scope;
+    for (clang::Decl* decl : top_level_) {
+      const clang::SourceLocation loc = sm.getExpansionLoc(decl->getLocation());
+      if (loc.isValid() && files_.RelativePath(sm, sm.getFileID(loc))) scope.push_back(decl);
+    }
+    context.setTraversalScope(scope);
+    finder_.matchAST(context);
+  }
+
+ private:
+  mat::MatchFinder& finder_;
+  ProjectFiles& files_;
+  std::vector<clang::Decl*> top_level_;
+};
+
 class FactsAction : public clang::ASTFrontendAction {
  public:
   FactsAction(const NameResolver& resolver, ProjectFiles& files) : resolver_(resolver), files_(files) {}
@@ -384,7 +415,7 @@ class FactsAction : public clang::ASTFrontendAction {
     }
     finder_->addMatcher(mat::callExpr(mat::callee(mat::functionDecl(mat::hasAnyName(llvm::ArrayRef<llvm::StringRef>(rewritten))))).bind("rewrite"),
                         collector_.get());
-    return finder_->newASTConsumer();
+    return std::make_unique<ProjectScopeConsumer>(*finder_, files_);
   }
 
  private:
