@@ -9,7 +9,7 @@
 
 namespace hipforge::translate {
 
-// Rule ids of the translator's own diagnostics (documented in docs/translate/diagnostics.md).
+// Rule ids of the translator's own diagnostics (meanings below; reported as Finding::rule_id).
 inline constexpr std::string_view kRuleUnsupported = "TR001";       // no HIP equivalent
 inline constexpr std::string_view kRuleNotInTargetHip = "TR002";    // HIP has it, but not in the target release
 inline constexpr std::string_view kRuleExperimental = "TR003";      // needs --experimental
