@@ -9,6 +9,7 @@
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <thread>
 
 namespace hipforge {
 namespace bp = boost::process;
@@ -28,6 +29,21 @@ std::filesystem::path TempName(const char* tag) {
   std::ostringstream name;
   name << "hipforge-proc-" << ::getpid() << "-" << std::hex << rng() << "." << tag;
   return std::filesystem::temp_directory_path() / name.str();
+}
+
+// Boost 1.74's child::wait_for waits on sigtimedwait(SIGCHLD) without blocking the signal, so a child that exits
+// before the wait starts (or whose SIGCHLD lands on another thread) is only noticed when the whole timeout has
+// passed. Polling waitpid(WNOHANG) with a short, growing sleep has no such race.
+bool WaitWithDeadline(bp::child& child, std::chrono::steady_clock::time_point deadline) {
+  auto pause = std::chrono::microseconds(200);
+  std::error_code ignored;
+  while (child.running(ignored)) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= deadline) return false;
+    std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(pause, deadline - now));
+    pause = std::min(pause * 2, std::chrono::microseconds(20000));
+  }
+  return true;
 }
 
 }  // namespace
@@ -77,7 +93,7 @@ absl::StatusOr<ProcessResult> BoostProcessLauncher::Run(const ProcessSpec& spec)
   if (launch_error) return absl::InternalError("cannot start " + program.string() + ": " + launch_error.message());
 
   ProcessResult result;
-  if (!child.wait_for(spec.timeout, launch_error)) {
+  if (!WaitWithDeadline(child, start + spec.timeout)) {
     ::kill(-child.id(), SIGKILL);
     child.wait(launch_error);
     result.timed_out = true;

@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <thread>
+#include <vector>
+
 namespace hipforge {
 namespace {
 
@@ -40,6 +44,24 @@ TEST(BoostProcessLauncherTest, StdinAndTruncation) {
   ASSERT_TRUE(result.ok()) << result.status();
   EXPECT_EQ(result->standard_output, std::string(10, 'a'));
   EXPECT_TRUE(result->output_truncated);
+}
+
+// Children that exit at once, from several threads, under the default ten-minute timeout: each run must return
+// when its child exits. (Boost 1.74's wait_for missed an early SIGCHLD and slept out the whole timeout.)
+TEST(BoostProcessLauncherTest, FastChildrenFromManyThreadsReturnWhenTheyExit) {
+  BoostProcessLauncher launcher;
+  std::atomic<int> exited_zero{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < 25; ++i) {
+        auto result = launcher.Run({.argv = {"true"}});
+        if (result.ok() && !result->timed_out && result->exit_code == 0) ++exited_zero;
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(exited_zero.load(), 100);
 }
 
 TEST(BoostProcessLauncherTest, MissingProgramIsNotFound) {
