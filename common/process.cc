@@ -31,19 +31,23 @@ std::filesystem::path TempName(const char* tag) {
   return std::filesystem::temp_directory_path() / name.str();
 }
 
+enum class WaitOutcome { kExited, kTimedOut, kCancelled };
+
 // Boost 1.74's child::wait_for waits on sigtimedwait(SIGCHLD) without blocking the signal, so a child that exits
 // before the wait starts (or whose SIGCHLD lands on another thread) is only noticed when the whole timeout has
-// passed. Polling waitpid(WNOHANG) with a short, growing sleep has no such race.
-bool WaitWithDeadline(bp::child& child, std::chrono::steady_clock::time_point deadline) {
+// passed. Polling waitpid(WNOHANG) with a short, growing sleep has no such race, and lets us watch a cancel flag.
+WaitOutcome WaitWithDeadline(bp::child& child, std::chrono::steady_clock::time_point deadline,
+                             const std::atomic<bool>* cancelled) {
   auto pause = std::chrono::microseconds(200);
   std::error_code ignored;
   while (child.running(ignored)) {
+    if (cancelled != nullptr && cancelled->load()) return WaitOutcome::kCancelled;
     const auto now = std::chrono::steady_clock::now();
-    if (now >= deadline) return false;
+    if (now >= deadline) return WaitOutcome::kTimedOut;
     std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(pause, deadline - now));
     pause = std::min(pause * 2, std::chrono::microseconds(20000));
   }
-  return true;
+  return WaitOutcome::kExited;
 }
 
 }  // namespace
@@ -93,14 +97,16 @@ absl::StatusOr<ProcessResult> BoostProcessLauncher::Run(const ProcessSpec& spec)
   if (launch_error) return absl::InternalError("cannot start " + program.string() + ": " + launch_error.message());
 
   ProcessResult result;
-  if (!WaitWithDeadline(child, start + spec.timeout)) {
+  const WaitOutcome outcome = WaitWithDeadline(child, start + spec.timeout, spec.cancelled);
+  if (outcome != WaitOutcome::kExited) {
     ::kill(-child.id(), SIGKILL);
     child.wait(launch_error);
-    result.timed_out = true;
+    result.timed_out = outcome == WaitOutcome::kTimedOut;
+    result.cancelled = outcome == WaitOutcome::kCancelled;
   }
   result.wall_time = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
   const int native = child.native_exit_code();
-  result.exit_code = (!result.timed_out && WIFEXITED(native)) ? WEXITSTATUS(native) : -1;
+  result.exit_code = (outcome == WaitOutcome::kExited && WIFEXITED(native)) ? WEXITSTATUS(native) : -1;
   result.standard_output = ReadCapped(out_path, spec.max_output_bytes, result.output_truncated);
   result.standard_error = ReadCapped(err_path, spec.max_output_bytes, result.output_truncated);
   return result;

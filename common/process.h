@@ -1,6 +1,7 @@
 #pragma once
 // Running external programs (initdb, pg_ctl, hipcc, cmake, user tests) behind an interface,
 // so components take a launcher in their constructor and tests can pass the real one or a fake.
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -22,11 +23,15 @@ struct ProcessSpec {
   std::optional<std::string> standard_input;
   std::chrono::milliseconds timeout{std::chrono::minutes(10)};
   size_t max_output_bytes = 16 << 20;  // per stream; the rest is dropped and `output_truncated` set
+  // When set and it becomes true while the child runs (e.g. its job was cancelled), the child's process group is
+  // killed as on a timeout and the result says `cancelled`. Must outlive the Run call.
+  const std::atomic<bool>* cancelled = nullptr;
 };
 
 struct ProcessResult {
   int exit_code = -1;  // -1 when killed by a signal or timed out
   bool timed_out = false;
+  bool cancelled = false;  // killed because ProcessSpec::cancelled became true
   bool output_truncated = false;
   std::string standard_output;
   std::string standard_error;

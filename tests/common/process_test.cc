@@ -64,6 +64,22 @@ TEST(BoostProcessLauncherTest, FastChildrenFromManyThreadsReturnWhenTheyExit) {
   EXPECT_EQ(exited_zero.load(), 100);
 }
 
+TEST(BoostProcessLauncherTest, CancelFlagKillsTheRunningGroup) {
+  BoostProcessLauncher launcher;
+  std::atomic<bool> cancelled{false};
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    cancelled = true;
+  });
+  auto result = launcher.Run({.argv = {"sh", "-c", "echo started; sleep 30 & sleep 30"}, .cancelled = &cancelled});
+  canceller.join();
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_TRUE(result->cancelled);
+  EXPECT_FALSE(result->timed_out);
+  EXPECT_EQ(result->exit_code, -1);
+  EXPECT_EQ(result->standard_output, "started\n");
+}
+
 TEST(BoostProcessLauncherTest, MissingProgramIsNotFound) {
   BoostProcessLauncher launcher;
   EXPECT_EQ(launcher.Run({.argv = {"hipforge-no-such-program"}}).status().code(), absl::StatusCode::kNotFound);
