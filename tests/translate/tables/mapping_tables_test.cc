@@ -17,7 +17,8 @@ constexpr ApiLibrary kAllLibraries[] = {
     ApiLibrary::kBlas,    ApiLibrary::kBlasLt,  ApiLibrary::kRand,   ApiLibrary::kFft,
     ApiLibrary::kSparse,  ApiLibrary::kSolver,  ApiLibrary::kDnn,    ApiLibrary::kCub,
     ApiLibrary::kRtc,     ApiLibrary::kCooperativeGroups, ApiLibrary::kNccl, ApiLibrary::kTensor,
-    ApiLibrary::kHeaders, ApiLibrary::kTypes,   ApiLibrary::kCaffe2};
+    ApiLibrary::kHeaders, ApiLibrary::kTypes,   ApiLibrary::kCaffe2, ApiLibrary::kNvtx,
+    ApiLibrary::kNvml};
 
 std::string Describe(const ApiMapping& m) {
   return std::string(LibraryName(m.library)) + ":" + std::string(m.cuda_name);

@@ -28,6 +28,8 @@ enum class ApiLibrary : uint8_t {
   // Added after the first cut (appended so existing values keep their numbers):
   kTypes,              // CUDA runtime and driver API types, enums, enum constants and macros
   kCaffe2,             // Caffe2's CUDA headers and helpers (HIPIFY's lit suite covers them)
+  kNvtx,               // NVTX annotations (nvToolsExt.h) -> roctx
+  kNvml,               // NVML (nvml.h): no ROCm drop-in; every use is reported
 };
 
 // Extra facts a few records carry, as bits in ApiMapping::flags.
@@ -38,6 +40,8 @@ enum class MappingFlag : uint16_t {
   kRocMiopenOnly = 1 << 3,   // roc_name applies with --miopen only, not with plain --roc
   kCudaOverloaded = 1 << 4,  // CUDA overloads this host function; the HIP call depends on the arguments
   kDropInclude = 1 << 5,     // header without a HIP counterpart: the #include is removed
+  kHipDataType = 1 << 6,     // CUDA data type (cudaDataType_t, CUDA_R_32F...) whose hip_name is HIP's own
+                             // hipDataType; --use-hip-data-types emits it instead of a library's type
 };
 
 enum class ApiKind : uint8_t {

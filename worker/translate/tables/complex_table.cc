@@ -38,6 +38,8 @@ constexpr ApiMapping kRecords[] = {
     {.cuda_name = "cuFloatComplex", .hip_name = "hipFloatComplex", .roc_name = "rocblas_float_complex", .kind = kType, .library = kComplex, .roc_state = kSupported, .hip_introduced = {1, 6}},
     {.cuda_name = "cuDoubleComplex", .hip_name = "hipDoubleComplex", .roc_name = "rocblas_double_complex", .kind = kType, .library = kComplex, .roc_state = kSupported, .hip_introduced = {1, 6}},
     {.cuda_name = "cuComplex", .hip_name = "hipComplex", .roc_name = "rocblas_float_complex", .kind = kType, .library = kComplex, .roc_state = kSupported, .hip_introduced = {1, 6}},
+    // Include guard as the HIP library header spells it (hipforge addition; see the note in types_table.cc).
+    {.cuda_name = "CU_COMPLEX_H_", .hip_name = "HIP_INCLUDE_HIP_HIP_COMPLEX_H", .kind = kMacro, .library = kComplex, .roc_state = kSupported, .hip_introduced = {1, 6}},
 };
 
 }  // namespace

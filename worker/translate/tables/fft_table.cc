@@ -159,6 +159,8 @@ constexpr ApiMapping kRecords[] = {
     {.cuda_name = "cufftXt1dFactors", .hip_name = "hipfftXt1dFactors", .kind = kType, .library = kFft, .hip_state = kUnsupported},
     {.cuda_name = "cufftBox3d_t", .hip_name = "hipfftBox3d_t", .kind = kType, .library = kFft, .hip_state = kUnsupported, .cuda_introduced = {11, 8}},
     {.cuda_name = "cufftBox3d", .hip_name = "hipfftBox3d", .kind = kType, .library = kFft, .hip_state = kUnsupported, .cuda_introduced = {11, 8}},
+    // Include guard as the HIP library header spells it (hipforge addition; see the note in types_table.cc).
+    {.cuda_name = "_CUFFT_H_", .hip_name = "HIPFFT_H_", .kind = kMacro, .library = kFft, .roc_state = kSupported, .hip_introduced = {1, 7}},
 };
 
 }  // namespace

@@ -76,6 +76,20 @@ constexpr ApiMapping kRecords[] = {
     {.cuda_name = "cutensor.h", .hip_name = "hiptensor/hiptensor.hpp", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .hip_introduced = {5, 7}},
     {.cuda_name = "cutensor/types.h", .hip_name = "hiptensor/hiptensor_types.hpp", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .hip_introduced = {5, 7}},
     {.cuda_name = "cutensorMg.h", .kind = kHeader, .library = kHeaders, .hip_state = kUnsupported},
+    // hipforge additions, found on real code:
+    // the device-side runtime API comes with hip_runtime.h; the cooperative-groups sub-headers live in the one
+    // HIP header (their unsupported functions, e.g. cooperative_groups::reduce, are reported where used);
+    // NVTX ranges and marks map to roctx; libcu++, WMMA and NVML have no drop-in and stay with a warning.
+    {.cuda_name = "cuda_device_runtime_api.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .flags = Bit(kDropInclude)},
+    {.cuda_name = "cooperative_groups/reduce.h", .hip_name = "hip/hip_cooperative_groups.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .cuda_introduced = {11, 0}},
+    {.cuda_name = "cooperative_groups/scan.h", .hip_name = "hip/hip_cooperative_groups.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .cuda_introduced = {11, 6}},
+    {.cuda_name = "cooperative_groups/memcpy_async.h", .hip_name = "hip/hip_cooperative_groups.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .cuda_introduced = {11, 0}},
+    {.cuda_name = "nvToolsExt.h", .hip_name = "roctracer/roctx.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported},
+    {.cuda_name = "nvtx3/nvToolsExt.h", .hip_name = "roctracer/roctx.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .cuda_introduced = {10, 0}},
+    {.cuda_name = "nvml.h", .kind = kHeader, .library = kHeaders, .hip_state = kUnsupported},
+    {.cuda_name = "mma.h", .kind = kHeader, .library = kHeaders, .hip_state = kUnsupported},
+    {.cuda_name = "cuda/pipeline", .kind = kHeader, .library = kHeaders, .hip_state = kUnsupported, .cuda_introduced = {11, 0}},
+    {.cuda_name = "cuda/barrier", .kind = kHeader, .library = kHeaders, .hip_state = kUnsupported, .cuda_introduced = {11, 0}},
 };
 
 }  // namespace

@@ -29,5 +29,7 @@ std::span<const ApiMapping> NcclTable();
 std::span<const ApiMapping> TensorTable();
 std::span<const ApiMapping> HeadersTable();
 std::span<const ApiMapping> Caffe2Table();
+std::span<const ApiMapping> NvtxTable();
+std::span<const ApiMapping> NvmlTable();
 
 }  // namespace hipforge::translate

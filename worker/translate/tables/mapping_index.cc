@@ -13,7 +13,8 @@ std::vector<std::span<const ApiMapping>> AllTables() {
   return {RuntimeTable(), DriverTable(),  TypesTable(), DeviceTable(),  ComplexTable(),
           BlasTable(),    BlasLtTable(),  RandTable(),  FftTable(),     SparseTable(),
           SolverTable(),  DnnTable(),     CubTable(),   RtcTable(),     CooperativeGroupsTable(),
-          NcclTable(),    TensorTable(),  Caffe2Table(), HeadersTable()};
+          NcclTable(),    TensorTable(),  Caffe2Table(), NvtxTable(),    NvmlTable(),
+          HeadersTable()};
 }
 
 std::string_view LibraryName(ApiLibrary library) {
@@ -37,6 +38,8 @@ std::string_view LibraryName(ApiLibrary library) {
     case ApiLibrary::kHeaders: return "headers";
     case ApiLibrary::kTypes: return "types";
     case ApiLibrary::kCaffe2: return "caffe2";
+    case ApiLibrary::kNvtx: return "nvtx";
+    case ApiLibrary::kNvml: return "nvml";
   }
   return "unknown";
 }
@@ -96,6 +99,13 @@ ResolvedName Resolve(const ApiMapping& mapping, bool roc, bool miopen, ApiVersio
   ResolvedName resolved = Resolve(mapping, roc, miopen);
   if (!resolved.from_roc && resolved.name == mapping.hip_name) resolved.name = HipNameFor(mapping, target);
   return resolved;
+}
+
+ResolvedName Resolve(const ApiMapping& mapping, bool roc, bool miopen, ApiVersion target, bool use_hip_data_types) {
+  if (use_hip_data_types && HasFlag(mapping, MappingFlag::kHipDataType)) {
+    return {HipNameFor(mapping, target), mapping.hip_state, false};
+  }
+  return Resolve(mapping, roc, miopen, target);
 }
 
 MappingIndex::MappingIndex() : MappingIndex(AllTables()) {}

@@ -41,6 +41,9 @@ struct ResolvedName {
 ResolvedName Resolve(const ApiMapping& mapping, bool roc, bool miopen);
 // Same, with the HIP name spelled as the `target` release spells it (see HipNameFor).
 ResolvedName Resolve(const ApiMapping& mapping, bool roc, bool miopen, ApiVersion target);
+// Same; with `use_hip_data_types` (hipify-clang's --use-hip-data-types) a kHipDataType record resolves to
+// HIP's hipDataType / HIP_R_32F... even where --roc or --miopen would pick a library type (rocblas_datatype).
+ResolvedName Resolve(const ApiMapping& mapping, bool roc, bool miopen, ApiVersion target, bool use_hip_data_types);
 
 class MappingIndex {
  public:

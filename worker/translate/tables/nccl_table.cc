@@ -96,6 +96,12 @@ constexpr ApiMapping kRecords[] = {
     {.cuda_name = "NCCL_VERSION_CODE", .hip_name = "NCCL_VERSION_CODE", .kind = kMacro, .library = kNccl, .roc_state = kSupported, .cuda_introduced = {2, 0}},
     {.cuda_name = "NCCL_VERSION", .hip_name = "NCCL_VERSION", .kind = kMacro, .library = kNccl, .roc_state = kSupported, .cuda_introduced = {2, 0}},
     {.cuda_name = "NCCL_SPLIT_NOCOLOR", .hip_name = "NCCL_SPLIT_NOCOLOR", .kind = kMacro, .library = kNccl, .roc_state = kSupported, .cuda_introduced = {2, 18}},
+    // NCCL 2.27+ communicator shrinking, revocation and symmetric-memory windows: not in RCCL (ROCm 6.4 ships
+    // RCCL 2.22), so each use is reported.
+    {.cuda_name = "ncclCommShrink", .kind = kFunction, .library = kNccl, .hip_state = kUnsupported, .cuda_introduced = {2, 27}},
+    {.cuda_name = "ncclCommWindowRegister", .kind = kFunction, .library = kNccl, .hip_state = kUnsupported, .cuda_introduced = {2, 27}},
+    {.cuda_name = "ncclCommWindowDeregister", .kind = kFunction, .library = kNccl, .hip_state = kUnsupported, .cuda_introduced = {2, 27}},
+    {.cuda_name = "ncclCommRevoke", .kind = kFunction, .library = kNccl, .hip_state = kUnsupported, .cuda_introduced = {2, 28}},
 };
 
 }  // namespace

@@ -163,6 +163,8 @@ constexpr ApiMapping kRecords[] = {
     {.cuda_name = "CURAND_3RD", .hip_name = "HIPRAND_3RD", .kind = kEnumConstant, .library = kRand, .hip_state = kUnsupported},
     {.cuda_name = "CURAND_DEFINITION", .hip_name = "HIPRAND_DEFINITION", .kind = kEnumConstant, .library = kRand, .hip_state = kUnsupported},
     {.cuda_name = "CURAND_POISSON", .hip_name = "HIPRAND_POISSON", .kind = kEnumConstant, .library = kRand, .hip_state = kUnsupported},
+    // Include guard as the HIP library header spells it (hipforge addition; see the note in types_table.cc).
+    {.cuda_name = "CURAND_H_", .hip_name = "HIPRAND_H_", .kind = kMacro, .library = kRand, .roc_state = kSupported, .hip_introduced = {1, 5}},
 };
 
 }  // namespace

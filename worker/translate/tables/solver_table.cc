@@ -758,6 +758,9 @@ constexpr ApiMapping kRecords[] = {
     {.cuda_name = "csrcholInfoHost_t", .hip_name = "hipsolvercsrcholInfoHost_t", .kind = kType, .library = kSolver, .hip_state = kUnsupported, .cuda_introduced = {7, 5}},
     {.cuda_name = "csrcholInfo", .hip_name = "hipsolvercsrcholInfo", .kind = kType, .library = kSolver, .hip_state = kUnsupported, .cuda_introduced = {7, 5}},
     {.cuda_name = "csrcholInfo_t", .hip_name = "hipsolvercsrcholInfo_t", .kind = kType, .library = kSolver, .hip_state = kUnsupported, .cuda_introduced = {7, 5}},
+    // Include guard as the HIP library header spells it (hipforge addition; see the note in types_table.cc).
+    {.cuda_name = "CUSOLVER_COMMON_H_", .hip_name = "HIPSOLVER_H", .kind = kMacro, .library = kSolver, .roc_state = kSupported, .hip_introduced = {4, 5}},
+    {.cuda_name = "CUSOLVERDN_H_", .hip_name = "HIPSOLVER_H", .kind = kMacro, .library = kSolver, .roc_state = kSupported, .hip_introduced = {4, 5}},
 };
 
 }  // namespace

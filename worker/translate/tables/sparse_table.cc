@@ -871,6 +871,9 @@ constexpr ApiMapping kRecords[] = {
     {.cuda_name = "cusparseConstDnVecDescr_t", .hip_name = "hipsparseConstDnVecDescr_t", .roc_name = "rocsparse_const_dnvec_descr", .kind = kType, .library = kSparse, .roc_state = kSupported, .cuda_introduced = {12, 0}, .hip_introduced = {6, 0}, .roc_introduced = {6, 0}},
     {.cuda_name = "cusparseConstSpMatDescr_t", .hip_name = "hipsparseConstSpMatDescr_t", .roc_name = "rocsparse_const_spmat_descr", .kind = kType, .library = kSparse, .roc_state = kSupported, .cuda_introduced = {12, 0}, .hip_introduced = {6, 0}, .roc_introduced = {6, 0}},
     {.cuda_name = "cusparseConstDnMatDescr_t", .hip_name = "hipsparseConstDnMatDescr_t", .roc_name = "rocsparse_const_dnmat_descr", .kind = kType, .library = kSparse, .roc_state = kSupported, .cuda_introduced = {12, 0}, .hip_introduced = {6, 0}, .roc_introduced = {6, 0}},
+    // Include guard as the HIP library header spells it (hipforge addition; see the note in types_table.cc).
+    {.cuda_name = "CUSPARSE_H_", .hip_name = "HIPSPARSE_H", .kind = kMacro, .library = kSparse, .roc_state = kSupported, .hip_introduced = {1, 9}},
+    {.cuda_name = "CUSPARSEAPI", .hip_name = "HIPSPARSE_EXPORT", .kind = kMacro, .library = kSparse, .roc_state = kSupported, .hip_introduced = {1, 9}},
 };
 
 }  // namespace

@@ -2491,6 +2491,20 @@ constexpr ApiMapping kRecords[] = {
     {.cuda_name = "CU_GRAPH_KERNEL_NODE_PORT_PROGRAMMATIC", .hip_name = "hipGraphKernelNodePortProgrammatic", .kind = kMacro, .library = kTypes, .roc_state = kSupported, .cuda_introduced = {12, 3}, .hip_introduced = {6, 2}},
     {.cuda_name = "CU_GRAPH_KERNEL_NODE_PORT_LAUNCH_ORDER", .hip_name = "hipGraphKernelNodePortLaunchCompletion", .kind = kMacro, .library = kTypes, .roc_state = kSupported, .cuda_introduced = {12, 3}, .hip_introduced = {6, 2}},
     {.cuda_name = "CUDA_ARRAY3D_VIDEO_ENCODE_DECODE", .hip_name = "HIP_ARRAY3D_VIDEO_ENCODE_DECODE", .kind = kMacro, .library = kTypes, .hip_state = kUnsupported, .cuda_introduced = {12, 5}},
+    // Include guards of the CUDA headers, as the HIP headers spell theirs: code copied from cuda-samples'
+    // helper_cuda.h tests `#ifdef __DRIVER_TYPES_H__` etc. to know which library is in; unmapped, those helpers
+    // vanish silently after translation. (hipforge addition; names checked in the HIP/ROCm library headers.)
+    {.cuda_name = "__CUDA_RUNTIME_H__", .hip_name = "HIP_INCLUDE_HIP_HIP_RUNTIME_H", .kind = kMacro, .library = kTypes, .roc_state = kSupported, .hip_introduced = {1, 6}},
+    {.cuda_name = "__CUDA_RUNTIME_API_H__", .hip_name = "HIP_INCLUDE_HIP_HIP_RUNTIME_API_H", .kind = kMacro, .library = kTypes, .roc_state = kSupported, .hip_introduced = {1, 6}},
+    {.cuda_name = "__cuda_cuda_h__", .hip_name = "HIP_INCLUDE_HIP_HIP_RUNTIME_H", .kind = kMacro, .library = kTypes, .roc_state = kSupported, .hip_introduced = {1, 6}},
+    {.cuda_name = "__DRIVER_TYPES_H__", .hip_name = "HIP_INCLUDE_HIP_DRIVER_TYPES_H", .kind = kMacro, .library = kTypes, .roc_state = kSupported, .hip_introduced = {1, 6}},
+    {.cuda_name = "__VECTOR_TYPES_H__", .hip_name = "HIP_INCLUDE_HIP_HIP_VECTOR_TYPES_H", .kind = kMacro, .library = kTypes, .roc_state = kSupported, .hip_introduced = {1, 6}},
+    {.cuda_name = "__CUDA_FP16_H__", .hip_name = "HIP_INCLUDE_HIP_HIP_FP16_H", .kind = kMacro, .library = kTypes, .roc_state = kSupported, .hip_introduced = {1, 6}},
+    {.cuda_name = "__LIBRARY_TYPES_H__", .hip_name = "HIP_INCLUDE_HIP_LIBRARY_TYPES_H", .kind = kMacro, .library = kTypes, .roc_state = kSupported, .hip_introduced = {1, 6}},
+    {.cuda_name = "__CHANNEL_DESCRIPTOR_H__", .hip_name = "HIP_INCLUDE_HIP_CHANNEL_DESCRIPTOR_H", .kind = kMacro, .library = kTypes, .roc_state = kSupported, .hip_introduced = {1, 6}},
+    {.cuda_name = "__TEXTURE_TYPES_H__", .hip_name = "HIP_INCLUDE_HIP_TEXTURE_TYPES_H", .kind = kMacro, .library = kTypes, .roc_state = kSupported, .hip_introduced = {1, 6}},
+    {.cuda_name = "__SURFACE_TYPES_H__", .hip_name = "HIP_INCLUDE_HIP_SURFACE_TYPES_H", .kind = kMacro, .library = kTypes, .roc_state = kSupported, .hip_introduced = {1, 6}},
+    {.cuda_name = "_COOPERATIVE_GROUPS_H_", .hip_name = "HIP_INCLUDE_HIP_HIP_COOPERATIVE_GROUP_H", .kind = kMacro, .library = kTypes, .roc_state = kSupported, .hip_introduced = {1, 6}},
 };
 
 }  // namespace
