@@ -17,7 +17,8 @@ const ApiMapping* NameResolver::Find(std::string_view cuda_name) const { return 
 NameDecision NameResolver::Decide(const ApiMapping& mapping, bool blas_v2_included) const {
   NameDecision decision;
   decision.mapping = &mapping;
-  const ResolvedName resolved = Resolve(mapping, options_.roc, options_.miopen, options_.target_hip_version);
+  const ResolvedName resolved = Resolve(mapping, options_.roc, options_.miopen, options_.target_hip_version,
+                                        options_.use_hip_data_types);
   const std::string target_family = resolved.from_roc ? "ROC" : "HIP";
   const std::string quoted = "'" + std::string(mapping.cuda_name) + "'";
   if (resolved.state == SupportState::kExperimental && !options_.experimental) {

@@ -178,7 +178,8 @@ class SourceTranslatorImpl : public SourceTranslator {
   std::string CacheSalt() const {
     std::ostringstream salt;
     salt << "hipforge-translator-1;" << int(options_.target_hip_version.major) << "."
-         << int(options_.target_hip_version.minor) << ";roc=" << options_.roc << ";miopen=" << options_.miopen;
+         << int(options_.target_hip_version.minor) << ";roc=" << options_.roc << ";miopen=" << options_.miopen
+         << ";hip-data-types=" << options_.use_hip_data_types << ";experimental=" << options_.experimental;
     return salt.str();
   }
 
@@ -272,6 +273,10 @@ class SourceTranslatorImpl : public SourceTranslator {
     if (parsed) {
       compose.launches = merged.facts.launches;
       compose.warp_calls = merged.facts.warp_calls;
+      for (WarpCallSite& call : compose.warp_calls) {
+        const auto& proven = tokens.full_mask_variables;
+        if (std::find(proven.begin(), proven.end(), call.callee.begin) != proven.end()) call.full_mask = true;
+      }
       if (options_.translate_inactive_branches || options_.amap) {
         auto skipped = [&](uint32_t offset) {
           return std::any_of(merged.facts.skipped.begin(), merged.facts.skipped.end(),

@@ -10,6 +10,7 @@
 #include "clang/Basic/TokenKinds.h"
 #include "clang/Lex/Lexer.h"
 #include "worker/translate/core/argument_rewrites.h"
+#include "worker/translate/core/compat_shims.h"
 
 namespace hipforge::translate {
 namespace {
@@ -50,6 +51,8 @@ std::vector<Token> LexAll(std::string_view content) {
 
 bool IsIdentifier(const Token& token) { return token.kind == clang::tok::raw_identifier; }
 
+constexpr std::string_view kHipRuntimeHeader = "hip/hip_runtime.h";
+
 class TokenPass {
  public:
   TokenPass(const TokenPassInput& input, const NameResolver& resolver)
@@ -57,12 +60,15 @@ class TokenPass {
 
   TokenPassOutput Run() {
     ScanDirectives();
+    CollectCooperativeGroupsAliases();
     for (size_t i = 0; i < tokens_.size(); ++i) {
       if (directive_tokens_.count(i)) continue;
       const Token& token = tokens_[i];
       if (IsSkipped(token.begin)) continue;
       if (IsIdentifier(token)) {
         if (HandleWarpCall(i)) continue;
+        if (HandleMetaGroup(i)) continue;
+        if (HandleQualifiedCooperativeGroups(i)) continue;
         if (input_.discover_sites && HasArgumentRewrites(Text(token))) DiscoverCall(i);
         RenameIdentifier(token);
       } else if (token.kind == clang::tok::string_literal) {
@@ -72,6 +78,11 @@ class TokenPass {
       }
     }
     if (input_.main_file && !runtime_header_present_) InsertRuntimeHeader();
+    if (input_.facts && resolver_.options().target_hip_version < kHipWarpSyncIntroduced) {
+      for (const WarpCallSite& call : input_.facts->warp_calls) {
+        if (!call.full_mask && IsFullMaskVariable(call.mask)) output_.full_mask_variables.push_back(call.callee.begin);
+      }
+    }
     return std::move(output_);
   }
 
@@ -193,6 +204,20 @@ class TokenPass {
     const auto include = ParseInclude(after_directive);
     if (!include) return;
     output_.includes.push_back({include->name, include->angled});
+    if (include->name == kHipRuntimeHeader) {
+      // Already HIP (or half-migrated): no second runtime include, and a later cuda_runtime.h is a duplicate.
+      runtime_header_present_ = true;
+      emitted_main_headers_.insert(std::string(kHipRuntimeHeader));
+      return;
+    }
+    if (include->name == "cooperative_groups/reduce.h" && NeedsCooperativeGroupsShim()) {
+      output_.stats.converted[std::string(KindName(ApiKind::kHeader))]++;
+      AddEdit(hash_offset, include->name_end + 1 - hash_offset, CooperativeGroupsReduceShim(), "cooperative_groups");
+      Report(kRuleCompatShim, Severity::kNote, include->name_begin,
+             "HIP " + VersionText() + " has no cooperative_groups::reduce: an inline warp-tile version (with plus, "
+             "less, greater, bit_and/or/xor) replaces this include; the lines below move down by 4.");
+      return;
+    }
     const ApiMapping* mapping = FindHeader(include->name);
     if (!mapping) return;
     const std::string origin(LibraryName(mapping->library));
@@ -215,7 +240,7 @@ class TokenPass {
         HasFlag(*mapping, MappingFlag::kMainHeader) || HasFlag(*mapping, MappingFlag::kMainHeaderV2);
     std::set<std::string>& emitted = main_header ? emitted_main_headers_ : emitted_other_headers_;
     const bool drop = emitted.count(name) > 0;
-    if (name == "hip/hip_runtime.h") runtime_header_present_ = true;
+    if (name == kHipRuntimeHeader) runtime_header_present_ = true;
     if (drop) {
       // The whole directive goes; the line stays so line numbers in diagnostics keep matching.
       AddEdit(hash_offset, include->name_end + 1 - hash_offset, "", origin);
@@ -322,8 +347,170 @@ class TokenPass {
     site.name = std::string(name);
     site.mask = {tokens_[index + 2].begin, tokens_[j - 1].end()};
     site.next_arg = tokens_[j + 1].begin;
-    site.full_mask = IsFullWarpMaskLiteral(Text(site.mask));
+    site.full_mask = IsFullWarpMaskLiteral(Text(site.mask)) || IsFullMaskVariable(site.mask);
     output_.warp_calls.push_back(std::move(site));
+    return true;
+  }
+
+  // True when `mask` is one identifier naming a block-scope variable declared `T name = <all-ones literal>;`
+  // that nothing in its scope assigns, increments or takes the address of.
+  bool IsFullMaskVariable(ByteRange mask) const {
+    const auto use = std::lower_bound(tokens_.begin(), tokens_.end(), mask.begin,
+                                      [](const Token& token, uint32_t offset) { return token.begin < offset; });
+    if (use == tokens_.end() || use->begin != mask.begin || use->end() != mask.end || !IsIdentifier(*use)) {
+      return false;
+    }
+    const std::string_view name = Text(*use);
+    const size_t use_index = static_cast<size_t>(use - tokens_.begin());
+    // The nearest declaration visible from the use: walk back; blocks closed before the use do not count.
+    int depth = 0;
+    size_t declaration = 0;
+    bool found = false;
+    for (size_t k = use_index; k-- > 1;) {
+      const auto kind = tokens_[k].kind;
+      if (kind == clang::tok::r_brace) ++depth;
+      if (kind == clang::tok::l_brace) --depth;
+      if (depth <= 0 && IsIdentifier(tokens_[k]) && Text(tokens_[k]) == name && k + 1 < tokens_.size() &&
+          tokens_[k + 1].kind == clang::tok::equal && IsIdentifier(tokens_[k - 1]) &&
+          !IsAssignmentContext(k - 1)) {
+        declaration = k;
+        found = true;
+        break;
+      }
+    }
+    if (!found) return false;
+    // The initialiser runs to the ';' and must be an all-ones literal.
+    size_t semi = declaration + 2;
+    while (semi < tokens_.size() && tokens_[semi].kind != clang::tok::semi && tokens_[semi].kind != clang::tok::comma) {
+      ++semi;
+    }
+    if (semi >= tokens_.size() || semi == declaration + 2) return false;
+    if (!IsFullWarpMaskLiteral(Text(ByteRange{tokens_[declaration + 2].begin, tokens_[semi - 1].end()}))) return false;
+    // Block scope only: the scope's '{' follows ')' (function body, if, for), ';', '{', '}', 'else' or 'do';
+    // a namespace or class brace follows a name, and a global could change anywhere.
+    int scope_depth = 0;
+    size_t open = declaration;
+    for (; open-- > 0;) {
+      if (tokens_[open].kind == clang::tok::r_brace) ++scope_depth;
+      if (tokens_[open].kind == clang::tok::l_brace && scope_depth-- == 0) break;
+    }
+    if (open == static_cast<size_t>(-1) || open == 0) return false;
+    const Token& before_open = tokens_[open - 1];
+    const bool block = before_open.kind == clang::tok::r_paren || before_open.kind == clang::tok::semi ||
+                       before_open.kind == clang::tok::l_brace || before_open.kind == clang::tok::r_brace ||
+                       (IsIdentifier(before_open) && (Text(before_open) == "else" || Text(before_open) == "do" ||
+                                                      Text(before_open) == "const"));
+    if (!block) return false;
+    // Nothing in the rest of the scope may change it.
+    depth = 0;
+    for (size_t k = semi; k < tokens_.size(); ++k) {
+      const auto kind = tokens_[k].kind;
+      if (kind == clang::tok::l_brace) ++depth;
+      if (kind == clang::tok::r_brace && depth-- == 0) break;
+      if (!IsIdentifier(tokens_[k]) || Text(tokens_[k]) != name) continue;
+      if (k + 1 < tokens_.size() && IsModifyingOperator(tokens_[k + 1].kind)) return false;
+      if (tokens_[k - 1].kind == clang::tok::plusplus || tokens_[k - 1].kind == clang::tok::minusminus) return false;
+      if (tokens_[k - 1].kind == clang::tok::amp && IsAddressOfContext(k - 1)) return false;
+    }
+    return true;
+  }
+
+  // A keyword before `name = ...` makes it an assignment statement, not a declaration.
+  bool IsAssignmentContext(size_t before) const {
+    const std::string_view text = Text(tokens_[before]);
+    return text == "return" || text == "case" || text == "else" || text == "do" || text == "goto" ||
+           text == "throw" || text == "co_return";
+  }
+
+  static bool IsModifyingOperator(clang::tok::TokenKind kind) {
+    switch (kind) {
+      case clang::tok::equal: case clang::tok::plusequal: case clang::tok::minusequal: case clang::tok::starequal:
+      case clang::tok::slashequal: case clang::tok::percentequal: case clang::tok::ampequal:
+      case clang::tok::pipeequal: case clang::tok::caretequal: case clang::tok::lesslessequal:
+      case clang::tok::greatergreaterequal: case clang::tok::plusplus: case clang::tok::minusminus:
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  // '&' is address-of (not bitwise and) when what precedes it cannot end an operand.
+  bool IsAddressOfContext(size_t amp) const {
+    if (amp == 0) return true;
+    const Token& before = tokens_[amp - 1];
+    return !(IsIdentifier(before) || before.kind == clang::tok::numeric_constant ||
+             before.kind == clang::tok::r_paren || before.kind == clang::tok::r_square);
+  }
+
+  // --- cooperative groups HIP lacks (compat_shims.h) ---------------------------------------------------
+
+  bool NeedsCooperativeGroupsShim() const {
+    return resolver_.options().target_hip_version < kHipCooperativeGroupsShimUntil;
+  }
+
+  std::string VersionText() const {
+    const ApiVersion version = resolver_.options().target_hip_version;
+    return std::to_string(version.major) + "." + std::to_string(version.minor);
+  }
+
+  // `namespace cg = cooperative_groups;` declares a qualifier for the cooperative-groups records; `cg` is also
+  // taken as one by convention, since the alias usually sits in a shared header.
+  void CollectCooperativeGroupsAliases() {
+    cooperative_groups_qualifiers_ = {"cooperative_groups", "cg"};
+    for (size_t i = 0; i + 4 < tokens_.size(); ++i) {
+      if (IsIdentifier(tokens_[i]) && Text(tokens_[i]) == "namespace" && IsIdentifier(tokens_[i + 1]) &&
+          tokens_[i + 2].kind == clang::tok::equal && IsIdentifier(tokens_[i + 3]) &&
+          Text(tokens_[i + 3]) == "cooperative_groups") {
+        cooperative_groups_qualifiers_.insert(std::string(Text(tokens_[i + 1])));
+      }
+    }
+  }
+
+  // `cg::reduce` and friends: the cooperative-groups records are qualified names, which the lexer sees as
+  // separate tokens. Unsupported ones get their located warning here.
+  bool HandleQualifiedCooperativeGroups(size_t index) {
+    if (index < 2 || tokens_[index - 1].kind != clang::tok::coloncolon || !IsIdentifier(tokens_[index - 2]) ||
+        !cooperative_groups_qualifiers_.count(std::string(Text(tokens_[index - 2])))) {
+      return false;
+    }
+    const std::string_view name = Text(tokens_[index]);
+    const ApiMapping* mapping = resolver_.Find("cooperative_groups::" + std::string(name));
+    if (!mapping) return false;
+    static constexpr std::string_view kShimmed[] = {"reduce", "plus", "less", "greater", "bit_and", "bit_or",
+                                                    "bit_xor"};
+    if (NeedsCooperativeGroupsShim() && std::find(std::begin(kShimmed), std::end(kShimmed), name) != std::end(kShimmed)) {
+      return true;  // provided by the inline shim (compat_shims.h); reported once at the include
+    }
+    const NameDecision decision = resolver_.Decide(*mapping, blas_v2_included_);
+    if (!decision.replace) {
+      output_.stats.unsupported++;
+      Report(decision.rule, decision.severity, tokens_[index].begin, decision.message);
+      return true;
+    }
+    output_.stats.converted[std::string(KindName(mapping->kind))]++;
+    std::string_view spelled = decision.name;
+    if (const size_t colons = spelled.rfind("::"); colons != std::string_view::npos) spelled.remove_prefix(colons + 2);
+    if (spelled != name) AddEdit(tokens_[index].begin, tokens_[index].length, std::string(spelled), "cooperative_groups");
+    return true;
+  }
+
+  // `tile.meta_group_rank()` -> block rank / tile size, for HIP releases whose tiles lack it.
+  bool HandleMetaGroup(size_t index) {
+    if (!NeedsCooperativeGroupsShim() || index < 2 || index + 2 >= tokens_.size()) return false;
+    const auto access = tokens_[index - 1].kind;
+    if ((access != clang::tok::period && access != clang::tok::arrow) || !IsIdentifier(tokens_[index - 2]) ||
+        tokens_[index + 1].kind != clang::tok::l_paren || tokens_[index + 2].kind != clang::tok::r_paren) {
+      return false;
+    }
+    const auto rewrite = MetaGroupRewrite(Text(tokens_[index - 2]), Text(tokens_[index - 1]), Text(tokens_[index]));
+    if (!rewrite) return false;
+    const Token& object = tokens_[index - 2];
+    if (IsSkipped(object.begin)) return true;
+    AddEdit(object.begin, tokens_[index + 2].end() - object.begin, *rewrite, "cooperative_groups");
+    output_.stats.converted["function"]++;
+    Report(kRuleCompatShim, Severity::kNote, object.begin,
+           "HIP " + VersionText() + " tiles have no " + std::string(Text(tokens_[index])) +
+               "(): computed from the thread block, which is right for tiles partitioned from the block.");
     return true;
   }
 
@@ -464,6 +651,7 @@ class TokenPass {
   std::set<std::string> reported_unknown_;
   std::set<std::string> emitted_main_headers_;
   std::set<std::string> emitted_other_headers_;
+  std::set<std::string> cooperative_groups_qualifiers_;
   bool blas_v2_included_ = false;
   bool runtime_header_present_ = false;
   std::optional<uint32_t> pragma_once_end_;

@@ -38,6 +38,10 @@ struct TokenPassOutput {
   // Argument rewrites of calls found from tokens (discover_sites), keyed by the call's start offset.
   std::vector<std::pair<uint32_t, std::vector<TextEdit>>> call_rewrites;
   std::vector<std::string> call_warnings;
+  // Warp calls of the AST facts (by callee offset) whose mask is a local variable initialised to all ones and
+  // never changed in its scope: `unsigned mask = 0xffffffff; __shfl_down_sync(mask, ...)` (constant evaluation
+  // cannot prove a non-const variable).
+  std::vector<uint32_t> full_mask_variables;
 };
 
 TokenPassOutput RunTokenPass(const TokenPassInput& input, const NameResolver& resolver);

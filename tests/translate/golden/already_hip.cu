@@ -1,0 +1,14 @@
+// A file that already includes the HIP runtime (half-migrated code) gets no second runtime include; a CUDA
+// include that maps to the same header is removed as a duplicate.
+// CHECK: #include <hip/hip_runtime.h>
+// CHECK-NOT: #include <hip/hip_runtime.h>
+#include <hip/hip_runtime.h>
+#include <cuda_runtime.h>
+int main() {
+  float* data = nullptr;
+  // CHECK: hipMalloc(&data, 16);
+  cudaMalloc(&data, 16);
+  // CHECK: hipFree(data);
+  hipFree(data);
+  return 0;
+}

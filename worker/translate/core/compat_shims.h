@@ -1,0 +1,25 @@
+#pragma once
+// Code that real CUDA programs use and older HIP releases lack, written into the translated file (never into a
+// separate header, so one translated file stays self-contained). Each use is reported as a TR013 note.
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "worker/translate/tables/api_mapping.h"
+
+namespace hipforge::translate {
+
+// Releases before this one lack cooperative_groups::reduce/plus/less/greater/bit_* (checked: HIP 5.2's
+// hip_cooperative_groups.h) and thread_block_tile::meta_group_rank()/meta_group_size().
+inline constexpr ApiVersion kHipCooperativeGroupsShimUntil{6, 0};
+
+// Replacement for `#include <cooperative_groups/reduce.h>`: the HIP cooperative-groups header plus a guarded,
+// warp-tile implementation of cooperative_groups::reduce and its operators (butterfly over shfl_xor).
+std::string CooperativeGroupsReduceShim();
+
+// `tile.meta_group_rank()` / `tile.meta_group_size()` (access `.` or `->`) for a tile partitioned from the thread
+// block, the form real code uses; empty when `member` is neither.
+std::optional<std::string> MetaGroupRewrite(std::string_view object, std::string_view access,
+                                            std::string_view member);
+
+}  // namespace hipforge::translate
