@@ -65,21 +65,25 @@ grpc::Status GrpcWorkerService::LeaseTask(grpc::ServerContext* context, const v1
   absl::StatusOr<v1::Task> task = ToProto((*grant)->task, (*grant)->job);
   if (!task.ok()) return ToGrpc(task.status());
   task->set_lease_duration_ms(tasks_.limits().lease_duration.count());
+  task->set_managed_memory_found((*grant)->managed_memory_found);
   *response->mutable_task() = *std::move(task);
   return grpc::Status::OK;
 }
 
 grpc::Status GrpcWorkerService::Heartbeat(grpc::ServerContext*, const v1::HeartbeatRequest* request,
                                           v1::HeartbeatResponse* response) {
-  absl::StatusOr<TimePoint> expiry = tasks_.Heartbeat(request->task_id(), request->lease_token(), request->worker_id());
-  if (!expiry.ok()) return ToGrpc(expiry.status());
-  response->set_lease_duration_ms(tasks_.limits().lease_duration.count());
+  absl::StatusOr<HeartbeatOutcome> outcome =
+      tasks_.Heartbeat(request->job_id(), request->task_id(), request->lease_token(), request->worker_id());
+  if (!outcome.ok()) return ToGrpc(outcome.status());
+  response->set_cancel_requested(outcome->cancel_requested);
+  if (!outcome->cancel_requested) response->set_lease_duration_ms(tasks_.limits().lease_duration.count());
   return grpc::Status::OK;
 }
 
 grpc::Status GrpcWorkerService::DownloadInput(grpc::ServerContext*, const v1::DownloadInputRequest* request,
                                               grpc::ServerWriter<v1::ArtifactChunk>* writer) {
-  absl::StatusOr<InputDownload> input = tasks_.OpenInput(request->job_id(), request->task_id(), request->lease_token());
+  absl::StatusOr<InputDownload> input = tasks_.OpenInput(request->job_id(), request->task_id(), request->lease_token(),
+                                                             request->original());
   if (!input.ok()) return ToGrpc(input.status());
   v1::ArtifactChunk message;
   message.mutable_info()->set_sha256(input->digest);

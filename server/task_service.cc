@@ -6,6 +6,9 @@
 #include "absl/strings/str_cat.h"
 
 namespace hipforge::server {
+namespace {
+constexpr std::string_view kManagedMemoryRule = "HB404";  // analyzer: managed memory / memory advice
+}  // namespace
 
 TaskService::TaskService(JobStore& store, ArtifactStore& artifacts, const Clock& clock, ServiceLimits limits)
     : store_(store), artifacts_(artifacts), clock_(clock), limits_(limits) {}
@@ -46,7 +49,14 @@ absl::StatusOr<std::optional<LeaseGrant>> TaskService::Lease(const std::string& 
       if (!job.ok()) return job.status();
       spdlog::info("[job={}] [worker={}] leased {} task {} attempt {}/{}", task.job_id, worker_id,
                    TaskKindName(task.kind), task.task_id, task.attempt, task.max_attempts);
-      return LeaseGrant{std::move(task), *std::move(job)};
+      bool managed_memory = false;
+      if (task.kind == TaskKind::kValidate) {
+        // The translate step's analyzer findings are in the report tables by now.
+        absl::StatusOr<std::vector<FindingRow>> managed =
+            store_.ListFindings(task.job_id, FindingFilter{.rule_id = std::string(kManagedMemoryRule)});
+        managed_memory = managed.ok() && !managed->empty();
+      }
+      return LeaseGrant{std::move(task), *std::move(job), managed_memory};
     }
     const auto remaining = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Steady::now());
     if (remaining <= std::chrono::milliseconds(0) || cancelled()) return std::nullopt;
@@ -55,10 +65,25 @@ absl::StatusOr<std::optional<LeaseGrant>> TaskService::Lease(const std::string& 
   }
 }
 
-absl::StatusOr<TimePoint> TaskService::Heartbeat(const std::string& task_id, const std::string& lease_token,
-                                                 const std::string& worker_id) {
+absl::StatusOr<HeartbeatOutcome> TaskService::Heartbeat(const std::string& job_id, const std::string& task_id,
+                                                        const std::string& lease_token, const std::string& worker_id) {
   if (!worker_id.empty()) (void)store_.WorkerHeartbeat(worker_id);
-  return store_.HeartbeatTask(task_id, lease_token, limits_.lease_duration);
+  absl::StatusOr<TimePoint> expiry = store_.HeartbeatTask(task_id, lease_token, limits_.lease_duration);
+  if (expiry.ok()) return HeartbeatOutcome{*expiry, false};
+  if (expiry.status().code() != absl::StatusCode::kFailedPrecondition || job_id.empty()) return expiry.status();
+  // CancelJob voided the lease; tell the worker why, so it stops instead of guessing at a rescue.
+  absl::StatusOr<Job> job = store_.GetJob(job_id);
+  if (!job.ok() || job->state != JobState::kCancelled) return expiry.status();
+  absl::StatusOr<std::vector<TaskInfo>> tasks = store_.ListTasks(job_id);
+  if (!tasks.ok()) return expiry.status();
+  for (const TaskInfo& task : *tasks) {
+    if (task.id == task_id) {
+      spdlog::info("[job={}] [worker={}] heartbeat of task {}: job cancelled, telling the worker to stop", job_id,
+                   worker_id, task_id);
+      return HeartbeatOutcome{TimePoint{}, true};
+    }
+  }
+  return expiry.status();
 }
 
 absl::Status TaskService::CheckLease(const std::string& task_id, const std::string& lease_token) {
@@ -66,14 +91,14 @@ absl::Status TaskService::CheckLease(const std::string& task_id, const std::stri
 }
 
 absl::StatusOr<InputDownload> TaskService::OpenInput(const std::string& job_id, const std::string& task_id,
-                                                     const std::string& lease_token) {
+                                                     const std::string& lease_token, bool original) {
   if (absl::Status lease = CheckLease(task_id, lease_token); !lease.ok()) return lease;
   absl::StatusOr<std::vector<TaskInfo>> tasks = store_.ListTasks(job_id);
   if (!tasks.ok()) return tasks.status();
   for (const TaskInfo& task : *tasks) {
     if (task.id != task_id) continue;
     nlohmann::json payload = nlohmann::json::parse(task.payload_json, nullptr, false);
-    const char* key = task.kind == TaskKind::kValidate ? "translated_digest" : "input_digest";
+    const char* key = task.kind == TaskKind::kValidate && !original ? "translated_digest" : "input_digest";
     std::string digest = payload.is_object() ? payload.value(key, "") : "";
     if (digest.empty()) {
       return absl::FailedPreconditionError(absl::StrCat("task ", task_id, " has no ", key, " in its payload"));

@@ -20,6 +20,12 @@ namespace hipforge::server {
 struct LeaseGrant {
   LeasedTask task;
   Job job;
+  bool managed_memory_found = false;  // validate tasks: the job's report has HB404 findings
+};
+
+struct HeartbeatOutcome {
+  TimePoint lease_expires_at;
+  bool cancel_requested = false;  // the job was cancelled: the task is dead, the worker must stop
 };
 
 struct InputDownload {
@@ -49,12 +55,14 @@ class TaskService {
   absl::StatusOr<std::optional<LeaseGrant>> Lease(const std::string& worker_id, const std::vector<TaskKind>& roles,
                                                   std::chrono::milliseconds wait,
                                                   const std::function<bool()>& cancelled);
-  // FailedPrecondition when the lease is no longer held.
-  absl::StatusOr<TimePoint> Heartbeat(const std::string& task_id, const std::string& lease_token,
-                                      const std::string& worker_id);
-  // The task's input: the submitted archive (translate) or the translated tree (validate).
+  // cancel_requested when the task's job (`job_id`) was cancelled; FailedPrecondition when the lease
+  // is no longer held for any other reason.
+  absl::StatusOr<HeartbeatOutcome> Heartbeat(const std::string& job_id, const std::string& task_id,
+                                             const std::string& lease_token, const std::string& worker_id);
+  // The task's input: the submitted archive (translate) or the translated tree (validate); with
+  // `original`, the submitted archive whatever the task.
   absl::StatusOr<InputDownload> OpenInput(const std::string& job_id, const std::string& task_id,
-                                          const std::string& lease_token);
+                                          const std::string& lease_token, bool original = false);
   // Appends worker progress events; FailedPrecondition when the lease is no longer held.
   absl::Status AppendProgress(const std::string& job_id, const std::string& task_id, const std::string& lease_token,
                               const std::vector<std::pair<std::string, std::string>>& events);

@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
   std::string id = EnvOr("MIGRATE_WORKER_ID", absl::StrCat(host, "-", getpid()));
   std::string scratch = EnvOr("MIGRATE_WORKER_SCRATCH", "");
   std::string hipcc = EnvOr("HIPCC", "hipcc");
+  std::string default_hip_version = EnvOr("MIGRATE_WORKER_HIP_VERSION", "auto");
   int lease_wait_ms = 20000;
   bool keep_scratch = false;
   std::string log_level = EnvOr("MIGRATE_LOG_LEVEL", "info");
@@ -42,6 +43,9 @@ int main(int argc, char** argv) {
   app.add_option("--id", id, "worker id (env MIGRATE_WORKER_ID; default host-pid)");
   app.add_option("--scratch-dir", scratch, "per-task temp dirs go below it (env MIGRATE_WORKER_SCRATCH)");
   app.add_option("--hipcc", hipcc, "hipcc for the validate role (env HIPCC)");
+  app.add_option("--default-hip-version", default_hip_version,
+                 "translate role: HIP release for jobs that name none; auto = --hipcc's version "
+                 "(env MIGRATE_WORKER_HIP_VERSION)");
   app.add_option("--lease-wait-ms", lease_wait_ms, "long-poll bound per LeaseTask");
   app.add_flag("--keep-scratch", keep_scratch, "keep task dirs for debugging");
   app.add_option("--log-level", log_level, "trace|debug|info|warn|error");
@@ -60,6 +64,7 @@ int main(int argc, char** argv) {
   hipforge::BoostProcessLauncher launcher;
   hipforge::worker::RoleSetOptions role_options;
   role_options.hipcc = hipcc;
+  role_options.default_hip_version = default_hip_version;
   auto role_set = hipforge::worker::MakeRoleSet(roles, launcher, role_options);
   if (!role_set.ok()) {
     spdlog::error("{}", role_set.status().ToString());

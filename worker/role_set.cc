@@ -1,6 +1,9 @@
 #include "worker/role_set.h"
 
+#include <regex>
+
 #include "absl/strings/str_cat.h"
+#include "spdlog/spdlog.h"
 
 #if HIPFORGE_HAVE_TRANSLATE
 #include "worker/translate_runner.h"
@@ -43,6 +46,20 @@ class RoleSetImpl final : public RoleSet {
 
 }  // namespace
 
+absl::StatusOr<std::string> DetectHipVersion(ProcessLauncher& launcher, const std::filesystem::path& hipcc) {
+  ProcessSpec spec;
+  spec.argv = {hipcc.string(), "--version"};
+  spec.timeout = std::chrono::seconds(60);
+  absl::StatusOr<ProcessResult> result = launcher.Run(spec);
+  if (!result.ok()) return absl::NotFoundError(absl::StrCat(hipcc.string(), ": ", result.status().message()));
+  std::smatch match;
+  static const std::regex kVersion(R"(HIP version:\s*(\d+)\.(\d+))");
+  if (result->exit_code != 0 || !std::regex_search(result->standard_output, match, kVersion)) {
+    return absl::NotFoundError(absl::StrCat("no HIP version in `", hipcc.string(), " --version`"));
+  }
+  return absl::StrCat(match[1].str(), ".", match[2].str());
+}
+
 absl::StatusOr<v1::TaskRole> ParseRole(std::string_view name) {
   if (name == "translate") return v1::TASK_ROLE_TRANSLATE;
   if (name == "validate") return v1::TASK_ROLE_VALIDATE;
@@ -55,7 +72,15 @@ absl::StatusOr<std::unique_ptr<RoleSet>> MakeRoleSet(const std::vector<v1::TaskR
   for (v1::TaskRole role : roles) {
     if (role == v1::TASK_ROLE_TRANSLATE) {
 #if HIPFORGE_HAVE_TRANSLATE
-      set->translate_ = std::make_unique<TranslateTaskRunner>(launcher);
+      std::string hip_version = options.default_hip_version;
+      if (hip_version == "auto") {
+        absl::StatusOr<std::string> detected = DetectHipVersion(launcher, options.hipcc);
+        hip_version = detected.ok() ? *detected : "";
+        spdlog::info("translate role: jobs without a HIP version target {}",
+                     detected.ok() ? "HIP " + hip_version + " (" + options.hipcc.string() + ")"
+                                   : "the translator's default (" + std::string(detected.status().message()) + ")");
+      }
+      set->translate_ = std::make_unique<TranslateTaskRunner>(launcher, ArchiveCompression::kZstd, hip_version);
 #else
       return absl::UnimplementedError("this build has no translation library (hipforge_repo_migration)");
 #endif

@@ -14,7 +14,10 @@
 namespace hipforge::worker {
 
 struct RoleSetOptions {
-  std::filesystem::path hipcc = "hipcc";       // validate role
+  std::filesystem::path hipcc = "hipcc";       // validate role; translate role: its HIP version (below)
+  // Translate role: HIP release to translate for when a job names none. "auto": the version of
+  // `hipcc` above when it runs here (else the translator's default); empty: the translator's default.
+  std::string default_hip_version = "auto";
   std::filesystem::path gpu_lock_dir;          // validate role; empty: <tmp>/hipforge-gpu-locks
 };
 
@@ -28,6 +31,9 @@ class RoleSet {
 // Unimplemented when a role's library was not built into this binary.
 absl::StatusOr<std::unique_ptr<RoleSet>> MakeRoleSet(const std::vector<v1::TaskRole>& roles,
                                                      ProcessLauncher& launcher, const RoleSetOptions& options);
+
+// "HIP version: 5.2.21153" in `hipcc --version` -> "5.2"; NotFound when hipcc is absent or silent.
+absl::StatusOr<std::string> DetectHipVersion(ProcessLauncher& launcher, const std::filesystem::path& hipcc);
 
 // "translate" / "validate" -> role; InvalidArgument otherwise.
 absl::StatusOr<v1::TaskRole> ParseRole(std::string_view name);

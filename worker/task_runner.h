@@ -32,6 +32,9 @@ struct TaskOutput {
   std::string report_json;  // this role's sections of the report (TEAM.md "Report JSON")
   std::vector<TaskArtifact> artifacts;
   std::string summary;
+  // The task ran to its end but the job's outcome is a failure a retry would not change (e.g. a
+  // validation build failed): the report and artifacts are kept and the job ends failed with `summary`.
+  bool job_failed = false;
   int files_total = 0;
   int files_translated = 0;
 };
@@ -41,9 +44,14 @@ struct TaskContext {
   std::string task_id;
   const v1::JobSpec& spec;
   std::filesystem::path input_root;  // extracted input, private to this task
+  // Validate tasks: the submitted (untranslated) repository, extracted; empty for translate tasks.
+  std::filesystem::path original_root;
+  // Validate tasks: the translate step's analyzer found managed memory (HB404).
+  bool managed_memory_found = false;
   std::filesystem::path work_dir;    // scratch space for outputs, private to this task
   ProgressReporter& progress;
-  // Set when the lease was lost or the job was cancelled; long runners should give up early.
+  // Set when the lease was lost or the job was cancelled; long runners should check it between steps
+  // and give up early (their result is dropped anyway).
   const std::atomic<bool>& abandon;
 };
 

@@ -22,12 +22,14 @@ translate::ApiVersion ParseHipVersion(const std::string& text) {
   return {static_cast<uint8_t>(major), static_cast<uint8_t>(minor)};
 }
 
-translate::MigrationOptions ToMigrationOptions(const v1::JobSpec& spec, const fs::path& work_dir) {
+translate::MigrationOptions ToMigrationOptions(const v1::JobSpec& spec, const fs::path& work_dir,
+                                              const std::string& default_hip_version) {
   translate::MigrationOptions options;
   const v1::JobOptions& job = spec.options();
   options.translate.hip_kernel_execution_syntax =
       job.launch_syntax() == v1::LAUNCH_SYNTAX_HIP_LAUNCH_KERNEL_GGL;
-  if (translate::ApiVersion version = ParseHipVersion(job.hip_version()); version.IsSet()) {
+  const std::string& hip_version = job.hip_version().empty() ? default_hip_version : job.hip_version();
+  if (translate::ApiVersion version = ParseHipVersion(hip_version); version.IsSet()) {
     options.translate.target_hip_version = version;
   }
   options.translate.frontend.shim_directory = work_dir / "shim";
@@ -53,7 +55,7 @@ absl::Status WriteFile(const fs::path& path, std::string_view data) {
 
 absl::StatusOr<TaskOutput> TranslateTaskRunner::Run(const TaskContext& context) {
   const fs::path output_root = context.work_dir / "translated";
-  translate::MigrationOptions options = ToMigrationOptions(context.spec, context.work_dir);
+  translate::MigrationOptions options = ToMigrationOptions(context.spec, context.work_dir, default_hip_version_);
 
   context.progress.Step("translate", "repository", "started", "");
   auto progress = [&context](const translate::ProgressEvent& event) {

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "worker/validate/validator.h"
 
 namespace hipforge::worker {
@@ -29,6 +30,11 @@ absl::StatusOr<TaskOutput> ValidateTaskRunner::Run(const TaskContext& context) {
   request.requested_archs.assign(context.spec.targets().begin(), context.spec.targets().end());
   if (request.requested_archs.empty()) request.requested_archs = {"gfx90a"};
   request.work_dir = context.work_dir / "validate";
+  // The submitted CUDA tree: build errors map back to its lines, and the manifest's CUDA reference
+  // outputs are read from it (references_dir stays empty: the manifest decides).
+  request.original_tree = context.original_root;
+  request.managed_memory_found = context.managed_memory_found;
+  request.cancelled = &context.abandon;
   StepSink sink(context.progress);
   absl::StatusOr<validate::ValidationReport> report = validator_.Validate(request, &sink);
   if (!report.ok()) return report.status();
@@ -38,9 +44,34 @@ absl::StatusOr<TaskOutput> ValidateTaskRunner::Run(const TaskContext& context) {
   json["job_id"] = context.job_id;
   output.report_json = json.dump();
   int builds_ok = 0;
-  for (const auto& build : json.value("builds", nlohmann::json::array())) builds_ok += build.value("ok", false) ? 1 : 0;
-  output.summary = absl::StrCat(builds_ok, " of ", json.value("builds", nlohmann::json::array()).size(),
-                                " builds succeeded");
+  std::vector<std::string> failed;
+  for (const validate::BuildResult& build : report->builds) {
+    if (build.ok) {
+      ++builds_ok;
+    } else {
+      failed.push_back(build.arch.empty() || build.arch == build.requested_arch
+                           ? build.requested_arch
+                           : absl::StrCat(build.requested_arch, " (built as ", build.arch, ")"));
+    }
+  }
+  output.summary = absl::StrCat(builds_ok, " of ", report->builds.size(), " builds succeeded");
+  // A translation that does not build, fails its tests or computes other numbers is not a successful
+  // migration: the job fails (the report and the translation stay). Tests not run are not failures.
+  std::vector<std::string> problems;
+  if (!failed.empty()) problems.push_back(absl::StrCat("build failed for ", absl::StrJoin(failed, ", ")));
+  int tests_failed = 0, parity_mismatches = 0;
+  for (const validate::TestResult& test : report->tests) {
+    tests_failed += test.status == validate::TestStatus::kFailed || test.status == validate::TestStatus::kTimedOut;
+  }
+  for (const validate::ParityResult& parity : report->parity) {
+    parity_mismatches += parity.verdict == validate::ParityVerdict::kMismatch;
+  }
+  if (tests_failed > 0) problems.push_back(absl::StrCat(tests_failed, " test(s) failed"));
+  if (parity_mismatches > 0) problems.push_back(absl::StrCat(parity_mismatches, " parity mismatch(es)"));
+  if (!problems.empty()) {
+    output.job_failed = true;
+    output.summary = absl::StrCat("validation: ", absl::StrJoin(problems, "; "), " (", output.summary, ")");
+  }
   return output;
 }
 

@@ -2,6 +2,7 @@
 
 #include <condition_variable>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <thread>
 
@@ -43,6 +44,7 @@ const char* TaskOutcomeName(TaskOutcome outcome) {
     case TaskOutcome::kCompletionIgnored: return "completion-ignored";
     case TaskOutcome::kFailed: return "failed";
     case TaskOutcome::kLeaseLost: return "lease-lost";
+    case TaskOutcome::kCancelled: return "cancelled";
   }
   return "?";
 }
@@ -64,6 +66,7 @@ class Worker::TaskExecution final : public ProgressReporter {
 
   const std::atomic<bool>& abandon() const { return abandon_; }
   bool lease_lost() const { return lease_lost_.load(); }
+  bool cancelled() const { return cancelled_.load(); }
 
   void FileDone(std::string_view path, int done, int total, std::string_view status) override {
     v1::JobEvent event;
@@ -106,7 +109,7 @@ class Worker::TaskExecution final : public ProgressReporter {
 
   void FlushLocked() {
     last_flush_ = Clock::now();
-    if (pending_.events().empty() || lease_lost_.load()) return;
+    if (pending_.events().empty() || lease_lost_.load() || cancelled_.load()) return;
     pending_.set_task_id(task_.task_id());
     pending_.set_lease_token(task_.lease_token());
     pending_.set_job_id(task_.job_id());
@@ -149,9 +152,11 @@ class Worker::TaskExecution final : public ProgressReporter {
         continue;
       }
       if (response.cancel_requested()) {
-        spdlog::info("[worker={} job={} task={}] job cancelled; abandoning", worker_.id(), task_.job_id(),
+        spdlog::info("[worker={} job={} task={}] job cancelled; stopping the task", worker_.id(), task_.job_id(),
                      task_.task_id());
+        cancelled_ = true;
         abandon_ = true;
+        return;  // the task is over on the server: nothing more to extend
       }
     }
   }
@@ -160,6 +165,7 @@ class Worker::TaskExecution final : public ProgressReporter {
   const v1::Task& task_;
   std::atomic<bool> abandon_{false};
   std::atomic<bool> lease_lost_{false};
+  std::atomic<bool> cancelled_{false};
   std::chrono::milliseconds heartbeat_interval_;
   std::condition_variable_any heartbeat_cv_;
   std::mutex progress_mutex_;
@@ -245,6 +251,7 @@ absl::StatusOr<TaskOutcome> Worker::Execute(const v1::Task& task) {
 
   auto fail = [&](const absl::Status& error, bool permanent) -> absl::StatusOr<TaskOutcome> {
     execution.Flush();
+    if (execution.cancelled()) return TaskOutcome::kCancelled;
     if (execution.lease_lost()) return TaskOutcome::kLeaseLost;
     spdlog::warn("{} failing task: {}", tag, error.ToString());
     v1::FailTaskRequest request;
@@ -268,12 +275,13 @@ absl::StatusOr<TaskOutcome> Worker::Execute(const v1::Task& task) {
   }
 
   // Download straight into the hostile-archive extractor; nothing touches disk unchecked.
-  const fs::path input_root = task_dir / "input";
-  {
+  // Returns the outcome to end the task with, or nullopt when the input is in place.
+  auto download = [&](bool original, const fs::path& into) -> std::optional<absl::StatusOr<TaskOutcome>> {
     v1::DownloadInputRequest request;
     request.set_task_id(task.task_id());
     request.set_lease_token(task.lease_token());
     request.set_job_id(task.job_id());
+    request.set_original(original);
     auto context = NewContext(std::chrono::minutes(10));
     auto reader = stub_->DownloadInput(context.get(), request);
     v1::ArtifactChunk chunk;
@@ -290,24 +298,46 @@ absl::StatusOr<TaskOutcome> Worker::Execute(const v1::Task& task) {
       }
       return std::string_view();
     };
-    absl::StatusOr<ExtractResult> extracted = SafeExtract(source, input_root, options_.extract_limits);
+    absl::StatusOr<ExtractResult> extracted = SafeExtract(source, into, options_.extract_limits);
     // Drain the stream so the call finishes cleanly whatever the extractor did.
     while (reader->Read(&chunk)) {
     }
     grpc::Status status = reader->Finish();
-    if (IsLeaseLost(status)) return TaskOutcome::kLeaseLost;
+    if (IsLeaseLost(status)) return execution.cancelled() ? TaskOutcome::kCancelled : TaskOutcome::kLeaseLost;
     if (!status.ok()) return fail(ToAbsl(status), false);
     if (!extracted.ok()) return fail(extracted.status(), /*permanent=*/true);
     if (!expected_sha.empty() && Sha256Hex(received) != expected_sha) {
       return fail(absl::DataLossError("input archive checksum mismatch"), false);
     }
-    spdlog::info("{} input extracted: {} files, {} bytes", tag, extracted->files, extracted->uncompressed_bytes);
+    spdlog::info("{} {} extracted: {} files, {} bytes", tag, original ? "original repository" : "input",
+                 extracted->files, extracted->uncompressed_bytes);
+    return std::nullopt;
+  };
+  const fs::path input_root = task_dir / "input";
+  if (auto ended = download(false, input_root)) return *ended;
+  // The validator maps build errors back to the CUDA sources and reads reference outputs from them.
+  fs::path original_root;
+  if (task.role() == v1::TASK_ROLE_VALIDATE) {
+    original_root = task_dir / "original";
+    if (auto ended = download(true, original_root)) return *ended;
   }
 
-  TaskContext context{task.job_id(), task.task_id(), task.spec(), input_root, task_dir / "work", execution,
-                      execution.abandon()};
+  TaskContext context{.job_id = task.job_id(),
+                      .task_id = task.task_id(),
+                      .spec = task.spec(),
+                      .input_root = input_root,
+                      .original_root = original_root,
+                      .managed_memory_found = task.managed_memory_found(),
+                      .work_dir = task_dir / "work",
+                      .progress = execution,
+                      .abandon = execution.abandon()};
   absl::StatusOr<TaskOutput> output = runner->second->Run(context);
   execution.Flush();
+  if (execution.cancelled()) {
+    spdlog::info("{} stopped: the job was cancelled ({})", tag,
+                 output.ok() ? "runner finished anyway" : output.status().ToString());
+    return TaskOutcome::kCancelled;
+  }
   if (execution.lease_lost()) {
     spdlog::warn("{} lease lost while running; result dropped", tag);
     return TaskOutcome::kLeaseLost;
@@ -324,7 +354,7 @@ absl::StatusOr<TaskOutcome> Worker::Execute(const v1::Task& task) {
   header->set_lease_token(task.lease_token());
   header->set_worker_id(options_.worker_id);
   header->set_job_id(task.job_id());
-  header->mutable_result()->set_ok(true);
+  header->mutable_result()->set_ok(!output->job_failed);
   header->mutable_result()->set_summary(output->summary);
   header->mutable_result()->set_files_total(output->files_total);
   header->mutable_result()->set_files_translated(output->files_translated);

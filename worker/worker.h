@@ -34,7 +34,8 @@ struct WorkerOptions {
 };
 
 // Outcome of one RunOnce, for logs and tests.
-enum class TaskOutcome { kNoTask, kCompleted, kCompletionIgnored, kFailed, kLeaseLost };
+// kCancelled: the job was cancelled while the task ran; the runner was told to stop and nothing was reported.
+enum class TaskOutcome { kNoTask, kCompleted, kCompletionIgnored, kFailed, kLeaseLost, kCancelled };
 const char* TaskOutcomeName(TaskOutcome outcome);
 
 class Worker {

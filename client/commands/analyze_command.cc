@@ -1,11 +1,10 @@
 // migrate-cli analyze PATH: the AMD-semantics analyzer run locally (the same library the translate
 // workers run), rendered as text, JSON or SARIF, with --fail-on for CI gates.
-#include <fstream>
 #include <mutex>
 
 #include "client/commands/cli_context.h"
 #include "client/lib/progress_display.h"
-#include "client/lib/report_render.h"
+#include "client/lib/report_output.h"
 
 #if HIPFORGE_HAVE_ANALYZER
 #include "worker/translate/analyze/analyzer.h"
@@ -72,27 +71,17 @@ int RunAnalyze(CliContext& context, const AnalyzeOptions& options) {
   const nlohmann::json report = {
       {"findings", translate::FindingsToJson(result->findings)},
       {"effort", translate::EffortToJson(translate::EstimateEffort(result->findings, {}))}};
-  RenderOptions render;
-  render.rule_catalog = RuleCatalogJson();
-  render.help_uri_base = options.help_uri_base;
-  const std::string rendered = RenderReport(report, *format, render);
-  if (options.output.empty() || options.output == "-") {
-    context.out() << rendered;
-  } else {
-    std::ofstream file(options.output, std::ios::binary | std::ios::trunc);
-    file << rendered;
-    if (!file) return context.Fail(absl::InternalError("cannot write " + options.output));
-    if (!context.globals.quiet) {
-      context.err() << result->findings.size() << " finding(s) in " << files.size() << " files -> " << options.output
-                    << "\n";
-    }
+  ReportOutputOptions output{.format = *format, .output_path = options.output, .fail_on = *fail_on,
+                             .fail_on_name = options.fail_on};
+  output.render.rule_catalog = RuleCatalogJson();
+  output.render.help_uri_base = options.help_uri_base;
+  absl::StatusOr<int> code = WriteReport(report, output, context.out(), context.err());
+  if (!code.ok()) return context.Fail(code.status());
+  if (!output.output_path.empty() && output.output_path != "-" && !context.globals.quiet) {
+    context.err() << result->findings.size() << " finding(s) in " << files.size() << " files -> " << options.output
+                  << "\n";
   }
-  const int over = CountFindingsAtOrAbove(report, *fail_on);
-  if (over > 0) {
-    context.err() << over << " finding(s) at or above --fail-on " << options.fail_on << "\n";
-    return kExitFindings;
-  }
-  return kExitOk;
+  return *code;
 #else
   return context.Fail(absl::UnimplementedError("this migrate-cli was built without the analyzer (hipforge_analyzer)"));
 #endif

@@ -1,8 +1,7 @@
-// migrate-cli report JOB --format text|json|sarif|junit: render a job's report.
-#include <fstream>
-
+// migrate-cli report JOB --format text|json|sarif|junit: render a job's report. Exit code: 3/5 when
+// the job ended failed/cancelled (the report is still written), else 4 on --fail-on findings.
 #include "client/commands/cli_context.h"
-#include "client/lib/report_render.h"
+#include "client/lib/report_output.h"
 
 namespace hipforge::client {
 namespace {
@@ -28,23 +27,20 @@ int RunReport(CliContext& context, const ReportOptions& options) {
   }
   nlohmann::json document = nlohmann::json::parse(report->report_json());
   if (!document.contains("job_id")) document["job_id"] = options.job_id;
-  RenderOptions render;
-  render.rule_catalog = RuleCatalogJson();
-  render.help_uri_base = options.help_uri_base;
-  const std::string rendered = RenderReport(document, *format, render);
-  if (options.output.empty() || options.output == "-") {
-    context.out() << rendered;
-  } else {
-    std::ofstream file(options.output, std::ios::binary | std::ios::trunc);
-    file << rendered;
-    if (!file) return context.Fail(absl::InternalError("cannot write " + options.output));
+  ReportOutputOptions output{.format = *format, .output_path = options.output, .fail_on = *fail_on,
+                             .fail_on_name = options.fail_on};
+  output.render.rule_catalog = RuleCatalogJson();
+  output.render.help_uri_base = options.help_uri_base;
+  absl::StatusOr<int> code = WriteReport(document, output, context.out(), context.err());
+  if (!code.ok()) return context.Fail(code.status());
+  // The report of a failed job (e.g. a build that failed) must not pass a CI gate: same codes as status.
+  if (report->state() == hipforge::v1::JOB_STATE_FAILED) {
+    const std::string verdict = BuildFailureVerdict(document);
+    context.err() << "job " << options.job_id << " failed" << (verdict.empty() ? "" : ": " + verdict) << "\n";
+    return kExitJobFailed;
   }
-  const int over = CountFindingsAtOrAbove(document, *fail_on);
-  if (over > 0) {
-    context.err() << over << " finding(s) at or above --fail-on " << options.fail_on << "\n";
-    return kExitFindings;
-  }
-  return kExitOk;
+  if (report->state() == hipforge::v1::JOB_STATE_CANCELLED) return kExitJobCancelled;
+  return *code;
 }
 
 }  // namespace

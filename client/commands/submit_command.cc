@@ -1,10 +1,10 @@
 // migrate-cli submit PATH: pack and upload a repository, optionally wait and fetch the results.
-#include <fstream>
 #include <memory>
+#include <sstream>
 
 #include "client/commands/cli_context.h"
 #include "client/lib/progress_display.h"
-#include "client/lib/report_render.h"
+#include "client/lib/report_output.h"
 
 namespace hipforge::client {
 namespace {
@@ -85,21 +85,17 @@ int FinishWaitedJob(CliContext& context, MigrationClient& client, const hipforge
       auto report = client.GetReport(job.id());
       if (!report.ok()) return context.Fail(report.status());
       const nlohmann::json document = nlohmann::json::parse(report->report_json().empty() ? "{}" : report->report_json());
+      ReportOutputOptions output{.fail_on = *fail_on, .fail_on_name = options.fail_on};
+      output.render.rule_catalog = RuleCatalogJson();
+      std::ostringstream discarded;  // --fail-on without --report: count only
       if (!options.report_format.empty()) {
-        RenderOptions render;
-        render.rule_catalog = RuleCatalogJson();
-        const std::string rendered = RenderReport(document, *ParseReportFormat(options.report_format), render);
-        if (options.report_file.empty()) {
-          context.out() << rendered;
-        } else {
-          std::ofstream(options.report_file) << rendered;
-        }
+        output.format = *ParseReportFormat(options.report_format);
+        output.output_path = options.report_file;
       }
-      const int over = CountFindingsAtOrAbove(document, *fail_on);
-      if (code == kExitOk && over > 0) {
-        context.err() << over << " finding(s) at or above --fail-on " << options.fail_on << "\n";
-        code = kExitFindings;
-      }
+      absl::StatusOr<int> findings_code =
+          WriteReport(document, output, options.report_format.empty() ? discarded : context.out(), context.err());
+      if (!findings_code.ok()) return context.Fail(findings_code.status());
+      if (code == kExitOk) code = *findings_code;
     }
   }
   return code;

@@ -5,7 +5,7 @@
 
 #include "client/commands/cli_context.h"
 #include "client/lib/progress_display.h"
-#include "client/lib/report_render.h"
+#include "client/lib/report_output.h"
 
 #if HIPFORGE_HAVE_REPO_MIGRATION
 #include "worker/translate/repo/repository_migration.h"
@@ -65,16 +65,12 @@ int RunTranslate(CliContext& context, const TranslateOptions& options) {
     file << result->unified_patch;
     if (!file) return context.Fail(absl::InternalError("cannot write " + options.patch_file));
   }
-  RenderOptions render;
-  render.rule_catalog = RuleCatalogJson();
-  context.out() << RenderReport(report, *format, render);
   for (const auto& note : result->notes) context.err() << "note: " << note << "\n";
-  const int over = CountFindingsAtOrAbove(report, *fail_on);
-  if (over > 0) {
-    context.err() << over << " finding(s) at or above --fail-on " << options.fail_on << "\n";
-    return kExitFindings;
-  }
-  return kExitOk;
+  ReportOutputOptions output{.format = *format, .fail_on = *fail_on, .fail_on_name = options.fail_on};
+  output.render.rule_catalog = RuleCatalogJson();
+  absl::StatusOr<int> code = WriteReport(report, output, context.out(), context.err());
+  if (!code.ok()) return context.Fail(code.status());
+  return *code;
 #else
   return context.Fail(
       absl::UnimplementedError("this migrate-cli was built without the repository pass (hipforge_repo_migration)"));

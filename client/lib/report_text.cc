@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "client/lib/report_output.h"
 #include "client/lib/report_render.h"
 
 namespace hipforge::client {
@@ -77,9 +78,16 @@ void RenderBuilds(const json& builds, std::ostream& out) {
     out << ": " << (build.value("ok", false) ? "ok" : "FAILED") << " in " << Seconds(build, "duration_ms");
     if (!build.value("toolchain", "").empty()) out << " with " << build.value("toolchain", "");
     out << "\n";
+    if (!build.value("note", "").empty()) out << "      note: " << build.value("note", "") << "\n";
     for (const auto& error : build.value("errors", json::array())) {
       out << "      " << error.value("path", "?") << ":" << error.value("line", 0) << ": " << error.value("message", "")
           << "\n";
+    }
+    if (!build.value("log_excerpt", "").empty()) {
+      // The failing step's own words: the only explanation when no error could be parsed.
+      out << "      build log excerpt:\n";
+      std::istringstream lines(build.value("log_excerpt", ""));
+      for (std::string line; std::getline(lines, line);) out << "        | " << line << "\n";
     }
     for (const auto& kernel : build.value("kernels", json::array())) {
       out << "      kernel " << kernel.value("name", "?") << ": " << kernel.value("vgprs", 0) << " VGPRs, "
@@ -96,6 +104,9 @@ void RenderBuilds(const json& builds, std::ostream& out) {
 std::string RenderText(const json& report) {
   std::ostringstream out;
   if (report.contains("job_id")) out << "Report for job " << report.value("job_id", "") << "\n";
+  if (const std::string verdict = BuildFailureVerdict(report); !verdict.empty()) {
+    out << "Verdict: " << verdict << "\n";
+  }
   if (report.contains("translation")) RenderTranslation(report["translation"], out);
   RenderFindings(Section(report, "findings"), out);
   if (report.contains("effort")) {

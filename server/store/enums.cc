@@ -20,12 +20,13 @@ constexpr std::array<std::pair<TaskKind, std::string_view>, 2> kTaskKinds{{
     {TaskKind::kTranslate, "translate"},
     {TaskKind::kValidate, "validate"},
 }};
-constexpr std::array<std::pair<TaskState, std::string_view>, 5> kTaskStates{{
+constexpr std::array<std::pair<TaskState, std::string_view>, 6> kTaskStates{{
     {TaskState::kAvailable, "available"},
     {TaskState::kRunning, "running"},
     {TaskState::kCompleted, "completed"},
     {TaskState::kFailed, "failed"},
     {TaskState::kDead, "dead"},
+    {TaskState::kCancelled, "cancelled"},
 }};
 
 template <typename Enum, size_t N>

@@ -29,7 +29,8 @@ namespace hipforge::server {
 
 enum class JobState { kQueued, kTranslating, kTranslated, kValidating, kSucceeded, kFailed, kCancelled };
 enum class TaskKind { kTranslate, kValidate };
-enum class TaskState { kAvailable, kRunning, kCompleted, kFailed, kDead };
+// dead: out of attempts; cancelled: its job was cancelled while it was open.
+enum class TaskState { kAvailable, kRunning, kCompleted, kFailed, kDead, kCancelled };
 
 // Names as stored in the database ("queued", "translate", "available", ...).
 std::string_view JobStateName(JobState state);
@@ -181,7 +182,7 @@ class JobStore {
   virtual absl::StatusOr<Job> CreateJob(const JobSpec& spec, const ArtifactRef& input) = 0;
   virtual absl::StatusOr<Job> GetJob(const std::string& job_id) = 0;  // NotFound when absent
   virtual absl::StatusOr<ListJobsPage> ListJobs(const ListJobsRequest& request) = 0;
-  // Moves a non-terminal job to cancelled and dead-letters its open tasks (their leases become
+  // Moves a non-terminal job to cancelled and its open tasks to cancelled (their leases become
   // invalid). FailedPrecondition if the job already finished.
   virtual absl::StatusOr<Job> CancelJob(const std::string& job_id, const std::string& reason) = 0;
 

@@ -61,6 +61,15 @@ profile:
   EXPECT_EQ(manifest->profile.cuda_baseline, "nsys_kern_sum.csv");
 }
 
+TEST(ManifestTest, ReferencesDirectoryStaysInsideTheRepository) {
+  auto manifest = ParseManifest("references: cuda-outputs/golden\n");
+  ASSERT_TRUE(manifest.ok()) << manifest.status();
+  EXPECT_EQ(manifest->references, "cuda-outputs/golden");
+  EXPECT_TRUE(ParseManifest("version: 1\n")->references.empty());
+  EXPECT_FALSE(ParseManifest("references: /etc\n").ok());
+  EXPECT_FALSE(ParseManifest("references: golden/../../outside\n").ok());
+}
+
 TEST(ManifestTest, RejectsTyposAndIncompleteCases) {
   EXPECT_FALSE(ParseManifest("tets: {}\n").ok());
   EXPECT_FALSE(ParseManifest("parity:\n  - case: a\n    reference: r\n").ok());  // no output

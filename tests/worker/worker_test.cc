@@ -145,5 +145,58 @@ TEST_F(WorkerTest, RunLoopProcessesJobsAndStopsOnRequest) {
   loop.join();  // returns although a long poll was in flight
 }
 
+// Works until told to stop (the abandon flag), as a long build would between its steps.
+class UntilAbandonedRunner final : public TaskRunner {
+ public:
+  std::atomic<bool> started{false};
+  std::atomic<bool> saw_abandon{false};
+
+  absl::StatusOr<TaskOutput> Run(const TaskContext& context) override {
+    started = true;
+    const auto deadline = std::chrono::steady_clock::now() + 20s;
+    while (!context.abandon.load()) {
+      if (std::chrono::steady_clock::now() > deadline) return absl::DeadlineExceededError("never told to stop");
+      std::this_thread::sleep_for(20ms);
+    }
+    saw_abandon = true;
+    return absl::CancelledError("stopped: job cancelled");
+  }
+};
+
+TEST_F(WorkerTest, CancellingARunningJobStopsTheWorkersRunner) {
+  const std::string job_id = Submit();
+  UntilAbandonedRunner runner;
+  auto worker = MakeWorker(runner);
+  ASSERT_TRUE(worker->Register().ok());
+  absl::StatusOr<TaskOutcome> outcome;
+  std::thread run([&] { outcome = worker->RunOnce(); });
+  for (int i = 0; i < 500 && !runner.started; ++i) std::this_thread::sleep_for(10ms);
+  ASSERT_TRUE(runner.started.load());
+
+  grpc::ClientContext context;
+  v1::CancelJobRequest cancel;
+  cancel.set_job_id(job_id);
+  cancel.set_reason("wrong branch");
+  v1::Job cancelled;
+  ASSERT_TRUE(api_->CancelJob(&context, cancel, &cancelled).ok());
+  const auto cancelled_at = std::chrono::steady_clock::now();
+  run.join();
+  // The next heartbeat (a third of the 600 ms lease) carries the cancel; the runner stops right after.
+  EXPECT_LT(std::chrono::steady_clock::now() - cancelled_at, 3s);
+  EXPECT_TRUE(runner.saw_abandon.load());
+  ASSERT_TRUE(outcome.ok()) << outcome.status();
+  EXPECT_EQ(*outcome, TaskOutcome::kCancelled);
+
+  v1::Job job = WaitForJob(job_id, [](const v1::Job& j) { return server::testing::IsFinal(j.state()); }, 5s);
+  EXPECT_EQ(job.state(), v1::JOB_STATE_CANCELLED);
+  EXPECT_THAT(job.error(), HasSubstr("wrong branch"));
+  absl::StatusOr<std::vector<server::TaskInfo>> tasks = app_->store().ListTasks(job_id);
+  ASSERT_TRUE(tasks.ok()) << tasks.status();
+  ASSERT_EQ(tasks->size(), 1u);
+  EXPECT_EQ(tasks->at(0).state, server::TaskState::kCancelled);
+  EXPECT_EQ(tasks->at(0).attempt, 1);  // not retried, not failed by the worker
+  EXPECT_TRUE(fs::is_empty(temp_dir_ / "scratch-test-worker"));
+}
+
 }  // namespace
 }  // namespace hipforge::worker

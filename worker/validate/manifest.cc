@@ -1,6 +1,7 @@
 #include "worker/validate/manifest.h"
 #include "worker/validate/text_util.h"
 
+#include <algorithm>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -138,7 +139,8 @@ absl::StatusOr<Manifest> ParseManifest(std::string_view yaml_text_std) {
     Manifest manifest;
     if (!root || root.IsNull()) return manifest;
     if (auto s = CheckKeys(root, "hipforge.yaml",
-                           {"version", "build", "targets", "env", "managed_memory", "tests", "parity", "profile"});
+                           {"version", "build", "targets", "env", "managed_memory", "references", "tests", "parity",
+                            "profile"});
         !s.ok()) {
       return s;
     }
@@ -154,6 +156,15 @@ absl::StatusOr<Manifest> ParseManifest(std::string_view yaml_text_std) {
       for (const auto& entry : root["env"]) manifest.env[entry.first.as<std::string>()] = entry.second.as<std::string>();
     }
     manifest.managed_memory = root["managed_memory"] && root["managed_memory"].as<bool>();
+    if (root["references"]) {
+      manifest.references = root["references"].as<std::string>();
+      const std::filesystem::path references(manifest.references);
+      const bool escapes = std::any_of(references.begin(), references.end(), [](const auto& part) { return part == ".."; });
+      if (references.is_absolute() || escapes) {
+        return absl::InvalidArgumentError("hipforge.yaml references: must be a directory inside the repository, got " +
+                                          manifest.references);
+      }
+    }
     auto tests = ParseTests(root["tests"]);
     if (!tests.ok()) return tests.status();
     manifest.tests = *tests;

@@ -60,6 +60,9 @@ struct Manifest {
   std::vector<std::string> targets;  // archs used when the job names none
   std::map<std::string, std::string> env;
   bool managed_memory = false;  // HSA_XNACK=1 for tests
+  // Directory of CUDA reference outputs (parity `reference:` and the profile's cuda_baseline), relative
+  // to the repository root; empty: the repository root itself. Must stay inside the repository.
+  std::string references;
   TestsSection tests;
   std::vector<ParityCase> parity;
   ProfileSection profile;

@@ -57,6 +57,7 @@ nlohmann::json BuildJson(const BuildResult& build) {
                         {"errors", std::move(errors)},
                         {"kernels", std::move(kernels)}};
   if (!build.note.empty()) out["note"] = build.note;
+  if (!build.log_excerpt.empty()) out["log_excerpt"] = build.log_excerpt;
   return out;
 }
 

@@ -36,6 +36,7 @@ struct BuildResult {
   std::vector<BuildError> errors;
   std::vector<KernelResources> kernels;
   std::string note;  // e.g. "gfx942 not supported by toolchain; built gfx940"
+  std::string log_excerpt;  // failed builds: the failing step's error lines (JSON "log_excerpt")
 };
 
 enum class TestStatus { kPassed, kFailed, kTimedOut, kNotRun };

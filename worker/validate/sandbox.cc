@@ -91,6 +91,7 @@ ProcessSpec PrepareCommand(const ExecutionContext& context, const std::vector<st
   spec.environment = context.environment;
   spec.replace_environment = true;  // built, never inherited
   spec.timeout = timeout;
+  spec.cancelled = context.cancelled;
   spec.working_directory = cwd;
   if (context.sandbox) {
     SandboxSpec sandbox = *context.sandbox;

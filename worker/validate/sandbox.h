@@ -2,6 +2,7 @@
 // User code (build scripts, tests) runs under bubblewrap: no network, a fresh /dev holding only the
 // leased GPU's render node plus /dev/kfd (or the NVIDIA nodes on the NVIDIA backend), the system and
 // toolchain read-only, one writable work dir, and resource limits applied with prlimit inside.
+#include <atomic>
 #include <cstdint>
 #include <chrono>
 #include <filesystem>
@@ -56,6 +57,8 @@ struct ExecutionContext {
   std::optional<SandboxSpec> sandbox;
   std::filesystem::path bwrap = "/usr/bin/bwrap";
   std::filesystem::path prlimit = "/usr/bin/prlimit";
+  // The job was cancelled: a command in flight is killed (ProcessSpec::cancelled). May be null.
+  const std::atomic<bool>* cancelled = nullptr;
 };
 
 ProcessSpec PrepareCommand(const ExecutionContext& context, const std::vector<std::string>& argv,

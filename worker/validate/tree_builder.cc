@@ -1,7 +1,10 @@
 #include "worker/validate/tree_builder.h"
 
+#include <regex>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "worker/validate/resource_usage.h"
 
 namespace hipforge::validate {
@@ -17,10 +20,59 @@ struct Step {
   fs::path cwd;
 };
 
+bool IsRemarkLine(const std::string& line) { return line.find(": remark: ") != std::string::npos; }
+
 }  // namespace
 
-TreeBuilder::TreeBuilder(ProcessLauncher& launcher, BuildToolchain toolchain)
-    : launcher_(launcher), toolchain_(std::move(toolchain)) {}
+std::string BuildLogExcerpt(const std::string& output, size_t max_bytes) {
+  static const std::regex kErrorLine(
+      R"((\berror\b|\bError\b|FAILED|fatal|undefined reference|No such file|CMake Error|\*\*\*))");
+  std::vector<std::string> lines = absl::StrSplit(output, '\n');
+  std::vector<std::string> kept;
+  // Lines after a remark (its source line and caret) belong to the remark.
+  std::vector<bool> remark(lines.size(), false);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (!IsRemarkLine(lines[i])) continue;
+    remark[i] = true;
+    for (size_t j = i + 1; j < lines.size() && j <= i + 2 && lines[j].find(": ") == std::string::npos; ++j) {
+      remark[j] = true;
+    }
+  }
+  size_t next_context_end = 0;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (remark[i]) continue;
+    if (std::regex_search(lines[i], kErrorLine)) {
+      kept.push_back(lines[i]);
+      next_context_end = i + 3;
+    } else if (i < next_context_end) {
+      kept.push_back(lines[i]);
+    }
+  }
+  if (kept.empty()) {
+    // No error line: the output's tail says most about where it stopped.
+    std::vector<std::string> tail;
+    size_t bytes = 0;
+    for (size_t i = lines.size(); i-- > 0;) {
+      if (remark[i] || lines[i].empty()) continue;
+      if (bytes + lines[i].size() + 1 > max_bytes) break;
+      bytes += lines[i].size() + 1;
+      tail.push_back(lines[i]);
+    }
+    kept.assign(tail.rbegin(), tail.rend());
+  }
+  std::string excerpt;
+  for (const std::string& line : kept) {
+    if (excerpt.size() + line.size() + 1 > max_bytes) {
+      excerpt += "...\n";
+      break;
+    }
+    absl::StrAppend(&excerpt, line, "\n");
+  }
+  return excerpt;
+}
+
+TreeBuilder::TreeBuilder(ProcessLauncher& launcher, BuildToolchain toolchain, const std::atomic<bool>* cancelled)
+    : launcher_(launcher), toolchain_(std::move(toolchain)), cancelled_(cancelled) {}
 
 BuildSystem TreeBuilder::DetectBuildSystem(const fs::path& source_dir, const Manifest* manifest) {
   if (manifest != nullptr && manifest->build.system != BuildSystem::kAuto) return manifest->build.system;
@@ -88,12 +140,18 @@ BuildOutcome TreeBuilder::Build(const BuildInput& input, const ExecutionContext&
     case BuildSystem::kAuto:
       outcome.failure = "no CMakeLists.txt or Makefile in the tree and no build commands in hipforge.yaml";
       outcome.log = outcome.failure;
+      outcome.log_excerpt = outcome.failure;
       return outcome;
   }
 
   outcome.ok = true;
   outcome.compiler_cwd = steps.empty() ? input.source_dir : steps.back().cwd;
   for (const Step& step : steps) {
+    if (cancelled_ != nullptr && cancelled_->load()) {
+      outcome.ok = false;
+      outcome.failure = absl::StrCat(step.name, ": cancelled");
+      break;
+    }
     const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
     const auto left = std::max(std::chrono::milliseconds(1000), input.timeout - elapsed);
     auto result = launcher_.Run(PrepareCommand(context, step.argv, step.cwd, left));
@@ -101,11 +159,13 @@ BuildOutcome TreeBuilder::Build(const BuildInput& input, const ExecutionContext&
     if (!result.ok()) {
       outcome.ok = false;
       outcome.failure = absl::StrCat(step.name, ": ", result.status().message());
+      outcome.log_excerpt = outcome.failure;
       break;
     }
     absl::StrAppend(&outcome.log, result->standard_output, result->standard_error);
     if (result->timed_out || result->exit_code != 0) {
       outcome.ok = false;
+      outcome.log_excerpt = BuildLogExcerpt(absl::StrCat(result->standard_output, result->standard_error));
       outcome.failure = result->timed_out ? absl::StrCat(step.name, " timed out")
                                           : absl::StrCat(step.name, " exited ", result->exit_code);
       break;

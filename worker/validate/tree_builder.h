@@ -3,6 +3,7 @@
 // commands. The arch and the resource remarks reach every hipcc invocation through
 // HIPCC_COMPILE_FLAGS_APPEND (honoured by hipcc itself), so Makefiles need no cooperation; CMake
 // projects additionally get CMAKE_HIP_ARCHITECTURES/AMDGPU_TARGETS/GPU_TARGETS.
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <string>
@@ -40,13 +41,20 @@ struct BuildOutcome {
   std::vector<RawDiagnostic> errors;
   std::vector<KernelResources> kernels;
   std::string failure;  // the step that failed, e.g. "cmake configure exited 1"
+  std::string log_excerpt;  // failed builds: the failing step's error lines (BuildLogExcerpt)
   bool has_ctest = false;
   std::filesystem::path compiler_cwd;  // where relative paths in the log are rooted
 };
 
+// What a person needs from a failed step's output, at most `max_bytes`: the lines that report errors
+// (compiler, linker, CMake, make/ninja) with the two lines after each, else the output's tail.
+// Kernel-resource remarks (every kernel, every arch) are left out: they bury the error.
+std::string BuildLogExcerpt(const std::string& output, size_t max_bytes = 4096);
+
 class TreeBuilder {
  public:
-  TreeBuilder(ProcessLauncher& launcher, BuildToolchain toolchain);
+  // `cancelled` (may be null): checked between steps; a set flag ends the build as failed ("cancelled").
+  TreeBuilder(ProcessLauncher& launcher, BuildToolchain toolchain, const std::atomic<bool>* cancelled = nullptr);
   // `context` carries the job's environment and sandbox; HIPCC_* variables are added here.
   BuildOutcome Build(const BuildInput& input, const ExecutionContext& context);
 
@@ -56,6 +64,7 @@ class TreeBuilder {
  private:
   ProcessLauncher& launcher_;
   BuildToolchain toolchain_;
+  const std::atomic<bool>* cancelled_;
 };
 
 }  // namespace hipforge::validate

@@ -43,6 +43,10 @@ struct ArchBuild {
   bool has_ctest = false;
 };
 
+bool Cancelled(const ValidationRequest& request) {
+  return request.cancelled != nullptr && request.cancelled->load();
+}
+
 ParityResult Missing(const std::string& name, const std::string& why) {
   return {.case_name = name, .verdict = ParityVerdict::kMissing, .detail = why};
 }
@@ -74,6 +78,14 @@ absl::StatusOr<ValidationReport> Validator::Validate(const ValidationRequest& re
     return absl::NotFoundError("manifest not found: " + request.manifest.string());
   }
 
+  // --- CUDA references: explicit dir, else the manifest's directory in the repository ---
+  fs::path references_dir = request.references_dir;
+  if (references_dir.empty()) {
+    const fs::path repository = !request.original_tree.empty() ? request.original_tree : request.translated_tree;
+    references_dir = manifest.references.empty() ? repository : repository / manifest.references;
+  }
+  const absl::Status cancelled_status = absl::CancelledError("validation stopped: the job was cancelled");
+
   // --- capabilities ---
   ValidationReport report;
   auto targets = inventory_.CompileTargets();
@@ -91,6 +103,7 @@ absl::StatusOr<ValidationReport> Validator::Validate(const ValidationRequest& re
   std::vector<ArchBuild> builds;
   std::set<std::string> built_archs;
   for (const std::string& requested : archs) {
+    if (Cancelled(request)) return cancelled_status;
     ArchBuild build;
     build.result.requested_arch = requested;
     build.result.toolchain = toolchain;
@@ -127,13 +140,16 @@ absl::StatusOr<ValidationReport> Validator::Validate(const ValidationRequest& re
     if (options_.hipcc.has_parent_path()) env_input.path_prefix.push_back(options_.hipcc.parent_path());
     context.environment = BuildJobEnvironment(env_input).variables;
     if (sandbox_ok) context.sandbox = SandboxSpec{.work_dir = work_dir};
+    context.cancelled = request.cancelled;
 
     TreeBuilder builder(launcher_, BuildToolchain{.hipcc = options_.hipcc, .label = toolchain,
-                                                  .parallel_jobs = options_.parallel_jobs});
+                                                  .parallel_jobs = options_.parallel_jobs},
+                        request.cancelled);
     BuildOutcome outcome = builder.Build({.source_dir = build.source_dir, .build_dir = build.build_dir,
                                           .arch = choice.arch, .manifest = &manifest,
                                           .timeout = options_.build_timeout},
                                          context);
+    if (Cancelled(request)) return cancelled_status;
     auto mapper = SourceMapper::Create(build.source_dir, request.original_tree, request.line_map);
     if (!mapper.ok()) return mapper.status();
     build.result.ok = outcome.ok;
@@ -141,6 +157,7 @@ absl::StatusOr<ValidationReport> Validator::Validate(const ValidationRequest& re
     build.result.kernels = outcome.kernels;
     build.result.errors = MapBuildErrors(outcome.errors, *mapper, outcome.compiler_cwd);
     if (!outcome.ok && build.result.errors.empty()) build.result.errors.push_back({.message = outcome.failure});
+    if (!outcome.ok) build.result.log_excerpt = outcome.log_excerpt;
     build.has_ctest = outcome.has_ctest;
     std::ofstream(work_dir / choice.arch / "build.log") << outcome.log;
     Progress(progress, "build", absl::StrCat(choice.arch, outcome.ok ? " built" : " failed: " + outcome.failure,
@@ -150,6 +167,7 @@ absl::StatusOr<ValidationReport> Validator::Validate(const ValidationRequest& re
   }
   for (const ArchBuild& b : builds) report.builds.push_back(b.result);
 
+  if (Cancelled(request)) return cancelled_status;
   // --- GPU lease ---
   auto gpus = inventory_.ListGpus();
   const bool have_gpus = gpus.ok() && !gpus->empty();
@@ -205,12 +223,13 @@ absl::StatusOr<ValidationReport> Validator::Validate(const ValidationRequest& re
   if (options_.hipcc.has_parent_path()) env_input.path_prefix.push_back(options_.hipcc.parent_path());
   JobEnvironment env = BuildJobEnvironment(env_input);
   for (const std::string& warning : env.warnings) report.gpu.warnings.push_back(warning);
-  ExecutionContext context{.environment = env.variables};
+  ExecutionContext context{.environment = env.variables, .cancelled = request.cancelled};
   if (sandbox_ok) {
     context.sandbox = SandboxSpec{.work_dir = work_dir, .devices = AmdDeviceNodes(device.render_node),
                                   .expose_sysfs = true};
   }
 
+  if (Cancelled(request)) return cancelled_status;
   Progress(progress, "test", absl::StrCat("running tests for ", run_build->result.arch, " on ", device.key));
   TestRunner runner(launcher_);
   report.tests = runner.Run({.arch = run_build->result.arch, .source_dir = run_build->source_dir,
@@ -224,9 +243,10 @@ absl::StatusOr<ValidationReport> Validator::Validate(const ValidationRequest& re
                                                         {"BUILD_DIR", run_build->build_dir.string()},
                                                         {"SOURCE_DIR", run_build->source_dir.string()}};
   for (const ParityCase& c : manifest.parity) {
+    if (Cancelled(request)) return cancelled_status;
     Progress(progress, "parity", c.name);
-    const fs::path reference = request.references_dir / c.reference;
-    if (request.references_dir.empty() || !fs::exists(reference)) {
+    const fs::path reference = references_dir / c.reference;
+    if (!fs::exists(reference)) {
       report.parity.push_back(Missing(c.name, "no CUDA reference " + reference.string()));
       continue;
     }
@@ -263,6 +283,7 @@ absl::StatusOr<ValidationReport> Validator::Validate(const ValidationRequest& re
   Profiler profiler = FindProfiler(options_.hipcc.has_parent_path() ? options_.hipcc.parent_path() : fs::path());
   std::string profile_command = manifest.profile.command;
   if (profile_command.empty() && !manifest.tests.commands.empty()) profile_command = manifest.tests.commands[0].run;
+  if (Cancelled(request)) return cancelled_status;
   if (options_.profile && manifest.profile.enabled && profiler.kind != ProfilerKind::kNone &&
       !profile_command.empty()) {
     Progress(progress, "profile", profiler.program.string());
@@ -279,9 +300,9 @@ absl::StatusOr<ValidationReport> Validator::Validate(const ValidationRequest& re
       report.gpu.warnings.push_back("profiling produced no stats: " +
                                     std::string(csv_path.ok() ? result.status().message() : csv_path.status().message()));
     }
-    fs::path baseline = request.references_dir /
+    fs::path baseline = references_dir /
                         (manifest.profile.cuda_baseline.empty() ? "cuda_timings.csv" : manifest.profile.cuda_baseline);
-    if (!request.references_dir.empty() && fs::exists(baseline)) {
+    if (fs::exists(baseline)) {
       std::ifstream in(baseline);
       std::string csv((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
       if (auto parsed = ParseKernelStatsCsv(csv); parsed.ok()) AttachBaseline(report.profile, *parsed);

@@ -2,6 +2,7 @@
 // Entry point of the validate role: build the translated HIP tree per requested arch, collect
 // kernel resources, run tests on a leased GPU (or say why not), compare outputs with CUDA
 // references and profile. Dependencies come in through the constructor.
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <optional>
@@ -32,7 +33,9 @@ struct ValidationRequest {
   std::vector<std::string> requested_archs;  // e.g. {"gfx90a", "gfx942"}
   // Manifest; when empty, <translated_tree>/hipforge.yaml is used if it exists.
   std::filesystem::path manifest;
-  // CUDA reference outputs (golden files) and optional cuda_timings.csv; may be empty.
+  // CUDA reference outputs (golden files) and optional cuda_timings.csv. Empty: the manifest's
+  // `references` directory inside the repository (original_tree, else translated_tree), by default the
+  // repository root.
   std::filesystem::path references_dir;
   // Scratch space for this job (build dirs, outputs, logs). Created if missing.
   std::filesystem::path work_dir;
@@ -42,6 +45,8 @@ struct ValidationRequest {
   std::filesystem::path original_tree;
   // The analyzer found managed memory (HB404): tests get HSA_XNACK=1.
   bool managed_memory_found = false;
+  // Set from another thread when the job was cancelled: Validate stops at the next step with Cancelled.
+  const std::atomic<bool>* cancelled = nullptr;
 };
 
 struct ValidatorOptions {
@@ -60,7 +65,8 @@ class Validator {
  public:
   Validator(ProcessLauncher& launcher, GpuInventory& inventory, GpuLeaseManager& leases,
             ValidatorOptions options);
-  // Errors only for broken requests (missing tree, bad manifest); build/test failures are in the report.
+  // Errors only for broken requests (missing tree, bad manifest) and Cancelled; build/test failures
+  // are in the report.
   absl::StatusOr<ValidationReport> Validate(const ValidationRequest& request, ProgressSink* progress);
 
  private:

@@ -45,9 +45,10 @@ WHERE id = $1::uuid AND state NOT IN ('succeeded', 'failed', 'cancelled')
 RETURNING id::text
 
 -- name: kill_open_tasks
--- Dead-letters a job's unfinished tasks and voids their leases (late completions are then rejected).
+-- Cancels a job's unfinished tasks and voids their leases (late completions are then rejected; a
+-- heartbeat tells the worker holding one to stop).
 UPDATE tasks
-SET state = 'dead', last_error = $2, lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL,
+SET state = 'cancelled', last_error = $2, lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL,
     updated_at = ts($3)
 WHERE job_id = $1::uuid AND state IN ('available', 'running', 'failed')
 

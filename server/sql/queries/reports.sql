@@ -33,10 +33,12 @@ FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS f(v, ord)
 DELETE FROM report_builds WHERE job_id = $1::uuid
 
 -- name: insert_report_builds
-INSERT INTO report_builds (job_id, ordinal, requested_arch, arch, toolchain, ok, duration_ms, errors)
+INSERT INTO report_builds (job_id, ordinal, requested_arch, arch, toolchain, ok, duration_ms, errors, note,
+                           log_excerpt)
 SELECT $1::uuid, b.ord - 1, coalesce(b.v->>'requested_arch', ''), coalesce(b.v->>'arch', ''),
        coalesce(b.v->>'toolchain', ''), coalesce((b.v->>'ok')::boolean, false),
-       coalesce((b.v->>'duration_ms')::bigint, 0), coalesce(b.v->'errors', '[]'::jsonb)
+       coalesce((b.v->>'duration_ms')::bigint, 0), coalesce(b.v->'errors', '[]'::jsonb),
+       coalesce(b.v->>'note', ''), coalesce(b.v->>'log_excerpt', '')
 FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS b(v, ord)
 
 -- name: insert_report_kernels
@@ -84,14 +86,15 @@ SELECT (d.document || jsonb_build_object('job_id', d.job_id::text)
         FROM report_findings f WHERE f.job_id = d.job_id), '[]'::jsonb))
      ELSE '{}'::jsonb END
   || CASE WHEN d.document ? 'builds' THEN jsonb_build_object('builds', coalesce(
-       (SELECT jsonb_agg(jsonb_build_object('requested_arch', b.requested_arch, 'arch', b.arch,
+       (SELECT jsonb_agg(jsonb_strip_nulls(jsonb_build_object('requested_arch', b.requested_arch, 'arch', b.arch,
                                             'toolchain', b.toolchain, 'ok', b.ok, 'duration_ms', b.duration_ms,
-                                            'errors', b.errors, 'kernels', coalesce(
+                                            'errors', b.errors, 'note', nullif(b.note, ''),
+                                            'log_excerpt', nullif(b.log_excerpt, ''), 'kernels', coalesce(
           (SELECT jsonb_agg(jsonb_strip_nulls(jsonb_build_object(
                     'name', k.name, 'vgprs', k.vgprs, 'sgprs', k.sgprs, 'agprs', k.agprs,
                     'scratch_bytes', k.scratch_bytes, 'occupancy', k.occupancy, 'spills', k.spills,
                     'lds_bytes', k.lds_bytes)) ORDER BY k.ordinal)
-           FROM report_kernels k WHERE k.job_id = b.job_id AND k.build_ordinal = b.ordinal), '[]'::jsonb))
+           FROM report_kernels k WHERE k.job_id = b.job_id AND k.build_ordinal = b.ordinal), '[]'::jsonb)))
           ORDER BY b.ordinal)
         FROM report_builds b WHERE b.job_id = d.job_id), '[]'::jsonb))
      ELSE '{}'::jsonb END

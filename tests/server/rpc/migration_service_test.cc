@@ -185,7 +185,13 @@ TEST_F(MigrationServiceTest, FullFlowReportArtifactsAndWatch) {
   std::vector<v1::JobState> states;
   bool saw_file = false;
   for (const v1::JobEvent& event : events) {
-    if (event.has_state_change()) states.push_back(event.state_change().to());
+    if (event.has_state_change()) {
+      // Every change names the state it left: the previous change's target (none for the first).
+      const v1::JobState from = states.empty() ? v1::JOB_STATE_UNSPECIFIED : states.back();
+      EXPECT_EQ(event.state_change().from(), from)
+          << "change to " << v1::JobState_Name(event.state_change().to()) << " at event " << event.sequence();
+      states.push_back(event.state_change().to());
+    }
     if (event.has_file_progress()) {
       saw_file = true;
       EXPECT_EQ(event.file_progress().path(), "src/scale.cu");

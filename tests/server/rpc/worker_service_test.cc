@@ -259,5 +259,135 @@ TEST_F(WorkerServiceTest, QueuedJobsSurviveAServerRestart) {
   EXPECT_EQ(leased, std::set<std::string>(ids.begin(), ids.end()));
 }
 
+// Translate completes with the given report; returns the validate task the "v" worker then leases.
+std::optional<v1::Task> TranslateThenLeaseValidate(v1::WorkerService::Stub& workers, const v1::Task& translate,
+                                                   const std::string& report, const std::string& tree) {
+  v1::CompleteResponse response;
+  EXPECT_TRUE(Complete(workers, translate, report, {{v1::ARTIFACT_KIND_TRANSLATED_TREE, tree}}, &response).ok());
+  EXPECT_TRUE(response.accepted());
+  EXPECT_TRUE(Register(workers, "v", v1::TASK_ROLE_VALIDATE).ok());
+  return Lease(workers, "v", 3000);
+}
+
+TEST_F(WorkerServiceTest, ValidateTaskGetsTheOriginalRepositoryAndTheManagedMemoryFinding) {
+  SubmitOutcome submitted = SubmitArchive(*api_, TestSpec("validate-inputs", "qa", /*translate_only=*/false),
+                                          SmallCudaRepoArchive());
+  ASSERT_TRUE(submitted.status.ok()) << submitted.status.error_message();
+  ASSERT_TRUE(Register(*workers_, "t").ok());
+  std::optional<v1::Task> translate = Lease(*workers_, "t", 2000);
+  ASSERT_TRUE(translate.has_value());
+  EXPECT_FALSE(translate->managed_memory_found());
+  nlohmann::json report = nlohmann::json::parse(TranslationReport(translate->job_id(), 1));
+  report["findings"].push_back({{"rule_id", "HB404"}, {"severity", "warning"}, {"path", "src/f0.cu"}, {"line", 9},
+                                {"column", 3}, {"message", "cudaMallocManaged"}, {"fix", ""}, {"auto_fixed", false}});
+  const std::string tree = "translated-tree-bytes";
+  std::optional<v1::Task> validate = TranslateThenLeaseValidate(*workers_, *translate, report.dump(), tree);
+  ASSERT_TRUE(validate.has_value());
+  EXPECT_EQ(validate->role(), v1::TASK_ROLE_VALIDATE);
+  EXPECT_TRUE(validate->managed_memory_found());
+
+  std::string data;
+  ASSERT_TRUE(Download(*workers_, *validate, &data).ok());
+  EXPECT_EQ(data, tree);  // the task's own input: the translated tree
+  grpc::ClientContext context;
+  v1::DownloadInputRequest request;
+  request.set_task_id(validate->task_id());
+  request.set_lease_token(validate->lease_token());
+  request.set_job_id(validate->job_id());
+  request.set_original(true);
+  auto reader = workers_->DownloadInput(&context, request);
+  v1::ArtifactChunk chunk;
+  std::string original;
+  while (reader->Read(&chunk)) original += chunk.data();
+  ASSERT_TRUE(reader->Finish().ok());
+  EXPECT_EQ(original, SmallCudaRepoArchive());
+}
+
+TEST_F(WorkerServiceTest, WithoutHB404TheValidateTaskHasNoManagedMemory) {
+  SubmitOutcome submitted = SubmitArchive(*api_, TestSpec("no-managed", "qa", /*translate_only=*/false),
+                                          SmallCudaRepoArchive());
+  ASSERT_TRUE(submitted.status.ok());
+  ASSERT_TRUE(Register(*workers_, "t").ok());
+  std::optional<v1::Task> translate = Lease(*workers_, "t", 2000);
+  ASSERT_TRUE(translate.has_value());
+  std::optional<v1::Task> validate =
+      TranslateThenLeaseValidate(*workers_, *translate, TranslationReport(translate->job_id(), 1), "tree");
+  ASSERT_TRUE(validate.has_value());
+  EXPECT_FALSE(validate->managed_memory_found());
+}
+
+TEST_F(WorkerServiceTest, AFailedValidationFailsTheJobAndKeepsTheReport) {
+  SubmitOutcome submitted = SubmitArchive(*api_, TestSpec("build-fails", "qa", /*translate_only=*/false),
+                                          SmallCudaRepoArchive());
+  ASSERT_TRUE(submitted.status.ok());
+  ASSERT_TRUE(Register(*workers_, "t").ok());
+  std::optional<v1::Task> translate = Lease(*workers_, "t", 2000);
+  ASSERT_TRUE(translate.has_value());
+  std::optional<v1::Task> validate =
+      TranslateThenLeaseValidate(*workers_, *translate, TranslationReport(translate->job_id(), 1), "tree");
+  ASSERT_TRUE(validate.has_value());
+  const nlohmann::json builds = {{"builds",
+                                  {{{"requested_arch", "gfx90a"}, {"arch", "gfx90a"}, {"toolchain", "hipcc 5.2"},
+                                    {"ok", false}, {"duration_ms", 1200}, {"errors", nlohmann::json::array()},
+                                    {"kernels", nlohmann::json::array()},
+                                    {"log_excerpt", "clang: error: unsupported option '--use_fast_math'\n"}},
+                                   {{"requested_arch", "gfx942"}, {"arch", "gfx940"}, {"toolchain", "hipcc 5.2"},
+                                    {"ok", true}, {"duration_ms", 900}, {"errors", nlohmann::json::array()},
+                                    {"kernels", nlohmann::json::array()},
+                                    {"note", "gfx942 not supported; built the nearest target gfx940"}}}}};
+  v1::CompleteResponse response;
+  ASSERT_TRUE(Complete(*workers_, *validate, builds.dump(), {}, &response, /*ok=*/false).ok());
+  EXPECT_TRUE(response.accepted());
+  v1::Job job = WaitForJob(validate->job_id(), [](const v1::Job& j) { return IsFinal(j.state()); }, 5s);
+  EXPECT_EQ(job.state(), v1::JOB_STATE_FAILED);
+
+  v1::Report report = GetReport(validate->job_id());
+  EXPECT_EQ(report.state(), v1::JOB_STATE_FAILED);
+  const nlohmann::json stored = nlohmann::json::parse(report.report_json());
+  ASSERT_EQ(stored["builds"].size(), 2u);
+  EXPECT_FALSE(stored["builds"][0]["ok"].get<bool>());
+  // The failing step's words and the arch note survive the round trip through the report tables.
+  EXPECT_THAT(stored["builds"][0].value("log_excerpt", ""), HasSubstr("--use_fast_math"));
+  EXPECT_FALSE(stored["builds"][0].contains("note"));
+  EXPECT_THAT(stored["builds"][1].value("note", ""), HasSubstr("gfx940"));
+  EXPECT_FALSE(stored["builds"][1].contains("log_excerpt"));
+  EXPECT_EQ(stored["translation"]["files"].size(), 1u);  // the translate step's sections stay
+}
+
+TEST_F(WorkerServiceTest, HeartbeatAfterCancelTellsTheWorkerToStop) {
+  v1::Job job = SubmitGood("cancel-heartbeat");
+  ASSERT_TRUE(Register(*workers_, "w1").ok());
+  std::optional<v1::Task> task = Lease(*workers_, "w1", 2000);
+  ASSERT_TRUE(task.has_value());
+  auto heartbeat = [&](v1::HeartbeatResponse* response) {
+    grpc::ClientContext context;
+    v1::HeartbeatRequest request;
+    request.set_task_id(task->task_id());
+    request.set_lease_token(task->lease_token());
+    request.set_worker_id("w1");
+    request.set_job_id(task->job_id());
+    return workers_->Heartbeat(&context, request, response);
+  };
+  v1::HeartbeatResponse response;
+  ASSERT_TRUE(heartbeat(&response).ok());
+  EXPECT_FALSE(response.cancel_requested());
+
+  grpc::ClientContext cancel_context;
+  v1::CancelJobRequest cancel;
+  cancel.set_job_id(job.id());
+  cancel.set_reason("changed my mind");
+  v1::Job cancelled;
+  ASSERT_TRUE(api_->CancelJob(&cancel_context, cancel, &cancelled).ok());
+
+  response.Clear();
+  grpc::Status status = heartbeat(&response);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_TRUE(response.cancel_requested());
+  // Completing anyway changes nothing: the task was cancelled with its job.
+  v1::CompleteResponse complete;
+  ASSERT_TRUE(Complete(*workers_, *task, TranslationReport(job.id(), 1), {}, &complete).ok());
+  EXPECT_FALSE(complete.accepted());
+}
+
 }  // namespace
 }  // namespace hipforge::server::testing

@@ -315,14 +315,14 @@ TEST_F(TaskQueueTest, BackoffIsCapped) {
   EXPECT_EQ((*store)->ListTasks(job->id)->at(0).run_after, clock_.Now() + seconds(25));
 }
 
-TEST_F(TaskQueueTest, CancelDeadLettersTasksAndVoidsLeases) {
+TEST_F(TaskQueueTest, CancelCancelsTasksAndVoidsLeases) {
   const Job job = CreateTestJob("cancel", {"gfx90a"});
   const LeasedTask task = MustLease(Translator());
   auto cancelled = store_->CancelJob(job.id, "user asked");
   ASSERT_TRUE(cancelled.ok()) << cancelled.status();
   EXPECT_EQ(cancelled->state, JobState::kCancelled);
   EXPECT_EQ(cancelled->error_message, "user asked");
-  EXPECT_EQ(store_->ListTasks(job.id)->at(0).state, TaskState::kDead);
+  EXPECT_EQ(store_->ListTasks(job.id)->at(0).state, TaskState::kCancelled);
   EXPECT_EQ(*store_->CompleteTask(Completion(task)), CompletionOutcome::kLeaseLost);
   EXPECT_FALSE(store_->HeartbeatTask(task.task_id, task.lease_token, seconds(10)).ok());
   EXPECT_EQ(StateOf(job.id), JobState::kCancelled);

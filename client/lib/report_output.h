@@ -1,0 +1,31 @@
+#pragma once
+// The tail every report-producing subcommand shares (report, analyze, submit --report): render,
+// write to --output or stdout, and turn --fail-on into the exit code.
+#include <ostream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "absl/status/statusor.h"
+#include "client/lib/report_render.h"
+
+namespace hipforge::client {
+
+struct ReportOutputOptions {
+  ReportFormat format = ReportFormat::kText;
+  RenderOptions render;
+  std::string output_path;  // empty or "-": `out`
+  FailOn fail_on = FailOn::kNever;
+  std::string fail_on_name = "none";  // as the user spelled it, for the message
+};
+
+// kExitOk, or kExitFindings (with a line on `err`) when findings reach --fail-on. An error status only
+// when the output file cannot be written.
+absl::StatusOr<int> WriteReport(const nlohmann::json& report, const ReportOutputOptions& options, std::ostream& out,
+                                std::ostream& err);
+
+// Empty when every build the report lists succeeded (or there are none); otherwise what failed,
+// e.g. "build failed for gfx90a, gfx942 (built as gfx940)". The text report prints it as its verdict.
+std::string BuildFailureVerdict(const nlohmann::json& report);
+
+}  // namespace hipforge::client

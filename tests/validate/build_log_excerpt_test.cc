@@ -1,0 +1,51 @@
+// BuildLogExcerpt: what a failed build's report entry says when the compiler errors could not be
+// parsed into path:line (the demo's `clang: error: unsupported option`), without the resource remarks.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "worker/validate/tree_builder.h"
+
+namespace hipforge::validate {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+TEST(BuildLogExcerptTest, KeepsErrorLinesAndDropsResourceRemarks) {
+  const std::string log =
+      "[1/4] Building CXX object CMakeFiles/vector_stats.dir/src/main.cu.o\n"
+      "/tmp/src/elementwise.cu:10:1: remark: Function Name: _Z5scalePfi [-Rpass-analysis=kernel-resource-usage]\n"
+      "__global__ void scale(float* x, int n) {\n"
+      "^\n"
+      "FAILED: CMakeFiles/vector_stats.dir/src/main.cu.o\n"
+      "/usr/bin/hipcc -O3 --use_fast_math -c /tmp/src/main.cu\n"
+      "clang: error: unsupported option '--use_fast_math'\n"
+      "clang: warning: -lineinfo: 'linker' input unused\n"
+      "ninja: build stopped: cannot make progress due to previous errors.\n";
+  const std::string excerpt = BuildLogExcerpt(log);
+  EXPECT_THAT(excerpt, HasSubstr("FAILED: CMakeFiles/vector_stats.dir/src/main.cu.o"));
+  EXPECT_THAT(excerpt, HasSubstr("clang: error: unsupported option '--use_fast_math'"));
+  EXPECT_THAT(excerpt, Not(HasSubstr("remark")));
+  EXPECT_THAT(excerpt, Not(HasSubstr("__global__ void scale")));
+}
+
+TEST(BuildLogExcerptTest, WithoutErrorLinesKeepsTheTailWithinTheLimit) {
+  std::string log;
+  for (int i = 0; i < 500; ++i) log += "step " + std::to_string(i) + " done\n";
+  const std::string excerpt = BuildLogExcerpt(log, 200);
+  EXPECT_LE(excerpt.size(), 200u);
+  EXPECT_THAT(excerpt, HasSubstr("step 499 done"));
+  EXPECT_THAT(excerpt, Not(HasSubstr("step 1 done")));
+}
+
+TEST(BuildLogExcerptTest, ManyErrorsAreCappedAndMarked) {
+  std::string log;
+  for (int i = 0; i < 400; ++i) log += "/src/a.hip:" + std::to_string(i) + ":1: error: use of undeclared identifier\n";
+  const std::string excerpt = BuildLogExcerpt(log, 1024);
+  EXPECT_LE(excerpt.size(), 1024u + 4);
+  EXPECT_THAT(excerpt, HasSubstr("/src/a.hip:0:1: error"));
+  EXPECT_THAT(excerpt, HasSubstr("...\n"));
+}
+
+}  // namespace
+}  // namespace hipforge::validate
