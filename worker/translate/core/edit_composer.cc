@@ -31,8 +31,12 @@ class Composer {
 
   ComposedFile Run() {
     for (const LaunchSite& launch : input_.launches) ComposeLaunch(launch);
-    if (options_.target_hip_version < kHipWarpSyncIntroduced) {
-      for (const WarpCallSite& call : input_.warp_calls) ComposeWarpCall(call);
+    for (const WarpCallSite& call : input_.warp_calls) {
+      if (options_.target_hip_version < kHipWarpSyncIntroduced) {
+        ComposeWarpCall(call);
+      } else {
+        WidenWarpMask(call);
+      }
     }
     // Token renames inside an argument rewrite's range (a removed or replaced argument) are superseded.
     for (const TextEdit& edit : input_.fact_edits) {
@@ -126,6 +130,23 @@ class Composer {
     result_.stats.converted["function"]++;
     result_.changed_by.insert("device");
   }
+
+  // HIP 6.2+ static_asserts a 64-bit mask (a wavefront has up to 64 lanes): a provably full mask means every
+  // lane; any other mask keeps its bits, widened.
+  void WidenWarpMask(const WarpCallSite& call) {
+    if (MasklessWarpIntrinsic(call.name).empty()) return;
+    if (call.full_mask) {
+      if (Original(call.mask) == kFullWaveMask) return;
+      structural_.push_back({call.mask.begin, call.mask.end - call.mask.begin, std::string(kFullWaveMask), "device"});
+      covered_.push_back(call.mask);
+    } else {
+      if (Original(call.mask).rfind("static_cast<unsigned long long>", 0) == 0) return;
+      structural_.push_back({call.mask.begin, 0, "static_cast<unsigned long long>(", "device"});
+      structural_.push_back({call.mask.end, 0, ")", "device"});
+    }
+    result_.changed_by.insert("device");
+  }
+  static constexpr std::string_view kFullWaveMask = "0xffffffffffffffffull";
 
   void Merge(std::vector<RankedEdit> all) {
     std::stable_sort(all.begin(), all.end(), [](const RankedEdit& a, const RankedEdit& b) {

@@ -273,6 +273,11 @@ class SourceTranslatorImpl : public SourceTranslator {
     if (parsed) {
       compose.launches = merged.facts.launches;
       compose.warp_calls = merged.facts.warp_calls;
+      if (!(options_.target_hip_version < kHipWarpSyncIntroduced)) {
+        // The AST pass collects warp calls only for HIP < 6.2; the mask widening for 6.2+ works from tokens.
+        compose.warp_calls = tokens.warp_calls;
+        tokens.warp_calls.clear();
+      }
       for (WarpCallSite& call : compose.warp_calls) {
         const auto& proven = tokens.full_mask_variables;
         if (std::find(proven.begin(), proven.end(), call.callee.begin) != proven.end()) call.full_mask = true;

@@ -143,6 +143,15 @@ class TokenPass {
                             !tokens_[hash + 2].line_start;
       if (directive == "define" && has_name) {
         project_macros_.insert(std::string(Text(tokens_[hash + 2])));
+        // `#define FULL_MASK 0xffffffff`: remembered so warp calls using the macro count as full-mask.
+        const uint32_t define_end = LineEnd(tokens_[hash + 2].end());
+        if (hash + 3 < tokens_.size() && tokens_[hash + 3].begin < define_end &&
+            tokens_[hash + 3].begin > tokens_[hash + 2].end()) {
+          size_t last = hash + 3;
+          while (last + 1 < tokens_.size() && tokens_[last + 1].begin < define_end) ++last;
+          full_mask_macros_[std::string(Text(tokens_[hash + 2]))] =
+              IsFullWarpMaskLiteral(Text(ByteRange{tokens_[hash + 3].begin, tokens_[last].end()}));
+        }
         if (!first_ifndef.empty() && Text(tokens_[hash + 2]) == first_ifndef) guard_defined = true;
       } else if (directive == "ifndef" && has_name && directive_number == 1) {
         first_ifndef = std::string(Text(tokens_[hash + 2]));
@@ -325,31 +334,42 @@ class TokenPass {
   // For HIP before 6.2 the *_sync names are not renamed by the tables; the call is rewritten as a whole
   // (by the AST sites, or here from tokens in fallback mode) after proving the mask is full.
   bool HandleWarpCall(size_t index) {
-    if (!(resolver_.options().target_hip_version < kHipWarpSyncIntroduced)) return false;
     const std::string_view name = Text(tokens_[index]);
     if (MasklessWarpIntrinsic(name).empty()) return false;
+    if (!(resolver_.options().target_hip_version < kHipWarpSyncIntroduced)) {
+      // HIP 6.2+ has the *_sync names but static_asserts a 64-bit mask: every call's mask is widened (the AST
+      // pass leaves these calls alone, so the sites come from tokens); the name itself is renamed as usual.
+      DiscoverWarpCall(index, name);
+      return false;
+    }
     if (!input_.discover_sites) return true;  // the AST pass reported this call (or it is not a call)
-    if (index + 1 >= tokens_.size() || tokens_[index + 1].kind != clang::tok::l_paren) return true;
+    DiscoverWarpCall(index, name);
+    return true;
+  }
+
+  void DiscoverWarpCall(size_t index, std::string_view name) {
+    if (index + 1 >= tokens_.size() || tokens_[index + 1].kind != clang::tok::l_paren) return;
     int depth = 0;
     size_t j = index + 2;
     for (; j < tokens_.size(); ++j) {
       const auto kind = tokens_[j].kind;
       if (kind == clang::tok::l_paren || kind == clang::tok::l_square || kind == clang::tok::l_brace) ++depth;
       if (kind == clang::tok::r_paren || kind == clang::tok::r_square || kind == clang::tok::r_brace) {
-        if (depth == 0) return true;  // a single argument: not the documented form
+        if (depth == 0) return;  // a single argument: not the documented form
         --depth;
       }
       if (kind == clang::tok::comma && depth == 0) break;
     }
-    if (j + 1 >= tokens_.size() || j == index + 2) return true;
+    if (j + 1 >= tokens_.size() || j == index + 2) return;
     WarpCallSite site;
     site.callee = {tokens_[index].begin, tokens_[index].end()};
     site.name = std::string(name);
     site.mask = {tokens_[index + 2].begin, tokens_[j - 1].end()};
     site.next_arg = tokens_[j + 1].begin;
-    site.full_mask = IsFullWarpMaskLiteral(Text(site.mask)) || IsFullMaskVariable(site.mask);
+    const auto macro = full_mask_macros_.find(std::string(Text(site.mask)));
+    site.full_mask = IsFullWarpMaskLiteral(Text(site.mask)) || IsFullMaskVariable(site.mask) ||
+                     (macro != full_mask_macros_.end() && macro->second);
     output_.warp_calls.push_back(std::move(site));
-    return true;
   }
 
   // True when `mask` is one identifier naming a block-scope variable declared `T name = <all-ones literal>;`
@@ -386,6 +406,12 @@ class TokenPass {
     }
     if (semi >= tokens_.size() || semi == declaration + 2) return false;
     if (!IsFullWarpMaskLiteral(Text(ByteRange{tokens_[declaration + 2].begin, tokens_[semi - 1].end()}))) return false;
+    // A const or constexpr declaration cannot change, wherever it is.
+    for (size_t k = declaration; k-- > 0;) {
+      const auto kind = tokens_[k].kind;
+      if (kind == clang::tok::semi || kind == clang::tok::l_brace || kind == clang::tok::r_brace) break;
+      if (IsIdentifier(tokens_[k]) && (Text(tokens_[k]) == "const" || Text(tokens_[k]) == "constexpr")) return true;
+    }
     // Block scope only: the scope's '{' follows ')' (function body, if, for), ';', '{', '}', 'else' or 'do';
     // a namespace or class brace follows a name, and a global could change anywhere.
     int scope_depth = 0;
@@ -652,6 +678,7 @@ class TokenPass {
   std::set<std::string> emitted_main_headers_;
   std::set<std::string> emitted_other_headers_;
   std::set<std::string> cooperative_groups_qualifiers_;
+  std::map<std::string, bool> full_mask_macros_;  // object-like macro -> its body is an all-ones literal
   bool blas_v2_included_ = false;
   bool runtime_header_present_ = false;
   std::optional<uint32_t> pragma_once_end_;
