@@ -17,8 +17,12 @@
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
+#include "clang/Sema/ExternalSemaSource.h"
+#include "clang/Sema/Sema.h"
+#include "clang/Sema/SemaConsumer.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallString.h"
 #include "worker/translate/core/argument_rewrites.h"
 #include "worker/translate/core/token_pass.h"
@@ -356,11 +360,75 @@ class PreprocessorFacts : public clang::PPCallbacks {
 // Runs the matchers over this project's own top-level declarations only. Declarations from the prelude PCH
 // and from toolkit/library headers are never visited, so the PCH stays lazily loaded and big headers (CUB,
 // Thrust) cost only their parse.
-class ProjectScopeConsumer : public clang::ASTConsumer {
+// Whether `decl` is spelled (after macro expansion) in one of the project's files.
+bool IsProjectDecl(const clang::SourceManager& sm, ProjectFiles& files, const clang::Decl& decl) {
+  const clang::SourceLocation loc = sm.getExpansionLoc(decl.getLocation());
+  return loc.isValid() && files.RelativePath(sm, sm.getFileID(loc)).has_value();
+}
+
+// Drops the end-of-unit implicit instantiations of library templates (those the prelude PCH left pending and
+// those user code triggered): their bodies hold nothing we edit, and instantiating them was most of the time
+// of a small file. Sema asks its external sources for pending instantiations right before performing them,
+// so a source added after the PCH reader sees the complete list.
+class LibraryInstantiationFilter : public clang::ExternalSemaSource {
+ public:
+  LibraryInstantiationFilter(clang::Sema& sema, ProjectFiles& files) : sema_(sema), files_(files) {}
+
+  void ReadPendingInstantiations(
+      llvm::SmallVectorImpl<std::pair<clang::ValueDecl*, clang::SourceLocation>>& pending) override {
+    auto is_library = [&](const clang::ValueDecl* decl) {
+      const clang::Decl* pattern = nullptr;
+      if (const auto* function = llvm::dyn_cast<clang::FunctionDecl>(decl)) {
+        pattern = function->getTemplateInstantiationPattern();
+      } else if (const auto* variable = llvm::dyn_cast<clang::VarDecl>(decl)) {
+        pattern = variable->getTemplateInstantiationPattern();
+      }
+      return pattern && !IsProjectDecl(sema_.getSourceManager(), files_, *pattern);
+    };
+    auto drop = [&](const auto& entry) {
+      if (!is_library(entry.first)) return false;
+      dropped_.insert(entry.first);
+      return true;
+    };
+    llvm::erase_if(pending, drop);
+    auto& queued = sema_.PendingInstantiations;
+    queued.erase(std::remove_if(queued.begin(), queued.end(), drop), queued.end());
+  }
+
+  // A dropped instantiation with no linkage (e.g. std::accumulate over a lambda) would otherwise be
+  // reported as "used but not defined", an error that sends the file to the fallback.
+  void ReadUndefinedButUsed(llvm::MapVector<clang::NamedDecl*, clang::SourceLocation>& undefined) override {
+    undefined.remove_if([&](const auto& entry) { return dropped_.contains(entry.first); });
+  }
+
+ private:
+  clang::Sema& sema_;
+  ProjectFiles& files_;
+  llvm::DenseSet<const clang::Decl*> dropped_;
+};
+
+class ProjectScopeConsumer : public clang::SemaConsumer {
  public:
   ProjectScopeConsumer(mat::MatchFinder& finder, ProjectFiles& files) : finder_(finder), files_(files) {}
 
+  void Initialize(clang::ASTContext& context) override { sm_ = &context.getSourceManager(); }
+  void InitializeSema(clang::Sema& sema) override { sema_ = &sema; }
+  void ForgetSema() override { sema_ = nullptr; }
+
+  // With FrontendOptions::SkipFunctionBodies, the parser asks this for every function body (Sema keeps
+  // constexpr functions and deduced return types regardless). Bodies outside the project hold nothing we
+  // edit, and skipping them is most of a library header's parse (clangd does the same for preambles).
+  bool shouldSkipFunctionBody(clang::Decl* decl) override {
+    return sm_ && !IsProjectDecl(*sm_, files_, *decl);
+  }
+
   bool HandleTopLevelDecl(clang::DeclGroupRef group) override {
+    // Added here, not in InitializeSema: the PCH reader attaches itself to Sema after the consumer is told
+    // about Sema, and the filter must come after it to see the PCH's pending instantiations.
+    if (sema_ && !instantiation_filter_) {
+      instantiation_filter_ = llvm::makeIntrusiveRefCnt<LibraryInstantiationFilter>(*sema_, files_);
+      sema_->addExternalSource(instantiation_filter_.get());
+    }
     for (clang::Decl* decl : group) {
       if (decl && !decl->isFromASTFile()) top_level_.push_back(decl);
     }
@@ -381,6 +449,9 @@ class ProjectScopeConsumer : public clang::ASTConsumer {
  private:
   mat::MatchFinder& finder_;
   ProjectFiles& files_;
+  const clang::SourceManager* sm_ = nullptr;
+  clang::Sema* sema_ = nullptr;
+  llvm::IntrusiveRefCntPtr<LibraryInstantiationFilter> instantiation_filter_;
   std::vector<clang::Decl*> top_level_;
 };
 
@@ -390,6 +461,7 @@ class FactsAction : public clang::ASTFrontendAction {
 
  protected:
   bool BeginSourceFileAction(clang::CompilerInstance& ci) override {
+    ci.getFrontendOpts().SkipFunctionBodies = true;  // only outside the project: see shouldSkipFunctionBody
     ci.getPreprocessor().addPPCallbacks(std::make_unique<PreprocessorFacts>(ci.getSourceManager(), files_));
     return true;
   }
@@ -447,6 +519,9 @@ UnitFacts RunAstPass(const AstPassRequest& request, const NameResolver& resolver
   FirstErrorConsumer diagnostics;
   tool.setDiagnosticConsumer(&diagnostics);
   tool.setPrintErrorMessage(false);
+  // Clang prints "N errors generated" itself unless carets are off; the fallback reason already says why.
+  tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(
+      "-fno-caret-diagnostics", clang::tooling::ArgumentInsertPosition::END));
   FactsActionFactory factory(resolver, files);
   const int status = tool.run(&factory);
   facts.parsed = status == 0 && diagnostics.first_error().empty();
