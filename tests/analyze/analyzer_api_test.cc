@@ -91,6 +91,39 @@ TEST(AnalyzerTest, PreprocessorSkippedBlocksGetTokenRules) {
   EXPECT_EQ(FindingKeys(result.findings), (std::set<std::string>{"arch.cu:4:23 HB102"}));
 }
 
+// Device code under __CUDA_ARCH__ is parsed by a device-side pass: the AST rules (here HB104's loop analysis,
+// which has no token form) see it, each finding once, and the token rules do not repeat them.
+TEST(AnalyzerTest, DeviceOnlyBlocksGetTheAstRulesOnce) {
+  const auto dir = ScratchDir("device-pass");
+  Write(dir / "arch.cu",
+        "__device__ float warp_max(float v) {\n"
+        "#ifdef __CUDA_ARCH__\n"
+        "  for (int o = 16; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffff, v, o));\n"
+        "#endif\n"
+        "  return v;\n"
+        "}\n"
+        "__global__ void k(float* out) { out[threadIdx.x] = warp_max(out[threadIdx.x]); }\n");
+  auto result = AnalyzeDir(dir);
+  ASSERT_EQ(result.files.size(), 1u);
+  EXPECT_TRUE(result.files[0].ast_analyzed) << result.files[0].ast_skipped_reason;
+  EXPECT_EQ(FindingKeys(result.findings), (std::set<std::string>{"arch.cu:3:16 HB104", "arch.cu:3:65 HB102"}));
+}
+
+// HB304 from the mapping tables: a runtime call the tables mark unsupported (and no ROCm library provides) is
+// reported where it is called; a supported call next to it and a project function of the same name are not.
+TEST(AnalyzerTest, CallsTheTablesMarkUnsupportedAreReported) {
+  const auto dir = ScratchDir("tables-unsupported");
+  Write(dir / "l2.cu",
+        "#include <cuda_runtime.h>\n"
+        "void reset(cudaStream_t s) {\n"
+        "  cudaCtxResetPersistingL2Cache();\n"
+        "  cudaStreamSynchronize(s);\n"
+        "}\n"
+        "namespace mine { int cudaInitDevice(int d) { return d; } }\n");
+  auto result = AnalyzeDir(dir);
+  EXPECT_EQ(FindingKeys(result.findings), (std::set<std::string>{"l2.cu:3:3 HB304"}));
+}
+
 TEST(AnalyzerTest, AnnotationsAreOffByDefaultAndIndentedWhenOn) {
   const auto dir = RuleDir("HB201");
   EXPECT_TRUE(AnalyzeDir(dir).annotations.empty());

@@ -11,6 +11,7 @@
 #include "worker/translate/analyze/ast_runner.h"
 #include "worker/translate/analyze/registry.h"
 #include "worker/translate/analyze/token_file.h"
+#include "worker/translate/tables/mapping_index.h"
 
 namespace hipforge::translate {
 namespace {
@@ -84,7 +85,9 @@ class AnalyzerImpl final : public Analyzer {
     std::map<std::string, std::string> ast_failure;
     std::set<std::string> partial_ast;  // parsed with errors: AST findings kept, token rules on the whole file
     const std::vector<std::string> clang_args = frontend_.ClangArgs();
-    auto parse_batch = [&](const std::vector<size_t>& batch, int done_before, int total) {
+    // Parses `batch` with `args` on `jobs` threads; progress counts from `done_before` when `total` > 0.
+    auto run_parallel = [&](const std::vector<size_t>& batch, const std::vector<std::string>& args, int done_before,
+                            int total) {
       std::vector<analyze::TranslationUnitResult> results(batch.size());
       std::atomic<size_t> next{0};
       std::mutex progress_mutex;
@@ -92,10 +95,10 @@ class AnalyzerImpl final : public Analyzer {
       auto worker = [&]() {
         for (size_t i = next++; i < batch.size(); i = next++) {
           const TextFile& text = *texts[batch[i]];
-          results[i] = analyze::RunAstRules(clang_args, canonical_root / text.path(), canonical_root, disabled_);
+          results[i] = analyze::RunAstRules(args, canonical_root / text.path(), canonical_root, disabled_);
           std::lock_guard<std::mutex> lock(progress_mutex);
           ++done;
-          if (progress) progress(ProgressEvent{"analyze", done, total, text.path()});
+          if (progress && total > 0) progress(ProgressEvent{"analyze", done, total, text.path()});
         }
       };
       unsigned jobs = options_.jobs ? options_.jobs : std::max(1u, std::thread::hardware_concurrency());
@@ -104,6 +107,11 @@ class AnalyzerImpl final : public Analyzer {
       for (unsigned j = 1; j < jobs; ++j) threads.emplace_back(worker);
       worker();
       for (auto& thread : threads) thread.join();
+      return results;
+    };
+    std::map<std::string, std::set<std::string>> covered_by_source;
+    auto parse_batch = [&](const std::vector<size_t>& batch, int done_before, int total) {
+      std::vector<analyze::TranslationUnitResult> results = run_parallel(batch, clang_args, done_before, total);
       for (size_t i = 0; i < batch.size(); ++i) {
         auto& tu = results[i];
         const std::string& path = texts[batch[i]]->path();
@@ -122,6 +130,7 @@ class AnalyzerImpl final : public Analyzer {
         for (const auto& covered : tu.covered_files) {
           if (ast_covered.insert(covered).second) skipped_by_file[covered] = tu.skipped_ranges[covered];
         }
+        covered_by_source[path] = std::move(tu.covered_files);
         ast_covered.insert(path);
       }
     };
@@ -139,6 +148,8 @@ class AnalyzerImpl final : public Analyzer {
       if (!ast_covered.count(texts[i]->path())) uncovered_headers.push_back(i);
     }
     parse_batch(uncovered_headers, static_cast<int>(sources.size()), total_parses);
+    DeviceSidePass(sources, index_by_path, texts, run_parallel, clang_args, covered_by_source, skipped_by_file,
+                   findings);
 
     // 2. Token rules on sources (whole file when the AST did not cover it), line rules on the rest.
     std::vector<Finding> token_findings;
@@ -166,7 +177,7 @@ class AnalyzerImpl final : public Analyzer {
         entry.ast_skipped_reason = "not a C/C++/CUDA file: line rules only";
       }
       analyze::FindingSink sink(canonical_root);
-      auto rules = analyze::MakeRules(sink, disabled_);
+      auto rules = analyze::MakeRules(sink, disabled_, &mappings_);
       for (auto& rule : rules) {
         if (analyze::IsSourceKind(text.kind())) {
           rule->checkTokens(text);
@@ -177,16 +188,14 @@ class AnalyzerImpl final : public Analyzer {
       token_findings.insert(token_findings.end(), std::make_move_iterator(sink.findings().begin()),
                             std::make_move_iterator(sink.findings().end()));
     }
-    // A token-level duplicate of an AST finding (same rule and line, in a partially parsed file) is dropped.
+    // A token-level duplicate of an AST finding (same rule and line: a partially parsed file, a block only the
+    // device pass saw) is dropped.
     std::set<std::tuple<std::string, std::string, uint32_t>> ast_lines;
     for (const Finding& finding : findings) {
       ast_lines.emplace(finding.rule_id, finding.location.path, finding.location.line);
     }
     for (Finding& finding : token_findings) {
-      if (partial_ast.count(finding.location.path) &&
-          ast_lines.count({finding.rule_id, finding.location.path, finding.location.line})) {
-        continue;
-      }
+      if (ast_lines.count({finding.rule_id, finding.location.path, finding.location.line})) continue;
       findings.push_back(std::move(finding));
     }
 
@@ -198,6 +207,75 @@ class AnalyzerImpl final : public Analyzer {
   }
 
  private:
+  using Ranges = std::vector<std::pair<uint32_t, uint32_t>>;
+
+  static bool InRanges(const Ranges& ranges, uint32_t offset) {
+    return std::any_of(ranges.begin(), ranges.end(),
+                       [&](const auto& range) { return offset >= range.first && offset <= range.second; });
+  }
+
+  // Parts of `a` that are also in `b`.
+  static Ranges Intersect(const Ranges& a, const Ranges& b) {
+    Ranges both;
+    for (const auto& x : a) {
+      for (const auto& y : b) {
+        const uint32_t begin = std::max(x.first, y.first), end = std::min(x.second, y.second);
+        if (begin < end) both.emplace_back(begin, end);
+      }
+    }
+    return both;
+  }
+
+  // Device code under `#if __CUDA_ARCH__` / `#ifdef __CUDA_ARCH__` is skipped by the host parse. A second,
+  // --cuda-device-only parse of the sources that use the macro lets the AST rules see it: only its findings
+  // inside host-skipped ranges are kept (the rest repeats the host pass), and the token rules are left only the
+  // blocks both passes skipped.
+  template <typename RunParallel>
+  void DeviceSidePass(const std::vector<size_t>& sources, const std::map<std::string, size_t>& index_by_path,
+                      const std::vector<std::unique_ptr<TextFile>>& texts, RunParallel& run_parallel,
+                      const std::vector<std::string>& host_args,
+                      const std::map<std::string, std::set<std::string>>& covered_by_source,
+                      std::map<std::string, Ranges>& skipped_by_file, std::vector<Finding>& findings) {
+    auto device_args = host_args;
+    const auto host_only = std::find(device_args.begin(), device_args.end(), "--cuda-host-only");
+    if (host_only == device_args.end()) return;
+    *host_only = "--cuda-device-only";
+    auto gated = [&](const std::string& path) {
+      const auto index = index_by_path.find(path);
+      const auto skipped = skipped_by_file.find(path);
+      return index != index_by_path.end() && skipped != skipped_by_file.end() && !skipped->second.empty() &&
+             texts[index->second]->content().find("__CUDA_ARCH__") != std::string::npos;
+    };
+    std::vector<size_t> batch;
+    for (size_t i : sources) {
+      const auto covered = covered_by_source.find(texts[i]->path());
+      if (covered == covered_by_source.end()) continue;  // not parsed cleanly on the host side
+      if (gated(texts[i]->path()) || std::any_of(covered->second.begin(), covered->second.end(), gated)) {
+        batch.push_back(i);
+      }
+    }
+    if (batch.empty()) return;
+    std::set<std::string> narrowed;
+    for (auto& tu : run_parallel(batch, device_args, 0, 0)) {
+      if (tu.fatal) continue;
+      for (Finding& finding : tu.findings) {
+        const auto index = index_by_path.find(finding.location.path);
+        const auto skipped = skipped_by_file.find(finding.location.path);
+        if (index == index_by_path.end() || skipped == skipped_by_file.end()) continue;
+        const TextFile& text = *texts[index->second];
+        if (finding.location.line < 1 || finding.location.line > text.LineCount()) continue;
+        const uint32_t offset = text.LineStart(finding.location.line) + finding.location.column - 1;
+        if (InRanges(skipped->second, offset)) findings.push_back(std::move(finding));
+      }
+      if (!tu.parsed) continue;  // with errors, the token rules keep the skipped blocks
+      for (const auto& covered : tu.covered_files) {
+        auto skipped = skipped_by_file.find(covered);
+        if (skipped == skipped_by_file.end() || !narrowed.insert(covered).second) continue;
+        skipped->second = Intersect(skipped->second, tu.skipped_ranges[covered]);
+      }
+    }
+  }
+
   // One comment insertion per annotated line, indented like the line it explains.
   static EditsByFile Annotate(const std::filesystem::path& root, const std::vector<Finding>& findings,
                               const std::vector<std::unique_ptr<TextFile>>& texts,
@@ -237,6 +315,7 @@ class AnalyzerImpl final : public Analyzer {
   AnalyzeOptions options_;
   CudaFrontend frontend_;
   std::set<std::string> disabled_;
+  MappingIndex mappings_;  // read-only; HB304 looks up APIs the tables mark unsupported
 };
 
 }  // namespace

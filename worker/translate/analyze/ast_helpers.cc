@@ -39,6 +39,12 @@ bool DerivesImpl(const clang::Stmt* stmt, bool allow_block_dim, int depth) {
   if (const auto* opaque = llvm::dyn_cast<clang::OpaqueValueExpr>(stmt)) {
     return DerivesImpl(opaque->getSourceExpr(), allow_block_dim, depth);
   }
+  // A value loaded through a thread-derived index (`data[tid]`, `*ptr`) is data, not an index: bitmaps index
+  // 32-bit words with `v >> 5` / `v & 31` on such values.
+  if (llvm::isa<clang::ArraySubscriptExpr>(stmt)) return false;
+  if (const auto* unary = llvm::dyn_cast<clang::UnaryOperator>(stmt)) {
+    if (unary->getOpcode() == clang::UO_Deref) return false;
+  }
   for (const clang::Stmt* child : stmt->children()) {
     if (DerivesImpl(child, allow_block_dim, depth)) return true;
   }
@@ -47,8 +53,22 @@ bool DerivesImpl(const clang::Stmt* stmt, bool allow_block_dim, int depth) {
 
 class WarpPrimitiveFinder : public clang::RecursiveASTVisitor<WarpPrimitiveFinder> {
  public:
+  explicit WarpPrimitiveFinder(int depth = 0) : depth_(depth) {}
   bool VisitCallExpr(clang::CallExpr* call) {
     const std::string name = CalleeName(call);
+    // A helper of the project that shuffles (`val = warpReduceSum(val)`) makes its caller warp code too.
+    if (const clang::FunctionDecl* callee = call->getDirectCallee(); callee && depth_ < 2) {
+      const clang::FunctionDecl* definition = nullptr;
+      if (callee->hasBody(definition) && definition &&
+          !definition->getASTContext().getSourceManager().isInSystemHeader(definition->getLocation())) {
+        WarpPrimitiveFinder inner(depth_ + 1);
+        inner.TraverseStmt(definition->getBody());
+        if (inner.found) {
+          found = true;
+          return false;
+        }
+      }
+    }
     llvm::StringRef ref(name);
     if (ref.startswith("__shfl") || ref.startswith("__ballot") || ref.startswith("__any") ||
         ref.startswith("__all") || ref == "__activemask" || ref == "__syncwarp" || ref.startswith("__match") ||
@@ -60,6 +80,9 @@ class WarpPrimitiveFinder : public clang::RecursiveASTVisitor<WarpPrimitiveFinde
     return true;
   }
   bool found = false;
+
+ private:
+  int depth_ = 0;
 };
 
 }  // namespace

@@ -32,7 +32,7 @@ namespace hipforge::translate::analyze {
 namespace {
 
 // Every rule, in catalog order. Adding a rule means adding it here (and its doc page and golden test).
-std::vector<std::unique_ptr<Rule>> AllRules(FindingSink& sink) {
+std::vector<std::unique_ptr<Rule>> AllRules(FindingSink& sink, const MappingIndex* mappings) {
   std::vector<std::unique_ptr<Rule>> all;
   all.push_back(std::make_unique<WarpSizeLiteralRule>(sink));
   all.push_back(std::make_unique<FullLaneMaskRule>(sink));
@@ -47,7 +47,7 @@ std::vector<std::unique_ptr<Rule>> AllRules(FindingSink& sink) {
   all.push_back(std::make_unique<GemmExRule>(sink));
   all.push_back(std::make_unique<CublasLtRule>(sink));
   all.push_back(std::make_unique<Tf32MathModeRule>(sink));
-  all.push_back(std::make_unique<NoRocmEquivalentRule>(sink));
+  all.push_back(std::make_unique<NoRocmEquivalentRule>(sink, mappings));
   all.push_back(std::make_unique<CurandSequenceRule>(sink));
   all.push_back(std::make_unique<CudaGraphRule>(sink));
   all.push_back(std::make_unique<PageableAsyncCopyRule>(sink));
@@ -66,8 +66,9 @@ std::vector<std::unique_ptr<Rule>> AllRules(FindingSink& sink) {
 
 }  // namespace
 
-std::vector<std::unique_ptr<Rule>> MakeRules(FindingSink& sink, const std::set<std::string>& disabled) {
-  auto all = AllRules(sink);
+std::vector<std::unique_ptr<Rule>> MakeRules(FindingSink& sink, const std::set<std::string>& disabled,
+                                             const MappingIndex* mappings) {
+  auto all = AllRules(sink, mappings);
   std::vector<std::unique_ptr<Rule>> enabled;
   for (auto& rule : all) {
     if (!disabled.count(rule->info().id)) enabled.push_back(std::move(rule));
@@ -78,7 +79,7 @@ std::vector<std::unique_ptr<Rule>> MakeRules(FindingSink& sink, const std::set<s
 std::vector<RuleInfo> AllRuleInfos() {
   FindingSink unused{std::filesystem::path("/")};
   std::vector<RuleInfo> infos;
-  for (const auto& rule : AllRules(unused)) infos.push_back(rule->info());
+  for (const auto& rule : AllRules(unused, nullptr)) infos.push_back(rule->info());
   return infos;
 }
 

@@ -7,11 +7,17 @@
 
 #include "worker/translate/analyze/rule.h"
 
+namespace hipforge::translate {
+class MappingIndex;
+}
+
 namespace hipforge::translate::analyze {
 
 // Fresh instances of every rule not in `disabled`, reporting into `sink`. Rules keep per-TU state, so each
 // analysis task makes its own set.
-std::vector<std::unique_ptr<Rule>> MakeRules(FindingSink& sink, const std::set<std::string>& disabled);
+// `mappings` (may be null: the AST pass, catalog listings) lets HB304 find APIs the tables mark unsupported.
+std::vector<std::unique_ptr<Rule>> MakeRules(FindingSink& sink, const std::set<std::string>& disabled,
+                                             const MappingIndex* mappings = nullptr);
 
 // Ids and metadata of every rule, in catalog order.
 std::vector<RuleInfo> AllRuleInfos();

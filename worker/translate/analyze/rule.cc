@@ -156,6 +156,70 @@ std::string_view CodePart(std::string_view line) {
   return line;
 }
 
+namespace {
+
+bool ExpandedAt(std::string_view text, size_t position) {
+  if (position >= 1 && text[position - 1] == '$') return true;
+  if (position >= 2 && text[position - 1] == '{' && text[position - 2] == '$') return true;
+  // Inside `$( ... )` or backticks: a command substitution runs it.
+  int depth = 0;
+  bool backtick = false;
+  for (size_t i = 0; i < position; ++i) {
+    if (text[i] == '`') backtick = !backtick;
+    if (text[i] == '$' && i + 1 < text.size() && text[i + 1] == '(') ++depth;
+    if (text[i] == ')' && depth > 0) --depth;
+  }
+  return depth > 0 || backtick;
+}
+
+}  // namespace
+
+bool IsProseInString(std::string_view body, size_t position) {
+  if (ExpandedAt(body, position)) return false;
+  const size_t start = body.find_first_not_of(" \t");
+  if (start == std::string_view::npos || start >= position) return false;
+  // A command written with a path (/usr/bin/nvidia-smi) still starts the string.
+  const std::string_view before = body.substr(start, position - start);
+  return before.find_first_of(" \t") != std::string_view::npos || before.find('/') == std::string_view::npos;
+}
+
+bool IsProseMention(std::string_view code, size_t position) {
+  if (ExpandedAt(code, position)) return false;
+  // The command word of the line (Makefile recipes may start with @ or -; Dockerfiles with RUN).
+  size_t begin = code.find_first_not_of(" \t@-");
+  if (begin != std::string_view::npos && code.compare(begin, 4, "RUN ") == 0) begin = code.find_first_not_of(" ", begin + 4);
+  if (begin != std::string_view::npos && begin < position) {
+    size_t end = begin;
+    while (end < code.size() && (std::isalnum(static_cast<unsigned char>(code[end])) || code[end] == '_' ||
+                                 code[end] == '.')) {
+      ++end;
+    }
+    std::string word(code.substr(begin, end - begin));
+    for (char& c : word) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    static constexpr std::string_view kPrinters[] = {"echo", "printf", "print", "message", "puts", "say", "warn",
+                                                     "die", "info", "log"};
+    for (std::string_view printer : kPrinters) {
+      if (word == printer) return true;
+    }
+    if (word.rfind("logging.", 0) == 0 || word.rfind("logger.", 0) == 0 || word.rfind("log.", 0) == 0) return true;
+  }
+  // Inside a quoted string that does not start with the mention.
+  char quote = 0;
+  size_t open = 0;
+  for (size_t i = 0; i < position && i < code.size(); ++i) {
+    const char c = code[i];
+    if (quote) {
+      if (c == '\\') ++i;
+      else if (c == quote) quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+      open = i;
+    }
+  }
+  if (!quote) return false;
+  return IsProseInString(code.substr(open + 1), position - open - 1);
+}
+
 std::vector<size_t> FindWord(std::string_view text, std::string_view word, std::string_view extra_word_chars) {
   std::vector<size_t> hits;
   auto is_word = [&](char c) {

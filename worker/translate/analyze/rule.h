@@ -119,6 +119,14 @@ bool LooksLikePtx(std::string_view text);
 
 // The part of a build-file/script line that is not a comment (`#` comments outside quotes; `$#`/`${#` kept).
 std::string_view CodePart(std::string_view line);
+// True when the mention of a tool/variable at `position` of a build-file/script line is prose, not use: the
+// line prints a message (echo, printf, print(...), message(...), logging calls) or the mention sits inside a
+// quoted string that does not start with it (help texts, log lines). Shell expansions (`$VAR`, `${VAR`,
+// `$(cmd`, backticks) are always use.
+bool IsProseMention(std::string_view code, size_t position);
+// Same for a C/C++/Python string literal's body: prose unless the body starts with the mention (a command
+// line, an environment variable name or `NAME=value`) or expands it.
+bool IsProseInString(std::string_view body, size_t position);
 // Offsets (within `text`) where `word` occurs with neither neighbour in [A-Za-z0-9_] nor in `extra_word_chars`.
 std::vector<size_t> FindWord(std::string_view text, std::string_view word, std::string_view extra_word_chars = "");
 

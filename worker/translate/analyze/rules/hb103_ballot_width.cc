@@ -25,12 +25,17 @@ bool ContainsBallot(const clang::Stmt* stmt) {
   return false;
 }
 
-// A ballot result held in a variable: the variable initialized from a ballot.
-bool HoldsBallot(const clang::Expr* expr) {
-  expr = StripCasts(expr);
-  if (ContainsBallot(expr)) return true;
-  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(expr)) {
+// A ballot result, directly or through a variable initialized from one, anywhere in the expression
+// (`__popc(mask & lanemask_lt)` counts the ballot too).
+bool HoldsBallot(const clang::Stmt* stmt) {
+  if (!stmt) return false;
+  if (ContainsBallot(stmt)) return true;
+  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(stmt)) {
     if (const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl())) return var->getInit() && ContainsBallot(var->getInit());
+    return false;
+  }
+  for (const clang::Stmt* child : stmt->children()) {
+    if (HoldsBallot(child)) return true;
   }
   return false;
 }

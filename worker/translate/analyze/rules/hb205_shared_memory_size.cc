@@ -29,15 +29,34 @@ void SharedMemorySizeRule::registerMatchers(MatchFinder* finder) {
           .bind("attribute"),
       this);
   finder->addMatcher(cudaKernelCallExpr().bind("launch"), this);
+  finder->addMatcher(functionDecl(isDefinition(), hasAttr(clang::attr::CUDAGlobal)).bind("kernel"), this);
+  finder->addMatcher(callExpr(callee(functionDecl(isDefinition()).bind("callee")),
+                              hasAncestor(functionDecl(isDefinition()).bind("caller"))),
+                     this);
 }
 
 void SharedMemorySizeRule::check(const MatchFinder::MatchResult& result) {
   clang::ASTContext& context = *result.Context;
   const clang::SourceManager& sm = *result.SourceManager;
+  source_manager_ = &sm;
+  if (const auto* kernel = result.Nodes.getNodeAs<clang::FunctionDecl>("kernel")) {
+    kernels_.push_back(kernel);
+    return;
+  }
+  if (const auto* callee = result.Nodes.getNodeAs<clang::FunctionDecl>("callee")) {
+    const auto* caller = result.Nodes.getNodeAs<clang::FunctionDecl>("caller");
+    if (caller && callee != caller) usage_[caller].callees.insert(callee);
+    return;
+  }
   if (const auto* shared = result.Nodes.getNodeAs<clang::VarDecl>("shared")) {
     const clang::QualType type = shared->getType();
     if (type->isDependentType() || type->isIncompleteType() || !type->isConstantSizeType()) return;
     const long long bytes = context.getTypeSizeInChars(type).getQuantity();
+    if (const auto* function = llvm::dyn_cast<clang::FunctionDecl>(shared->getDeclContext())) {
+      FunctionUsage& usage = usage_[function];
+      usage.own_bytes += bytes;
+      usage.has_oversized_array |= bytes > kLdsBytes;
+    }
     if (bytes <= kLdsBytes) return;
     Report(sm, shared->getLocation(), MacroPlacement::kUse,
            "__shared__ " + shared->getName().str() + " needs " + std::to_string(bytes) +
@@ -68,6 +87,38 @@ void SharedMemorySizeRule::check(const MatchFinder::MatchResult& result) {
     Report(sm, config->getArg(2)->getBeginLoc(), MacroPlacement::kUse,
            "kernel launched with " + std::to_string(*bytes) + " bytes of dynamic shared memory; a MI250/MI300 "
            "workgroup has 65536 bytes of LDS",
+           kFix);
+  }
+}
+
+// A kernel's static LDS: its own __shared__ arrays plus those of every device function it reaches (each
+// function once; static __shared__ in a device function is one allocation per workgroup).
+void SharedMemorySizeRule::onEndOfTranslationUnit() {
+  if (!source_manager_) return;
+  for (const clang::FunctionDecl* kernel : kernels_) {
+    std::set<const clang::FunctionDecl*> seen{kernel};
+    std::vector<const clang::FunctionDecl*> pending{kernel};
+    long long total = 0;
+    bool oversized = false;
+    int functions_with_shared = 0;
+    while (!pending.empty() && seen.size() < 256) {
+      const clang::FunctionDecl* function = pending.back();
+      pending.pop_back();
+      auto it = usage_.find(function);
+      if (it == usage_.end()) continue;
+      total += it->second.own_bytes;
+      oversized |= it->second.has_oversized_array;
+      functions_with_shared += it->second.own_bytes > 0;
+      for (const clang::FunctionDecl* callee : it->second.callees) {
+        if (seen.insert(callee).second) pending.push_back(callee);
+      }
+    }
+    if (oversized || total <= kLdsBytes) continue;  // an array alone is over: reported there
+    Report(*source_manager_, kernel->getLocation(), MacroPlacement::kUse,
+           "kernel " + kernel->getNameAsString() + " uses " + std::to_string(total) +
+               " bytes of static __shared__ memory" +
+               (functions_with_shared > 1 ? " (including the device functions it calls)" : "") +
+               "; a MI250/MI300 workgroup has 65536 bytes of LDS",
            kFix);
   }
 }

@@ -15,13 +15,11 @@ const IdentifierUseRule::Spec& Tf32MathModeRule::spec() const {
       {"CUBLAS_COMPUTE_32F_FAST_TF32", false},
       {"CUBLAS_COMPUTE_32F_FAST_16F", false},
       {"CUBLAS_COMPUTE_32F_FAST_16BF", false},
-      {"CUBLAS_GEMM_DEFAULT_TENSOR_OP", false},
-      {"CUBLAS_GEMM_ALGO", true},
       {"CUDNN_TENSOR_OP_MATH", true},
-      {"CUDNN_DEFAULT_MATH", false},
-      {"cudnnSetConvolutionMathType", false},
-      {"CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION", false},
-      {"CUBLAS_PEDANTIC_MATH", false}},
+      {"CUDNN_FMA_MATH", false}},
+      // Not listed on purpose: CUBLAS_PEDANTIC_MATH/CUBLAS_DEFAULT_MATH/CUDNN_DEFAULT_MATH and
+      // CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION ask for full precision (right on AMD too), and GEMM
+      // algorithm ids (CUBLAS_GEMM_DEFAULT_TENSOR_OP, CUBLAS_GEMM_ALGO*) are HB301's.
       Granularity::kEveryUse,
       "{name}: TF32/tensor-op math mode: MI250 (gfx90a) has no TF32 and MI300 uses XF32 only through hipBLASLt, so precision and speed differ",
       "Decide the precision explicitly: use FP32 (HIPBLAS_COMPUTE_32F) for parity, or FP16/BF16 inputs for matrix cores; compare results with a tolerance."};

@@ -40,7 +40,91 @@ std::string_view IncludedName(std::string_view line) {
   return name;
 }
 
+// Libraries whose table states say nothing about "no ROCm equivalent": device intrinsics and cooperative
+// groups (HIP provides most under other headers; their table states lag), types/macros/headers (uses, not
+// calls), and cuBLASLt (HB302 covers all of it).
+bool TableLibraryCounts(ApiLibrary library) {
+  switch (library) {
+    case ApiLibrary::kDevice:
+    case ApiLibrary::kCooperativeGroups:
+    case ApiLibrary::kTypes:
+    case ApiLibrary::kHeaders:
+    case ApiLibrary::kBlasLt:
+    case ApiLibrary::kCaffe2:
+      return false;
+    default:
+      return true;
+  }
+}
+
+// Functions another rule already explains (graphs, pools, managed memory, textures, driver modules): one
+// finding per problem.
+bool CoveredByAnotherRule(std::string_view name) {
+  static constexpr std::string_view kPrefixes[] = {
+      "cudaGraph", "cuGraph", "cudaStreamBeginCapture", "cudaStreamEndCapture", "cudaStreamGetCapture",
+      "cudaStreamUpdateCapture", "cudaStreamIsCapturing", "cudaUserObject", "cudaMemPool", "cuMemPool",
+      "cudaMallocAsync", "cudaFreeAsync", "cudaMallocFromPool", "cudaMemAdvise", "cudaMemPrefetch", "cuMemAdvise",
+      "cuMemPrefetch", "cudaBindTexture", "cudaBindSurface", "cudaUnbindTexture", "cudaGetTextureReference",
+      "cudaGetSurfaceReference", "cuTexRef", "cuSurfRef", "cuCtx", "cuModule", "cuLink", "cuLibrary", "cudaLibrary",
+      "nvrtcGet", "cublasLt", "cublasGemmEx", "cublasGemmBatchedEx", "cublasGemmStridedBatchedEx",
+      "curandCreateGenerator"};
+  for (std::string_view prefix : kPrefixes) {
+    if (name.rfind(prefix, 0) == 0) return true;
+  }
+  return false;
+}
+
+// The table record that makes `name` a call with no ROCm equivalent, or null. Every record of the name must
+// agree (a name some library maps is not reported).
+const ApiMapping* UnsupportedEverywhere(const MappingIndex& mappings, std::string_view name) {
+  const ApiMapping* found = nullptr;
+  for (const ApiMapping* mapping : mappings.FindAll(name)) {
+    if (mapping->kind != ApiKind::kFunction || !TableLibraryCounts(mapping->library)) return nullptr;
+    if (mapping->hip_state != SupportState::kUnsupported) return nullptr;
+    if (!mapping->roc_name.empty() && mapping->roc_state != SupportState::kUnsupported) return nullptr;
+    found = mapping;
+  }
+  return found;
+}
+
+// `name(` that declares or defines a function of that name (a wrapper the project writes) is not a call.
+bool IsDeclaration(const std::vector<Token>& tokens, size_t i) {
+  if (i == 0) return false;
+  const Token& previous = tokens[i - 1];
+  if (previous.kind != TokenKind::kIdentifier && previous.text != "*" && previous.text != "&") return false;
+  static constexpr std::string_view kExpressionKeywords[] = {"return", "else", "case", "co_return", "throw", "do",
+                                                             "co_await", "sizeof", "decltype", "new", "delete"};
+  for (std::string_view keyword : kExpressionKeywords) {
+    if (previous.text == keyword) return false;
+  }
+  return previous.kind == TokenKind::kIdentifier;
+}
+
 }  // namespace
+
+void NoRocmEquivalentRule::CheckUnsupportedCalls(const TextFile& file) {
+  if (!mappings_) return;
+  const auto& tokens = file.tokens();
+  std::set<uint32_t> lines_done;
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    const Token& token = tokens[i];
+    if (token.kind != TokenKind::kIdentifier || token.in_directive || !IsCallAt(tokens, i)) continue;
+    if (i > 0 && tokens[i - 1].text == "::" && (i < 2 || tokens[i - 2].kind == TokenKind::kIdentifier)) continue;
+    if (IsDeclaration(tokens, i) || CoveredByAnotherRule(token.text)) continue;
+    const ApiMapping* mapping = UnsupportedEverywhere(*mappings_, token.text);
+    if (!mapping) continue;
+    bool library_rule = false;  // the named libraries above report these themselves
+    for (const Library& library : Libraries()) {
+      for (std::string_view prefix : library.api_prefixes) library_rule |= token.text.rfind(prefix, 0) == 0;
+    }
+    if (library_rule || !lines_done.insert(file.LineColumn(token.offset).first).second) continue;
+    Report(file, token.offset,
+           std::string(token.text) + ": no HIP/ROCm equivalent (marked unsupported in the " +
+               std::string(LibraryName(mapping->library)) + " mapping table); the translator leaves the call as is",
+           "Rewrite this part by hand: find what the call achieves and use a supported HIP API, or drop it where "
+           "it only tunes NVIDIA hardware (docs/mappings lists the supported names).");
+  }
+}
 
 const RuleInfo& NoRocmEquivalentRule::info() const {
   static const RuleInfo kInfo{"HB304", Severity::kError, RuleClass::kLibrary,
@@ -79,6 +163,7 @@ void NoRocmEquivalentRule::checkTokens(const TextFile& file) {
              "Replace the dependency: " + std::string(library.advice) + ".");
     }
   }
+  CheckUnsupportedCalls(file);
 }
 
 }  // namespace hipforge::translate::analyze

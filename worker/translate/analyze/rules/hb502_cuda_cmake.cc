@@ -22,6 +22,11 @@ void CudaCmakeRule::checkLines(const TextFile& file) {
       "CMAKE_CUDA_STANDARD_REQUIRED", "CUDA_PTX_COMPILATION", "CMAKE_CUDA_RUNTIME_LIBRARY", "CUDA_RUNTIME_LIBRARY"};
   for (uint32_t line = 1; line <= file.LineCount(); ++line) {
     const std::string_view code = CodePart(file.Line(line));
+    // message(STATUS "... ${CMAKE_CUDA_ARCHITECTURES}") only prints: not a CUDA-only construct.
+    if (const size_t first = code.find_first_not_of(" \t");
+        first != std::string_view::npos && IsProseMention(code, code.size())) {
+      continue;
+    }
     std::string what;
     for (std::string_view word : kWords) {
       if (!FindWord(code, word).empty()) {

@@ -28,11 +28,13 @@ constexpr EnvVar kVariables[] = {
     {"NVIDIA_TF32_OVERRIDE", "nothing (no TF32 on MI250; hipBLASLt settings on MI300)"},
 };
 
-const EnvVar* FindVariable(std::string_view text, size_t* position) {
+// The first mention that is a use: `is_prose(text, offset)` filters printed messages and prose strings.
+template <typename ProseTest>
+const EnvVar* FindVariable(std::string_view text, size_t* position, ProseTest is_prose) {
   for (const EnvVar& variable : kVariables) {
-    const auto hits = FindWord(text, variable.name);
-    if (!hits.empty()) {
-      *position = hits.front();
+    for (size_t hit : FindWord(text, variable.name)) {
+      if (is_prose(text, hit)) continue;
+      *position = hit;
       return &variable;
     }
   }
@@ -57,7 +59,7 @@ void CudaEnvVarRule::checkLines(const TextFile& file) {
   for (uint32_t line = 1; line <= file.LineCount(); ++line) {
     const std::string_view code = CodePart(file.Line(line));
     size_t position = 0;
-    const EnvVar* variable = FindVariable(code, &position);
+    const EnvVar* variable = FindVariable(code, &position, IsProseMention);
     if (!variable) continue;
     Report(file, file.LineStart(line) + static_cast<uint32_t>(position), Message(*variable), Fix(*variable));
   }
@@ -68,9 +70,10 @@ void CudaEnvVarRule::checkTokens(const TextFile& file) {
   for (const Token& token : file.tokens()) {
     if (token.kind != TokenKind::kString || token.in_directive) continue;
     size_t position = 0;
-    const EnvVar* variable = FindVariable(token.text, &position);
+    const std::string_view body = StringLiteralBody(token.text);
+    const EnvVar* variable = FindVariable(body, &position, IsProseInString);
     if (!variable) continue;
-    const uint32_t offset = token.offset + static_cast<uint32_t>(position);
+    const uint32_t offset = token.offset + static_cast<uint32_t>(body.data() - token.text.data() + position);
     if (!lines_done.insert(file.LineColumn(offset).first).second) continue;
     Report(file, offset, Message(*variable), Fix(*variable));
   }

@@ -23,11 +23,12 @@ constexpr Tool kTools[] = {
     {"nvdisasm", "llvm-objdump --disassemble (amdgcn)"},
 };
 
-const Tool* FindTool(std::string_view text, size_t* position) {
+// The first mention of a tool; with `skip_prose`, mentions in printed messages and prose strings do not count.
+const Tool* FindTool(std::string_view text, size_t* position, bool skip_prose = false) {
   for (const Tool& tool : kTools) {
-    const auto hits = FindWord(text, tool.name, "-");
-    if (!hits.empty()) {
-      *position = hits.front();
+    for (size_t hit : FindWord(text, tool.name, "-")) {
+      if (skip_prose && IsProseMention(text, hit)) continue;
+      *position = hit;
       return &tool;
     }
   }
@@ -51,7 +52,7 @@ void NvidiaToolRule::checkLines(const TextFile& file) {
   for (uint32_t line = 1; line <= file.LineCount(); ++line) {
     const std::string_view code = CodePart(file.Line(line));
     size_t position = 0;
-    const Tool* tool = FindTool(code, &position);
+    const Tool* tool = FindTool(code, &position, /*skip_prose=*/true);
     if (!tool) continue;
     Report(file, file.LineStart(line) + static_cast<uint32_t>(position), Message(*tool), Fix(*tool));
   }
