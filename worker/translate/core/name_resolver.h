@@ -23,6 +23,7 @@ inline constexpr std::string_view kRuleLaunchNotRewritten = "TR010";
 inline constexpr std::string_view kRuleArgumentDropped = "TR011";   // HIP has no such argument
 inline constexpr std::string_view kRuleHalf2Member = "TR012";       // half2 .x/.y read as half
 inline constexpr std::string_view kRuleCompatShim = "TR013";       // code HIP lacks, written inline (compat_shims.h)
+inline constexpr std::string_view kRuleCudaVersionCondition = "TR014";  // #if on CUDA_VERSION/CUDART_VERSION
 
 struct NameDecision {
   const ApiMapping* mapping = nullptr;

@@ -171,6 +171,7 @@ class TokenPass {
     for (size_t hash : collect_directive_names_) {
       if (hash + 1 >= tokens_.size() || !IsIdentifier(tokens_[hash + 1])) continue;
       directive_tokens_.insert(hash + 1);
+      ReportCudaVersionCondition(hash);
       const std::string_view directive = Text(tokens_[hash + 1]);
       if (directive != "include" && directive != "include_next" && directive != "import") continue;
       const uint32_t line_end = LineEnd(tokens_[hash + 1].end());
@@ -178,6 +179,28 @@ class TokenPass {
       if (!first_include_offset_) first_include_offset_ = tokens_[hash].begin;
       if (IsSkipped(tokens_[hash].begin)) continue;
       RewriteInclude(tokens_[hash].begin, tokens_[hash + 1].end());
+    }
+  }
+
+  // `#if CUDART_VERSION >= 2020`: HIP defines neither CUDA_VERSION nor CUDART_VERSION, so after translation the
+  // comparison sees 0 and picks the other branch, often legacy code. Said once per directive, where it happens.
+  void ReportCudaVersionCondition(size_t hash) {
+    const std::string_view directive = Text(tokens_[hash + 1]);
+    if (directive != "if" && directive != "elif") return;
+    if (IsSkipped(tokens_[hash].begin)) return;
+    const uint32_t line_end = LineEnd(tokens_[hash + 1].end());
+    for (size_t j = hash + 2; j < tokens_.size() && tokens_[j].begin < line_end; ++j) {
+      if (!IsIdentifier(tokens_[j])) continue;
+      const std::string_view name = Text(tokens_[j]);
+      if (name != "CUDA_VERSION" && name != "CUDART_VERSION") continue;
+      if (j >= 1 && IsIdentifier(tokens_[j - 1]) && Text(tokens_[j - 1]) == "defined") continue;
+      if (j >= 2 && tokens_[j - 1].kind == clang::tok::l_paren && IsIdentifier(tokens_[j - 2]) &&
+          Text(tokens_[j - 2]) == "defined") {
+        continue;
+      }
+      Report(kRuleCudaVersionCondition, Severity::kWarning, tokens_[j].begin,
+             "'" + std::string(name) + "' is not defined by HIP: after translation this condition reads it as 0.");
+      return;
     }
   }
 
