@@ -6,6 +6,7 @@
 #include <set>
 #include <thread>
 
+#include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
 
 #include "tests/server/store/postgres_test_env.h"
@@ -150,6 +151,12 @@ TEST_F(TaskQueueTest, TranslateThenValidateStateMachine) {
   EXPECT_NE(states[2].find("translated"), std::string::npos);
   EXPECT_NE(states[3].find("validating"), std::string::npos);
   EXPECT_NE(states[4].find("succeeded"), std::string::npos);
+  // Each change names the state it left (WatchJob's StateChange.from); the creation has none.
+  const std::vector<std::string> expected_from = {"", "queued", "translating", "translated", "validating"};
+  for (size_t i = 0; i < states.size(); ++i) {
+    const nlohmann::json payload = nlohmann::json::parse(states[i]);
+    EXPECT_EQ(payload.value("from", ""), expected_from[i]) << states[i];
+  }
 }
 
 TEST_F(TaskQueueTest, ValidationNotRequestedSkipsValidateTask) {
