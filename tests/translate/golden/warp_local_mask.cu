@@ -1,7 +1,7 @@
 // ARGS: --target-hip-version=5.2
 // A warp mask held in a local variable initialised to all ones and never changed is provably full, so the
-// HIP 5.x call without mask is used; a mask that changes is still reported and left alone.
-// STDERR: warp_local_mask.cu:[[@LINE+15]]:12: warning: '__shfl_down_sync' with mask 'partial'{{.*}}[TR006]
+// HIP 5.x call without mask is used; a vote whose mask changes is still reported and left alone.
+// STDERR: warp_local_mask.cu:[[@LINE+15]]:20: warning: '__ballot_sync' with mask 'partial'{{.*}}[TR006]
 #include <cuda_runtime.h>
 __global__ void Vote(const int* in, int* out) {
   int mask = 0xffffffff;
@@ -15,7 +15,7 @@ __global__ void Partial(float* data) {
   unsigned partial = 0xffffffff;
   if (threadIdx.x < 16) partial = 0x0000ffff;
   float value = data[threadIdx.x];
-  // CHECK: value += __shfl_down_sync(partial, value, 1);
-  value += __shfl_down_sync(partial, value, 1);
-  data[threadIdx.x] = value;
+  // CHECK: unsigned votes = __ballot_sync(partial, value > 0);
+  unsigned votes = __ballot_sync(partial, value > 0);
+  data[threadIdx.x] = value + votes;
 }

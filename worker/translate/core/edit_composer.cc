@@ -110,7 +110,20 @@ class Composer {
   void ComposeWarpCall(const WarpCallSite& call) {
     const std::string_view maskless = MasklessWarpIntrinsic(call.name);
     if (maskless.empty()) return;
-    if (!call.full_mask) {
+    // A shuffle's mask only promises which lanes take part: CUDA leaves reads from lanes outside it undefined, and
+    // HIP's maskless shuffle reads any lane, so lanes in the mask get the same values. Dropping it is safe; a vote
+    // (ballot/any/all) would count lanes outside the mask, so those stay with a person.
+    if (!call.full_mask && maskless.rfind("__shfl", 0) == 0) {
+      Finding finding;
+      finding.rule_id = std::string(kRuleWarpMask);
+      finding.severity = Severity::kNote;
+      finding.location = LocateOffset(input_.path, input_.content, call.callee.begin);
+      finding.message = "'" + call.name + "' with mask '" + std::string(Original(call.mask)) +
+                        "': HIP before 6.2 has only '" + std::string(maskless) +
+                        "'; the mask is dropped (lanes in it read the same values; reads from lanes outside it were "
+                        "undefined in CUDA).";
+      result_.findings.push_back(std::move(finding));
+    } else if (!call.full_mask) {
       result_.stats.unsupported++;
       Finding finding;
       finding.rule_id = std::string(kRuleWarpMask);
