@@ -111,6 +111,20 @@ TEST_F(CMakeRewriterTest, ArchitecturesFlagsAndGeneratorExpressions) {
   EXPECT_EQ(Rewrite(out, false), out);
 }
 
+// CMake splits `$<$<COMPILE_LANGUAGE:CUDA>:a b>` into unquoted arguments (the examples/cuda-vector-stats demo).
+TEST_F(CMakeRewriterTest, LanguageGenexSpanningSeveralArguments) {
+  const std::string out = Rewrite(
+      "target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--use_fast_math -lineinfo> -Wall)\n"
+      "target_compile_options(u PRIVATE -O2 $<$<COMPILE_LANGUAGE:CUDA>:-Xptxas -v --expt-relaxed-constexpr>)\n"
+      "target_compile_options(v PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-DA=1 -DB=2>)\n");
+  EXPECT_EQ(out,
+            "target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:${HIP_SOURCE_LANGUAGE}>:-ffast-math "
+            "-gline-tables-only> -Wall)\n"
+            "target_compile_options(u PRIVATE -O2)\n"
+            "target_compile_options(v PRIVATE $<$<COMPILE_LANGUAGE:${HIP_SOURCE_LANGUAGE}>:-DA=1 -DB=2>)\n");
+  EXPECT_EQ(Rewrite(out), out);
+}
+
 TEST_F(CMakeRewriterTest, SourcesOfTargetsAreMarkedHip) {
   const std::string out = Rewrite(
       "set(SRCS a.cu b.cpp)\n"
@@ -128,8 +142,11 @@ TEST_F(CMakeRewriterTest, SourceLanguageProperty) {
       "add_library(k a.cu)\nset_source_files_properties(a.cu PROPERTIES LANGUAGE CUDA)\n"
       "set_property(SOURCE b.cpp PROPERTY LANGUAGE CUDA)\n");
   EXPECT_EQ(out,
-            "add_library(k a.cu)\nset_source_files_properties(a.cu PROPERTIES LANGUAGE ${HIP_SOURCE_LANGUAGE})\n"
-            "set_property(SOURCE b.cpp PROPERTY LANGUAGE ${HIP_SOURCE_LANGUAGE})\n");
+            "add_library(k a.cu)\nset_source_files_properties(a.cu PROPERTIES LANGUAGE ${HIP_SOURCE_LANGUAGE} "
+            "HIP_SOURCE ON)\n"
+            "set_property(SOURCE b.cpp PROPERTY LANGUAGE ${HIP_SOURCE_LANGUAGE})\n"
+            "set_property(SOURCE b.cpp PROPERTY HIP_SOURCE ON)\n");
+  EXPECT_EQ(Rewrite(out), out);
 }
 
 TEST_F(CMakeRewriterTest, FindCudaModuleCommands) {
@@ -163,6 +180,44 @@ TEST_F(CMakeRewriterTest, SeparableCompilationBecomesGpuRdc) {
   EXPECT_EQ(out,
             "set_target_properties(k PROPERTIES POSITION_INDEPENDENT_CODE ON)\n"
             "target_compile_options(k PRIVATE -fgpu-rdc)\ntarget_link_options(k PUBLIC -fgpu-rdc)\n");
+}
+
+TEST_F(CMakeRewriterTest, SeparableCompilationDroppedWhenNoDeviceCodeCrossesFiles) {
+  context_.relocatable_device_code_needed = false;
+  const std::string out =
+      Rewrite("set_target_properties(k PROPERTIES CUDA_SEPARABLE_COMPILATION ON POSITION_INDEPENDENT_CODE ON)\n"
+              "set(CMAKE_CUDA_FLAGS \"${CMAKE_CUDA_FLAGS} -rdc=true -O2\")\n");
+  EXPECT_EQ(out,
+            "set_target_properties(k PROPERTIES POSITION_INDEPENDENT_CODE ON)\n"
+            "set(CMAKE_HIP_FLAGS \"${CMAKE_HIP_FLAGS} -O2\")\n");
+  int rdc_notes = 0;
+  for (const auto& note : last_.notes) rdc_notes += note.message.find("relocatable device code is not needed") != std::string::npos;
+  EXPECT_EQ(rdc_notes, 2);
+  EXPECT_EQ(Rewrite(out), out);
+}
+
+// BabelStream's register_link_library("nvidia-ml"): project macros and find_library name libraries, not targets.
+TEST_F(CMakeRewriterTest, LibraryNamesInProjectLibraryCommands) {
+  const std::string out = Rewrite(
+      "register_link_library(\"nvidia-ml\")\nfind_library(BLAS_LIB NAMES cublas)\nadd_link_lib(-lcufft m)\n"
+      "register_model(cuda CUDA a.cpp)\nset(BACKEND cublas)\n");
+  EXPECT_EQ(out,
+            "register_link_library(\"rocm_smi64\")\nfind_library(BLAS_LIB NAMES hipblas)\nadd_link_lib(-lhipfft m)\n"
+            "register_model(cuda CUDA a.cpp)\nset(BACKEND cublas)\n");
+  EXPECT_TRUE(HasManualNote("NVML -> ROCm SMI"));
+  EXPECT_EQ(Rewrite(out), out);
+}
+
+// The hipcc fallback takes CMAKE_HIP_FLAGS[_<CONFIG>] per directory when configuring ends (not through
+// CMAKE_CXX_FLAGS of the block's directory), defines the per-configuration variables, and links -fgpu-rdc
+// targets with the lld of hipcc's clang.
+TEST_F(CMakeRewriterTest, FallbackBlockCarriesFlagsOfEveryDirectory) {
+  const std::string out = Rewrite("project(demo LANGUAGES CXX CUDA)\n");
+  EXPECT_NE(out.find("set(CMAKE_HIP_FLAGS_${config} \"${CMAKE_CXX_FLAGS_${config}}\")"), std::string::npos) << out;
+  EXPECT_NE(out.find("DEFINITION CMAKE_HIP_FLAGS_${config}"), std::string::npos);
+  EXPECT_NE(out.find("list(APPEND HIP_RDC_LINK_OPTIONS \"-B/usr/lib/llvm-${hip_clang_major}/bin\")"), std::string::npos);
+  EXPECT_NE(out.find("CALL hip_finish_directory \"${CMAKE_SOURCE_DIR}\")"), std::string::npos);
+  EXPECT_EQ(out.find("string(APPEND CMAKE_CXX_FLAGS"), std::string::npos);
 }
 
 TEST_F(CMakeRewriterTest, RenameToHip) {

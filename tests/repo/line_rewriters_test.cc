@@ -30,6 +30,16 @@ TEST(NvccFlagMapperTest, TableActions) {
   EXPECT_EQ(Map({"-arch=native"}), (V{"--offload-arch=native"}));
 }
 
+TEST(NvccFlagMapperTest, RelocatableDeviceCodeDroppedWhenNotNeeded) {
+  using V = std::vector<std::string>;
+  const FlagMapResult result =
+      MapNvccFlags({"-O2", "-rdc=true", "--relocatable-device-code=true", "-dc", "x.cu"}, {{"gfx90a"}, true, false});
+  EXPECT_EQ(result.flags, (V{"-O2", "-c", "x.cu"}));
+  ASSERT_EQ(result.notes.size(), 3u);
+  EXPECT_NE(result.notes[0].message.find("relocatable device code is not needed"), std::string::npos);
+  EXPECT_FALSE(result.notes[0].left_for_person);
+}
+
 TEST(NvccFlagMapperTest, AmbiguousFlagsNeedNvccContext) {
   using V = std::vector<std::string>;
   EXPECT_EQ(Map({"-G", "-dc", "-arch", "x86-64"}, false), (V{"-G", "-dc", "-arch", "x86-64"}));

@@ -55,7 +55,8 @@ TEST_P(RepositoryMigrationTest, BuildFilesMatchGoldenAndSecondRunChangesNothing)
 }
 
 INSTANTIATE_TEST_SUITE_P(Examples, RepositoryMigrationTest,
-                         ::testing::Values("cmake_app", "make_app", "torch_ext", "cmake_legacy", "cmake_hip_ready"));
+                         ::testing::Values("cmake_app", "make_app", "torch_ext", "cmake_legacy", "cmake_hip_ready",
+                                           "cmake_subdir_flags", "make_rdc"));
 
 TEST(RepositoryMigrationPatchTest, PatchTurnsInputIntoOutput) {
   TempDir temp;

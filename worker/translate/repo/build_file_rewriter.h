@@ -24,6 +24,9 @@ struct RewriteContext {
   // CUDA libraries referenced anywhere in the repository's CMake files ("cublas", "curand", ...), so the
   // `find_package(CUDAToolkit)` site can find the matching ROCm packages even when a subdirectory links them.
   std::set<std::string> cmake_cuda_libraries;
+  // False when no CUDA source or header declares a __device__ function or an extern device variable without
+  // defining it (code that another file defines): -rdc=true / CUDA_SEPARABLE_COMPILATION are then dropped.
+  bool relocatable_device_code_needed = true;
   // Translates a CUDA source snippet (CuPy kernels); empty when the source translator is not available.
   std::function<std::optional<std::string>(const std::string& cuda_source)> translate_snippet;
 };

@@ -49,6 +49,7 @@ constexpr std::array kNvccFlagRules = {
     NvccFlagRule{"--expt-extended-lambda", F::kExact, A::kDrop, "", "HIP supports __device__ lambdas by default"},
     NvccFlagRule{"--extended-lambda", F::kExact, A::kDrop, "", "HIP supports __device__ lambdas by default"},
     NvccFlagRule{"-expt-extended-lambda", F::kExact, A::kDrop, "", "HIP supports __device__ lambdas by default"},
+    NvccFlagRule{"-extended-lambda", F::kExact, A::kDrop, "", "HIP supports __device__ lambdas by default"},
     NvccFlagRule{"-ccbin", F::kWithValue, A::kDropManual, "",
                  "hipcc compiles host code with its own clang; the host compiler choice was dropped"},
     NvccFlagRule{"--compiler-bindir", F::kWithValue, A::kDropManual, "",

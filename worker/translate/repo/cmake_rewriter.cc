@@ -14,6 +14,7 @@ namespace {
 
 constexpr const char* kHipLanguageVariable = "HIP_SOURCE_LANGUAGE";
 constexpr const char* kHipLanguageReference = "${HIP_SOURCE_LANGUAGE}";
+constexpr const char* kHipSourceMarker = "HIP_SOURCE ON";
 
 bool IsIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
@@ -251,16 +252,92 @@ class CMakeFileRewrite {
                               name == "target_link_options" || name == "add_link_options";
     const bool link_command = name == "target_link_libraries" || name == "link_libraries";
     const bool condition = name == "if" || name == "elseif" || name == "while";
-    RewriteArguments(command, flag_command, link_command, condition);
+    RewriteArguments(command, flag_command, link_command, condition, IsProjectLibraryCommand(name));
     if ((name == "add_executable" || name == "add_library" || name == "target_sources")) {
       MarkHipSources(command, next, 1);
     }
   }
 
-  void RewriteArguments(const CMakeCommand& command, bool flag_command, bool link_command, bool condition) {
+  // find_library() and project macros that collect libraries (BabelStream's register_link_library): a plain
+  // CUDA library name there is a link name, not a target.
+  static bool IsProjectLibraryCommand(const std::string& name) {
+    if (name == "target_link_libraries" || name == "link_libraries" || name == "add_library") return false;
+    return name.find("link") != std::string::npos || name.find("librar") != std::string::npos;
+  }
+
+  // `nvidia-ml`, `"cublas"`, `-lcufft` as a whole argument -> the ROCm library's link name.
+  std::string MapLibraryName(const std::string& text, CMakeArgumentKind kind, ArgumentMapping& mapping) {
+    const bool quoted = kind == CMakeArgumentKind::kQuoted && text.size() >= 2;
+    const std::string body = quoted ? text.substr(1, text.size() - 2) : text;
+    const bool dash_l = body.rfind("-l", 0) == 0;
+    const LibraryMapping* lib = FindLibraryMapping(dash_l ? body.substr(2) : body);
+    if (lib == nullptr || lib->rocm_link_flag.size() <= 2) return text;
+    mapping.origins.insert("HB502");
+    if (!lib->note.empty()) mapping.manual.push_back(body + ": " + std::string(lib->note));
+    const std::string link_name = std::string(lib->rocm_link_flag.substr(2));
+    const std::string quote = quoted ? "\"" : "";
+    return quote + (dash_l ? "-l" : "") + link_name + quote;
+  }
+
+  // `$<$<COMPILE_LANGUAGE:CUDA>:--use_fast_math -lineinfo>`: CMake splits the genex into unquoted arguments and
+  // joins them with ';' before evaluating it. The flags of such a span are mapped together; returns the index of
+  // the span's last argument, or `first` when arguments[first] does not open one.
+  size_t MapSplitLanguageGenex(const CMakeCommand& command, size_t first) {
+    const std::string genex_head = std::string("$<$<COMPILE_LANGUAGE:") + kHipLanguageReference + ">:";
+    const auto& args = command.arguments;
+    if (args[first].kind != CMakeArgumentKind::kUnquoted) return first;
+    const std::string opening = MapArgumentReferences(Raw(args[first]), false, context_).text;
+    if (opening.rfind(genex_head, 0) != 0) return first;
+    std::vector<std::string> parts = {opening.substr(genex_head.size())};
+    int depth = 1;
+    size_t last = first;
+    for (size_t b = first;; ++b) {
+      if (b != first) {
+        if (b >= args.size() || args[b].kind != CMakeArgumentKind::kUnquoted) return first;
+        parts.push_back(Raw(args[b]));
+      }
+      const std::string& part = parts.back();
+      for (size_t i = 0; i < part.size() && depth > 0; ++i) {
+        if (part.compare(i, 2, "$<") == 0) return first;  // nested expressions are left as written
+        if (part[i] == '>' && --depth == 0 && i + 1 != part.size()) return first;
+      }
+      if (depth == 0) {
+        last = b;
+        break;
+      }
+    }
+    if (last == first) return first;  // one argument: MapFlagsInArgument maps it
+    parts.back().pop_back();         // the closing '>'
+    std::vector<std::string> words;
+    for (const auto& part : parts) {
+      for (auto& word : SplitFlagWords(part)) words.push_back(word);
+    }
+    FlagMapResult mapped = MapNvccFlags(words, {architectures_, true, context_.relocatable_device_code_needed});
+    for (const auto& note : mapped.notes) result_.notes.push_back({"HB501", command.line, note.message, note.left_for_person});
+    if (!mapped.changed) return first;  // the arguments' own mapping (CUDA -> HIP_SOURCE_LANGUAGE) is enough
+    uint32_t start = args[first].offset;
+    const uint32_t end = args[last].offset + args[last].length;
+    if (mapped.flags.empty()) {  // every flag dropped: the expression goes, with the whitespace before it
+      while (start > 0 && (content_[start - 1] == ' ' || content_[start - 1] == '\t')) --start;
+    }
+    Edit(start, end - start, mapped.flags.empty() ? "" : genex_head + Join(mapped.flags, " ") + ">", "HB501",
+         command.line);
+    result_.changed_by.insert("HB502");
+    return last;
+  }
+
+  void RewriteArguments(const CMakeCommand& command, bool flag_command, bool link_command, bool condition,
+                        bool library_command = false) {
     for (size_t a = 0; a < command.arguments.size(); ++a) {
       const CMakeArgument& arg = command.arguments[a];
       if (arg.kind == CMakeArgumentKind::kParen || arg.kind == CMakeArgumentKind::kBracket) continue;
+      if (flag_command) {
+        const size_t span_end = MapSplitLanguageGenex(command, a);
+        if (span_end != a) {
+          a = span_end;
+          continue;
+        }
+      }
       std::string raw = Raw(arg);
       ArgumentMapping mapping = MapArgumentReferences(raw, condition, context_);
       std::string text = mapping.text;
@@ -274,6 +351,7 @@ class CMakeFileRewrite {
           if (!lib->note.empty()) mapping.manual.push_back(bare + ": " + std::string(lib->note));
         }
       }
+      if (library_command) text = MapLibraryName(text, arg.kind, mapping);
       if (flag_command) text = MapFlagsInArgument(text, arg.kind, command.line, mapping.origins);
       for (const auto& note : mapping.manual) Manual(command.line, note);
       if (text != raw) {
@@ -311,7 +389,7 @@ class CMakeFileRewrite {
   std::string MapFlagString(const std::string& flags, bool nvcc_context, uint32_t line, std::set<std::string>& origins,
                             const std::string& separator) {
     const std::vector<std::string> words = SplitFlagWords(flags);
-    FlagMapResult mapped = MapNvccFlags(words, {architectures_, nvcc_context});
+    FlagMapResult mapped = MapNvccFlags(words, {architectures_, nvcc_context, context_.relocatable_device_code_needed});
     for (const auto& note : mapped.notes) result_.notes.push_back({"HB501", line, note.message, note.left_for_person});
     if (!mapped.changed) return flags;
     origins.insert("HB501");
@@ -345,7 +423,7 @@ class CMakeFileRewrite {
       w = std::regex_replace(w, std::regex(R"(CMAKE_CUDA_FLAGS)"), "CMAKE_HIP_FLAGS");
     }
     std::set<std::string> origins;
-    FlagMapResult mapped = MapNvccFlags(words, {architectures_, true});
+    FlagMapResult mapped = MapNvccFlags(words, {architectures_, true, context_.relocatable_device_code_needed});
     for (const auto& note : mapped.notes) {
       result_.notes.push_back({"HB501", command.line, note.message, note.left_for_person});
     }
@@ -513,7 +591,7 @@ class CMakeFileRewrite {
       for (auto& o : options) {
         for (auto& w : SplitFlagWords(o)) words.push_back(w);
       }
-      FlagMapResult mapped = MapNvccFlags(words, {architectures_, true});
+      FlagMapResult mapped = MapNvccFlags(words, {architectures_, true, context_.relocatable_device_code_needed});
       for (const auto& note : mapped.notes) {
         result_.notes.push_back({"HB501", command.line, note.message, note.left_for_person});
       }
@@ -561,6 +639,10 @@ class CMakeFileRewrite {
         touched = true;
       } else if (property == "CUDA_SEPARABLE_COMPILATION") {
         rdc = value == "ON" || value == "TRUE" || value == "1" || value == "YES";
+        if (rdc && !context_.relocatable_device_code_needed) {
+          Note(command.line, "HB502", "dropped CUDA_SEPARABLE_COMPILATION: " + std::string(kRelocatableDeviceCodeNotNeeded));
+          rdc = false;
+        }
         touched = true;
       } else if (property == "CUDA_RESOLVE_DEVICE_SYMBOLS" || property == "CUDA_RUNTIME_LIBRARY" ||
                  property == "CUDA_PTX_COMPILATION") {
@@ -601,19 +683,32 @@ class CMakeFileRewrite {
   }
 
   // set_source_files_properties(... LANGUAGE CUDA) / set_property(SOURCE ... PROPERTY LANGUAGE CUDA).
+  // The sources also get HIP_SOURCE ON: with hipcc as the C++ compiler their language is CXX like the host
+  // sources', and the block's end-of-configure step gives CMAKE_HIP_FLAGS only to HIP sources.
   bool RewriteSourceLanguage(const CMakeCommand& command) {
     bool changed = false;
+    const bool set_property = command.lower_name == "set_property";
     for (size_t a = 1; a < command.arguments.size(); ++a) {
       const auto& arg = command.arguments[a];
       if (arg.text == "CUDA" && command.arguments[a - 1].text == "LANGUAGE") {
-        Edit(arg.offset, arg.length, kHipLanguageReference, "HB502", command.line);
+        Edit(arg.offset, arg.length,
+             std::string(kHipLanguageReference) + (set_property ? "" : " " + std::string(kHipSourceMarker)), "HB502",
+             command.line);
         changed = true;
       }
     }
-    if (changed) {
-      RewriteArguments(command, false, false, false);  // renamed sources
+    if (!changed) return false;
+    RewriteArguments(command, false, false, false);  // renamed sources
+    if (set_property) {
+      // set_property sets one property: a second command marks the same sources.
+      std::string marker = command.name + "(";
+      for (const auto& arg : command.arguments) {
+        if (arg.text == "PROPERTY" || arg.text == "APPEND" || arg.text == "APPEND_STRING") break;
+        marker += MapArgumentReferences(Raw(arg), false, context_).text + " ";
+      }
+      InsertAfter(command, command.indent + marker + "PROPERTY " + kHipSourceMarker + ")", "HB502");
     }
-    return changed;
+    return true;
   }
 
   void TrackSourceVariables(const CMakeCommand& command) {
@@ -684,62 +779,6 @@ class CMakeFileRewrite {
 };
 
 }  // namespace
-
-std::string HipLanguageBlock(const std::vector<std::string>& architectures, const std::string& indent) {
-  const std::string archs = Join(architectures, " ");
-  const std::vector<std::string> lines = {
-      "# hipforge HB502: CUDA language -> HIP. CMake's HIP language needs hip-lang under <ROCm>/lib/cmake (ROCm",
-      "# installs and images); where it is missing (Debian/Ubuntu multiarch packages) hipcc compiles the HIP",
-      "# sources as C++: configure with -DCMAKE_CXX_COMPILER=hipcc there.",
-      "if(NOT DEFINED HIP_SOURCE_LANGUAGE)",
-      "  if(NOT DEFINED CMAKE_HIP_ARCHITECTURES)",
-      "    set(CMAKE_HIP_ARCHITECTURES " + archs + " CACHE STRING \"AMD GPU architectures\")",
-      "  endif()",
-      "  include(CheckLanguage)",
-      "  check_language(HIP)",
-      "  if(CMAKE_HIP_COMPILER)",
-      "    enable_language(HIP)",
-      "    set(HIP_SOURCE_LANGUAGE HIP)",
-      "    find_package(hip REQUIRED)",
-      "  else()",
-      "    if(NOT CMAKE_CXX_COMPILER MATCHES \"hipcc|clang\")",
-      "      message(FATAL_ERROR \"No CMake HIP language for this ROCm install: configure with \"",
-      "                          \"-DCMAKE_CXX_COMPILER=hipcc\")",
-      "    endif()",
-      "    set(HIP_SOURCE_LANGUAGE CXX)",
-      "    set(GPU_TARGETS \"${CMAKE_HIP_ARCHITECTURES}\" CACHE STRING \"AMD GPU targets\")",
-      "    find_package(hip REQUIRED)",
-      "    link_libraries(hip::device)",
-      "    # CMAKE_HIP_FLAGS set in this directory reach hipcc through the C++ flags.",
-      "    string(APPEND CMAKE_CXX_FLAGS \" ${CMAKE_HIP_FLAGS}\")",
-      "    cmake_language(DEFER CALL cmake_language EVAL CODE [[string(APPEND CMAKE_CXX_FLAGS \" ${CMAKE_HIP_FLAGS}\")]])",
-      "  endif()",
-      "  # .cu sources of targets made anywhere (also by project macros) compile as HIP, checked when configuring ends.",
-      "  function(hip_mark_cu_sources directory)",
-      "    get_property(targets DIRECTORY \"${directory}\" PROPERTY BUILDSYSTEM_TARGETS)",
-      "    foreach(target IN LISTS targets)",
-      "      get_target_property(sources ${target} SOURCES)",
-      "      get_target_property(source_dir ${target} SOURCE_DIR)",
-      "      foreach(source IN LISTS sources)",
-      "        if(source MATCHES \"\\\\.cu$\")",
-      "          cmake_path(ABSOLUTE_PATH source BASE_DIRECTORY \"${source_dir}\")",
-      "          set_source_files_properties(\"${source}\" TARGET_DIRECTORY ${target}",
-      "                                      PROPERTIES LANGUAGE ${HIP_SOURCE_LANGUAGE})",
-      "        endif()",
-      "      endforeach()",
-      "    endforeach()",
-      "    get_property(subdirectories DIRECTORY \"${directory}\" PROPERTY SUBDIRECTORIES)",
-      "    foreach(subdirectory IN LISTS subdirectories)",
-      "      hip_mark_cu_sources(\"${subdirectory}\")",
-      "    endforeach()",
-      "  endfunction()",
-      "  cmake_language(DEFER DIRECTORY \"${CMAKE_SOURCE_DIR}\" CALL hip_mark_cu_sources \"${CMAKE_SOURCE_DIR}\")",
-      "endif()",
-  };
-  std::string out;
-  for (size_t i = 0; i < lines.size(); ++i) out += (i ? "\n" : "") + indent + lines[i];
-  return out;
-}
 
 std::set<std::string> CudaLibrariesInCMake(const std::string& content) {
   std::set<std::string> libraries;

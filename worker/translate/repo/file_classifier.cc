@@ -1,7 +1,9 @@
 #include "worker/translate/repo/file_classifier.h"
 
 #include <algorithm>
+#include <cctype>
 #include <regex>
+#include <string_view>
 #include <vector>
 
 namespace hipforge::translate {
@@ -21,6 +23,69 @@ bool IsCppExtension(const std::string& ext) {
 }
 
 }  // namespace
+
+namespace {
+
+// Blanks // and /* */ comments (keeps offsets and newlines); string literals are not special-cased.
+std::string WithoutComments(const std::string& text) {
+  std::string out = text;
+  for (size_t i = 0; i + 1 < out.size(); ++i) {
+    if (out[i] == '/' && out[i + 1] == '/') {
+      while (i < out.size() && out[i] != '\n') out[i++] = ' ';
+    } else if (out[i] == '/' && out[i + 1] == '*') {
+      const size_t end = out.find("*/", i + 2);
+      const size_t stop = end == std::string::npos ? out.size() : end + 2;
+      for (; i < stop; ++i) {
+        if (out[i] != '\n') out[i] = ' ';
+      }
+      --i;
+    }
+  }
+  return out;
+}
+
+bool IsWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+}  // namespace
+
+bool DeclaresDeviceCodeDefinedElsewhere(const std::string& content) {
+  if (content.find("__device__") == std::string::npos && content.find("__constant__") == std::string::npos &&
+      content.find("__managed__") == std::string::npos) {
+    return false;
+  }
+  const std::string text = WithoutComments(content);
+  for (const char* keyword : {"__device__", "__constant__", "__managed__"}) {
+    const size_t length = std::char_traits<char>::length(keyword);
+    for (size_t at = text.find(keyword); at != std::string::npos; at = text.find(keyword, at + length)) {
+      if ((at > 0 && IsWordChar(text[at - 1])) || (at + length < text.size() && IsWordChar(text[at + length]))) {
+        continue;
+      }
+      // `extern __device__ int x;` / `extern "C" __device__ float f(float);` (not `extern __shared__`).
+      const size_t line_start = text.rfind('\n', at) == std::string::npos ? 0 : text.rfind('\n', at) + 1;
+      static const std::regex kExtern(R"((^|[^A-Za-z0-9_])extern([^A-Za-z0-9_]|$))");
+      const std::string before = text.substr(line_start, at - line_start);
+      const size_t statement_end = text.find_first_of(";{", at);
+      const std::string declaration = text.substr(at, statement_end == std::string::npos ? 0 : statement_end - at);
+      if (std::regex_search(before, kExtern) && declaration.find("__shared__") == std::string::npos) return true;
+      if (std::string(keyword) != "__device__") continue;
+      // `__device__ <type> name(params) <qualifiers>;`: a function declared here without its body.
+      size_t i = at + length;
+      while (i < text.size() && std::string_view(";{}()=").find(text[i]) == std::string_view::npos) ++i;
+      if (i >= text.size() || text[i] != '(') continue;
+      int depth = 0;
+      for (; i < text.size(); ++i) {
+        if (text[i] == '(') ++depth;
+        if (text[i] == ')' && --depth == 0) break;
+        if (text[i] == ';' || text[i] == '{' || text[i] == '}') break;
+      }
+      if (i >= text.size() || text[i] != ')') continue;
+      ++i;
+      while (i < text.size() && std::string_view(";{=:").find(text[i]) == std::string_view::npos) ++i;
+      if (i < text.size() && text[i] == ';') return true;
+    }
+  }
+  return false;
+}
 
 const char* RepoFileKindName(RepoFileKind kind) {
   switch (kind) {

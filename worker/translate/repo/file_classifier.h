@@ -19,6 +19,13 @@ bool UsesCuda(const std::string& content);
 void PromoteIncludedHeaders(const std::map<std::string, std::string>& contents,
                             std::map<std::string, RepoFileKind>& kinds);
 
+// True if CUDA/C++ text declares device code that may be defined in another file: an `extern __device__` /
+// `__constant__` / `__managed__` variable, or a `__device__` function declared without a body. Without such a
+// declaration anywhere in a repository, no device code crosses files and relocatable device code is not needed.
+// Comments are ignored; a forward declaration of a function defined later in the same file also counts (errs on
+// keeping -fgpu-rdc).
+bool DeclaresDeviceCodeDefinedElsewhere(const std::string& content);
+
 const char* RepoFileKindName(RepoFileKind kind);
 
 }  // namespace hipforge::translate

@@ -23,6 +23,7 @@ ScriptLineOptions LineOptions(const RewriteContext& context, bool rename) {
     options.modern_rocm_tools = v >= ApiVersion{6, 2};
     options.rename_cu_to_hip = rename && context.options->rename_to_hip;
   }
+  options.relocatable_device_code = context.relocatable_device_code_needed;
   if (options.architectures.empty()) options.architectures = {"gfx90a", "gfx942"};
   return options;
 }
@@ -216,7 +217,7 @@ void RewriteNvccArgumentLists(std::string& content, const RewriteContext& contex
           word += c;
         }
       }
-      FlagMapResult flags = MapNvccFlags(words, {options.architectures, true});
+      FlagMapResult flags = MapNvccFlags(words, {options.architectures, true, options.relocatable_device_code});
       const uint32_t line = 1 + static_cast<uint32_t>(std::count(content.begin(),
                                                                   content.begin() + static_cast<long>(list_start), '\n'));
       for (const auto& note : flags.notes) result.notes.push_back({"HB501", line, note.message, note.left_for_person});

@@ -42,6 +42,13 @@ std::vector<std::string> SplitHostFlags(std::string value) {
 
 }  // namespace
 
+const char kRelocatableDeviceCodeNotNeeded[] =
+    "relocatable device code is not needed: no CUDA source or header of the repository declares a __device__ "
+    "function or extern device variable that another file defines, so each file's device code links on its own "
+    "(clang HIP's -fgpu-rdc would only add a device link step, which Debian's hipcc 5.2 packages cannot run: "
+    "their lld 14 does not read clang 15 bitcode). Put -fgpu-rdc back on compile and link lines if device code "
+    "comes from outside the repository";
+
 std::vector<std::string> OffloadArchFlags(const std::vector<std::string>& architectures) {
   std::vector<std::string> out;
   for (const auto& arch : architectures) out.push_back("--offload-arch=" + arch);
@@ -119,6 +126,14 @@ FlagMapResult MapNvccFlags(const std::vector<std::string>& flags, const FlagMapO
     switch (rule.action) {
       case NvccFlagAction::kReplace: {
         std::string replacement(rule.replacement);
+        if (!options.relocatable_device_code && replacement.find("-fgpu-rdc") != std::string::npos) {
+          const bool compile_only = replacement.find(" -c") != std::string::npos;
+          if (compile_only) result.flags.push_back("-c");
+          result.notes.push_back({"dropped `" + word + "`" + (compile_only ? " (kept -c)" : "") + ": " +
+                                      kRelocatableDeviceCodeNotNeeded,
+                                  false});
+          break;
+        }
         if (auto at = replacement.find("{}"); at != std::string::npos) replacement.replace(at, 2, value);
         for (auto& flag : SplitHostFlags(replacement)) result.flags.push_back(flag);
         break;

@@ -24,7 +24,13 @@ struct FlagMapResult {
 struct FlagMapOptions {
   std::vector<std::string> architectures;  // --offload-arch values
   bool nvcc_context = true;  // false: only flags that cannot be host-compiler flags are rewritten
+  // false: -rdc=true/--relocatable-device-code=true are dropped and -dc becomes -c, with a note (the repository
+  // has no device code referenced across files; see RewriteContext::relocatable_device_code_needed).
+  bool relocatable_device_code = true;
 };
+
+// The note for a dropped -rdc=true / CUDA_SEPARABLE_COMPILATION.
+extern const char kRelocatableDeviceCodeNotNeeded[];
 
 // `flags` are single words (quotes already removed by the caller where they grouped words).
 // Library flags (-lcudart, -lcublas, ...) are mapped too. The --offload-arch list is emitted once per call.

@@ -73,6 +73,7 @@ std::string Fingerprint(const MigrationOptions& options, const RewriteContext& c
   text += "|libs=";
   for (const auto& lib : context.cmake_cuda_libraries) text += lib + ";";
   text += "|snippets=" + std::to_string(static_cast<bool>(context.translate_snippet));
+  text += "|rdc=" + std::to_string(context.relocatable_device_code_needed);
   return text;
 }
 
@@ -190,6 +191,13 @@ absl::StatusOr<MigrationResult> RepositoryMigrator::Run(const fs::path& input_ro
   for (const auto& [path, kind] : kinds) {
     if (kind != RepoFileKind::kCMake) continue;
     for (const auto& lib : CudaLibrariesInCMake(contents[path])) context.cmake_cuda_libraries.insert(lib);
+  }
+  context.relocatable_device_code_needed = false;
+  for (const auto& [path, kind] : kinds) {
+    if (IsTranslatableKind(kind) && DeclaresDeviceCodeDefinedElsewhere(contents[path])) {
+      context.relocatable_device_code_needed = true;
+      break;
+    }
   }
 
   MigrationResult result;

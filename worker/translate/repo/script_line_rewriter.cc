@@ -147,7 +147,7 @@ std::string ScriptLineRewriter::RewriteWords(const std::string& text, bool nvcc_
                                ? kGroupMarker
                                : cores.back());
   }
-  FlagMapOptions flag_options{options_.architectures, nvcc_context};
+  FlagMapOptions flag_options{options_.architectures, nvcc_context, options_.relocatable_device_code};
   FlagMapResult mapped = MapNvccFlags(cores_to_map, flag_options);
   bool changed = mapped.changed;
   for (const auto& note : mapped.notes) result.notes.push_back({"HB501", 0, note.message, note.left_for_person});

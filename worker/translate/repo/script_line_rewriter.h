@@ -16,6 +16,7 @@ struct ScriptLineOptions {
   bool modern_rocm_tools = true;  // ROCm >= 6.2 tool names (amd-smi, rocprofv3, rocprof-compute)
   bool rename_cu_to_hip = false;  // `.cu` file names and patterns -> `.hip` (Makefiles)
   bool comment_lines_unchanged = true;
+  bool relocatable_device_code = true;  // see RewriteContext::relocatable_device_code_needed
 };
 
 struct ScriptLineResult {

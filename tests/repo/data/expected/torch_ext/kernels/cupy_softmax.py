@@ -10,7 +10,7 @@ _SOURCE = r'''
 extern "C" __global__ void row_max(const float* x, float* out, int cols) {
   float m = -1e30f;
   for (int c = threadIdx.x; c < cols; c += blockDim.x) m = fmaxf(m, x[blockIdx.x * cols + c]);
-  for (int offset = 16; offset > 0; offset /= 2) m = fmaxf(m, __shfl_down_sync(0xffffffff, m, offset));
+  for (int offset = 16; offset > 0; offset /= 2) m = fmaxf(m, __shfl_down_sync(0xffffffffffffffffull, m, offset));
   if (threadIdx.x == 0) out[blockIdx.x] = m;
 }
 '''

@@ -1,0 +1,3 @@
+#pragma once
+void scale_on_device(float* data, int n);
+const char* host_info();
