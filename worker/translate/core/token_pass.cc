@@ -77,7 +77,9 @@ class TokenPass {
         DiscoverLaunch(i);
       }
     }
-    if (input_.main_file && !runtime_header_present_) InsertRuntimeHeader();
+    // nvcc includes cuda_runtime.h implicitly, so a project header may use the runtime API without including it;
+    // clang's HIP mode has no such implicit include, so such a header gets hip_runtime.h too.
+    if (!runtime_header_present_ && (input_.main_file || uses_runtime_api_)) InsertRuntimeHeader();
     if (input_.facts && resolver_.options().target_hip_version < kHipWarpSyncIntroduced) {
       for (const WarpCallSite& call : input_.facts->warp_calls) {
         if (!call.full_mask && IsFullMaskVariable(call.mask)) output_.full_mask_variables.push_back(call.callee.begin);
@@ -130,7 +132,7 @@ class TokenPass {
     // Pass 1: facts needed before renaming (defined macros, cublas_v2.h, include guard).
     // An include guard: the first directive is `#ifndef X`, X is #defined, and the last directive is #endif.
     std::string first_ifndef;
-    uint32_t first_ifndef_end = 0;
+    uint32_t guard_define_end = 0;
     bool guard_defined = false;
     std::string_view last_directive;
     int directive_number = 0;
@@ -152,10 +154,12 @@ class TokenPass {
           full_mask_macros_[std::string(Text(tokens_[hash + 2]))] =
               IsFullWarpMaskLiteral(Text(ByteRange{tokens_[hash + 3].begin, tokens_[last].end()}));
         }
-        if (!first_ifndef.empty() && Text(tokens_[hash + 2]) == first_ifndef) guard_defined = true;
+        if (!first_ifndef.empty() && !guard_defined && Text(tokens_[hash + 2]) == first_ifndef) {
+          guard_defined = true;
+          guard_define_end = LineEnd(tokens_[hash + 2].end());  // the include goes after `#define GUARD ...`
+        }
       } else if (directive == "ifndef" && has_name && directive_number == 1) {
         first_ifndef = std::string(Text(tokens_[hash + 2]));
-        first_ifndef_end = tokens_[hash + 2].end();
       } else if (directive == "pragma" && has_name && Text(tokens_[hash + 2]) == "once" && !pragma_once_end_) {
         pragma_once_end_ = tokens_[hash + 2].end();
       } else if (directive == "include" || directive == "include_next" || directive == "import") {
@@ -163,7 +167,7 @@ class TokenPass {
         if (include && include->name == "cublas_v2.h") blas_v2_included_ = true;
       }
     }
-    if (guard_defined && last_directive == "endif") guard_insert_offset_ = first_ifndef_end;
+    if (guard_defined && last_directive == "endif") guard_insert_offset_ = guard_define_end;
     if (input_.facts) {
       for (const auto& macro : input_.facts->macros) project_macros_.insert(macro);
     }
@@ -323,6 +327,10 @@ class TokenPass {
     }
     if (!decision.rule.empty()) Report(decision.rule, decision.severity, offset, decision.message);
     output_.stats.converted[std::string(KindName(mapping.kind))]++;
+    if (mapping.library == ApiLibrary::kRuntime || mapping.library == ApiLibrary::kDriver ||
+        mapping.library == ApiLibrary::kDevice) {
+      uses_runtime_api_ = true;
+    }
     if (decision.name != content_.substr(offset, length)) {
       AddEdit(offset, length, std::string(decision.name), std::string(LibraryName(mapping.library)));
     }
@@ -704,6 +712,7 @@ class TokenPass {
   std::map<std::string, bool> full_mask_macros_;  // object-like macro -> its body is an all-ones literal
   bool blas_v2_included_ = false;
   bool runtime_header_present_ = false;
+  bool uses_runtime_api_ = false;  // a runtime, driver or device API was translated here
   std::optional<uint32_t> pragma_once_end_;
   std::optional<uint32_t> guard_insert_offset_;
   std::optional<uint32_t> first_include_offset_;
