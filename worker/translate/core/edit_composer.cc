@@ -113,29 +113,24 @@ class Composer {
     // A shuffle's mask only promises which lanes take part: CUDA leaves reads from lanes outside it undefined, and
     // HIP's maskless shuffle reads any lane, so lanes in the mask get the same values. Dropping it is safe; a vote
     // (ballot/any/all) would count lanes outside the mask, so those stay with a person.
-    if (!call.full_mask && maskless.rfind("__shfl", 0) == 0) {
+    if (!call.full_mask) {
+      const bool shuffle = maskless.rfind("__shfl", 0) == 0;
       Finding finding;
       finding.rule_id = std::string(kRuleWarpMask);
-      finding.severity = Severity::kNote;
+      finding.severity = shuffle ? Severity::kNote : Severity::kWarning;
       finding.location = LocateOffset(input_.path, input_.content, call.callee.begin);
       finding.message = "'" + call.name + "' with mask '" + std::string(Original(call.mask)) +
                         "': HIP before 6.2 has only '" + std::string(maskless) +
-                        "'; the mask is dropped (lanes in it read the same values; reads from lanes outside it were "
-                        "undefined in CUDA).";
+                        (shuffle ? "'; the mask is dropped (lanes in it read the same values; reads from lanes "
+                                   "outside it were undefined in CUDA)."
+                                 : "', which works on the full wavefront; the mask is not provably full, so the "
+                                   "call is left for a person.");
+      if (!shuffle) finding.fix = "Restructure the code so all lanes take part, or target HIP 6.2+.";
       result_.findings.push_back(std::move(finding));
-    } else if (!call.full_mask) {
-      result_.stats.unsupported++;
-      Finding finding;
-      finding.rule_id = std::string(kRuleWarpMask);
-      finding.severity = Severity::kWarning;
-      finding.location = LocateOffset(input_.path, input_.content, call.callee.begin);
-      finding.message = "'" + call.name + "' with mask '" + std::string(Original(call.mask)) +
-                        "': HIP before 6.2 has only '" + std::string(maskless) +
-                        "', which works on the full wavefront; the mask is not provably full, so the call is "
-                        "left for a person.";
-      finding.fix = "Restructure the code so all lanes take part, or target HIP 6.2+.";
-      result_.findings.push_back(std::move(finding));
-      return;
+      if (!shuffle) {
+        result_.stats.unsupported++;
+        return;
+      }
     }
     structural_.push_back({call.callee.begin, call.callee.end - call.callee.begin, std::string(maskless), "device"});
     structural_.push_back({call.mask.begin, call.next_arg - call.mask.begin, "", "device"});
