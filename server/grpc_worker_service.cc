@@ -55,8 +55,7 @@ grpc::Status GrpcWorkerService::RegisterWorker(grpc::ServerContext*, const v1::R
 grpc::Status GrpcWorkerService::LeaseTask(grpc::ServerContext* context, const v1::LeaseTaskRequest* request,
                                           v1::LeaseTaskResponse* response) {
   if (request->worker_id().empty()) return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "worker_id is empty");
-  std::vector<TaskKind> roles = ToKinds(request->roles());
-  if (roles.empty()) roles = {TaskKind::kTranslate};
+  std::vector<TaskKind> roles = ToKinds(request->roles());  // empty: the roles given at registration
   absl::StatusOr<std::optional<LeaseGrant>> grant =
       tasks_.Lease(request->worker_id(), roles, std::chrono::milliseconds(request->wait_ms()),
                    [context] { return context->IsCancelled(); });

@@ -20,6 +20,7 @@ absl::Status TaskService::RegisterWorker(const WorkerInfo& worker, std::vector<s
   if (status.ok()) {
     std::lock_guard lock(capabilities_mutex_);
     capabilities_[worker.id] = std::move(capability_tags);
+    registered_roles_[worker.id] = worker.roles;
   }
   if (status.ok()) spdlog::info("[worker={}] registered: {}", worker.id, worker.capabilities_json);
   return status;
@@ -38,6 +39,7 @@ absl::StatusOr<std::optional<LeaseGrant>> TaskService::Lease(const std::string& 
     // After a server restart workers must register again (their next poll gets NotFound).
     if (it == capabilities_.end()) return absl::NotFoundError(absl::StrCat("worker ", worker_id, " is not registered"));
     request.capabilities = it->second;
+    if (request.roles.empty()) request.roles = registered_roles_[worker_id];  // the proto's "empty: as registered"
   }
   (void)store_.WorkerHeartbeat(worker_id);
   for (;;) {

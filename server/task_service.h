@@ -83,6 +83,7 @@ class TaskService {
   ServiceLimits limits_;
   std::mutex capabilities_mutex_;
   std::map<std::string, std::vector<std::string>> capabilities_;  // by worker id
+  std::map<std::string, std::vector<TaskKind>> registered_roles_;  // by worker id: a lease without roles uses them
 };
 
 }  // namespace hipforge::server
