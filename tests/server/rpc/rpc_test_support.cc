@@ -116,12 +116,14 @@ const char* kCMake =
 }  // namespace
 
 std::string SmallCudaRepoArchive() {
-  return TarBuilder()
-      .Directory("src")
-      .File("src/scale.cu", kKernel)
-      .File("src/scale.cuh", kHeader)
-      .File("CMakeLists.txt", kCMake)
-      .Build();
+  // Built once: the archive carries timestamps, so two builds a second apart differ byte for byte.
+  static const std::string archive = TarBuilder()
+                                         .Directory("src")
+                                         .File("src/scale.cu", kKernel)
+                                         .File("src/scale.cuh", kHeader)
+                                         .File("CMakeLists.txt", kCMake)
+                                         .Build();
+  return archive;
 }
 
 void WriteSmallCudaRepo(const fs::path& root) {
