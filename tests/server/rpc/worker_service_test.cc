@@ -269,6 +269,18 @@ std::optional<v1::Task> TranslateThenLeaseValidate(v1::WorkerService::Stub& work
   return Lease(workers, "v", 3000);
 }
 
+// Submits a validating job, completes its translate task with a plain report and leases its validate task.
+std::optional<v1::Task> ReachValidate(v1::MigrationService::Stub& api, v1::WorkerService::Stub& workers,
+                                      const std::string& name) {
+  SubmitOutcome submitted =
+      SubmitArchive(api, TestSpec(name, "qa", /*translate_only=*/false), SmallCudaRepoArchive());
+  EXPECT_TRUE(submitted.status.ok()) << submitted.status.error_message();
+  EXPECT_TRUE(Register(workers, "t").ok());
+  std::optional<v1::Task> translate = Lease(workers, "t", 2000);
+  if (!translate) return std::nullopt;
+  return TranslateThenLeaseValidate(workers, *translate, TranslationReport(translate->job_id(), 1), "tree");
+}
+
 TEST_F(WorkerServiceTest, ValidateTaskGetsTheOriginalRepositoryAndTheManagedMemoryFinding) {
   SubmitOutcome submitted = SubmitArchive(*api_, TestSpec("validate-inputs", "qa", /*translate_only=*/false),
                                           SmallCudaRepoArchive());
@@ -304,27 +316,13 @@ TEST_F(WorkerServiceTest, ValidateTaskGetsTheOriginalRepositoryAndTheManagedMemo
 }
 
 TEST_F(WorkerServiceTest, WithoutHB404TheValidateTaskHasNoManagedMemory) {
-  SubmitOutcome submitted = SubmitArchive(*api_, TestSpec("no-managed", "qa", /*translate_only=*/false),
-                                          SmallCudaRepoArchive());
-  ASSERT_TRUE(submitted.status.ok());
-  ASSERT_TRUE(Register(*workers_, "t").ok());
-  std::optional<v1::Task> translate = Lease(*workers_, "t", 2000);
-  ASSERT_TRUE(translate.has_value());
-  std::optional<v1::Task> validate =
-      TranslateThenLeaseValidate(*workers_, *translate, TranslationReport(translate->job_id(), 1), "tree");
+  std::optional<v1::Task> validate = ReachValidate(*api_, *workers_, "no-managed");
   ASSERT_TRUE(validate.has_value());
   EXPECT_FALSE(validate->managed_memory_found());
 }
 
 TEST_F(WorkerServiceTest, AFailedValidationFailsTheJobAndKeepsTheReport) {
-  SubmitOutcome submitted = SubmitArchive(*api_, TestSpec("build-fails", "qa", /*translate_only=*/false),
-                                          SmallCudaRepoArchive());
-  ASSERT_TRUE(submitted.status.ok());
-  ASSERT_TRUE(Register(*workers_, "t").ok());
-  std::optional<v1::Task> translate = Lease(*workers_, "t", 2000);
-  ASSERT_TRUE(translate.has_value());
-  std::optional<v1::Task> validate =
-      TranslateThenLeaseValidate(*workers_, *translate, TranslationReport(translate->job_id(), 1), "tree");
+  std::optional<v1::Task> validate = ReachValidate(*api_, *workers_, "build-fails");
   ASSERT_TRUE(validate.has_value());
   const nlohmann::json builds = {{"builds",
                                   {{{"requested_arch", "gfx90a"}, {"arch", "gfx90a"}, {"toolchain", "hipcc 5.2"},
