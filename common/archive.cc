@@ -2,6 +2,7 @@
 
 #include <archive.h>
 #include <archive_entry.h>
+#include <locale.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -12,15 +13,37 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "common/utf8.h"
 #include "spdlog/spdlog.h"
 
 namespace hipforge {
 namespace fs = std::filesystem;
 namespace {
 
-constexpr size_t kMaxPathBytes = 4096;
-constexpr size_t kMaxComponentBytes = 255;
+// Entry names leave room below PATH_MAX/NAME_MAX for the worker's scratch prefix and for the renames
+// the translator makes (kernel.cu -> kernel.hip), so a name accepted at submit never fails later.
+constexpr size_t kMaxPathBytes = 3072;
+constexpr size_t kMaxComponentBytes = 240;
 constexpr size_t kReadBlockBytes = 64 << 10;
+
+// libarchive converts names between the tar headers (pax: UTF-8) and the current locale's charset,
+// and under the C locale every non-ASCII name fails ("Can't translate pathname"). Names here are
+// UTF-8 end to end, so libarchive runs under C.UTF-8 on this thread only while it works.
+class ScopedUtf8Locale {
+ public:
+  ScopedUtf8Locale() {
+    static const locale_t utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", static_cast<locale_t>(nullptr));
+    if (utf8 != static_cast<locale_t>(nullptr)) previous_ = uselocale(utf8);
+  }
+  ~ScopedUtf8Locale() {
+    if (previous_ != static_cast<locale_t>(nullptr)) uselocale(previous_);
+  }
+  ScopedUtf8Locale(const ScopedUtf8Locale&) = delete;
+  ScopedUtf8Locale& operator=(const ScopedUtf8Locale&) = delete;
+
+ private:
+  locale_t previous_ = static_cast<locale_t>(nullptr);
+};
 
 struct ArchiveReadDeleter {
   void operator()(archive* a) const { archive_read_free(a); }
@@ -63,6 +86,30 @@ bool SymlinkTargetStaysInside(const std::string& link_relative_path, const std::
   return true;
 }
 
+bool IsWithin(const fs::path& candidate, const fs::path& root) {
+  auto mismatch = std::mismatch(root.begin(), root.end(), candidate.begin(), candidate.end());
+  return mismatch.first == root.end();
+}
+
+// The server refuses what SafeExtract would refuse; say so before uploading, naming the file.
+absl::Status CheckPackableName(const std::string& relative) {
+  if (!IsValidUtf8(relative)) {
+    return absl::InvalidArgumentError(absl::StrCat("file name is not valid UTF-8 (rename it or add it to .gitignore): ",
+                                                   EscapeForMessage(relative)));
+  }
+  if (relative.size() > kMaxPathBytes) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("path longer than ", kMaxPathBytes, " bytes: ", EscapeForMessage(relative.substr(0, 200)), "..."));
+  }
+  for (absl::string_view part : absl::StrSplit(relative, '/')) {
+    if (part.size() > kMaxComponentBytes) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("file name longer than ", kMaxComponentBytes, " bytes: ", EscapeForMessage(relative)));
+    }
+  }
+  return absl::OkStatus();
+}
+
 bool IsGitWorkTree(const fs::path& root, ProcessLauncher& launcher) {
   ProcessSpec spec;
   spec.argv = {"git", "rev-parse", "--is-inside-work-tree"};
@@ -83,11 +130,21 @@ absl::Status CollectEntry(const fs::path& root, const fs::path& relative, std::s
   if (fs::is_symlink(status)) {
     const std::string target = fs::read_symlink(absolute, error).string();
     if (error || !SymlinkTargetStaysInside(relative.generic_string(), target)) {
-      spdlog::warn("archive: skipping symlink {} -> {} (points outside the tree)", relative.generic_string(), target);
+      spdlog::warn("archive: skipping symlink {} -> {} (points outside the tree)", EscapeForMessage(relative.generic_string()),
+                   EscapeForMessage(target));
       return absl::OkStatus();
     }
+    // SafeExtract refuses links that do not resolve (dangling, loops): leave them out here.
+    const fs::path resolved = fs::canonical(absolute, error);
+    if (error || !IsWithin(resolved, root)) {
+      spdlog::warn("archive: skipping symlink {} -> {} (dangling or a loop)", EscapeForMessage(relative.generic_string()),
+                   EscapeForMessage(target));
+      return absl::OkStatus();
+    }
+    if (auto checked = CheckPackableName(relative.generic_string()); !checked.ok()) return checked;
     out.insert(relative.generic_string());
   } else if (fs::is_regular_file(status)) {
+    if (auto checked = CheckPackableName(relative.generic_string()); !checked.ok()) return checked;
     out.insert(relative.generic_string());
   } else if (fs::is_directory(status)) {
     for (fs::recursive_directory_iterator it(absolute, fs::directory_options::none, error), end; it != end;
@@ -138,46 +195,77 @@ la_ssize_t WriteToSink(archive*, void* client, const void* buffer, size_t length
 
 // ---- extraction helpers ----
 
+// Hands libarchive blocks of kReadBlockBytes whatever the chunking of the source, so every decision
+// taken while reading (the compression-ratio guard above all) is the same for one archive whether it
+// arrives as one message (the server) or in 256 KiB pieces (a worker).
 struct SourceState {
   const ArchiveChunkSource* source;
   uint64_t limit;
-  uint64_t consumed = 0;
+  uint64_t consumed = 0;  // bytes handed to libarchive
   bool over_limit = false;
+  bool at_end = false;
+  std::string_view pending;  // unread rest of the source's last chunk
+  std::string block;
   absl::Status error;
 };
 
 la_ssize_t ReadFromSource(archive* a, void* client, const void** buffer) {
   auto* state = static_cast<SourceState*>(client);
-  auto chunk = (*state->source)();
-  if (!chunk.ok()) {
-    state->error = chunk.status();
-    archive_set_error(a, EIO, "%s", std::string(chunk.status().message()).c_str());
-    return -1;
+  state->block.clear();
+  while (state->block.size() < kReadBlockBytes && !state->at_end) {
+    if (state->pending.empty()) {
+      auto chunk = (*state->source)();
+      if (!chunk.ok()) {
+        state->error = chunk.status();
+        archive_set_error(a, EIO, "%s", std::string(chunk.status().message()).c_str());
+        return -1;
+      }
+      if (chunk->empty()) {
+        state->at_end = true;
+        break;
+      }
+      state->pending = *chunk;
+    }
+    const size_t take = std::min(kReadBlockBytes - state->block.size(), state->pending.size());
+    state->block.append(state->pending.substr(0, take));
+    state->pending.remove_prefix(take);
   }
-  state->consumed += chunk->size();
+  state->consumed += state->block.size();
   if (state->consumed > state->limit) {
     state->over_limit = true;
     archive_set_error(a, EFBIG, "archive larger than the limit");
     return -1;
   }
-  *buffer = chunk->data();
-  return static_cast<la_ssize_t>(chunk->size());
+  *buffer = state->block.data();
+  return static_cast<la_ssize_t>(state->block.size());
 }
 
 // Normalises an entry name to a relative generic path; empty result means "the root itself".
+// Names must be valid UTF-8: reports, JSON and the database carry them (a Latin-1 name once made
+// the report serialiser throw and took the server down).
 absl::StatusOr<std::string> CheckedEntryName(const char* raw, const std::string& what) {
   if (raw == nullptr) return absl::InvalidArgumentError(absl::StrCat(what, " has no readable name"));
   std::string name(raw);
-  if (name.size() > kMaxPathBytes) return absl::InvalidArgumentError(absl::StrCat(what, " name is too long"));
+  if (!IsValidUtf8(name)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(what, " name is not valid UTF-8 (names must be UTF-8): ", EscapeForMessage(name)));
+  }
+  if (name.size() > kMaxPathBytes) {
+    return absl::InvalidArgumentError(absl::StrCat(what, " path is longer than ", kMaxPathBytes, " bytes"));
+  }
   if (!name.empty() && name.front() == '/') {
-    return absl::InvalidArgumentError(absl::StrCat(what, " has an absolute path: ", name));
+    return absl::InvalidArgumentError(absl::StrCat(what, " has an absolute path: ", EscapeForMessage(name)));
   }
   std::vector<std::string> parts;
   for (absl::string_view part : absl::StrSplit(name, '/')) {
     if (part.empty() || part == ".") continue;
-    if (part == "..") return absl::InvalidArgumentError(absl::StrCat(what, " contains '..': ", name));
+    if (part == "..") return absl::InvalidArgumentError(absl::StrCat(what, " contains '..': ", EscapeForMessage(name)));
     if (part.size() > kMaxComponentBytes) {
-      return absl::InvalidArgumentError(absl::StrCat(what, " has a path component over 255 bytes: ", name));
+      return absl::InvalidArgumentError(absl::StrCat(what, " has a path component over ", kMaxComponentBytes,
+                                                     " bytes: ", EscapeForMessage(name)));
+    }
+    if (std::any_of(part.begin(), part.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; })) {
+      return absl::InvalidArgumentError(absl::StrCat(what, " name contains a control character: ", EscapeForMessage(name)));
     }
     parts.emplace_back(part);
   }
@@ -187,11 +275,6 @@ absl::StatusOr<std::string> CheckedEntryName(const char* raw, const std::string&
     normal += part;
   }
   return normal;
-}
-
-bool IsWithin(const fs::path& candidate, const fs::path& root) {
-  auto mismatch = std::mismatch(root.begin(), root.end(), candidate.begin(), candidate.end());
-  return mismatch.first == root.end();
 }
 
 void RemoveContents(const fs::path& target, bool remove_target_itself) {
@@ -234,6 +317,9 @@ class Extractor {
       if (header < ARCHIVE_WARN) return ReadFailure(in.get(), "corrupt or truncated archive");
       if (auto status = ExtractEntry(in.get(), out.get(), entry); !status.ok()) return status;
     }
+    // libarchive can swallow a read error while it looks past the end of a compressed stream; an
+    // error from the source (e.g. a malformed upload stream) still fails the extraction.
+    if (!source_.error.ok()) return source_.error;
     result_.compressed_bytes = source_.consumed;
     if (archive_write_close(out.get()) != ARCHIVE_OK) {
       return absl::InternalError("finishing extraction: " + ArchiveError(out.get()));
@@ -278,8 +364,8 @@ class Extractor {
       if (!link.ok()) return link.status();
       auto known = seen_.find(*link);
       if (link->empty() || known == seen_.end() || known->second != Kind::kFile) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("hard link ", relative, " -> ", hardlink, " does not point to a file inside the archive"));
+        return absl::InvalidArgumentError(absl::StrCat("hard link ", relative, " -> ", *link,
+                                                       " does not point to a file inside the archive"));
       }
       hardlink_relative = *link;
       kind = Kind::kFile;
@@ -289,9 +375,12 @@ class Extractor {
         case AE_IFDIR: kind = Kind::kDirectory; break;
         case AE_IFLNK: {
           const char* target = archive_entry_symlink(entry);
-          if (target == nullptr || !SymlinkTargetStaysInside(relative, target)) {
-            return absl::InvalidArgumentError(absl::StrCat("symlink ", relative, " -> ",
-                                                           target ? target : "(none)", " points outside the archive"));
+          if (target == nullptr || !IsValidUtf8(target)) {
+            return absl::InvalidArgumentError(absl::StrCat("symlink ", relative, " has no valid UTF-8 target"));
+          }
+          if (!SymlinkTargetStaysInside(relative, target)) {
+            return absl::InvalidArgumentError(absl::StrCat("symlink ", relative, " -> ", EscapeForMessage(target),
+                                                           " points outside the archive"));
           }
           kind = Kind::kSymlink;
           break;
@@ -314,8 +403,21 @@ class Extractor {
       return archive_read_data_skip(in) == ARCHIVE_OK ? absl::OkStatus()
                                                       : ReadFailure(in, "corrupt or truncated archive");
     }
-    const int64_t declared = archive_entry_size_is_set(entry) ? archive_entry_size(entry) : 0;
-    if (declared < 0 || result_.uncompressed_bytes + static_cast<uint64_t>(declared) > limits_.max_uncompressed_bytes) {
+    // What lands on disk is counted, not the data blocks read: a sparse entry (GNU or PAX) is as
+    // large as its declared size (libarchive extends the file to it), and a hard link adds its
+    // target's size once more (the tree then has that content under two names, and the translator
+    // reads both). A hard link's own body would truncate and rewrite the file it links to, so it is
+    // dropped: the link is just the other name.
+    int64_t declared = archive_entry_size_is_set(entry) ? archive_entry_size(entry) : 0;
+    if (declared < 0) return absl::InvalidArgumentError(absl::StrCat("negative size for ", relative));
+    if (!hardlink_relative.empty()) {
+      archive_entry_set_size(entry, 0);
+      declared = static_cast<int64_t>(file_sizes_[hardlink_relative]);
+    } else if (kind != Kind::kFile) {
+      declared = 0;
+    }
+    const uint64_t entry_size = static_cast<uint64_t>(declared);
+    if (entry_size > limits_.max_uncompressed_bytes - std::min(limits_.max_uncompressed_bytes, result_.uncompressed_bytes)) {
       return UncompressedLimitError();
     }
 
@@ -335,15 +437,22 @@ class Extractor {
     if (archive_write_header(out, entry) < ARCHIVE_WARN) {
       return absl::InvalidArgumentError(absl::StrCat("refused to extract ", relative, ": ", ArchiveError(out)));
     }
+    uint64_t written = 0;  // logical size of this entry's file so far (holes included)
     if (kind == Kind::kFile && hardlink_relative.empty()) {
-      if (auto status = CopyData(in, out, relative); !status.ok()) return status;
+      if (auto status = CopyData(in, out, relative, written); !status.ok()) return status;
     }
+    // The rest of a sparse file (or a hard link's second name) materialises here.
+    if (auto status = Account(std::max(written, entry_size) - written, relative); !status.ok()) return status;
+    written = std::max(written, entry_size);
     if (archive_write_finish_entry(out) < ARCHIVE_WARN) {
       return absl::InternalError(absl::StrCat("writing ", relative, ": ", ArchiveError(out)));
     }
     seen_[relative] = kind;
     switch (kind) {
-      case Kind::kFile: ++result_.files; break;
+      case Kind::kFile:
+        ++result_.files;
+        file_sizes_[relative] = hardlink_relative.empty() ? written : file_sizes_[hardlink_relative];
+        break;
       case Kind::kDirectory: ++result_.directories; break;
       case Kind::kSymlink:
         ++result_.symlinks;
@@ -353,7 +462,9 @@ class Extractor {
     return absl::OkStatus();
   }
 
-  absl::Status CopyData(archive* in, archive* out, const std::string& relative) {
+  // `written` tracks the entry's extent: data blocks of sparse entries come with offsets, and the
+  // holes before them count as written.
+  absl::Status CopyData(archive* in, archive* out, const std::string& relative, uint64_t& written) {
     for (;;) {
       const void* block = nullptr;
       size_t size = 0;
@@ -361,20 +472,33 @@ class Extractor {
       const int read = archive_read_data_block(in, &block, &size, &offset);
       if (read == ARCHIVE_EOF) return absl::OkStatus();
       if (read < ARCHIVE_WARN) return ReadFailure(in, absl::StrCat("corrupt or truncated archive at ", relative));
-      result_.uncompressed_bytes += size;
-      if (result_.uncompressed_bytes > limits_.max_uncompressed_bytes) return UncompressedLimitError();
-      if (result_.uncompressed_bytes > limits_.ratio_check_floor_bytes) {
-        const double ratio = static_cast<double>(result_.uncompressed_bytes) /
-                             static_cast<double>(std::max<uint64_t>(source_.consumed, 1));
-        if (ratio > limits_.max_compression_ratio) {
-          return absl::ResourceExhaustedError(absl::StrCat("compression ratio over ", limits_.max_compression_ratio,
-                                                           ":1 (decompression bomb?) at ", relative));
-        }
+      if (offset < 0) return absl::InvalidArgumentError(absl::StrCat("negative data offset in ", relative));
+      const uint64_t extent = static_cast<uint64_t>(offset) + size;
+      if (extent > written) {
+        if (auto status = Account(extent - written, relative); !status.ok()) return status;
+        written = extent;
       }
       if (archive_write_data_block(out, block, size, offset) < ARCHIVE_WARN) {
         return absl::InternalError(absl::StrCat("writing ", relative, ": ", ArchiveError(out)));
       }
     }
+  }
+
+  // Adds bytes about to be written and applies the size and bomb guards.
+  absl::Status Account(uint64_t bytes, const std::string& relative) {
+    if (bytes > limits_.max_uncompressed_bytes - std::min(limits_.max_uncompressed_bytes, result_.uncompressed_bytes)) {
+      return UncompressedLimitError();
+    }
+    result_.uncompressed_bytes += bytes;
+    if (result_.uncompressed_bytes > limits_.ratio_check_floor_bytes) {
+      const double ratio = static_cast<double>(result_.uncompressed_bytes) /
+                           static_cast<double>(std::max<uint64_t>(source_.consumed, 1));
+      if (ratio > limits_.max_compression_ratio) {
+        return absl::ResourceExhaustedError(absl::StrCat("compression ratio over ", limits_.max_compression_ratio,
+                                                         ":1 (decompression bomb?) at ", relative));
+      }
+    }
+    return absl::OkStatus();
   }
 
   absl::Status UncompressedLimitError() const {
@@ -398,11 +522,14 @@ class Extractor {
   // Chains of links can escape even when each link looks fine on its own ("a -> sub/.." where sub is
   // itself a link), so judge the real resolution once everything is on disk.
   absl::Status CheckSymlinksResolveInside() const {
+    // A link must also resolve to something in the tree: dangling links and loops make later steps
+    // (the patch's diff follows links) fail on every attempt, so they are refused here, at submit.
     for (const auto& relative : symlinks_) {
       std::error_code error;
-      const fs::path resolved = fs::weakly_canonical(root_ / relative, error);
+      const fs::path resolved = fs::canonical(root_ / relative, error);
       if (error) {
-        return absl::InvalidArgumentError(absl::StrCat("symlink ", relative, " cannot be resolved: ", error.message()));
+        return absl::InvalidArgumentError(absl::StrCat("symlink ", relative, " does not resolve to a file or directory in "
+                                                       "the archive (dangling or a loop): ", error.message()));
       }
       if (!IsWithin(resolved, root_)) {
         return absl::InvalidArgumentError(absl::StrCat("symlink ", relative, " resolves outside the archive"));
@@ -417,6 +544,7 @@ class Extractor {
   ExtractResult result_;
   uint64_t entries_ = 0;
   std::map<std::string, Kind> seen_;
+  std::map<std::string, uint64_t> file_sizes_;  // logical size of each file written
   std::vector<std::string> symlinks_;
 };
 
@@ -473,6 +601,7 @@ absl::StatusOr<PackResult> PackDirectory(const fs::path& root, ProcessLauncher& 
     if (!error && fs::is_regular_file(status)) state.input_bytes_total += fs::file_size(canonical_root / relative, error);
   }
 
+  ScopedUtf8Locale utf8_names;
   SinkState out_state{&sink, std::max<size_t>(options.chunk_bytes, 1)};
   WriteArchive out(archive_write_new());
   archive_write_set_format_pax_restricted(out.get());
@@ -577,6 +706,7 @@ absl::StatusOr<ExtractResult> SafeExtract(const ArchiveChunkSource& source, cons
   const fs::path root = fs::canonical(target, error);
   if (error) return absl::InternalError(absl::StrCat("cannot resolve ", target.string(), ": ", error.message()));
 
+  ScopedUtf8Locale utf8_names;
   Extractor extractor(root, limits);
   absl::Status status = extractor.Run(source);
   if (!status.ok()) {

@@ -82,7 +82,7 @@ struct ExtractResult {
   uint64_t files = 0;  // regular files (hard links included)
   uint64_t directories = 0;
   uint64_t symlinks = 0;
-  uint64_t uncompressed_bytes = 0;
+  uint64_t uncompressed_bytes = 0;  // logical sizes of all files written (hard links included)
   uint64_t compressed_bytes = 0;
 };
 
@@ -92,11 +92,17 @@ using ArchiveChunkSource = std::function<absl::StatusOr<std::string_view>()>;
 
 // Unpacks a (gzip/zstd/xz/bzip2-compressed or plain) tar into `target`, which must be absent or an
 // empty directory. Refuses, with nothing left behind in `target`:
-//   InvalidArgument    corrupt or truncated archive, not a tar, entry names that are absolute or
-//                      contain "..", duplicate entries, symlinks or hard links leaving the root,
-//                      device files, FIFOs, sockets, an archive without files (reject_empty);
+//   InvalidArgument    corrupt or truncated archive, not a tar, entry names that are absolute,
+//                      contain "..", are not valid UTF-8, hold control characters or are longer
+//                      than 3072 bytes (240 per component: room for the worker's prefix and renames),
+//                      duplicate entries, symlinks or hard links leaving the root, symlinks that do
+//                      not resolve (dangling, loops), device files, FIFOs, sockets, an archive
+//                      without files (reject_empty);
 //   ResourceExhausted  over max_compressed_bytes / max_uncompressed_bytes / max_files, or a
-//                      compression ratio above max_compression_ratio (decompression bomb);
+//                      compression ratio above max_compression_ratio (decompression bomb). Sizes
+//                      count what is written: sparse entries at their full size, hard links at
+//                      their target's size (a hard link's own body is ignored). The source is read
+//                      in fixed blocks, so the outcome does not depend on how it is chunked;
 //   FailedPrecondition `target` is not empty; Internal for local I/O errors.
 // Nothing is ever written outside `target`: entry names are checked here and libarchive's
 // ARCHIVE_EXTRACT_SECURE_SYMLINKS/NODOTDOT refuse writes through symlinks on disk.

@@ -30,6 +30,14 @@ struct DigestContext {
 
 }  // namespace
 
+struct Sha256Hasher::State {
+  DigestContext digest;
+};
+Sha256Hasher::Sha256Hasher() : state_(std::make_unique<State>()) {}
+Sha256Hasher::~Sha256Hasher() = default;
+void Sha256Hasher::Update(std::string_view data) { state_->digest.Update(data.data(), data.size()); }
+std::string Sha256Hasher::HexDigest() { return state_->digest.HexDigest(); }
+
 std::string Sha256Hex(std::string_view data) {
   DigestContext digest;
   digest.Update(data.data(), data.size());

@@ -23,5 +23,13 @@ TEST(Sha256Test, FileMatchesInMemoryDigest) {
   EXPECT_EQ(Sha256HexOfFile(path).status().code(), absl::StatusCode::kNotFound);
 }
 
+TEST(Sha256Test, HasherOverPiecesMatchesOneShotDigest) {
+  std::string data;
+  for (int i = 0; i < 100000; ++i) data += static_cast<char>(i * 7);
+  Sha256Hasher hasher;
+  for (size_t offset = 0; offset < data.size(); offset += 777) hasher.Update(std::string_view(data).substr(offset, 777));
+  EXPECT_EQ(hasher.HexDigest(), Sha256Hex(data));
+}
+
 }  // namespace
 }  // namespace hipforge
