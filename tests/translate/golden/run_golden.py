@@ -8,14 +8,15 @@ Directives in the input (all `//` comments):
   // CHECK...:      checked against the output (comments blanked first, as HIPIFY's run_test.sh does)
   // STDERR...:     checked against the diagnostics (prefix STDERR)
   // JSON...:       checked against --o-stats-json output (prefix JSON)
+  // COMPILE: <hipcc options>                    (the output must compile: hipcc OPTIONS -c OUTPUT; needs hipcc)
 usage: run_golden.py MIGRATE_HIPIFY FILECHECK INPUT
 """
-import os, re, shlex, subprocess, sys, tempfile
+import os, re, shlex, shutil, subprocess, sys, tempfile
 
 def main():
     tool, filecheck, source = sys.argv[1:4]
     text = open(source).read()
-    args, env, runs = [], dict(os.environ), 1
+    args, env, runs, compile_args = [], dict(os.environ), 1, None
     for line in text.splitlines():
         m = re.match(r"\s*//\s*ARGS:(.*)$", line)
         if m:
@@ -23,6 +24,9 @@ def main():
         m = re.match(r"\s*//\s*ENV:\s*(\w+)=(.*)$", line)
         if m:
             env[m.group(1)] = m.group(2).strip()
+        m = re.match(r"\s*//\s*COMPILE:(.*)$", line)
+        if m:
+            compile_args = shlex.split(m.group(1))
         m = re.match(r"\s*//\s*RUNS:\s*(\d+)", line)
         if m:
             runs = int(m.group(1))
@@ -52,6 +56,17 @@ def main():
                                 text=True)
             if fc.returncode != 0:
                 print("FileCheck %s failed:\n%s\n--- input was:\n%s" % (prefix, fc.stderr, data))
+                return 1
+        if compile_args is not None:
+            hipcc = shutil.which("hipcc")
+            if not hipcc:
+                print("COMPILE needs hipcc on PATH (Debian: hipcc)")
+                return 1
+            c = subprocess.run([hipcc] + compile_args + ["-c", "-x", "hip", out, "-o", out + ".o"],
+                               capture_output=True, text=True)
+            if c.returncode != 0:
+                print("the translated output does not compile (%d):\n%s\n--- output was:\n%s" %
+                      (c.returncode, c.stderr, open(out).read()))
                 return 1
     return 0
 

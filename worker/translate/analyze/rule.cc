@@ -267,7 +267,7 @@ bool LooksLikePtx(std::string_view text) {
   for (std::string_view instruction : kInstructions) {
     if (ContainsWord(text, instruction)) return true;
   }
-  // A typed/qualified opcode: letters, then '.', then a PTX type or state space suffix.
+  // A typed/qualified opcode: letters (and digits: lop3), then '.', then a PTX type or state space suffix.
   static constexpr std::string_view kSuffixes[] = {
       ".u8",  ".u16", ".u32", ".u64", ".s8",  ".s16", ".s32",    ".s64",    ".b8",     ".b16",  ".b32",   ".b64",
       ".b128", ".f16", ".f16x2", ".bf16", ".f32", ".f64", ".pred", ".global", ".shared", ".local", ".const", ".param",
@@ -275,7 +275,7 @@ bool LooksLikePtx(std::string_view text) {
       ".release", ".relaxed", ".gpu", ".sys", ".cta", ".async", ".ca", ".cg", ".cs", ".nc", ".x4", ".x2", ".v2",
       ".v4", ".e4m3", ".tf32"};
   for (size_t dot = text.find('.'); dot != std::string_view::npos; dot = text.find('.', dot + 1)) {
-    if (dot == 0 || !std::isalpha(static_cast<unsigned char>(text[dot - 1]))) continue;
+    if (dot == 0 || !std::isalnum(static_cast<unsigned char>(text[dot - 1]))) continue;  // lop3.b32, prmt.b32
     for (std::string_view suffix : kSuffixes) {
       if (text.compare(dot, suffix.size(), suffix) != 0) continue;
       const size_t end = dot + suffix.size();

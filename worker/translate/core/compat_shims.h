@@ -17,6 +17,15 @@ inline constexpr ApiVersion kHipCooperativeGroupsShimUntil{6, 0};
 // warp-tile implementation of cooperative_groups::reduce and its operators (butterfly over shfl_xor).
 std::string CooperativeGroupsReduceShim();
 
+// Replacement for `#include <cuda/pipeline>`, <cuda_pipeline.h> or <cuda_pipeline_primitives.h> (HIP has no
+// libcu++ and no asynchronous global-to-shared copies): cuda::pipeline, cuda::make_pipeline, cuda::memcpy_async,
+// cuda::pipeline_consumer_wait_prior, cuda::aligned_size_t and the __pipeline_* primitives, done synchronously.
+// A group copy is a block barrier, the copy by the group's threads, and a barrier again, so the data is in place
+// (and the previous stage released by every thread) whatever the program waits on; correct, but no overlap.
+// Producer/consumer-partitioned pipelines (make_pipeline with a role) do not compile: they need a person.
+bool IsPipelineHeader(std::string_view include_name);
+std::string PipelineFallbackShim();
+
 // `tile.meta_group_rank()` / `tile.meta_group_size()` (access `.` or `->`) for a tile partitioned from the thread
 // block, the form real code uses; empty when `member` is neither.
 std::optional<std::string> MetaGroupRewrite(std::string_view object, std::string_view access,

@@ -42,6 +42,10 @@ class Composer {
     for (const TextEdit& edit : input_.fact_edits) {
       if (edit.length > 0) covered_.push_back({edit.offset, edit.offset + edit.length});
     }
+    // Likewise inside an analyzer fix's range: the fix writes the HIP text itself (HB201 PTX, HB206 textures).
+    for (const TextEdit& edit : input_.extra_edits) {
+      if (edit.length > 0) covered_.push_back({edit.offset, edit.offset + edit.length});
+    }
     std::vector<RankedEdit> all;
     for (auto& edit : structural_) all.push_back({edit, kStructural});
     for (const auto& edit : input_.fact_edits) all.push_back({edit, kFact});
