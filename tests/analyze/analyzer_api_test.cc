@@ -6,6 +6,7 @@
 
 #include "tests/analyze/test_support.h"
 #include "worker/translate/analyze/findings_json.h"
+#include "worker/translate/tables/ptx_table.h"
 
 namespace hipforge::translate {
 namespace {
@@ -30,7 +31,7 @@ void Write(const std::filesystem::path& path, const std::string& text) {
 
 TEST(RuleCatalogTest, HasTheStableIdsEachWithADocPage) {
   const std::vector<std::string> expected = {"HB101", "HB102", "HB103", "HB104", "HB105", "HB201", "HB202",
-                                             "HB203", "HB204", "HB205", "HB301", "HB302", "HB303", "HB304",
+                                             "HB203", "HB204", "HB205", "HB206", "HB301", "HB302", "HB303", "HB304",
                                              "HB305", "HB401", "HB402", "HB403", "HB404", "HB405", "HB406",
                                              "HB407", "HB408", "HB501", "HB502", "HB503", "HB504"};
   std::vector<std::string> ids;
@@ -44,6 +45,14 @@ TEST(RuleCatalogTest, HasTheStableIdsEachWithADocPage) {
   EXPECT_EQ(ids, expected);
   EXPECT_TRUE(std::filesystem::exists(SourceDir() / "docs/rules/effort-model.md"));
   EXPECT_EQ(RuleCatalogToJson().size(), expected.size());
+}
+
+// HB201's page lists every record of the PTX idiom table (the data the rewrite reads).
+TEST(RuleCatalogTest, InlinePtxPageListsEveryPtxIdiom) {
+  const std::string page = ReadText(SourceDir() / "docs/rules/HB201.md");
+  for (const PtxIdiom& idiom : PtxIdioms()) {
+    EXPECT_NE(page.find("| `" + std::string(idiom.ptx) + "` |"), std::string::npos) << idiom.ptx;
+  }
 }
 
 TEST(AnalyzerTest, UnparsableFileStillGetsTokenRulesAndSaysWhy) {
@@ -133,9 +142,10 @@ TEST(AnalyzerTest, AnnotationsAreOffByDefaultAndIndentedWhenOn) {
   ASSERT_TRUE(result.annotations.count("input.cu"));
   const std::string annotated =
       testing::ApplyEdits(ReadText(dir / "input.cu"), CollectFixEdits(result, true).at("input.cu"));
-  EXPECT_NE(annotated.find("  // HIPFORGE HB201: inline PTX (`mov.u32 %0, %%laneid;`)"), std::string::npos)
+  EXPECT_NE(annotated.find("  // HIPFORGE HB201: inline PTX `mov.u32 $d,%laneid` has an exact HIP equivalent"),
+            std::string::npos)
       << annotated;
-  EXPECT_NE(annotated.find("  asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(r));"), std::string::npos);
+  EXPECT_NE(annotated.find("  (r) = __lane_id();"), std::string::npos);
 }
 
 TEST(AnalyzerTest, DisabledRulesStaySilentAndUnknownIdsAreRejected) {

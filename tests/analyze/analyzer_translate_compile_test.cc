@@ -82,7 +82,7 @@ TEST_P(TranslatedFixTest, TranslatorOutputWithFixesCompilesForGfx90a) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(FixRules, TranslatedFixTest, ::testing::Values("HB101", "HB102", "HB103", "HB104"),
+INSTANTIATE_TEST_SUITE_P(FixRules, TranslatedFixTest, ::testing::Values("HB101", "HB102", "HB103", "HB104", "HB201", "HB206"),
                          [](const auto& info) { return info.param; });
 
 }  // namespace

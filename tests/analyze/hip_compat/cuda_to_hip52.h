@@ -24,3 +24,17 @@ __device__ inline int hipforge_require_64bit_mask(Mask) {
 #define cudaMemcpyHostToDevice hipMemcpyHostToDevice
 #define cudaMemcpyDeviceToHost hipMemcpyDeviceToHost
 #define cudaStream_t hipStream_t
+
+// Texture objects (HB206's fixed golden).
+#define cudaTextureObject_t hipTextureObject_t
+#define cudaResourceDesc hipResourceDesc
+#define cudaTextureDesc hipTextureDesc
+#define cudaResourceTypePitch2D hipResourceTypePitch2D
+#define cudaResourceTypeLinear hipResourceTypeLinear
+#define cudaCreateChannelDesc hipCreateChannelDesc
+#define cudaFilterModeLinear hipFilterModeLinear
+#define cudaFilterModePoint hipFilterModePoint
+#define cudaAddressModeMirror hipAddressModeMirror
+#define cudaAddressModeClamp hipAddressModeClamp
+#define cudaAddressModeBorder hipAddressModeBorder
+#define cudaReadModeElementType hipReadModeElementType

@@ -177,7 +177,7 @@ class AnalyzerImpl final : public Analyzer {
         entry.ast_skipped_reason = "not a C/C++/CUDA file: line rules only";
       }
       analyze::FindingSink sink(canonical_root);
-      auto rules = analyze::MakeRules(sink, disabled_, &mappings_);
+      auto rules = analyze::MakeRules(sink, disabled_, &mappings_, options_.target_architectures);
       for (auto& rule : rules) {
         if (analyze::IsSourceKind(text.kind())) {
           rule->checkTokens(text);

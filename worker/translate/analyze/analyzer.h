@@ -20,6 +20,8 @@ struct AnalyzeOptions {
   std::vector<std::string> disabled_rules;
   // false: only the token/line rules run (no Clang parse); for quick scans.
   bool parse_sources = true;
+  // GPUs the program will be built for; rules about one architecture (HB206: gfx94x) stay silent without it.
+  std::vector<std::string> target_architectures = {"gfx90a", "gfx942"};
 };
 
 struct FileEffort {

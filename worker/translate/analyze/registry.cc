@@ -10,6 +10,7 @@
 #include "worker/translate/analyze/rules/hb203_cache_hint_access.h"
 #include "worker/translate/analyze/rules/hb204_compute_capability_gate.h"
 #include "worker/translate/analyze/rules/hb205_shared_memory_size.h"
+#include "worker/translate/analyze/rules/hb206_mi300_texture.h"
 #include "worker/translate/analyze/rules/hb301_gemm_ex.h"
 #include "worker/translate/analyze/rules/hb302_cublas_lt.h"
 #include "worker/translate/analyze/rules/hb303_tf32_math_mode.h"
@@ -32,7 +33,8 @@ namespace hipforge::translate::analyze {
 namespace {
 
 // Every rule, in catalog order. Adding a rule means adding it here (and its doc page and golden test).
-std::vector<std::unique_ptr<Rule>> AllRules(FindingSink& sink, const MappingIndex* mappings) {
+std::vector<std::unique_ptr<Rule>> AllRules(FindingSink& sink, const MappingIndex* mappings,
+                                            std::span<const std::string> target_architectures) {
   std::vector<std::unique_ptr<Rule>> all;
   all.push_back(std::make_unique<WarpSizeLiteralRule>(sink));
   all.push_back(std::make_unique<FullLaneMaskRule>(sink));
@@ -44,6 +46,7 @@ std::vector<std::unique_ptr<Rule>> AllRules(FindingSink& sink, const MappingInde
   all.push_back(std::make_unique<CacheHintAccessRule>(sink));
   all.push_back(std::make_unique<ComputeCapabilityGateRule>(sink));
   all.push_back(std::make_unique<SharedMemorySizeRule>(sink));
+  all.push_back(std::make_unique<Mi300TextureRule>(sink, target_architectures));
   all.push_back(std::make_unique<GemmExRule>(sink));
   all.push_back(std::make_unique<CublasLtRule>(sink));
   all.push_back(std::make_unique<Tf32MathModeRule>(sink));
@@ -67,8 +70,9 @@ std::vector<std::unique_ptr<Rule>> AllRules(FindingSink& sink, const MappingInde
 }  // namespace
 
 std::vector<std::unique_ptr<Rule>> MakeRules(FindingSink& sink, const std::set<std::string>& disabled,
-                                             const MappingIndex* mappings) {
-  auto all = AllRules(sink, mappings);
+                                             const MappingIndex* mappings,
+                                             std::span<const std::string> target_architectures) {
+  auto all = AllRules(sink, mappings, target_architectures);
   std::vector<std::unique_ptr<Rule>> enabled;
   for (auto& rule : all) {
     if (!disabled.count(rule->info().id)) enabled.push_back(std::move(rule));
@@ -79,7 +83,7 @@ std::vector<std::unique_ptr<Rule>> MakeRules(FindingSink& sink, const std::set<s
 std::vector<RuleInfo> AllRuleInfos() {
   FindingSink unused{std::filesystem::path("/")};
   std::vector<RuleInfo> infos;
-  for (const auto& rule : AllRules(unused, nullptr)) infos.push_back(rule->info());
+  for (const auto& rule : AllRules(unused, nullptr, {})) infos.push_back(rule->info());
   return infos;
 }
 

@@ -209,6 +209,7 @@ absl::StatusOr<MigrationResult> RepositoryMigrator::Run(const fs::path& input_ro
   {
     AnalyzeOptions analyze_options = options.analyze;
     analyze_options.annotate = analyze_options.annotate || options.annotate;
+    analyze_options.target_architectures = options.hip_architectures;  // HB206 needs to know about gfx94x
     absl::StatusOr<std::unique_ptr<Analyzer>> analyzer = analyzer_factory_(analyze_options);
     if (analyzer.ok()) {
       std::vector<fs::path> files;
