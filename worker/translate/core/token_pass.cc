@@ -66,6 +66,7 @@ class TokenPass {
       const Token& token = tokens_[i];
       if (IsSkipped(token.begin)) continue;
       if (IsIdentifier(token)) {
+        uses_warp_sync_ = uses_warp_sync_ || IsWarpSyncName(Text(token));
         if (HandleWarpCall(i)) continue;
         if (HandleMetaGroup(i)) continue;
         if (HandleQualifiedCooperativeGroups(i)) continue;
@@ -79,6 +80,11 @@ class TokenPass {
     }
     // nvcc includes cuda_runtime.h implicitly, so a project header may use the runtime API without including it;
     // clang's HIP mode has no such implicit include, so such a header gets hip_runtime.h too.
+    // HIP 6.2+ declares the *_sync warp functions only when HIP_ENABLE_WARP_SYNC_BUILTINS is defined before
+    // hip_runtime.h: the file that calls them defines it first thing (nvcc needs nothing).
+    if (uses_warp_sync_ && resolver_.options().target_hip_version >= kHipWarpSyncIntroduced) {
+      AddEdit(0, 0, "#define HIP_ENABLE_WARP_SYNC_BUILTINS 1\n", "warp");
+    }
     if (!runtime_header_present_ && (input_.main_file || uses_runtime_api_)) InsertRuntimeHeader();
     if (input_.facts && resolver_.options().target_hip_version < kHipWarpSyncIntroduced) {
       for (const WarpCallSite& call : input_.facts->warp_calls) {
@@ -91,6 +97,14 @@ class TokenPass {
  private:
   std::string_view Text(const Token& token) const { return content_.substr(token.begin, token.length); }
   std::string_view Text(ByteRange range) const { return content_.substr(range.begin, range.end - range.begin); }
+
+  static bool IsWarpSyncName(std::string_view name) {
+    static constexpr std::string_view kNames[] = {"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync",
+                                                  "__shfl_xor_sync", "__ballot_sync", "__any_sync", "__all_sync",
+                                                  "__match_any_sync", "__match_all_sync", "__syncwarp",
+                                                  "__activemask"};
+    return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
+  }
 
   bool IsSkipped(uint32_t offset) const {
     const TranslateOptions& options = resolver_.options();
@@ -252,6 +266,15 @@ class TokenPass {
       Report(kRuleCompatShim, Severity::kNote, include->name_begin,
              "HIP " + VersionText() + " has no cooperative_groups::reduce: an inline warp-tile version (with plus, "
              "less, greater, bit_and/or/xor) replaces this include; the lines below move down by 4.");
+      return;
+    }
+    if (IsPipelineHeader(include->name)) {
+      output_.stats.converted[std::string(KindName(ApiKind::kHeader))]++;
+      AddEdit(hash_offset, include->name_end + 1 - hash_offset, PipelineFallbackShim(), "pipeline");
+      Report(kRuleCompatShim, Severity::kWarning, include->name_begin,
+             "HIP has no libcu++ pipeline: an inline synchronous fallback (copy by the group, block barriers) "
+             "replaces <" + include->name + ">; the program builds and computes the same, but copies no longer "
+             "overlap compute (performance); the lines below move down by 4.");
       return;
     }
     const ApiMapping* mapping = FindHeader(include->name);
@@ -713,6 +736,7 @@ class TokenPass {
   bool blas_v2_included_ = false;
   bool runtime_header_present_ = false;
   bool uses_runtime_api_ = false;  // a runtime, driver or device API was translated here
+  bool uses_warp_sync_ = false;    // a *_sync warp function is called here
   std::optional<uint32_t> pragma_once_end_;
   std::optional<uint32_t> guard_insert_offset_;
   std::optional<uint32_t> first_include_offset_;
