@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "server/grpc_services.h"
 #include "server/proto_convert.h"
+#include "server/submit_stream.h"
 
 namespace hipforge::server {
 namespace {
@@ -27,27 +28,13 @@ grpc::Status StreamArtifact(ArtifactReader& reader, const v1::ArtifactInfo& info
 
 grpc::Status GrpcMigrationService::Submit(grpc::ServerContext* context, grpc::ServerReader<v1::SubmitRequest>* reader,
                                           v1::Job* response) {
-  v1::SubmitRequest message;
-  if (!reader->Read(&message) || !message.has_header()) {
-    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "the first Submit message must be the header");
-  }
-  absl::StatusOr<JobSpec> spec = FromProto(message.header().spec());
+  SubmitStream stream([reader](v1::SubmitRequest* message) { return reader->Read(message); },
+                      [context] { return context->IsCancelled(); });
+  absl::StatusOr<v1::SubmitHeader> header = stream.ReadHeader(jobs_.limits().upload.max_compressed_bytes);
+  if (!header.ok()) return ToGrpc(header.status());
+  absl::StatusOr<JobSpec> spec = FromProto(header->spec());
   if (!spec.ok()) return ToGrpc(spec.status());
-  const uint64_t limit = jobs_.limits().upload.max_compressed_bytes;
-  if (message.header().total_bytes() > 0 && static_cast<uint64_t>(message.header().total_bytes()) > limit) {
-    return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
-                        absl::StrCat("archive of ", message.header().total_bytes(),
-                                     " bytes is larger than the limit of ", limit, " bytes"));
-  }
-  ArchiveChunkSource source = [&]() -> absl::StatusOr<std::string_view> {
-    while (reader->Read(&message)) {
-      if (message.has_header()) return absl::InvalidArgumentError("Submit carries exactly one header");
-      if (!message.chunk().empty()) return std::string_view(message.chunk());
-    }
-    if (context->IsCancelled()) return absl::CancelledError("upload cancelled by the client");
-    return std::string_view();
-  };
-  absl::StatusOr<Job> job = jobs_.Submit(*spec, source);
+  absl::StatusOr<Job> job = jobs_.Submit(*spec, stream.Chunks());
   if (!job.ok()) {
     spdlog::warn("[job=-] submit rejected from {}: {}", context->peer(), job.status().ToString());
     return ToGrpc(job.status());

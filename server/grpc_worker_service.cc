@@ -49,6 +49,13 @@ grpc::Status GrpcWorkerService::RegisterWorker(grpc::ServerContext*, const v1::R
   response->set_lease_duration_ms(tasks_.limits().lease_duration.count());
   response->set_max_artifact_bytes(tasks_.limits().max_artifact_bytes);
   response->set_chunk_bytes(tasks_.limits().chunk_bytes);
+  const ExtractLimits& upload = tasks_.limits().upload;
+  v1::ArchiveLimits* input_limits = response->mutable_input_limits();
+  input_limits->set_max_compressed_bytes(upload.max_compressed_bytes);
+  input_limits->set_max_uncompressed_bytes(upload.max_uncompressed_bytes);
+  input_limits->set_max_files(upload.max_files);
+  input_limits->set_max_compression_ratio(upload.max_compression_ratio);
+  input_limits->set_ratio_check_floor_bytes(upload.ratio_check_floor_bytes);
   return grpc::Status::OK;
 }
 

@@ -8,6 +8,7 @@
 #include <spdlog/spdlog.h>
 
 #include "absl/strings/str_cat.h"
+#include "server/job_spec_checks.h"
 
 namespace hipforge::server {
 namespace {
@@ -76,13 +77,17 @@ JobService::JobService(JobStore& store, ArtifactStore& artifacts, const Clock& c
     : store_(store), artifacts_(artifacts), clock_(clock), limits_(limits), scratch_dir_(std::move(scratch_dir)) {}
 
 absl::StatusOr<Job> JobService::Submit(const JobSpec& spec, const ArchiveChunkSource& upload) {
+  // Decide everything about the spec before a byte of the upload is stored.
+  if (absl::Status status = CheckJobSpec(spec, limits_.spec); !status.ok()) return status;
   absl::StatusOr<std::unique_ptr<ArtifactWriter>> writer =
       artifacts_.NewWriter(static_cast<int64_t>(limits_.upload.max_compressed_bytes));
   if (!writer.ok()) return writer.status();
   std::string head;
   // Every byte the extractor sees is also stored, so what workers get is exactly what was checked.
+  absl::Status upload_error;  // the first error of the upload stream, whoever read it
   ArchiveChunkSource tee = [&]() -> absl::StatusOr<std::string_view> {
     absl::StatusOr<std::string_view> chunk = upload();
+    if (!chunk.ok() && upload_error.ok()) upload_error = chunk.status();
     if (!chunk.ok() || chunk->empty()) return chunk;
     if (head.size() < 8) head.append(chunk->substr(0, 8 - head.size()));
     if (absl::Status appended = (*writer)->Append(*chunk); !appended.ok()) {
@@ -107,6 +112,7 @@ absl::StatusOr<Job> JobService::Submit(const JobSpec& spec, const ArchiveChunkSo
     if (!rest.ok()) return rest.status();
     if (rest->empty()) break;
   }
+  if (!upload_error.ok()) return upload_error;
   if (!ContainsCuda(tree)) {
     return absl::InvalidArgumentError(
         "repository has no CUDA code (no .cu/.cuh files and no C/C++ file including CUDA headers or "

@@ -10,6 +10,7 @@
 #include "server/grpc_services.h"
 #include "server/job_service.h"
 #include "server/lease_rescuer.h"
+#include "server/orphan_collector.h"
 #include "server/store/artifact_store.h"
 #include "server/store/embedded_postgres.h"
 #include "server/store/postgres_job_store.h"
@@ -32,6 +33,7 @@ struct ServerApp::Parts {
   std::unique_ptr<GrpcWorkerService> worker_api;
   std::unique_ptr<grpc::Server> grpc_server;
   std::unique_ptr<LeaseRescuer> rescuer;
+  std::unique_ptr<OrphanArtifactCollector> orphan_collector;
   std::vector<std::unique_ptr<worker::RoleSet>> role_sets;
   std::vector<std::unique_ptr<worker::Worker>> workers;
   std::vector<std::jthread> worker_threads;
@@ -72,10 +74,19 @@ absl::StatusOr<std::unique_ptr<ServerApp>> ServerApp::Start(const ServerConfig& 
   if (!store.ok()) return store.status();
   parts->store = *std::move(store);
 
+  // Upload checks and local workers' task dirs live in <data>/scratch; one server owns the data dir,
+  // so whatever is there now was left by a process that was killed: start empty.
+  const fs::path scratch_dir = data_dir / "scratch";
+  for (fs::directory_iterator it(scratch_dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code ignored;
+    spdlog::info("[job=-] removing leftover scratch {}", it->path().string());
+    fs::remove_all(it->path(), ignored);
+  }
+  ec.clear();
   parts->artifacts = std::make_unique<ArtifactStore>(data_dir, config.limits.max_artifact_bytes);
   if (absl::Status status = parts->artifacts->Init(); !status.ok()) return status;
   parts->jobs = std::make_unique<JobService>(*parts->store, *parts->artifacts, clock, config.limits,
-                                             data_dir / "scratch");
+                                             scratch_dir);
   parts->tasks = std::make_unique<TaskService>(*parts->store, *parts->artifacts, clock, config.limits);
   parts->migration_api = std::make_unique<GrpcMigrationService>(*parts->jobs);
   parts->worker_api = std::make_unique<GrpcWorkerService>(*parts->tasks);
@@ -93,6 +104,8 @@ absl::StatusOr<std::unique_ptr<ServerApp>> ServerApp::Start(const ServerConfig& 
   }
   spdlog::info("[job=-] listening on {} (port {})", config.listen, port);
   parts->rescuer = std::make_unique<LeaseRescuer>(*parts->store, config.rescue_interval);
+  parts->orphan_collector = std::make_unique<OrphanArtifactCollector>(
+      *parts->store, *parts->artifacts, config.limits.orphan_artifact_grace, config.limits.orphan_scan_interval);
 
   if (config.local_workers > 0) {
     std::vector<v1::TaskRole> roles;
@@ -109,7 +122,7 @@ absl::StatusOr<std::unique_ptr<ServerApp>> ServerApp::Start(const ServerConfig& 
       worker::WorkerOptions options;
       options.worker_id = absl::StrCat("local-", getpid(), "-", i);
       options.capabilities = (*role_set)->capabilities();
-      options.scratch_root = data_dir / "scratch" / options.worker_id;
+      options.scratch_root = scratch_dir / "workers";  // task dirs are locked: the workers can share it
       options.lease_wait = std::chrono::seconds(10);
       parts->workers.push_back(std::make_unique<worker::Worker>(channel, (*role_set)->runners(), options));
       parts->role_sets.push_back(*std::move(role_set));
@@ -139,6 +152,7 @@ void ServerApp::Shutdown() {
   parts_->workers.clear();
   parts_->role_sets.clear();
   parts_->rescuer.reset();
+  parts_->orphan_collector.reset();
   if (parts_->grpc_server) parts_->grpc_server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(3));
   parts_->grpc_server.reset();
   parts_->worker_api.reset();

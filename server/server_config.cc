@@ -63,6 +63,8 @@ std::vector<Setting> Settings(ServerConfig& c) {
       {"max-artifact-bytes", "largest artifact a worker may upload (K/M/G suffix)",
        [&c](const std::string& v) { c.limits.max_artifact_bytes = static_cast<int64_t>(ParseBytes(v)); }},
       {"lease-ms", "task lease duration", ms(c.limits.lease_duration)},
+      {"orphan-artifact-grace-ms", "age after which an artifact no job refers to is removed",
+       ms(c.limits.orphan_artifact_grace)},
       {"max-lease-wait-ms", "cap on worker long polls", ms(c.limits.max_lease_wait)},
       {"rescue-interval-ms", "how often expired leases are rescued", ms(c.rescue_interval)},
       {"max-attempts", "task attempts before dead-lettering", [&c](const std::string& v) { c.max_attempts = std::stoi(v); }},

@@ -76,7 +76,8 @@ absl::StatusOr<TaskOutput> TranslateTaskRunner::Run(const TaskContext& context) 
   TaskOutput output;
   nlohmann::json report = translate::ToReportJson(*result);
   report["job_id"] = context.job_id;
-  output.report_json = report.dump();
+  // Text from the sources (snippets, names) may not be UTF-8: replace bad bytes instead of throwing.
+  output.report_json = report.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   for (const translate::FileSummary& file : result->files) {
     if (file.kind != translate::RepoFileKind::kCudaSource && file.kind != translate::RepoFileKind::kHeader) continue;
     ++output.files_total;

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <optional>
 #include <random>
+#include <system_error>
 #include <thread>
 
 #include <google/protobuf/util/time_util.h>
@@ -12,6 +13,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/sha256.h"
+#include "common/utf8.h"
+#include "worker/scratch_dir.h"
 
 namespace hipforge::worker {
 namespace {
@@ -202,6 +205,16 @@ absl::Status Worker::Register() {
   if (!status.ok()) return ToAbsl(status);
   if (response.lease_duration_ms() > 0) lease_duration_ = std::chrono::milliseconds(response.lease_duration_ms());
   if (response.chunk_bytes() > 0) chunk_bytes_ = response.chunk_bytes();
+  if (response.has_input_limits()) {
+    // Extract under the limits Submit checked: what the server accepted, the worker accepts.
+    const v1::ArchiveLimits& limits = response.input_limits();
+    ExtractLimits& extract = options_.extract_limits;
+    if (limits.max_compressed_bytes() > 0) extract.max_compressed_bytes = limits.max_compressed_bytes();
+    if (limits.max_uncompressed_bytes() > 0) extract.max_uncompressed_bytes = limits.max_uncompressed_bytes();
+    if (limits.max_files() > 0) extract.max_files = limits.max_files();
+    if (limits.max_compression_ratio() > 0) extract.max_compression_ratio = limits.max_compression_ratio();
+    if (limits.ratio_check_floor_bytes() > 0) extract.ratio_check_floor_bytes = limits.ratio_check_floor_bytes();
+  }
   spdlog::info("[worker={}] registered; lease {} ms", options_.worker_id, lease_duration_.count());
   return absl::OkStatus();
 }
@@ -229,141 +242,230 @@ absl::StatusOr<TaskOutcome> Worker::RunOnce() {
   return Execute(response.task());
 }
 
+// Everything one task's stages share, from lease to report.
+struct Worker::TaskState {
+  const v1::Task& task;
+  std::string tag;  // log prefix
+  TaskExecution& execution;
+  TaskRunner* runner = nullptr;
+  std::unique_ptr<TaskScratchDir> scratch;  // input/, original/, work/; removed at the end
+  std::filesystem::path input_root;
+  std::filesystem::path original_root;  // validate tasks only
+  absl::StatusOr<TaskOutput> output = absl::UnknownError("the role did not run");
+};
+
+namespace {
+
+// Failures a retry would reproduce: the same input and code give the same answer, so the job fails
+// now instead of after every attempt. Everything else (I/O, the server away, memory) may pass.
+bool IsDeterministic(const absl::Status& status) {
+  switch (status.code()) {
+    case absl::StatusCode::kInvalidArgument:
+    case absl::StatusCode::kFailedPrecondition:
+    case absl::StatusCode::kOutOfRange:
+    case absl::StatusCode::kNotFound:
+    case absl::StatusCode::kAlreadyExists:
+    case absl::StatusCode::kPermissionDenied:
+    case absl::StatusCode::kUnimplemented:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Runs the role; an exception from it (a bug, or input no check foresaw) ends this task, never the
+// process — with in-process workers the process is the server.
+absl::StatusOr<TaskOutput> RunGuarded(TaskRunner& runner, const TaskContext& context, bool* deterministic) {
+  *deterministic = false;
+  try {
+    absl::StatusOr<TaskOutput> output = runner.Run(context);
+    if (!output.ok()) *deterministic = IsDeterministic(output.status());
+    return output;
+  } catch (const std::bad_alloc&) {
+    return absl::ResourceExhaustedError("the task ran out of memory");
+  } catch (const std::system_error& error) {
+    return absl::InternalError(absl::StrCat("system error in the task: ", EscapeForMessage(error.what())));
+  } catch (const std::exception& error) {
+    *deterministic = true;  // the same input throws again
+    return absl::InternalError(absl::StrCat("the task failed with an exception: ", EscapeForMessage(error.what())));
+  } catch (...) {
+    *deterministic = true;
+    return absl::InternalError("the task failed with an unknown exception");
+  }
+}
+
+// PostgreSQL stores text as UTF-8: a message that is not would fail the RPC that reports it.
+std::string SafeText(absl::string_view text) {
+  const std::string_view bytes(text.data(), text.size());
+  return IsValidUtf8(bytes) ? std::string(bytes) : EscapeForMessage(bytes);
+}
+
+}  // namespace
+
 absl::StatusOr<TaskOutcome> Worker::Execute(const v1::Task& task) {
   const std::string tag = absl::StrCat("[worker=", options_.worker_id, " job=", task.job_id(),
                                        " task=", task.task_id(), "]");
   spdlog::info("{} leased {} task, attempt {}", tag, v1::TaskRole_Name(task.role()), task.attempt());
-  auto runner = runners_.find(task.role());
   TaskExecution execution(*this, task);
+  TaskState state{.task = task, .tag = tag, .execution = execution};
+  try {
+    if (StageEnd end = PrepareScratch(state)) return *end;
+    if (StageEnd end = DownloadInputs(state)) return *end;
+    if (StageEnd end = RunRole(state)) return *end;
+    return ReportResult(state);
+  } catch (const std::exception& error) {
+    // Worker code itself (not the role) threw: report it like any other failure of this attempt.
+    return Fail(state, absl::InternalError(absl::StrCat("worker error: ", EscapeForMessage(error.what()))),
+                /*permanent=*/false);
+  }
+}
 
-  // Private scratch dir per task; removed at the end whatever happens.
-  std::error_code ec;
-  const fs::path task_dir = options_.scratch_root / absl::StrCat(task.task_id(), "-", RandomSuffix());
-  fs::create_directories(task_dir / "work", ec);
-  struct Cleanup {
-    fs::path dir;
-    bool keep;
-    ~Cleanup() {
-      std::error_code ignored;
-      if (!keep) fs::remove_all(dir, ignored);
-    }
-  } cleanup{task_dir, options_.keep_scratch};
+absl::StatusOr<TaskOutcome> Worker::Fail(TaskState& state, const absl::Status& error, bool permanent) {
+  state.execution.Flush();
+  if (state.execution.cancelled()) return TaskOutcome::kCancelled;
+  if (state.execution.lease_lost()) return TaskOutcome::kLeaseLost;
+  spdlog::warn("{} failing task{}: {}", state.tag, permanent ? " (deterministic: no retry)" : "", error.ToString());
+  v1::FailTaskRequest request;
+  request.set_task_id(state.task.task_id());
+  request.set_lease_token(state.task.lease_token());
+  request.set_worker_id(options_.worker_id);
+  request.set_error(SafeText(error.message()));
+  request.set_permanent(permanent);
+  request.set_job_id(state.task.job_id());
+  v1::FailTaskResponse response;
+  auto context = NewContext(options_.rpc_timeout);
+  grpc::Status status = stub_->FailTask(context.get(), request, &response);
+  if (!status.ok()) return ToAbsl(status);
+  return response.accepted() ? TaskOutcome::kFailed : TaskOutcome::kLeaseLost;
+}
 
-  auto fail = [&](const absl::Status& error, bool permanent) -> absl::StatusOr<TaskOutcome> {
-    execution.Flush();
-    if (execution.cancelled()) return TaskOutcome::kCancelled;
-    if (execution.lease_lost()) return TaskOutcome::kLeaseLost;
-    spdlog::warn("{} failing task: {}", tag, error.ToString());
-    v1::FailTaskRequest request;
-    request.set_task_id(task.task_id());
-    request.set_lease_token(task.lease_token());
-    request.set_worker_id(options_.worker_id);
-    request.set_error(std::string(error.message()));
-    request.set_permanent(permanent);
-    request.set_job_id(task.job_id());
-    v1::FailTaskResponse response;
-    auto context = NewContext(options_.rpc_timeout);
-    grpc::Status status = stub_->FailTask(context.get(), request, &response);
-    if (!status.ok()) return ToAbsl(status);
-    return response.accepted() ? TaskOutcome::kFailed : TaskOutcome::kLeaseLost;
-  };
-
-  if (ec) return fail(absl::InternalError(absl::StrCat("cannot create ", task_dir.string(), ": ", ec.message())), false);
+Worker::StageEnd Worker::PrepareScratch(TaskState& state) {
+  auto runner = runners_.find(state.task.role());
   if (runner == runners_.end()) {
-    return fail(absl::UnimplementedError(absl::StrCat("worker has no runner for ", v1::TaskRole_Name(task.role()))),
-                false);
+    // Another worker may serve the role: not this task's fault.
+    return Fail(state,
+                absl::UnimplementedError(absl::StrCat("worker has no runner for ", v1::TaskRole_Name(state.task.role()))),
+                /*permanent=*/false);
   }
-
-  // Download straight into the hostile-archive extractor; nothing touches disk unchecked.
-  // Returns the outcome to end the task with, or nullopt when the input is in place.
-  auto download = [&](bool original, const fs::path& into) -> std::optional<absl::StatusOr<TaskOutcome>> {
-    v1::DownloadInputRequest request;
-    request.set_task_id(task.task_id());
-    request.set_lease_token(task.lease_token());
-    request.set_job_id(task.job_id());
-    request.set_original(original);
-    auto context = NewContext(std::chrono::minutes(10));
-    auto reader = stub_->DownloadInput(context.get(), request);
-    v1::ArtifactChunk chunk;
-    std::string expected_sha;
-    std::string received;  // kept for the checksum; inputs are bounded by the server's limits
-    ArchiveChunkSource source = [&]() -> absl::StatusOr<std::string_view> {
-      while (reader->Read(&chunk)) {
-        if (chunk.has_info()) {
-          expected_sha = chunk.info().sha256();
-          continue;
-        }
-        received.append(chunk.data());
-        return std::string_view(chunk.data());
-      }
-      return std::string_view();
-    };
-    absl::StatusOr<ExtractResult> extracted = SafeExtract(source, into, options_.extract_limits);
-    // Drain the stream so the call finishes cleanly whatever the extractor did.
-    while (reader->Read(&chunk)) {
-    }
-    grpc::Status status = reader->Finish();
-    if (IsLeaseLost(status)) return execution.cancelled() ? TaskOutcome::kCancelled : TaskOutcome::kLeaseLost;
-    if (!status.ok()) return fail(ToAbsl(status), false);
-    if (!extracted.ok()) return fail(extracted.status(), /*permanent=*/true);
-    if (!expected_sha.empty() && Sha256Hex(received) != expected_sha) {
-      return fail(absl::DataLossError("input archive checksum mismatch"), false);
-    }
-    spdlog::info("{} {} extracted: {} files, {} bytes", tag, original ? "original repository" : "input",
-                 extracted->files, extracted->uncompressed_bytes);
-    return std::nullopt;
-  };
-  const fs::path input_root = task_dir / "input";
-  if (auto ended = download(false, input_root)) return *ended;
+  state.runner = runner->second;
+  absl::StatusOr<std::unique_ptr<TaskScratchDir>> scratch = TaskScratchDir::Create(
+      options_.scratch_root, absl::StrCat(state.task.task_id(), "-", RandomSuffix()), options_.keep_scratch);
+  if (!scratch.ok()) return Fail(state, scratch.status(), /*permanent=*/false);
+  state.scratch = *std::move(scratch);
+  std::error_code ec;
+  fs::create_directories(state.scratch->path() / "work", ec);
+  if (ec) return Fail(state, absl::InternalError(absl::StrCat("cannot create the work dir: ", ec.message())), false);
+  state.input_root = state.scratch->path() / "input";
   // The validator maps build errors back to the CUDA sources and reads reference outputs from them.
-  fs::path original_root;
-  if (task.role() == v1::TASK_ROLE_VALIDATE) {
-    original_root = task_dir / "original";
-    if (auto ended = download(true, original_root)) return *ended;
-  }
+  if (state.task.role() == v1::TASK_ROLE_VALIDATE) state.original_root = state.scratch->path() / "original";
+  return std::nullopt;
+}
 
-  TaskContext context{.job_id = task.job_id(),
-                      .task_id = task.task_id(),
-                      .spec = task.spec(),
-                      .input_root = input_root,
-                      .original_root = original_root,
-                      .managed_memory_found = task.managed_memory_found(),
-                      .work_dir = task_dir / "work",
-                      .progress = execution,
-                      .abandon = execution.abandon()};
-  absl::StatusOr<TaskOutput> output = runner->second->Run(context);
-  execution.Flush();
-  if (execution.cancelled()) {
-    spdlog::info("{} stopped: the job was cancelled ({})", tag,
-                 output.ok() ? "runner finished anyway" : output.status().ToString());
+Worker::StageEnd Worker::DownloadInputs(TaskState& state) {
+  if (StageEnd end = DownloadInto(state, /*original=*/false, state.input_root)) return end;
+  if (!state.original_root.empty()) return DownloadInto(state, /*original=*/true, state.original_root);
+  return std::nullopt;
+}
+
+// Streams the download straight into the hostile-archive extractor (nothing touches disk unchecked)
+// and hashes every byte received, also those after the archive's end, so the checksum covers exactly
+// what the server stored.
+Worker::StageEnd Worker::DownloadInto(TaskState& state, bool original, const fs::path& into) {
+  v1::DownloadInputRequest request;
+  request.set_task_id(state.task.task_id());
+  request.set_lease_token(state.task.lease_token());
+  request.set_job_id(state.task.job_id());
+  request.set_original(original);
+  auto context = NewContext(std::chrono::minutes(10));
+  auto reader = stub_->DownloadInput(context.get(), request);
+  v1::ArtifactChunk chunk;
+  std::string expected_sha;
+  Sha256Hasher received;
+  auto next_data = [&]() -> bool {
+    while (reader->Read(&chunk)) {
+      if (chunk.has_info()) {
+        expected_sha = chunk.info().sha256();
+        continue;
+      }
+      received.Update(chunk.data());
+      return true;
+    }
+    return false;
+  };
+  ArchiveChunkSource source = [&]() -> absl::StatusOr<std::string_view> {
+    return next_data() ? std::string_view(chunk.data()) : std::string_view();
+  };
+  absl::StatusOr<ExtractResult> extracted = SafeExtract(source, into, options_.extract_limits);
+  while (next_data()) {
+    // The rest of the stream: hashed, so trailing bytes cannot fail the checksum.
+  }
+  grpc::Status status = reader->Finish();
+  if (IsLeaseLost(status)) return state.execution.cancelled() ? TaskOutcome::kCancelled : TaskOutcome::kLeaseLost;
+  if (!status.ok()) return Fail(state, ToAbsl(status), /*permanent=*/false);
+  if (!expected_sha.empty() && received.HexDigest() != expected_sha) {
+    return Fail(state, absl::DataLossError("input archive checksum mismatch"), /*permanent=*/false);
+  }
+  // The server checked this archive under the same limits: a refusal of the input is final; a local
+  // error (disk full) is not.
+  if (!extracted.ok()) {
+    const bool input_refused = IsDeterministic(extracted.status()) ||
+                               extracted.status().code() == absl::StatusCode::kResourceExhausted;
+    return Fail(state, extracted.status(), input_refused);
+  }
+  spdlog::info("{} {} extracted: {} files, {} bytes", state.tag, original ? "original repository" : "input",
+               extracted->files, extracted->uncompressed_bytes);
+  return std::nullopt;
+}
+
+Worker::StageEnd Worker::RunRole(TaskState& state) {
+  TaskContext context{.job_id = state.task.job_id(),
+                      .task_id = state.task.task_id(),
+                      .spec = state.task.spec(),
+                      .input_root = state.input_root,
+                      .original_root = state.original_root,
+                      .managed_memory_found = state.task.managed_memory_found(),
+                      .work_dir = state.scratch->path() / "work",
+                      .progress = state.execution,
+                      .abandon = state.execution.abandon()};
+  bool deterministic = false;
+  state.output = RunGuarded(*state.runner, context, &deterministic);
+  state.execution.Flush();
+  if (state.execution.cancelled()) {
+    spdlog::info("{} stopped: the job was cancelled ({})", state.tag,
+                 state.output.ok() ? "runner finished anyway" : state.output.status().ToString());
     return TaskOutcome::kCancelled;
   }
-  if (execution.lease_lost()) {
-    spdlog::warn("{} lease lost while running; result dropped", tag);
+  if (state.execution.lease_lost()) {
+    spdlog::warn("{} lease lost while running; result dropped", state.tag);
     return TaskOutcome::kLeaseLost;
   }
-  if (!output.ok()) return fail(output.status(), false);
+  if (!state.output.ok()) return Fail(state, state.output.status(), deterministic);
+  return std::nullopt;
+}
 
-  // Complete: header, then each artifact as info + chunks.
+// Complete: header, then each artifact as info + chunks.
+absl::StatusOr<TaskOutcome> Worker::ReportResult(TaskState& state) {
+  const TaskOutput& output = *state.output;
   v1::CompleteResponse response;
   auto rpc = NewContext(std::chrono::minutes(10));
   auto writer = stub_->Complete(rpc.get(), &response);
   v1::CompleteRequest message;
   v1::CompleteHeader* header = message.mutable_header();
-  header->set_task_id(task.task_id());
-  header->set_lease_token(task.lease_token());
+  header->set_task_id(state.task.task_id());
+  header->set_lease_token(state.task.lease_token());
   header->set_worker_id(options_.worker_id);
-  header->set_job_id(task.job_id());
-  header->mutable_result()->set_ok(!output->job_failed);
-  header->mutable_result()->set_summary(output->summary);
-  header->mutable_result()->set_files_total(output->files_total);
-  header->mutable_result()->set_files_translated(output->files_translated);
-  header->set_report_json(output->report_json);
+  header->set_job_id(state.task.job_id());
+  header->mutable_result()->set_ok(!output.job_failed);
+  header->mutable_result()->set_summary(SafeText(output.summary));
+  header->mutable_result()->set_files_total(output.files_total);
+  header->mutable_result()->set_files_translated(output.files_translated);
+  header->set_report_json(output.report_json);
   bool stream_ok = writer->Write(message);
-  for (const TaskArtifact& artifact : output->artifacts) {
+  for (const TaskArtifact& artifact : output.artifacts) {
     if (!stream_ok) break;
     absl::StatusOr<std::string> sha = Sha256HexOfFile(artifact.file);
-    if (!sha.ok()) return fail(sha.status(), false);
+    if (!sha.ok()) return Fail(state, sha.status(), /*permanent=*/false);
+    std::error_code ec;
     message.Clear();
     v1::ArtifactInfo* info = message.mutable_artifact();
     info->set_kind(artifact.kind);
@@ -384,10 +486,10 @@ absl::StatusOr<TaskOutcome> Worker::Execute(const v1::Task& task) {
   writer->WritesDone();
   grpc::Status status = writer->Finish();
   if (!status.ok()) {
-    spdlog::warn("{} Complete failed: {}", tag, status.error_message());
+    spdlog::warn("{} Complete failed: {}", state.tag, status.error_message());
     return ToAbsl(status);
   }
-  spdlog::info("{} completed ({}); accepted={} job state {}", tag, output->summary, response.accepted(),
+  spdlog::info("{} completed ({}); accepted={} job state {}", state.tag, output.summary, response.accepted(),
                v1::JobState_Name(response.job_state()));
   return response.accepted() ? TaskOutcome::kCompleted : TaskOutcome::kCompletionIgnored;
 }
@@ -404,6 +506,9 @@ void Worker::Run(std::stop_token stop) {
     std::unique_lock lock(sleep_mutex);
     sleeper.wait_for(lock, stop, duration, [] { return false; });
   };
+  if (int removed = SweepAbandonedScratch(options_.scratch_root); removed > 0) {
+    spdlog::info("[worker={}] removed {} scratch dir(s) left by stopped workers", options_.worker_id, removed);
+  }
   std::chrono::milliseconds backoff(200);
   bool registered = false;
   while (!stop.stop_requested()) {
@@ -419,7 +524,13 @@ void Worker::Run(std::stop_token stop) {
       registered = true;
       backoff = std::chrono::milliseconds(200);
     }
-    absl::StatusOr<TaskOutcome> outcome = RunOnce();
+    absl::StatusOr<TaskOutcome> outcome = absl::UnknownError("not run");
+    try {
+      outcome = RunOnce();
+    } catch (const std::exception& error) {
+      // Never let one task end the loop (or, for in-process workers, the server).
+      outcome = absl::InternalError(absl::StrCat("task loop: ", EscapeForMessage(error.what())));
+    }
     if (!outcome.ok()) {
       if (stop.stop_requested()) break;
       spdlog::warn("[worker={}] {}; retrying in {} ms", options_.worker_id, outcome.status().ToString(),

@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stop_token>
 #include <string>
 #include <vector>
@@ -25,7 +26,9 @@ namespace hipforge::worker {
 struct WorkerOptions {
   std::string worker_id;
   v1::WorkerCapabilities capabilities;
-  std::filesystem::path scratch_root;  // per-task temp dirs are created (and removed) below it
+  // Per-task temp dirs are created (and removed) below it; on start, dirs that killed workers left
+  // there are removed (see scratch_dir.h).
+  std::filesystem::path scratch_root;
   std::chrono::milliseconds lease_wait{std::chrono::seconds(20)};  // long-poll bound per LeaseTask
   std::chrono::milliseconds rpc_timeout{std::chrono::seconds(30)};
   std::chrono::milliseconds progress_interval{std::chrono::milliseconds(250)};  // throttle for file events
@@ -55,7 +58,19 @@ class Worker {
 
  private:
   class TaskExecution;
+  struct TaskState;
+  // A stage either lets the task go on (nullopt) or ends it with this outcome.
+  using StageEnd = std::optional<absl::StatusOr<TaskOutcome>>;
+
+  // One task as a list of stages over TaskState: PrepareScratch, DownloadInputs, RunRole, ReportResult.
   absl::StatusOr<TaskOutcome> Execute(const v1::Task& task);
+  StageEnd PrepareScratch(TaskState& state);
+  StageEnd DownloadInputs(TaskState& state);
+  StageEnd DownloadInto(TaskState& state, bool original, const std::filesystem::path& into);
+  StageEnd RunRole(TaskState& state);
+  absl::StatusOr<TaskOutcome> ReportResult(TaskState& state);
+  // FailTask; `permanent`: the failure is deterministic and the job fails without a retry.
+  absl::StatusOr<TaskOutcome> Fail(TaskState& state, const absl::Status& error, bool permanent);
   std::unique_ptr<grpc::ClientContext> NewContext(std::chrono::milliseconds timeout) const;
 
   std::unique_ptr<v1::WorkerService::Stub> stub_;

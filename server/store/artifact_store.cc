@@ -183,6 +183,22 @@ absl::StatusOr<fs::path> ArtifactStore::PathOf(const std::string& digest) const 
   return root_ / digest.substr(0, 2) / digest.substr(2);
 }
 
+int ArtifactStore::RemoveUnreferenced(const std::set<std::string>& keep, fs::file_time_type older_than) {
+  int removed = 0;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(root_, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code ignored;
+    if (!it->is_regular_file(ignored)) continue;
+    const fs::path& path = it->path();
+    const bool temp = path.parent_path().filename() == "tmp";
+    const std::string digest = path.parent_path().filename().string() + path.filename().string();
+    if (!temp && (!IsValidDigest(digest) || keep.contains(digest))) continue;
+    if (fs::last_write_time(path, ignored) >= older_than || ignored) continue;
+    if (fs::remove(path, ignored)) ++removed;
+  }
+  return removed;
+}
+
 bool ArtifactStore::Contains(const std::string& digest) const {
   auto path = PathOf(digest);
   std::error_code ignored;

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -53,6 +54,10 @@ class ArtifactStore {
   bool Contains(const std::string& digest) const;
   // Path of an artifact (whether or not it exists); InvalidArgument for a malformed digest.
   absl::StatusOr<std::filesystem::path> PathOf(const std::string& digest) const;
+
+  // Removes artifact files whose digest is not in `keep`, and abandoned temp files, last modified
+  // before `older_than` (younger ones may belong to an upload in flight). Returns how many went.
+  int RemoveUnreferenced(const std::set<std::string>& keep, std::filesystem::file_time_type older_than);
 
   const std::filesystem::path& root() const { return root_; }
 

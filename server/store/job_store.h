@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <set>
 #include <optional>
 #include <string>
 #include <vector>
@@ -222,6 +223,8 @@ class JobStore {
 
   virtual absl::Status AttachArtifact(const std::string& job_id, const ArtifactRef& artifact) = 0;
   virtual absl::StatusOr<std::vector<ArtifactRef>> ListArtifacts(const std::string& job_id) = 0;
+  // Every digest some job refers to (the orphan-artifact collector keeps these).
+  virtual absl::StatusOr<std::set<std::string>> ListReferencedArtifactDigests() = 0;
 
   // Report JSON (format in TEAM.md). Top-level sections present in `report_json` replace the job's
   // stored sections (translate and validate roles each contribute theirs); queryable rows are

@@ -398,6 +398,15 @@ class PostgresJobStore final : public JobStore {
     });
   }
 
+  absl::StatusOr<std::set<std::string>> ListReferencedArtifactDigests() override {
+    return InSingleStatement<std::set<std::string>>(
+        [&](pqxx::transaction_base& tx) -> absl::StatusOr<std::set<std::string>> {
+          std::set<std::string> digests;
+          for (const auto& row : tx.exec_prepared("list_referenced_digests")) digests.insert(row[0].as<std::string>());
+          return digests;
+        });
+  }
+
   absl::Status StoreReport(const std::string& job_id, const std::string& report_json) override {
     if (!IsUuid(job_id)) return absl::NotFoundError("no job " + job_id);
     return InTransaction<bool>([&](pqxx::transaction_base& tx) -> absl::StatusOr<bool> {

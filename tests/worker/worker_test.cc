@@ -3,11 +3,15 @@
 // The runner here is a small real TaskRunner written for the test; the translate role itself is
 // exercised end to end in tests/e2e.
 #include <fstream>
+#include <random>
 #include <thread>
 
 #include <gmock/gmock.h>
 
+#include <nlohmann/json.hpp>
+
 #include "tests/server/rpc/rpc_test_support.h"
+#include "worker/scratch_dir.h"
 #include "worker/worker.h"
 
 namespace hipforge::worker {
@@ -23,6 +27,8 @@ class ListingRunner final : public TaskRunner {
  public:
   std::chrono::milliseconds delay{0};
   std::string fail_with;
+  absl::StatusCode fail_code = absl::StatusCode::kInternal;
+  bool throw_from_report = false;  // what a name that is not UTF-8 once did to the translate runner
 
   absl::StatusOr<TaskOutput> Run(const TaskContext& context) override {
     std::vector<std::string> files;
@@ -34,7 +40,11 @@ class ListingRunner final : public TaskRunner {
     for (const std::string& file : files) context.progress.FileDone(file, ++done, static_cast<int>(files.size()), "copied");
     context.progress.Step("translate", "listing", "ok", "");
     std::this_thread::sleep_for(delay);
-    if (!fail_with.empty()) return absl::InternalError(fail_with);
+    if (!fail_with.empty()) return absl::Status(fail_code, fail_with);
+    if (throw_from_report) {
+      nlohmann::json report = {{"path", "src/caf\xe9.cu"}};
+      report.dump();  // nlohmann::json::type_error 316
+    }
     TaskOutput output;
     const fs::path listing = context.work_dir / "listing.txt";
     std::ofstream out(listing);
@@ -196,6 +206,138 @@ TEST_F(WorkerTest, CancellingARunningJobStopsTheWorkersRunner) {
   EXPECT_EQ(tasks->at(0).state, server::TaskState::kCancelled);
   EXPECT_EQ(tasks->at(0).attempt, 1);  // not retried, not failed by the worker
   EXPECT_TRUE(fs::is_empty(temp_dir_ / "scratch-test-worker"));
+}
+
+// Jobs get three attempts here, so a retry would show.
+class WorkerRetryTest : public WorkerTest {
+ protected:
+  void Configure(server::ServerConfig& config) override {
+    WorkerTest::Configure(config);
+    config.max_attempts = 3;
+    config.limits.upload.max_compression_ratio = 1000;  // reaches the worker through RegisterWorker
+  }
+
+  int Attempts(const std::string& job_id) {
+    absl::StatusOr<std::vector<server::TaskInfo>> tasks = app_->store().ListTasks(job_id);
+    EXPECT_TRUE(tasks.ok()) << tasks.status();
+    int attempts = 0;
+    if (tasks.ok()) {
+      for (const server::TaskInfo& task : *tasks) attempts += task.attempt;
+    }
+    return attempts;
+  }
+};
+
+TEST_F(WorkerRetryTest, AnExceptionFromTheRunnerFailsThatJobOnlyAndTheWorkerGoesOn) {
+  const std::string job_id = Submit();
+  ListingRunner runner;
+  runner.throw_from_report = true;
+  auto worker = MakeWorker(runner);
+  ASSERT_TRUE(worker->Register().ok());
+  absl::StatusOr<TaskOutcome> outcome = worker->RunOnce();  // threw through to here before
+  ASSERT_TRUE(outcome.ok()) << outcome.status();
+  EXPECT_EQ(*outcome, TaskOutcome::kFailed);
+  v1::Job job = WaitForJob(job_id, [](const v1::Job& j) { return server::testing::IsFinal(j.state()); }, 5s);
+  EXPECT_EQ(job.state(), v1::JOB_STATE_FAILED) << "the same input throws again: no retry";
+  EXPECT_THAT(job.error(), HasSubstr("exception"));
+  EXPECT_EQ(Attempts(job_id), 1);
+  EXPECT_TRUE(fs::is_empty(temp_dir_ / "scratch-test-worker"));
+
+  runner.throw_from_report = false;  // the next job runs normally on the same worker
+  const std::string next = Submit();
+  outcome = worker->RunOnce();
+  ASSERT_TRUE(outcome.ok()) << outcome.status();
+  EXPECT_EQ(*outcome, TaskOutcome::kCompleted);
+  EXPECT_EQ(WaitForJob(next, [](const v1::Job& j) { return server::testing::IsFinal(j.state()); }, 5s).state(),
+            v1::JOB_STATE_SUCCEEDED);
+}
+
+TEST_F(WorkerRetryTest, DeterministicFailuresAreNotRetriedTransientOnesAre) {
+  const std::string job_id = Submit();
+  ListingRunner runner;
+  runner.fail_with = "patch step: diff refused a symlink";
+  runner.fail_code = absl::StatusCode::kFailedPrecondition;
+  auto worker = MakeWorker(runner);
+  ASSERT_TRUE(worker->Register().ok());
+  ASSERT_TRUE(worker->RunOnce().ok());
+  v1::Job job = WaitForJob(job_id, [](const v1::Job& j) { return server::testing::IsFinal(j.state()); }, 5s);
+  EXPECT_EQ(job.state(), v1::JOB_STATE_FAILED);
+  EXPECT_EQ(Attempts(job_id), 1);
+
+  const std::string transient = Submit();
+  runner.fail_code = absl::StatusCode::kUnavailable;
+  ASSERT_TRUE(worker->RunOnce().ok());
+  runner.fail_with.clear();
+  for (int i = 0; i < 10 && !server::testing::IsFinal(WaitForJob(transient, [](const v1::Job&) { return true; }).state());
+       ++i) {
+    ASSERT_TRUE(worker->RunOnce().ok());
+  }
+  EXPECT_EQ(WaitForJob(transient, [](const v1::Job& j) { return server::testing::IsFinal(j.state()); }, 5s).state(),
+            v1::JOB_STATE_SUCCEEDED);
+  EXPECT_EQ(Attempts(transient), 2);
+}
+
+// 20 MiB of zeros and 40 KiB of noise: ~350:1, above the worker's default 200 and below the server's 1000.
+std::string ArchiveWithRatioBetween200And1000() {
+  std::mt19937 rng(11);
+  std::string noise(40 << 10, '\0');
+  for (char& c : noise) c = static_cast<char>(rng());
+  server::testing::TarBuilder builder;
+  builder.File("src/scale.cu", "__global__ void scale(float* x) { x[0] *= 2; }\n")
+      .File("data/zeros.bin", std::string(20 << 20, '\0'))
+      .File("data/noise.bin", noise);
+  return builder.Build(server::testing::TarBuilder::Compression::kGzip);
+}
+
+TEST_F(WorkerRetryTest, LimitsSetOnTheServerReachTheWorker) {
+  const std::string archive = ArchiveWithRatioBetween200And1000();
+  const double ratio = static_cast<double>((20 << 20) + (40 << 10)) / static_cast<double>(archive.size());
+  ASSERT_GT(ratio, 250);
+  ASSERT_LT(ratio, 900);
+  auto submitted = server::testing::SubmitArchive(*api_, server::testing::TestSpec("ratio"), archive);
+  ASSERT_TRUE(submitted.status.ok()) << submitted.status.error_message();
+  ListingRunner runner;
+  auto worker = MakeWorker(runner);
+  ASSERT_TRUE(worker->Register().ok());
+  absl::StatusOr<TaskOutcome> outcome = worker->RunOnce();
+  ASSERT_TRUE(outcome.ok()) << outcome.status();
+  v1::Job job = WaitForJob(submitted.job.id(), [](const v1::Job& j) { return server::testing::IsFinal(j.state()); }, 5s);
+  EXPECT_EQ(job.state(), v1::JOB_STATE_SUCCEEDED) << job.error();
+  EXPECT_EQ(*outcome, TaskOutcome::kCompleted);
+}
+
+TEST_F(WorkerRetryTest, TrailingBytesAfterTheArchiveDoNotFailTheChecksum) {
+  auto submitted = server::testing::SubmitArchive(*api_, server::testing::TestSpec("trailing"),
+                                                  server::testing::SmallCudaRepoArchive() + "trailing garbage\n");
+  ASSERT_TRUE(submitted.status.ok()) << submitted.status.error_message();
+  ListingRunner runner;
+  auto worker = MakeWorker(runner);
+  ASSERT_TRUE(worker->Register().ok());
+  absl::StatusOr<TaskOutcome> outcome = worker->RunOnce();
+  ASSERT_TRUE(outcome.ok()) << outcome.status();
+  EXPECT_EQ(*outcome, TaskOutcome::kCompleted);
+  v1::Job job = WaitForJob(submitted.job.id(), [](const v1::Job& j) { return server::testing::IsFinal(j.state()); }, 5s);
+  EXPECT_EQ(job.state(), v1::JOB_STATE_SUCCEEDED) << job.error();
+  EXPECT_EQ(Attempts(submitted.job.id()), 1);
+}
+
+TEST_F(WorkerTest, ScratchDirsOfKilledWorkersAreRemovedOnStartLiveOnesKept) {
+  const fs::path root = temp_dir_ / "scratch-test-worker";
+  fs::create_directories(root / "deadbeef-task-1234" / "input" / "src");
+  std::ofstream(root / "deadbeef-task-1234" / "input" / "src" / "big.cu") << "left by kill -9";
+  // A task of another worker sharing the root, alive: its lock is held.
+  absl::StatusOr<std::unique_ptr<TaskScratchDir>> live = TaskScratchDir::Create(root, "live-task", /*keep=*/false);
+  ASSERT_TRUE(live.ok()) << live.status();
+  ListingRunner runner;
+  auto worker = MakeWorker(runner);
+  {
+    std::jthread loop([&](std::stop_token stop) { worker->Run(stop); });
+    for (int i = 0; i < 200 && fs::exists(root / "deadbeef-task-1234"); ++i) std::this_thread::sleep_for(10ms);
+  }
+  EXPECT_FALSE(fs::exists(root / "deadbeef-task-1234"));
+  EXPECT_TRUE(fs::is_directory(root / "live-task"));
+  live->reset();
+  EXPECT_TRUE(fs::is_empty(root));
 }
 
 }  // namespace

@@ -73,6 +73,9 @@ ON CONFLICT (digest) DO NOTHING
 INSERT INTO job_artifacts (job_id, role, digest) VALUES ($1::uuid, $2, $3)
 ON CONFLICT (job_id, role) DO UPDATE SET digest = EXCLUDED.digest
 
+-- name: list_referenced_digests
+SELECT DISTINCT digest FROM job_artifacts
+
 -- name: list_artifacts
 SELECT ja.role, a.digest, a.size_bytes, a.media_type
 FROM job_artifacts ja JOIN artifacts a USING (digest)

@@ -1,0 +1,40 @@
+#include "server/orphan_collector.h"
+
+#include <spdlog/spdlog.h>
+
+namespace hipforge::server {
+
+absl::StatusOr<int> CollectOrphanArtifacts(JobStore& store, ArtifactStore& artifacts,
+                                           std::chrono::milliseconds grace) {
+  // The cut-off is taken before the referenced set is read: a file stored after it is young enough
+  // to be kept whatever the set says.
+  const auto older_than = std::filesystem::file_time_type::clock::now() - grace;
+  absl::StatusOr<std::set<std::string>> referenced = store.ListReferencedArtifactDigests();
+  if (!referenced.ok()) return referenced.status();
+  return artifacts.RemoveUnreferenced(*referenced, older_than);
+}
+
+OrphanArtifactCollector::OrphanArtifactCollector(JobStore& store, ArtifactStore& artifacts,
+                                                 std::chrono::milliseconds grace, std::chrono::milliseconds interval)
+    : store_(store), artifacts_(artifacts), grace_(grace), interval_(interval),
+      thread_([this](std::stop_token stop) { Loop(stop); }) {}
+
+OrphanArtifactCollector::~OrphanArtifactCollector() {
+  thread_.request_stop();
+  thread_.join();
+}
+
+void OrphanArtifactCollector::Loop(std::stop_token stop) {
+  std::unique_lock lock(mutex_);
+  while (!stop.stop_requested()) {
+    absl::StatusOr<int> removed = CollectOrphanArtifacts(store_, artifacts_, grace_);
+    if (!removed.ok()) {
+      spdlog::warn("[job=-] orphan artifact collection failed: {}", removed.status().ToString());
+    } else if (*removed > 0) {
+      spdlog::info("[job=-] removed {} artifact file(s) no job refers to", *removed);
+    }
+    wake_.wait_for(lock, stop, interval_, [] { return false; });
+  }
+}
+
+}  // namespace hipforge::server
