@@ -5,6 +5,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build_dir=${BUILD_DIR:-$here/build}
 "$here/scripts/build.sh"
+# libFuzzer targets for the fuzz.* smoke tests (clang-16 + libclang-rt-16-dev).
+BUILD_DIR="$build_dir" "$here/scripts/fuzz.sh" build
 
 pg_bin=$(pg_config --bindir 2>/dev/null || true)
 [ -x "$pg_bin/initdb" ] || pg_bin=/usr/lib/postgresql/15/bin
