@@ -307,8 +307,15 @@ TEST_F(WorkerRetryTest, LimitsSetOnTheServerReachTheWorker) {
 }
 
 TEST_F(WorkerRetryTest, TrailingBytesAfterTheArchiveDoNotFailTheChecksum) {
+  // Big enough that the bytes after the archive arrive in download chunks the extractor never asks for.
+  std::mt19937 rng(5);
+  std::string noise(400 << 10, '\0'), trailing(300 << 10, '\0');
+  for (char& c : noise) c = static_cast<char>(rng());
+  for (char& c : trailing) c = static_cast<char>(rng());
+  server::testing::TarBuilder builder;
+  builder.File("src/scale.cu", "__global__ void scale(float* x) { x[0] *= 2; }\n").File("data/noise.bin", noise);
   auto submitted = server::testing::SubmitArchive(*api_, server::testing::TestSpec("trailing"),
-                                                  server::testing::SmallCudaRepoArchive() + "trailing garbage\n");
+                                                  builder.Build() + trailing);
   ASSERT_TRUE(submitted.status.ok()) << submitted.status.error_message();
   ListingRunner runner;
   auto worker = MakeWorker(runner);
