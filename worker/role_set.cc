@@ -46,20 +46,6 @@ class RoleSetImpl final : public RoleSet {
 
 }  // namespace
 
-absl::StatusOr<std::string> DetectHipVersion(ProcessLauncher& launcher, const std::filesystem::path& hipcc) {
-  ProcessSpec spec;
-  spec.argv = {hipcc.string(), "--version"};
-  spec.timeout = std::chrono::seconds(60);
-  absl::StatusOr<ProcessResult> result = launcher.Run(spec);
-  if (!result.ok()) return absl::NotFoundError(absl::StrCat(hipcc.string(), ": ", result.status().message()));
-  std::smatch match;
-  static const std::regex kVersion(R"(HIP version:\s*(\d+)\.(\d+))");
-  if (result->exit_code != 0 || !std::regex_search(result->standard_output, match, kVersion)) {
-    return absl::NotFoundError(absl::StrCat("no HIP version in `", hipcc.string(), " --version`"));
-  }
-  return absl::StrCat(match[1].str(), ".", match[2].str());
-}
-
 absl::StatusOr<v1::TaskRole> ParseRole(std::string_view name) {
   if (name == "translate") return v1::TASK_ROLE_TRANSLATE;
   if (name == "validate") return v1::TASK_ROLE_VALIDATE;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "common/hip_version.h"  // DetectHipVersion, shared with migrate-cli
 #include "common/process.h"
 #include "hipforge/v1/worker_service.pb.h"
 #include "worker/task_runner.h"
@@ -32,8 +33,6 @@ class RoleSet {
 absl::StatusOr<std::unique_ptr<RoleSet>> MakeRoleSet(const std::vector<v1::TaskRole>& roles,
                                                      ProcessLauncher& launcher, const RoleSetOptions& options);
 
-// "HIP version: 5.2.21153" in `hipcc --version` -> "5.2"; NotFound when hipcc is absent or silent.
-absl::StatusOr<std::string> DetectHipVersion(ProcessLauncher& launcher, const std::filesystem::path& hipcc);
 
 // "translate" / "validate" -> role; InvalidArgument otherwise.
 absl::StatusOr<v1::TaskRole> ParseRole(std::string_view name);

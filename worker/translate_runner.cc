@@ -33,7 +33,10 @@ translate::MigrationOptions ToMigrationOptions(const v1::JobSpec& spec, const fs
     options.translate.target_hip_version = version;
   }
   options.translate.frontend.shim_directory = work_dir / "shim";
-  options.translate.frontend.extra_args.assign(job.extra_clang_args().begin(), job.extra_clang_args().end());
+  // A job's Clang arguments are data from the submitter: allow-listed against the unpacked tree, and every
+  // parse confined to it (frontend/compile_arguments.h, confined_file_system.h).
+  options.translate.frontend.untrusted_args.assign(job.extra_clang_args().begin(), job.extra_clang_args().end());
+  options.translate.frontend.confine_to_tree = true;
   // Tasks run next to other tasks on a 2-core class machine; the worker is the unit of scale-out.
   options.translate.jobs = 1;
   options.analyze.frontend = options.translate.frontend;

@@ -2,10 +2,13 @@
 // workers run): writes the HIP tree, optionally the report JSON and the patch, prints a summary.
 #include <fstream>
 #include <mutex>
+#include <sstream>
 
 #include "client/commands/cli_context.h"
 #include "client/lib/progress_display.h"
 #include "client/lib/report_output.h"
+
+#include "common/hip_version.h"
 
 #if HIPFORGE_HAVE_REPO_MIGRATION
 #include "worker/translate/repo/repository_migration.h"
@@ -26,7 +29,40 @@ struct TranslateOptions {
   std::string format = "text";
   std::string fail_on = "none";
   std::string cache_dir;
+  // Build-aware translation: the user's own flags, trusted (paths anywhere), applied after the build's.
+  std::vector<std::string> defines;
+  std::vector<std::string> include_dirs;
+  std::vector<std::string> extra_args;
+  std::string compile_commands;
+  std::string hip_version = "auto";
+  std::string hipcc = "hipcc";
 };
+
+#if HIPFORGE_HAVE_REPO_MIGRATION
+// "6.4" -> {6, 4}; "auto": the local hipcc's release (like the translate worker), else the translator's default.
+absl::StatusOr<translate::ApiVersion> ResolveHipVersion(CliContext& context, const TranslateOptions& options) {
+  std::string text = options.hip_version;
+  if (text == "auto") {
+    absl::StatusOr<std::string> detected = DetectHipVersion(context.launcher(), options.hipcc);
+    if (!detected.ok()) {
+      if (!context.globals.quiet) {
+        context.err() << "note: " << detected.status().message() << "; translating for HIP "
+                      << int(translate::TranslateOptions{}.target_hip_version.major) << "."
+                      << int(translate::TranslateOptions{}.target_hip_version.minor) << "\n";
+      }
+      return translate::TranslateOptions{}.target_hip_version;
+    }
+    text = *detected;
+  }
+  int major = 0, minor = 0;
+  char dot = 0;
+  std::istringstream in(text);
+  if (!(in >> major >> dot >> minor) || dot != '.' || major <= 0 || major > 255 || minor < 0 || minor > 255) {
+    return absl::InvalidArgumentError("bad --hip-version '" + text + "' (expected e.g. 5.2, 6.4 or auto)");
+  }
+  return translate::ApiVersion{static_cast<uint8_t>(major), static_cast<uint8_t>(minor)};
+}
+#endif
 
 int RunTranslate(CliContext& context, const TranslateOptions& options) {
   auto format = ParseReportFormat(options.format);
@@ -44,6 +80,20 @@ int RunTranslate(CliContext& context, const TranslateOptions& options) {
   migration.annotate = options.annotate;
   migration.apply_fixes = !options.no_fixes;
   if (!options.cache_dir.empty()) migration.translate.cache_directory = options.cache_dir;
+  auto hip_version = ResolveHipVersion(context, options);
+  if (!hip_version.ok()) return context.Usage(std::string(hip_version.status().message()));
+  migration.translate.target_hip_version = *hip_version;
+  translate::CudaFrontendOptions& frontend = migration.translate.frontend;
+  frontend.defines = options.defines;
+  for (const auto& dir : options.include_dirs) frontend.include_dirs.push_back(std::filesystem::absolute(dir));
+  frontend.extra_args = options.extra_args;
+  if (!options.compile_commands.empty()) {
+    if (!std::filesystem::exists(options.compile_commands, error)) {
+      return context.Usage("--compile-commands: no such file or directory: " + options.compile_commands);
+    }
+    migration.translate.compilation_database = std::filesystem::absolute(options.compile_commands);
+    migration.translate.trust_compilation_database = true;  // the user's own build
+  }
   std::mutex display_mutex;
   ProgressDisplay display(context.err(), context.interactive());
   auto result = translate::MigrateRepository(
@@ -95,6 +145,15 @@ void AddTranslateCommand(CLI::App& app, CliContext& context) {
   command->add_option("--fail-on", options->fail_on, "Exit 4 on findings of this severity or worse")
       ->check(CLI::IsMember({"none", "error", "warning", "note"}));
   command->add_option("--cache", options->cache_dir, "Cache directory reused across runs for unchanged files");
+  command->add_option("-D,--define", options->defines, "Define a macro for every translation unit (NAME or NAME=VALUE; repeatable)");
+  command->add_option("-I,--include-dir", options->include_dirs, "Add an include directory for every unit (repeatable)");
+  command->add_option("--extra-arg", options->extra_args, "Pass one more Clang argument to every parse (repeatable)");
+  command->add_option("--compile-commands", options->compile_commands,
+                      "compile_commands.json (or its directory) to take per-unit arguments from (default: the "
+                      "tree's own, else its CMake configured or its Makefile dry-run)");
+  command->add_option("--hip-version", options->hip_version,
+                      "HIP release to translate for, e.g. 5.2 or 6.4 (default auto: the local hipcc's)");
+  command->add_option("--hipcc", options->hipcc, "hipcc used by --hip-version auto (default: hipcc on PATH)");
   command->callback([&context, options] { context.exit_code = RunTranslate(context, *options); });
 }
 

@@ -51,6 +51,18 @@ struct TranslationStats {
 enum class FileStatus { kTranslated, kUnchanged, kFallback, kCopied, kFailed };
 const char* FileStatusName(FileStatus status);  // "translated", "unchanged", "fallback", "copied", "failed"
 
+// The compile arguments one translation unit was parsed with, each with where it came from
+// ("compile_commands.json", "cmake", "make -n", "command line", ...), and what was refused.
+struct UnitArgumentRecord {
+  std::string argument;
+  std::string source;
+};
+struct UnitArgumentReport {
+  std::vector<UnitArgumentRecord> used;      // the unit's own: defines, include dirs, standard (front end's left out)
+  std::vector<UnitArgumentRecord> rejected;  // argument + reason, never passed to Clang
+  std::string configuration;                 // "host", "device", or a build configuration's name
+};
+
 struct FileTranslation {
   std::string path;  // relative to the repository root
   FileStatus status = FileStatus::kUnchanged;
@@ -60,6 +72,7 @@ struct FileTranslation {
   std::vector<Finding> diagnostics;
   std::set<std::string> changed_by;  // tables / rule ids that changed this file
   bool from_cache = false;
+  std::vector<UnitArgumentReport> arguments;  // translation units only: one per configuration parsed
 };
 
 struct ProgressEvent {

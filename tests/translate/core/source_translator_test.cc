@@ -118,6 +118,7 @@ TEST_F(SourceTranslatorTest, CompileDatabaseDefinesDecideWhatParses) {
                                      "\"file\": \"src/a.cu\"}]");
   TranslateOptions without = Options();
   without.guess_build_flags = false;
+  without.find_compile_commands = false;
   auto plain = CreateSourceTranslator(without);
   ASSERT_TRUE(plain.ok());
   auto fallback = (*plain)->Translate(root_, {"src/a.cu"}, {}, nullptr);
@@ -132,6 +133,16 @@ TEST_F(SourceTranslatorTest, CompileDatabaseDefinesDecideWhatParses) {
   auto parsed = (*database)->Translate(root_, {"src/a.cu"}, {}, nullptr);
   ASSERT_TRUE(parsed.ok());
   EXPECT_EQ((*parsed)[0].status, FileStatus::kTranslated) << (*parsed)[0].fallback_reason;
+
+  // The tree's own compile_commands.json is found without being named.
+  auto found = CreateSourceTranslator(Options());
+  ASSERT_TRUE(found.ok());
+  auto found_parsed = (*found)->Translate(root_, {"src/a.cu"}, {}, nullptr);
+  ASSERT_TRUE(found_parsed.ok());
+  EXPECT_EQ((*found_parsed)[0].status, FileStatus::kTranslated) << (*found_parsed)[0].fallback_reason;
+  ASSERT_EQ((*found_parsed)[0].arguments.size(), 1u);
+  EXPECT_EQ((*found_parsed)[0].arguments[0].used.front().argument, "-DNEEDED_DEFINE");
+  EXPECT_EQ((*found_parsed)[0].arguments[0].used.front().source, "compile_commands.json");
 }
 
 TEST_F(SourceTranslatorTest, DefinesFromBuildFilesAreGuessedWithoutADatabase) {

@@ -11,6 +11,7 @@
 #include "worker/translate/analyze/ast_runner.h"
 #include "worker/translate/analyze/registry.h"
 #include "worker/translate/analyze/token_file.h"
+#include "worker/translate/frontend/compile_arguments.h"
 #include "worker/translate/tables/mapping_index.h"
 
 namespace hipforge::translate {
@@ -84,7 +85,13 @@ class AnalyzerImpl final : public Analyzer {
     std::set<std::string> ast_covered;
     std::map<std::string, std::string> ast_failure;
     std::set<std::string> partial_ast;  // parsed with errors: AST findings kept, token rules on the whole file
-    const std::vector<std::string> clang_args = frontend_.ClangArgs();
+    // A job's own Clang arguments are data: allow-listed against the tree (the translator does the same).
+    std::vector<std::string> clang_args = frontend_.ClangArgs();
+    if (!frontend_.options().untrusted_args.empty()) {
+      ArgumentCheck check = AllowListArguments(frontend_.options().untrusted_args, canonical_root, canonical_root);
+      clang_args.insert(clang_args.end(), check.kept.begin(), check.kept.end());
+    }
+    const std::vector<std::string> readable_roots = frontend_.ReadableRoots(canonical_root);
     // Parses `batch` with `args` on `jobs` threads; progress counts from `done_before` when `total` > 0.
     auto run_parallel = [&](const std::vector<size_t>& batch, const std::vector<std::string>& args, int done_before,
                             int total) {
@@ -95,7 +102,15 @@ class AnalyzerImpl final : public Analyzer {
       auto worker = [&]() {
         for (size_t i = next++; i < batch.size(); i = next++) {
           const TextFile& text = *texts[batch[i]];
-          results[i] = analyze::RunAstRules(args, canonical_root / text.path(), canonical_root, disabled_);
+          const auto path = canonical_root / text.path();
+          std::vector<std::string> unit_args = args;
+          if (options_.unit_arguments) {
+            unit_args = options_.unit_arguments(path);
+            const bool device = std::find(args.begin(), args.end(), "--cuda-device-only") != args.end();
+            auto host_only = std::find(unit_args.begin(), unit_args.end(), "--cuda-host-only");
+            if (device && host_only != unit_args.end()) *host_only = "--cuda-device-only";
+          }
+          results[i] = analyze::RunAstRules(unit_args, path, canonical_root, disabled_, readable_roots);
           std::lock_guard<std::mutex> lock(progress_mutex);
           ++done;
           if (progress && total > 0) progress(ProgressEvent{"analyze", done, total, text.path()});

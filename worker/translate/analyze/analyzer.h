@@ -1,6 +1,7 @@
 #pragma once
 // AMD-semantics analyzer: rules HBxxx over CUDA sources (AST) and build files/scripts (tokens/lines).
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,6 +23,10 @@ struct AnalyzeOptions {
   bool parse_sources = true;
   // GPUs the program will be built for; rules about one architecture (HB206: gfx94x) stay silent without it.
   std::vector<std::string> target_architectures = {"gfx90a", "gfx942"};
+  // Full host-side Clang arguments for a file (absolute path), e.g. the translator's per-unit arguments from
+  // the build (core/unit_arguments.h), so both parse with one set; unset: the front end's own plus the
+  // allow-listed job arguments. The device-side pass swaps --cuda-host-only for --cuda-device-only in them.
+  std::function<std::vector<std::string>(const std::filesystem::path& file)> unit_arguments;
 };
 
 struct FileEffort {

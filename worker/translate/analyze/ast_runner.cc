@@ -12,6 +12,7 @@
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/SmallString.h"
 #include "worker/translate/analyze/registry.h"
+#include "worker/translate/frontend/confined_file_system.h"
 
 namespace hipforge::translate::analyze {
 namespace {
@@ -129,7 +130,8 @@ class ErrorRecorder : public clang::DiagnosticConsumer {
 }  // namespace
 
 TranslationUnitResult RunAstRules(const std::vector<std::string>& clang_args, const std::filesystem::path& file,
-                                  const std::filesystem::path& canonical_root, const std::set<std::string>& disabled) {
+                                  const std::filesystem::path& canonical_root, const std::set<std::string>& disabled,
+                                  const std::vector<std::string>& readable_roots) {
   TranslationUnitResult result;
   FindingSink sink(canonical_root);
   auto rules = MakeRules(sink, disabled);
@@ -140,7 +142,8 @@ TranslationUnitResult RunAstRules(const std::vector<std::string>& clang_args, co
   args.push_back("-w");
   args.push_back("-I" + canonical_root.string());
   clang::tooling::FixedCompilationDatabase database(file.parent_path().string(), args);
-  clang::tooling::ClangTool tool(database, {file.string()});
+  clang::tooling::ClangTool tool(database, {file.string()}, std::make_shared<clang::PCHContainerOperations>(),
+                                 MakeParseFileSystem(readable_roots));
   ErrorRecorder errors;
   tool.setDiagnosticConsumer(&errors);
   ActionFactory factory(finder, sink, result);

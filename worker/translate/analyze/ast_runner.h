@@ -20,7 +20,9 @@ struct TranslationUnitResult {
   std::map<std::string, std::vector<std::pair<uint32_t, uint32_t>>> skipped_ranges;  // per root-relative file
 };
 
+// `readable_roots` non-empty: the parse reads nothing outside them (frontend/confined_file_system.h).
 TranslationUnitResult RunAstRules(const std::vector<std::string>& clang_args, const std::filesystem::path& file,
-                                  const std::filesystem::path& canonical_root, const std::set<std::string>& disabled);
+                                  const std::filesystem::path& canonical_root, const std::set<std::string>& disabled,
+                                  const std::vector<std::string>& readable_roots = {});
 
 }  // namespace hipforge::translate::analyze

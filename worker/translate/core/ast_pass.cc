@@ -26,6 +26,7 @@
 #include "llvm/ADT/SmallString.h"
 #include "worker/translate/core/argument_rewrites.h"
 #include "worker/translate/core/token_pass.h"
+#include "worker/translate/frontend/confined_file_system.h"
 
 namespace hipforge::translate {
 namespace {
@@ -515,7 +516,9 @@ UnitFacts RunAstPass(const AstPassRequest& request, const NameResolver& resolver
   UnitFacts facts;
   ProjectFiles files(request.root, facts);
   clang::tooling::FixedCompilationDatabase database(request.file.parent_path().string(), request.args);
-  clang::tooling::ClangTool tool(database, {request.file.string()});
+  clang::tooling::ClangTool tool(database, {request.file.string()},
+                                 std::make_shared<clang::PCHContainerOperations>(),
+                                 MakeParseFileSystem(request.readable_roots));
   FirstErrorConsumer diagnostics;
   tool.setDiagnosticConsumer(&diagnostics);
   tool.setPrintErrorMessage(false);

@@ -15,6 +15,7 @@ struct AstPassRequest {
   std::filesystem::path root;         // absolute; files outside it are never edited
   std::filesystem::path file;         // absolute path of the translation unit
   std::vector<std::string> args;      // Clang arguments (front end + compile database), without the file
+  std::vector<std::string> readable_roots;  // non-empty: the parse reads nothing outside these
 };
 
 // `facts.parsed` is false when Clang reported an error; `facts.fallback_reason` then holds the first one.

@@ -68,6 +68,7 @@ struct MergedFile {
   bool is_unit = false;
   bool from_cache = true;
   std::string fallback_reason;
+  std::vector<UnitArgumentReport> arguments;  // when it is a unit
 };
 
 void MergeInto(FileFacts& into, const FileFacts& from, bool first) {
@@ -139,7 +140,10 @@ class SourceTranslatorImpl : public SourceTranslator {
         target.from_parse |= facts[i].parsed;
         target.from_cache &= facts[i].from_cache;
         if (!facts[i].parsed && target.fallback_reason.empty()) target.fallback_reason = facts[i].fallback_reason;
-        if (path == units[i]) target.is_unit = true;
+        if (path == units[i]) {
+          target.is_unit = true;
+          target.arguments = facts[i].arguments;
+        }
       }
     }
     for (const auto& header : requested_headers) {
@@ -173,6 +177,7 @@ class SourceTranslatorImpl : public SourceTranslator {
  private:
   struct UnitOutcome : UnitFacts {
     bool from_cache = false;
+    std::vector<UnitArgumentReport> arguments;
   };
 
   std::string CacheSalt() const {
@@ -186,7 +191,8 @@ class SourceTranslatorImpl : public SourceTranslator {
   UnitOutcome FactsForUnit(const std::string& relative, TranslationCache* cache) {
     UnitOutcome outcome;
     const fs::path absolute = root_ / relative;
-    std::vector<std::string> args = arguments_->For(absolute);
+    const std::vector<UnitCommand> commands = arguments_->For(absolute);
+    for (const UnitCommand& command : commands) outcome.arguments.push_back(command.report);
     const auto content = ReadFile(absolute);
     if (!content) {
       outcome.fallback_reason = "cannot read " + relative;
@@ -194,7 +200,10 @@ class SourceTranslatorImpl : public SourceTranslator {
       return outcome;
     }
     std::string args_text;
-    for (const auto& arg : args) args_text += arg + '\n';
+    for (const UnitCommand& command : commands) {
+      for (const auto& arg : command.args) args_text += arg + '\n';
+      args_text += "--\n";
+    }
     if (cache) {
       if (auto cached = cache->Lookup(relative, *content, args_text, root_)) {
         static_cast<UnitFacts&>(outcome) = std::move(*cached);
@@ -202,17 +211,9 @@ class SourceTranslatorImpl : public SourceTranslator {
         return outcome;
       }
     }
-    std::optional<fs::path> pch;
-    if (options_.use_prelude_pch && frontend_.cuda_path()) pch = EnsurePreludePch(args, DefaultPchDirectory(options_));
-    AstPassRequest request{root_, absolute, args};
-    if (pch) request.args.insert(request.args.end(), {"-include-pch", pch->string()});
-    UnitFacts facts = RunAstPass(request, resolver_);
-    if (!facts.parsed && pch && IsPchProblem(facts.fallback_reason)) {
-      std::error_code ignored;
-      fs::remove(*pch, ignored);  // stale (toolkit or compiler changed): rebuilt next time
-      request.args = args;
-      facts = RunAstPass(request, resolver_);
-    }
+    // One parse per configuration; their facts are merged so that every configuration's code is converted.
+    UnitFacts facts = ParseConfiguration(absolute, commands.front().args);
+    for (size_t i = 1; i < commands.size(); ++i) MergeConfiguration(facts, ParseConfiguration(absolute, commands[i].args));
     if (!facts.parsed) AddFallbackFacts(relative, *content, facts);
     facts.files[relative];  // the unit always has an entry
     for (const auto& [path, file] : facts.files) {
@@ -221,6 +222,47 @@ class SourceTranslatorImpl : public SourceTranslator {
     if (cache) cache->Store(relative, *content, args_text, facts);
     static_cast<UnitFacts&>(outcome) = std::move(facts);
     return outcome;
+  }
+
+  UnitFacts ParseConfiguration(const fs::path& absolute, const std::vector<std::string>& args) {
+    std::optional<fs::path> pch;
+    if (options_.use_prelude_pch && frontend_.cuda_path()) pch = EnsurePreludePch(args, DefaultPchDirectory(options_));
+    AstPassRequest request{root_, absolute, args, arguments_->readable_roots()};
+    if (pch) {
+      request.args.insert(request.args.end(), {"-include-pch", pch->string()});
+      if (!request.readable_roots.empty()) request.readable_roots.push_back(pch->parent_path().string());
+    }
+    UnitFacts facts = RunAstPass(request, resolver_);
+    if (!facts.parsed && pch && IsPchProblem(facts.fallback_reason)) {
+      std::error_code ignored;
+      fs::remove(*pch, ignored);  // stale (toolkit or compiler changed): rebuilt next time
+      request.args = args;
+      facts = RunAstPass(request, resolver_);
+    }
+    return facts;
+  }
+
+  // A second configuration's facts join the first's: what one parse skipped (an #ifdef of a define the
+  // other sets) is skipped only if both skipped it.
+  static void MergeConfiguration(UnitFacts& into, UnitFacts from) {
+    if (!from.parsed) return;
+    if (!into.parsed) {
+      into = std::move(from);
+      return;
+    }
+    for (auto& [path, file] : from.files) {
+      auto [it, inserted] = into.files.try_emplace(path, file);
+      if (inserted) continue;
+      std::vector<ByteRange> both;
+      for (const ByteRange& a : it->second.skipped) {
+        for (const ByteRange& b : file.skipped) {
+          const uint32_t begin = std::max(a.begin, b.begin), end = std::min(a.end, b.end);
+          if (begin < end) both.push_back({begin, end});
+        }
+      }
+      MergeInto(it->second, file, false);
+      it->second.skipped = std::move(both);
+    }
   }
 
   // Without a parse: project headers reachable through #include (resolved like the preprocessor would,
@@ -257,6 +299,7 @@ class SourceTranslatorImpl : public SourceTranslator {
     FileTranslation result;
     result.path = path;
     result.from_cache = merged.from_cache;
+    result.arguments = merged.arguments;
     const auto content = ReadFile(root_ / path);
     if (!content) {
       result.status = FileStatus::kFailed;
@@ -349,6 +392,19 @@ class SourceTranslatorImpl : public SourceTranslator {
 };
 
 }  // namespace
+
+absl::StatusOr<UnitArgumentLookup> MakeUnitArgumentLookup(TranslateOptions options, const fs::path& root) {
+  if (options.frontend.shim_directory.empty()) {
+    options.frontend.shim_directory = DefaultPchDirectory(options).parent_path() / "shims";
+  }
+  auto frontend = CudaFrontend::Create(options.frontend);
+  if (!frontend.ok()) return frontend.status();
+  std::error_code error;
+  auto arguments = UnitArguments::Create(options, *frontend, fs::weakly_canonical(fs::absolute(root), error));
+  if (!arguments.ok()) return arguments.status();
+  auto shared = std::make_shared<UnitArguments>(std::move(*arguments));
+  return UnitArgumentLookup([shared](const fs::path& file) { return shared->For(file).front().args; });
+}
 
 absl::StatusOr<std::unique_ptr<SourceTranslator>> CreateSourceTranslator(TranslateOptions options) {
   if (options.frontend.shim_directory.empty()) {

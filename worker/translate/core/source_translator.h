@@ -1,11 +1,13 @@
 #pragma once
 // CUDA -> HIP source translation of a set of files within one repository (the translator's entry point).
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "worker/translate/frontend/compile_arguments.h"
 #include "worker/translate/frontend/cuda_frontend.h"
 #include "worker/translate/tables/api_mapping.h"
 #include "worker/translate/translation_types.h"
@@ -28,7 +30,11 @@ struct TranslateOptions {
   std::optional<std::filesystem::path> pch_directory;  // unset: <cache_directory>/pch, else ~/.cache/hipforge/pch
   unsigned jobs = 0;                // 0: hardware concurrency
   std::optional<std::filesystem::path> cache_directory;        // content-hash cache
-  std::optional<std::filesystem::path> compilation_database;  // directory with compile_commands.json
+  // compile_commands.json (the file, or a directory holding one); unset: one found in the tree is used.
+  std::optional<std::filesystem::path> compilation_database;
+  ArgumentSource compilation_database_source = ArgumentSource::kCompileDatabase;  // reported per unit
+  bool trust_compilation_database = false;  // the local user's own (-p): paths outside the tree are kept
+  bool find_compile_commands = true;        // look for compile_commands.json in the tree (root, build/, out/)
 };
 
 class SourceTranslator {
@@ -46,5 +52,10 @@ class SourceTranslator {
 };
 
 absl::StatusOr<std::unique_ptr<SourceTranslator>> CreateSourceTranslator(TranslateOptions options);
+
+// The host-side Clang arguments the translator parses each unit of `root` with (the first configuration's),
+// for the analyzer: one set of compile arguments for both (AnalyzeOptions::unit_arguments).
+using UnitArgumentLookup = std::function<std::vector<std::string>(const std::filesystem::path& file)>;
+absl::StatusOr<UnitArgumentLookup> MakeUnitArgumentLookup(TranslateOptions options, const std::filesystem::path& root);
 
 }  // namespace hipforge::translate

@@ -11,6 +11,7 @@
 #include "clang/Lex/Lexer.h"
 #include "worker/translate/core/argument_rewrites.h"
 #include "worker/translate/core/compat_shims.h"
+#include "worker/translate/core/version_conditions.h"
 
 namespace hipforge::translate {
 namespace {
@@ -64,6 +65,7 @@ class TokenPass {
     for (size_t i = 0; i < tokens_.size(); ++i) {
       if (directive_tokens_.count(i)) continue;
       const Token& token = tokens_[i];
+      if (version_macro_offsets_.count(token.begin)) continue;
       if (IsSkipped(token.begin)) continue;
       if (IsIdentifier(token)) {
         uses_warp_sync_ = uses_warp_sync_ || IsWarpSyncName(Text(token));
@@ -185,11 +187,11 @@ class TokenPass {
     if (input_.facts) {
       for (const auto& macro : input_.facts->macros) project_macros_.insert(macro);
     }
+    RewriteVersionConditions();
     // Pass 2: rewrite the include names; mark directive-name tokens so they are not renamed as identifiers.
     for (size_t hash : collect_directive_names_) {
       if (hash + 1 >= tokens_.size() || !IsIdentifier(tokens_[hash + 1])) continue;
       directive_tokens_.insert(hash + 1);
-      ReportCudaVersionCondition(hash);
       const std::string_view directive = Text(tokens_[hash + 1]);
       if (directive != "include" && directive != "include_next" && directive != "import") continue;
       const uint32_t line_end = LineEnd(tokens_[hash + 1].end());
@@ -200,26 +202,35 @@ class TokenPass {
     }
   }
 
-  // `#if CUDART_VERSION >= 2020`: HIP defines neither CUDA_VERSION nor CUDART_VERSION, so after translation the
-  // comparison sees 0 and picks the other branch, often legacy code. Said once per directive, where it happens.
-  void ReportCudaVersionCondition(size_t hash) {
-    const std::string_view directive = Text(tokens_[hash + 1]);
-    if (directive != "if" && directive != "elif") return;
-    if (IsSkipped(tokens_[hash].begin)) return;
-    const uint32_t line_end = LineEnd(tokens_[hash + 1].end());
-    for (size_t j = hash + 2; j < tokens_.size() && tokens_[j].begin < line_end; ++j) {
-      if (!IsIdentifier(tokens_[j])) continue;
-      const std::string_view name = Text(tokens_[j]);
-      if (name != "CUDA_VERSION" && name != "CUDART_VERSION") continue;
-      if (j >= 1 && IsIdentifier(tokens_[j - 1]) && Text(tokens_[j - 1]) == "defined") continue;
-      if (j >= 2 && tokens_[j - 1].kind == clang::tok::l_paren && IsIdentifier(tokens_[j - 2]) &&
-          Text(tokens_[j - 2]) == "defined") {
+  // Version conditions (version_conditions.h): CUDA version macros in #if lines read as the target HIP has them.
+  void RewriteVersionConditions() {
+    std::vector<Directive> directives;
+    for (size_t hash : collect_directive_names_) {
+      if (hash + 1 >= tokens_.size() || !IsIdentifier(tokens_[hash + 1]) || IsSkipped(tokens_[hash].begin)) continue;
+      Directive directive{Text(tokens_[hash + 1]), tokens_[hash].begin, {}};
+      if (directive.name != "if" && directive.name != "elif" && directive.name != "ifdef" &&
+          directive.name != "ifndef" && directive.name != "else" && directive.name != "endif" &&
+          directive.name != "error" && directive.name != "elifdef" && directive.name != "elifndef") {
         continue;
       }
-      Report(kRuleCudaVersionCondition, Severity::kWarning, tokens_[j].begin,
-             "'" + std::string(name) + "' is not defined by HIP: after translation this condition reads it as 0.");
-      return;
+      const uint32_t line_end = LineEnd(tokens_[hash + 1].end());
+      for (size_t j = hash + 2; j < tokens_.size() && tokens_[j].begin < line_end; ++j) {
+        const ConditionToken::Kind kind = IsIdentifier(tokens_[j]) ? ConditionToken::kIdentifier
+                                          : tokens_[j].kind == clang::tok::numeric_constant
+                                              ? ConditionToken::kNumber
+                                              : ConditionToken::kPunctuation;
+        directive.tokens.push_back({kind, Text(tokens_[j]), tokens_[j].begin});
+      }
+      directives.push_back(std::move(directive));
     }
+    VersionConditionOptions options{resolver_.options().target_hip_version, resolver_.options().miopen,
+                                    &project_macros_};
+    VersionConditionResult result = translate::RewriteVersionConditions(directives, options);
+    for (auto& edit : result.edits) AddEdit(edit.offset, edit.length, std::move(edit.replacement), "version-macros");
+    for (auto& finding : result.findings) {
+      Report(kRuleCudaVersionCondition, finding.severity, finding.offset, std::move(finding.message));
+    }
+    version_macro_offsets_ = std::move(result.handled_offsets);
   }
 
   struct ParsedInclude {
@@ -727,6 +738,7 @@ class TokenPass {
   TokenPassOutput output_;
   std::vector<size_t> collect_directive_names_;
   std::set<size_t> directive_tokens_;
+  std::set<uint32_t> version_macro_offsets_;  // rewritten by RewriteVersionConditions
   std::set<std::string> project_macros_;
   std::set<std::string> reported_unknown_;
   std::set<std::string> emitted_main_headers_;

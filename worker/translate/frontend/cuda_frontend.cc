@@ -73,6 +73,14 @@ absl::StatusOr<CudaFrontend> CudaFrontend::Create(CudaFrontendOptions options) {
 }
 
 std::vector<std::string> CudaFrontend::ClangArgs() const {
+  std::vector<std::string> args = BaseClangArgs();
+  for (const auto& dir : options_.include_dirs) args.push_back("-I" + dir.string());
+  for (const auto& define : options_.defines) args.push_back("-D" + define);
+  args.insert(args.end(), options_.extra_args.begin(), options_.extra_args.end());
+  return args;
+}
+
+std::vector<std::string> CudaFrontend::BaseClangArgs() const {
   std::vector<std::string> args = {"-x", "cuda", "--cuda-host-only", "-std=c++17",
                                    "--cuda-gpu-arch=" + options_.gpu_arch, "-nocudalib",
                                    "-Wno-unknown-cuda-version", "-ferror-limit=0"};
@@ -87,10 +95,20 @@ std::vector<std::string> CudaFrontend::ClangArgs() const {
   } else {
     args.insert(args.end(), {"-nocudainc", "-include", (options_.shim_directory / kMinimalCudaHeader).string()});
   }
-  for (const auto& dir : options_.include_dirs) args.push_back("-I" + dir.string());
-  for (const auto& define : options_.defines) args.push_back("-D" + define);
-  args.insert(args.end(), options_.extra_args.begin(), options_.extra_args.end());
   return args;
+}
+
+std::vector<std::string> CudaFrontend::ReadableRoots(const std::filesystem::path& tree_root,
+                                                     const std::vector<std::filesystem::path>& extra) const {
+  if (!options_.confine_to_tree) return {};
+  std::vector<std::string> roots = {tree_root.string(), options_.shim_directory.string(),
+                                    options_.clang_resource_dir.value_or(kDefaultResourceDir).string(),
+                                    // The C and C++ standard libraries and the driver's GCC detection.
+                                    "/usr/include", "/usr/lib/gcc", "/usr/local/include"};
+  if (cuda_path_) roots.push_back(cuda_path_->string());
+  for (const auto& dir : options_.include_dirs) roots.push_back(dir.string());
+  for (const auto& dir : extra) roots.push_back(dir.string());
+  return roots;
 }
 
 }  // namespace hipforge::translate

@@ -17,7 +17,13 @@ struct CudaFrontendOptions {
   std::string gpu_arch = "sm_70";
   std::vector<std::filesystem::path> include_dirs;
   std::vector<std::string> defines;  // "NAME" or "NAME=VALUE"
-  std::vector<std::string> extra_args;  // appended last (user's Clang arguments after `--`)
+  std::vector<std::string> extra_args;  // appended last (the local user's own Clang arguments: trusted)
+  // Arguments from data (JobOptions.extra_clang_args): allow-listed against the tree before each parse
+  // (compile_arguments.h), never passed as they are.
+  std::vector<std::string> untrusted_args;
+  // Parses may read only the tree, the toolkit, Clang's resource dir, the shims, system headers and the
+  // include_dirs above (confined_file_system.h): a hostile #include of a host file reads as missing.
+  bool confine_to_tree = false;
 };
 
 class CudaFrontend {
@@ -27,6 +33,13 @@ class CudaFrontend {
 
   // Full argument list for clang::tooling (without the program name and without the file).
   std::vector<std::string> ClangArgs() const;
+  // The same without the local user's include dirs, defines and extra args (reported per unit apart).
+  std::vector<std::string> BaseClangArgs() const;
+
+  // What a confined parse of `tree_root` may read (empty when not confined); `extra` (the PCH directory, ...)
+  // is added.
+  std::vector<std::string> ReadableRoots(const std::filesystem::path& tree_root,
+                                         const std::vector<std::filesystem::path>& extra = {}) const;
 
   // The detected toolkit root, if any.
   const std::optional<std::filesystem::path>& cuda_path() const { return cuda_path_; }

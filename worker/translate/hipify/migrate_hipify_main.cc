@@ -142,10 +142,14 @@ int main(int argc, char** argv) {
   options.translate_inactive_branches = !skip_excluded && !default_preprocessor;
   options.default_preprocessor = default_preprocessor;
   options.guess_build_flags = false;  // hipify-clang semantics: the command line says what Clang sees
+  options.find_compile_commands = false;
   options.use_prelude_pch = !no_pch;
   options.jobs = jobs;
   if (!cache_dir.empty()) options.cache_directory = fs::path(cache_dir.getValue());
-  if (!build_path.empty()) options.compilation_database = fs::path(build_path.getValue());
+  if (!build_path.empty()) {
+    options.compilation_database = fs::path(build_path.getValue());
+    options.trust_compilation_database = true;  // the local user's own build
+  }
 
   std::vector<fs::path> files;
   for (const auto& source : sources) {

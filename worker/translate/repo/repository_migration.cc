@@ -40,6 +40,17 @@ nlohmann::json ToReportJson(const MigrationResult& result) {
       entry["converted"] = translation.stats.converted;
       entry["unconverted"] = translation.stats.unconverted;
       entry["unsupported"] = translation.stats.unsupported;
+      // Per translation unit and configuration: the compile arguments used and where each came from.
+      if (!translation.arguments.empty()) {
+        nlohmann::json configurations = nlohmann::json::array();
+        for (const UnitArgumentReport& config : translation.arguments) {
+          nlohmann::json used = nlohmann::json::array(), rejected = nlohmann::json::array();
+          for (const auto& arg : config.used) used.push_back({{"argument", arg.argument}, {"source", arg.source}});
+          for (const auto& arg : config.rejected) rejected.push_back({{"argument", arg.argument}, {"reason", arg.source}});
+          configurations.push_back({{"configuration", config.configuration}, {"used", used}, {"rejected", rejected}});
+        }
+        entry["compile_arguments"] = std::move(configurations);
+      }
       totals["converted"] = totals["converted"].get<int>() + translation.stats.ConvertedTotal();
       totals["unsupported"] = totals["unsupported"].get<int>() + translation.stats.unsupported;
     }

@@ -21,6 +21,10 @@ struct MigrationOptions {
   bool annotate = false;            // `// HIPFORGE HBxxx: ...` comments in the output
   bool rename_to_hip = false;       // .cu -> .hip, includes and build files updated
   std::vector<std::string> hip_architectures = {"gfx90a", "gfx942"};
+  // Without a compile_commands.json: configure the project's CMake / dry-run its Makefile (sandboxed) for
+  // per-unit arguments (build_commands.h). Off: include dirs guessed from the tree, -D read from build files.
+  bool discover_build_commands = true;
+  std::vector<std::string> cmake_options;  // extra -DNAME=VALUE for that configure (hipforge.yaml)
 };
 
 enum class RepoFileKind { kCudaSource, kHeader, kCppSource, kCMake, kMakefile, kShellScript, kDockerfile, kCiConfig,

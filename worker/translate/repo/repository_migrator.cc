@@ -7,6 +7,7 @@
 #include <regex>
 #include <sstream>
 
+#include "worker/translate/repo/build_commands.h"
 #include "worker/translate/repo/cmake_rewriter.h"
 #include "worker/translate/repo/file_classifier.h"
 #include "worker/translate/repo/line_rewriters.h"
@@ -76,6 +77,23 @@ std::string Fingerprint(const MigrationOptions& options, const RewriteContext& c
   text += "|rdc=" + std::to_string(context.relocatable_device_code_needed);
   return text;
 }
+
+// A private temporary directory, removed with everything in it when the pass ends.
+class ScratchDirectory {
+ public:
+  ScratchDirectory() {
+    std::mt19937_64 rng{std::random_device{}()};
+    path_ = fs::temp_directory_path() / ("hipforge-build-" + std::to_string(rng()));
+  }
+  ~ScratchDirectory() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
 
 std::string RelativeOf(const fs::path& path, const fs::path& root) {
   return path.lexically_relative(root).generic_string();
@@ -202,12 +220,42 @@ absl::StatusOr<MigrationResult> RepositoryMigrator::Run(const fs::path& input_ro
 
   MigrationResult result;
 
+  // 1b. Per-unit compile arguments from the project's own build when the tree has no compile database.
+  TranslateOptions translate_options = options.translate;
+  ScratchDirectory scratch;
+  if (options.discover_build_commands && !translate_options.compilation_database && !needs_translator.empty() &&
+      !fs::exists(input / "compile_commands.json") && !fs::exists(input / "build" / "compile_commands.json")) {
+    report("build-commands", 0, 1, "");
+    BuildDiscoveryOptions discovery_options;
+    discovery_options.scratch = scratch.path();
+    discovery_options.cmake_options = options.cmake_options;
+    if (translate_options.frontend.cuda_path) discovery_options.cuda_path = *translate_options.frontend.cuda_path;
+    BuildDiscovery discovery = DiscoverBuildCommands(launcher_, input, discovery_options);
+    result.notes.insert(result.notes.end(), discovery.notes.begin(), discovery.notes.end());
+    if (discovery.compile_commands) {
+      translate_options.compilation_database = *discovery.compile_commands;
+      translate_options.compilation_database_source =
+          discovery.tool == "cmake" ? ArgumentSource::kCMake : ArgumentSource::kMakefile;
+    }
+    report("build-commands", 1, 1, discovery.tool);
+  }
+
   // 2. Analyze (findings in the original sources; their safe fixes go to the translator).
   std::vector<Finding> analyzer_findings;
   EditsByFile annotations;  // `// HIPFORGE HBxxx:` comments, only with options.annotate
   bool have_analyzer = false;
   {
     AnalyzeOptions analyze_options = options.analyze;
+    // One set of compile arguments: the analyzer parses with the translator's front end (job arguments and
+    // confinement included).
+    const fs::path analyzer_shims = analyze_options.frontend.shim_directory;
+    analyze_options.frontend = translate_options.frontend;
+    if (!analyzer_shims.empty()) analyze_options.frontend.shim_directory = analyzer_shims;
+#ifdef HIPFORGE_HAVE_TRANSLATOR
+    if (auto lookup = MakeUnitArgumentLookup(translate_options, input); lookup.ok()) {
+      analyze_options.unit_arguments = std::move(*lookup);
+    }
+#endif
     analyze_options.annotate = analyze_options.annotate || options.annotate;
     analyze_options.target_architectures = options.hip_architectures;  // HB206 needs to know about gfx94x
     absl::StatusOr<std::unique_ptr<Analyzer>> analyzer = analyzer_factory_(analyze_options);
@@ -230,7 +278,7 @@ absl::StatusOr<MigrationResult> RepositoryMigrator::Run(const fs::path& input_ro
   std::map<std::string, FileTranslation> translations;
   std::unique_ptr<SourceTranslator> translator;
   {
-    absl::StatusOr<std::unique_ptr<SourceTranslator>> created = translator_factory_(options.translate);
+    absl::StatusOr<std::unique_ptr<SourceTranslator>> created = translator_factory_(translate_options);
     if (created.ok()) {
       translator = std::move(*created);
     } else if (!needs_translator.empty()) {

@@ -1,0 +1,59 @@
+#pragma once
+// Version branches kept meaningful (issue 14 item 2): in `#if/#elif/#ifdef/#ifndef` lines, CUDA version
+// macros (tables/version_macros.h) become HIP_VERSION-based expressions and `defined(X)` HIP's own macro,
+// so that the branch whose APIs the target HIP provides is taken; each rewrite gets a located TR014 note.
+// Every chain with a version condition is then evaluated for the target HIP release: when it selects an
+// `#error`, or may select one, a located warning says so, never silently. The token pass still translates
+// every branch.
+#include <cstdint>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "worker/translate/core/preprocessor_condition.h"
+#include "worker/translate/tables/api_mapping.h"
+#include "worker/translate/translation_types.h"
+
+namespace hipforge::translate {
+
+struct DirectiveToken {
+  ConditionToken::Kind kind;
+  std::string_view text;
+  uint32_t offset;
+};
+
+struct Directive {
+  std::string_view name;  // "if", "elif", "ifdef", "ifndef", "else", "endif", "error", ...
+  uint32_t offset;        // of the '#'
+  std::vector<DirectiveToken> tokens;  // after the directive name, to the end of the line
+};
+
+struct VersionConditionEdit {
+  uint32_t offset;
+  uint32_t length;
+  std::string replacement;
+};
+
+struct VersionConditionFinding {
+  Severity severity;
+  uint32_t offset;
+  std::string message;
+};
+
+struct VersionConditionResult {
+  std::vector<VersionConditionEdit> edits;
+  std::vector<VersionConditionFinding> findings;  // all under rule TR014
+  std::set<uint32_t> handled_offsets;             // tokens rewritten here (the renamer leaves them)
+};
+
+struct VersionConditionOptions {
+  ApiVersion target_hip_version;
+  bool miopen = false;                     // cuDNN is translated to MIOpen (CUDNN_* macros rewritten too)
+  const std::set<std::string>* project_macros = nullptr;  // names the project #defines itself: left alone
+};
+
+VersionConditionResult RewriteVersionConditions(const std::vector<Directive>& directives,
+                                                const VersionConditionOptions& options);
+
+}  // namespace hipforge::translate

@@ -1,0 +1,269 @@
+#include "worker/translate/repo/build_commands.h"
+
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "worker/validate/sandbox.h"
+
+namespace hipforge::translate {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string ReadText(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Shell words of one command line: quotes and backslashes as sh reads them; `&&`, `;`, `||`, `|` split.
+std::vector<std::vector<std::string>> SplitShellLine(const std::string& line) {
+  std::vector<std::vector<std::string>> commands(1);
+  std::string word;
+  bool in_word = false;
+  auto flush = [&] {
+    if (in_word) commands.back().push_back(word);
+    word.clear();
+    in_word = false;
+  };
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (c == '\'' || c == '"') {
+      const size_t end = line.find(c, i + 1);
+      if (end == std::string::npos) break;
+      word += line.substr(i + 1, end - i - 1);
+      in_word = true;
+      i = end;
+    } else if (c == '\\' && i + 1 < line.size()) {
+      word += line[++i];
+      in_word = true;
+    } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      flush();
+    } else if (c == ';' || c == '&' || c == '|') {
+      flush();
+      while (i + 1 < line.size() && (line[i + 1] == '&' || line[i + 1] == '|')) ++i;
+      if (!commands.back().empty()) commands.emplace_back();
+    } else {
+      word += c;
+      in_word = true;
+    }
+  }
+  flush();
+  if (commands.back().empty()) commands.pop_back();
+  return commands;
+}
+
+bool IsCompiler(const std::string& program) {
+  static const std::regex kCompiler(R"(^(nvcc|hipcc|(.*-)?(gcc|g\+\+|cc|c\+\+|clang|clang\+\+)(-\d+)?)$)");
+  return std::regex_match(fs::path(program).filename().string(), kCompiler);
+}
+
+bool IsSource(const std::string& arg) {
+  const std::string ext = fs::path(arg).extension().string();
+  return ext == ".cu" || ext == ".cpp" || ext == ".cc" || ext == ".cxx" || ext == ".c" || ext == ".C";
+}
+
+void CopyTree(const fs::path& from, const fs::path& to, std::error_code& error) {
+  fs::create_directories(to, error);
+  for (auto it = fs::recursive_directory_iterator(from, fs::directory_options::skip_permission_denied, error);
+       !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
+    const fs::path relative = it->path().lexically_relative(from);
+    if (it->path().filename() == ".git") {
+      it.disable_recursion_pending();
+      continue;
+    }
+    if (it->is_symlink()) continue;  // the build gets no way out of its copy
+    if (it->is_directory()) {
+      fs::create_directories(to / relative, error);
+    } else if (it->is_regular_file()) {
+      fs::copy_file(it->path(), to / relative, fs::copy_options::overwrite_existing, error);
+    }
+  }
+}
+
+// Every path of the copy in `json` points back into the input.
+void ReplacePrefix(nlohmann::json& json, const std::string& from, const std::string& to) {
+  if (json.is_string()) {
+    std::string text = json.get<std::string>();
+    for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+      text.replace(at, from.size(), to);
+    }
+    json = text;
+  } else if (json.is_array() || json.is_object()) {
+    for (auto& item : json) ReplacePrefix(item, from, to);
+  }
+}
+
+// CMake hands nvcc its include dirs in `--options-file x.rsp`: the file's words replace the flag, when the file
+// lies inside the build (`scratch`); any other is left for the allow-list to refuse.
+void InlineOptionFiles(nlohmann::json& commands, const fs::path& scratch) {
+  for (auto& entry : commands) {
+    if (!entry.is_object() || !entry.contains("directory") || !entry["directory"].is_string()) continue;
+    const fs::path directory = entry["directory"].get<std::string>();
+    std::vector<std::string> words;
+    if (entry.contains("arguments") && entry["arguments"].is_array()) {
+      for (const auto& word : entry["arguments"]) {
+        if (word.is_string()) words.push_back(word.get<std::string>());
+      }
+    } else if (entry.contains("command") && entry["command"].is_string()) {
+      for (auto& part : SplitShellLine(entry["command"].get<std::string>())) {
+        words.insert(words.end(), part.begin(), part.end());
+      }
+    }
+    std::vector<std::string> inlined;
+    for (size_t i = 0; i < words.size(); ++i) {
+      if ((words[i] == "--options-file" || words[i] == "-optf") && i + 1 < words.size()) {
+        const fs::path file = fs::weakly_canonical(directory / words[i + 1]);
+        const auto relative = file.lexically_relative(fs::weakly_canonical(scratch));
+        if (!relative.empty() && *relative.begin() != "..") {
+          for (auto& part : SplitShellLine(ReadText(file))) inlined.insert(inlined.end(), part.begin(), part.end());
+          ++i;
+          continue;
+        }
+      }
+      inlined.push_back(words[i]);
+    }
+    entry.erase("command");
+    entry["arguments"] = inlined;
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> CudaOptionsInCMake(const std::string& cmake_text) {
+  static const std::regex kOption(R"(option\s*\(\s*([A-Za-z0-9_]*(CUDA|CUBLAS|CUDNN))\s)",
+                                  std::regex::icase);
+  std::set<std::string> names;
+  for (std::sregex_iterator m(cmake_text.begin(), cmake_text.end(), kOption), end; m != end; ++m) {
+    names.insert((*m)[1].str());
+  }
+  return {names.begin(), names.end()};
+}
+
+nlohmann::json CompileCommandsFromMakeDryRun(const std::string& output, const fs::path& directory) {
+  nlohmann::json commands = nlohmann::json::array();
+  std::vector<fs::path> directories = {directory};
+  static const std::regex kEntering(R"(^\S*make(\[\d+\])?: Entering directory [`'](.*)'$)");
+  static const std::regex kLeaving(R"(^\S*make(\[\d+\])?: Leaving directory)");
+  std::istringstream lines(output);
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::smatch match;
+    if (std::regex_match(line, match, kEntering)) {
+      directories.push_back(match[2].str());
+      continue;
+    }
+    if (std::regex_search(line, kLeaving)) {
+      if (directories.size() > 1) directories.pop_back();
+      continue;
+    }
+    fs::path cwd = directories.back();
+    for (const auto& words : SplitShellLine(line)) {
+      if (words.empty()) continue;
+      if (words[0] == "cd" && words.size() > 1) {
+        cwd = fs::path(words[1]).is_absolute() ? fs::path(words[1]) : cwd / words[1];
+        continue;
+      }
+      if (!IsCompiler(words[0])) continue;
+      for (size_t i = 1; i < words.size(); ++i) {
+        if (!IsSource(words[i]) || (i > 0 && words[i - 1] == "-o")) continue;
+        const fs::path file = fs::path(words[i]).is_absolute() ? fs::path(words[i]) : cwd / words[i];
+        commands.push_back({{"directory", cwd.lexically_normal().string()},
+                            {"file", file.lexically_normal().string()},
+                            {"arguments", words}});
+      }
+    }
+  }
+  return commands;
+}
+
+BuildDiscovery DiscoverBuildCommands(ProcessLauncher& launcher, const fs::path& input,
+                                     const BuildDiscoveryOptions& options) {
+  BuildDiscovery discovery;
+  const bool cmake = fs::exists(input / "CMakeLists.txt");
+  const bool make = !cmake && (fs::exists(input / "Makefile") || fs::exists(input / "makefile") ||
+                               fs::exists(input / "GNUmakefile"));
+  if (!cmake && !make) return discovery;
+  discovery.tool = cmake ? "cmake" : "make -n";
+  if (absl::Status sandbox = validate::ProbeSandbox(launcher, options.bwrap); !sandbox.ok()) {
+    discovery.notes.push_back("build commands not discovered: " + discovery.tool +
+                              " runs user code and needs the sandbox: " + std::string(sandbox.message()));
+    discovery.tool.clear();
+    return discovery;
+  }
+  std::error_code error;
+  const fs::path copy = options.scratch / "src";
+  fs::remove_all(options.scratch, error);
+  CopyTree(input, copy, error);
+  if (error) {
+    discovery.notes.push_back("build commands not discovered: cannot copy the tree: " + error.message());
+    return discovery;
+  }
+  validate::SandboxSpec spec;
+  spec.work_dir = options.scratch;
+  spec.chdir = copy;
+  spec.limits.cpu_seconds = options.timeout.count();
+  std::vector<std::string> command;
+  if (cmake) {
+    command = {"cmake", "-S", copy.string(), "-B", (options.scratch / "build").string(), "-G", "Unix Makefiles",
+               "-Wno-dev", "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON",
+               "-DCMAKE_CUDA_COMPILER=" + (options.cuda_path / "bin" / "nvcc").string(),
+               "-DCMAKE_CUDA_ARCHITECTURES=80",  // CUDA 13 dropped sm_70 (its try_compile fails)
+               // Includes on the command line, not in nvcc --options-file response files.
+               "-DCMAKE_CUDA_USE_RESPONSE_FILE_FOR_INCLUDES=OFF", "-DCMAKE_CXX_USE_RESPONSE_FILE_FOR_INCLUDES=OFF"};
+    std::set<std::string> switches;
+    for (auto it = fs::recursive_directory_iterator(copy, error); !error && it != fs::recursive_directory_iterator();
+         it.increment(error)) {
+      const std::string name = it->path().filename().string();
+      if (name != "CMakeLists.txt" && it->path().extension() != ".cmake") continue;
+      for (const auto& option : CudaOptionsInCMake(ReadText(it->path()))) switches.insert(option);
+    }
+    for (const auto& option : switches) command.push_back("-D" + option + "=ON");
+    for (const auto& option : options.cmake_options) command.push_back(option);
+  } else {
+    command = {"make", "-n", "-w", "-B", "-k", "-C", copy.string()};
+  }
+  ProcessSpec process;
+  process.argv = validate::SandboxCommand(options.bwrap, options.prlimit, spec, command);
+  process.working_directory = copy;
+  process.timeout = options.timeout;
+  auto result = launcher.Run(process);
+  std::string summary;
+  for (size_t i = 0; i < command.size(); ++i) {
+    if (i == 2 && cmake) continue;
+    summary += (summary.empty() ? "" : " ") + command[i];
+  }
+  if (!result.ok()) {
+    discovery.notes.push_back("`" + summary + "` did not run: " + std::string(result.status().message()));
+    return discovery;
+  }
+  nlohmann::json commands;
+  if (cmake) {
+    const fs::path json = options.scratch / "build" / "compile_commands.json";
+    if (result->exit_code != 0 || !fs::exists(json)) {
+      std::string tail = result->standard_error.substr(result->standard_error.size() > 400
+                                                           ? result->standard_error.size() - 400 : 0);
+      discovery.notes.push_back("cmake configure failed (exit " + std::to_string(result->exit_code) + "): " + tail);
+      return discovery;
+    }
+    commands = nlohmann::json::parse(ReadText(json), nullptr, /*allow_exceptions=*/false);
+    if (!commands.is_array()) {
+      discovery.notes.push_back("cmake wrote an unreadable compile_commands.json");
+      return discovery;
+    }
+    InlineOptionFiles(commands, options.scratch);
+  } else {
+    commands = CompileCommandsFromMakeDryRun(result->standard_output, copy);
+  }
+  ReplacePrefix(commands, copy.string(), fs::weakly_canonical(input).string());
+  const fs::path out = options.scratch / "compile_commands.json";
+  std::ofstream(out) << commands.dump(1);
+  discovery.compile_commands = out;
+  discovery.notes.push_back(std::to_string(commands.size()) + " compile command(s) from `" + summary + "`");
+  return discovery;
+}
+
+}  // namespace hipforge::translate
