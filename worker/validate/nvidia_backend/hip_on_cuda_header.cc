@@ -36,10 +36,6 @@ typedef cudaError_t hipError_t;
 inline hipError_t hipforge_from_cu(CUresult result) { return static_cast<hipError_t>(result); }
 // HIP on NVIDIA spells device pointers of the driver API as CUdeviceptr (an integer), as HIP's nvidia_detail does.
 typedef CUdeviceptr hipDeviceptr_t;
-// Overload ranking for a HIP name that stands for both a runtime and a driver function (hipMalloc: cudaMalloc
-// for T**, cuMemAlloc for hipDeviceptr_t*): the runtime form when it is callable, else the driver form.
-struct hipforge_driver_form {};
-struct hipforge_runtime_form : hipforge_driver_form {};
 
 #define hipLaunchKernelGGL(kernel, grid, block, shared, stream, ...) \
   kernel<<<(grid), (block), (shared), (stream)>>>(__VA_ARGS__)
@@ -101,7 +97,7 @@ bool IsPlainIdentifier(std::string_view name) {
 }
 
 bool HipSpelled(std::string_view name) {
-  for (std::string_view prefix : {"hip", "HIP", "__hip", "__HIP"}) {
+  for (std::string_view prefix : {"hip", "HIP", "__hip", "__HIP", "make_hip"}) {
     if (name.size() > prefix.size() && name.substr(0, prefix.size()) == prefix) return true;
   }
   return false;
@@ -154,22 +150,11 @@ bool IsIncludeGuard(const ApiMapping& m) {
   return m.kind == ApiKind::kMacro && guard(m.hip_name) && guard(m.cuda_name);
 }
 
+// The driver call with its CUresult converted to hipError_t (hipforge_from_cu). The name is bound by a
+// function-like macro so that the arguments reach the CUDA function as written (0 and NULL convert as in a
+// direct call, which a forwarding template loses) and a function CUDA 13 no longer has costs nothing unused.
 std::string DriverWrapper(std::string_view hip, std::string_view cuda) {
-  return "template <class... A> inline hipError_t " + std::string(hip) + "(A&&... a) { return hipforge_from_cu(" +
-         std::string(cuda) + "(static_cast<A&&>(a)...)); }\n";
-}
-
-// hip -> runtime form when callable, driver form otherwise (see hipforge_runtime_form).
-std::string RankedWrapper(std::string_view hip, std::string_view runtime, std::string_view driver) {
-  const std::string h(hip), r(runtime), d(driver);
-  return "namespace hipforge_detail {\n"
-         "template <class... A> inline auto " + h + "(hipforge_runtime_form, A&&... a) -> decltype(" + r +
-         "(static_cast<A&&>(a)...)) { return " + r + "(static_cast<A&&>(a)...); }\n"
-         "template <class... A> inline auto " + h + "(hipforge_driver_form, A&&... a) -> decltype(hipforge_from_cu(" +
-         d + "(static_cast<A&&>(a)...))) { return hipforge_from_cu(" + d + "(static_cast<A&&>(a)...)); }\n"
-         "}  // namespace hipforge_detail\n"
-         "template <class... A> inline decltype(auto) " + h + "(A&&... a) { return hipforge_detail::" + h +
-         "(hipforge_runtime_form{}, static_cast<A&&>(a)...); }\n";
+  return "#define " + std::string(hip) + "(...) hipforge_from_cu(" + std::string(cuda) + "(__VA_ARGS__))\n";
 }
 
 }  // namespace
@@ -220,8 +205,9 @@ std::map<std::string, std::string> GenerateHipOnCudaHeaders(std::span<const std:
       if (m->kind == ApiKind::kFunction && m->library == translate::ApiLibrary::kRuntime && !runtime) runtime = m;
     }
     if (runtime && driver) {
-      common += RankedWrapper(hip, runtime->cuda_name, driver->cuda_name);
-      ++wrappers;
+      // HIP's name stands for the runtime function (HIP on NVIDIA does the same): a plain mapping.
+      common += "#define " + hip + " " + std::string(runtime->cuda_name) + "\n";
+      ++macros;
     } else if (IsDriverFunction(*chosen)) {
       common += DriverWrapper(hip, chosen->cuda_name);
       ++wrappers;
@@ -269,6 +255,8 @@ std::map<std::string, std::string> GenerateHipOnCudaHeaders(std::span<const std:
         if (Has(*m, MappingFlag::kMainHeader)) chosen.push_back(m);
       }
     }
+    // HIP's cooperative-groups header has what CUDA splits over cooperative_groups/{reduce,scan,memcpy_async}.h.
+    if (hip_header == "hip/hip_cooperative_groups.h") chosen = sources;
     if (chosen.empty()) chosen = {sources.front()};
     std::string relative_up;
     for (char c : hip_header) {
