@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "absl/status/status.h"
+#include "common/report/report_json.h"
 
 namespace hipforge::server::reports {
 namespace {
@@ -25,6 +26,9 @@ absl::Status Store(pqxx::transaction_base& tx, const std::string& job_id, const 
   if (report.is_discarded() || !report.is_object()) {
     return absl::InvalidArgumentError("report is not a JSON object");
   }
+  // Checked by the typed report's parser (a section of the wrong shape is refused, naming the field); stored as
+  // sent, so fields a producer left out (e.g. a kernel's unknown AGPR count) stay NULL in the tables.
+  if (absl::StatusOr<report::Report> typed = report::ReportFromJson(report); !typed.ok()) return typed.status();
   report.erase("job_id");  // the job id is the row's key, not document content
   tx.exec_prepared("merge_report_document", job_id, report.dump(), now_micros);
   if (report.contains("translation")) {

@@ -69,18 +69,21 @@ SELECT $1::uuid, p.ord - 1, p.v->>'case', p.v->>'verdict', coalesce((p.v->>'max_
 FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS p(v, ord)
 
 -- name: get_report
--- The document with its tabular sections rebuilt from the tables (the tables are the source of truth).
+-- The document with its tabular sections rebuilt from the tables (the tables are the source of truth for their
+-- columns; fields without a column, e.g. a file's kind and left_for_person, come from the document's entry).
 SELECT (d.document || jsonb_build_object('job_id', d.job_id::text)
   || CASE WHEN d.document ? 'translation' THEN jsonb_build_object('translation',
        coalesce(d.document->'translation', '{}'::jsonb) || jsonb_build_object('files', coalesce(
-         (SELECT jsonb_agg(jsonb_build_object('path', f.path, 'status', f.status, 'fallback_reason', f.fallback_reason,
+         (SELECT jsonb_agg(coalesce(d.document->'translation'->'files'->f.ordinal, '{}'::jsonb)
+                           || jsonb_build_object('path', f.path, 'status', f.status, 'fallback_reason', f.fallback_reason,
                                               'converted', f.converted, 'unconverted', f.unconverted,
                                               'unsupported', f.unsupported, 'lines_changed', f.lines_changed,
                                               'changed_by', to_jsonb(f.changed_by)) ORDER BY f.ordinal)
           FROM report_files f WHERE f.job_id = d.job_id), '[]'::jsonb)))
      ELSE '{}'::jsonb END
   || CASE WHEN d.document ? 'findings' THEN jsonb_build_object('findings', coalesce(
-       (SELECT jsonb_agg(jsonb_build_object('rule_id', f.rule_id, 'severity', f.severity, 'path', f.path,
+       (SELECT jsonb_agg(coalesce(d.document->'findings'->f.ordinal, '{}'::jsonb)
+                         || jsonb_build_object('rule_id', f.rule_id, 'severity', f.severity, 'path', f.path,
                                             'line', f.line, 'column', f.col, 'message', f.message, 'fix', f.fix,
                                             'auto_fixed', f.auto_fixed) ORDER BY f.ordinal)
         FROM report_findings f WHERE f.job_id = d.job_id), '[]'::jsonb))
@@ -105,7 +108,8 @@ SELECT (d.document || jsonb_build_object('job_id', d.job_id::text)
         FROM report_tests t WHERE t.job_id = d.job_id), '[]'::jsonb))
      ELSE '{}'::jsonb END
   || CASE WHEN d.document ? 'parity' THEN jsonb_build_object('parity', coalesce(
-       (SELECT jsonb_agg(jsonb_build_object('case', p.case_name, 'verdict', p.verdict,
+       (SELECT jsonb_agg(coalesce(d.document->'parity'->p.ordinal, '{}'::jsonb)
+                         || jsonb_build_object('case', p.case_name, 'verdict', p.verdict,
                                             'max_abs_error', p.max_abs_error, 'max_rel_error', p.max_rel_error,
                                             'mismatches', p.mismatches) ORDER BY p.ordinal)
         FROM report_parity p WHERE p.job_id = d.job_id), '[]'::jsonb))

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/common/report_schema_check.h"
 #include "tests/server/store/postgres_test_env.h"
 
 namespace hipforge::server::testing {
@@ -87,6 +88,7 @@ TEST_F(ReportStoreTest, StoresSectionsAsRowsAndAssemblesThemBack) {
   auto text = store_->GetReport(job.id);
   ASSERT_TRUE(text.ok()) << text.status();
   const json report = json::parse(*text);
+  EXPECT_TRUE(hipforge::testing::MatchesReportSchema(report));
   EXPECT_EQ(report["job_id"], job.id);
   EXPECT_EQ(report["translation"]["files"].size(), 3u);
   EXPECT_EQ(report["translation"]["files"][0]["converted"]["function"], 3);

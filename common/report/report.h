@@ -1,0 +1,205 @@
+#pragma once
+// The migration report as C++ types: one struct per section of the report JSON that docs/report.md describes
+// and docs/report-schema.json checks. The translate worker fills translation/findings/effort, the validate
+// worker builds/tests/parity/profile/gpu; the server stores, merges and summarizes it; the CLI renders it. All of
+// them go through report_json.h (one serializer, one parser). Free of heavy includes on purpose.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hipforge::report {
+
+// ---- translation -------------------------------------------------------------------------------------------
+
+enum class FileStatus { kTranslated, kUnchanged, kFallback, kCopied, kFailed };
+std::string_view FileStatusName(FileStatus status);  // "translated", "unchanged", "fallback", "copied", "failed"
+std::optional<FileStatus> ParseFileStatus(std::string_view name);
+
+struct FileEntry {
+  std::string path;         // in the output tree, relative
+  std::string source_path;  // in the input tree, relative (differs when renamed); empty: same as path
+  std::string kind;         // "cuda-source", "header", "cpp-source", "cmake", "makefile", "shell", ...
+  FileStatus status = FileStatus::kUnchanged;
+  std::string fallback_reason;           // why the AST path was not used
+  std::map<std::string, int> converted;  // API uses converted, by kind ("function", "type", ...)
+  int unconverted = 0;                   // CUDA identifiers with no mapping
+  int unsupported = 0;                   // mapped but missing in the target HIP
+  int lines_changed = 0;
+  std::vector<std::string> changed_by;       // tables, rule ids, "cmake", ...
+  std::vector<std::string> left_for_person;  // manual steps in this file
+  bool from_cache = false;
+};
+
+// True for the files the progress counters count: CUDA sources and headers (file kind).
+bool IsCudaRelevant(const FileEntry& file);
+// A CUDA-relevant file counts as translated when it went through the translator (AST or token fallback).
+bool CountsAsTranslated(const FileEntry& file);
+
+struct TranslationTotals {
+  int files = 0, translated = 0, unchanged = 0, fallback = 0, copied = 0, failed = 0;
+  int converted = 0, unconverted = 0, unsupported = 0, lines_changed = 0;
+  // The job's progress counters (Job.files_total / files_translated): IsCudaRelevant / CountsAsTranslated.
+  int cuda_files = 0, cuda_files_translated = 0;
+};
+// The one definition of every total, from the file entries.
+TranslationTotals ComputeTotals(const std::vector<FileEntry>& files);
+
+struct TranslationSection {
+  std::vector<FileEntry> files;
+  TranslationTotals totals;         // ComputeTotals(files) when produced; read as stored
+  std::vector<std::string> notes;   // pass-level notes
+};
+
+// ---- findings ----------------------------------------------------------------------------------------------
+
+enum class Severity { kError, kWarning, kNote };
+std::string_view SeverityName(Severity severity);  // "error", "warning", "note"
+std::optional<Severity> ParseSeverity(std::string_view name);
+
+struct Finding {
+  std::string rule_id;  // HBxxx (analyzer) or TRxxx (translator)
+  Severity severity = Severity::kWarning;
+  std::string path;
+  int line = 0, column = 0;  // 1-based; 0: unknown
+  std::string message;
+  std::string fix;          // what the automatic fix did, or the manual step
+  bool auto_fixed = false;  // the fix was applied to the migrated tree
+  bool fixable = false;     // an automatic fix exists (applied or not)
+};
+
+// Findings split the way a person reads them: what was fixed for them, and what is left, by severity.
+struct FindingCounts {
+  int fixed = 0;
+  int left_errors = 0, left_warnings = 0, left_notes = 0;
+  int left() const { return left_errors + left_warnings + left_notes; }
+};
+FindingCounts CountFindings(const std::vector<Finding>& findings);
+
+// ---- effort ------------------------------------------------------------------------------------------------
+
+// One line of the effort computation: `count` items at `hours_each` (hours = count * hours_each).
+struct EffortItem {
+  std::string what;  // e.g. "warning HB402 without an automatic fix"
+  int count = 0;
+  double hours_each = 0;
+  double hours = 0;
+};
+
+struct FileEffort {
+  std::string path;
+  double engineer_hours = 0;
+  std::map<std::string, int> by_severity;  // findings left in this file, by severity name
+};
+
+struct EffortSection {
+  double engineer_hours = 0;     // work LEFT for a person: the sum of `items`
+  double automatic_share = 1.0;  // share of CUDA references handled automatically
+  std::map<std::string, int> by_severity;  // findings left, by severity name
+  std::vector<FileEffort> files;
+  std::vector<EffortItem> items;  // how engineer_hours is computed
+  std::string model;              // where the model is documented ("docs/rules/effort-model.md")
+};
+
+// ---- validation --------------------------------------------------------------------------------------------
+
+struct KernelResources {
+  std::string name;
+  int vgprs = 0;
+  int sgprs = 0;
+  int agprs = 0;
+  int64_t scratch_bytes = 0;
+  int occupancy = 0;  // waves per SIMD as the compiler reports it
+  int spills = 0;     // SGPR + VGPR spill count
+  int64_t lds_bytes = 0;
+};
+
+struct BuildError {
+  std::string path;  // original CUDA path when it could be mapped, else the translated path
+  int line = 0;
+  std::string message;
+};
+
+struct BuildResult {
+  std::string requested_arch;  // what the job asked for, e.g. gfx942
+  std::string arch;            // what was actually built, e.g. gfx940 (nearest the toolchain has)
+  std::string toolchain;       // the toolchain that built it, e.g. "hipcc 5.2.3 (Debian)"
+  bool ok = false;
+  int64_t duration_ms = 0;
+  std::vector<BuildError> errors;
+  std::vector<KernelResources> kernels;
+  std::string note;         // e.g. "gfx942 not supported by toolchain; built gfx940"
+  std::string log_excerpt;  // failed builds: the failing step's error lines
+};
+
+enum class TestStatus { kPassed, kFailed, kTimedOut, kNotRun };
+std::string_view TestStatusName(TestStatus status);  // "passed", "failed", "timed_out", "not_run"
+std::optional<TestStatus> ParseTestStatus(std::string_view name);
+
+struct TestResult {
+  std::string name;
+  std::string arch;
+  TestStatus status = TestStatus::kNotRun;
+  int64_t duration_ms = 0;
+  std::string output_excerpt;
+};
+
+enum class ParityVerdict { kMatch, kMismatch, kMissing };
+std::string_view ParityVerdictName(ParityVerdict verdict);  // "match", "mismatch", "missing"
+std::optional<ParityVerdict> ParseParityVerdict(std::string_view name);
+
+struct ParityResult {
+  std::string case_name;  // JSON "case"
+  ParityVerdict verdict = ParityVerdict::kMissing;
+  double max_abs_error = 0.0;  // infinity (NaN against a number) is JSON null
+  double max_rel_error = 0.0;
+  int64_t mismatches = 0;
+  int64_t elements = 0;
+  std::string detail;  // why missing / first mismatch position
+};
+
+struct KernelProfile {
+  std::string kernel;
+  int64_t calls = 0;
+  int64_t total_ns = 0;
+  std::optional<int64_t> cuda_baseline_ns;
+};
+
+struct GpuSection {
+  bool ran_on_gpu = false;
+  std::string note;          // a full sentence, e.g. "not run on a GPU: compile-only worker"
+  std::string device_key;    // PCI BDF or unique id of the leased GPU
+  std::string device_arch;   // gcnArchName of the leased GPU
+  std::vector<std::string> warnings;  // e.g. HSA_OVERRIDE_GFX_VERSION refused
+};
+
+// ---- the report --------------------------------------------------------------------------------------------
+
+// Every section is optional: each worker role contributes its own, the store merges them per top-level
+// section, and an absent section means "not produced" (a present empty one means "produced, nothing in it").
+struct Report {
+  std::string job_id;  // set by the server on read; empty for local reports
+  std::optional<TranslationSection> translation;
+  std::optional<std::vector<Finding>> findings;
+  std::optional<EffortSection> effort;
+  std::optional<std::vector<BuildResult>> builds;
+  std::optional<std::vector<TestResult>> tests;
+  std::optional<std::vector<ParityResult>> parity;
+  std::optional<std::vector<KernelProfile>> profile;
+  std::optional<GpuSection> gpu;
+
+  // Copies the sections present in `other` over this report's (what the store does with a role's report).
+  void MergeSections(const Report& other);
+};
+
+// ---- validate hints ----------------------------------------------------------------------------------------
+
+// What the translate step learned that the validate step needs, carried in the validate task's payload
+// ("hints"). Decided by the translate worker (it knows its rules); the server only passes it on.
+struct ValidateHints {
+  bool managed_memory = false;  // the code uses managed memory: run tests with HSA_XNACK=1
+};
+
+}  // namespace hipforge::report

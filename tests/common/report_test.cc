@@ -1,0 +1,155 @@
+// The typed report: one serializer and parser that round-trip every section, totals with one definition,
+// findings split into fixed and left, and JSON that docs/report-schema.json accepts.
+#include "common/report/report_json.h"
+
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "tests/common/report_schema_check.h"
+
+namespace hipforge::report {
+namespace {
+
+using nlohmann::json;
+
+Report FullReport() {
+  Report report;
+  report.job_id = "job-1";
+  TranslationSection& translation = report.translation.emplace();
+  translation.files = {
+      {.path = "src/a.hip", .source_path = "src/a.cu", .kind = "cuda-source", .status = FileStatus::kTranslated,
+       .converted = {{"function", 3}, {"type", 1}}, .lines_changed = 5, .changed_by = {"runtime", "HB102"}},
+      {.path = "src/b.cuh", .kind = "header", .status = FileStatus::kFallback, .fallback_reason = "parse error",
+       .unconverted = 2, .lines_changed = 1},
+      {.path = "include/plain.h", .kind = "header", .status = FileStatus::kUnchanged},
+      {.path = "CMakeLists.txt", .kind = "cmake", .status = FileStatus::kTranslated, .lines_changed = 2,
+       .changed_by = {"cmake"}, .left_for_person = {"check the HIP architectures"}},
+  };
+  translation.totals = ComputeTotals(translation.files);
+  translation.notes = {"a pass-level note"};
+  report.findings = std::vector<Finding>{
+      {.rule_id = "HB503", .severity = Severity::kError, .path = "run.sh", .line = 2, .column = 1,
+       .message = "nvidia-smi", .fix = "amd-smi", .auto_fixed = true},
+      {.rule_id = "HB402", .severity = Severity::kWarning, .path = "src/a.cu", .line = 9, .message = "pageable"},
+      {.rule_id = "HB101", .severity = Severity::kWarning, .path = "src/a.cu", .line = 12, .message = "warp 32",
+       .fix = "use warpSize", .fixable = true},
+  };
+  report.effort = EffortSection{.engineer_hours = 1.35, .automatic_share = 0.9, .by_severity = {{"warning", 2}},
+                                .files = {{.path = "src/a.cu", .engineer_hours = 1.35, .by_severity = {{"warning", 2}}}},
+                                .items = {{"warning HB402 without an automatic fix", 1, 1.0, 1.0},
+                                          {"apply and review an automatic fix", 1, 0.1, 0.1},
+                                          {"rebuild and retest a file a person changes", 1, 0.25, 0.25}},
+                                .model = "docs/rules/effort-model.md"};
+  report.builds = std::vector<BuildResult>{
+      {.requested_arch = "gfx942", .arch = "gfx940", .toolchain = "hipcc 5.2.3 (Debian)", .ok = false,
+       .duration_ms = 1234, .errors = {{.path = "src/a.cu", .line = 10, .message = "boom"}},
+       .kernels = {{.name = "k", .vgprs = 32, .sgprs = 20, .occupancy = 8}}, .note = "gfx942 not supported",
+       .log_excerpt = "error: boom"}};
+  report.tests = std::vector<TestResult>{{.name = "t", .arch = "gfx940", .status = TestStatus::kTimedOut,
+                                          .duration_ms = 10, .output_excerpt = "..."}};
+  report.parity = std::vector<ParityResult>{{.case_name = "c", .verdict = ParityVerdict::kMismatch,
+                                             .max_abs_error = INFINITY, .max_rel_error = 0.5, .mismatches = 3,
+                                             .elements = 100, .detail = "first at 7"}};
+  report.profile = std::vector<KernelProfile>{{.kernel = "k", .calls = 1, .total_ns = 1000, .cuda_baseline_ns = 900},
+                                              {.kernel = "j", .calls = 2, .total_ns = 10}};
+  report.gpu = GpuSection{.ran_on_gpu = true, .note = "ran on MI250 0000:03:00.0", .device_key = "0000:03:00.0",
+                          .device_arch = "gfx90a", .warnings = {"HSA_OVERRIDE_GFX_VERSION refused"}};
+  return report;
+}
+
+TEST(ReportJsonTest, EverySectionRoundTripsThroughTheOneSerializer) {
+  const json first = ToJson(FullReport());
+  absl::StatusOr<Report> parsed = ParseReport(first.dump());
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  EXPECT_EQ(ToJson(*parsed), first);
+  EXPECT_TRUE(std::isinf(parsed->parity->at(0).max_abs_error));  // null in JSON
+  EXPECT_TRUE(first["parity"][0]["max_abs_error"].is_null());
+  EXPECT_FALSE(parsed->profile->at(1).cuda_baseline_ns.has_value());
+  EXPECT_EQ(first["builds"][0]["toolchain"], "hipcc 5.2.3 (Debian)");
+  EXPECT_EQ(first["translation"]["files"][0]["left_for_person"], json::array());
+  EXPECT_EQ(first["translation"]["files"][3]["left_for_person"][0], "check the HIP architectures");
+}
+
+TEST(ReportJsonTest, ProducedReportsMatchTheSchema) {
+  EXPECT_TRUE(hipforge::testing::MatchesReportSchema(ToJson(FullReport())));
+  EXPECT_TRUE(hipforge::testing::MatchesReportSchema(ToJson(Report{})));
+  Report empty_sections;
+  empty_sections.translation.emplace();
+  empty_sections.findings.emplace();
+  empty_sections.effort.emplace();
+  empty_sections.builds.emplace();
+  empty_sections.tests.emplace();
+  empty_sections.parity.emplace();
+  empty_sections.profile.emplace();
+  empty_sections.gpu.emplace();
+  EXPECT_TRUE(hipforge::testing::MatchesReportSchema(ToJson(empty_sections)));
+}
+
+TEST(ReportJsonTest, TheSchemaRejectsWhatTheParserRejects) {
+  json bad = ToJson(FullReport());
+  bad["tests"][0]["status"] = "exploded";
+  EXPECT_FALSE(hipforge::testing::MatchesReportSchema(bad));
+  absl::StatusOr<Report> parsed = ReportFromJson(bad);
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_EQ(parsed.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(parsed.status().message().find("$.tests[0].status"), std::string::npos) << parsed.status();
+  json wrong_type = ToJson(FullReport());
+  wrong_type["translation"]["files"][1]["lines_changed"] = "many";
+  EXPECT_FALSE(hipforge::testing::MatchesReportSchema(wrong_type));
+  parsed = ReportFromJson(wrong_type);
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_NE(parsed.status().message().find("$.translation.files[1].lines_changed"), std::string::npos)
+      << parsed.status();
+  EXPECT_FALSE(ParseReport("[1, 2]").ok());
+  EXPECT_FALSE(ParseReport("{not json").ok());
+}
+
+TEST(ReportTest, TotalsHaveOneDefinitionIncludingTheProgressCounters) {
+  const TranslationTotals totals = ComputeTotals(FullReport().translation->files);
+  EXPECT_EQ(totals.files, 4);
+  EXPECT_EQ(totals.translated, 2);
+  EXPECT_EQ(totals.fallback, 1);
+  EXPECT_EQ(totals.unchanged, 1);
+  EXPECT_EQ(totals.converted, 4);
+  EXPECT_EQ(totals.unconverted, 2);
+  EXPECT_EQ(totals.lines_changed, 8);
+  // CUDA sources and headers; translated = translated or fallback. The CMakeLists is not a CUDA file.
+  EXPECT_EQ(totals.cuda_files, 3);
+  EXPECT_EQ(totals.cuda_files_translated, 2);
+  // A report without stored totals gets them computed when read.
+  json no_totals = ToJson(FullReport());
+  no_totals["translation"].erase("totals");
+  absl::StatusOr<Report> parsed = ReportFromJson(no_totals);
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  EXPECT_EQ(parsed->translation->totals.cuda_files, 3);
+}
+
+TEST(ReportTest, FindingsSplitIntoFixedAndLeft) {
+  const FindingCounts counts = CountFindings(*FullReport().findings);
+  EXPECT_EQ(counts.fixed, 1);
+  EXPECT_EQ(counts.left_errors, 0);  // the only error was fixed
+  EXPECT_EQ(counts.left_warnings, 2);
+  EXPECT_EQ(counts.left(), 2);
+}
+
+TEST(ReportTest, MergeTakesTheSectionsTheOtherRoleProduced) {
+  Report stored = FullReport();
+  Report validation;
+  validation.builds = std::vector<BuildResult>{};
+  validation.gpu = GpuSection{.note = "not run on a GPU: compile-only worker"};
+  stored.MergeSections(validation);
+  EXPECT_TRUE(stored.builds->empty());
+  EXPECT_FALSE(stored.gpu->ran_on_gpu);
+  ASSERT_TRUE(stored.translation.has_value());  // untouched
+  EXPECT_EQ(stored.findings->size(), 3u);
+}
+
+TEST(ValidateHintsTest, RoundTripAndDefaults) {
+  EXPECT_TRUE(ValidateHintsFromJson(ToJson(ValidateHints{.managed_memory = true})).managed_memory);
+  EXPECT_FALSE(ValidateHintsFromJson(json()).managed_memory);
+  EXPECT_FALSE(ValidateHintsFromJson(json{{"managed_memory", "yes"}}).managed_memory);
+}
+
+}  // namespace
+}  // namespace hipforge::report
