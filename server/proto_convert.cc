@@ -93,6 +93,16 @@ absl::StatusOr<JobSpec> FromProto(const v1::JobSpec& spec) {
     }
     out.targets.push_back(target);
   }
+  if (spec.repository().size() > 1000 || spec.branch().size() > 250 || spec.commit().size() > 64) {
+    return absl::InvalidArgumentError("repository (1000), branch (250) or commit (64) is too long");
+  }
+  static const std::regex kCommit("[0-9a-f]{0,64}");
+  if (!std::regex_match(spec.commit(), kCommit)) {
+    return absl::InvalidArgumentError(absl::StrCat("commit '", spec.commit(), "' is not a hex commit id"));
+  }
+  out.repository = spec.repository();
+  out.branch = spec.branch();
+  out.commit = spec.commit();
   out.options_json = ToJson(spec.options());
   if (out.options_json.empty()) out.options_json = "{}";
   out.validate = !spec.options().translate_only();
@@ -105,6 +115,9 @@ v1::JobSpec ToProto(const JobSpec& spec) {
   out.set_team(spec.team);
   for (const auto& [key, value] : spec.labels) (*out.mutable_labels())[key] = value;
   for (const auto& target : spec.targets) out.add_targets(target);
+  out.set_repository(spec.repository);
+  out.set_branch(spec.branch);
+  out.set_commit(spec.commit);
   FromJson(spec.options_json, out.mutable_options());
   out.mutable_options()->set_translate_only(!spec.validate);
   return out;

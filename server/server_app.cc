@@ -8,10 +8,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "server/grpc_services.h"
+#include "server/http/dashboard_api.h"
+#include "server/http/http_server.h"
 #include "server/job_service.h"
 #include "server/lease_rescuer.h"
 #include "server/orphan_collector.h"
 #include "server/store/artifact_store.h"
+#include "server/store/dashboard_reader.h"
 #include "server/store/embedded_postgres.h"
 #include "server/store/postgres_job_store.h"
 #include "server/task_service.h"
@@ -32,6 +35,9 @@ struct ServerApp::Parts {
   std::unique_ptr<GrpcMigrationService> migration_api;
   std::unique_ptr<GrpcWorkerService> worker_api;
   std::unique_ptr<grpc::Server> grpc_server;
+  std::unique_ptr<DashboardReader> dashboard_reader;
+  std::unique_ptr<http::DashboardApi> dashboard_api;
+  std::unique_ptr<http::HttpServer> http_server;
   std::unique_ptr<LeaseRescuer> rescuer;
   std::unique_ptr<OrphanArtifactCollector> orphan_collector;
   std::vector<std::unique_ptr<worker::RoleSet>> role_sets;
@@ -45,7 +51,8 @@ ServerApp::ServerApp(std::unique_ptr<Parts> parts) : parts_(std::move(parts)), s
 ServerApp::~ServerApp() { Shutdown(); }
 
 absl::StatusOr<std::unique_ptr<ServerApp>> ServerApp::Start(const ServerConfig& config, ProcessLauncher& launcher,
-                                                            const Clock& clock) {
+                                                            const Clock& clock,
+                                                            const CallerAuthenticator* authenticator) {
   auto parts = std::make_unique<Parts>();
   std::error_code ec;
   fs::create_directories(config.data_dir, ec);
@@ -103,6 +110,26 @@ absl::StatusOr<std::unique_ptr<ServerApp>> ServerApp::Start(const ServerConfig& 
     return absl::UnavailableError(absl::StrCat("cannot listen on ", config.listen));
   }
   spdlog::info("[job=-] listening on {} (port {})", config.listen, port);
+  int http_port = 0;
+  if (!config.http_listen.empty() && authenticator == nullptr) {
+    spdlog::warn("[job=-] no HTTP dashboard: it needs the API token authenticator");
+  } else if (!config.http_listen.empty()) {
+    absl::StatusOr<std::unique_ptr<DashboardReader>> reader =
+        OpenPostgresDashboardReader(database_url, config.database_schema);
+    if (!reader.ok()) return reader.status();
+    parts->dashboard_reader = *std::move(reader);
+    http::DashboardApiOptions api_options;
+    api_options.web_root = config.web_root;
+    parts->dashboard_api = std::make_unique<http::DashboardApi>(*parts->dashboard_reader, *parts->jobs,
+                                                                *authenticator, api_options);
+    absl::StatusOr<std::unique_ptr<http::HttpServer>> http_server =
+        http::HttpServer::Start(config.http_listen, *parts->dashboard_api);
+    if (!http_server.ok()) return http_server.status();
+    parts->http_server = *std::move(http_server);
+    http_port = parts->http_server->port();
+    spdlog::info("[job=-] dashboard on http://{}:{}/ (web UI from {})",
+                 config.http_listen.substr(0, config.http_listen.rfind(':')), http_port, config.web_root.string());
+  }
   parts->rescuer = std::make_unique<LeaseRescuer>(*parts->store, config.rescue_interval);
   parts->orphan_collector = std::make_unique<OrphanArtifactCollector>(
       *parts->store, *parts->artifacts, config.limits.orphan_artifact_grace, config.limits.orphan_scan_interval);
@@ -135,11 +162,19 @@ absl::StatusOr<std::unique_ptr<ServerApp>> ServerApp::Start(const ServerConfig& 
 
   std::unique_ptr<ServerApp> app(new ServerApp(std::move(parts)));
   app->port_ = port;
-  if (!config.port_file.empty()) {
-    const fs::path tmp = config.port_file.string() + ".tmp";
-    std::ofstream(tmp) << port << "\n";
-    fs::rename(tmp, config.port_file, ec);  // atomic: readers never see a partial number
+  app->http_port_ = http_port;
+  auto write_port = [&ec](const fs::path& file, int value) {
+    const fs::path tmp = file.string() + ".tmp";
+    std::ofstream(tmp) << value << "\n";
+    fs::rename(tmp, file, ec);  // atomic: readers never see a partial number
+  };
+  // The HTTP port first: a reader that saw the gRPC port file finds the HTTP one too.
+  if (http_port != 0) {
+    fs::path http_port_file = config.http_port_file;
+    if (http_port_file.empty() && !config.port_file.empty()) http_port_file = config.port_file.string() + ".http";
+    if (!http_port_file.empty()) write_port(http_port_file, http_port);
   }
+  if (!config.port_file.empty()) write_port(config.port_file, port);
   return app;
 }
 
@@ -153,6 +188,10 @@ void ServerApp::Shutdown() {
   parts_->role_sets.clear();
   parts_->rescuer.reset();
   parts_->orphan_collector.reset();
+  if (parts_->http_server) parts_->http_server->Shutdown();  // ends event streams before the store goes
+  parts_->http_server.reset();
+  parts_->dashboard_api.reset();
+  parts_->dashboard_reader.reset();
   if (parts_->grpc_server) parts_->grpc_server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(3));
   parts_->grpc_server.reset();
   parts_->worker_api.reset();

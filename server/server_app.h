@@ -11,6 +11,7 @@
 #include "absl/status/statusor.h"
 #include "common/clock.h"
 #include "common/process.h"
+#include "server/auth/caller.h"
 #include "server/server_config.h"
 #include "server/store/job_store.h"
 
@@ -19,13 +20,16 @@ namespace hipforge::server {
 class ServerApp {
  public:
   // Starts everything; returns once the server accepts calls.
+  // `authenticator` checks the dashboard's bearer tokens; without one the HTTP front end does not start.
   static absl::StatusOr<std::unique_ptr<ServerApp>> Start(const ServerConfig& config, ProcessLauncher& launcher,
-                                                          const Clock& clock);
+                                                          const Clock& clock,
+                                                          const CallerAuthenticator* authenticator = nullptr);
   ~ServerApp();  // Shutdown()
 
   int port() const { return port_; }
   std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
   JobStore& store() { return *store_; }
+  int http_port() const { return http_port_; }  // 0 without an HTTP listener
   // Stops local workers, the gRPC server (in-flight calls get a short grace period), the rescuer,
   // the store and the embedded PostgreSQL. Idempotent.
   void Shutdown();
@@ -36,6 +40,7 @@ class ServerApp {
   std::unique_ptr<Parts> parts_;
   JobStore* store_ = nullptr;
   int port_ = 0;
+  int http_port_ = 0;
 };
 
 }  // namespace hipforge::server

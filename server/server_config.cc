@@ -72,6 +72,12 @@ std::vector<Setting> Settings(ServerConfig& c) {
       {"embedded-durable", "fsync in the embedded cluster (true|false)",
        [&c](const std::string& v) { c.embedded_durable = v != "false" && v != "0"; }},
       {"port-file", "write the bound port to this file", [&c](const std::string& v) { c.port_file = v; }},
+      {"http-listen", "dashboard HTTP listen address HOST:PORT (port 0: a free port; empty: no HTTP)",
+       [&c](const std::string& v) { c.http_listen = v; }},
+      {"http-port-file", "write the bound HTTP port to this file (default: <port-file>.http)",
+       [&c](const std::string& v) { c.http_port_file = v; }},
+      {"web-root", "directory of the built web UI (default: <binary dir>/../web)",
+       [&c](const std::string& v) { c.web_root = v; }},
   };
 }
 
@@ -108,6 +114,10 @@ absl::Status ApplyConfigFile(const std::filesystem::path& path, ServerConfig& co
 
 absl::StatusOr<ServerConfig> LoadServerConfig(int argc, char** argv) {
   ServerConfig config;
+  config.http_listen = "127.0.0.1:8080";
+  std::error_code exe_error;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", exe_error);
+  if (!exe_error) config.web_root = (exe.parent_path() / ".." / "web").lexically_normal();
   std::vector<Setting> settings = Settings(config);
 
   // The config file is the lowest layer, so find it first.

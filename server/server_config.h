@@ -24,6 +24,12 @@ struct ServerConfig {
   std::string log_level = "info";
   bool embedded_durable = true;  // false: embedded PostgreSQL without fsync (tests, benchmarks)
   std::filesystem::path port_file;  // when set, the bound port is written there once listening
+  // Dashboard HTTP/JSON API and web UI. Empty: no HTTP listener (the struct's default, for in-process
+  // tests); migrate-server's flag default is 127.0.0.1:8080. Port 0 picks a free port.
+  std::string http_listen;
+  // The bound HTTP port is written here once listening; default <port_file>.http when port_file is set.
+  std::filesystem::path http_port_file;
+  std::filesystem::path web_root;  // built web UI; migrate-server defaults to <binary dir>/../web
 };
 
 // Parses argv (CLI11) over environment variables (MIGRATE_*) over the config file. Returns

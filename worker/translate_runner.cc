@@ -1,6 +1,7 @@
 #include "worker/translate_runner.h"
 
 #include <fstream>
+#include <map>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -54,6 +55,32 @@ absl::Status WriteFile(const fs::path& path, std::string_view data) {
   return absl::OkStatus();
 }
 
+// Each finding gets the text of the CUDA line it points at ("source_line"): the dashboard shows it beside
+// the HIP hunk and the store fingerprints findings by it (rule + path + normalised line), so a finding
+// keeps its identity across jobs when lines above it move.
+void AddSourceLines(const fs::path& input_root, nlohmann::json& findings) {
+  constexpr size_t kMaxLineChars = 400;
+  std::map<std::string, std::vector<std::string>> lines_by_path;
+  for (auto& finding : findings) {
+    const std::string path = finding.value("path", "");
+    const int line = finding.value("line", 0);
+    if (path.empty() || line <= 0) continue;
+    auto [entry, inserted] = lines_by_path.try_emplace(path);
+    if (inserted) {
+      const fs::path file = (input_root / path).lexically_normal();
+      std::ifstream in(file, std::ios::binary);
+      for (std::string text; std::getline(in, text);) entry->second.push_back(std::move(text));
+    }
+    if (static_cast<size_t>(line) > entry->second.size()) continue;
+    std::string text = entry->second[line - 1];
+    if (!text.empty() && text.back() == '\r') text.pop_back();
+    if (text.size() > kMaxLineChars) text.resize(kMaxLineChars);
+    // Source files need not be UTF-8: invalid bytes become U+FFFD rather than breaking the report.
+    finding["source_line"] = nlohmann::json::parse(
+        nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  }
+}
+
 }  // namespace
 
 absl::StatusOr<TaskOutput> TranslateTaskRunner::Run(const TaskContext& context) {
@@ -79,6 +106,7 @@ absl::StatusOr<TaskOutput> TranslateTaskRunner::Run(const TaskContext& context) 
   TaskOutput output;
   nlohmann::json report = translate::ToReportJson(*result);
   report["job_id"] = context.job_id;
+  if (report.contains("findings")) AddSourceLines(context.input_root, report["findings"]);
   // Text from the sources (snippets, names) may not be UTF-8: replace bad bytes instead of throwing.
   output.report_json = report.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   for (const translate::FileSummary& file : result->files) {

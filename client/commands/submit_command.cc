@@ -1,8 +1,10 @@
 // migrate-cli submit PATH: pack and upload a repository, optionally wait and fetch the results.
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "client/commands/cli_context.h"
+#include "client/lib/git_identity.h"
 #include "client/lib/progress_display.h"
 #include "client/lib/report_output.h"
 
@@ -27,10 +29,16 @@ struct SubmitOptions {
   std::string fail_on = "none";
   std::string report_format;
   std::string report_file;
+  std::optional<std::string> repository, branch, commit;  // override what git says
+  bool no_git = false;
 };
 
-absl::StatusOr<hipforge::v1::JobSpec> BuildSpec(const SubmitOptions& options) {
+absl::StatusOr<hipforge::v1::JobSpec> BuildSpec(const SubmitOptions& options, ProcessLauncher& launcher) {
   hipforge::v1::JobSpec spec;
+  const SourceIdentity git = options.no_git ? SourceIdentity{} : DetectGitIdentity(options.path, launcher);
+  spec.set_repository(options.repository.value_or(git.repository));
+  spec.set_branch(options.branch.value_or(git.branch));
+  spec.set_commit(options.commit.value_or(git.commit));
   std::filesystem::path path = std::filesystem::absolute(options.path).lexically_normal();
   if (path.has_filename() == false) path = path.parent_path();
   spec.set_name(options.name.empty() ? path.filename().string() : options.name);
@@ -111,7 +119,7 @@ int RunSubmit(CliContext& context, const SubmitOptions& options) {
       return context.Usage(std::string(format.status().message()));
     }
   }
-  auto spec = BuildSpec(options);
+  auto spec = BuildSpec(options, context.launcher());
   if (!spec.ok()) return context.Usage(std::string(spec.status().message()));
   // Nothing to upload is the user's mistake, not the server's: say so before connecting.
   auto files = ListFilesToPack(options.path, context.launcher());
@@ -162,6 +170,11 @@ void AddSubmitCommand(CLI::App& app, CliContext& context) {
       ->check(CLI::IsMember({"none", "error", "warning", "note"}));
   command->add_option("--report", options->report_format, "With --wait: print the report (text|json|sarif|junit)");
   command->add_option("--report-output", options->report_file, "Write the --report output to this file");
+  command->add_option("--repository", options->repository,
+                      "Source repository of the tree (default: git remote origin, else the checkout's name)");
+  command->add_option("--branch", options->branch, "Source branch (default: git's current branch)");
+  command->add_option("--commit", options->commit, "Source commit id (default: git HEAD)");
+  command->add_flag("--no-git", options->no_git, "Do not read repository, branch and commit from git");
   command->callback([&context, options] { context.exit_code = RunSubmit(context, *options); });
 }
 

@@ -53,6 +53,10 @@ struct JobSpec {
   bool validate = true;               // a validate task runs only when this is true AND targets is non-empty
   // Capabilities a worker must advertise to lease this job's validate task (empty: any validate worker).
   std::vector<std::string> validate_capabilities;
+  // Source identity (may be empty): jobs of one repository form its history on the dashboard.
+  std::string repository;
+  std::string branch;
+  std::string commit;
 };
 
 struct Job {

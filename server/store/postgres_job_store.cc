@@ -79,6 +79,10 @@ Job JobFromRow(const pqxx::row& row) {
   job.error_message = row[10].as<std::string>();
   job.created_at = FromMicros(row[11].as<int64_t>());
   job.updated_at = FromMicros(row[12].as<int64_t>());
+  // row[13] is seq (page tokens)
+  job.spec.repository = row[14].as<std::string>();
+  job.spec.branch = row[15].as<std::string>();
+  job.spec.commit = row[16].as<std::string>();
   return job;
 }
 
@@ -119,7 +123,8 @@ class PostgresJobStore final : public JobStore {
       RecordArtifact(tx, input, now);
       const auto row = tx.exec_prepared1("insert_job", spec.name, spec.team, labels.dump(),
                                          StringsToJson(spec.targets), spec.options_json, spec.validate,
-                                         StringsToJson(spec.validate_capabilities), input.digest, now);
+                                         StringsToJson(spec.validate_capabilities), input.digest, now, spec.repository,
+                                         spec.branch, spec.commit);
       Job job = JobFromRow(row);
       ArtifactRef attached = input;
       attached.role = input.role.empty() ? "input" : input.role;

@@ -2,17 +2,17 @@
 
 -- name: insert_job
 INSERT INTO jobs (name, team, labels, targets, options, validate, validate_capabilities, input_digest,
-                  created_at, updated_at)
+                  created_at, updated_at, repository, branch, commit_id)
 VALUES ($1, $2, $3::jsonb, ARRAY(SELECT jsonb_array_elements_text($4::jsonb)), $5::jsonb, $6::boolean,
-        ARRAY(SELECT jsonb_array_elements_text($7::jsonb)), $8, ts($9), ts($9))
+        ARRAY(SELECT jsonb_array_elements_text($7::jsonb)), $8, ts($9), ts($9), $10, $11, $12)
 RETURNING id::text, name, team, labels::text, array_to_json(targets)::text, options::text, validate,
           array_to_json(validate_capabilities)::text, state, input_digest, error_message,
-          micros(created_at), micros(updated_at), seq
+          micros(created_at), micros(updated_at), seq, repository, branch, commit_id
 
 -- name: get_job
 SELECT id::text, name, team, labels::text, array_to_json(targets)::text, options::text, validate,
        array_to_json(validate_capabilities)::text, state, input_digest, error_message,
-       micros(created_at), micros(updated_at), seq
+       micros(created_at), micros(updated_at), seq, repository, branch, commit_id
 FROM jobs WHERE id = $1::uuid
 
 -- name: lock_job
@@ -24,7 +24,7 @@ FROM jobs WHERE id = $1::uuid FOR UPDATE
 -- Keyset pagination on seq (newest first); NULL filters match everything.
 SELECT id::text, name, team, labels::text, array_to_json(targets)::text, options::text, validate,
        array_to_json(validate_capabilities)::text, state, input_digest, error_message,
-       micros(created_at), micros(updated_at), seq
+       micros(created_at), micros(updated_at), seq, repository, branch, commit_id
 FROM jobs
 WHERE ($1::text IS NULL OR team = $1::text)
   AND ($2::text IS NULL OR state = $2::text)

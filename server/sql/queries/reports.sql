@@ -22,10 +22,13 @@ FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS f(v, ord)
 DELETE FROM report_findings WHERE job_id = $1::uuid
 
 -- name: insert_report_findings
-INSERT INTO report_findings (job_id, ordinal, rule_id, severity, path, line, col, message, fix, auto_fixed)
+-- source_line (the CUDA line the finding points at) feeds the fingerprint column (migration 0005).
+INSERT INTO report_findings (job_id, ordinal, rule_id, severity, path, line, col, message, fix, auto_fixed,
+                             source_line)
 SELECT $1::uuid, f.ord - 1, f.v->>'rule_id', f.v->>'severity', coalesce(f.v->>'path', ''),
        coalesce((f.v->>'line')::integer, 0), coalesce((f.v->>'column')::integer, 0),
-       coalesce(f.v->>'message', ''), coalesce(f.v->>'fix', ''), coalesce((f.v->>'auto_fixed')::boolean, false)
+       coalesce(f.v->>'message', ''), coalesce(f.v->>'fix', ''), coalesce((f.v->>'auto_fixed')::boolean, false),
+       coalesce(f.v->>'source_line', '')
 FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS f(v, ord)
 
 -- name: delete_report_builds
@@ -85,7 +88,9 @@ SELECT (d.document || jsonb_build_object('job_id', d.job_id::text)
        (SELECT jsonb_agg(coalesce(d.document->'findings'->f.ordinal, '{}'::jsonb)
                          || jsonb_build_object('rule_id', f.rule_id, 'severity', f.severity, 'path', f.path,
                                             'line', f.line, 'column', f.col, 'message', f.message, 'fix', f.fix,
-                                            'auto_fixed', f.auto_fixed) ORDER BY f.ordinal)
+                                            'auto_fixed', f.auto_fixed)
+                         || CASE WHEN f.source_line <> '' THEN jsonb_build_object('source_line', f.source_line)
+                                 ELSE '{}'::jsonb END ORDER BY f.ordinal)
         FROM report_findings f WHERE f.job_id = d.job_id), '[]'::jsonb))
      ELSE '{}'::jsonb END
   || CASE WHEN d.document ? 'builds' THEN jsonb_build_object('builds', coalesce(

@@ -200,7 +200,7 @@ void ServerTest::SetUp() {
   config_.limits.upload.max_uncompressed_bytes = 64 << 20;
   config_.limits.upload.max_files = 1000;
   Configure(config_);
-  auto app = ServerApp::Start(config_, launcher_, clock_);
+  auto app = ServerApp::Start(config_, launcher_, clock_, Authenticator());
   ASSERT_TRUE(app.ok()) << app.status();
   app_ = *std::move(app);
   ConnectStubs();
@@ -215,7 +215,7 @@ void ServerTest::ConnectStubs() {
 void ServerTest::RestartServer() {
   app_->Shutdown();
   app_.reset();
-  auto app = ServerApp::Start(config_, launcher_, clock_);
+  auto app = ServerApp::Start(config_, launcher_, clock_, Authenticator());
   ASSERT_TRUE(app.ok()) << app.status();
   app_ = *std::move(app);
   ConnectStubs();

@@ -66,6 +66,8 @@ class ServerTest : public ::testing::Test {
   void SetUp() override;
   void TearDown() override;
   virtual void Configure(ServerConfig& config) {}
+  // The dashboard's token check; the HTTP front end starts only with one (and config.http_listen).
+  virtual const CallerAuthenticator* Authenticator() const { return nullptr; }
 
   // Stops and starts the server on the same schema and data dir (a restart).
   void RestartServer();

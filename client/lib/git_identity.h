@@ -1,0 +1,24 @@
+#pragma once
+// Where a submitted tree comes from: repository, branch and commit read from git when the directory is
+// inside a git checkout. The dashboard groups a repository's jobs into a history by them.
+#include <filesystem>
+#include <string>
+
+#include "common/process.h"
+
+namespace hipforge::client {
+
+struct SourceIdentity {
+  std::string repository;  // remote "origin" URL without credentials; else the checkout's directory name
+  std::string branch;      // empty on a detached HEAD
+  std::string commit;      // full commit id; empty before the first commit
+};
+
+// Empty fields when `path` is not in a git checkout or git is not installed (never an error: the
+// identity is informative, and flags can set it).
+SourceIdentity DetectGitIdentity(const std::filesystem::path& path, ProcessLauncher& launcher);
+
+// "https://user:secret@host/x.git" -> "https://host/x.git": tokens in remote URLs never leave the machine.
+std::string StripUrlCredentials(const std::string& url);
+
+}  // namespace hipforge::client

@@ -1,0 +1,540 @@
+#include "server/http/dashboard_api.h"
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <google/protobuf/util/json_util.h>
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/time/time.h"
+#include "common/sha256.h"
+#include "server/http/patch_hunks.h"
+#include "server/proto_convert.h"
+
+namespace hipforge::server::http {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+constexpr int kMaxPageSize = 500;
+
+const char* StatusName(int status) {
+  switch (status) {
+    case 400: return "INVALID_ARGUMENT";
+    case 401: return "UNAUTHENTICATED";
+    case 403: return "PERMISSION_DENIED";
+    case 404: return "NOT_FOUND";
+    case 405: return "METHOD_NOT_ALLOWED";
+    case 409: return "FAILED_PRECONDITION";
+    case 503: return "UNAVAILABLE";
+    default: return "INTERNAL";
+  }
+}
+
+HttpResponse Json(int status, std::string body) {
+  HttpResponse response;
+  response.status = status;
+  response.body = std::move(body);
+  return response;
+}
+
+HttpResponse Error(int status, absl::string_view message) {
+  json body = {{"error", {{"code", status}, {"status", StatusName(status)}, {"message", message}}}};
+  HttpResponse response = Json(status, body.dump(-1, ' ', false, json::error_handler_t::replace));
+  if (status == 401) response.headers.emplace_back("WWW-Authenticate", "Bearer realm=\"hipforge\"");
+  return response;
+}
+
+int HttpStatusOf(const absl::Status& status) {
+  switch (status.code()) {
+    case absl::StatusCode::kInvalidArgument:
+    case absl::StatusCode::kOutOfRange: return 400;
+    case absl::StatusCode::kUnauthenticated: return 401;
+    case absl::StatusCode::kPermissionDenied: return 403;
+    case absl::StatusCode::kNotFound: return 404;
+    case absl::StatusCode::kFailedPrecondition: return 409;
+    case absl::StatusCode::kUnavailable: return 503;
+    default: return 500;
+  }
+}
+
+HttpResponse Error(const absl::Status& status) {
+  const int code = HttpStatusOf(status);
+  if (code == 500) spdlog::error("[job=-] http: {}", status.ToString());
+  return Error(code, code == 500 ? absl::string_view("internal error") : status.message());
+}
+
+// Query parameters of one endpoint: unknown names are refused (a typo must not silently widen a filter).
+class Params {
+ public:
+  Params(const HttpRequest& request, std::set<std::string> allowed) : request_(request) {
+    for (const auto& [name, value] : request.query) {
+      if (allowed.count(name) == 0) {
+        problem_ = absl::StrCat("unknown query parameter '", name, "'");
+      } else if (request.query.count(name) > 1) {
+        problem_ = absl::StrCat("query parameter '", name, "' given more than once");
+      }
+    }
+  }
+  const std::optional<std::string>& problem() const { return problem_; }
+
+  std::optional<std::string> Text(const std::string& name) const {
+    auto it = request_.query.find(name);
+    if (it == request_.query.end() || it->second.empty()) return std::nullopt;
+    return it->second;
+  }
+  absl::StatusOr<int> Int(const std::string& name, int fallback, int min, int max) const {
+    auto text = Text(name);
+    if (!text) return fallback;
+    int value = 0;
+    if (!absl::SimpleAtoi(*text, &value) || value < min || value > max) {
+      return absl::InvalidArgumentError(absl::StrCat(name, " must be an integer in [", min, ", ", max, "], got '", *text, "'"));
+    }
+    return value;
+  }
+  absl::StatusOr<std::optional<std::string>> OneOf(const std::string& name, std::set<std::string> values) const {
+    auto text = Text(name);
+    if (text && values.count(*text) == 0) {
+      std::string allowed;
+      for (const auto& v : values) absl::StrAppend(&allowed, allowed.empty() ? "" : ", ", v);
+      return absl::InvalidArgumentError(absl::StrCat(name, " must be one of ", allowed, ", got '", *text, "'"));
+    }
+    return text;
+  }
+  // RFC 3339 time -> microseconds since the epoch.
+  absl::StatusOr<std::optional<int64_t>> Time(const std::string& name) const {
+    auto text = Text(name);
+    if (!text) return std::optional<int64_t>();
+    absl::Time time;
+    std::string error;
+    if (!absl::ParseTime(absl::RFC3339_full, *text, &time, &error)) {
+      return absl::InvalidArgumentError(absl::StrCat(name, " must be an RFC 3339 time like 2026-01-31T12:00:00Z, got '",
+                                                     *text, "'"));
+    }
+    return std::optional<int64_t>(absl::ToUnixMicros(time));
+  }
+
+ private:
+  const HttpRequest& request_;
+  std::optional<std::string> problem_;
+};
+
+// Page tokens are base64url JSON {"k": kind, ...}: opaque to clients, checked on the way back in.
+std::string EncodeToken(json token) { return absl::WebSafeBase64Escape(token.dump()); }
+
+absl::StatusOr<std::optional<json>> DecodeToken(const Params& params, const std::string& kind) {
+  auto text = params.Text("page_token");
+  if (!text) return std::optional<json>();
+  std::string raw;
+  json token;
+  if (absl::WebSafeBase64Unescape(*text, &raw)) token = json::parse(raw, nullptr, false);
+  if (!token.is_object() || token.value("k", "") != kind) {
+    return absl::InvalidArgumentError("invalid page token (use next_page_token from the previous page)");
+  }
+  return std::optional<json>(std::move(token));
+}
+
+std::string JoinJson(const std::vector<std::string>& items) {
+  std::string out = "[";
+  for (size_t i = 0; i < items.size(); ++i) absl::StrAppend(&out, i ? "," : "", items[i]);
+  return out + "]";
+}
+
+std::optional<JobState> ParseStateParam(std::string text) {
+  if (absl::StartsWith(text, "JOB_STATE_")) text = text.substr(10);
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ParseJobState(text);
+}
+
+std::string ContentType(const fs::path& path) {
+  const std::string ext = path.extension().string();
+  if (ext == ".html") return "text/html; charset=utf-8";
+  if (ext == ".js") return "text/javascript; charset=utf-8";
+  if (ext == ".css") return "text/css; charset=utf-8";
+  if (ext == ".json" || ext == ".map") return "application/json";
+  if (ext == ".svg") return "image/svg+xml";
+  if (ext == ".png") return "image/png";
+  if (ext == ".md") return "text/markdown; charset=utf-8";
+  return "application/octet-stream";
+}
+
+}  // namespace
+
+DashboardApi::DashboardApi(DashboardReader& reader, JobService& jobs, const CallerAuthenticator& authenticator,
+                           DashboardApiOptions options)
+    : reader_(reader), jobs_(jobs), authenticator_(authenticator), options_(std::move(options)) {}
+
+HttpResponse DashboardApi::Handle(const HttpRequest& request) {
+  if (request.method != "GET" && request.method != "HEAD") {
+    HttpResponse response = Error(405, "the dashboard API is read-only: use GET");
+    response.headers.emplace_back("Allow", "GET, HEAD");
+    return response;
+  }
+  if (request.path == "/healthz") return Json(200, R"({"status":"ok"})");
+  if (!absl::StartsWith(request.path, "/api/")) return StaticFile(request);
+  absl::StatusOr<Caller> caller = authenticator_.Authenticate(request.Header("authorization"));
+  if (!caller.ok()) {
+    return Error(401, caller.status().message().empty() ? "a bearer token is required" : caller.status().message());
+  }
+  if (!caller->Has(Scope::kRead)) return Error(403, "the token lacks the read scope");
+  HttpResponse response = Api(request, *caller);
+  response.headers.emplace_back("Vary", "Authorization");
+  return response;
+}
+
+HttpResponse DashboardApi::Api(const HttpRequest& request, const Caller& caller) {
+  const std::string& team = caller.team;
+  std::vector<std::string> parts = absl::StrSplit(request.path.substr(1), '/', absl::SkipEmpty());
+  // parts[0] == "api"
+  if (parts.size() < 3 || parts[1] != "v1") return Error(404, "no such API endpoint: " + request.path);
+  const std::string& collection = parts[2];
+
+  if (collection == "teams" && parts.size() == 3) {
+    Params params(request, {});
+    if (params.problem()) return Error(400, *params.problem());
+    auto row = reader_.GetTeam(team);
+    if (!row.ok()) return Error(row.status());
+    return Json(200, absl::StrCat(R"({"teams":[)", *row, "]}"));
+  }
+  if (collection == "teams" && parts.size() == 5 && parts[4] == "repositories") {
+    // Another team's name answers like an unknown one.
+    if (parts[3] != team) return Error(404, "no team " + parts[3]);
+    Params params(request, {"page_size", "page_token", "repository"});
+    if (params.problem()) return Error(400, *params.problem());
+    auto page_size = params.Int("page_size", 100, 1, kMaxPageSize);
+    if (!page_size.ok()) return Error(page_size.status());
+    auto token = DecodeToken(params, "repositories");
+    if (!token.ok()) return Error(token.status());
+    std::optional<std::string> after;
+    if (*token) after = (**token).value("after", "");
+    auto page = reader_.ListRepositories(team, after, *page_size, params.Text("repository"));
+    if (!page.ok()) return Error(page.status());
+    json next = page->next_after ? json(EncodeToken({{"k", "repositories"}, {"after", *page->next_after}})) : json("");
+    return Json(200, absl::StrCat(R"({"team":)", json(team).dump(), R"(,"repositories":)",
+                                  JoinJson(page->repositories_json), R"(,"next_page_token":)", next.dump(), "}"));
+  }
+  if (collection == "jobs" && parts.size() == 3) {
+    Params params(request, {"repository", "branch", "state", "label", "created_after", "created_before", "page_size",
+                            "page_token"});
+    if (params.problem()) return Error(400, *params.problem());
+    DashboardJobFilter filter;
+    filter.repository = params.Text("repository");
+    filter.branch = params.Text("branch");
+    if (auto state = params.Text("state")) {
+      auto parsed = ParseStateParam(*state);
+      if (!parsed) return Error(400, "state must be a job state like succeeded or JOB_STATE_FAILED, got '" + *state + "'");
+      filter.state = std::string(JobStateName(*parsed));
+    }
+    if (auto label = params.Text("label")) {
+      const size_t eq = label->find('=');
+      if (eq == std::string::npos || eq == 0) return Error(400, "label must be key=value, got '" + *label + "'");
+      filter.label = {label->substr(0, eq), label->substr(eq + 1)};
+    }
+    auto after = params.Time("created_after");
+    if (!after.ok()) return Error(after.status());
+    auto before = params.Time("created_before");
+    if (!before.ok()) return Error(before.status());
+    filter.created_after_micros = *after;
+    filter.created_before_micros = *before;
+    auto page_size = params.Int("page_size", 50, 1, kMaxPageSize);
+    if (!page_size.ok()) return Error(page_size.status());
+    filter.page_size = *page_size;
+    auto token = DecodeToken(params, "jobs");
+    if (!token.ok()) return Error(token.status());
+    if (*token) {
+      const json& seq = (**token)["before"];
+      if (!seq.is_number_integer()) return Error(400, "invalid page token (use next_page_token from the previous page)");
+      filter.before_seq = seq.get<int64_t>();
+    }
+    auto page = reader_.ListJobs(team, filter);
+    if (!page.ok()) return Error(page.status());
+    json next = page->next_before_seq ? json(EncodeToken({{"k", "jobs"}, {"before", *page->next_before_seq}})) : json("");
+    return Json(200, absl::StrCat(R"({"jobs":)", JoinJson(page->jobs_json), R"(,"next_page_token":)", next.dump(), "}"));
+  }
+  if (collection == "jobs" && (parts.size() == 4 || parts.size() == 5 || parts.size() == 6)) {
+    std::string resource = parts.size() >= 5 ? parts[4] : "";
+    if (parts.size() == 6) resource += "/" + parts[5];
+    return JobResource(request, caller, parts[3], resource);
+  }
+  if (collection == "compare" && parts.size() == 3) {
+    Params params(request, {"base", "head"});
+    if (params.problem()) return Error(400, *params.problem());
+    auto base_id = params.Text("base");
+    auto head_id = params.Text("head");
+    if (!base_id || !head_id) return Error(400, "compare needs base and head job ids");
+    auto base = reader_.GetJobHead(team, *base_id);
+    if (!base.ok()) return Error(base.status());
+    auto head = reader_.GetJobHead(team, *head_id);
+    if (!head.ok()) return Error(head.status());
+    if (base->repository != head->repository) {
+      return Error(400, "base and head belong to different repositories (" + base->repository + ", " +
+                            head->repository + ")");
+    }
+    auto body = reader_.Compare(team, *base_id, *head_id);
+    if (!body.ok()) return Error(body.status());
+    return Json(200, *body);
+  }
+  if (collection == "trends" && parts.size() == 3) {
+    Params params(request, {"repository", "limit"});
+    if (params.problem()) return Error(400, *params.problem());
+    auto repository = params.Text("repository");
+    if (!repository) return Error(400, "trends need a repository");
+    auto limit = params.Int("limit", 30, 1, 500);
+    if (!limit.ok()) return Error(limit.status());
+    auto points = reader_.Trends(team, *repository, *limit);
+    if (!points.ok()) return Error(points.status());
+    return Json(200, absl::StrCat(R"({"repository":)", json(*repository).dump(), R"(,"points":)", *points, "}"));
+  }
+  return Error(404, "no such API endpoint: " + request.path);
+}
+
+HttpResponse DashboardApi::JobResource(const HttpRequest& request, const Caller& caller, const std::string& job_id,
+                                       const std::string& resource) {
+  const std::string& team = caller.team;
+  absl::StatusOr<DashboardJobHead> head = reader_.GetJobHead(team, job_id);
+  if (!head.ok()) return Error(head.status());
+  if (resource == "events") return Events(request, caller, job_id);
+
+  // A finished job's views change only when its report does (or its repository's previous job, which
+  // new/fixed compare with): the ETag covers those and the whole request target.
+  const bool final = IsTerminal(head->state);
+  std::string etag;
+  if (final) {
+    etag = absl::StrCat("\"", Sha256Hex(absl::StrCat(request.target, "|", head->updated_micros, "|", head->report_micros,
+                                                     "|", head->previous_job_id.value_or(""))).substr(0, 32), "\"");
+    const std::string if_none_match = request.Header("if-none-match");
+    for (absl::string_view candidate : absl::StrSplit(if_none_match, ',')) {
+      candidate = absl::StripAsciiWhitespace(candidate);
+      if (absl::StartsWith(candidate, "W/")) candidate.remove_prefix(2);
+      if (candidate == etag || candidate == "*") {
+        HttpResponse not_modified;
+        not_modified.status = 304;
+        not_modified.headers = {{"ETag", etag}, {"Cache-Control", "private, no-cache"}};
+        return not_modified;
+      }
+    }
+  }
+  auto respond = [&](absl::StatusOr<std::string> body, absl::string_view wrap_key = {}) {
+    if (!body.ok()) return Error(body.status());
+    HttpResponse response =
+        Json(200, wrap_key.empty() ? *std::move(body) : absl::StrCat("{\"", wrap_key, "\":", *body, "}"));
+    if (final) {
+      response.headers = {{"ETag", etag}, {"Cache-Control", "private, no-cache"}};
+    } else {
+      response.headers = {{"Cache-Control", "no-store"}};
+    }
+    return response;
+  };
+  auto no_params = [&]() -> std::optional<HttpResponse> {
+    Params params(request, {});
+    if (params.problem()) return Error(400, *params.problem());
+    return std::nullopt;
+  };
+
+  if (resource.empty()) {
+    if (auto bad = no_params()) return *bad;
+    return respond(reader_.GetJob(team, job_id));
+  }
+  if (resource == "report") {
+    if (auto bad = no_params()) return *bad;
+    return respond(reader_.GetReport(team, job_id));
+  }
+  if (resource == "builds") {
+    if (auto bad = no_params()) return *bad;
+    return respond(reader_.Builds(team, job_id), "builds");
+  }
+  if (resource == "tests") {
+    if (auto bad = no_params()) return *bad;
+    return respond(reader_.Tests(team, job_id), "tests");
+  }
+  if (resource == "parity" || resource == "profile" || resource == "effort") {
+    if (auto bad = no_params()) return *bad;
+    auto section = reader_.DocumentSection(team, job_id, resource);
+    if (section.ok() && *section == "null") *section = resource == "effort" ? "{}" : "[]";
+    if (section.ok() && resource == "profile") {
+      // Each kernel's HIP/CUDA time ratio, for the plot (null without a CUDA baseline).
+      json profile = json::parse(*section, nullptr, false);
+      if (profile.is_array()) {
+        for (json& kernel : profile) {
+          const double hip = kernel.value("total_ns", 0.0);
+          const json& cuda = kernel["cuda_baseline_ns"];
+          kernel["ratio"] = cuda.is_number() && cuda.get<double>() > 0 ? json(hip / cuda.get<double>()) : json(nullptr);
+        }
+        *section = profile.dump();
+      }
+    }
+    return respond(std::move(section), resource);
+  }
+  if (resource == "findings" || resource == "findings/rules") {
+    const bool rules = resource == "findings/rules";
+    Params params(request, rules ? std::set<std::string>{"since"}
+                                 : std::set<std::string>{"rule", "path", "severity", "auto_fixed", "change", "since",
+                                                         "page_size", "page_token"});
+    if (params.problem()) return Error(400, *params.problem());
+    // new/fixed/unchanged compare with `since` (a job of the same repository), by default the repository's
+    // previous finished job.
+    std::optional<std::string> since = head->previous_job_id;
+    if (auto explicit_since = params.Text("since")) {
+      auto other = reader_.GetJobHead(team, *explicit_since);
+      if (!other.ok()) return Error(other.status());
+      if (other->repository != head->repository) {
+        return Error(400, "since names a job of another repository (" + other->repository + ")");
+      }
+      since = *explicit_since;
+    }
+    json compared_with = since ? json(*since) : json(nullptr);
+    if (rules) {
+      auto body = reader_.FindingRules(team, job_id, since);
+      if (!body.ok()) return Error(body.status());
+      return respond(absl::StrCat(R"({"rules":)", *body, R"(,"compared_with":)", compared_with.dump(), "}"));
+    }
+    DashboardFindingQuery query;
+    query.job_id = job_id;
+    query.other_job_id = since;
+    query.rule_id = params.Text("rule");
+    query.path = params.Text("path");
+    auto severity = params.OneOf("severity", {"error", "warning", "note"});
+    if (!severity.ok()) return Error(severity.status());
+    query.severity = *severity;
+    auto auto_fixed = params.OneOf("auto_fixed", {"true", "false"});
+    if (!auto_fixed.ok()) return Error(auto_fixed.status());
+    if (*auto_fixed) query.auto_fixed = **auto_fixed == "true";
+    auto change = params.OneOf("change", {"all", "new", "fixed", "unchanged"});
+    if (!change.ok()) return Error(change.status());
+    const std::string mode = change->value_or("all");
+    if (mode == "new") {
+      query.presence = DashboardFindingQuery::Presence::kOnlyHere;
+    } else if (mode == "unchanged") {
+      query.presence = DashboardFindingQuery::Presence::kInBoth;
+    } else if (mode == "fixed") {
+      // Fixed: the earlier job's findings that this one no longer has.
+      if (!since) return respond(std::string(R"({"findings":[],"next_page_token":"","compared_with":null})"));
+      query.job_id = *since;
+      query.other_job_id = job_id;
+      query.presence = DashboardFindingQuery::Presence::kOnlyHere;
+    }
+    auto page_size = params.Int("page_size", 100, 1, kMaxPageSize);
+    if (!page_size.ok()) return Error(page_size.status());
+    query.page_size = *page_size;
+    auto token = DecodeToken(params, "findings");
+    if (!token.ok()) return Error(token.status());
+    if (*token) {
+      const json& t = **token;
+      if (!t.contains("r") || !t["r"].is_string() || !t.contains("p") || !t["p"].is_string() ||
+          !t.contains("l") || !t["l"].is_number_integer() || !t.contains("o") || !t["o"].is_number_integer()) {
+        return Error(400, "invalid page token (use next_page_token from the previous page)");
+      }
+      query.after = FindingCursor{t["r"], t["p"], t["l"], t["o"]};
+    }
+    auto page = reader_.ListFindings(team, query);
+    if (!page.ok()) return Error(page.status());
+    json next = page->next ? json(EncodeToken({{"k", "findings"}, {"r", page->next->rule_id}, {"p", page->next->path},
+                                               {"l", page->next->line}, {"o", page->next->ordinal}}))
+                           : json("");
+    return respond(absl::StrCat(R"({"findings":)", JoinJson(page->findings_json), R"(,"next_page_token":)",
+                                next.dump(), R"(,"compared_with":)", compared_with.dump(), "}"));
+  }
+  if (resource == "patch") {
+    Params params(request, {"path"});
+    if (params.problem()) return Error(400, *params.problem());
+    auto path = params.Text("path");
+    if (!path) return Error(400, "patch needs a path (a file of the job's report)");
+    auto download = jobs_.OpenArtifact(job_id, "patch");
+    if (!download.ok()) return Error(download.status());
+    constexpr size_t kMaxPatchBytes = 64 << 20;
+    std::string patch;
+    for (;;) {
+      auto chunk = download->reader->Read(1 << 16);
+      if (!chunk.ok()) return Error(chunk.status());
+      if (chunk->empty()) break;
+      patch += *chunk;
+      if (patch.size() > kMaxPatchBytes) return Error(409, "the patch is larger than the dashboard shows (64 MiB)");
+    }
+    json hunks = json::array();
+    for (const PatchHunk& hunk : HunksOfFile(patch, *path)) {
+      hunks.push_back({{"header", hunk.header}, {"old_start", hunk.old_start}, {"old_lines", hunk.old_lines},
+                       {"new_start", hunk.new_start}, {"new_lines", hunk.new_lines}, {"lines", hunk.lines}});
+    }
+    return respond(json{{"path", *path}, {"hunks", hunks}}.dump(-1, ' ', false, json::error_handler_t::replace));
+  }
+  return Error(404, "no such job resource: " + resource);
+}
+
+HttpResponse DashboardApi::Events(const HttpRequest& request, const Caller& caller, const std::string& job_id) {
+  Params params(request, {"after"});
+  if (params.problem()) return Error(400, *params.problem());
+  int64_t after = 0;
+  std::string after_text = request.Header("last-event-id");
+  if (auto query = params.Text("after")) after_text = *query;
+  if (!after_text.empty() && (!absl::SimpleAtoi(after_text, &after) || after < 0)) {
+    return Error(400, "after / Last-Event-ID must be a non-negative event sequence, got '" + after_text + "'");
+  }
+  HttpResponse response;
+  response.content_type = "text/event-stream";
+  response.headers = {{"Cache-Control", "no-store"}, {"X-Accel-Buffering", "no"}};
+  const auto keepalive = options_.keepalive_interval;
+  response.stream = [this, job_id, after, keepalive](EventSink& sink) {
+    google::protobuf::util::JsonPrintOptions print;
+    print.preserve_proto_field_names = true;
+    auto last_write = std::chrono::steady_clock::now();
+    sink.Send("retry: 2000\n\n");
+    auto on_event = [&](const JobEvent& event) {
+      std::string data;
+      if (!google::protobuf::util::MessageToJsonString(ToProto(event), &data, print).ok()) data = "{}";
+      last_write = std::chrono::steady_clock::now();
+      return sink.Send(absl::StrCat("id: ", event.seq, "\nevent: ", event.kind, "\ndata: ", data, "\n\n"));
+    };
+    auto cancelled = [&] {
+      if (sink.Done()) return true;
+      if (std::chrono::steady_clock::now() - last_write > keepalive) {
+        last_write = std::chrono::steady_clock::now();
+        return !sink.Send(": keep-alive\n\n");
+      }
+      return false;
+    };
+    const absl::Status watched = jobs_.Watch(job_id, after, on_event, cancelled);
+    if (!sink.Done()) {
+      // The job is final (or the watch failed): say so, so clients stop reconnecting.
+      auto job = jobs_.GetJob(job_id);
+      json end = {{"ok", watched.ok()}};
+      if (!watched.ok()) end["error"] = std::string(watched.message());
+      if (job.ok()) end["state"] = v1::JobState_Name(ToProto(job->job.state));
+      sink.Send(absl::StrCat("event: end\ndata: ", end.dump(), "\n\n"));
+    }
+  };
+  return response;
+}
+
+HttpResponse DashboardApi::StaticFile(const HttpRequest& request) {
+  if (options_.web_root.empty()) return Error(404, "this server has no web UI (--web-root)");
+  std::string relative = request.path == "/" ? "index.html" : request.path.substr(1);
+  const fs::path path = fs::path(relative).lexically_normal();
+  if (relative.find('\0') != std::string::npos || path.is_absolute() || path.empty() ||
+      *path.begin() == "..") {
+    return Error(404, "no such file: " + request.path);
+  }
+  const fs::path file = options_.web_root / path;
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec)) return Error(404, "no such file: " + request.path);
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream body;
+  body << in.rdbuf();
+  HttpResponse response;
+  response.content_type = ContentType(file);
+  response.body = body.str();
+  // Bundles carry a content hash in their name; index.html must be revalidated to pick up new ones.
+  response.headers = {{"Cache-Control", relative == "index.html" ? "no-cache" : "public, max-age=300"},
+                      {"X-Content-Type-Options", "nosniff"}};
+  return response;
+}
+
+}  // namespace hipforge::server::http

@@ -1,0 +1,42 @@
+#pragma once
+// The dashboard's HTTP/JSON read API under /api/v1/ (docs/dashboard.md) and the web UI's static files.
+// Handlers only translate between HTTP and the domain: the caller's team comes from the bearer token
+// (CallerAuthenticator) and is passed to every DashboardReader query; job events come from JobService's
+// Watch, the same stream as gRPC WatchJob.
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "server/auth/caller.h"
+#include "server/http/http_server.h"
+#include "server/job_service.h"
+#include "server/store/dashboard_reader.h"
+
+namespace hipforge::server::http {
+
+struct DashboardApiOptions {
+  std::filesystem::path web_root;  // built web UI (index.html, assets); empty: API only
+  std::chrono::seconds keepalive_interval{15};  // SSE comment lines while a job is quiet
+};
+
+class DashboardApi final : public HttpHandler {
+ public:
+  DashboardApi(DashboardReader& reader, JobService& jobs, const CallerAuthenticator& authenticator,
+               DashboardApiOptions options);
+  HttpResponse Handle(const HttpRequest& request) override;
+
+ private:
+  struct Context;
+  HttpResponse Api(const HttpRequest& request, const Caller& caller);
+  HttpResponse JobResource(const HttpRequest& request, const Caller& caller, const std::string& job_id,
+                           const std::string& resource);
+  HttpResponse Events(const HttpRequest& request, const Caller& caller, const std::string& job_id);
+  HttpResponse StaticFile(const HttpRequest& request);
+
+  DashboardReader& reader_;
+  JobService& jobs_;
+  const CallerAuthenticator& authenticator_;
+  DashboardApiOptions options_;
+};
+
+}  // namespace hipforge::server::http
