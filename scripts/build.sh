@@ -8,5 +8,11 @@ jobs=${JOBS:-$(nproc)}
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$here}
 export CCACHE_NOHASHDIR=1
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-10G}
+# The dashboard's npm packages (web/package-lock.json): installed by install-deps.sh; refreshed here when the
+# lockfile changed, so later builds work offline.
+if command -v npm >/dev/null && { [ ! -f "$here/web/node_modules/.package-lock.json" ] ||
+     [ "$here/web/package-lock.json" -nt "$here/web/node_modules/.package-lock.json" ]; }; then
+  npm ci --prefix "$here/web" --no-audit --no-fund --loglevel=error
+fi
 cmake -S "$here" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=${BUILD_TYPE:-Release}
 cmake --build "$build_dir" -j "$jobs"

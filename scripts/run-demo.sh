@@ -3,7 +3,9 @@
 # data directory, submit the bundled example CUDA repository with migrate-cli, wait for the job,
 # fetch the translated tree and the patch, print the report, stop the server.
 #
-#   scripts/run-demo.sh [REPOSITORY]          # default: examples/cuda-vector-stats
+#   scripts/run-demo.sh [--keep] [REPOSITORY]   # default: examples/cuda-vector-stats
+#
+# --keep leaves the server (and its dashboard, whose URL is printed) running after the demo, until Ctrl-C.
 #
 # Environment: BUILD_DIR (default build/; SERVER_BIN / CLI_BIN override single binaries),
 # DEMO_DIR (where outputs go; default a new /tmp dir), STARTUP_TIMEOUT (s, default 180), JOB_TIMEOUT (s, default 1200), KEEP_DATA=1 keeps the server's
@@ -17,6 +19,8 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build_dir=${BUILD_DIR:-$here/build}
 server_bin=${SERVER_BIN:-$build_dir/bin/migrate-server}
 cli_bin=${CLI_BIN:-$build_dir/bin/migrate-cli}
+keep=0
+if [[ ${1:-} == --keep ]]; then keep=1; shift; fi
 repository=${1:-$here/examples/cuda-vector-stats}
 startup_timeout=${STARTUP_TIMEOUT:-180}
 job_timeout=${JOB_TIMEOUT:-1200}
@@ -79,7 +83,7 @@ roles=translate,validate
 start_server() {
   say "starting migrate-server (embedded PostgreSQL, 2 local workers: $roles) in $data_dir"
   rm -f "$port_file"
-  "$server_bin" --listen 127.0.0.1:0 --data-dir "$data_dir" --local-workers 2 --local-worker-roles "$roles" \
+  "$server_bin" --listen 127.0.0.1:0 --http-listen 127.0.0.1:0 --data-dir "$data_dir" --local-workers 2 --local-worker-roles "$roles" \
     --port-file "$port_file" >>"$server_log" 2>&1 &
   server_pid=$!
 }
@@ -148,6 +152,18 @@ if [[ -f $out_dir/translation.patch ]]; then
 fi
 [[ -d $out_dir/translated ]] && echo "translated tree: $out_dir/translated"
 [[ -f $out_dir/report.sarif ]] && echo "SARIF: $out_dir/report.sarif"
+
+if [[ -s $port_file.http ]]; then
+  dashboard="http://127.0.0.1:$(tr -dc '0-9' <"$port_file.http")/"
+  echo "dashboard: $dashboard (job: $dashboard#/job/$job_id; sign in with an API token of team demo)"
+else
+  echo "dashboard: not served by this migrate-server (see $server_log)"
+fi
+if [[ $keep == 1 ]]; then
+  echo "server left running (pid $server_pid, gRPC $server, data $data_dir); Ctrl-C stops it" >&2
+  KEEP_DATA=1
+  while kill -0 "$server_pid" 2>/dev/null; do sleep 1; done
+fi
 
 if [[ $submit_status -ne 0 ]]; then
   exit "$submit_status"

@@ -76,7 +76,7 @@ std::vector<Setting> Settings(ServerConfig& c) {
        [&c](const std::string& v) { c.http_listen = v; }},
       {"http-port-file", "write the bound HTTP port to this file (default: <port-file>.http)",
        [&c](const std::string& v) { c.http_port_file = v; }},
-      {"web-root", "directory of the built web UI (default: <binary dir>/../web)",
+      {"web-root", "directory of the built web UI (default: <binary dir>/../share/hipforge/web)",
        [&c](const std::string& v) { c.web_root = v; }},
   };
 }
@@ -117,7 +117,7 @@ absl::StatusOr<ServerConfig> LoadServerConfig(int argc, char** argv) {
   config.http_listen = "127.0.0.1:8080";
   std::error_code exe_error;
   const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", exe_error);
-  if (!exe_error) config.web_root = (exe.parent_path() / ".." / "web").lexically_normal();
+  if (!exe_error) config.web_root = (exe.parent_path() / ".." / "share" / "hipforge" / "web").lexically_normal();
   std::vector<Setting> settings = Settings(config);
 
   // The config file is the lowest layer, so find it first.

@@ -29,7 +29,7 @@ struct ServerConfig {
   std::string http_listen;
   // The bound HTTP port is written here once listening; default <port_file>.http when port_file is set.
   std::filesystem::path http_port_file;
-  std::filesystem::path web_root;  // built web UI; migrate-server defaults to <binary dir>/../web
+  std::filesystem::path web_root;  // built web UI; migrate-server defaults to <binary dir>/../share/hipforge/web
 };
 
 // Parses argv (CLI11) over environment variables (MIGRATE_*) over the config file. Returns
