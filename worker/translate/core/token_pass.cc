@@ -84,7 +84,9 @@ class TokenPass {
     // clang's HIP mode has no such implicit include, so such a header gets hip_runtime.h too.
     // HIP 6.2+ declares the *_sync warp functions only when HIP_ENABLE_WARP_SYNC_BUILTINS is defined before
     // hip_runtime.h: the file that calls them defines it first thing (nvcc needs nothing).
-    if (uses_warp_sync_ && resolver_.options().target_hip_version >= kHipWarpSyncIntroduced) {
+    // Not twice: a file that defines it already (the pass over its own output) is left as it is.
+    if (uses_warp_sync_ && resolver_.options().target_hip_version >= kHipWarpSyncIntroduced &&
+        !project_macros_.count("HIP_ENABLE_WARP_SYNC_BUILTINS")) {
       AddEdit(0, 0, "#define HIP_ENABLE_WARP_SYNC_BUILTINS 1\n", "warp");
     }
     if (!runtime_header_present_ && (input_.main_file || uses_runtime_api_)) InsertRuntimeHeader();

@@ -330,16 +330,23 @@ absl::StatusOr<MigrationResult> RepositoryMigrator::Run(const fs::path& input_ro
       // stack up when the pass runs over its own output).
       std::string output = translated->front().output;
       if (source.find("hip/hip_runtime.h") == std::string::npos) {
+        // The warp-sync define the translator puts first stays (hipRTC of HIP 6.2+ needs it too), once.
+        constexpr std::string_view kWarpSyncDefine = "#define HIP_ENABLE_WARP_SYNC_BUILTINS 1";
+        std::string kept;
         size_t body = 0;
         while (body < output.size()) {
           const size_t end = output.find('\n', body);
           const std::string line = output.substr(body, end == std::string::npos ? std::string::npos : end - body);
-          if (!line.empty() && line != "#include <hip/hip_runtime.h>") break;
+          if (line == kWarpSyncDefine) {
+            if (kept.empty()) kept = line + "\n";
+          } else if (!line.empty() && line != "#include <hip/hip_runtime.h>") {
+            break;
+          }
           if (end == std::string::npos) break;
           body = end + 1;
         }
         const size_t source_body = source.find_first_not_of("\n");
-        output = source.substr(0, source_body == std::string::npos ? source.size() : source_body) +
+        output = source.substr(0, source_body == std::string::npos ? source.size() : source_body) + kept +
                  output.substr(body);
       }
       return output;

@@ -7,6 +7,7 @@ os.environ["HIP_VISIBLE_DEVICES"] = "0"
 os.environ["AMD_SERIALIZE_KERNEL"] = "3"
 
 _SOURCE = r'''
+#define HIP_ENABLE_WARP_SYNC_BUILTINS 1
 extern "C" __global__ void row_max(const float* x, float* out, int cols) {
   float m = -1e30f;
   for (int c = threadIdx.x; c < cols; c += blockDim.x) m = fmaxf(m, x[blockIdx.x * cols + c]);
