@@ -9,6 +9,9 @@ Directives in the input (all `//` comments):
   // STDERR...:     checked against the diagnostics (prefix STDERR)
   // JSON...:       checked against --o-stats-json output (prefix JSON)
   // COMPILE: <hipcc options>                    (the output must compile: hipcc OPTIONS -c OUTPUT; needs hipcc)
+  // COMPILE-TOOLCHAIN: <name> <hipcc options>   (the output must compile with the hipcc of the ROCm rootfs
+                                                  /var/cache/hipforge/toolchains/<name> under bubblewrap; checked
+                                                  only where that rootfs and bwrap exist, else said and skipped)
 usage: run_golden.py MIGRATE_HIPIFY FILECHECK INPUT
 """
 import os, re, shlex, shutil, subprocess, sys, tempfile
@@ -16,7 +19,7 @@ import os, re, shlex, shutil, subprocess, sys, tempfile
 def main():
     tool, filecheck, source = sys.argv[1:4]
     text = open(source).read()
-    args, env, runs, compile_args = [], dict(os.environ), 1, None
+    args, env, runs, compile_args, toolchain_compile = [], dict(os.environ), 1, None, None
     for line in text.splitlines():
         m = re.match(r"\s*//\s*ARGS:(.*)$", line)
         if m:
@@ -27,6 +30,9 @@ def main():
         m = re.match(r"\s*//\s*COMPILE:(.*)$", line)
         if m:
             compile_args = shlex.split(m.group(1))
+        m = re.match(r"\s*//\s*COMPILE-TOOLCHAIN:(.*)$", line)
+        if m:
+            toolchain_compile = shlex.split(m.group(1))
         m = re.match(r"\s*//\s*RUNS:\s*(\d+)", line)
         if m:
             runs = int(m.group(1))
@@ -68,7 +74,31 @@ def main():
                 print("the translated output does not compile (%d):\n%s\n--- output was:\n%s" %
                       (c.returncode, c.stderr, open(out).read()))
                 return 1
+        if toolchain_compile is not None and not compile_with_toolchain(out, toolchain_compile):
+            return 1
     return 0
+
+def compile_with_toolchain(out, directive):
+    name, options = directive[0], directive[1:]
+    root = os.path.join("/var/cache/hipforge/toolchains", name)
+    bwrap = shutil.which("bwrap")
+    if not os.path.isdir(os.path.join(root, "usr")) or not bwrap:
+        print("COMPILE-TOOLCHAIN %s: skipped (no rootfs at %s or no bwrap)" % (name, root))
+        return True
+    r = os.path.join(root, "usr")
+    cmd = [bwrap, "--unshare-net", "--ro-bind", r, "/usr", "--symlink", "usr/bin", "/bin", "--symlink", "usr/lib",
+           "/lib", "--symlink", "usr/lib64", "/lib64", "--ro-bind", os.path.join(root, "etc"), "/etc", "--proc",
+           "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--ro-bind", out, "/src/" + os.path.basename(out), "--",
+           "hipcc"] + options + ["-x", "hip", "/src/" + os.path.basename(out)]
+    if "-fsyntax-only" not in options:
+        cmd += ["-c", "-o", "/tmp/out.o"]
+    c = subprocess.run(cmd, capture_output=True, text=True)
+    if c.returncode != 0:
+        print("the translated output does not compile with %s (%d):\n%s\n--- output was:\n%s" %
+              (name, c.returncode, c.stderr, open(out).read()))
+        return False
+    print("COMPILE-TOOLCHAIN %s: compiled" % name)
+    return True
 
 if __name__ == "__main__":
     sys.exit(main())

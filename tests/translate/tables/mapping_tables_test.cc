@@ -83,7 +83,9 @@ TEST(MappingTablesTest, CrossTableDuplicatesAreTheKnownOnes) {
   // library_types.h's libraryPropertyType is also used by cuDNN: the runtime side maps it to
   // hipLibraryPropertyType_t, hipDNN to its own hipdnnLibraryPropertyType. Find() prefers the types table;
   // a translator that knows it is in cuDNN code asks Find(name, ApiLibrary::kDnn).
-  const std::set<std::string> expected = {"libraryPropertyType types dnn", "libraryPropertyType_t types dnn"};
+  // __nv_bfloat16: cuda_bf16.h's type (device: __hip_bfloat16) and HIPIFY's hipBLAS type (blas: hip_bfloat16).
+  const std::set<std::string> expected = {"libraryPropertyType types dnn", "libraryPropertyType_t types dnn",
+                                          "__nv_bfloat16 device blas"};
   EXPECT_EQ(duplicates, expected);
   const MappingIndex index;
   for (std::string_view name : {"libraryPropertyType", "libraryPropertyType_t"}) {

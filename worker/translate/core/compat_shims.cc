@@ -2,6 +2,11 @@
 
 namespace hipforge::translate {
 
+bool NeedsCooperativeGroupsReduceShim(const ApiMapping* reduce_record, ApiVersion target_hip_version) {
+  if (!reduce_record || reduce_record->hip_state == SupportState::kUnsupported) return true;
+  return reduce_record->hip_introduced.IsSet() && target_hip_version < reduce_record->hip_introduced;
+}
+
 std::string CooperativeGroupsReduceShim() {
   // Kept on few lines: the include it replaces is one line, and every extra line shifts the rest of the file.
   return "#include <hip/hip_cooperative_groups.h>\n"

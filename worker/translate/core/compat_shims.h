@@ -9,9 +9,14 @@
 
 namespace hipforge::translate {
 
-// Releases before this one lack cooperative_groups::reduce/plus/less/greater/bit_* (checked: HIP 5.2's
-// hip_cooperative_groups.h) and thread_block_tile::meta_group_rank()/meta_group_size().
-inline constexpr ApiVersion kHipCooperativeGroupsShimUntil{6, 0};
+// Releases before this one lack thread_block_tile::meta_group_rank()/meta_group_size() (checked: HIP 5.2 lacks
+// them; the hip_cooperative_groups.h of HIP 5.7.1 and 6.4.3 have them).
+inline constexpr ApiVersion kHipTileMetaGroupSince{6, 0};
+
+// Whether the target HIP release lacks cooperative_groups::reduce (and plus/less/greater/bit_*), so the inline
+// shim below replaces <cooperative_groups/reduce.h>. The fact is the table's: the cooperative_groups::reduce
+// record (`reduce_record`, null when the table has none) and the release it names as introducing it.
+bool NeedsCooperativeGroupsReduceShim(const ApiMapping* reduce_record, ApiVersion target_hip_version);
 
 // Replacement for `#include <cooperative_groups/reduce.h>`: the HIP cooperative-groups header plus a guarded,
 // warp-tile implementation of cooperative_groups::reduce and its operators (butterfly over shfl_xor).

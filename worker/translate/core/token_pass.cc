@@ -183,6 +183,8 @@ class TokenPass {
       } else if (directive == "include" || directive == "include_next" || directive == "import") {
         const auto include = ParseInclude(tokens_[hash + 1].end());
         if (include && include->name == "cublas_v2.h") blas_v2_included_ = true;
+        if (include && IsCublasHeader(include->name)) blas_header_included_ = true;
+        if (include && (include->name == "cuda_bf16.h" || include->name == "cuda_fp8.h")) bf16_header_included_ = true;
       }
     }
     if (guard_defined && last_directive == "endif") guard_insert_offset_ = guard_define_end;
@@ -273,7 +275,7 @@ class TokenPass {
       emitted_main_headers_.insert(std::string(kHipRuntimeHeader));
       return;
     }
-    if (include->name == "cooperative_groups/reduce.h" && NeedsCooperativeGroupsShim()) {
+    if (include->name == "cooperative_groups/reduce.h" && NeedsCooperativeGroupsReduce()) {
       output_.stats.converted[std::string(KindName(ApiKind::kHeader))]++;
       AddEdit(hash_offset, include->name_end + 1 - hash_offset, CooperativeGroupsReduceShim(), "cooperative_groups");
       Report(kRuleCompatShim, Severity::kNote, include->name_begin,
@@ -338,9 +340,22 @@ class TokenPass {
 
   // --- identifiers and strings ------------------------------------------------------------------------
 
+  // Names with a second record in the blas table (__nv_bfloat16: hipBLAS's hip_bfloat16 next to hip_bf16.h's
+  // __hip_bfloat16) take the blas one in a file that reaches them only through cuBLAS.
+  const ApiMapping* FindIdentifier(std::string_view name) const {
+    if (blas_header_included_ && !bf16_header_included_) {
+      if (const ApiMapping* blas = resolver_.index().Find(name, ApiLibrary::kBlas)) return blas;
+    }
+    return resolver_.Find(name);
+  }
+
+  static bool IsCublasHeader(std::string_view name) {
+    return name == "cublas.h" || name == "cublas_v2.h" || name == "cublas_api.h" || name == "cublasLt.h";
+  }
+
   void RenameIdentifier(const Token& token) {
     const std::string_view name = Text(token);
-    const ApiMapping* mapping = resolver_.Find(name);
+    const ApiMapping* mapping = FindIdentifier(name);
     if (!mapping || mapping->kind == ApiKind::kHeader) {
       if (LooksLikeCudaName(name) && !project_macros_.count(std::string(name))) {
         output_.stats.unconverted++;
@@ -537,9 +552,12 @@ class TokenPass {
 
   // --- cooperative groups HIP lacks (compat_shims.h) ---------------------------------------------------
 
-  bool NeedsCooperativeGroupsShim() const {
-    return resolver_.options().target_hip_version < kHipCooperativeGroupsShimUntil;
+  bool NeedsCooperativeGroupsReduce() const {
+    return NeedsCooperativeGroupsReduceShim(resolver_.Find("cooperative_groups::reduce"),
+                                            resolver_.options().target_hip_version);
   }
+
+  bool NeedsMetaGroupRewrite() const { return resolver_.options().target_hip_version < kHipTileMetaGroupSince; }
 
   std::string VersionText() const {
     const ApiVersion version = resolver_.options().target_hip_version;
@@ -571,7 +589,7 @@ class TokenPass {
     if (!mapping) return false;
     static constexpr std::string_view kShimmed[] = {"reduce", "plus", "less", "greater", "bit_and", "bit_or",
                                                     "bit_xor"};
-    if (NeedsCooperativeGroupsShim() && std::find(std::begin(kShimmed), std::end(kShimmed), name) != std::end(kShimmed)) {
+    if (NeedsCooperativeGroupsReduce() && std::find(std::begin(kShimmed), std::end(kShimmed), name) != std::end(kShimmed)) {
       return true;  // provided by the inline shim (compat_shims.h); reported once at the include
     }
     const NameDecision decision = resolver_.Decide(*mapping, blas_v2_included_);
@@ -589,7 +607,7 @@ class TokenPass {
 
   // `tile.meta_group_rank()` -> block rank / tile size, for HIP releases whose tiles lack it.
   bool HandleMetaGroup(size_t index) {
-    if (!NeedsCooperativeGroupsShim() || index < 2 || index + 2 >= tokens_.size()) return false;
+    if (!NeedsMetaGroupRewrite() || index < 2 || index + 2 >= tokens_.size()) return false;
     const auto access = tokens_[index - 1].kind;
     if ((access != clang::tok::period && access != clang::tok::arrow) || !IsIdentifier(tokens_[index - 2]) ||
         tokens_[index + 1].kind != clang::tok::l_paren || tokens_[index + 2].kind != clang::tok::r_paren) {
@@ -748,6 +766,8 @@ class TokenPass {
   std::set<std::string> cooperative_groups_qualifiers_;
   std::map<std::string, bool> full_mask_macros_;  // object-like macro -> its body is an all-ones literal
   bool blas_v2_included_ = false;
+  bool blas_header_included_ = false;  // cublas.h, cublas_v2.h, cublas_api.h or cublasLt.h
+  bool bf16_header_included_ = false;  // cuda_bf16.h or cuda_fp8.h
   bool runtime_header_present_ = false;
   bool uses_runtime_api_ = false;  // a runtime, driver or device API was translated here
   bool uses_warp_sync_ = false;    // a *_sync warp function is called here

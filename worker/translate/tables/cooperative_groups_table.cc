@@ -34,6 +34,8 @@ constexpr ApiMapping kRecords[] = {
     {.cuda_name = "cooperative_groups::memcpy_async", .kind = kFunction, .library = kCooperativeGroups, .hip_state = kUnsupported, .cuda_introduced = {11, 0}},
     {.cuda_name = "cooperative_groups::wait", .kind = kFunction, .library = kCooperativeGroups, .hip_state = kUnsupported, .cuda_introduced = {11, 0}},
     {.cuda_name = "cooperative_groups::wait_prior", .kind = kFunction, .library = kCooperativeGroups, .hip_state = kUnsupported, .cuda_introduced = {11, 0}},
+    // No HIP release has reduce (checked: hip_cooperative_groups.h of HIP 5.2, 5.7.1, 6.4.3); the translator
+    // writes an inline warp-tile version instead (core/compat_shims.h). Set hip_introduced when one does.
     {.cuda_name = "cooperative_groups::reduce", .kind = kFunction, .library = kCooperativeGroups, .hip_state = kUnsupported, .cuda_introduced = {11, 0}},
     {.cuda_name = "cooperative_groups::inclusive_scan", .kind = kFunction, .library = kCooperativeGroups, .hip_state = kUnsupported, .cuda_introduced = {11, 6}},
     {.cuda_name = "cooperative_groups::exclusive_scan", .kind = kFunction, .library = kCooperativeGroups, .hip_state = kUnsupported, .cuda_introduced = {11, 6}},

@@ -20,6 +20,10 @@ constexpr ApiMapping kRecords[] = {
     {.cuda_name = "device_functions.h", .hip_name = "hip/device_functions.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported},
     {.cuda_name = "driver_types.h", .hip_name = "hip/driver_types.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported},
     {.cuda_name = "cuda_fp16.h", .hip_name = "hip/hip_fp16.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported},
+    // hipforge: checked in the toolchains' headers: hip_bf16.h in HIP 5.7.1 and 6.4.3 (not 5.2); hip_fp8.h with
+    // CUDA's OCP types (__hip_fp8_e4m3, ...) in 6.4.3 only (5.7.1 has no hip_fp8.h).
+    {.cuda_name = "cuda_bf16.h", .hip_name = "hip/hip_bf16.h", .kind = kHeader, .library = kHeaders, .cuda_introduced = {11, 0}, .hip_introduced = {5, 7}},
+    {.cuda_name = "cuda_fp8.h", .hip_name = "hip/hip_fp8.h", .kind = kHeader, .library = kHeaders, .cuda_introduced = {11, 8}, .hip_introduced = {6, 4}},
     {.cuda_name = "cuda_texture_types.h", .hip_name = "hip/hip_texture_types.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported},
     {.cuda_name = "texture_fetch_functions.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .flags = Bit(kDropInclude)},
     {.cuda_name = "vector_types.h", .hip_name = "hip/hip_vector_types.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported},
