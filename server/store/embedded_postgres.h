@@ -25,7 +25,8 @@ struct EmbeddedPostgresOptions {
   std::filesystem::path bin_dir;        // empty: `pg_config --bindir`, then /usr/lib/postgresql/15/bin
   std::string unprivileged_user = "postgres";  // used only when running as root
   int port = 5432;                      // only names the socket file; nothing listens on TCP
-  bool durable = true;                  // false: fsync/synchronous_commit off (tests, benchmarks)
+  // false: fsync off (tests, benchmarks): survives killed processes, not an OS crash.
+  bool durable = true;
   std::chrono::seconds start_timeout{60};
 };
 
