@@ -1,5 +1,6 @@
 // cuda_bf16.h and cuda_fp8.h (default target HIP 6.4): the headers become hip/hip_bf16.h and hip/hip_fp8.h, the
-// types their __hip_ names, __float2bfloat16_rn HIP's __float2bfloat16 (also round-to-nearest-even); names HIP
+// types their __hip_ names, __float2bfloat16_rn HIP's __float2bfloat16 (also round-to-nearest-even), the float pair
+// makers HIP lacks its makers from converted halves; names HIP
 // spells as CUDA does stay. HIP 6.4 converts the OCP fp8 types (CUDA's) on the host only when compiling for
 // gfx94x (whose hardware format is FNUZ), so fp8 is used on the host here. The output must compile for gfx942
 // with HIP 6.4 (checked where that toolchain is present).
@@ -24,6 +25,11 @@ __global__ void Scale(const float* in, __nv_bfloat16* out, __nv_bfloat162* pairs
   nv_bfloat16 low = __float2bfloat16(value);
   // CHECK: pairs[i] = __hip_bfloat162(low, __float2bfloat16(__bfloat162float(low) * 2.0f));
   pairs[i] = __nv_bfloat162(low, __float2bfloat16(__bfloat162float(low) * 2.0f));
+  // HIP has no float-taking pair makers: the halves are converted first.
+  // CHECK: pairs[i + 1] = __bfloat162bfloat162(__float2bfloat16(value));
+  pairs[i + 1] = __float2bfloat162_rn(value);
+  // CHECK: pairs[i + 2] = __halves2bfloat162(__float2bfloat16(value), __float2bfloat16(value * 2.0f));
+  pairs[i + 2] = __floats2bfloat162_rn(value, value * 2.0f);
 }
 // CHECK: float RoundTrip(float value) { return static_cast<float>(__hip_fp8_e4m3(value)); }
 float RoundTrip(float value) { return static_cast<float>(__nv_fp8_e4m3(value)); }

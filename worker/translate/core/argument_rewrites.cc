@@ -240,6 +240,11 @@ constexpr std::array kRewrites = {
     R{"cusparseSpSV_bufferSize", 10, K::kInsertConstant, "nullptr", 0, 1, T::kRocOnly, false},
     R{"cudaEventCreate", 2, K::kRenameForArity, "hipEventCreateWithFlags", 0, 1, T::kAny, false},
     R{"cudaGraphInstantiate", 3, K::kRenameForArity, "hipGraphInstantiateWithFlags", 0, 1, T::kAny, false},
+    // hipforge: HIP's bf16 has no float-taking pair constructors (checked: HIP 5.7.1, 6.4.3); it builds the pair
+    // from bfloat16 halves, each converted with __float2bfloat16 (round-to-nearest-even, as CUDA's _rn).
+    R{"__float2bfloat162_rn", 0, K::kWrapInCall, "__float2bfloat16", 0, 1, T::kHipOnly, false},
+    R{"__floats2bfloat162_rn", 0, K::kWrapInCall, "__float2bfloat16", 0, 1, T::kHipOnly, false},
+    R{"__floats2bfloat162_rn", 1, K::kWrapInCall, "__float2bfloat16", 0, 1, T::kHipOnly, false},
 };
 
 bool Applies(RewriteTarget target, const TranslateOptions& options) {
@@ -315,6 +320,11 @@ std::vector<TextEdit> RewriteCallArguments(std::string_view function, const Call
       case K::kCastToInt64:
         if (!range) break;
         add(range->begin, 0, std::string(CastPrefix(rewrite.kind)));
+        add(range->end, 0, ")");
+        break;
+      case K::kWrapInCall:
+        if (!range) break;
+        add(range->begin, 0, std::string(rewrite.text) + "(");
         add(range->end, 0, ")");
         break;
       case K::kInsertConstant:

@@ -25,6 +25,7 @@ enum class ArgumentRewriteKind : uint8_t {
   kMoveArgument,         // move `count` arguments from `argument` to position `to`
   kReplaceWithConstant,  // argument `argument` becomes `text`
   kRenameForArity,       // the call has `argument` arguments: the callee becomes `text`
+  kWrapInCall,           // arg -> text(arg): HIP's function takes what `text` converts the argument to
 };
 
 // Which translation mode a rewrite belongs to (hipify's --roc / --miopen); kAny applies in every mode.

@@ -2,9 +2,14 @@
 
 namespace hipforge::translate {
 
-bool NeedsCooperativeGroupsReduceShim(const ApiMapping* reduce_record, ApiVersion target_hip_version) {
-  if (!reduce_record || reduce_record->hip_state == SupportState::kUnsupported) return true;
-  return reduce_record->hip_introduced.IsSet() && target_hip_version < reduce_record->hip_introduced;
+bool TargetHipLacks(const ApiMapping* record, ApiVersion target_hip_version) {
+  if (!record || record->hip_state == SupportState::kUnsupported) return true;
+  return record->hip_introduced.IsSet() && target_hip_version < record->hip_introduced;
+}
+
+std::string SyncWarpReplacement() {
+  return "(__builtin_amdgcn_fence(__ATOMIC_RELEASE, \"wavefront\"), __builtin_amdgcn_wave_barrier(), "
+         "__builtin_amdgcn_fence(__ATOMIC_ACQUIRE, \"wavefront\"))";
 }
 
 std::string CooperativeGroupsReduceShim() {

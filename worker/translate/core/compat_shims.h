@@ -13,10 +13,15 @@ namespace hipforge::translate {
 // them; the hip_cooperative_groups.h of HIP 5.7.1 and 6.4.3 have them).
 inline constexpr ApiVersion kHipTileMetaGroupSince{6, 0};
 
-// Whether the target HIP release lacks cooperative_groups::reduce (and plus/less/greater/bit_*), so the inline
-// shim below replaces <cooperative_groups/reduce.h>. The fact is the table's: the cooperative_groups::reduce
-// record (`reduce_record`, null when the table has none) and the release it names as introducing it.
-bool NeedsCooperativeGroupsReduceShim(const ApiMapping* reduce_record, ApiVersion target_hip_version);
+// Whether the target HIP release lacks what `record` maps (null: no table has it): the record says HIP has no
+// equivalent, or names a later release as introducing it. Decides the shims below (cooperative_groups::reduce,
+// __syncwarp) from the tables.
+bool TargetHipLacks(const ApiMapping* record, ApiVersion target_hip_version);
+
+// Replacement for a `__syncwarp(...)` call where HIP lacks it: a wavefront-scope release fence, the wave barrier
+// and an acquire fence (what the warp barrier guarantees: lanes' shared/global writes before it are seen after
+// it). The mask is dropped: a wavefront's lanes are not scheduled independently.
+std::string SyncWarpReplacement();
 
 // Replacement for `#include <cooperative_groups/reduce.h>`: the HIP cooperative-groups header plus a guarded,
 // warp-tile implementation of cooperative_groups::reduce and its operators (butterfly over shfl_xor).

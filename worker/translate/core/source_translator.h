@@ -22,6 +22,9 @@ struct TranslateOptions {
   bool miopen = false;              // cuDNN -> MIOpen
   bool use_hip_data_types = false;  // hipDataType instead of hipblasDatatype_t etc.
   bool experimental = false;        // translate APIs whose HIP side is experimental
+  // Library headers at the path ROCm installs them (hipblas/hipblas.h, from the tables' hip_installed_name),
+  // not HIPIFY's spelling (hipblas.h, which no ROCm 6 install has); migrate-hipify keeps HIPIFY's by default.
+  bool installed_header_layout = true;
   bool translate_inactive_branches = true;  // false = --skip-excluded-preprocessor-conditional-blocks
   bool amap = false;                // --amap: translate inactive branches even when skipping them
   bool default_preprocessor = false;

@@ -71,6 +71,7 @@ class TokenPass {
         uses_warp_sync_ = uses_warp_sync_ || IsWarpSyncName(Text(token));
         if (HandleWarpCall(i)) continue;
         if (HandleMetaGroup(i)) continue;
+        if (HandleSyncWarp(i)) continue;
         if (HandleQualifiedCooperativeGroups(i)) continue;
         if (input_.discover_sites && HasArgumentRewrites(Text(token))) DiscoverCall(i);
         RenameIdentifier(token);
@@ -150,6 +151,7 @@ class TokenPass {
     // Pass 1: facts needed before renaming (defined macros, cublas_v2.h, include guard).
     // An include guard: the first directive is `#ifndef X`, X is #defined, and the last directive is #endif.
     std::string first_ifndef;
+    uint32_t first_ifndef_end = 0;
     uint32_t guard_define_end = 0;
     bool guard_defined = false;
     std::string_view last_directive;
@@ -178,6 +180,7 @@ class TokenPass {
         }
       } else if (directive == "ifndef" && has_name && directive_number == 1) {
         first_ifndef = std::string(Text(tokens_[hash + 2]));
+        first_ifndef_end = LineEnd(tokens_[hash + 2].end());
       } else if (directive == "pragma" && has_name && Text(tokens_[hash + 2]) == "once" && !pragma_once_end_) {
         pragma_once_end_ = tokens_[hash + 2].end();
       } else if (directive == "include" || directive == "include_next" || directive == "import") {
@@ -187,7 +190,12 @@ class TokenPass {
         if (include && (include->name == "cuda_bf16.h" || include->name == "cuda_fp8.h")) bf16_header_included_ = true;
       }
     }
-    if (guard_defined && last_directive == "endif") guard_insert_offset_ = guard_define_end;
+    if (guard_defined && last_directive == "endif") {
+      // `#ifndef G` / `#pragma once` / `#define G`: the include goes right after the #ifndef, as HIPIFY puts it.
+      const bool pragma_inside_guard = pragma_once_end_ && *pragma_once_end_ > first_ifndef_end &&
+                                       *pragma_once_end_ < guard_define_end;
+      guard_insert_offset_ = pragma_inside_guard ? first_ifndef_end : guard_define_end;
+    }
     if (input_.facts) {
       for (const auto& macro : input_.facts->macros) project_macros_.insert(macro);
     }
@@ -309,7 +317,7 @@ class TokenPass {
       return;
     }
     output_.stats.converted[std::string(KindName(ApiKind::kHeader))]++;
-    const std::string name(decision.name);
+    const std::string name(InstalledHeaderName(*mapping, decision.name));
     const bool main_header =
         HasFlag(*mapping, MappingFlag::kMainHeader) || HasFlag(*mapping, MappingFlag::kMainHeaderV2);
     std::set<std::string>& emitted = main_header ? emitted_main_headers_ : emitted_other_headers_;
@@ -336,6 +344,16 @@ class TokenPass {
       offset = *first_include_offset_;
     }
     AddEdit(offset, 0, "\n#include <hip/hip_runtime.h>\n", "runtime");
+  }
+
+  // The path ROCm installs a library header at, where the options ask for it and the target has that layout.
+  std::string_view InstalledHeaderName(const ApiMapping& mapping, std::string_view decided) const {
+    const TranslateOptions& options = resolver_.options();
+    if (!options.installed_header_layout || mapping.hip_installed_name.empty() || decided != mapping.hip_name ||
+        options.target_hip_version < mapping.hip_installed_since) {
+      return decided;
+    }
+    return mapping.hip_installed_name;
   }
 
   // --- identifiers and strings ------------------------------------------------------------------------
@@ -553,8 +571,7 @@ class TokenPass {
   // --- cooperative groups HIP lacks (compat_shims.h) ---------------------------------------------------
 
   bool NeedsCooperativeGroupsReduce() const {
-    return NeedsCooperativeGroupsReduceShim(resolver_.Find("cooperative_groups::reduce"),
-                                            resolver_.options().target_hip_version);
+    return TargetHipLacks(resolver_.Find("cooperative_groups::reduce"), resolver_.options().target_hip_version);
   }
 
   bool NeedsMetaGroupRewrite() const { return resolver_.options().target_hip_version < kHipTileMetaGroupSince; }
@@ -602,6 +619,35 @@ class TokenPass {
     std::string_view spelled = decision.name;
     if (const size_t colons = spelled.rfind("::"); colons != std::string_view::npos) spelled.remove_prefix(colons + 2);
     if (spelled != name) AddEdit(tokens_[index].begin, tokens_[index].length, std::string(spelled), "cooperative_groups");
+    return true;
+  }
+
+  // `__syncwarp()` / `__syncwarp(mask)` where the target HIP has no __syncwarp (compat_shims.h).
+  bool HandleSyncWarp(size_t index) {
+    if (Text(tokens_[index]) != "__syncwarp" || index + 1 >= tokens_.size() ||
+        tokens_[index + 1].kind != clang::tok::l_paren ||
+        (index > 0 && (tokens_[index - 1].kind == clang::tok::period || tokens_[index - 1].kind == clang::tok::arrow ||
+                       tokens_[index - 1].kind == clang::tok::coloncolon ||
+                       (IsIdentifier(tokens_[index - 1]) && !IsAssignmentContext(index - 1)))) ||
+        !TargetHipLacks(resolver_.Find("__syncwarp"), resolver_.options().target_hip_version)) {
+      return false;
+    }
+    int depth = 0;
+    size_t close = index + 2;
+    for (; close < tokens_.size(); ++close) {
+      const auto kind = tokens_[close].kind;
+      if (kind == clang::tok::l_paren) ++depth;
+      if (kind == clang::tok::r_paren && depth-- == 0) break;
+    }
+    if (close >= tokens_.size()) return false;
+    AddEdit(tokens_[index].begin, tokens_[close].end() - tokens_[index].begin, SyncWarpReplacement(), "device");
+    output_.stats.converted["function"]++;
+    if (!reported_sync_warp_) {
+      reported_sync_warp_ = true;
+      Report(kRuleCompatShim, Severity::kNote, tokens_[index].begin,
+             "HIP " + VersionText() + " has no __syncwarp: written as a wavefront fence + wave barrier (lanes of a "
+             "wavefront are not scheduled independently, so the mask is not needed).");
+    }
     return true;
   }
 
@@ -766,6 +812,7 @@ class TokenPass {
   std::set<std::string> cooperative_groups_qualifiers_;
   std::map<std::string, bool> full_mask_macros_;  // object-like macro -> its body is an all-ones literal
   bool blas_v2_included_ = false;
+  bool reported_sync_warp_ = false;
   bool blas_header_included_ = false;  // cublas.h, cublas_v2.h, cublas_api.h or cublasLt.h
   bool bf16_header_included_ = false;  // cuda_bf16.h or cuda_fp8.h
   bool runtime_header_present_ = false;

@@ -99,6 +99,10 @@ int main(int argc, char** argv) {
   cl::opt<bool> verbose("v", cl::desc("Show notes too"), cl::cat(category));
   cl::opt<std::string> target_hip("target-hip-version", cl::desc("HIP/ROCm release to emit for (default 6.4)"),
                                   cl::init("6.4"), cl::cat(category));
+  cl::opt<bool> installed_headers(
+      "installed-header-layout",
+      cl::desc("Library headers at the path ROCm installs them (hipblas/hipblas.h), not HIPIFY's (hipblas.h)"),
+      cl::cat(category));
   cl::opt<std::string> cache_dir("cache-dir", cl::desc("Content-hash cache directory"), cl::cat(category));
   cl::opt<unsigned> jobs("j", cl::desc("Parallel translation jobs (0: all cores)"), cl::init(0), cl::cat(category));
   cl::opt<bool> no_pch("no-pch", cl::desc("Do not precompile the CUDA prelude"), cl::cat(category));
@@ -138,6 +142,7 @@ int main(int argc, char** argv) {
   options.miopen = miopen;
   options.use_hip_data_types = hip_data_types;
   options.experimental = experimental;
+  options.installed_header_layout = installed_headers;  // HIPIFY's spelling unless asked
   options.amap = amap;
   options.translate_inactive_branches = !skip_excluded && !default_preprocessor;
   options.default_preprocessor = default_preprocessor;

@@ -91,6 +91,10 @@ struct ApiMapping {
   // Releases up to and including hip_name_before_until spell hip_name as hip_name_before.
   std::string_view hip_name_before{};
   ApiVersion hip_name_before_until{};
+  // Header records: where ROCm installs the header from hip_installed_since on (hipblas/hipblas.h), where that
+  // differs from hip_name, HIPIFY's spelling (hipblas.h). Emitted with TranslateOptions::installed_header_layout.
+  std::string_view hip_installed_name{};
+  ApiVersion hip_installed_since{};
 };
 
 constexpr bool HasFlag(const ApiMapping& mapping, MappingFlag flag) {

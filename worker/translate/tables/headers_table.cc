@@ -11,6 +11,9 @@ using enum ApiLibrary;
 using enum SupportState;
 using enum MappingFlag;
 
+// hip_installed_name: checked in the toolchains' include trees: hipblas/, hipsparse/, hipsolver/ in HIP 5.7.1
+// (hipblas/ in 6.4.3; its rootfs has no hipSPARSE/hipSOLVER), none of them at the top level; hip/hiprtc.h in
+// 5.2.3, 5.7.1 and 6.4.3.
 constexpr ApiMapping kRecords[] = {
     {.cuda_name = "cuda.h", .hip_name = "hip/hip_runtime.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .flags = Bit(kMainHeader)},
     {.cuda_name = "cuda_runtime.h", .hip_name = "hip/hip_runtime.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .flags = Bit(kMainHeader)},
@@ -32,9 +35,9 @@ constexpr ApiMapping kRecords[] = {
     {.cuda_name = "library_types.h", .hip_name = "hip/library_types.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported},
     {.cuda_name = "math_constants.h", .hip_name = "hip/hip_math_constants.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported},
     {.cuda_name = "cuComplex.h", .hip_name = "hip/hip_complex.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .flags = Bit(kMainHeader)},
-    {.cuda_name = "cublas.h", .hip_name = "hipblas.h", .roc_name = "rocblas.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .flags = Bit(kMainHeader)},
-    {.cuda_name = "cublas_v2.h", .hip_name = "hipblas.h", .roc_name = "rocblas.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .flags = Bit(kMainHeader) | Bit(kMainHeaderV2)},
-    {.cuda_name = "cublas_api.h", .hip_name = "hipblas.h", .roc_name = "rocblas.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported},
+    {.cuda_name = "cublas.h", .hip_name = "hipblas.h", .roc_name = "rocblas.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .flags = Bit(kMainHeader), .hip_installed_name = "hipblas/hipblas.h", .hip_installed_since = {5, 7}},
+    {.cuda_name = "cublas_v2.h", .hip_name = "hipblas.h", .roc_name = "rocblas.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .flags = Bit(kMainHeader) | Bit(kMainHeaderV2), .hip_installed_name = "hipblas/hipblas.h", .hip_installed_since = {5, 7}},
+    {.cuda_name = "cublas_api.h", .hip_name = "hipblas.h", .roc_name = "rocblas.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .hip_installed_name = "hipblas/hipblas.h", .hip_installed_since = {5, 7}},
     {.cuda_name = "cublasLt.h", .hip_name = "hipblaslt.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported},
     {.cuda_name = "curand.h", .hip_name = "hiprand/hiprand.h", .roc_name = "rocrand/rocrand.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .flags = Bit(kMainHeader)},
     {.cuda_name = "curand_kernel.h", .hip_name = "hiprand/hiprand_kernel.h", .roc_name = "rocrand/rocrand_kernel.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported},
@@ -56,14 +59,14 @@ constexpr ApiMapping kRecords[] = {
     {.cuda_name = "cudnn.h", .hip_name = "hipDNN.h", .roc_name = "miopen/miopen.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .flags = Bit(kMainHeader)},
     {.cuda_name = "cufft.h", .hip_name = "hipfft/hipfft.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .flags = Bit(kMainHeader)},
     {.cuda_name = "cufftXt.h", .hip_name = "hipfft/hipfftXt.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported},
-    {.cuda_name = "cusparse.h", .hip_name = "hipsparse.h", .roc_name = "rocsparse.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .flags = Bit(kMainHeader)},
-    {.cuda_name = "cusparse_v2.h", .hip_name = "hipsparse.h", .roc_name = "rocsparse.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .flags = Bit(kMainHeader) | Bit(kMainHeaderV2)},
-    {.cuda_name = "cusolverDn.h", .hip_name = "hipsolver.h", .roc_name = "rocsolver/rocsolver.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .flags = Bit(kMainHeader)},
-    {.cuda_name = "cusolverMg.h", .hip_name = "hipsolver.h", .roc_name = "rocsolver/rocsolver.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .flags = Bit(kMainHeader)},
-    {.cuda_name = "cusolverRf.h", .hip_name = "hipsolver.h", .roc_name = "rocsolver/rocsolver.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .flags = Bit(kMainHeader)},
-    {.cuda_name = "cusolverSp.h", .hip_name = "hipsolver.h", .roc_name = "rocsolver/rocsolver.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .flags = Bit(kMainHeader)},
-    {.cuda_name = "cusolverSp_LOWLEVEL_PREVIEW.h", .hip_name = "hipsolver.h", .roc_name = "rocsolver/rocsolver.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .flags = Bit(kMainHeader)},
-    {.cuda_name = "cusolver_common.h", .hip_name = "hipsolver.h", .roc_name = "rocsolver/rocsolver.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .flags = Bit(kMainHeader)},
+    {.cuda_name = "cusparse.h", .hip_name = "hipsparse.h", .roc_name = "rocsparse.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .flags = Bit(kMainHeader), .hip_installed_name = "hipsparse/hipsparse.h", .hip_installed_since = {5, 7}},
+    {.cuda_name = "cusparse_v2.h", .hip_name = "hipsparse.h", .roc_name = "rocsparse.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .flags = Bit(kMainHeader) | Bit(kMainHeaderV2), .hip_installed_name = "hipsparse/hipsparse.h", .hip_installed_since = {5, 7}},
+    {.cuda_name = "cusolverDn.h", .hip_name = "hipsolver.h", .roc_name = "rocsolver/rocsolver.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .flags = Bit(kMainHeader), .hip_installed_name = "hipsolver/hipsolver.h", .hip_installed_since = {5, 7}},
+    {.cuda_name = "cusolverMg.h", .hip_name = "hipsolver.h", .roc_name = "rocsolver/rocsolver.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .flags = Bit(kMainHeader), .hip_installed_name = "hipsolver/hipsolver.h", .hip_installed_since = {5, 7}},
+    {.cuda_name = "cusolverRf.h", .hip_name = "hipsolver.h", .roc_name = "rocsolver/rocsolver.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .flags = Bit(kMainHeader), .hip_installed_name = "hipsolver/hipsolver.h", .hip_installed_since = {5, 7}},
+    {.cuda_name = "cusolverSp.h", .hip_name = "hipsolver.h", .roc_name = "rocsolver/rocsolver.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .flags = Bit(kMainHeader), .hip_installed_name = "hipsolver/hipsolver.h", .hip_installed_since = {5, 7}},
+    {.cuda_name = "cusolverSp_LOWLEVEL_PREVIEW.h", .hip_name = "hipsolver.h", .roc_name = "rocsolver/rocsolver.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .flags = Bit(kMainHeader), .hip_installed_name = "hipsolver/hipsolver.h", .hip_installed_since = {5, 7}},
+    {.cuda_name = "cusolver_common.h", .hip_name = "hipsolver.h", .roc_name = "rocsolver/rocsolver.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .flags = Bit(kMainHeader), .hip_installed_name = "hipsolver/hipsolver.h", .hip_installed_since = {5, 7}},
     {.cuda_name = "cub/cub.cuh", .hip_name = "hipcub/hipcub.hpp", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .flags = Bit(kMainHeader)},
     {.cuda_name = "caffe2/core/common_gpu.h", .hip_name = "caffe2/core/hip/common_gpu.h", .kind = kHeader, .library = kHeaders, .hip_state = kUnsupported},
     {.cuda_name = "caffe2/core/context_gpu.h", .hip_name = "caffe2/core/hip/context_gpu.h", .kind = kHeader, .library = kHeaders, .hip_state = kUnsupported},
@@ -75,7 +78,7 @@ constexpr ApiMapping kRecords[] = {
     {.cuda_name = "caffe2/utils/math/reduce.cuh", .hip_name = "caffe2/utils/math/hip/reduce.cuh", .kind = kHeader, .library = kHeaders, .hip_state = kUnsupported},
     {.cuda_name = "caffe2/operators/gather_op.cuh", .hip_name = "caffe2/operators/math/gather_op.cuh", .kind = kHeader, .library = kHeaders, .hip_state = kUnsupported},
     {.cuda_name = "caffe2/core/common_cudnn.h", .hip_name = "caffe2/core/hip/common_miopen.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported},
-    {.cuda_name = "nvrtc.h", .hip_name = "hiprtc.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .flags = Bit(kMainHeader)},
+    {.cuda_name = "nvrtc.h", .hip_name = "hiprtc.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .flags = Bit(kMainHeader), .hip_installed_name = "hip/hiprtc.h", .hip_installed_since = {5, 2}},
     {.cuda_name = "nccl.h", .hip_name = "rccl/rccl.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported},
     {.cuda_name = "cutensor.h", .hip_name = "hiptensor/hiptensor.hpp", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .hip_introduced = {5, 7}},
     {.cuda_name = "cutensor/types.h", .hip_name = "hiptensor/hiptensor_types.hpp", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .hip_introduced = {5, 7}},

@@ -176,6 +176,8 @@ std::map<std::string, std::string> GenerateHipOnCudaHeaders(std::span<const std:
     for (const ApiMapping& m : table) {
       if (m.kind == ApiKind::kHeader) {
         if (!m.hip_name.empty() && !Has(m, MappingFlag::kDropInclude)) headers[std::string(m.hip_name)].push_back(&m);
+        // The repository pass writes ROCm's installed path (hipblas/hipblas.h, hip/hiprtc.h): provide it too.
+        if (!m.hip_installed_name.empty()) headers[std::string(m.hip_installed_name)].push_back(&m);
         continue;
       }
       if (m.kind == ApiKind::kNamespace) continue;

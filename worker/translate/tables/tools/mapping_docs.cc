@@ -39,6 +39,11 @@ std::string NotesText(const ApiMapping& mapping) {
     if (!text.empty()) text += ", ";
     text += "HIP " + VersionText(mapping.hip_name_before_until) + " and older: " + Code(mapping.hip_name_before);
   }
+  if (!mapping.hip_installed_name.empty()) {
+    if (!text.empty()) text += ", ";
+    text += "installed as " + Code(mapping.hip_installed_name) + " since HIP " +
+            VersionText(mapping.hip_installed_since);
+  }
   return text;
 }
 
