@@ -40,6 +40,7 @@ work=$(cd "$work" && pwd)
 data_dir=$work/data
 out_dir=$work/out
 port_file=$work/server.port
+token_file=$work/demo.token
 server_log=$work/server.log
 [[ ! -e $out_dir ]] || die "$out_dir already exists; use a fresh DEMO_DIR"
 mkdir -p "$out_dir"
@@ -70,7 +71,7 @@ on_exit() {
     tail -n 30 "$server_log" >&2 || true
   fi
   if [[ ${KEEP_DATA:-0} != 1 ]]; then
-    rm -rf "$data_dir"
+    rm -rf "$data_dir" "$token_file"
   fi
   exit "$status"
 }
@@ -82,7 +83,7 @@ roles=translate,validate
 [[ ${TRANSLATE_ONLY:-0} == 1 ]] && roles=translate
 start_server() {
   say "starting migrate-server (embedded PostgreSQL, 2 local workers: $roles) in $data_dir"
-  rm -f "$port_file"
+  rm -f "$port_file" "$token_file"
   "$server_bin" --listen 127.0.0.1:0 --http-listen 127.0.0.1:0 --data-dir "$data_dir" --local-workers 2 --local-worker-roles "$roles" \
     --port-file "$port_file" >>"$server_log" 2>&1 &
   server_pid=$!
@@ -109,6 +110,14 @@ until [[ -n $server ]]; do
   (( SECONDS < deadline )) || die "migrate-server not ready after ${startup_timeout}s (log: $server_log)"
   if [[ -s $port_file ]]; then
     port=$(tr -dc '0-9' <"$port_file")
+    # Every call needs an API token, on loopback too: the demo makes its own, as an operator would,
+    # against the running server's database. It lives in a 0600 file, never on a command line.
+    if [[ -n $port && ! -s $token_file ]]; then
+      (umask 077; "$server_bin" token create --data-dir "$data_dir" --team demo --scopes submit,read,cancel \
+        --expires 1d --description "scripts/run-demo.sh" >"$token_file" 2>>"$server_log") ||
+        die "could not create the demo's API token (log: $server_log)"
+      export MIGRATE_TOKEN_FILE=$token_file
+    fi
     # Listening is not enough: wait until the API answers (store migrated, services up).
     if [[ -n $port ]] && "$cli_bin" --server "127.0.0.1:$port" --timeout 5 list --page-size 1 >/dev/null 2>&1; then
       server=127.0.0.1:$port

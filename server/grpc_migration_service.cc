@@ -28,13 +28,15 @@ grpc::Status StreamArtifact(ArtifactReader& reader, const v1::ArtifactInfo& info
 
 grpc::Status GrpcMigrationService::Submit(grpc::ServerContext* context, grpc::ServerReader<v1::SubmitRequest>* reader,
                                           v1::Job* response) {
+  absl::StatusOr<Caller> caller = auth_.CallerOf(*context);
+  if (!caller.ok()) return ToGrpc(caller.status());
   SubmitStream stream([reader](v1::SubmitRequest* message) { return reader->Read(message); },
                       [context] { return context->IsCancelled(); });
   absl::StatusOr<v1::SubmitHeader> header = stream.ReadHeader(jobs_.limits().upload.max_compressed_bytes);
   if (!header.ok()) return ToGrpc(header.status());
   absl::StatusOr<JobSpec> spec = FromProto(header->spec());
   if (!spec.ok()) return ToGrpc(spec.status());
-  absl::StatusOr<Job> job = jobs_.Submit(*spec, stream.Chunks());
+  absl::StatusOr<Job> job = jobs_.Submit(*caller, *spec, stream.Chunks());
   if (!job.ok()) {
     spdlog::warn("[job=-] submit rejected from {}: {}", context->peer(), job.status().ToString());
     return ToGrpc(job.status());
@@ -43,9 +45,11 @@ grpc::Status GrpcMigrationService::Submit(grpc::ServerContext* context, grpc::Se
   return grpc::Status::OK;
 }
 
-grpc::Status GrpcMigrationService::GetJob(grpc::ServerContext*, const v1::GetJobRequest* request,
+grpc::Status GrpcMigrationService::GetJob(grpc::ServerContext* context, const v1::GetJobRequest* request,
                                           v1::Job* response) {
-  absl::StatusOr<JobDetails> details = jobs_.GetJob(request->job_id());
+  absl::StatusOr<Caller> caller = auth_.CallerOf(*context);
+  if (!caller.ok()) return ToGrpc(caller.status());
+  absl::StatusOr<JobDetails> details = jobs_.GetJob(*caller, request->job_id());
   if (!details.ok()) return ToGrpc(details.status());
   FillJob(details->job, response);
   response->set_input_bytes(details->input_bytes);
@@ -60,15 +64,19 @@ grpc::Status GrpcMigrationService::GetJob(grpc::ServerContext*, const v1::GetJob
 
 grpc::Status GrpcMigrationService::WatchJob(grpc::ServerContext* context, const v1::WatchJobRequest* request,
                                             grpc::ServerWriter<v1::JobEvent>* writer) {
+  absl::StatusOr<Caller> caller = auth_.CallerOf(*context);
+  if (!caller.ok()) return ToGrpc(caller.status());
   absl::Status status = jobs_.Watch(
-      request->job_id(), request->after_sequence(),
+      *caller, request->job_id(), request->after_sequence(),
       [writer](const JobEvent& event) { return writer->Write(ToProto(event)); },
       [context] { return context->IsCancelled(); });
   return ToGrpc(status);
 }
 
-grpc::Status GrpcMigrationService::ListJobs(grpc::ServerContext*, const v1::ListJobsRequest* request,
+grpc::Status GrpcMigrationService::ListJobs(grpc::ServerContext* context, const v1::ListJobsRequest* request,
                                             v1::ListJobsResponse* response) {
+  absl::StatusOr<Caller> caller = auth_.CallerOf(*context);
+  if (!caller.ok()) return ToGrpc(caller.status());
   ListJobsRequest query;
   if (!request->team().empty()) query.team = request->team();
   query.state = FromProto(request->state());
@@ -85,16 +93,18 @@ grpc::Status GrpcMigrationService::ListJobs(grpc::ServerContext*, const v1::List
   }
   query.page_size = request->page_size() == 0 ? 50 : std::min(request->page_size(), 500);
   query.page_token = request->page_token();
-  absl::StatusOr<ListJobsPage> page = jobs_.ListJobs(query);
+  absl::StatusOr<ListJobsPage> page = jobs_.ListJobs(*caller, query);
   if (!page.ok()) return ToGrpc(page.status());
   for (const Job& job : page->jobs) FillJob(job, response->add_jobs());
   response->set_next_page_token(page->next_page_token);
   return grpc::Status::OK;
 }
 
-grpc::Status GrpcMigrationService::GetReport(grpc::ServerContext*, const v1::GetReportRequest* request,
+grpc::Status GrpcMigrationService::GetReport(grpc::ServerContext* context, const v1::GetReportRequest* request,
                                              v1::Report* response) {
-  absl::StatusOr<ReportSummary> report = jobs_.GetReport(request->job_id());
+  absl::StatusOr<Caller> caller = auth_.CallerOf(*context);
+  if (!caller.ok()) return ToGrpc(caller.status());
+  absl::StatusOr<ReportSummary> report = jobs_.GetReport(*caller, request->job_id());
   if (!report.ok()) return ToGrpc(report.status());
   response->set_job_id(report->job.id);
   response->set_state(ToProto(report->job.state));
@@ -118,11 +128,13 @@ grpc::Status GrpcMigrationService::GetReport(grpc::ServerContext*, const v1::Get
   return grpc::Status::OK;
 }
 
-grpc::Status GrpcMigrationService::FetchArtifact(grpc::ServerContext*, const v1::FetchArtifactRequest* request,
+grpc::Status GrpcMigrationService::FetchArtifact(grpc::ServerContext* context, const v1::FetchArtifactRequest* request,
                                                  grpc::ServerWriter<v1::ArtifactChunk>* writer) {
+  absl::StatusOr<Caller> caller = auth_.CallerOf(*context);
+  if (!caller.ok()) return ToGrpc(caller.status());
   const v1::ArtifactKind kind =
       request->kind() == v1::ARTIFACT_KIND_UNSPECIFIED ? v1::ARTIFACT_KIND_TRANSLATED_TREE : request->kind();
-  absl::StatusOr<ArtifactDownload> download = jobs_.OpenArtifact(request->job_id(), ArtifactRole(kind));
+  absl::StatusOr<ArtifactDownload> download = jobs_.OpenArtifact(*caller, request->job_id(), ArtifactRole(kind));
   if (!download.ok()) return ToGrpc(download.status());
   v1::ArtifactInfo info;
   info.set_kind(kind);
@@ -132,9 +144,11 @@ grpc::Status GrpcMigrationService::FetchArtifact(grpc::ServerContext*, const v1:
   return StreamArtifact(*download->reader, info, jobs_.limits().chunk_bytes, writer);
 }
 
-grpc::Status GrpcMigrationService::CancelJob(grpc::ServerContext*, const v1::CancelJobRequest* request,
+grpc::Status GrpcMigrationService::CancelJob(grpc::ServerContext* context, const v1::CancelJobRequest* request,
                                              v1::Job* response) {
-  absl::StatusOr<Job> job = jobs_.Cancel(request->job_id(), request->reason());
+  absl::StatusOr<Caller> caller = auth_.CallerOf(*context);
+  if (!caller.ok()) return ToGrpc(caller.status());
+  absl::StatusOr<Job> job = jobs_.Cancel(*caller, request->job_id(), request->reason());
   if (!job.ok()) return ToGrpc(job.status());
   FillJob(*job, response);
   return grpc::Status::OK;

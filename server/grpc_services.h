@@ -1,8 +1,10 @@
 #pragma once
-// gRPC front end: each handler converts the request to domain types, calls JobService or
-// TaskService, and converts the answer back. No decisions are made here.
+// gRPC front end: each handler authenticates the call (GrpcAuthorizer, first line), converts the
+// request to domain types, calls JobService or TaskService with the caller, and converts the answer
+// back. No decisions are made here: scopes, tenancy and worker grants live in the services.
 #include "hipforge/v1/migration_service.grpc.pb.h"
 #include "hipforge/v1/worker_service.grpc.pb.h"
+#include "server/auth/grpc_authorizer.h"
 #include "server/job_service.h"
 #include "server/task_service.h"
 
@@ -10,7 +12,7 @@ namespace hipforge::server {
 
 class GrpcMigrationService final : public v1::MigrationService::Service {
  public:
-  explicit GrpcMigrationService(JobService& jobs) : jobs_(jobs) {}
+  GrpcMigrationService(JobService& jobs, const GrpcAuthorizer& auth) : jobs_(jobs), auth_(auth) {}
 
   grpc::Status Submit(grpc::ServerContext* context, grpc::ServerReader<v1::SubmitRequest>* reader,
                       v1::Job* response) override;
@@ -28,11 +30,12 @@ class GrpcMigrationService final : public v1::MigrationService::Service {
 
  private:
   JobService& jobs_;
+  const GrpcAuthorizer& auth_;
 };
 
 class GrpcWorkerService final : public v1::WorkerService::Service {
  public:
-  explicit GrpcWorkerService(TaskService& tasks) : tasks_(tasks) {}
+  GrpcWorkerService(TaskService& tasks, const GrpcAuthorizer& auth) : tasks_(tasks), auth_(auth) {}
 
   grpc::Status RegisterWorker(grpc::ServerContext* context, const v1::RegisterWorkerRequest* request,
                               v1::RegisterWorkerResponse* response) override;
@@ -51,6 +54,7 @@ class GrpcWorkerService final : public v1::WorkerService::Service {
 
  private:
   TaskService& tasks_;
+  const GrpcAuthorizer& auth_;
 };
 
 }  // namespace hipforge::server

@@ -30,8 +30,10 @@ std::vector<std::string> CapabilityTags(const v1::WorkerCapabilities& capabiliti
 
 }  // namespace
 
-grpc::Status GrpcWorkerService::RegisterWorker(grpc::ServerContext*, const v1::RegisterWorkerRequest* request,
+grpc::Status GrpcWorkerService::RegisterWorker(grpc::ServerContext* context, const v1::RegisterWorkerRequest* request,
                                                v1::RegisterWorkerResponse* response) {
+  absl::StatusOr<WorkerIdentity> identity = auth_.WorkerOf(*context);
+  if (!identity.ok()) return ToGrpc(identity.status());
   WorkerInfo worker;
   worker.id = request->worker_id();
   worker.roles = ToKinds(request->roles());
@@ -45,7 +47,7 @@ grpc::Status GrpcWorkerService::RegisterWorker(grpc::ServerContext*, const v1::R
                      {"hostname", request->hostname()},
                      {"version", request->version()}}
           .dump();
-  if (absl::Status status = tasks_.RegisterWorker(worker, CapabilityTags(caps)); !status.ok()) return ToGrpc(status);
+  if (absl::Status status = tasks_.RegisterWorker(*identity, worker, CapabilityTags(caps), caps.toolchain()); !status.ok()) return ToGrpc(status);
   response->set_lease_duration_ms(tasks_.limits().lease_duration.count());
   response->set_max_artifact_bytes(tasks_.limits().max_artifact_bytes);
   response->set_chunk_bytes(tasks_.limits().chunk_bytes);
@@ -61,10 +63,12 @@ grpc::Status GrpcWorkerService::RegisterWorker(grpc::ServerContext*, const v1::R
 
 grpc::Status GrpcWorkerService::LeaseTask(grpc::ServerContext* context, const v1::LeaseTaskRequest* request,
                                           v1::LeaseTaskResponse* response) {
+  absl::StatusOr<WorkerIdentity> identity = auth_.WorkerOf(*context);
+  if (!identity.ok()) return ToGrpc(identity.status());
   if (request->worker_id().empty()) return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "worker_id is empty");
   std::vector<TaskKind> roles = ToKinds(request->roles());  // empty: the roles given at registration
   absl::StatusOr<std::optional<LeaseGrant>> grant =
-      tasks_.Lease(request->worker_id(), roles, std::chrono::milliseconds(request->wait_ms()),
+      tasks_.Lease(*identity, request->worker_id(), roles, std::chrono::milliseconds(request->wait_ms()),
                    [context] { return context->IsCancelled(); });
   if (!grant.ok()) return ToGrpc(grant.status());
   if (!grant->has_value()) return grpc::Status::OK;
@@ -76,8 +80,10 @@ grpc::Status GrpcWorkerService::LeaseTask(grpc::ServerContext* context, const v1
   return grpc::Status::OK;
 }
 
-grpc::Status GrpcWorkerService::Heartbeat(grpc::ServerContext*, const v1::HeartbeatRequest* request,
+grpc::Status GrpcWorkerService::Heartbeat(grpc::ServerContext* context, const v1::HeartbeatRequest* request,
                                           v1::HeartbeatResponse* response) {
+  absl::StatusOr<WorkerIdentity> identity = auth_.WorkerOf(*context);
+  if (!identity.ok()) return ToGrpc(identity.status());
   absl::StatusOr<HeartbeatOutcome> outcome =
       tasks_.Heartbeat(request->job_id(), request->task_id(), request->lease_token(), request->worker_id());
   if (!outcome.ok()) return ToGrpc(outcome.status());
@@ -86,8 +92,10 @@ grpc::Status GrpcWorkerService::Heartbeat(grpc::ServerContext*, const v1::Heartb
   return grpc::Status::OK;
 }
 
-grpc::Status GrpcWorkerService::DownloadInput(grpc::ServerContext*, const v1::DownloadInputRequest* request,
+grpc::Status GrpcWorkerService::DownloadInput(grpc::ServerContext* context, const v1::DownloadInputRequest* request,
                                               grpc::ServerWriter<v1::ArtifactChunk>* writer) {
+  absl::StatusOr<WorkerIdentity> identity = auth_.WorkerOf(*context);
+  if (!identity.ok()) return ToGrpc(identity.status());
   absl::StatusOr<InputDownload> input = tasks_.OpenInput(request->job_id(), request->task_id(), request->lease_token(),
                                                              request->original());
   if (!input.ok()) return ToGrpc(input.status());
@@ -105,8 +113,10 @@ grpc::Status GrpcWorkerService::DownloadInput(grpc::ServerContext*, const v1::Do
   }
 }
 
-grpc::Status GrpcWorkerService::Complete(grpc::ServerContext*, grpc::ServerReader<v1::CompleteRequest>* reader,
+grpc::Status GrpcWorkerService::Complete(grpc::ServerContext* context, grpc::ServerReader<v1::CompleteRequest>* reader,
                                          v1::CompleteResponse* response) {
+  absl::StatusOr<WorkerIdentity> identity = auth_.WorkerOf(*context);
+  if (!identity.ok()) return ToGrpc(identity.status());
   v1::CompleteRequest message;
   if (!reader->Read(&message) || !message.has_header()) {
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "the first Complete message must be the header");
@@ -165,8 +175,10 @@ grpc::Status GrpcWorkerService::Complete(grpc::ServerContext*, grpc::ServerReade
   return grpc::Status::OK;
 }
 
-grpc::Status GrpcWorkerService::FailTask(grpc::ServerContext*, const v1::FailTaskRequest* request,
+grpc::Status GrpcWorkerService::FailTask(grpc::ServerContext* context, const v1::FailTaskRequest* request,
                                          v1::FailTaskResponse* response) {
+  absl::StatusOr<WorkerIdentity> identity = auth_.WorkerOf(*context);
+  if (!identity.ok()) return ToGrpc(identity.status());
   absl::StatusOr<FailureOutcome> outcome = tasks_.Fail(request->job_id(), request->task_id(), request->lease_token(),
                                                        request->error(), request->permanent());
   if (!outcome.ok()) return ToGrpc(outcome.status());
@@ -174,8 +186,10 @@ grpc::Status GrpcWorkerService::FailTask(grpc::ServerContext*, const v1::FailTas
   return grpc::Status::OK;
 }
 
-grpc::Status GrpcWorkerService::ReportProgress(grpc::ServerContext*, const v1::ReportProgressRequest* request,
+grpc::Status GrpcWorkerService::ReportProgress(grpc::ServerContext* context, const v1::ReportProgressRequest* request,
                                                v1::ReportProgressResponse* response) {
+  absl::StatusOr<WorkerIdentity> identity = auth_.WorkerOf(*context);
+  if (!identity.ok()) return ToGrpc(identity.status());
   std::vector<std::pair<std::string, std::string>> events;
   for (const v1::JobEvent& event : request->events()) {
     absl::StatusOr<std::pair<std::string, std::string>> payload = EventPayload(event);

@@ -1,6 +1,7 @@
 #include "server/job_service.h"
 
 #include <array>
+#include <type_traits>
 #include <fstream>
 #include <random>
 
@@ -40,6 +41,12 @@ struct ScopedDirectory {
   }
 };
 
+absl::Status RequireScope(const Caller& caller, Scope scope, std::string_view action) {
+  if (caller.Has(scope)) return absl::OkStatus();
+  return absl::PermissionDeniedError(absl::StrCat("token ", caller.token_id, " lacks the '", std::string(ScopeName(scope)),
+                                                  "' scope needed to ", std::string(action)));
+}
+
 int IntAt(const nlohmann::json& object, const char* key) {
   auto it = object.find(key);
   return it != object.end() && it->is_number() ? it->get<int>() : 0;
@@ -73,10 +80,41 @@ bool ContainsCuda(const fs::path& root) {
 }
 
 JobService::JobService(JobStore& store, ArtifactStore& artifacts, const Clock& clock, ServiceLimits limits,
-                       fs::path scratch_dir)
-    : store_(store), artifacts_(artifacts), clock_(clock), limits_(limits), scratch_dir_(std::move(scratch_dir)) {}
+                       fs::path scratch_dir, AuditTrail* audit)
+    : store_(store),
+      artifacts_(artifacts),
+      clock_(clock),
+      limits_(limits),
+      scratch_dir_(std::move(scratch_dir)),
+      audit_(audit) {}
 
-absl::StatusOr<Job> JobService::Submit(const JobSpec& spec, const ArchiveChunkSource& upload) {
+// Records the outcome of `action` on `target` (when there is an audit trail) and passes it on.
+template <typename T>
+T JobService::Audited(const Caller& caller, std::string_view action, const std::string& target, T outcome) {
+  if (audit_ != nullptr) {
+    absl::Status status;
+    if constexpr (std::is_same_v<T, absl::Status>) {
+      status = outcome;
+    } else {
+      status = outcome.status();
+    }
+    audit_->Record(caller, action, target, status);
+  }
+  return outcome;
+}
+
+absl::StatusOr<Job> JobService::Submit(const Caller& caller, JobSpec spec, const ArchiveChunkSource& upload) {
+  absl::StatusOr<Job> job = SubmitUnaudited(caller, std::move(spec), upload);
+  return Audited(caller, "submit", job.ok() ? job->id : std::string(), std::move(job));
+}
+
+absl::StatusOr<Job> JobService::SubmitUnaudited(const Caller& caller, JobSpec spec, const ArchiveChunkSource& upload) {
+  if (absl::Status allowed = RequireScope(caller, Scope::kSubmit, "submit jobs"); !allowed.ok()) return allowed;
+  if (!spec.team.empty() && spec.team != caller.team) {
+    return absl::PermissionDeniedError(absl::StrCat("token ", caller.token_id, " belongs to team '", caller.team,
+                                                    "' and cannot submit for team '", spec.team, "'"));
+  }
+  spec.team = caller.team;
   // Decide everything about the spec before a byte of the upload is stored.
   if (absl::Status status = CheckJobSpec(spec, limits_.spec); !status.ok()) return status;
   absl::StatusOr<std::unique_ptr<ArtifactWriter>> writer =
@@ -123,14 +161,15 @@ absl::StatusOr<Job> JobService::Submit(const JobSpec& spec, const ArchiveChunkSo
   ArtifactRef input{"input", stored->digest, stored->size_bytes, DetectMediaType(head)};
   absl::StatusOr<Job> job = store_.CreateJob(spec, input);
   if (job.ok()) {
-    spdlog::info("[job={}] submitted: name='{}' team='{}' {} files, {} bytes uncompressed, {} bytes archive",
-                 job->id, spec.name, spec.team, extracted->files, extracted->uncompressed_bytes, stored->size_bytes);
+    spdlog::info("[job={}] submitted by {}: name='{}' team='{}' {} files, {} bytes uncompressed, {} bytes archive",
+                 job->id, caller.token_id, spec.name, spec.team, extracted->files, extracted->uncompressed_bytes, stored->size_bytes);
   }
   return job;
 }
 
-absl::StatusOr<JobDetails> JobService::GetJob(const std::string& job_id) {
-  absl::StatusOr<Job> job = store_.GetJob(job_id);
+absl::StatusOr<JobDetails> JobService::GetJob(const Caller& caller, const std::string& job_id) {
+  if (absl::Status allowed = RequireScope(caller, Scope::kRead, "read jobs"); !allowed.ok()) return allowed;
+  absl::StatusOr<Job> job = store_.GetTeamJob(caller.team, job_id);
   if (!job.ok()) return job.status();
   JobDetails details;
   details.job = *std::move(job);
@@ -153,12 +192,22 @@ absl::StatusOr<JobDetails> JobService::GetJob(const std::string& job_id) {
   return details;
 }
 
-absl::StatusOr<ListJobsPage> JobService::ListJobs(const ListJobsRequest& request) { return store_.ListJobs(request); }
+absl::StatusOr<ListJobsPage> JobService::ListJobs(const Caller& caller, ListJobsRequest request) {
+  if (absl::Status allowed = RequireScope(caller, Scope::kRead, "list jobs"); !allowed.ok()) return allowed;
+  if (request.team && !request.team->empty() && *request.team != caller.team) {
+    return absl::PermissionDeniedError(absl::StrCat("token ", caller.token_id, " belongs to team '", caller.team,
+                                                    "' and cannot list team '", *request.team, "'"));
+  }
+  request.team = caller.team;
+  return store_.ListJobs(request);
+}
 
-absl::Status JobService::Watch(const std::string& job_id, int64_t after_seq,
+absl::Status JobService::Watch(const Caller& caller, const std::string& job_id, int64_t after_seq,
                                const std::function<bool(const JobEvent&)>& sink,
                                const std::function<bool()>& cancelled) {
-  if (absl::StatusOr<Job> job = store_.GetJob(job_id); !job.ok()) return job.status();
+  if (absl::Status allowed = RequireScope(caller, Scope::kRead, "watch jobs"); !allowed.ok()) return allowed;
+  // The job's team never changes, so the events of a job this team owns are this team's.
+  if (absl::StatusOr<Job> job = store_.GetTeamJob(caller.team, job_id); !job.ok()) return job.status();
   constexpr int kBatch = 500;
   int64_t seq = after_seq;
   auto deliver = [&](bool* more) -> absl::StatusOr<bool> {
@@ -177,7 +226,7 @@ absl::Status JobService::Watch(const std::string& job_id, int64_t after_seq,
     if (!go_on.ok()) return go_on.status();
     if (!*go_on) return absl::OkStatus();
     if (more) continue;
-    absl::StatusOr<Job> job = store_.GetJob(job_id);
+    absl::StatusOr<Job> job = store_.GetTeamJob(caller.team, job_id);
     if (!job.ok()) return job.status();
     if (IsTerminal(job->state)) {
       // Events appended between the last read and the final state change.
@@ -192,8 +241,13 @@ absl::Status JobService::Watch(const std::string& job_id, int64_t after_seq,
   return absl::OkStatus();
 }
 
-absl::StatusOr<ReportSummary> JobService::GetReport(const std::string& job_id) {
-  absl::StatusOr<Job> job = store_.GetJob(job_id);
+absl::StatusOr<ReportSummary> JobService::GetReport(const Caller& caller, const std::string& job_id) {
+  return Audited(caller, "read", job_id + " report", GetReportUnaudited(caller, job_id));
+}
+
+absl::StatusOr<ReportSummary> JobService::GetReportUnaudited(const Caller& caller, const std::string& job_id) {
+  if (absl::Status allowed = RequireScope(caller, Scope::kRead, "read reports"); !allowed.ok()) return allowed;
+  absl::StatusOr<Job> job = store_.GetTeamJob(caller.team, job_id);
   if (!job.ok()) return job.status();
   absl::StatusOr<std::string> report = store_.GetReport(job_id);
   if (!report.ok()) {
@@ -238,8 +292,15 @@ absl::StatusOr<ReportSummary> JobService::GetReport(const std::string& job_id) {
   return summary;
 }
 
-absl::StatusOr<ArtifactDownload> JobService::OpenArtifact(const std::string& job_id, const std::string& role) {
-  absl::StatusOr<Job> job = store_.GetJob(job_id);
+absl::StatusOr<ArtifactDownload> JobService::OpenArtifact(const Caller& caller, const std::string& job_id,
+                                                          const std::string& role) {
+  return Audited(caller, "read", job_id + " " + role, OpenArtifactUnaudited(caller, job_id, role));
+}
+
+absl::StatusOr<ArtifactDownload> JobService::OpenArtifactUnaudited(const Caller& caller, const std::string& job_id,
+                                                                   const std::string& role) {
+  if (absl::Status allowed = RequireScope(caller, Scope::kRead, "fetch artifacts"); !allowed.ok()) return allowed;
+  absl::StatusOr<Job> job = store_.GetTeamJob(caller.team, job_id);
   if (!job.ok()) return job.status();
   absl::StatusOr<std::vector<ArtifactRef>> refs = store_.ListArtifacts(job_id);
   if (!refs.ok()) return refs.status();
@@ -256,10 +317,23 @@ absl::StatusOr<ArtifactDownload> JobService::OpenArtifact(const std::string& job
   return ArtifactDownload{*found, *std::move(reader)};
 }
 
-absl::StatusOr<Job> JobService::Cancel(const std::string& job_id, const std::string& reason) {
-  absl::StatusOr<Job> job = store_.CancelJob(job_id, reason.empty() ? "cancelled by user" : reason);
-  if (job.ok()) spdlog::info("[job={}] cancelled: {}", job_id, reason);
+absl::StatusOr<Job> JobService::Cancel(const Caller& caller, const std::string& job_id, const std::string& reason) {
+  if (absl::Status allowed = RequireScope(caller, Scope::kCancel, "cancel jobs"); !allowed.ok()) {
+    return Audited(caller, "cancel", job_id, allowed);
+  }
+  absl::StatusOr<Job> job = Audited(caller, "cancel", job_id,
+                                    store_.CancelTeamJob(caller.team, job_id, reason.empty() ? "cancelled by user" : reason));
+  if (job.ok()) spdlog::info("[job={}] cancelled by {}: {}", job_id, caller.token_id, reason);
   return job;
+}
+
+absl::StatusOr<std::vector<AuditEvent>> JobService::ListAudit(const Caller& caller, int64_t before_seq, int limit) {
+  if (!caller.Has(Scope::kAdmin)) {
+    return absl::PermissionDeniedError(
+        absl::StrCat("token ", caller.token_id, " lacks the 'admin' scope needed to read the audit trail"));
+  }
+  if (audit_ == nullptr) return absl::UnimplementedError("this server keeps no audit trail");
+  return audit_->List(caller.team, before_seq, limit);
 }
 
 }  // namespace hipforge::server

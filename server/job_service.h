@@ -9,6 +9,8 @@
 #include "absl/status/statusor.h"
 #include "common/archive.h"
 #include "common/clock.h"
+#include "server/auth/audit_trail.h"
+#include "server/auth/caller.h"
 #include "server/service_limits.h"
 #include "server/store/artifact_store.h"
 #include "server/store/job_store.h"
@@ -41,22 +43,32 @@ struct ArtifactDownload {
 class JobService {
  public:
   // `scratch_dir` holds uploads being checked (one private directory per upload, removed after).
+  // `audit` (may be null) records submissions, report/artifact reads, cancels and refusals.
   JobService(JobStore& store, ArtifactStore& artifacts, const Clock& clock, ServiceLimits limits,
-             std::filesystem::path scratch_dir);
+             std::filesystem::path scratch_dir, AuditTrail* audit = nullptr);
 
+  // Every method takes the authenticated caller: the scope is checked here (PermissionDenied) and the
+  // caller's team is a parameter of every store query, so another team's job reads as NotFound. The
+  // gRPC handlers and the HTTP front end share these rules by calling only this class.
+  //
   // Streams the upload through the hostile-archive extractor (limits, unsafe entries) while storing
-  // it; the job is created only when the tree is acceptable and contains CUDA code.
-  absl::StatusOr<Job> Submit(const JobSpec& spec, const ArchiveChunkSource& upload);
-  absl::StatusOr<JobDetails> GetJob(const std::string& job_id);
-  absl::StatusOr<ListJobsPage> ListJobs(const ListJobsRequest& request);
+  // it; the job is created only when the tree is acceptable and contains CUDA code. The job's team is
+  // the caller's; a spec naming another team is refused.
+  absl::StatusOr<Job> Submit(const Caller& caller, JobSpec spec, const ArchiveChunkSource& upload);
+  absl::StatusOr<JobDetails> GetJob(const Caller& caller, const std::string& job_id);
+  // request.team empty or the caller's own; another team's is refused.
+  absl::StatusOr<ListJobsPage> ListJobs(const Caller& caller, ListJobsRequest request);
   // Calls `sink` for every event after `after_seq` until the job is final and all its events were
   // delivered; stops early (OK) when `sink` returns false or `cancelled()` becomes true.
-  absl::Status Watch(const std::string& job_id, int64_t after_seq,
+  absl::Status Watch(const Caller& caller, const std::string& job_id, int64_t after_seq,
                      const std::function<bool(const JobEvent&)>& sink, const std::function<bool()>& cancelled);
-  absl::StatusOr<ReportSummary> GetReport(const std::string& job_id);
+  absl::StatusOr<ReportSummary> GetReport(const Caller& caller, const std::string& job_id);
   // role: "translated_tree" | "patch" | ...; NotFound when the job has none (yet).
-  absl::StatusOr<ArtifactDownload> OpenArtifact(const std::string& job_id, const std::string& role);
-  absl::StatusOr<Job> Cancel(const std::string& job_id, const std::string& reason);
+  absl::StatusOr<ArtifactDownload> OpenArtifact(const Caller& caller, const std::string& job_id,
+                                                const std::string& role);
+  absl::StatusOr<Job> Cancel(const Caller& caller, const std::string& job_id, const std::string& reason);
+  // The caller's team's audit trail, newest first; needs the admin scope.
+  absl::StatusOr<std::vector<AuditEvent>> ListAudit(const Caller& caller, int64_t before_seq, int limit);
 
   const ServiceLimits& limits() const { return limits_; }
 
@@ -65,7 +77,15 @@ class JobService {
   ArtifactStore& artifacts_;
   const Clock& clock_;
   ServiceLimits limits_;
+  absl::StatusOr<Job> SubmitUnaudited(const Caller& caller, JobSpec spec, const ArchiveChunkSource& upload);
+  absl::StatusOr<ReportSummary> GetReportUnaudited(const Caller& caller, const std::string& job_id);
+  absl::StatusOr<ArtifactDownload> OpenArtifactUnaudited(const Caller& caller, const std::string& job_id,
+                                                         const std::string& role);
+  template <typename T>
+  T Audited(const Caller& caller, std::string_view action, const std::string& target, T outcome);
+
   std::filesystem::path scratch_dir_;
+  AuditTrail* audit_;
 };
 
 // True when the tree has CUDA sources (.cu/.cuh) or C/C++ files that include CUDA headers or

@@ -1,5 +1,7 @@
 // migrate-server: gRPC API, scheduler and store for hipforge.
 #include <csignal>
+#include <iostream>
+#include <string_view>
 #include <cstdio>
 #include <thread>
 
@@ -7,6 +9,9 @@
 
 #include "common/clock.h"
 #include "common/process.h"
+#include "common/redact.h"
+#include "common/redacting_log.h"
+#include "server/auth/token_command.h"
 #include "server/server_app.h"
 #include "server/server_config.h"
 
@@ -19,15 +24,22 @@ void OnSignal(int signal) { g_signal = signal; }
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1 && (std::string_view(argv[1]) == "token" || std::string_view(argv[1]) == "audit")) {
+    spdlog::set_level(spdlog::level::warn);
+    hipforge::BoostProcessLauncher launcher;
+    return hipforge::server::RunCredentialCommand(std::vector<std::string>(argv + 1, argv + argc), std::cout,
+                                                  std::cerr, launcher);
+  }
   absl::StatusOr<hipforge::server::ServerConfig> config = hipforge::server::LoadServerConfig(argc, argv);
   if (!config.ok()) {
     if (config.status().code() == absl::StatusCode::kCancelled) {
       std::fputs(std::string(config.status().message()).c_str(), stdout);
       return 0;
     }
-    std::fprintf(stderr, "migrate-server: %s\n", std::string(config.status().message()).c_str());
+    std::fprintf(stderr, "migrate-server: %s\n", hipforge::RedactSecrets(std::string(config.status().message())).c_str());
     return 2;
   }
+  hipforge::InstallRedactingDefaultLogger();
   spdlog::set_level(spdlog::level::from_str(config->log_level));
   spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ [%t] %v");
   std::signal(SIGINT, OnSignal);

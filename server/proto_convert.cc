@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "absl/strings/str_cat.h"
+#include "common/redact.h"
 
 namespace hipforge::server {
 namespace {
@@ -36,7 +37,8 @@ bool FromJson(const std::string& json, google::protobuf::Message* message) {
 
 grpc::Status ToGrpc(const absl::Status& status) {
   if (status.ok()) return grpc::Status::OK;
-  return grpc::Status(static_cast<grpc::StatusCode>(status.code()), std::string(status.message()));
+  // Error messages cross the wire: no token or database password in them, whatever produced them.
+  return grpc::Status(static_cast<grpc::StatusCode>(status.code()), RedactSecrets(std::string(status.message())));
 }
 
 v1::JobState ToProto(JobState state) {

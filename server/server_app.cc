@@ -7,6 +7,13 @@
 #include <unistd.h>
 
 #include "absl/strings/str_cat.h"
+#include "common/sha256.h"
+#include "common/grpc_channel.h"
+#include "server/auth/audit_trail.h"
+#include "server/auth/credential_store.h"
+#include "server/auth/grpc_authorizer.h"
+#include "server/auth/server_tls.h"
+#include "server/auth/token_authenticator.h"
 #include "server/grpc_services.h"
 #include "server/http/dashboard_api.h"
 #include "server/http/http_server.h"
@@ -29,6 +36,11 @@ namespace fs = std::filesystem;
 struct ServerApp::Parts {
   std::unique_ptr<EmbeddedPostgres> embedded;
   std::unique_ptr<JobStore> store;
+  std::unique_ptr<CredentialStore> credentials;
+  std::unique_ptr<TokenAuthenticator> authenticator;
+  std::unique_ptr<GrpcAuthorizer> authorizer;
+  std::unique_ptr<AuditTrail> audit;
+  std::string local_worker_credential;  // id of the credential minted for --local-workers; revoked at shutdown
   std::unique_ptr<ArtifactStore> artifacts;
   std::unique_ptr<JobService> jobs;
   std::unique_ptr<TaskService> tasks;
@@ -43,6 +55,7 @@ struct ServerApp::Parts {
   std::vector<std::unique_ptr<worker::RoleSet>> role_sets;
   std::vector<std::unique_ptr<worker::Worker>> workers;
   std::vector<std::jthread> worker_threads;
+  const Clock* clock = nullptr;
   bool shut_down = false;
 };
 
@@ -50,10 +63,13 @@ ServerApp::ServerApp(std::unique_ptr<Parts> parts) : parts_(std::move(parts)), s
 
 ServerApp::~ServerApp() { Shutdown(); }
 
+CredentialStore& ServerApp::credentials() { return *parts_->credentials; }
+
 absl::StatusOr<std::unique_ptr<ServerApp>> ServerApp::Start(const ServerConfig& config, ProcessLauncher& launcher,
                                                             const Clock& clock,
                                                             const CallerAuthenticator* authenticator) {
   auto parts = std::make_unique<Parts>();
+  parts->clock = &clock;
   std::error_code ec;
   fs::create_directories(config.data_dir, ec);
   if (ec) return absl::InternalError(absl::StrCat("cannot create data dir ", config.data_dir.string(), ": ", ec.message()));
@@ -80,6 +96,20 @@ absl::StatusOr<std::unique_ptr<ServerApp>> ServerApp::Start(const ServerConfig& 
   absl::StatusOr<std::unique_ptr<JobStore>> store = OpenPostgresJobStore(store_options, clock);
   if (!store.ok()) return store.status();
   parts->store = *std::move(store);
+  absl::StatusOr<std::unique_ptr<CredentialStore>> credentials =
+      OpenPostgresCredentialStore(database_url, config.database_schema);
+  if (!credentials.ok()) return credentials.status();
+  parts->credentials = *std::move(credentials);
+  parts->authenticator = std::make_unique<TokenAuthenticator>(*parts->credentials, clock);
+  parts->authorizer = std::make_unique<GrpcAuthorizer>(*parts->authenticator, *parts->authenticator);
+  parts->audit = std::make_unique<CredentialStoreAuditTrail>(*parts->credentials, clock);
+  if (parts->embedded) {
+    // `migrate-server token --data-dir` finds the running cluster here (the cluster allows only
+    // local socket connections, so this names a socket path, not a secret).
+    const fs::path conninfo = data_dir / "embedded-postgres.conninfo";
+    std::ofstream(conninfo, std::ios::trunc) << database_url << "\n";
+    fs::permissions(conninfo, fs::perms::owner_read | fs::perms::owner_write, fs::perm_options::replace, ec);
+  }
 
   // Upload checks and local workers' task dirs live in <data>/scratch; one server owns the data dir,
   // so whatever is there now was left by a process that was killed: start empty.
@@ -93,14 +123,40 @@ absl::StatusOr<std::unique_ptr<ServerApp>> ServerApp::Start(const ServerConfig& 
   parts->artifacts = std::make_unique<ArtifactStore>(data_dir, config.limits.max_artifact_bytes);
   if (absl::Status status = parts->artifacts->Init(); !status.ok()) return status;
   parts->jobs = std::make_unique<JobService>(*parts->store, *parts->artifacts, clock, config.limits,
-                                             scratch_dir);
+                                             scratch_dir, parts->audit.get());
   parts->tasks = std::make_unique<TaskService>(*parts->store, *parts->artifacts, clock, config.limits);
-  parts->migration_api = std::make_unique<GrpcMigrationService>(*parts->jobs);
-  parts->worker_api = std::make_unique<GrpcWorkerService>(*parts->tasks);
+  parts->migration_api = std::make_unique<GrpcMigrationService>(*parts->jobs, *parts->authorizer);
+  parts->worker_api = std::make_unique<GrpcWorkerService>(*parts->tasks, *parts->authorizer);
 
   grpc::ServerBuilder builder;
   int port = 0;
-  builder.AddListeningPort(config.listen, grpc::InsecureServerCredentials(), &port);
+  std::shared_ptr<grpc::ServerCredentials> listener_credentials = grpc::InsecureServerCredentials();
+  const bool tls = !config.tls_cert.empty();
+  if (tls) {
+    ServerTlsOptions tls_options{config.tls_cert, config.tls_key, config.tls_client_ca,
+                                 std::chrono::seconds(config.tls_reload_seconds)};
+    absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> made = MakeServerCredentials(tls_options);
+    if (!made.ok()) return made.status();
+    listener_credentials = *made;
+  } else if (!IsLoopbackListenAddress(config.listen)) {
+    spdlog::warn("[job=-] --insecure: serving plain TCP on {}; tokens and uploaded code cross the network in clear",
+                 config.listen);
+  }
+  builder.AddListeningPort(config.listen, listener_credentials, &port);
+  // With TLS on the public port, in-process workers use a private unix socket instead (the
+  // certificate need not name 127.0.0.1, and mTLS would want a client certificate).
+  std::string local_worker_target;
+  if (tls && config.local_workers > 0) {
+    fs::path socket = data_dir / "run" / "local-workers.sock";
+    if (socket.string().size() > 100) {
+      socket = fs::temp_directory_path() / ("hipforge-workers-" + Sha256Hex(data_dir.string()).substr(0, 16) + ".sock");
+    }
+    fs::create_directories(socket.parent_path(), ec);
+    fs::permissions(socket.parent_path(), fs::perms::owner_all, fs::perm_options::replace, ec);
+    fs::remove(socket, ec);
+    local_worker_target = "unix:" + socket.string();
+    builder.AddListeningPort(local_worker_target, grpc::InsecureServerCredentials());
+  }
   builder.RegisterService(parts->migration_api.get());
   builder.RegisterService(parts->worker_api.get());
   builder.SetMaxReceiveMessageSize(16 << 20);
@@ -109,8 +165,11 @@ absl::StatusOr<std::unique_ptr<ServerApp>> ServerApp::Start(const ServerConfig& 
   if (!parts->grpc_server || port == 0) {
     return absl::UnavailableError(absl::StrCat("cannot listen on ", config.listen));
   }
-  spdlog::info("[job=-] listening on {} (port {})", config.listen, port);
+  spdlog::info("[job=-] listening on {} (port {}, {})", config.listen, port,
+               !tls ? "plain TCP" : config.tls_client_ca.empty() ? "TLS" : "TLS, client certificates required");
   int http_port = 0;
+  // The dashboard takes the same API tokens (a test may pass its own authenticator).
+  if (authenticator == nullptr) authenticator = parts->authenticator.get();
   if (!config.http_listen.empty() && authenticator == nullptr) {
     spdlog::warn("[job=-] no HTTP dashboard: it needs the API token authenticator");
   } else if (!config.http_listen.empty()) {
@@ -141,8 +200,23 @@ absl::StatusOr<std::unique_ptr<ServerApp>> ServerApp::Start(const ServerConfig& 
       if (!role.ok()) return role.status();
       roles.push_back(*role);
     }
-    // Local workers talk to this server over gRPC loopback, exactly like remote ones.
-    auto channel = grpc::CreateChannel(absl::StrCat("127.0.0.1:", port), grpc::InsecureChannelCredentials());
+    // Local workers talk to this server over gRPC loopback, exactly like remote ones, with a worker
+    // credential of their own (pool "local", the configured roles) that dies with this process.
+    std::vector<std::string> role_names;
+    for (v1::TaskRole role : roles) role_names.push_back(role == v1::TASK_ROLE_VALIDATE ? "validate" : "translate");
+    absl::StatusOr<NewCredential> credential =
+        MakeWorkerCredential("local", role_names, {}, std::chrono::hours(24 * 7), clock);
+    if (!credential.ok()) return credential.status();
+    credential->record.description = absl::StrCat("in-process workers of migrate-server pid ", getpid());
+    credential->record.created_by = "migrate-server";
+    if (absl::Status stored = parts->credentials->Insert(credential->record); !stored.ok()) return stored;
+    parts->local_worker_credential = credential->record.id;
+    ChannelSecurity security;
+    security.token = credential->token.value;
+    if (local_worker_target.empty()) local_worker_target = absl::StrCat("127.0.0.1:", port);
+    absl::StatusOr<std::shared_ptr<grpc::Channel>> made = MakeChannel(local_worker_target, security);
+    if (!made.ok()) return made.status();
+    std::shared_ptr<grpc::Channel> channel = *made;
     for (int i = 0; i < config.local_workers; ++i) {
       absl::StatusOr<std::unique_ptr<worker::RoleSet>> role_set = worker::MakeRoleSet(roles, launcher, {});
       if (!role_set.ok()) return role_set.status();
@@ -192,12 +266,23 @@ void ServerApp::Shutdown() {
   parts_->http_server.reset();
   parts_->dashboard_api.reset();
   parts_->dashboard_reader.reset();
+  if (!parts_->local_worker_credential.empty()) {
+    if (absl::Status revoked = parts_->credentials->Revoke(parts_->local_worker_credential, parts_->clock->Now());
+        !revoked.ok()) {
+      spdlog::warn("[job=-] revoking the local workers' credential {}: {}", parts_->local_worker_credential,
+                   revoked.ToString());
+    }
+  }
   if (parts_->grpc_server) parts_->grpc_server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(3));
   parts_->grpc_server.reset();
   parts_->worker_api.reset();
   parts_->migration_api.reset();
   parts_->tasks.reset();
   parts_->jobs.reset();
+  parts_->audit.reset();
+  parts_->authorizer.reset();
+  parts_->authenticator.reset();
+  parts_->credentials.reset();
   parts_->store.reset();
   if (parts_->embedded) {
     if (absl::Status stopped = parts_->embedded->Stop(); !stopped.ok()) {

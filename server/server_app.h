@@ -12,6 +12,7 @@
 #include "common/clock.h"
 #include "common/process.h"
 #include "server/auth/caller.h"
+#include "server/auth/credential_store.h"
 #include "server/server_config.h"
 #include "server/store/job_store.h"
 
@@ -30,6 +31,8 @@ class ServerApp {
   std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
   JobStore& store() { return *store_; }
   int http_port() const { return http_port_; }  // 0 without an HTTP listener
+  // Team API tokens, worker credentials and the audit trail (what `migrate-server token` manages).
+  CredentialStore& credentials();
   // Stops local workers, the gRPC server (in-flight calls get a short grace period), the rescuer,
   // the store and the embedded PostgreSQL. Idempotent.
   void Shutdown();

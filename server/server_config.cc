@@ -7,6 +7,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "common/redact.h"
+#include "common/secret_source.h"
+#include "server/auth/server_tls.h"
 
 namespace hipforge::server {
 namespace {
@@ -78,6 +81,21 @@ std::vector<Setting> Settings(ServerConfig& c) {
        [&c](const std::string& v) { c.http_port_file = v; }},
       {"web-root", "directory of the built web UI (default: <binary dir>/../share/hipforge/web)",
        [&c](const std::string& v) { c.web_root = v; }},
+      {"database-url-file", "file holding the PostgreSQL URL (a mounted secret)",
+       [&c](const std::string& v) {
+         absl::StatusOr<std::string> url = ReadSecretFile(v);
+         if (!url.ok()) throw std::invalid_argument(std::string(url.status().message()));
+         c.database_url = *url;
+       }},
+      {"tls-cert", "PEM certificate chain: serve TLS (re-read while running)",
+       [&c](const std::string& v) { c.tls_cert = v; }},
+      {"tls-key", "PEM private key of --tls-cert", [&c](const std::string& v) { c.tls_key = v; }},
+      {"tls-client-ca", "PEM CA: clients must present a certificate it signed (mTLS)",
+       [&c](const std::string& v) { c.tls_client_ca = v; }},
+      {"tls-reload-seconds", "how often certificate files are re-read",
+       [&c](const std::string& v) { c.tls_reload_seconds = std::stoi(v); }},
+      {"insecure", "allow plain TCP on a non-loopback address (true|false)",
+       [&c](const std::string& v) { c.insecure = v == "true" || v == "1"; }},
   };
 }
 
@@ -85,7 +103,9 @@ absl::Status Assign(const Setting& setting, const std::string& value, const std:
   try {
     setting.assign(value);
   } catch (const std::exception& e) {
-    return absl::InvalidArgumentError(absl::StrCat(origin, ": bad value '", value, "' for ", setting.name));
+    // The value may be a secret (a database URL with a password): never echo it whole.
+    return absl::InvalidArgumentError(
+        absl::StrCat(origin, ": bad value '", RedactSecrets(value), "' for ", setting.name, ": ", e.what()));
   }
   return absl::OkStatus();
 }
@@ -128,8 +148,9 @@ absl::StatusOr<ServerConfig> LoadServerConfig(int argc, char** argv) {
   app.add_option("--config", config_file, "YAML config file (env MIGRATE_SERVER_CONFIG)");
   std::map<std::string, std::string> flag_values;
   for (const Setting& setting : settings) {
-    app.add_option("--" + setting.name, flag_values[setting.name],
-                   absl::StrCat(setting.help, " (env ", EnvName(setting.name), ")"));
+    CLI::Option* option = app.add_option("--" + setting.name, flag_values[setting.name],
+                                         absl::StrCat(setting.help, " (env ", EnvName(setting.name), ")"));
+    if (setting.name == "insecure") option->expected(0, 1);  // a bare --insecure means true
   }
   try {
     app.parse(argc, argv);
@@ -148,12 +169,25 @@ absl::StatusOr<ServerConfig> LoadServerConfig(int argc, char** argv) {
   }
   for (const Setting& setting : settings) {
     if (app.get_option("--" + setting.name)->count() > 0) {
-      if (absl::Status status = Assign(setting, flag_values[setting.name], "--" + setting.name); !status.ok()) {
+      const std::string& value = flag_values[setting.name];
+      const std::string given = value.empty() && setting.name == "insecure" ? "true" : value;
+      if (absl::Status status = Assign(setting, given, "--" + setting.name); !status.ok()) {
         return status;
       }
     }
   }
   if (config.local_workers < 0) return absl::InvalidArgumentError("--local-workers must be >= 0");
+  if (config.tls_cert.empty() != config.tls_key.empty()) {
+    return absl::InvalidArgumentError("TLS needs both --tls-cert and --tls-key");
+  }
+  if (!config.tls_client_ca.empty() && config.tls_cert.empty()) {
+    return absl::InvalidArgumentError("--tls-client-ca needs --tls-cert and --tls-key");
+  }
+  if (config.tls_cert.empty() && !config.insecure && !IsLoopbackListenAddress(config.listen)) {
+    return absl::InvalidArgumentError(absl::StrCat("listening on ", config.listen,
+                                                   " without TLS exposes tokens and code to the network: give "
+                                                   "--tls-cert/--tls-key, or --insecure true to accept that"));
+  }
   if (config.limits.lease_duration < std::chrono::milliseconds(100)) {
     return absl::InvalidArgumentError("--lease-ms must be at least 100");
   }

@@ -30,6 +30,13 @@ struct ServerConfig {
   // The bound HTTP port is written here once listening; default <port_file>.http when port_file is set.
   std::filesystem::path http_port_file;
   std::filesystem::path web_root;  // built web UI; migrate-server defaults to <binary dir>/../share/hipforge/web
+  // TLS on the listener (certificates re-read every tls_reload_seconds); a client CA requires client
+  // certificates (mTLS). Without TLS only loopback is served, unless `insecure`.
+  std::string tls_cert;
+  std::string tls_key;
+  std::string tls_client_ca;
+  int tls_reload_seconds = 10;
+  bool insecure = false;
 };
 
 // Parses argv (CLI11) over environment variables (MIGRATE_*) over the config file. Returns

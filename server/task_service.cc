@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include "absl/strings/str_cat.h"
+#include "common/redact.h"
 
 namespace hipforge::server {
 namespace {
@@ -13,20 +14,66 @@ constexpr std::string_view kManagedMemoryRule = "HB404";  // analyzer: managed m
 TaskService::TaskService(JobStore& store, ArtifactStore& artifacts, const Clock& clock, ServiceLimits limits)
     : store_(store), artifacts_(artifacts), clock_(clock), limits_(limits) {}
 
-absl::Status TaskService::RegisterWorker(const WorkerInfo& worker, std::vector<std::string> capability_tags) {
+namespace {
+
+absl::Status CheckRolesGranted(const WorkerIdentity& identity, const std::vector<TaskKind>& roles) {
+  for (TaskKind role : roles) {
+    if (!identity.MayRun(TaskKindName(role))) {
+      return absl::PermissionDeniedError(absl::StrCat("worker credential ", identity.credential_id, " (pool '",
+                                                      identity.pool, "') does not grant the ", std::string(TaskKindName(role)),
+                                                      " role"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// An allowed toolchain matches exactly, or as a prefix when it ends with '*' ("rocm-6.*").
+bool ToolchainAllowed(const WorkerIdentity& identity, const std::string& toolchain) {
+  if (identity.toolchains.empty()) return true;
+  for (const std::string& allowed : identity.toolchains) {
+    if (allowed == toolchain) return true;
+    if (!allowed.empty() && allowed.back() == '*' && toolchain.rfind(allowed.substr(0, allowed.size() - 1), 0) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+absl::Status TaskService::RegisterWorker(const WorkerIdentity& identity, const WorkerInfo& worker,
+                                         std::vector<std::string> capability_tags, const std::string& toolchain) {
   if (worker.id.empty()) return absl::InvalidArgumentError("worker id is empty");
   if (worker.roles.empty()) return absl::InvalidArgumentError("worker has no roles");
+  if (absl::Status granted = CheckRolesGranted(identity, worker.roles); !granted.ok()) return granted;
+  if (!ToolchainAllowed(identity, toolchain)) {
+    return absl::PermissionDeniedError(absl::StrCat("worker credential ", identity.credential_id, " (pool '",
+                                                    identity.pool, "') does not allow toolchain '", toolchain, "'"));
+  }
+  {
+    std::lock_guard lock(capabilities_mutex_);
+    auto owner = registered_credential_.find(worker.id);
+    if (owner != registered_credential_.end() && owner->second != identity.credential_id) {
+      return absl::PermissionDeniedError(
+          absl::StrCat("worker id ", worker.id, " is registered under another credential"));
+    }
+  }
   absl::Status status = store_.RegisterWorker(worker);
   if (status.ok()) {
     std::lock_guard lock(capabilities_mutex_);
     capabilities_[worker.id] = std::move(capability_tags);
     registered_roles_[worker.id] = worker.roles;
+    registered_credential_[worker.id] = identity.credential_id;
   }
-  if (status.ok()) spdlog::info("[worker={}] registered: {}", worker.id, worker.capabilities_json);
+  if (status.ok()) {
+    spdlog::info("[worker={}] registered with {} (pool {}): {}", worker.id, identity.credential_id, identity.pool,
+                 worker.capabilities_json);
+  }
   return status;
 }
 
-absl::StatusOr<std::optional<LeaseGrant>> TaskService::Lease(const std::string& worker_id,
+absl::StatusOr<std::optional<LeaseGrant>> TaskService::Lease(const WorkerIdentity& identity,
+                                                             const std::string& worker_id,
                                                              const std::vector<TaskKind>& roles,
                                                              std::chrono::milliseconds wait,
                                                              const std::function<bool()>& cancelled) {
@@ -38,9 +85,14 @@ absl::StatusOr<std::optional<LeaseGrant>> TaskService::Lease(const std::string& 
     auto it = capabilities_.find(worker_id);
     // After a server restart workers must register again (their next poll gets NotFound).
     if (it == capabilities_.end()) return absl::NotFoundError(absl::StrCat("worker ", worker_id, " is not registered"));
+    if (registered_credential_[worker_id] != identity.credential_id) {
+      return absl::PermissionDeniedError(
+          absl::StrCat("worker id ", worker_id, " is registered under another credential"));
+    }
     request.capabilities = it->second;
     if (request.roles.empty()) request.roles = registered_roles_[worker_id];  // the proto's "empty: as registered"
   }
+  if (absl::Status granted = CheckRolesGranted(identity, request.roles); !granted.ok()) return granted;
   (void)store_.WorkerHeartbeat(worker_id);
   for (;;) {
     absl::StatusOr<std::optional<LeasedTask>> leased = store_.LeaseTask(request);
@@ -117,7 +169,10 @@ absl::Status TaskService::AppendProgress(const std::string& job_id, const std::s
                                          const std::vector<std::pair<std::string, std::string>>& events) {
   if (absl::Status lease = CheckLease(task_id, lease_token); !lease.ok()) return lease;
   for (const auto& [kind, payload] : events) {
-    if (absl::StatusOr<int64_t> seq = store_.AppendEvent(job_id, kind, payload); !seq.ok()) return seq.status();
+    // Job events reach users and the dashboard: build output quoted in them loses any secret.
+    if (absl::StatusOr<int64_t> seq = store_.AppendEvent(job_id, kind, RedactSecrets(payload)); !seq.ok()) {
+      return seq.status();
+    }
   }
   return absl::OkStatus();
 }
@@ -126,7 +181,9 @@ absl::StatusOr<std::unique_ptr<ArtifactWriter>> TaskService::NewArtifactWriter()
   return artifacts_.NewWriter(limits_.max_artifact_bytes);
 }
 
-absl::StatusOr<CompletionOutcome> TaskService::Complete(const CompletionRequest& request) {
+absl::StatusOr<CompletionOutcome> TaskService::Complete(const CompletionRequest& raw_request) {
+  CompletionRequest request = raw_request;
+  request.summary = RedactSecrets(request.summary);
   TaskCompletion completion;
   completion.task_id = request.task_id;
   completion.lease_token = request.lease_token;
@@ -145,8 +202,9 @@ absl::StatusOr<CompletionOutcome> TaskService::Complete(const CompletionRequest&
 }
 
 absl::StatusOr<FailureOutcome> TaskService::Fail(const std::string& job_id, const std::string& task_id,
-                                                 const std::string& lease_token, const std::string& error,
+                                                 const std::string& lease_token, const std::string& raw_error,
                                                  bool permanent) {
+  const std::string error = RedactSecrets(raw_error);  // becomes the job's error message
   spdlog::warn("[job={}] task {} failed{}: {}", job_id, task_id, permanent ? " permanently" : "", error);
   if (permanent) {
     // A retry cannot help: finish the task with the job failed.

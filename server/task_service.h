@@ -11,6 +11,7 @@
 
 #include "absl/status/statusor.h"
 #include "common/clock.h"
+#include "server/auth/caller.h"
 #include "server/service_limits.h"
 #include "server/store/artifact_store.h"
 #include "server/store/job_store.h"
@@ -50,9 +51,14 @@ class TaskService {
 
   // `capability_tags` ("gpu:gfx90a", "target:gfx940", "gpu") are matched against a task's
   // required capabilities when this worker leases.
-  absl::Status RegisterWorker(const WorkerInfo& worker, std::vector<std::string> capability_tags);
+  // `identity` is the caller's worker credential: the worker may register only roles it grants and
+  // only a toolchain it allows (PermissionDenied otherwise), and its id stays bound to that credential.
+  absl::Status RegisterWorker(const WorkerIdentity& identity, const WorkerInfo& worker,
+                              std::vector<std::string> capability_tags, const std::string& toolchain = "");
   // Waits up to `wait` (capped) for a task; nullopt when none came. `cancelled` ends the wait early.
-  absl::StatusOr<std::optional<LeaseGrant>> Lease(const std::string& worker_id, const std::vector<TaskKind>& roles,
+  // PermissionDenied when the worker id was registered under another credential or a role is not granted.
+  absl::StatusOr<std::optional<LeaseGrant>> Lease(const WorkerIdentity& identity, const std::string& worker_id,
+                                                  const std::vector<TaskKind>& roles,
                                                   std::chrono::milliseconds wait,
                                                   const std::function<bool()>& cancelled);
   // cancel_requested when the task's job (`job_id`) was cancelled; FailedPrecondition when the lease
@@ -84,6 +90,7 @@ class TaskService {
   std::mutex capabilities_mutex_;
   std::map<std::string, std::vector<std::string>> capabilities_;  // by worker id
   std::map<std::string, std::vector<TaskKind>> registered_roles_;  // by worker id: a lease without roles uses them
+  std::map<std::string, std::string> registered_credential_;        // by worker id: the credential that registered it
 };
 
 }  // namespace hipforge::server

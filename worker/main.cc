@@ -8,7 +8,10 @@
 #include <unistd.h>
 
 #include "absl/strings/str_cat.h"
+#include "common/grpc_channel.h"
 #include "common/process.h"
+#include "common/redacting_log.h"
+#include "common/secret_source.h"
 #include "worker/role_set.h"
 #include "worker/worker.h"
 
@@ -49,7 +52,37 @@ int main(int argc, char** argv) {
   app.add_option("--lease-wait-ms", lease_wait_ms, "long-poll bound per LeaseTask");
   app.add_flag("--keep-scratch", keep_scratch, "keep task dirs for debugging");
   app.add_option("--log-level", log_level, "trace|debug|info|warn|error");
+  std::string token_file;
+  hipforge::ChannelSecurity security;
+  security.tls_ca_file = EnvOr("MIGRATE_TLS_CA", "");
+  security.tls_server_name = EnvOr("MIGRATE_TLS_SERVER_NAME", "");
+  security.tls_cert_file = EnvOr("MIGRATE_TLS_CERT", "");
+  security.tls_key_file = EnvOr("MIGRATE_TLS_KEY", "");
+  app.add_option("--token-file", token_file,
+                 "file holding this pool's worker credential (env MIGRATE_WORKER_TOKEN or MIGRATE_WORKER_TOKEN_FILE)");
+  app.add_option("--tls-ca", security.tls_ca_file, "connect with TLS; PEM CA bundle for the server (env MIGRATE_TLS_CA)");
+  app.add_option("--tls-server-name", security.tls_server_name,
+                 "name the server certificate must carry (env MIGRATE_TLS_SERVER_NAME)");
+  app.add_option("--tls-cert", security.tls_cert_file, "client certificate for mTLS (env MIGRATE_TLS_CERT)");
+  app.add_option("--tls-key", security.tls_key_file, "client key for mTLS (env MIGRATE_TLS_KEY)");
   CLI11_PARSE(app, argc, argv);
+  hipforge::InstallRedactingDefaultLogger();
+  // The credential never goes on the command line (visible in ps); the validate sandbox never sees it.
+  absl::StatusOr<std::optional<std::string>> token =
+      token_file.empty() ? hipforge::SecretFromEnvironment("MIGRATE_WORKER_TOKEN")
+                         : absl::StatusOr<std::optional<std::string>>(hipforge::ReadSecretFile(token_file));
+  if (!token.ok()) {
+    std::fprintf(stderr, "migrate-worker: %s\n", std::string(token.status().message()).c_str());
+    return 2;
+  }
+  if (!token->has_value()) {
+    std::fprintf(stderr,
+                 "migrate-worker: no worker credential: set MIGRATE_WORKER_TOKEN_FILE (or --token-file) to a file "
+                 "holding one ('migrate-server token create --pool NAME --roles translate,validate')\n");
+    return 2;
+  }
+  security.token = **token;
+  ::unsetenv("MIGRATE_WORKER_TOKEN");
   spdlog::set_level(spdlog::level::from_str(log_level));
 
   std::vector<hipforge::v1::TaskRole> roles;
@@ -77,8 +110,12 @@ int main(int argc, char** argv) {
   if (!scratch.empty()) options.scratch_root = scratch;
   options.lease_wait = std::chrono::milliseconds(lease_wait_ms);
   options.keep_scratch = keep_scratch;
-  auto channel = grpc::CreateChannel(server, grpc::InsecureChannelCredentials());
-  hipforge::worker::Worker worker(channel, (*role_set)->runners(), options);
+  absl::StatusOr<std::shared_ptr<grpc::Channel>> channel = hipforge::MakeChannel(server, security);
+  if (!channel.ok()) {
+    std::fprintf(stderr, "migrate-worker: %s\n", std::string(channel.status().message()).c_str());
+    return 2;
+  }
+  hipforge::worker::Worker worker(*channel, (*role_set)->runners(), options);
 
   std::signal(SIGINT, OnSignal);
   std::signal(SIGTERM, OnSignal);

@@ -16,9 +16,11 @@
 #include <grpcpp/grpcpp.h>
 
 #include "common/archive.h"
+#include "common/grpc_channel.h"
 #include "common/process.h"
 #include "hipforge/v1/migration_service.grpc.pb.h"
 #include "tests/e2e/child_process.h"
+#include "tests/support/token_cli.h"
 #include "worker/translate/repo/repository_migration.h"
 
 namespace fs = std::filesystem;
@@ -81,10 +83,24 @@ int main(int argc, char** argv) {
     return 1;
   }
   const std::string address = "127.0.0.1:" + std::to_string(port);
+  const std::vector<std::string> database_args = {"--data-dir", (temp / "data").string()};
+  const auto team = hipforge::testing::CreateTeamToken(HIPFORGE_SERVER_BIN, database_args, "bench");
+  const auto worker_credential =
+      hipforge::testing::CreateWorkerCredential(HIPFORGE_SERVER_BIN, database_args, "bench", "translate");
+  if (team.exit_code != 0 || worker_credential.exit_code != 0) {
+    std::fprintf(stderr, "token create failed:\n%s%s\n", team.err.c_str(), worker_credential.err.c_str());
+    return 1;
+  }
+  hipforge::testing::WriteSecretFile(temp / "worker.token", worker_credential.token);
   hipforge::testing::ChildProcess worker({HIPFORGE_WORKER_BIN, "--server", address, "--role", "translate", "--id",
-                                          "bench", "--log-level", "warn"},
+                                          "bench", "--log-level", "warn", "--token-file",
+                                          (temp / "worker.token").string()},
                                          temp / "worker.log");
-  auto api = hipforge::v1::MigrationService::NewStub(grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
+  hipforge::ChannelSecurity security;
+  security.token = team.token;
+  auto channel = hipforge::MakeChannel(address, security);
+  if (!channel.ok()) return 1;
+  auto api = hipforge::v1::MigrationService::NewStub(*channel);
 
   std::vector<double> service, submit_only;
   for (int i = 0; i < runs + 1; ++i) {  // the first run warms up the worker and is not counted

@@ -10,6 +10,10 @@ std::unique_ptr<MigrationClient> CliContext::Connect() {
   ClientOptions options;
   options.server = ResolveServerAddress(globals.server);
   options.rpc_timeout = std::chrono::milliseconds(static_cast<int64_t>(globals.timeout_seconds * 1000));
+  absl::StatusOr<ChannelSecurity> security = ResolveChannelSecurity(globals.credentials);
+  if (!security.ok()) throw ConnectionSetupError(security.status());
+  uses_tls_ = security->UsesTls();
+  options.security = *std::move(security);
   return MigrationClient::Connect(options, launcher_);
 }
 
@@ -17,6 +21,13 @@ int CliContext::Fail(const absl::Status& status) {
   std::string message(status.message());
   if (status.code() == absl::StatusCode::kUnavailable) {
     message += " (server " + ResolveServerAddress(globals.server) + "; set --server or MIGRATE_SERVER)";
+    if (uses_tls_) {
+      message += "; with TLS this also means the handshake failed: --tls-ca must name the CA that signed the "
+                 "server's certificate and --tls-server-name a name in it";
+    }
+  }
+  if (status.code() == absl::StatusCode::kUnauthenticated) {
+    message += " (give a token with --token-file, MIGRATE_TOKEN or " + UserConfigPath().string() + ")";
   }
   io_.err << "migrate-cli: " << message << "\n";
   return ExitCodeForStatus(status);

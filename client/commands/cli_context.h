@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "absl/status/statusor.h"
+#include "client/lib/client_credentials.h"
 #include "client/lib/exit_codes.h"
 #include "client/lib/migration_client.h"
 #include "common/process.h"
@@ -26,6 +27,7 @@ struct GlobalOptions {
   std::string server;       // --server; empty: MIGRATE_SERVER, then localhost:50051
   double timeout_seconds = 30;  // unary RPC deadline
   bool quiet = false;       // no progress output
+  CredentialFlags credentials;  // --token, --token-file, --tls-*
 };
 
 class CliContext {
@@ -48,6 +50,7 @@ class CliContext {
  private:
   CliIo io_;
   ProcessLauncher& launcher_;
+  bool uses_tls_ = false;  // the last Connect() used TLS (error messages say what to check)
 };
 
 // One per file in client/commands/.

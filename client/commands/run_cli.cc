@@ -19,6 +19,16 @@ int RunCli(const std::vector<std::string>& args, CliIo io, ProcessLauncher& laun
   app.add_option("--timeout", context.globals.timeout_seconds, "Deadline for single requests, seconds")
       ->check(CLI::PositiveNumber);
   app.add_flag("-q,--quiet", context.globals.quiet, "No progress output");
+  CredentialFlags& credentials = context.globals.credentials;
+  app.add_option("--token", credentials.token,
+                 "API token (prefer --token-file, $MIGRATE_TOKEN, $MIGRATE_TOKEN_FILE or the config file: "
+                 "command lines are visible to other users)");
+  app.add_option("--token-file", credentials.token_file, "File holding the API token");
+  app.add_option("--tls-ca", credentials.tls_ca, "Connect with TLS; PEM CA bundle for the server ($MIGRATE_TLS_CA)");
+  app.add_option("--tls-server-name", credentials.tls_server_name,
+                 "Name the server certificate must carry ($MIGRATE_TLS_SERVER_NAME)");
+  app.add_option("--tls-cert", credentials.tls_cert, "Client certificate for mTLS ($MIGRATE_TLS_CERT)");
+  app.add_option("--tls-key", credentials.tls_key, "Client key for mTLS ($MIGRATE_TLS_KEY)");
   app.require_subcommand(1);
 
   AddSubmitCommand(app, context);
@@ -50,6 +60,8 @@ int RunCli(const std::vector<std::string>& args, CliIo io, ProcessLauncher& laun
     io.err << "migrate-cli: " << error.what() << "\n";
     io.err << "Run with --help for usage.\n";
     return kExitUsage;
+  } catch (const ConnectionSetupError& error) {
+    return context.Fail(error.status());
   } catch (const std::exception& error) {
     // Malformed report JSON from a server, filesystem errors: never a crash.
     io.err << "migrate-cli: " << error.what() << "\n";

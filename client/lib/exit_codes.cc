@@ -8,6 +8,9 @@ ExitCode ExitCodeForStatus(const absl::Status& status) {
     case absl::StatusCode::kUnavailable: return kExitServerUnreachable;
     case absl::StatusCode::kDeadlineExceeded: return kExitTimeout;
     case absl::StatusCode::kNotFound: return kExitNotFound;
+    case absl::StatusCode::kUnauthenticated:
+    case absl::StatusCode::kPermissionDenied:
+      return kExitUnauthorized;
     case absl::StatusCode::kInvalidArgument:
     case absl::StatusCode::kResourceExhausted:
     case absl::StatusCode::kFailedPrecondition:

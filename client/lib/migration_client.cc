@@ -100,8 +100,9 @@ MigrationClient::MigrationClient(std::unique_ptr<v1::MigrationService::StubInter
 std::unique_ptr<MigrationClient> MigrationClient::Connect(const ClientOptions& options, ProcessLauncher& launcher) {
   grpc::ChannelArguments arguments;
   arguments.SetMaxReceiveMessageSize(64 << 20);
-  auto channel = grpc::CreateCustomChannel(options.server, grpc::InsecureChannelCredentials(), arguments);
-  return std::make_unique<MigrationClient>(v1::MigrationService::NewStub(channel), options, launcher);
+  absl::StatusOr<std::shared_ptr<grpc::Channel>> channel = MakeChannel(options.server, options.security, arguments);
+  if (!channel.ok()) throw ConnectionSetupError(channel.status());
+  return std::make_unique<MigrationClient>(v1::MigrationService::NewStub(*channel), options, launcher);
 }
 
 void MigrationClient::SetDeadline(grpc::ClientContext& context) const {

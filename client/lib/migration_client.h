@@ -11,6 +11,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "common/archive.h"
+#include "common/grpc_channel.h"
 #include "common/process.h"
 #include "hipforge/v1/migration_service.grpc.pb.h"
 
@@ -20,6 +21,19 @@ struct ClientOptions {
   std::string server = "localhost:50051";
   std::chrono::milliseconds rpc_timeout{std::chrono::seconds(30)};  // unary calls
   size_t upload_chunk_bytes = 1 << 20;  // the API's documented maximum per SubmitRequest chunk
+  ChannelSecurity security;             // token (sent as authorization: Bearer) and TLS settings
+};
+
+// Thrown by Connect when the channel cannot be set up (unreadable CA or key file, bad token file);
+// migrate-cli turns it into its usual "migrate-cli: <message>" and exit code.
+class ConnectionSetupError : public std::runtime_error {
+ public:
+  explicit ConnectionSetupError(absl::Status status)
+      : std::runtime_error(std::string(status.message())), status_(std::move(status)) {}
+  const absl::Status& status() const { return status_; }
+
+ private:
+  absl::Status status_;
 };
 
 // Server address from --server, else MIGRATE_SERVER, else localhost:50051.
@@ -37,7 +51,8 @@ class MigrationClient {
  public:
   MigrationClient(std::unique_ptr<hipforge::v1::MigrationService::StubInterface> stub, ClientOptions options,
                   ProcessLauncher& launcher);
-  // Insecure channel to options.server (the service runs on a trusted network or behind a proxy).
+  // Channel to options.server with options.security (TLS when configured, the token on every call).
+  // Throws ConnectionSetupError when a certificate or key cannot be read.
   static std::unique_ptr<MigrationClient> Connect(const ClientOptions& options, ProcessLauncher& launcher);
 
   // Packs `repository` (gitignore-aware, .git skipped) and streams it after the spec header.

@@ -186,10 +186,16 @@ class JobStore {
   // one transaction (the NOTIFY that wakes workers is sent on commit).
   virtual absl::StatusOr<Job> CreateJob(const JobSpec& spec, const ArtifactRef& input) = 0;
   virtual absl::StatusOr<Job> GetJob(const std::string& job_id) = 0;  // NotFound when absent
+  // Tenancy: the job only when it belongs to `team`; another team's job is NotFound, worded exactly
+  // like an absent one (no existence oracle). Every caller-facing read and write starts here.
+  virtual absl::StatusOr<Job> GetTeamJob(const std::string& team, const std::string& job_id) = 0;
   virtual absl::StatusOr<ListJobsPage> ListJobs(const ListJobsRequest& request) = 0;
   // Moves a non-terminal job to cancelled and its open tasks to cancelled (their leases become
   // invalid). FailedPrecondition if the job already finished.
   virtual absl::StatusOr<Job> CancelJob(const std::string& job_id, const std::string& reason) = 0;
+  // CancelJob for one team's job: NotFound (nothing changed) when the job belongs to another team.
+  virtual absl::StatusOr<Job> CancelTeamJob(const std::string& team, const std::string& job_id,
+                                            const std::string& reason) = 0;
 
   virtual absl::StatusOr<int64_t> AppendEvent(const std::string& job_id, const std::string& kind,
                                               const std::string& payload_json) = 0;

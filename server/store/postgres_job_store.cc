@@ -144,6 +144,15 @@ class PostgresJobStore final : public JobStore {
     });
   }
 
+  absl::StatusOr<Job> GetTeamJob(const std::string& team, const std::string& job_id) override {
+    if (!IsUuid(job_id)) return absl::NotFoundError("no job " + job_id);
+    return InSingleStatement<Job>([&](pqxx::transaction_base& tx) -> absl::StatusOr<Job> {
+      const auto rows = tx.exec_prepared("get_team_job", job_id, team);
+      if (rows.empty()) return absl::NotFoundError("no job " + job_id);
+      return JobFromRow(rows[0]);
+    });
+  }
+
   absl::StatusOr<ListJobsPage> ListJobs(const ListJobsRequest& request) override {
     const int page_size = std::clamp(request.page_size, 1, 500);
     std::optional<std::string> before_seq;
@@ -177,8 +186,22 @@ class PostgresJobStore final : public JobStore {
   }
 
   absl::StatusOr<Job> CancelJob(const std::string& job_id, const std::string& reason) override {
+    return Cancel(std::nullopt, job_id, reason);
+  }
+
+  absl::StatusOr<Job> CancelTeamJob(const std::string& team, const std::string& job_id,
+                                    const std::string& reason) override {
+    return Cancel(team, job_id, reason);
+  }
+
+  absl::StatusOr<Job> Cancel(const std::optional<std::string>& team, const std::string& job_id,
+                             const std::string& reason) {
     if (!IsUuid(job_id)) return absl::NotFoundError("no job " + job_id);
     return InTransaction<Job>([&](pqxx::transaction_base& tx) -> absl::StatusOr<Job> {
+      // Another team's job: nothing is touched and the answer reads like an absent job.
+      if (team && tx.exec_prepared("get_team_job", job_id, *team).empty()) {
+        return absl::NotFoundError("no job " + job_id);
+      }
       const int64_t now = NowMicros();
       const std::string message = reason.empty() ? "cancelled" : reason;
       // Tasks first, then the job: the store's lock order (see lease_task).

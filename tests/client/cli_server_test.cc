@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/client/cli_test_support.h"
+#include "tests/support/token_cli.h"
 
 namespace hipforge::client {
 namespace {
@@ -61,6 +62,12 @@ class CliAgainstServer : public ::testing::Test {
       ::execv(argv[0], argv.data());
       std::_Exit(127);
     }
+    // Once the server is up, a token of team qa as an operator makes one (the command finds the
+    // running server's database through its data dir or URL).
+    std::vector<std::string> database_args = {"--data-dir", (scratch_->path() / "data").string()};
+    if (const char* url = std::getenv("HIPFORGE_TEST_DATABASE_URL"); url != nullptr && *url != '\0') {
+      database_args = {"--database-url", url, "--database-schema", "cli_test_" + std::to_string(::getpid())};
+    }
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(4);
     while (std::chrono::steady_clock::now() < deadline) {
       int status = 0;
@@ -72,7 +79,18 @@ class CliAgainstServer : public ::testing::Test {
       const std::string port = ReadFile(port_file);
       if (!port.empty() && std::isdigit(static_cast<unsigned char>(port[0]))) {
         server_ = "127.0.0.1:" + std::to_string(std::stoi(port));
-        if (RunMigrateCli({"--server", server_, "--timeout", "5", "list", "--page-size", "1"}).exit_code == 0) return;
+        if (token_.empty()) {
+          hipforge::testing::TokenCliResult created = hipforge::testing::CreateTeamToken(args[0], database_args, "qa");
+          if (created.exit_code != 0) {
+            start_error_ = "migrate-server token create failed:\n" + created.err;
+            return;
+          }
+          token_ = created.token;
+        }
+        if (RunMigrateCli({"--server", server_, "--token", token_, "--timeout", "5", "list", "--page-size", "1"})
+                .exit_code == 0) {
+          return;
+        }
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(300));
     }
@@ -97,7 +115,7 @@ class CliAgainstServer : public ::testing::Test {
   }
 
   static CliRun Cli(std::vector<std::string> args) {
-    args.insert(args.begin(), {"--server", server_});
+    args.insert(args.begin(), {"--server", server_, "--token", token_});
     return RunMigrateCli(std::move(args));
   }
 
@@ -106,6 +124,7 @@ class CliAgainstServer : public ::testing::Test {
   static inline ScratchDir* scratch_ = nullptr;
   static inline pid_t server_pid_ = -1;
   static inline std::string server_;
+  static inline std::string token_;
   static inline std::string start_error_;
 };
 

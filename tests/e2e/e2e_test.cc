@@ -13,7 +13,9 @@
 #include "common/archive.h"
 #include "common/process.h"
 #include "hipforge/v1/migration_service.grpc.pb.h"
+#include "common/grpc_channel.h"
 #include "tests/e2e/child_process.h"
+#include "tests/support/token_cli.h"
 #include "tests/server/rpc/rpc_test_support.h"
 #include "tests/server/store/postgres_test_env.h"
 
@@ -64,14 +66,32 @@ class EndToEndTest : public ::testing::Test {
     server_ = std::make_unique<ChildProcess>(argv, temp_dir_ / "server.log");
     port_ = WaitForPortFile(port_file, 120s);
     ASSERT_GT(port_, 0) << "server did not start:\n" << server_->Log();
-    channel_ = grpc::CreateChannel("127.0.0.1:" + std::to_string(port_), grpc::InsecureChannelCredentials());
+    // Credentials as an operator makes them, against the running server's database.
+    std::vector<std::string> database_args = {"--data-dir", (temp_dir_ / "data").string()};
+    if (!embedded) {
+      database_args = {"--database-url", server::testing::TestDatabaseUrl(), "--database-schema", schema_};
+    }
+    TokenCliResult team = CreateTeamToken(HIPFORGE_SERVER_BIN, database_args, "e2e");
+    ASSERT_EQ(team.exit_code, 0) << team.err;
+    token_ = team.token;
+    TokenCliResult worker = CreateWorkerCredential(HIPFORGE_SERVER_BIN, database_args, "e2e", "translate");
+    ASSERT_EQ(worker.exit_code, 0) << worker.err;
+    worker_token_file_ = temp_dir_ / "worker.token";
+    WriteSecretFile(worker_token_file_, worker.token);
+    ChannelSecurity security;
+    security.token = token_;
+    absl::StatusOr<std::shared_ptr<grpc::Channel>> channel =
+        MakeChannel("127.0.0.1:" + std::to_string(port_), security);
+    ASSERT_TRUE(channel.ok()) << channel.status();
+    channel_ = *channel;
     api_ = v1::MigrationService::NewStub(channel_);
   }
 
   ChildProcess& StartWorker(const std::string& id) {
     workers_.push_back(std::make_unique<ChildProcess>(
         std::vector<std::string>{HIPFORGE_WORKER_BIN, "--server", "127.0.0.1:" + std::to_string(port_), "--role",
-                                 "translate", "--id", id, "--lease-wait-ms", "2000", "--scratch-dir",
+                                 "translate", "--id", id, "--lease-wait-ms", "2000", "--token-file",
+                                 worker_token_file_.string(), "--scratch-dir",
                                  (temp_dir_ / ("scratch-" + id)).string()},
         temp_dir_ / (id + ".log")));
     return *workers_.back();
@@ -119,6 +139,8 @@ class EndToEndTest : public ::testing::Test {
   int port_ = 0;
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<v1::MigrationService::Stub> api_;
+  std::string token_;             // team e2e
+  fs::path worker_token_file_;    // worker credential of pool e2e (translate)
 };
 
 // Many CUDA files, so a translate task runs long enough to be interrupted.
@@ -269,6 +291,7 @@ TEST_F(EndToEndTest, MigrateCliSubmitWaitFetchReport) {
   spec.argv = {HIPFORGE_CLI_BIN, "--server", "127.0.0.1:" + std::to_string(port_), "submit", example.string(),
                "--wait", "--translate-only", "--out", out.string(), "--report", "json", "--report-output",
                report.string()};
+  spec.environment["MIGRATE_TOKEN"] = token_;
   spec.timeout = std::chrono::minutes(5);
   absl::StatusOr<ProcessResult> result = launcher_.Run(spec);
   ASSERT_TRUE(result.ok()) << result.status();

@@ -81,3 +81,10 @@ SELECT ja.role, a.digest, a.size_bytes, a.media_type
 FROM job_artifacts ja JOIN artifacts a USING (digest)
 WHERE ja.job_id = $1::uuid
 ORDER BY ja.role
+
+-- name: get_team_job
+-- Tenancy: a team sees only its own jobs; another team's id reads as absent (no existence oracle).
+SELECT id::text, name, team, labels::text, array_to_json(targets)::text, options::text, validate,
+       array_to_json(validate_capabilities)::text, state, input_digest, error_message,
+       micros(created_at), micros(updated_at), seq
+FROM jobs WHERE id = $1::uuid AND team = $2::text

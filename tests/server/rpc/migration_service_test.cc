@@ -16,7 +16,7 @@ using ::testing::HasSubstr;
 class MigrationServiceTest : public ServerTest {
  protected:
   v1::Job SubmitGood(const std::string& name, const std::string& team = "qa", bool translate_only = true) {
-    SubmitOutcome outcome = SubmitArchive(*api_, TestSpec(name, team, translate_only), SmallCudaRepoArchive());
+    SubmitOutcome outcome = SubmitArchive(ApiFor(team), TestSpec(name, team, translate_only), SmallCudaRepoArchive());
     EXPECT_TRUE(outcome.status.ok()) << outcome.status.error_message();
     return outcome.job;
   }
@@ -75,7 +75,7 @@ TEST_F(MigrationServiceTest, ListJobsFiltersAndPages) {
   do {
     grpc::ClientContext context;
     v1::ListJobsResponse response;
-    ASSERT_TRUE(api_->ListJobs(&context, request, &response).ok());
+    ASSERT_TRUE(ApiFor("alpha").ListJobs(&context, request, &response).ok());
     for (const v1::Job& job : response.jobs()) {
       EXPECT_EQ(job.spec().team(), "alpha");
       seen.insert(job.id());
@@ -91,17 +91,19 @@ TEST_F(MigrationServiceTest, ListJobsFiltersAndPages) {
   by_label.set_state(v1::JOB_STATE_QUEUED);
   grpc::ClientContext context;
   v1::ListJobsResponse response;
-  ASSERT_TRUE(api_->ListJobs(&context, by_label, &response).ok());
-  EXPECT_EQ(response.jobs_size(), 6);
+  // Tenancy: without a team filter a token lists its own team's jobs only (5 of the 6).
+  ASSERT_TRUE(ApiFor("alpha").ListJobs(&context, by_label, &response).ok());
+  EXPECT_EQ(response.jobs_size(), 5);
 
   by_label.set_label("suite=other");
   grpc::ClientContext other_context;
-  ASSERT_TRUE(api_->ListJobs(&other_context, by_label, &response).ok());
+  ASSERT_TRUE(ApiFor("alpha").ListJobs(&other_context, by_label, &response).ok());
   EXPECT_EQ(response.jobs_size(), 0);
 
   by_label.set_label("no-equals-sign");
   grpc::ClientContext bad_context;
-  EXPECT_EQ(api_->ListJobs(&bad_context, by_label, &response).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(ApiFor("alpha").ListJobs(&bad_context, by_label, &response).error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
 }
 
 TEST_F(MigrationServiceTest, CancelJobAndCancelAgainFails) {

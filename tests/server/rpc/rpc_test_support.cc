@@ -6,6 +6,7 @@
 #include <fstream>
 #include <thread>
 
+#include "common/grpc_channel.h"
 #include "tests/server/store/postgres_test_env.h"
 
 namespace hipforge::server::testing {
@@ -206,10 +207,60 @@ void ServerTest::SetUp() {
   ConnectStubs();
 }
 
+std::string ServerTest::MintTeamToken(const std::string& team, std::vector<Scope> scopes,
+                                      std::optional<std::chrono::seconds> lifetime) {
+  absl::StatusOr<NewCredential> made = MakeTeamToken(team, std::move(scopes), lifetime, clock_);
+  EXPECT_TRUE(made.ok()) << made.status();
+  if (!made.ok()) return "";
+  absl::Status stored = app_->credentials().Insert(made->record);
+  EXPECT_TRUE(stored.ok()) << stored;
+  return made->token.value;
+}
+
+std::string ServerTest::MintWorkerCredential(const std::string& pool, std::vector<std::string> roles,
+                                             std::vector<std::string> toolchains) {
+  absl::StatusOr<NewCredential> made =
+      MakeWorkerCredential(pool, std::move(roles), std::move(toolchains), std::nullopt, clock_);
+  EXPECT_TRUE(made.ok()) << made.status();
+  if (!made.ok()) return "";
+  absl::Status stored = app_->credentials().Insert(made->record);
+  EXPECT_TRUE(stored.ok()) << stored;
+  return made->token.value;
+}
+
+namespace {
+std::shared_ptr<grpc::Channel> ChannelWithToken(const std::string& address, const std::string& token) {
+  ChannelSecurity security;
+  security.token = token;
+  absl::StatusOr<std::shared_ptr<grpc::Channel>> channel = MakeChannel(address, security);
+  EXPECT_TRUE(channel.ok()) << channel.status();
+  return channel.ok() ? *channel : nullptr;
+}
+}  // namespace
+
+std::unique_ptr<v1::MigrationService::Stub> ServerTest::ApiWithToken(const std::string& token) {
+  return v1::MigrationService::NewStub(ChannelWithToken(app_->address(), token));
+}
+
+std::unique_ptr<v1::WorkerService::Stub> ServerTest::WorkersWithToken(const std::string& token) {
+  return v1::WorkerService::NewStub(ChannelWithToken(app_->address(), token));
+}
+
+v1::MigrationService::Stub& ServerTest::ApiFor(const std::string& team) {
+  auto& stub = team_stubs_[team];
+  if (!stub) {
+    if (team_tokens_.count(team) == 0) team_tokens_[team] = MintTeamToken(team);
+    stub = ApiWithToken(team_tokens_[team]);
+  }
+  return *stub;
+}
+
 void ServerTest::ConnectStubs() {
-  channel_ = grpc::CreateChannel(app_->address(), grpc::InsecureChannelCredentials());
-  api_ = v1::MigrationService::NewStub(channel_);
-  workers_ = v1::WorkerService::NewStub(channel_);
+  team_stubs_.clear();  // the port changes on a restart; tokens stay valid (same database)
+  if (worker_token_.empty()) worker_token_ = MintWorkerCredential();
+  if (team_tokens_.count("qa") == 0) team_tokens_["qa"] = MintTeamToken("qa");
+  api_ = ApiWithToken(team_tokens_["qa"]);
+  workers_ = WorkersWithToken(worker_token_);
 }
 
 void ServerTest::RestartServer() {

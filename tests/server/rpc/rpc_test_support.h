@@ -2,7 +2,9 @@
 // Test support for the rpc layer: a real migrate-server (ServerApp) on loopback over a fresh
 // PostgreSQL schema, stubs for both services, and an in-memory tar builder for hostile archives.
 #include <filesystem>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -61,6 +63,8 @@ grpc::Status FetchAll(v1::MigrationService::Stub& stub, const std::string& job_i
                       std::string* data, v1::ArtifactInfo* info);
 
 // Fixture: a fresh server per test. Override Configure to change limits before it starts.
+// api_ carries an API token of team "qa" (submit, read, cancel); workers_ a worker credential of pool
+// "test" (translate, validate). Other teams and credentials: MintTeamToken / ApiFor / *WithToken.
 class ServerTest : public ::testing::Test {
  protected:
   void SetUp() override;
@@ -73,6 +77,19 @@ class ServerTest : public ::testing::Test {
   void RestartServer();
   void ConnectStubs();
 
+  // Credentials minted straight in the server's credential store; the value is returned once.
+  std::string MintTeamToken(const std::string& team,
+                            std::vector<Scope> scopes = {Scope::kSubmit, Scope::kRead, Scope::kCancel},
+                            std::optional<std::chrono::seconds> lifetime = std::nullopt);
+  std::string MintWorkerCredential(const std::string& pool = "test",
+                                   std::vector<std::string> roles = {"translate", "validate"},
+                                   std::vector<std::string> toolchains = {});
+  // Stubs on a new channel sending `token` ("" sends none).
+  std::unique_ptr<v1::MigrationService::Stub> ApiWithToken(const std::string& token);
+  std::unique_ptr<v1::WorkerService::Stub> WorkersWithToken(const std::string& token);
+  // A stub with a full token of `team` (minted on first use, kept across RestartServer).
+  v1::MigrationService::Stub& ApiFor(const std::string& team);
+
   // Polls GetJob until `done(job)` or timeout; returns the last job seen.
   v1::Job WaitForJob(const std::string& job_id, const std::function<bool(const v1::Job&)>& done,
                      std::chrono::milliseconds timeout = std::chrono::seconds(60));
@@ -82,9 +99,11 @@ class ServerTest : public ::testing::Test {
   BoostProcessLauncher launcher_;
   SystemClock clock_;
   std::unique_ptr<ServerApp> app_;
-  std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<v1::MigrationService::Stub> api_;
   std::unique_ptr<v1::WorkerService::Stub> workers_;
+  std::map<std::string, std::string> team_tokens_;  // team -> token value
+  std::map<std::string, std::unique_ptr<v1::MigrationService::Stub>> team_stubs_;
+  std::string worker_token_;
 };
 
 bool IsFinal(v1::JobState state);

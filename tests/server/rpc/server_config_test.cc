@@ -41,7 +41,8 @@ TEST_F(ServerConfigTest, DefaultsWithoutAnything) {
 }
 
 TEST_F(ServerConfigTest, FlagBeatsEnvironmentBeatsFile) {
-  std::ofstream(file_) << "local-workers: 1\nlease-ms: 7000\nmax-upload-bytes: 2M\nlisten: 0.0.0.0:6000\n";
+  // A non-loopback listener without TLS must be allowed explicitly (docs/security.md).
+  std::ofstream(file_) << "local-workers: 1\nlease-ms: 7000\nmax-upload-bytes: 2M\nlisten: 0.0.0.0:6000\ninsecure: true\n";
   ::setenv("MIGRATE_LOCAL_WORKERS", "2", 1);
   ::setenv("MIGRATE_LEASE_MS", "9000", 1);
   absl::StatusOr<ServerConfig> config = Load({"--config", file_.string(), "--local-workers", "3"});

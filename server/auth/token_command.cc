@@ -1,0 +1,280 @@
+#include "server/auth/token_command.h"
+
+#include <pwd.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+
+#include <CLI/CLI.hpp>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/time/time.h"
+#include "common/clock.h"
+#include "common/redact.h"
+#include "common/secret_source.h"
+#include "server/auth/credential_store.h"
+#include "server/store/embedded_postgres.h"
+#include "server/store/postgres_job_store.h"
+
+namespace hipforge::server {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct DatabaseFlags {
+  std::string data_dir = "./hipforge-data";
+  std::string database_url;
+  std::string database_url_file;
+  std::string schema = "hipforge";
+};
+
+std::string EnvOr(const char* name, const std::string& fallback) {
+  const char* value = std::getenv(name);
+  return value != nullptr && *value != '\0' ? std::string(value) : fallback;
+}
+
+// The database connection for the command, and the embedded cluster when this command had to start it.
+struct OpenDatabase {
+  std::unique_ptr<EmbeddedPostgres> embedded;
+  std::string url;
+};
+
+absl::StatusOr<OpenDatabase> LocateDatabase(const DatabaseFlags& flags, ProcessLauncher& launcher) {
+  OpenDatabase db;
+  if (!flags.database_url.empty()) {
+    db.url = flags.database_url;
+    return db;
+  }
+  if (!flags.database_url_file.empty()) {
+    absl::StatusOr<std::string> url = ReadSecretFile(flags.database_url_file);
+    if (!url.ok()) return url.status();
+    db.url = *url;
+    return db;
+  }
+  absl::StatusOr<std::optional<std::string>> from_env = SecretFromEnvironment("MIGRATE_DATABASE_URL");
+  if (!from_env.ok()) return from_env.status();
+  if (from_env->has_value()) {
+    db.url = **from_env;
+    return db;
+  }
+  const fs::path data_dir = fs::absolute(flags.data_dir);
+  std::error_code ec;
+  if (!fs::exists(data_dir / "pg", ec)) {
+    // A mistyped --data-dir must not create a second, empty cluster.
+    return absl::NotFoundError(absl::StrCat("no embedded PostgreSQL in ", data_dir.string(),
+                                            " (start migrate-server with this --data-dir once, or give --database-url)"));
+  }
+  EmbeddedPostgresOptions options;
+  options.data_dir = data_dir / "pg";
+  absl::StatusOr<std::unique_ptr<EmbeddedPostgres>> started = EmbeddedPostgres::Start(launcher, options);
+  if (started.ok()) {
+    db.embedded = *std::move(started);
+    db.url = db.embedded->ConnectionString();
+    return db;
+  }
+  if (started.status().code() != absl::StatusCode::kFailedPrecondition) return started.status();
+  // A running migrate-server owns the cluster: use the connection it published.
+  std::ifstream conninfo(data_dir / "embedded-postgres.conninfo");
+  std::getline(conninfo, db.url);
+  if (db.url.empty()) {
+    return absl::FailedPreconditionError(absl::StrCat("another process owns the cluster of ", data_dir.string(),
+                                                      " but published no connection (is it a migrate-server?)"));
+  }
+  return db;
+}
+
+std::string Actor() {
+  const passwd* user = ::getpwuid(::geteuid());
+  return absl::StrCat("admin-cli:", user != nullptr ? user->pw_name : std::to_string(::geteuid()));
+}
+
+absl::StatusOr<std::chrono::seconds> ParseLifetime(const std::string& text) {
+  if (text.empty()) return absl::InvalidArgumentError("empty --expires");
+  size_t used = 0;
+  long long number = 0;
+  try {
+    number = std::stoll(text, &used);
+  } catch (const std::exception&) {
+    return absl::InvalidArgumentError(absl::StrCat("bad --expires '", text, "' (e.g. 90d, 12h, 30m, never)"));
+  }
+  const std::string unit = text.substr(used);
+  long long seconds_per = 0;
+  if (unit == "d") seconds_per = 86400;
+  else if (unit == "h") seconds_per = 3600;
+  else if (unit == "m") seconds_per = 60;
+  else if (unit == "s" || unit.empty()) seconds_per = 1;
+  else return absl::InvalidArgumentError(absl::StrCat("bad --expires unit '", unit, "' (d, h, m, s)"));
+  if (number <= 0) return absl::InvalidArgumentError("--expires must be positive");
+  return std::chrono::seconds(number * seconds_per);
+}
+
+std::string FormatTime(const std::optional<CredentialTime>& time, const char* none) {
+  if (!time) return none;
+  return absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", absl::FromChrono(*time), absl::UTCTimeZone());
+}
+
+std::string Status(const CredentialRecord& record, CredentialTime now) {
+  if (record.revoked_at) return "revoked";
+  if (record.expires_at && *record.expires_at <= now) return "expired";
+  return "active";
+}
+
+void PrintRecords(const std::vector<CredentialRecord>& records, CredentialTime now, std::ostream& out) {
+  out << std::left << std::setw(18) << "ID" << std::setw(8) << "KIND" << std::setw(16) << "TEAM/POOL"
+      << std::setw(26) << "SCOPES/ROLES" << std::setw(9) << "STATUS" << std::setw(22) << "EXPIRES"
+      << "LAST USED\n";
+  for (const CredentialRecord& r : records) {
+    std::vector<std::string> grants;
+    if (r.kind == CredentialKind::kTeam) {
+      for (Scope scope : r.scopes) grants.emplace_back(ScopeName(scope));
+    } else {
+      grants = r.roles;
+      if (!r.toolchains.empty()) grants.push_back("toolchains=" + absl::StrJoin(r.toolchains, "|"));
+    }
+    out << std::setw(18) << r.id << std::setw(8) << (r.kind == CredentialKind::kTeam ? "team" : "worker")
+        << std::setw(16) << (r.kind == CredentialKind::kTeam ? r.team : r.pool) << std::setw(26)
+        << absl::StrJoin(grants, ",") << std::setw(9) << Status(r, now) << std::setw(22)
+        << FormatTime(r.expires_at, "never") << FormatTime(r.last_used_at, "-") << "\n";
+  }
+}
+
+}  // namespace
+
+int RunCredentialCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+                         ProcessLauncher& launcher) {
+  CLI::App app{"migrate-server token|audit: manage API tokens and worker credentials, read the audit trail"};
+  app.name("migrate-server");
+  DatabaseFlags db_flags;
+  db_flags.data_dir = EnvOr("MIGRATE_DATA_DIR", db_flags.data_dir);
+  db_flags.schema = EnvOr("MIGRATE_DATABASE_SCHEMA", db_flags.schema);
+  auto add_db_flags = [&](CLI::App* command) {
+    command->add_option("--data-dir", db_flags.data_dir, "the server's data directory (embedded PostgreSQL)");
+    command->add_option("--database-url", db_flags.database_url,
+                        "PostgreSQL URL (prefer MIGRATE_DATABASE_URL or MIGRATE_DATABASE_URL_FILE)");
+    command->add_option("--database-url-file", db_flags.database_url_file, "file holding the PostgreSQL URL");
+    command->add_option("--database-schema", db_flags.schema, "PostgreSQL schema");
+  };
+  CLI::App* token = app.add_subcommand("token", "create, list or revoke credentials");
+  token->require_subcommand(1);
+  CLI::App* audit = app.add_subcommand("audit", "list the audit trail, newest first");
+  app.require_subcommand(1);
+
+  std::string team, scopes, pool, roles, toolchains, expires, description, id;
+  int limit = 100;
+  CLI::App* create = token->add_subcommand("create", "create a team API token or a worker credential (printed once)");
+  create->add_option("--team", team, "team of an API token");
+  create->add_option("--scopes", scopes, "API token scopes: submit,read,cancel,admin");
+  create->add_option("--pool", pool, "worker pool of a worker credential");
+  create->add_option("--roles", roles, "worker credential roles: translate,validate");
+  create->add_option("--toolchains", toolchains, "worker credential: toolchains it may advertise (default any; 'rocm-6.*')");
+  create->add_option("--expires", expires, "lifetime: 90d, 12h, 30m or never (default 90d for tokens)");
+  create->add_option("--description", description, "free text shown by list");
+  add_db_flags(create);
+  CLI::App* list = token->add_subcommand("list", "list credentials (never their secrets)");
+  list->add_option("--team", team, "only this team's tokens");
+  add_db_flags(list);
+  CLI::App* revoke = token->add_subcommand("revoke", "revoke a credential at once");
+  revoke->add_option("id", id, "credential id (hft_... or hfw_...)")->required();
+  add_db_flags(revoke);
+  audit->add_option("--team", team, "only this team's events");
+  audit->add_option("--limit", limit, "most events to show");
+  add_db_flags(audit);
+
+  std::vector<std::string> argv_storage = {"migrate-server"};
+  argv_storage.insert(argv_storage.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& arg : argv_storage) argv.push_back(arg.data());
+  try {
+    app.parse(static_cast<int>(argv.size()), argv.data());
+  } catch (const CLI::CallForHelp&) {
+    out << app.help();
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    err << "migrate-server: " << e.what() << "\n";
+    return 2;
+  }
+  auto fail = [&](const absl::Status& status) {
+    err << "migrate-server: " << RedactSecrets(std::string(status.message())) << "\n";
+    return 1;
+  };
+
+  absl::StatusOr<OpenDatabase> db = LocateDatabase(db_flags, launcher);
+  if (!db.ok()) return fail(db.status());
+  if (absl::StatusOr<std::vector<int>> migrated = ApplyMigrations(db->url, db_flags.schema); !migrated.ok()) {
+    return fail(migrated.status());
+  }
+  absl::StatusOr<std::unique_ptr<CredentialStore>> store = OpenPostgresCredentialStore(db->url, db_flags.schema);
+  if (!store.ok()) return fail(store.status());
+  SystemClock clock;
+  const std::string actor = Actor();
+
+  if (create->parsed()) {
+    std::optional<std::chrono::seconds> lifetime;
+    if (expires.empty() && pool.empty()) expires = "90d";
+    if (!expires.empty() && expires != "never") {
+      absl::StatusOr<std::chrono::seconds> parsed = ParseLifetime(expires);
+      if (!parsed.ok()) return fail(parsed.status());
+      lifetime = *parsed;
+    }
+    absl::StatusOr<NewCredential> made = absl::InvalidArgumentError(
+        "give --team and --scopes (an API token) or --pool and --roles (a worker credential)");
+    if (!team.empty() && pool.empty()) {
+      absl::StatusOr<std::vector<Scope>> parsed = ParseScopes(scopes);
+      if (!parsed.ok()) return fail(parsed.status());
+      made = MakeTeamToken(team, *parsed, lifetime, clock);
+    } else if (!pool.empty() && team.empty()) {
+      std::vector<std::string> role_list, toolchain_list;
+      for (absl::string_view role : absl::StrSplit(roles, ',', absl::SkipWhitespace())) {
+        role_list.emplace_back(absl::StripAsciiWhitespace(role));
+      }
+      for (absl::string_view toolchain : absl::StrSplit(toolchains, ',', absl::SkipWhitespace())) {
+        toolchain_list.emplace_back(absl::StripAsciiWhitespace(toolchain));
+      }
+      made = MakeWorkerCredential(pool, role_list, toolchain_list, lifetime, clock);
+    }
+    if (!made.ok()) return fail(made.status());
+    made->record.description = description;
+    made->record.created_by = actor;
+    if (absl::Status stored = (*store)->Insert(made->record); !stored.ok()) return fail(stored);
+    (void)(*store)->AppendAudit(AuditEvent{0, clock.Now(), actor, made->record.team, "token_create", made->record.id,
+                                           "ok", pool.empty() ? scopes : absl::StrCat("pool ", pool, " roles ", roles),
+                                           ""});
+    out << made->token.value << "\n";
+    err << "created " << made->record.id << (pool.empty() ? " for team " + team : " for worker pool " + pool)
+        << ", expires " << FormatTime(made->record.expires_at, "never")
+        << ". The value above is shown once and cannot be recovered; store it as a secret.\n";
+    return 0;
+  }
+  if (list->parsed()) {
+    absl::StatusOr<std::vector<CredentialRecord>> records =
+        (*store)->List(team.empty() ? std::nullopt : std::optional<std::string>(team));
+    if (!records.ok()) return fail(records.status());
+    PrintRecords(*records, clock.Now(), out);
+    return 0;
+  }
+  if (revoke->parsed()) {
+    absl::StatusOr<std::optional<CredentialRecord>> found = (*store)->Find(id);
+    if (!found.ok()) return fail(found.status());
+    if (!found->has_value()) return fail(absl::NotFoundError(absl::StrCat("no credential ", id)));
+    if (absl::Status revoked = (*store)->Revoke(id, clock.Now()); !revoked.ok()) return fail(revoked);
+    (void)(*store)->AppendAudit(AuditEvent{0, clock.Now(), actor, (*found)->team, "token_revoke", id, "ok", "", ""});
+    err << "revoked " << id << "; calls with it are refused from now on\n";
+    return 0;
+  }
+  absl::StatusOr<std::vector<AuditEvent>> events =
+      (*store)->ListAudit(team.empty() ? std::nullopt : std::optional<std::string>(team), 0, limit);
+  if (!events.ok()) return fail(events.status());
+  for (const AuditEvent& e : *events) {
+    out << FormatTime(e.at, "") << "  " << e.actor << "  team=" << e.team << "  " << e.action << "  " << e.target
+        << "  " << e.outcome << (e.detail.empty() ? "" : "  " + e.detail) << (e.peer.empty() ? "" : "  " + e.peer)
+        << "\n";
+  }
+  return 0;
+}
+
+}  // namespace hipforge::server
