@@ -43,6 +43,7 @@ std::vector<std::string> SandboxCommand(const fs::path& bwrap, const fs::path& p
   }
   if (spec.expose_sysfs) argv.insert(argv.end(), {"--ro-bind", "/sys", "/sys"});
   const fs::path chdir = spec.chdir.empty() ? spec.work_dir : spec.chdir;
+  AddSandboxExecBind(spec.exec_helper, argv);
   argv.insert(argv.end(), {"--bind", spec.work_dir.string(), spec.work_dir.string(), "--chdir", chdir.string(), "--"});
 
   argv.push_back(prlimit.string());
@@ -53,6 +54,7 @@ std::vector<std::string> SandboxCommand(const fs::path& bwrap, const fs::path& p
   if (l.max_file_bytes > 0) argv.push_back(absl::StrCat("--fsize=", l.max_file_bytes));
   if (l.max_open_files > 0) argv.push_back(absl::StrCat("--nofile=", l.max_open_files));
   argv.push_back("--");
+  for (std::string& part : SandboxExecPrefix(spec.exec_helper)) argv.push_back(std::move(part));
   argv.insert(argv.end(), command.begin(), command.end());
   return argv;
 }

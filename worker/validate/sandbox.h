@@ -13,6 +13,7 @@
 
 #include "absl/status/status.h"
 #include "common/process.h"
+#include "worker/validate/seccomp_policy.h"
 
 namespace hipforge::validate {
 
@@ -32,6 +33,8 @@ struct SandboxSpec {
   bool expose_sysfs = false;  // GPU runtimes read topology from /sys; off for builds
   bool allow_network = false;
   ResourceLimits limits;
+  // Runs the command through the seccomp helper (seccomp_policy.h); empty: no seccomp filter.
+  std::filesystem::path exec_helper = DefaultSandboxExec();
 };
 
 // The full argv: bwrap <options> -- prlimit <limits> -- <command...>.
