@@ -110,13 +110,14 @@ absl::StatusOr<Job> JobService::Submit(const Caller& caller, JobSpec spec, const
 
 absl::StatusOr<Job> JobService::SubmitUnaudited(const Caller& caller, JobSpec spec, const ArchiveChunkSource& upload) {
   if (absl::Status allowed = RequireScope(caller, Scope::kSubmit, "submit jobs"); !allowed.ok()) return allowed;
+  // Decide everything about the spec before a byte of the upload is stored (sizes and characters
+  // first, so a refusal below never quotes an oversized or control-character team name).
+  if (absl::Status status = CheckJobSpec(spec, limits_.spec); !status.ok()) return status;
   if (!spec.team.empty() && spec.team != caller.team) {
     return absl::PermissionDeniedError(absl::StrCat("token ", caller.token_id, " belongs to team '", caller.team,
                                                     "' and cannot submit for team '", spec.team, "'"));
   }
   spec.team = caller.team;
-  // Decide everything about the spec before a byte of the upload is stored.
-  if (absl::Status status = CheckJobSpec(spec, limits_.spec); !status.ok()) return status;
   absl::StatusOr<std::unique_ptr<ArtifactWriter>> writer =
       artifacts_.NewWriter(static_cast<int64_t>(limits_.upload.max_compressed_bytes));
   if (!writer.ok()) return writer.status();

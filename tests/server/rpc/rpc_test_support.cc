@@ -260,7 +260,8 @@ void ServerTest::ConnectStubs() {
   if (worker_token_.empty()) worker_token_ = MintWorkerCredential();
   if (team_tokens_.count("qa") == 0) team_tokens_["qa"] = MintTeamToken("qa");
   api_ = ApiWithToken(team_tokens_["qa"]);
-  workers_ = WorkersWithToken(worker_token_);
+  channel_ = ChannelWithToken(app_->address(), worker_token_);
+  workers_ = v1::WorkerService::NewStub(channel_);
 }
 
 void ServerTest::RestartServer() {

@@ -99,6 +99,7 @@ class ServerTest : public ::testing::Test {
   BoostProcessLauncher launcher_;
   SystemClock clock_;
   std::unique_ptr<ServerApp> app_;
+  std::shared_ptr<grpc::Channel> channel_;  // carries the worker credential: workers_ and in-test Worker objects
   std::unique_ptr<v1::MigrationService::Stub> api_;
   std::unique_ptr<v1::WorkerService::Stub> workers_;
   std::map<std::string, std::string> team_tokens_;  // team -> token value
