@@ -448,7 +448,7 @@ HttpResponse DashboardApi::JobResource(const HttpRequest& request, const Caller&
     if (params.problem()) return Error(400, *params.problem());
     auto path = params.Text("path");
     if (!path) return Error(400, "patch needs a path (a file of the job's report)");
-    auto download = jobs_.OpenArtifact(job_id, "patch");
+    auto download = jobs_.OpenArtifact(caller, job_id, "patch");
     if (!download.ok()) return Error(download.status());
     constexpr size_t kMaxPatchBytes = 64 << 20;
     std::string patch;
@@ -482,7 +482,7 @@ HttpResponse DashboardApi::Events(const HttpRequest& request, const Caller& call
   response.content_type = "text/event-stream";
   response.headers = {{"Cache-Control", "no-store"}, {"X-Accel-Buffering", "no"}};
   const auto keepalive = options_.keepalive_interval;
-  response.stream = [this, job_id, after, keepalive](EventSink& sink) {
+  response.stream = [this, caller, job_id, after, keepalive](EventSink& sink) {
     google::protobuf::util::JsonPrintOptions print;
     print.preserve_proto_field_names = true;
     auto last_write = std::chrono::steady_clock::now();
@@ -501,10 +501,10 @@ HttpResponse DashboardApi::Events(const HttpRequest& request, const Caller& call
       }
       return false;
     };
-    const absl::Status watched = jobs_.Watch(job_id, after, on_event, cancelled);
+    const absl::Status watched = jobs_.Watch(caller, job_id, after, on_event, cancelled);
     if (!sink.Done()) {
       // The job is final (or the watch failed): say so, so clients stop reconnecting.
-      auto job = jobs_.GetJob(job_id);
+      auto job = jobs_.GetJob(caller, job_id);
       json end = {{"ok", watched.ok()}};
       if (!watched.ok()) end["error"] = std::string(watched.message());
       if (job.ok()) end["state"] = v1::JobState_Name(ToProto(job->job.state));

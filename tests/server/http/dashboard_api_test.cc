@@ -78,7 +78,7 @@ class DashboardApiTest : public ServerTest {
     spec.set_repository(repository);
     spec.set_branch("main");
     spec.set_commit(commit);
-    SubmitOutcome submitted = SubmitArchive(*api_, spec, SmallCudaRepoArchive());
+    SubmitOutcome submitted = SubmitArchive(ApiFor(team), spec, SmallCudaRepoArchive());
     EXPECT_TRUE(submitted.status.ok()) << submitted.status.error_message();
     const std::string job_id = submitted.job.id();
 
