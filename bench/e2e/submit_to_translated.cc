@@ -73,7 +73,7 @@ int main(int argc, char** argv) {
   if (!archive.ok()) return 1;
 
   const fs::path port_file = temp / "port";
-  hipforge::testing::ChildProcess server({HIPFORGE_SERVER_BIN, "--listen", "127.0.0.1:0", "--data-dir",
+  hipforge::testing::ChildProcess server({HIPFORGE_SERVER_BIN, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--data-dir",
                                           (temp / "data").string(), "--port-file", port_file.string(),
                                           "--embedded-durable", "false", "--log-level", "warn"},
                                          temp / "server.log");

@@ -1,5 +1,8 @@
 #include "server/store/postgres_job_store.h"
 
+#include <stdexcept>
+#include <string>
+
 #include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
 
@@ -58,8 +61,15 @@ std::string KindsToJson(const std::vector<TaskKind>& kinds) {
 
 const char* NullOr(const std::optional<std::string>& value) { return value ? value->c_str() : nullptr; }
 
-// Column order of insert_job / get_job / list_jobs.
+// Column order of insert_job / get_job / get_team_job / list_jobs.
+constexpr pqxx::row::size_type kJobColumns = 17;
+
 Job JobFromRow(const pqxx::row& row) {
+  // pqxx does not bound-check row[i]: a query that lost a column would read past the row.
+  if (row.size() < kJobColumns) {
+    throw std::logic_error("job query returned " + std::to_string(row.size()) + " columns, want " +
+                           std::to_string(kJobColumns));
+  }
   Job job;
   job.id = row[0].as<std::string>();
   job.spec.name = row[1].as<std::string>();

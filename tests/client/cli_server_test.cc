@@ -39,7 +39,7 @@ class CliAgainstServer : public ::testing::Test {
     // HIPFORGE_MIGRATE_SERVER_BIN in the environment runs another build's server.
     const char* override_bin = std::getenv("HIPFORGE_MIGRATE_SERVER_BIN");
     std::vector<std::string> args = {override_bin != nullptr && *override_bin ? override_bin : HIPFORGE_MIGRATE_SERVER_BIN,
-                                     "--listen", "127.0.0.1:0",
+                                     "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0",
                                      "--data-dir", (scratch_->path() / "data").string(),
                                      "--local-workers", "1",
                                      "--port-file", port_file.string(),

@@ -13,10 +13,12 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "common/grpc_channel.h"
 #include "hipforge/v1/migration_service.grpc.pb.h"
 #include "tests/e2e/child_process.h"
 #include "tests/hostile/tar_forge.h"
 #include "tests/server/rpc/rpc_test_support.h"
+#include "tests/support/token_cli.h"
 
 namespace hipforge::testing {
 namespace {
@@ -61,15 +63,24 @@ class FaultTest : public ::testing::Test {
     const fs::path port_file = temp_dir_ / "port";
     fs::remove(port_file);
     server_ = std::make_unique<ChildProcess>(
-        std::vector<std::string>{HIPFORGE_SERVER_BIN, "--listen", "127.0.0.1:0", "--data-dir",
+        std::vector<std::string>{HIPFORGE_SERVER_BIN, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--data-dir",
                                  (temp_dir_ / "data").string(), "--port-file", port_file.string(), "--lease-ms",
                                  "2000", "--rescue-interval-ms", "200", "--local-workers", "1", "--embedded-durable",
                                  "false", "--max-attempts", "5"},
         temp_dir_ / ("server-" + std::to_string(++starts_) + ".log"));
     const int port = WaitForPortFile(port_file, 120s);
     ASSERT_GT(port, 0) << "server did not start:\n" << server_->Log();
-    api_ = v1::MigrationService::NewStub(
-        grpc::CreateChannel("127.0.0.1:" + std::to_string(port), grpc::InsecureChannelCredentials()));
+    // The team token lives in the server's database, so it outlives restarts: made once, as an operator does.
+    if (token_.empty()) {
+      TokenCliResult team = CreateTeamToken(HIPFORGE_SERVER_BIN, {"--data-dir", (temp_dir_ / "data").string()}, "hostile");
+      ASSERT_EQ(team.exit_code, 0) << team.err;
+      token_ = team.token;
+    }
+    ChannelSecurity security;
+    security.token = token_;
+    absl::StatusOr<std::shared_ptr<grpc::Channel>> channel = MakeChannel("127.0.0.1:" + std::to_string(port), security);
+    ASSERT_TRUE(channel.ok()) << channel.status();
+    api_ = v1::MigrationService::NewStub(*channel);
   }
 
   std::vector<std::string> SubmitJobs() {
@@ -152,6 +163,7 @@ class FaultTest : public ::testing::Test {
   int starts_ = 0;
   std::unique_ptr<ChildProcess> server_;
   std::unique_ptr<v1::MigrationService::Stub> api_;
+  std::string token_;  // team hostile, made by `migrate-server token create` on the first start
   std::map<std::string, int> files_;
 };
 

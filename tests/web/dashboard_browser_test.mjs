@@ -63,31 +63,26 @@ __global__ void warp_sum(const float* in, float* out) {
   git('add', '.');
   git('commit', '-q', '-m', 'first');
 
-  // The server: migrate-server with a real API token for team "web" (`token create`), or, with
-  // --test-server, the same ServerApp behind a one-token authenticator (tests/web/dashboard_test_server.cc).
-  // Its HTTP port (port 0) is written to server.port.http.
-  const testServer = args['test-server'];
-  let token = testServer ? `hf_test_${Math.random().toString(36).slice(2)}` : undefined;
-  server = testServer
-    ? spawn(testServer, ['--data-dir', dataDir, '--port-file', portFile, '--web-root', webRoot, '--token', token,
-                         '--team', 'web'], { stdio: ['ignore', 'ignore', 'pipe'] })
-    : spawn(serverBin, ['--listen', '127.0.0.1:0', '--http-listen', '127.0.0.1:0', '--data-dir', dataDir,
-        '--port-file', portFile, '--web-root', webRoot, '--local-workers', '1', '--local-worker-roles', 'translate',
-        '--embedded-durable', 'false'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  // The server: the real migrate-server with its dashboard; its HTTP port (port 0) is written to
+  // server.port.http. The API token for team "web" comes from `migrate-server token create`, which finds the
+  // running server's embedded cluster through --data-dir.
+  server = spawn(serverBin, ['--listen', '127.0.0.1:0', '--http-listen', '127.0.0.1:0', '--data-dir', dataDir,
+      '--port-file', portFile, '--web-root', webRoot, '--local-workers', '1', '--local-worker-roles', 'translate', '--embedded-durable', 'false'],
+    { stdio: ['ignore', 'ignore', 'pipe'] });
   let serverLog = '';
   server.stderr.on('data', (d) => { serverLog += d; });
-  for (let i = 0; !existsSync(portFile); ++i) {
+  for (let i = 0; !existsSync(portFile + '.http') || !existsSync(portFile); ++i) {
     if (server.exitCode !== null || i > 360) throw new Error(`server did not start:\n${serverLog.slice(-3000)}`);
     await sleep(500);
   }
   const grpc = `127.0.0.1:${readFileSync(portFile, 'utf8').trim()}`;
   const http = `http://127.0.0.1:${readFileSync(portFile + '.http', 'utf8').trim()}`;
-  token ??= execFileSync(serverBin, ['token', 'create', '--team', 'web', '--scopes', 'submit,read', '--data-dir', dataDir],
-    { encoding: 'utf8' }).trim().split('\n').pop().trim();
-  // Without API tokens in migrate-cli/gRPC (test server) the job's team is named in the spec; with them the
-  // token decides it.
-  const cli = (cmd, ...a) => execFileSync(cliBin, ['--server', grpc, cmd, ...a, ...(testServer ? ['--team', 'web'] : [])],
-    { encoding: 'utf8', env: { ...process.env, ...(testServer ? {} : { MIGRATE_TOKEN: token }) } }).trim().split('\n')[0];
+  const createToken = (team) => execFileSync(serverBin, ['token', 'create', '--team', team, '--scopes', 'submit,read',
+    '--data-dir', dataDir], { encoding: 'utf8' }).trim().split('\n').pop().trim();
+  const token = createToken('web');
+  const otherTeamToken = createToken('other');
+  const cli = (cmd, ...a) => execFileSync(cliBin, ['--server', grpc, cmd, ...a],
+    { encoding: 'utf8', env: { ...process.env, MIGRATE_TOKEN: token } }).trim().split('\n')[0];
   const api = async (path) => {
     const r = await fetch(`${http}/api/v1/${path}`, { headers: { authorization: `Bearer ${token}` } });
     assert.equal(r.status, 200, `${path}: ${r.status}`);
@@ -195,9 +190,16 @@ __global__ void warp_sum(const float* in, float* out) {
     await shot('5-compare');
   });
 
-  await check('another team sees nothing of this team (404)', async () => {
-    const r = await fetch(`${http}/api/v1/jobs/${first}`, { headers: { authorization: 'Bearer hf_bogus' } });
-    assert.equal(r.status, 401);
+  await check('another team sees nothing of this team (404), no token is 401', async () => {
+    const other = await fetch(`${http}/api/v1/jobs/${first}`, { headers: { authorization: `Bearer ${otherTeamToken}` } });
+    assert.equal(other.status, 404);
+    const none = await fetch(`${http}/api/v1/jobs/${first}`);
+    assert.equal(none.status, 401);
+    const page2 = await browser.newPage();
+    await page2.goto(`${http}/#token=${encodeURIComponent(otherTeamToken)}`);
+    await page2.waitForLoadState('networkidle');
+    assert.equal(await page2.locator('[data-testid=repository-row][data-repository="vector-app"]').count(), 0);
+    await page2.close();
   });
   await check('no script errors in the page', () => assert.deepEqual(consoleErrors, []));
 } catch (error) {

@@ -361,4 +361,9 @@ function App() {
 }
 
 takeTokenFromFragment();
+// A #token= link followed inside an open dashboard is a same-document navigation: take the token and start
+// over, so no view keeps data read with the previous one.
+window.addEventListener('hashchange', () => {
+  if (/(?:^#|&)token=/.test(location.hash)) { takeTokenFromFragment(); location.reload(); }
+});
 render(<App />, document.getElementById('app')!);

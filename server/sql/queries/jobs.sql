@@ -86,5 +86,5 @@ ORDER BY ja.role
 -- Tenancy: a team sees only its own jobs; another team's id reads as absent (no existence oracle).
 SELECT id::text, name, team, labels::text, array_to_json(targets)::text, options::text, validate,
        array_to_json(validate_capabilities)::text, state, input_digest, error_message,
-       micros(created_at), micros(updated_at), seq
+       micros(created_at), micros(updated_at), seq, repository, branch, commit_id
 FROM jobs WHERE id = $1::uuid AND team = $2::text

@@ -57,7 +57,7 @@ class SecurityTest : public ::testing::Test {
   void StartServer(std::vector<std::string> extra, bool embedded = false) {
     const fs::path port_file = dir_ / "port";
     fs::remove(port_file);
-    std::vector<std::string> argv = {HIPFORGE_SERVER_BIN, "--listen", "127.0.0.1:0", "--data-dir",
+    std::vector<std::string> argv = {HIPFORGE_SERVER_BIN, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--data-dir",
                                      (dir_ / "data").string(), "--port-file", port_file.string(),
                                      "--log-level", "debug"};
     if (embedded) {
@@ -263,7 +263,7 @@ TEST_F(SecurityTest, TokensAndDatabasePasswordsAppearInNoOutput) {
   WriteSecretFile(url_file, url);
   const fs::path port_file = dir_ / "port";
   server_ = std::make_unique<ChildProcess>(
-      std::vector<std::string>{HIPFORGE_SERVER_BIN, "--listen", "127.0.0.1:0", "--data-dir", (dir_ / "data").string(),
+      std::vector<std::string>{HIPFORGE_SERVER_BIN, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--data-dir", (dir_ / "data").string(),
                                "--port-file", port_file.string(), "--database-url-file", url_file.string(),
                                "--database-schema", schema_, "--local-workers", "1", "--log-level", "trace"},
       dir_ / "server.log");
@@ -294,7 +294,7 @@ TEST_F(SecurityTest, TokensAndDatabasePasswordsAppearInNoOutput) {
   Ran unreachable = Run({HIPFORGE_SERVER_BIN, "token", "list", "--database-url",
                          "postgresql://app:" + password + "@127.0.0.1:1/x"});
   EXPECT_NE(unreachable.exit_code, 0);
-  Ran unreachable_server = Run({HIPFORGE_SERVER_BIN, "--listen", "127.0.0.1:0", "--data-dir",
+  Ran unreachable_server = Run({HIPFORGE_SERVER_BIN, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--data-dir",
                                 (dir_ / "data2").string(), "--database-url",
                                 "postgresql://app:" + password + "@127.0.0.1:1/x"});
   EXPECT_NE(unreachable_server.exit_code, 0);
