@@ -164,7 +164,9 @@ fi
 
 if [[ -s $port_file.http ]]; then
   dashboard="http://127.0.0.1:$(tr -dc '0-9' <"$port_file.http")/"
-  echo "dashboard: $dashboard (job: $dashboard#/job/$job_id; sign in with an API token of team demo)"
+  echo "dashboard: $dashboard (job: $dashboard#/job/$job_id)"
+  # The token stays in its 0600 file rather than on the terminal; a #token= link signs the browser in.
+  echo "  sign in with the demo's API token (team demo) in $token_file, or open: $dashboard#token=\$(cat $token_file)"
 else
   echo "dashboard: not served by this migrate-server (see $server_log)"
 fi
