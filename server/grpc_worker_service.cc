@@ -179,8 +179,11 @@ grpc::Status GrpcWorkerService::FailTask(grpc::ServerContext* context, const v1:
                                          v1::FailTaskResponse* response) {
   absl::StatusOr<WorkerIdentity> identity = auth_.WorkerOf(*context);
   if (!identity.ok()) return ToGrpc(identity.status());
-  absl::StatusOr<FailureOutcome> outcome = tasks_.Fail(request->job_id(), request->task_id(), request->lease_token(),
-                                                       request->error(), request->permanent());
+  absl::StatusOr<FailureOutcome> outcome =
+      request->give_back()
+          ? tasks_.GiveBack(request->job_id(), request->task_id(), request->lease_token(), request->error())
+          : tasks_.Fail(request->job_id(), request->task_id(), request->lease_token(), request->error(),
+                        request->permanent());
   if (!outcome.ok()) return ToGrpc(outcome.status());
   response->set_accepted(*outcome != FailureOutcome::kLeaseLost);
   return grpc::Status::OK;

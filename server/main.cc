@@ -3,6 +3,7 @@
 #include <iostream>
 #include <string_view>
 #include <cstdio>
+#include <cstdlib>
 #include <thread>
 
 #include <spdlog/spdlog.h>
@@ -58,5 +59,10 @@ int main(int argc, char** argv) {
   while (g_signal == 0) std::this_thread::sleep_for(std::chrono::milliseconds(100));
   spdlog::info("[job=-] signal {} received", static_cast<int>(g_signal));
   (*app)->Shutdown();
+  if ((*app)->workers_left_running()) {
+    spdlog::default_logger()->flush();
+    std::fflush(nullptr);
+    std::_Exit(0);  // a given-back task's runner is still busy: nothing of it must be destroyed under it
+  }
   return 0;
 }

@@ -56,6 +56,8 @@ struct ServerApp::Parts {
   std::vector<std::unique_ptr<worker::Worker>> workers;
   std::vector<std::jthread> worker_threads;
   const Clock* clock = nullptr;
+  std::chrono::milliseconds shutdown_grace{0};
+  bool workers_left_running = false;
   bool shut_down = false;
 };
 
@@ -70,6 +72,7 @@ absl::StatusOr<std::unique_ptr<ServerApp>> ServerApp::Start(const ServerConfig& 
                                                             const CallerAuthenticator* authenticator) {
   auto parts = std::make_unique<Parts>();
   parts->clock = &clock;
+  parts->shutdown_grace = config.shutdown_grace;
   std::error_code ec;
   fs::create_directories(config.data_dir, ec);
   if (ec) return absl::InternalError(absl::StrCat("cannot create data dir ", config.data_dir.string(), ": ", ec.message()));
@@ -225,6 +228,7 @@ absl::StatusOr<std::unique_ptr<ServerApp>> ServerApp::Start(const ServerConfig& 
       options.capabilities = (*role_set)->capabilities();
       options.scratch_root = scratch_dir / "workers";  // task dirs are locked: the workers can share it
       options.lease_wait = std::chrono::seconds(10);
+      options.shutdown_grace = config.shutdown_grace;
       parts->workers.push_back(std::make_unique<worker::Worker>(channel, (*role_set)->runners(), options));
       parts->role_sets.push_back(*std::move(role_set));
     }
@@ -252,14 +256,33 @@ absl::StatusOr<std::unique_ptr<ServerApp>> ServerApp::Start(const ServerConfig& 
   return app;
 }
 
+bool ServerApp::workers_left_running() const { return parts_ && parts_->workers_left_running; }
+
 void ServerApp::Shutdown() {
   if (!parts_ || parts_->shut_down) return;
   parts_->shut_down = true;
   spdlog::info("[job=-] shutting down");
   for (auto& thread : parts_->worker_threads) thread.request_stop();
-  parts_->worker_threads.clear();  // joins
-  parts_->workers.clear();
-  parts_->role_sets.clear();
+  // A task in flight has the grace to finish; then its worker gives it back. A runner inside a long
+  // Clang parse may not look at its abandon flag for a while: past a short margin it is left running,
+  // with the objects it uses, and the host process ends without joining it.
+  const auto deadline = std::chrono::steady_clock::now() + parts_->shutdown_grace + std::chrono::seconds(5);
+  bool stopped = true;
+  for (auto& worker : parts_->workers) stopped = worker->WaitUntilStopped(deadline) && stopped;
+  if (stopped) {
+    parts_->worker_threads.clear();  // joins (they have returned)
+    parts_->workers.clear();
+    parts_->role_sets.clear();
+  } else {
+    spdlog::warn("[job=-] a local worker's runner is still busy after its task was given back; not waiting for it");
+    for (auto& thread : parts_->worker_threads) thread.detach();
+    parts_->worker_threads.clear();
+    for (auto& worker : parts_->workers) (void)worker.release();
+    for (auto& role_set : parts_->role_sets) (void)role_set.release();
+    parts_->workers.clear();
+    parts_->role_sets.clear();
+    parts_->workers_left_running = true;
+  }
   parts_->rescuer.reset();
   parts_->orphan_collector.reset();
   if (parts_->http_server) parts_->http_server->Shutdown();  // ends event streams before the store goes

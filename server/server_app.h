@@ -33,9 +33,13 @@ class ServerApp {
   int http_port() const { return http_port_; }  // 0 without an HTTP listener
   // Team API tokens, worker credentials and the audit trail (what `migrate-server token` manages).
   CredentialStore& credentials();
-  // Stops local workers, the gRPC server (in-flight calls get a short grace period), the rescuer,
-  // the store and the embedded PostgreSQL. Idempotent.
+  // Stops local workers (a task in flight gets config.shutdown_grace, then is given back), the gRPC
+  // server (in-flight calls get a short grace period), the rescuer, the store and the embedded
+  // PostgreSQL. Idempotent.
   void Shutdown();
+  // After Shutdown: a worker thread was left inside its runner (its task given back). The process
+  // must then end with _Exit: static destructors would run under that thread.
+  bool workers_left_running() const;
 
  private:
   struct Parts;

@@ -70,6 +70,8 @@ std::vector<Setting> Settings(ServerConfig& c) {
        ms(c.limits.orphan_artifact_grace)},
       {"max-lease-wait-ms", "cap on worker long polls", ms(c.limits.max_lease_wait)},
       {"rescue-interval-ms", "how often expired leases are rescued", ms(c.rescue_interval)},
+      {"shutdown-grace-ms", "on SIGTERM, how long in-process tasks may still finish before they are given back",
+       ms(c.shutdown_grace)},
       {"max-attempts", "task attempts before dead-lettering", [&c](const std::string& v) { c.max_attempts = std::stoi(v); }},
       {"log-level", "trace|debug|info|warn|error", [&c](const std::string& v) { c.log_level = v; }},
       {"embedded-durable", "fsync in the embedded cluster (true|false)",

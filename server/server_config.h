@@ -20,6 +20,9 @@ struct ServerConfig {
   std::vector<std::string> local_worker_roles = {"translate"};
   ServiceLimits limits;
   std::chrono::milliseconds rescue_interval{std::chrono::seconds(5)};
+  // SIGTERM: in-process workers' tasks get this long to finish, then go back to the queue (not
+  // counted as an attempt) and the server stops without waiting for their runners.
+  std::chrono::milliseconds shutdown_grace{std::chrono::seconds(10)};
   int max_attempts = 3;
   std::string log_level = "info";
   bool embedded_durable = true;  // false: embedded PostgreSQL without fsync (tests, benchmarks)

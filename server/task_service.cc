@@ -220,4 +220,14 @@ absl::StatusOr<FailureOutcome> TaskService::Fail(const std::string& job_id, cons
   return store_.FailTask(task_id, lease_token, error);
 }
 
+absl::StatusOr<FailureOutcome> TaskService::GiveBack(const std::string& job_id, const std::string& task_id,
+                                                     const std::string& lease_token, const std::string& reason) {
+  absl::StatusOr<FailureOutcome> outcome = store_.GiveBackTask(task_id, lease_token, reason);
+  if (outcome.ok()) {
+    spdlog::info("[job={}] task {} given back{}: {}", job_id, task_id,
+                 *outcome == FailureOutcome::kLeaseLost ? " (lease no longer held: nothing changed)" : "", reason);
+  }
+  return outcome;
+}
+
 }  // namespace hipforge::server

@@ -80,6 +80,10 @@ class TaskService {
   absl::StatusOr<FailureOutcome> Fail(const std::string& job_id, const std::string& task_id,
                                       const std::string& lease_token, const std::string& error, bool permanent);
 
+  // The worker stops before the task is done: the task is leasable again at once, the attempt not counted.
+  absl::StatusOr<FailureOutcome> GiveBack(const std::string& job_id, const std::string& task_id,
+                                          const std::string& lease_token, const std::string& reason);
+
   const ServiceLimits& limits() const { return limits_; }
 
  private:

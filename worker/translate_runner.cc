@@ -2,6 +2,7 @@
 
 #include <fstream>
 #include <map>
+#include <thread>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -81,6 +82,11 @@ void AddSourceLines(const fs::path& input_root, nlohmann::json& findings) {
   }
 }
 
+// Thrown from the progress callback when the task is abandoned (lease lost, job cancelled, worker
+// stopping): the repository pass has no cancel hook, but it reports after every file, outside any
+// Clang parse, and runs on this thread (jobs = 1), so the pass ends at the next file.
+struct TaskAbandoned {};
+
 }  // namespace
 
 absl::StatusOr<TaskOutput> TranslateTaskRunner::Run(const TaskContext& context) {
@@ -88,15 +94,21 @@ absl::StatusOr<TaskOutput> TranslateTaskRunner::Run(const TaskContext& context) 
   translate::MigrationOptions options = ToMigrationOptions(context.spec, context.work_dir, default_hip_version_);
 
   context.progress.Step("translate", "repository", "started", "");
-  auto progress = [&context](const translate::ProgressEvent& event) {
+  // Thrown only on this thread: an exception leaving a pool thread would end the process.
+  auto progress = [&context, runner_thread = std::this_thread::get_id()](const translate::ProgressEvent& event) {
+    if (context.abandon.load() && std::this_thread::get_id() == runner_thread) throw TaskAbandoned{};
     if (event.stage == "translate") {
       context.progress.FileDone(event.message, event.done, event.total, "translated");
     } else {
       context.progress.Step(event.stage, event.message, "progress", absl::StrCat(event.done, "/", event.total));
     }
   };
-  absl::StatusOr<translate::MigrationResult> result =
-      translate::MigrateRepository(context.input_root, output_root, options, progress);
+  absl::StatusOr<translate::MigrationResult> result = absl::AbortedError("task abandoned");
+  try {
+    result = translate::MigrateRepository(context.input_root, output_root, options, progress);
+  } catch (const TaskAbandoned&) {
+    return absl::AbortedError("task abandoned (lease lost, job cancelled or worker stopping) during the translation");
+  }
   if (!result.ok()) {
     context.progress.Step("translate", "repository", "failed", std::string(result.status().message()));
     return result.status();

@@ -48,6 +48,7 @@ const char* TaskOutcomeName(TaskOutcome outcome) {
     case TaskOutcome::kFailed: return "failed";
     case TaskOutcome::kLeaseLost: return "lease-lost";
     case TaskOutcome::kCancelled: return "cancelled";
+    case TaskOutcome::kGivenBack: return "given-back";
   }
   return "?";
 }
@@ -70,6 +71,22 @@ class Worker::TaskExecution final : public ProgressReporter {
   const std::atomic<bool>& abandon() const { return abandon_; }
   bool lease_lost() const { return lease_lost_.load(); }
   bool cancelled() const { return cancelled_.load(); }
+  bool given_back() const { return given_back_.load(); }
+
+  // The worker is stopping: the task has until `deadline`; then the heartbeat thread gives it back.
+  void BeginShutdown(Clock::time_point deadline) {
+    std::lock_guard lock(heartbeat_mutex_);
+    shutdown_deadline_ = deadline;
+    heartbeat_cv_.notify_all();
+  }
+  // The result is being uploaded: from here on the task is finished, never given back. False when it
+  // was given back already (the result must then be dropped).
+  bool BeginReporting() {
+    std::lock_guard lock(phase_mutex_);
+    if (given_back_) return false;
+    reporting_ = true;
+    return true;
+  }
 
   void FileDone(std::string_view path, int done, int total, std::string_view status) override {
     v1::JobEvent event;
@@ -112,7 +129,7 @@ class Worker::TaskExecution final : public ProgressReporter {
 
   void FlushLocked() {
     last_flush_ = Clock::now();
-    if (pending_.events().empty() || lease_lost_.load() || cancelled_.load()) return;
+    if (pending_.events().empty() || lease_lost_.load() || cancelled_.load() || given_back_.load()) return;
     pending_.set_task_id(task_.task_id());
     pending_.set_lease_token(task_.lease_token());
     pending_.set_job_id(task_.job_id());
@@ -128,11 +145,18 @@ class Worker::TaskExecution final : public ProgressReporter {
   }
 
   void HeartbeatLoop(std::stop_token stop) {
-    std::mutex mutex;
-    std::unique_lock lock(mutex);
     while (!stop.stop_requested()) {
-      heartbeat_cv_.wait_for(lock, stop, heartbeat_interval_, [] { return false; });
+      std::optional<Clock::time_point> deadline;
+      {
+        std::unique_lock lock(heartbeat_mutex_);
+        deadline = shutdown_deadline_;
+        Clock::duration wait = heartbeat_interval_;
+        if (deadline && *deadline > Clock::now()) wait = std::min(wait, *deadline - Clock::now());
+        heartbeat_cv_.wait_for(lock, stop, wait, [&] { return shutdown_deadline_ != deadline; });
+        deadline = shutdown_deadline_;
+      }
       if (stop.stop_requested()) return;
+      if (deadline && Clock::now() >= *deadline && GiveBack()) return;
       v1::HeartbeatRequest request;
       request.set_task_id(task_.task_id());
       request.set_lease_token(task_.lease_token());
@@ -164,13 +188,49 @@ class Worker::TaskExecution final : public ProgressReporter {
     }
   }
 
+  // Returns the task to the server (FailTask with give_back): leasable again at once, the attempt not
+  // counted. False while the result is being uploaded: that finishes instead. When the call fails the
+  // lease simply runs out and the rescuer (or the next server start) re-queues the task.
+  bool GiveBack() {
+    {
+      std::lock_guard lock(phase_mutex_);
+      if (reporting_) return false;
+      given_back_ = true;
+    }
+    abandon_ = true;
+    v1::FailTaskRequest request;
+    request.set_task_id(task_.task_id());
+    request.set_lease_token(task_.lease_token());
+    request.set_worker_id(worker_.id());
+    request.set_job_id(task_.job_id());
+    request.set_give_back(true);
+    request.set_error(absl::StrCat("worker ", worker_.id(), " stopped before the task finished (",
+                                   worker_.options_.shutdown_grace.count(), " ms grace); given back"));
+    v1::FailTaskResponse response;
+    auto context = worker_.NewContext(std::chrono::seconds(5));
+    grpc::Status status = worker_.stub_->FailTask(context.get(), request, &response);
+    if (status.ok()) {
+      spdlog::info("[worker={} job={} task={}] stopping: gave the task back to the server{}", worker_.id(),
+                   task_.job_id(), task_.task_id(), response.accepted() ? "" : " (its lease had already gone)");
+    } else {
+      spdlog::warn("[worker={} job={} task={}] stopping: could not give the task back ({}); its lease will expire",
+                   worker_.id(), task_.job_id(), task_.task_id(), status.error_message());
+    }
+    return true;
+  }
+
   Worker& worker_;
   const v1::Task& task_;
   std::atomic<bool> abandon_{false};
   std::atomic<bool> lease_lost_{false};
   std::atomic<bool> cancelled_{false};
+  std::atomic<bool> given_back_{false};
+  std::mutex phase_mutex_;  // given_back_ vs reporting_: a task is either given back or reported
+  bool reporting_ = false;
   std::chrono::milliseconds heartbeat_interval_;
+  std::mutex heartbeat_mutex_;
   std::condition_variable_any heartbeat_cv_;
+  std::optional<Clock::time_point> shutdown_deadline_;  // guarded by heartbeat_mutex_
   std::mutex progress_mutex_;
   v1::ReportProgressRequest pending_;
   Clock::time_point last_flush_{};
@@ -307,6 +367,18 @@ absl::StatusOr<TaskOutcome> Worker::Execute(const v1::Task& task) {
                                        " task=", task.task_id(), "]");
   spdlog::info("{} leased {} task, attempt {}", tag, v1::TaskRole_Name(task.role()), task.attempt());
   TaskExecution execution(*this, task);
+  {
+    std::lock_guard lock(poll_mutex_);
+    current_task_ = &execution;
+    if (stopping_) execution.BeginShutdown(Clock::now() + options_.shutdown_grace);
+  }
+  struct ForgetTask {
+    Worker& worker;
+    ~ForgetTask() {
+      std::lock_guard lock(worker.poll_mutex_);
+      worker.current_task_ = nullptr;
+    }
+  } forget_task{*this};  // before `execution` goes
   TaskState state{.task = task, .tag = tag, .execution = execution};
   try {
     if (StageEnd end = PrepareScratch(state)) return *end;
@@ -322,6 +394,7 @@ absl::StatusOr<TaskOutcome> Worker::Execute(const v1::Task& task) {
 
 absl::StatusOr<TaskOutcome> Worker::Fail(TaskState& state, const absl::Status& error, bool permanent) {
   state.execution.Flush();
+  if (state.execution.given_back()) return TaskOutcome::kGivenBack;
   if (state.execution.cancelled()) return TaskOutcome::kCancelled;
   if (state.execution.lease_lost()) return TaskOutcome::kLeaseLost;
   spdlog::warn("{} failing task{}: {}", state.tag, permanent ? " (deterministic: no retry)" : "", error.ToString());
@@ -400,6 +473,7 @@ Worker::StageEnd Worker::DownloadInto(TaskState& state, bool original, const fs:
     // The rest of the stream: hashed, so trailing bytes cannot fail the checksum.
   }
   grpc::Status status = reader->Finish();
+  if (state.execution.given_back()) return TaskOutcome::kGivenBack;
   if (IsLeaseLost(status)) return state.execution.cancelled() ? TaskOutcome::kCancelled : TaskOutcome::kLeaseLost;
   if (!status.ok()) return Fail(state, ToAbsl(status), /*permanent=*/false);
   if (!expected_sha.empty() && received.HexDigest() != expected_sha) {
@@ -418,6 +492,7 @@ Worker::StageEnd Worker::DownloadInto(TaskState& state, bool original, const fs:
 }
 
 Worker::StageEnd Worker::RunRole(TaskState& state) {
+  if (state.execution.given_back()) return TaskOutcome::kGivenBack;
   TaskContext context{.job_id = state.task.job_id(),
                       .task_id = state.task.task_id(),
                       .spec = state.task.spec(),
@@ -430,6 +505,10 @@ Worker::StageEnd Worker::RunRole(TaskState& state) {
   bool deterministic = false;
   state.output = RunGuarded(*state.runner, context, &deterministic);
   state.execution.Flush();
+  if (state.execution.given_back()) {
+    spdlog::info("{} runner ended after the task was given back; result dropped", state.tag);
+    return TaskOutcome::kGivenBack;
+  }
   if (state.execution.cancelled()) {
     spdlog::info("{} stopped: the job was cancelled ({})", state.tag,
                  state.output.ok() ? "runner finished anyway" : state.output.status().ToString());
@@ -445,6 +524,7 @@ Worker::StageEnd Worker::RunRole(TaskState& state) {
 
 // Complete: header, then each artifact as info + chunks.
 absl::StatusOr<TaskOutcome> Worker::ReportResult(TaskState& state) {
+  if (!state.execution.BeginReporting()) return TaskOutcome::kGivenBack;
   const TaskOutput& output = *state.output;
   v1::CompleteResponse response;
   auto rpc = NewContext(std::chrono::minutes(10));
@@ -499,6 +579,7 @@ void Worker::Run(std::stop_token stop) {
     std::lock_guard lock(poll_mutex_);
     stopping_ = true;
     if (current_poll_ != nullptr) current_poll_->TryCancel();
+    if (current_task_ != nullptr) current_task_->BeginShutdown(Clock::now() + options_.shutdown_grace);
   });
   std::mutex sleep_mutex;
   std::condition_variable_any sleeper;
@@ -547,6 +628,14 @@ void Worker::Run(std::stop_token stop) {
     backoff = std::chrono::milliseconds(200);
   }
   spdlog::info("[worker={}] stopped", options_.worker_id);
+  std::lock_guard lock(run_mutex_);
+  run_finished_ = true;
+  run_finished_cv_.notify_all();
+}
+
+bool Worker::WaitUntilStopped(std::chrono::steady_clock::time_point deadline) {
+  std::unique_lock lock(run_mutex_);
+  return run_finished_cv_.wait_until(lock, deadline, [this] { return run_finished_; });
 }
 
 }  // namespace hipforge::worker

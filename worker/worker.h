@@ -4,6 +4,7 @@
 // private temp dir, run the role, stream progress, Complete (or FailTask with the message).
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -34,11 +35,15 @@ struct WorkerOptions {
   std::chrono::milliseconds progress_interval{std::chrono::milliseconds(250)};  // throttle for file events
   ExtractLimits extract_limits;
   bool keep_scratch = false;  // leave task dirs behind for debugging
+  // On stop, a task in flight gets this long to finish; then it is given back to the server (leasable
+  // again at once, the attempt not counted) and its runner told to abandon.
+  std::chrono::milliseconds shutdown_grace{std::chrono::seconds(10)};
 };
 
 // Outcome of one RunOnce, for logs and tests.
 // kCancelled: the job was cancelled while the task ran; the runner was told to stop and nothing was reported.
-enum class TaskOutcome { kNoTask, kCompleted, kCompletionIgnored, kFailed, kLeaseLost, kCancelled };
+// kGivenBack: the worker was stopped and the grace ran out; the task went back to the server unreported.
+enum class TaskOutcome { kNoTask, kCompleted, kCompletionIgnored, kFailed, kLeaseLost, kCancelled, kGivenBack };
 const char* TaskOutcomeName(TaskOutcome outcome);
 
 class Worker {
@@ -51,8 +56,13 @@ class Worker {
   // Leases at most one task (waiting up to lease_wait) and runs it to the end.
   absl::StatusOr<TaskOutcome> RunOnce();
   // Registers, then runs tasks until `stop` is requested; retries with backoff while the server is
-  // unreachable. An in-flight long poll is cancelled promptly on stop.
+  // unreachable. An in-flight long poll is cancelled promptly on stop; a task in flight gets
+  // shutdown_grace to finish, then is given back.
   void Run(std::stop_token stop);
+  // True once Run has returned, false at `deadline`. After a give-back the runner may still be busy
+  // (a Clang parse does not look at the abandon flag): a host that must stop in bounded time stops
+  // waiting here rather than joining the thread.
+  bool WaitUntilStopped(std::chrono::steady_clock::time_point deadline);
 
   const std::string& id() const { return options_.worker_id; }
 
@@ -81,7 +91,11 @@ class Worker {
 
   std::mutex poll_mutex_;
   grpc::ClientContext* current_poll_ = nullptr;  // cancelled from Run's stop callback
+  TaskExecution* current_task_ = nullptr;         // told to give back from Run's stop callback
   std::atomic<bool> stopping_{false};
+  std::mutex run_mutex_;
+  std::condition_variable run_finished_cv_;
+  bool run_finished_ = false;
 };
 
 }  // namespace hipforge::worker

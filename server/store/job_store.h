@@ -218,6 +218,10 @@ class JobStore {
   // failed) when the task has used max_attempts.
   virtual absl::StatusOr<FailureOutcome> FailTask(const std::string& task_id, const std::string& lease_token,
                                                   const std::string& error) = 0;
+  // The lease holder stops before the task is done (worker shutdown): the task is available again at
+  // once and the attempt is not counted. kRetryScheduled, or kLeaseLost when the lease was not held.
+  virtual absl::StatusOr<FailureOutcome> GiveBackTask(const std::string& task_id, const std::string& lease_token,
+                                                      const std::string& reason) = 0;
   // Expired running tasks go back to available (their attempt already counted at lease time), or to
   // dead when out of attempts. Returns how many tasks were rescued or dead-lettered.
   virtual absl::StatusOr<int> RescueExpiredLeases() = 0;

@@ -346,6 +346,19 @@ class PostgresJobStore final : public JobStore {
     });
   }
 
+  absl::StatusOr<FailureOutcome> GiveBackTask(const std::string& task_id, const std::string& lease_token,
+                                              const std::string& reason) override {
+    if (!IsUuid(task_id) || !IsUuid(lease_token)) return FailureOutcome::kLeaseLost;
+    return InTransaction<FailureOutcome>([&](pqxx::transaction_base& tx) -> absl::StatusOr<FailureOutcome> {
+      const int64_t now = NowMicros();
+      const auto rows = tx.exec_prepared("give_back_task", task_id, lease_token, reason, now);
+      if (rows.empty()) return FailureOutcome::kLeaseLost;
+      const auto kind = ParseTaskKind(rows[0][1].as<std::string>()).value_or(TaskKind::kTranslate);
+      AppendTaskEvent(tx, rows[0][0].as<std::string>(), kind, "returned", now, reason);
+      return FailureOutcome::kRetryScheduled;
+    });
+  }
+
   absl::StatusOr<int> RescueExpiredLeases() override {
     return InTransaction<int>([&](pqxx::transaction_base& tx) -> absl::StatusOr<int> {
       const int64_t now = NowMicros();

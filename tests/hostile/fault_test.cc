@@ -59,15 +59,15 @@ class FaultTest : public ::testing::Test {
     if (!HasFailure()) fs::remove_all(temp_dir_, ignored);
   }
 
-  void StartServer() {
+  void StartServer(const std::vector<std::string>& extra_args = {}) {
     const fs::path port_file = temp_dir_ / "port";
     fs::remove(port_file);
-    server_ = std::make_unique<ChildProcess>(
-        std::vector<std::string>{HIPFORGE_SERVER_BIN, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--data-dir",
-                                 (temp_dir_ / "data").string(), "--port-file", port_file.string(), "--lease-ms",
-                                 "2000", "--rescue-interval-ms", "200", "--local-workers", "1", "--embedded-durable",
-                                 "false", "--max-attempts", "5"},
-        temp_dir_ / ("server-" + std::to_string(++starts_) + ".log"));
+    std::vector<std::string> argv{HIPFORGE_SERVER_BIN, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0",
+                                  "--data-dir", (temp_dir_ / "data").string(), "--port-file", port_file.string(),
+                                  "--lease-ms", "2000", "--rescue-interval-ms", "200", "--local-workers", "1",
+                                  "--embedded-durable", "false", "--max-attempts", "5"};
+    argv.insert(argv.end(), extra_args.begin(), extra_args.end());
+    server_ = std::make_unique<ChildProcess>(argv, temp_dir_ / ("server-" + std::to_string(++starts_) + ".log"));
     const int port = WaitForPortFile(port_file, 120s);
     ASSERT_GT(port, 0) << "server did not start:\n" << server_->Log();
     // The team token lives in the server's database, so it outlives restarts: made once, as an operator does.
@@ -83,9 +83,9 @@ class FaultTest : public ::testing::Test {
     api_ = v1::MigrationService::NewStub(*channel);
   }
 
-  std::vector<std::string> SubmitJobs() {
+  std::vector<std::string> SubmitJobs(std::vector<int> sizes = {16, 3, 3}) {
     std::vector<std::string> ids;
-    for (int files : {16, 3, 3}) {
+    for (int files : sizes) {
       auto submitted = server::testing::SubmitArchive(*api_, server::testing::TestSpec("fault", "hostile"),
                                                       CudaRepoArchive(files));
       EXPECT_TRUE(submitted.status.ok()) << submitted.status.error_message();
@@ -172,10 +172,34 @@ TEST_F(FaultTest, ServerSigtermWhileTranslatingLosesNoJob) {
   const std::vector<std::string> ids = SubmitJobs();
   ASSERT_NO_FATAL_FAILURE(WaitUntilTranslating(ids[0]));
   server_->Signal(SIGTERM);
-  // In-process workers finish the task they hold before the server stops.
+  // In-process workers finish the task they hold within the grace (10 s), or give it back.
   ASSERT_EQ(server_->Wait(300s), 0) << server_->Log();
   ASSERT_NO_FATAL_FAILURE(StartServer());
   ExpectEveryJobDoneExactlyOnce(ids);
+}
+
+// A demanding operator's SIGTERM: the server stops within the grace (plus its own stop), not when a long
+// translation ends; the task goes back to the queue without using up an attempt, and the restarted
+// server translates it once.
+TEST_F(FaultTest, ServerSigtermGivesBackALongTranslationAfterTheGrace) {
+  ASSERT_NO_FATAL_FAILURE(StartServer({"--shutdown-grace-ms", "1000"}));
+  const std::vector<std::string> ids = SubmitJobs({60});  // half a minute of translation or more here
+  ASSERT_NO_FATAL_FAILURE(WaitUntilTranslating(ids[0]));
+  std::this_thread::sleep_for(2s);
+  const auto signalled = std::chrono::steady_clock::now();
+  server_->Signal(SIGTERM);
+  ASSERT_EQ(server_->Wait(300s), 0) << server_->Log();
+  const auto stop_seconds =
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - signalled).count();
+  // 1 s grace + the runner reaching its next file + gRPC and PostgreSQL stopping; the translation
+  // itself had tens of seconds left (waiting for it, as before the grace existed, took them all).
+  std::cerr << "server stopped " << stop_seconds << " s after SIGTERM\n";
+  EXPECT_LT(stop_seconds, 20) << server_->Log();
+  EXPECT_NE(server_->Log().find("gave the task back"), std::string::npos) << server_->Log();
+  ASSERT_NO_FATAL_FAILURE(StartServer());
+  ExpectEveryJobDoneExactlyOnce(ids);
+  // The given-back lease was not counted: the restarted server leased attempt 1 again.
+  EXPECT_NE(server_->Log().find("attempt 1/5"), std::string::npos) << server_->Log();
 }
 
 TEST_F(FaultTest, ServerSigkillWhileTranslatingLosesNoJob) {

@@ -208,6 +208,47 @@ TEST_F(WorkerTest, CancellingARunningJobStopsTheWorkersRunner) {
   EXPECT_TRUE(fs::is_empty(temp_dir_ / "scratch-test-worker"));
 }
 
+// A worker stopped (SIGTERM) while its runner is busy: after the grace it gives the task back at once,
+// without the attempt counted, and another worker finishes it. With max_attempts 1 here, a lease left to
+// expire instead would dead-letter the task and fail the job.
+TEST_F(WorkerTest, StoppingWorkerGivesItsTaskBackAfterTheGraceWithoutUsingAnAttempt) {
+  const std::string job_id = Submit();
+  UntilAbandonedRunner runner;
+  WorkerOptions options;
+  options.worker_id = "stopping-worker";
+  options.scratch_root = temp_dir_ / "scratch-stopping-worker";
+  options.lease_wait = 2s;
+  options.shutdown_grace = 300ms;
+  Worker worker(channel_, {{v1::TASK_ROLE_TRANSLATE, &runner}}, options);
+  std::jthread loop([&worker](std::stop_token stop) { worker.Run(stop); });
+  for (int i = 0; i < 500 && !runner.started; ++i) std::this_thread::sleep_for(10ms);
+  ASSERT_TRUE(runner.started.load());
+
+  const auto stop_requested = std::chrono::steady_clock::now();
+  loop.request_stop();
+  ASSERT_TRUE(worker.WaitUntilStopped(stop_requested + 10s)) << "the loop did not end";
+  const auto stopped_after = std::chrono::steady_clock::now() - stop_requested;
+  EXPECT_GE(stopped_after, 300ms) << "the grace was not given";
+  EXPECT_LT(stopped_after, 3s);
+  EXPECT_TRUE(runner.saw_abandon.load());
+  absl::StatusOr<std::vector<server::TaskInfo>> tasks = app_->store().ListTasks(job_id);
+  ASSERT_TRUE(tasks.ok()) << tasks.status();
+  ASSERT_EQ(tasks->size(), 1u);
+  EXPECT_EQ(tasks->at(0).state, server::TaskState::kAvailable);
+  EXPECT_EQ(tasks->at(0).attempt, 0);
+  EXPECT_TRUE(fs::is_empty(temp_dir_ / "scratch-stopping-worker"));
+
+  ListingRunner finisher;
+  auto next = MakeWorker(finisher, "next-worker");
+  ASSERT_TRUE(next->Register().ok());
+  absl::StatusOr<TaskOutcome> outcome = next->RunOnce();
+  ASSERT_TRUE(outcome.ok()) << outcome.status();
+  EXPECT_EQ(*outcome, TaskOutcome::kCompleted);
+  v1::Job job = WaitForJob(job_id, [](const v1::Job& j) { return server::testing::IsFinal(j.state()); }, 5s);
+  EXPECT_EQ(job.state(), v1::JOB_STATE_SUCCEEDED) << job.error();
+  EXPECT_EQ(job.attempts(), 1);
+}
+
 // Jobs get three attempts here, so a retry would show.
 class WorkerRetryTest : public WorkerTest {
  protected:

@@ -56,6 +56,15 @@ SET state = CASE WHEN attempt >= max_attempts THEN 'dead' ELSE 'failed' END,
 WHERE id = $1::uuid AND lease_token = $2::uuid AND state = 'running'
 RETURNING job_id::text, kind, state
 
+-- name: give_back_task
+-- A worker that stops (shutdown) returns its task: leasable at once, and the attempt the lease counted
+-- is taken back (the task did not fail, so it must not use up max_attempts).
+UPDATE tasks
+SET state = 'available', attempt = greatest(attempt - 1, 0), run_after = ts($4), last_error = $3,
+    lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL, updated_at = ts($4)
+WHERE id = $1::uuid AND lease_token = $2::uuid AND state = 'running'
+RETURNING job_id::text, kind
+
 -- name: rescue_expired_leases
 -- Expired leases: back to available (the attempt was counted at lease time) or dead when exhausted.
 UPDATE tasks

@@ -270,6 +270,32 @@ TEST_F(TaskQueueTest, RescueDeadLettersAfterMaxAttempts) {
   EXPECT_TRUE(NothingToLease(Translator()));
 }
 
+// A worker that stops returns its task: leasable at once by anyone, the attempt not counted, even on
+// the last attempt; a stale token changes nothing.
+TEST_F(TaskQueueTest, GivenBackTaskIsLeasableAtOnceAndItsAttemptIsNotCounted) {
+  const Job job = CreateTestJob("give-back");
+  LeasedTask task = MustLease(Translator("stopping"));
+  ASSERT_EQ(task.attempt, 1);
+  ASSERT_EQ(*store_->GiveBackTask(task.task_id, task.lease_token, "worker stopping"), FailureOutcome::kRetryScheduled);
+  EXPECT_EQ(*store_->GiveBackTask(task.task_id, task.lease_token, "twice"), FailureOutcome::kLeaseLost);
+  auto tasks = store_->ListTasks(job.id);
+  EXPECT_EQ(tasks->at(0).state, TaskState::kAvailable);
+  EXPECT_EQ(tasks->at(0).last_error, "worker stopping");
+  EXPECT_EQ(StateOf(job.id), JobState::kTranslating);  // as after a rescued lease: the next lease goes on
+  // max_attempts (3) give-backs in a row never dead-letter the task.
+  for (int round = 0; round < 3; ++round) {
+    task = MustLease(Translator("next"));  // no clock advance: no backoff
+    EXPECT_EQ(task.attempt, 1);
+    ASSERT_EQ(*store_->GiveBackTask(task.task_id, task.lease_token, "stopping again"),
+              FailureOutcome::kRetryScheduled);
+  }
+  task = MustLease(Translator("last"));
+  EXPECT_EQ(task.attempt, 1);
+  EXPECT_EQ(*store_->GiveBackTask(task.task_id, "00000000-0000-0000-0000-000000000000", "wrong token"),
+            FailureOutcome::kLeaseLost);
+  ASSERT_EQ(*store_->CompleteTask(Completion(task)), CompletionOutcome::kApplied);
+}
+
 TEST_F(TaskQueueTest, FailedTaskRetriesWithExponentialBackoffThenDeadLetters) {
   const Job job = CreateTestJob("retry");
   // Attempt 1 fails: retry after base (10 s).
