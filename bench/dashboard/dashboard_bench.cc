@@ -98,6 +98,8 @@ int main(int argc, char** argv) {
   app.add_option("--repositories", repositories, "repositories the jobs belong to")->check(CLI::Range(1, 10000));
   app.add_option("--samples", samples, "requests per endpoint")->check(CLI::Range(10, 100000));
   app.add_option("--database-url", database_url, "PostgreSQL URL (default: embedded cluster)");
+  bool keep_schema = false;
+  app.add_flag("--keep-schema", keep_schema, "leave the seeded schema in the database (to EXPLAIN its queries)");
   CLI11_PARSE(app, argc, argv);
 
   hipforge::BoostProcessLauncher launcher;
@@ -187,7 +189,9 @@ int main(int argc, char** argv) {
     std::printf("%-42s %8.1f %8.1f %8.1f\n", endpoint.name.c_str(), Percentile(ms, 0.5), p95, Percentile(ms, 1.0));
   }
   std::printf("target p95 < 100 ms: %s\n", all_under ? "met" : "NOT met");
-  {
+  if (keep_schema) {
+    std::printf("schema %s kept\n", config.database_schema.c_str());
+  } else {
     pqxx::work tx(connection);
     tx.exec("DROP SCHEMA " + tx.quote_name(config.database_schema) + " CASCADE");
     tx.commit();
