@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <mutex>
+#include <regex>
 #include <sstream>
 #include <thread>
 
@@ -162,6 +163,7 @@ class SourceTranslatorImpl : public SourceTranslator {
       results[i] = TranslateFile(paths[i], merged[paths[i]],
                                  extra == extra_edits.end() ? std::vector<TextEdit>{} : extra->second);
     });
+    AddWarpSyncDefineToIncluders(units, facts, results);
     // Units first, in the order given, then headers.
     std::stable_sort(results.begin(), results.end(), [&](const FileTranslation& a, const FileTranslation& b) {
       auto rank = [&](const FileTranslation& t) {
@@ -175,6 +177,37 @@ class SourceTranslatorImpl : public SourceTranslator {
   }
 
  private:
+  struct UnitOutcome;
+
+  // HIP 6.2+ declares the *_sync warp functions only when HIP_ENABLE_WARP_SYNC_BUILTINS is defined before the
+  // first HIP include of the unit. The token pass defines it in each file that calls them; a unit that includes
+  // such a project header after a HIP header of its own (HeCBench attentionMultiHeadKVCache: main.cu includes
+  // hip_runtime.h, then math.cuh) needs it on its own first line too.
+  static void AddWarpSyncDefineToIncluders(const std::vector<std::string>& units,
+                                           const std::vector<UnitOutcome>& facts,
+                                           std::vector<FileTranslation>& results) {
+    constexpr std::string_view kDefine = "#define HIP_ENABLE_WARP_SYNC_BUILTINS 1\n";
+    std::map<std::string, FileTranslation*> by_path;
+    for (FileTranslation& result : results) by_path[result.path] = &result;
+    static const std::regex kDefinition(R"((^|\n)[ \t]*#[ \t]*define[ \t]+HIP_ENABLE_WARP_SYNC_BUILTINS\b)");
+    auto defines = [&](const FileTranslation& file) { return std::regex_search(file.output, kDefinition); };
+    for (size_t i = 0; i < units.size(); ++i) {
+      const auto unit = by_path.find(units[i]);
+      if (unit == by_path.end() || unit->second->status == FileStatus::kFailed || defines(*unit->second)) continue;
+      bool header_defines = false;
+      for (const auto& [path, unused] : facts[i].files) {
+        const auto header = by_path.find(path);
+        header_defines |= path != units[i] && header != by_path.end() && defines(*header->second);
+      }
+      if (!header_defines) continue;
+      FileTranslation& file = *unit->second;
+      file.output.insert(0, kDefine);
+      file.stats.lines_changed++;
+      file.changed_by.insert("warp");
+      if (file.status == FileStatus::kUnchanged) file.status = FileStatus::kTranslated;
+    }
+  }
+
   struct UnitOutcome : UnitFacts {
     bool from_cache = false;
     std::vector<UnitArgumentReport> arguments;
@@ -182,7 +215,9 @@ class SourceTranslatorImpl : public SourceTranslator {
 
   std::string CacheSalt() const {
     std::ostringstream salt;
-    salt << "hipforge-translator-1;" << int(options_.target_hip_version.major) << "."
+    // Bump the generation when the facts a parse records change (e.g. a new argument rewrite, whose call sites
+    // older facts lack).
+    salt << "hipforge-translator-2;" << int(options_.target_hip_version.major) << "."
          << int(options_.target_hip_version.minor) << ";roc=" << options_.roc << ";miopen=" << options_.miopen
          << ";hip-data-types=" << options_.use_hip_data_types << ";experimental=" << options_.experimental;
     return salt.str();

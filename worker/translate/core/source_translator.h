@@ -25,6 +25,9 @@ struct TranslateOptions {
   // Library headers at the path ROCm installs them (hipblas/hipblas.h, from the tables' hip_installed_name),
   // not HIPIFY's spelling (hipblas.h, which no ROCm 6 install has); migrate-hipify keeps HIPIFY's by default.
   bool installed_header_layout = true;
+  // cuBLAS takes __half; hipBLAS (5.7.1, 6.4.3 checked) takes uint16_t unless HIPBLAS_USE_HIP_HALF is defined
+  // before its header: the hipBLAS include gets that define. migrate-hipify adds it only when asked.
+  bool hipblas_hip_half = true;
   bool translate_inactive_branches = true;  // false = --skip-excluded-preprocessor-conditional-blocks
   bool amap = false;                // --amap: translate inactive branches even when skipping them
   bool default_preprocessor = false;

@@ -330,6 +330,12 @@ class TokenPass {
     }
     emitted.insert(name);
     if (name != include->name) AddEdit(include->name_begin, include->name_end - include->name_begin, name, origin);
+    if (mapping->hip_name == "hipblas.h" && decision.name == mapping->hip_name &&
+        resolver_.options().hipblas_hip_half && !project_macros_.count("HIPBLAS_USE_HIP_HALF") &&
+        !defined_hipblas_half_) {
+      defined_hipblas_half_ = true;
+      AddEdit(hash_offset, 0, "#define HIPBLAS_USE_HIP_HALF 1 /* hipforge: cuBLAS takes __half */\n", origin);
+    }
   }
 
   void InsertRuntimeHeader() {
@@ -813,6 +819,7 @@ class TokenPass {
   std::map<std::string, bool> full_mask_macros_;  // object-like macro -> its body is an all-ones literal
   bool blas_v2_included_ = false;
   bool reported_sync_warp_ = false;
+  bool defined_hipblas_half_ = false;
   bool blas_header_included_ = false;  // cublas.h, cublas_v2.h, cublas_api.h or cublasLt.h
   bool bf16_header_included_ = false;  // cuda_bf16.h or cuda_fp8.h
   bool runtime_header_present_ = false;

@@ -103,6 +103,9 @@ int main(int argc, char** argv) {
       "installed-header-layout",
       cl::desc("Library headers at the path ROCm installs them (hipblas/hipblas.h), not HIPIFY's (hipblas.h)"),
       cl::cat(category));
+  cl::opt<bool> hipblas_half("hipblas-hip-half",
+                             cl::desc("Define HIPBLAS_USE_HIP_HALF before the hipBLAS include (cuBLAS takes __half)"),
+                             cl::cat(category));
   cl::opt<std::string> cache_dir("cache-dir", cl::desc("Content-hash cache directory"), cl::cat(category));
   cl::opt<unsigned> jobs("j", cl::desc("Parallel translation jobs (0: all cores)"), cl::init(0), cl::cat(category));
   cl::opt<bool> no_pch("no-pch", cl::desc("Do not precompile the CUDA prelude"), cl::cat(category));
@@ -143,6 +146,7 @@ int main(int argc, char** argv) {
   options.use_hip_data_types = hip_data_types;
   options.experimental = experimental;
   options.installed_header_layout = installed_headers;  // HIPIFY's spelling unless asked
+  options.hipblas_hip_half = hipblas_half;
   options.amap = amap;
   options.translate_inactive_branches = !skip_excluded && !default_preprocessor;
   options.default_preprocessor = default_preprocessor;
