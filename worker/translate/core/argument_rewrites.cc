@@ -245,6 +245,9 @@ constexpr std::array kRewrites = {
     R{"__float2bfloat162_rn", 0, K::kWrapInCall, "__float2bfloat16", 0, 1, T::kHipOnly, false},
     R{"__floats2bfloat162_rn", 0, K::kWrapInCall, "__float2bfloat16", 0, 1, T::kHipOnly, false},
     R{"__floats2bfloat162_rn", 1, K::kWrapInCall, "__float2bfloat16", 0, 1, T::kHipOnly, false},
+    // CUDA has only __ffsll(long long); HIP also has an unsigned long long overload, so a 32-bit argument is
+    // ambiguous there (HeCBench btree-cuda): the argument becomes long long, as CUDA converts it.
+    R{"__ffsll", 0, K::kWrapInCall, "static_cast<long long>", 0, 1, T::kHipOnly, false},
 };
 
 bool Applies(RewriteTarget target, const TranslateOptions& options) {
