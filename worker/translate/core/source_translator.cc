@@ -1,5 +1,7 @@
 #include "worker/translate/core/source_translator.h"
 
+#include "worker/translate/core/argument_rewrites.h"
+
 #include <atomic>
 #include <cstdlib>
 #include <fstream>
@@ -215,9 +217,11 @@ class SourceTranslatorImpl : public SourceTranslator {
 
   std::string CacheSalt() const {
     std::ostringstream salt;
-    // Bump the generation when the facts a parse records change (e.g. a new argument rewrite, whose call sites
-    // older facts lack).
-    salt << "hipforge-translator-2;" << int(options_.target_hip_version.major) << "."
+    // Bump the generation when the facts a parse records change. The argument-rewrite table is part of the salt:
+    // facts hold the call sites of exactly the functions it names, so a new record must not meet older facts.
+    salt << "hipforge-translator-2;rewrites=";
+    for (const ArgumentRewrite& rewrite : ArgumentRewrites()) salt << rewrite.function << ',';
+    salt << ";" << int(options_.target_hip_version.major) << "."
          << int(options_.target_hip_version.minor) << ";roc=" << options_.roc << ";miopen=" << options_.miopen
          << ";hip-data-types=" << options_.use_hip_data_types << ";experimental=" << options_.experimental;
     return salt.str();
