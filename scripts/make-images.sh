@@ -43,7 +43,7 @@ context=$(mktemp -d "${TMPDIR:-/tmp}/hipforge-images.XXXXXX")
 trap 'rm -rf "$context"' EXIT
 mkdir -p "$context/bin" "$context/worker-lib"
 cp "$build_dir"/bin/{migrate-server,migrate-worker,migrate-cli} "$context/bin/"
-ldd "$build_dir/bin/migrate-worker" | awk '/=> \//{print $3} /^\s*\/lib/{print $1}' | sort -u \
+ldd "$build_dir/bin/migrate-worker" | awk '/=> \//{print $3} /^[ \t]*\/lib/{print $1}' | sort -u \
   | while read -r lib; do cp -L "$lib" "$context/worker-lib/"; done
 cp "$here"/deploy/docker/{postgres-entrypoint.sh,migrate-worker.sh} "$context/"
 

@@ -10,7 +10,8 @@
 # Environment: BUILD_DIR (default build/; SERVER_BIN / CLI_BIN override single binaries),
 # DEMO_DIR (where outputs go; default a new /tmp dir), STARTUP_TIMEOUT (s, default 180), JOB_TIMEOUT (s, default 1200), KEEP_DATA=1 keeps the server's
 # data directory (database, artifacts) for inspection, DEMO_TARGETS (default "gfx90a gfx942"),
-# TRANSLATE_ONLY=1 skips the validate step (hipcc builds per target arch).
+# TRANSLATE_ONLY=1 skips the validate step (hipcc builds per target arch), HIPFORGE_TOOLCHAINS (default
+# rocm-6.4; none: the host's hipcc) the ROCm toolchains the validate worker builds in.
 # Exit status: migrate-cli's (0 when the job succeeded; see docs/cli.md), or 10 when the demo itself
 # could not run (binaries missing, server did not start).
 set -Eeuo pipefail
@@ -81,6 +82,17 @@ trap 'exit 143' TERM
 
 roles=translate,validate
 [[ ${TRANSLATE_ONLY:-0} == 1 ]] && roles=translate
+
+# The validate worker builds inside ROCm toolchains (gfx942 as gfx942, hipBLAS/rocThrust): make the default
+# one from Debian packages when it is not cached yet (a few minutes, once). HIPFORGE_TOOLCHAINS=none skips it
+# (then the host's hipcc builds, gfx942 as the labelled gfx940 stand-in).
+demo_toolchains=${HIPFORGE_TOOLCHAINS-rocm-6.4}
+if [[ $roles == *validate* && -n $demo_toolchains && $demo_toolchains != none ]]; then
+  say "toolchains: $demo_toolchains (scripts/make-toolchain.sh, cached under /var/cache/hipforge/toolchains)"
+  # shellcheck disable=SC2086 # a list of names
+  "$here/scripts/make-toolchain.sh" $demo_toolchains \
+    || echo "run-demo: toolchains not made; validation uses the host's hipcc" >&2
+fi
 start_server() {
   say "starting migrate-server (embedded PostgreSQL, 2 local workers: $roles) in $data_dir"
   rm -f "$port_file" "$token_file"

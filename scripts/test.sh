@@ -8,6 +8,18 @@ build_dir=${BUILD_DIR:-$here/build}
 # libFuzzer targets for the fuzz.* smoke tests (clang-16 + libclang-rt-16-dev).
 BUILD_DIR="$build_dir" "$here/scripts/fuzz.sh" build
 
+# ROCm toolchains the validate tests build in, made from Debian packages and cached under
+# /var/cache/hipforge/toolchains (first time ~2-4 min each here; a rerun finds them). HIPFORGE_TOOLCHAINS
+# names them (default rocm-6.4; "rocm-6.4 rocm-5.7" for both; none to skip); the tests then require them.
+toolchains=${HIPFORGE_TOOLCHAINS-rocm-6.4}
+if [ -n "$toolchains" ] && [ "$toolchains" != none ]; then
+  toolchain_start=$(date +%s)
+  # shellcheck disable=SC2086 # a list of names
+  "$here/scripts/make-toolchain.sh" $toolchains
+  echo "test.sh: toolchains ($toolchains) ready in $(( $(date +%s) - toolchain_start )) s"
+  export HIPFORGE_REQUIRE_TOOLCHAINS="$toolchains"
+fi
+
 pg_bin=$(pg_config --bindir 2>/dev/null || true)
 [ -x "$pg_bin/initdb" ] || pg_bin=/usr/lib/postgresql/15/bin
 pg_dir=$(mktemp -d /tmp/hipforge-test-pg.XXXXXX)

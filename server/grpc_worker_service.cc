@@ -28,6 +28,34 @@ std::vector<std::string> CapabilityTags(const v1::WorkerCapabilities& capabiliti
   return tags;
 }
 
+// The toolchain names the worker advertises, as its credential must allow them: each probed toolchain's
+// name, or (a worker that sends no toolchain list) the single toolchain string.
+std::vector<std::string> AdvertisedToolchains(const v1::WorkerCapabilities& capabilities) {
+  std::vector<std::string> names;
+  for (const v1::ToolchainCapability& toolchain : capabilities.toolchains()) names.push_back(toolchain.name());
+  if (names.empty()) names.push_back(capabilities.toolchain());
+  return names;
+}
+
+// The worker's toolchains as the lease query matches them (LeaseRequest::toolchains_json).
+nlohmann::json ToolchainsJson(const v1::WorkerCapabilities& capabilities) {
+  nlohmann::json toolchains = nlohmann::json::array();
+  for (const v1::ToolchainCapability& toolchain : capabilities.toolchains()) {
+    const std::string& version = toolchain.hip_version();
+    const size_t second_dot = version.find('.', version.find('.') + 1);
+    toolchains.push_back(nlohmann::json{
+        {"name", toolchain.name()},
+         {"hip_version", version},
+         {"hip_release", version.substr(0, second_dot)},
+         {"clang_version", toolchain.clang_version()},
+         {"archs", std::vector<std::string>(toolchain.offload_archs().begin(), toolchain.offload_archs().end())},
+         {"stand_in_archs",
+          std::vector<std::string>(toolchain.stand_in_archs().begin(), toolchain.stand_in_archs().end())},
+         {"libraries", std::vector<std::string>(toolchain.libraries().begin(), toolchain.libraries().end())}});
+  }
+  return toolchains;
+}
+
 }  // namespace
 
 grpc::Status GrpcWorkerService::RegisterWorker(grpc::ServerContext* context, const v1::RegisterWorkerRequest* request,
@@ -44,10 +72,15 @@ grpc::Status GrpcWorkerService::RegisterWorker(grpc::ServerContext* context, con
                       std::vector<std::string>(caps.toolchain_targets().begin(), caps.toolchain_targets().end())},
                      {"has_gpu", caps.has_gpu()},
                      {"toolchain", caps.toolchain()},
+                     {"toolchains", ToolchainsJson(caps)},
                      {"hostname", request->hostname()},
                      {"version", request->version()}}
           .dump();
-  if (absl::Status status = tasks_.RegisterWorker(*identity, worker, CapabilityTags(caps), caps.toolchain()); !status.ok()) return ToGrpc(status);
+  if (absl::Status status = tasks_.RegisterWorker(*identity, worker, CapabilityTags(caps), AdvertisedToolchains(caps),
+                                                   ToolchainsJson(caps).dump());
+      !status.ok()) {
+    return ToGrpc(status);
+  }
   response->set_lease_duration_ms(tasks_.limits().lease_duration.count());
   response->set_max_artifact_bytes(tasks_.limits().max_artifact_bytes);
   response->set_chunk_bytes(tasks_.limits().chunk_bytes);

@@ -42,13 +42,16 @@ bool ToolchainAllowed(const WorkerIdentity& identity, const std::string& toolcha
 }  // namespace
 
 absl::Status TaskService::RegisterWorker(const WorkerIdentity& identity, const WorkerInfo& worker,
-                                         std::vector<std::string> capability_tags, const std::string& toolchain) {
+                                         std::vector<std::string> capability_tags,
+                                         const std::vector<std::string>& toolchains, std::string toolchains_json) {
   if (worker.id.empty()) return absl::InvalidArgumentError("worker id is empty");
   if (worker.roles.empty()) return absl::InvalidArgumentError("worker has no roles");
   if (absl::Status granted = CheckRolesGranted(identity, worker.roles); !granted.ok()) return granted;
-  if (!ToolchainAllowed(identity, toolchain)) {
-    return absl::PermissionDeniedError(absl::StrCat("worker credential ", identity.credential_id, " (pool '",
-                                                    identity.pool, "') does not allow toolchain '", toolchain, "'"));
+  for (const std::string& toolchain : toolchains) {
+    if (!ToolchainAllowed(identity, toolchain)) {
+      return absl::PermissionDeniedError(absl::StrCat("worker credential ", identity.credential_id, " (pool '",
+                                                      identity.pool, "') does not allow toolchain '", toolchain, "'"));
+    }
   }
   {
     std::lock_guard lock(capabilities_mutex_);
@@ -64,6 +67,7 @@ absl::Status TaskService::RegisterWorker(const WorkerIdentity& identity, const W
     capabilities_[worker.id] = std::move(capability_tags);
     registered_roles_[worker.id] = worker.roles;
     registered_credential_[worker.id] = identity.credential_id;
+    toolchains_[worker.id] = std::move(toolchains_json);
   }
   if (status.ok()) {
     spdlog::info("[worker={}] registered with {} (pool {}): {}", worker.id, identity.credential_id, identity.pool,
@@ -90,6 +94,7 @@ absl::StatusOr<std::optional<LeaseGrant>> TaskService::Lease(const WorkerIdentit
           absl::StrCat("worker id ", worker_id, " is registered under another credential"));
     }
     request.capabilities = it->second;
+    request.toolchains_json = toolchains_[worker_id];
     if (request.roles.empty()) request.roles = registered_roles_[worker_id];  // the proto's "empty: as registered"
   }
   if (absl::Status granted = CheckRolesGranted(identity, request.roles); !granted.ok()) return granted;

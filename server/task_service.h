@@ -50,11 +50,14 @@ class TaskService {
   TaskService(JobStore& store, ArtifactStore& artifacts, const Clock& clock, ServiceLimits limits);
 
   // `capability_tags` ("gpu:gfx90a", "target:gfx940", "gpu") are matched against a task's
-  // required capabilities when this worker leases.
+  // required capabilities when this worker leases; `toolchains_json` (LeaseRequest::toolchains_json)
+  // against a validate task's required toolchain.
   // `identity` is the caller's worker credential: the worker may register only roles it grants and
-  // only a toolchain it allows (PermissionDenied otherwise), and its id stays bound to that credential.
+  // only toolchains it allows (every name in `toolchains`; PermissionDenied otherwise), and its id stays bound
+  // to that credential.
   absl::Status RegisterWorker(const WorkerIdentity& identity, const WorkerInfo& worker,
-                              std::vector<std::string> capability_tags, const std::string& toolchain = "");
+                              std::vector<std::string> capability_tags, const std::vector<std::string>& toolchains = {""},
+                              std::string toolchains_json = "[]");
   // Waits up to `wait` (capped) for a task; nullopt when none came. `cancelled` ends the wait early.
   // PermissionDenied when the worker id was registered under another credential or a role is not granted.
   absl::StatusOr<std::optional<LeaseGrant>> Lease(const WorkerIdentity& identity, const std::string& worker_id,
@@ -95,6 +98,7 @@ class TaskService {
   std::map<std::string, std::vector<std::string>> capabilities_;  // by worker id
   std::map<std::string, std::vector<TaskKind>> registered_roles_;  // by worker id: a lease without roles uses them
   std::map<std::string, std::string> registered_credential_;        // by worker id: the credential that registered it
+  std::map<std::string, std::string> toolchains_;                   // by worker id: LeaseRequest::toolchains_json
 };
 
 }  // namespace hipforge::server

@@ -38,6 +38,8 @@ int main(int argc, char** argv) {
   std::string scratch = EnvOr("MIGRATE_WORKER_SCRATCH", "");
   std::string hipcc = EnvOr("HIPCC", "hipcc");
   std::string default_hip_version = EnvOr("MIGRATE_WORKER_HIP_VERSION", "auto");
+  std::string toolchain_dir = EnvOr("MIGRATE_TOOLCHAIN_DIR", "/var/cache/hipforge/toolchains");
+  std::string host_toolchain = EnvOr("MIGRATE_HOST_TOOLCHAIN", "host");
   int lease_wait_ms = 20000;
   bool keep_scratch = false;
   std::string log_level = EnvOr("MIGRATE_LOG_LEVEL", "info");
@@ -47,8 +49,14 @@ int main(int argc, char** argv) {
   app.add_option("--scratch-dir", scratch, "per-task temp dirs go below it (env MIGRATE_WORKER_SCRATCH)");
   app.add_option("--hipcc", hipcc, "hipcc for the validate role (env HIPCC)");
   app.add_option("--default-hip-version", default_hip_version,
-                 "translate role: HIP release for jobs that name none; auto = --hipcc's version "
-                 "(env MIGRATE_WORKER_HIP_VERSION)");
+                 "translate role: HIP release for jobs that name none; auto = the newest toolchain's, else "
+                 "--hipcc's (env MIGRATE_WORKER_HIP_VERSION)");
+  app.add_option("--toolchain-dir", toolchain_dir,
+                 "toolchain root filesystems made by scripts/make-toolchain.sh; none: only --hipcc "
+                 "(env MIGRATE_TOOLCHAIN_DIR)");
+  app.add_option("--host-toolchain-name", host_toolchain,
+                 "name reports give the --hipcc toolchain, e.g. rocm-6.4 in an image built FROM it "
+                 "(env MIGRATE_HOST_TOOLCHAIN)");
   app.add_option("--lease-wait-ms", lease_wait_ms, "long-poll bound per LeaseTask");
   app.add_flag("--keep-scratch", keep_scratch, "keep task dirs for debugging");
   app.add_option("--log-level", log_level, "trace|debug|info|warn|error");
@@ -98,6 +106,8 @@ int main(int argc, char** argv) {
   hipforge::worker::RoleSetOptions role_options;
   role_options.hipcc = hipcc;
   role_options.default_hip_version = default_hip_version;
+  role_options.toolchain_dir = toolchain_dir == "none" ? "" : toolchain_dir;
+  role_options.host_toolchain_name = host_toolchain;
   auto role_set = hipforge::worker::MakeRoleSet(roles, launcher, role_options);
   if (!role_set.ok()) {
     spdlog::error("{}", role_set.status().ToString());

@@ -1,14 +1,19 @@
 #include "worker/role_set.h"
 
 #include <regex>
+#include <set>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "spdlog/spdlog.h"
 
 #if HIPFORGE_HAVE_TRANSLATE
 #include "worker/translate_runner.h"
 #endif
 #if HIPFORGE_HAVE_VALIDATE
+#include "worker/validate/sandbox.h"
+#include "worker/validate/toolchain.h"
+#include "worker/validate/arch_selection.h"
 #include "worker/validate/gpu_inventory.h"
 #include "worker/validate/gpu_lease.h"
 #include "worker/validate/validator.h"
@@ -46,6 +51,32 @@ class RoleSetImpl final : public RoleSet {
 
 }  // namespace
 
+#if HIPFORGE_HAVE_VALIDATE
+namespace {
+
+// The toolchains this worker has, probed once for both roles.
+std::vector<validate::Toolchain> DiscoverToolchains(ProcessLauncher& launcher, const RoleSetOptions& options) {
+  validate::LocalToolchainOptions toolchain_options;
+  toolchain_options.cache_dir = options.toolchain_dir;
+  toolchain_options.host_hipcc = options.hipcc;
+  toolchain_options.host_name = options.host_toolchain_name;
+  toolchain_options.sandbox = validate::ProbeSandbox(launcher, "/usr/bin/bwrap").ok();
+  validate::LocalToolchainSource source(launcher, toolchain_options);
+  std::vector<std::string> problems;
+  std::vector<validate::Toolchain> toolchains =
+      options.toolchain_dir.empty() && options.hipcc.empty() ? std::vector<validate::Toolchain>{}
+                                                              : source.Discover(problems);
+  for (const std::string& problem : problems) spdlog::warn("toolchains: {}", problem);
+  for (const validate::Toolchain& toolchain : toolchains) {
+    spdlog::info("toolchain {} ({} archs, libraries: {})", toolchain.Describe(), toolchain.probe.offload_archs.size(),
+                 absl::StrJoin(toolchain.probe.libraries, ","));
+  }
+  return toolchains;
+}
+
+}  // namespace
+#endif
+
 absl::StatusOr<v1::TaskRole> ParseRole(std::string_view name) {
   if (name == "translate") return v1::TASK_ROLE_TRANSLATE;
   if (name == "validate") return v1::TASK_ROLE_VALIDATE;
@@ -55,11 +86,22 @@ absl::StatusOr<v1::TaskRole> ParseRole(std::string_view name) {
 absl::StatusOr<std::unique_ptr<RoleSet>> MakeRoleSet(const std::vector<v1::TaskRole>& roles,
                                                      ProcessLauncher& launcher, const RoleSetOptions& options) {
   auto set = std::make_unique<RoleSetImpl>();
+#if HIPFORGE_HAVE_VALIDATE
+  const std::vector<validate::Toolchain> toolchains = DiscoverToolchains(launcher, options);
+  const std::string newest_release = toolchains.empty() ? "" : toolchains.front().HipRelease();
+  const std::string newest = toolchains.empty() ? "" : toolchains.front().Describe();
+#else
+  const std::string newest_release, newest;
+#endif
   for (v1::TaskRole role : roles) {
     if (role == v1::TASK_ROLE_TRANSLATE) {
 #if HIPFORGE_HAVE_TRANSLATE
       std::string hip_version = options.default_hip_version;
-      if (hip_version == "auto") {
+      if (hip_version == "auto" && !newest_release.empty()) {
+        // The newest toolchain is the one validation builds with when a job names no HIP release.
+        hip_version = newest_release;
+        spdlog::info("translate role: jobs without a HIP version target HIP {} ({})", hip_version, newest);
+      } else if (hip_version == "auto") {
         absl::StatusOr<std::string> detected = DetectHipVersion(launcher, options.hipcc);
         hip_version = detected.ok() ? *detected : "";
         spdlog::info("translate role: jobs without a HIP version target {}",
@@ -75,15 +117,34 @@ absl::StatusOr<std::unique_ptr<RoleSet>> MakeRoleSet(const std::vector<v1::TaskR
       set->inventory_ = std::make_unique<validate::HipRocmSmiInventory>(launcher, options.hipcc);
       validate::Capabilities caps = validate::DescribeCapabilities(*set->inventory_);
       for (const auto& gpu : caps.gpus) set->capabilities_.add_gpu_archs(gpu.arch);
-      for (const auto& target : caps.compile_targets) set->capabilities_.add_toolchain_targets(target);
       set->capabilities_.set_has_gpu(!caps.gpus.empty());
-      set->capabilities_.set_toolchain(caps.toolchain);
+      if (toolchains.empty()) {
+        for (const auto& target : caps.compile_targets) set->capabilities_.add_toolchain_targets(target);
+        set->capabilities_.set_toolchain(caps.toolchain);
+      } else {
+        set->capabilities_.set_toolchain(toolchains.front().Describe());
+        std::set<std::string> targets;
+        for (const validate::Toolchain& toolchain : toolchains) {
+          v1::ToolchainCapability* capability = set->capabilities_.add_toolchains();
+          capability->set_name(toolchain.name);
+          capability->set_hip_version(toolchain.probe.hip_version);
+          capability->set_clang_version(toolchain.probe.clang_version);
+          for (const auto& arch : toolchain.probe.offload_archs) capability->add_offload_archs(arch);
+          for (const auto& library : toolchain.probe.libraries) capability->add_libraries(library);
+          for (const auto& arch : validate::ReachableArchs(toolchain.probe.offload_archs)) {
+            capability->add_stand_in_archs(arch);
+          }
+          targets.insert(toolchain.probe.offload_archs.begin(), toolchain.probe.offload_archs.end());
+        }
+        for (const auto& target : targets) set->capabilities_.add_toolchain_targets(target);
+      }
       std::filesystem::path lock_dir = options.gpu_lock_dir.empty()
                                            ? std::filesystem::temp_directory_path() / "hipforge-gpu-locks"
                                            : options.gpu_lock_dir;
       set->leases_ = std::make_unique<validate::FileLockLeaseManager>(caps.gpus, lock_dir);
       validate::ValidatorOptions validator_options;
       validator_options.hipcc = options.hipcc;
+      validator_options.toolchains = toolchains;
       set->validator_ = std::make_unique<validate::Validator>(launcher, *set->inventory_, *set->leases_,
                                                               validator_options);
       set->validate_ = std::make_unique<ValidateTaskRunner>(*set->validator_);

@@ -20,6 +20,10 @@ struct RoleSetOptions {
   // `hipcc` above when it runs here (else the translator's default); empty: the translator's default.
   std::string default_hip_version = "auto";
   std::filesystem::path gpu_lock_dir;          // validate role; empty: <tmp>/hipforge-gpu-locks
+  // Toolchain root filesystems made by scripts/make-toolchain.sh (validate role builds in them; the
+  // translate role's "auto" HIP version is the newest one's). Empty: only the host's `hipcc`.
+  std::filesystem::path toolchain_dir = "/var/cache/hipforge/toolchains";
+  std::string host_toolchain_name = "host";  // how reports name the `hipcc` above
 };
 
 class RoleSet {

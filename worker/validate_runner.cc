@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "worker/validate/validator.h"
 
 namespace hipforge::worker {
@@ -33,6 +34,9 @@ absl::StatusOr<TaskOutput> ValidateTaskRunner::Run(const TaskContext& context) {
   // The submitted CUDA tree: build errors map back to its lines, and the manifest's CUDA reference
   // outputs are read from it (references_dir stays empty: the manifest decides).
   request.original_tree = context.original_root;
+  // "6.4.3" and "6.4" both mean the 6.4 release.
+  const std::vector<std::string> hip = absl::StrSplit(context.spec.options().hip_version(), '.');
+  request.hip_release = hip.size() >= 2 ? absl::StrCat(hip[0], ".", hip[1]) : context.spec.options().hip_version();
   request.managed_memory_found = context.managed_memory_found;
   request.cancelled = &context.abandon;
   StepSink sink(context.progress);

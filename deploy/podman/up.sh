@@ -24,7 +24,10 @@ podman pod create --name "$pod" -p "127.0.0.1:$port:50051" >/dev/null
 podman run -d --pod "$pod" --name "$pod-postgres" -e POSTGRES_PASSWORD="$password" localhost/hipforge-postgres >/dev/null
 ready=0
 for _ in $(seq 1 60); do
-  if podman exec "$pod-postgres" /usr/lib/postgresql/15/bin/pg_isready -h 127.0.0.1 -q; then ready=1; break; fi
+  if podman exec "$pod-postgres" /usr/lib/postgresql/15/bin/pg_isready -h 127.0.0.1 -q 2>/dev/null; then
+    ready=1; break
+  fi
+  [ "$(podman inspect -f '{{.State.Running}}' "$pod-postgres")" = true ] || break
   sleep 1
 done
 [ $ready -eq 1 ] || { podman logs "$pod-postgres" >&2; echo "up.sh: PostgreSQL did not start" >&2; exit 1; }

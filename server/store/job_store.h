@@ -102,6 +102,12 @@ struct LeaseRequest {
   std::vector<TaskKind> roles;            // task kinds this worker runs
   std::vector<std::string> capabilities;  // a task is leasable if its required capabilities are a subset
   std::chrono::milliseconds lease_duration{std::chrono::seconds(60)};
+  // The worker's toolchains, JSON [{"name", "hip_release", "archs": [..], "stand_in_archs": [..]}]: a
+  // validate task goes to a worker one of whose toolchains has its targets and HIP release. "[]": the
+  // worker registered none and is matched on `capabilities` alone.
+  std::string toolchains_json = "[]";
+  // How long a validate task waits for an exact toolchain before one with a stand-in arch may take it.
+  std::chrono::milliseconds stand_in_after{std::chrono::seconds(60)};
 };
 
 struct LeasedTask {

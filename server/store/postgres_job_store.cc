@@ -265,7 +265,8 @@ class PostgresJobStore final : public JobStore {
     return InSingleStatement<Result>([&](pqxx::transaction_base& tx) -> absl::StatusOr<Result> {
       const auto rows = tx.exec_prepared("lease_task", request.worker_id, KindsToJson(request.roles),
                                          StringsToJson(request.capabilities), NowMicros(),
-                                         static_cast<int64_t>(request.lease_duration.count()));
+                                         static_cast<int64_t>(request.lease_duration.count()), request.toolchains_json,
+                                         static_cast<int64_t>(request.stand_in_after.count()));
       if (rows.empty()) return Result();
       const auto& row = rows[0];
       LeasedTask task;

@@ -52,4 +52,15 @@ ArchChoice ChooseBuildArch(const std::string& requested, const std::vector<std::
   return choice;
 }
 
+std::vector<std::string> ReachableArchs(const std::vector<std::string>& toolchain_targets) {
+  static const char* const kJobArchs[] = {"gfx906", "gfx908", "gfx90a", "gfx940", "gfx941", "gfx942", "gfx950",
+                                          "gfx1030", "gfx1100", "gfx1101", "gfx1102", "gfx1200", "gfx1201"};
+  std::vector<std::string> reachable = toolchain_targets;
+  for (const char* arch : kJobArchs) {
+    if (std::find(reachable.begin(), reachable.end(), arch) != reachable.end()) continue;
+    if (!ChooseBuildArch(arch, toolchain_targets).arch.empty()) reachable.emplace_back(arch);
+  }
+  return reachable;
+}
+
 }  // namespace hipforge::validate

@@ -14,4 +14,8 @@ struct ArchChoice {
 
 ArchChoice ChooseBuildArch(const std::string& requested, const std::vector<std::string>& toolchain_targets);
 
+// `toolchain_targets` plus the AMD GPU archs jobs ask for (Instinct, recent Radeon) that ChooseBuildArch
+// builds through a stand-in of the family: what a worker can take when no exact toolchain exists.
+std::vector<std::string> ReachableArchs(const std::vector<std::string>& toolchain_targets);
+
 }  // namespace hipforge::validate

@@ -1,9 +1,11 @@
 #include "worker/validate/gpu_inventory.h"
 #include "worker/validate/text_util.h"
+#include "worker/validate/toolchain.h"
 
 #include <dlfcn.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <regex>
@@ -200,34 +202,9 @@ absl::StatusOr<std::vector<GpuDevice>> HipRocmSmiInventory::ListGpus() {
 }
 
 absl::StatusOr<std::vector<std::string>> HipRocmSmiInventory::CompileTargets() {
-  // hipcc (a perl or binary wrapper) names the clang it drives when HIPCC_VERBOSE=1.
-  ProcessSpec spec;
-  spec.argv = {hipcc_.string(), "--version"};
-  spec.environment = {{"HIPCC_VERBOSE", "1"}};
-  spec.timeout = std::chrono::seconds(60);
-  auto version = launcher_.Run(spec);
-  if (!version.ok()) return version.status();
-  std::smatch match;
-  const std::string out = version->standard_output + version->standard_error;
-  fs::path clang;
-  if (std::regex_search(out, match, std::regex(R"(hipcc-cmd:\s*"?([^\s"]+))"))) clang = match[1].str();
-  if (clang.empty() && std::regex_search(out, match, std::regex(R"(InstalledDir:\s*(\S+))"))) {
-    clang = fs::path(match[1].str()) / "clang++";
-  }
-  if (clang.empty()) return absl::NotFoundError("cannot tell which clang hipcc drives: " + out);
-  spec.argv = {clang.string(), "--target=amdgcn-amd-amdhsa", "-nogpulib", "--print-supported-cpus"};
-  spec.environment.clear();
-  auto cpus = launcher_.Run(spec);
-  if (!cpus.ok()) return cpus.status();
-  std::vector<std::string> targets;
-  const std::string listing = cpus->standard_output + cpus->standard_error;
-  static const std::regex kTarget(R"(^\s*(gfx[0-9a-f]+)\b)");
-  for (absl::string_view line : absl::StrSplit(listing, '\n')) {
-    std::string l(line);
-    if (std::regex_search(l, match, kTarget)) targets.push_back(match[1]);
-  }
-  if (targets.empty()) return absl::NotFoundError("no gfx targets in `" + clang.string() + " --print-supported-cpus`");
-  return targets;
+  ExecutionContext host;  // the worker's own environment, no sandbox
+  if (const char* path = std::getenv("PATH")) host.environment["PATH"] = path;
+  return QueryOffloadArchs(launcher_, host, hipcc_);
 }
 
 std::string HipRocmSmiInventory::ToolchainName() {

@@ -9,13 +9,15 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Merged-/usr systems have /bin -> usr/bin: recreate the link instead of binding through it.
-void AddSystemDir(std::vector<std::string>& argv, const fs::path& dir) {
+// `dir` as seen inside, taken from `root` (empty: the host). Merged-/usr systems have /bin -> usr/bin:
+// recreate the link instead of binding through it.
+void AddSystemDir(std::vector<std::string>& argv, const fs::path& root, const fs::path& dir) {
   std::error_code ec;
-  if (fs::is_symlink(dir, ec)) {
-    argv.insert(argv.end(), {"--symlink", fs::read_symlink(dir, ec).string(), dir.string()});
-  } else if (fs::exists(dir, ec)) {
-    argv.insert(argv.end(), {"--ro-bind", dir.string(), dir.string()});
+  const fs::path source = root.empty() ? dir : root / dir.relative_path();
+  if (fs::is_symlink(source, ec)) {
+    argv.insert(argv.end(), {"--symlink", fs::read_symlink(source, ec).string(), dir.string()});
+  } else if (fs::exists(source, ec)) {
+    argv.insert(argv.end(), {"--ro-bind", source.string(), dir.string()});
   }
 }
 
@@ -27,12 +29,13 @@ std::vector<std::string> SandboxCommand(const fs::path& bwrap, const fs::path& p
                                    "--unshare-ipc", "--unshare-pid", "--unshare-uts", "--unshare-cgroup-try"};
   if (!spec.allow_network) argv.push_back("--unshare-net");
   for (const char* dir : {"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt"}) {
-    AddSystemDir(argv, dir);
+    AddSystemDir(argv, spec.root, dir);
   }
   // Only what programs need from /etc: the loader cache, users, alternatives symlinks, OpenCL/HIP vendors.
   for (const char* file : {"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives",
                            "/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/OpenCL", "/etc/localtime"}) {
-    argv.insert(argv.end(), {"--ro-bind-try", file, file});
+    const std::string source = spec.root.empty() ? file : (spec.root / fs::path(file).relative_path()).string();
+    argv.insert(argv.end(), {"--ro-bind-try", source, file});
   }
   for (const fs::path& path : spec.read_only_paths) {
     argv.insert(argv.end(), {"--ro-bind", path.string(), path.string()});

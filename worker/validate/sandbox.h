@@ -27,6 +27,9 @@ struct ResourceLimits {
 
 struct SandboxSpec {
   std::filesystem::path work_dir;                      // bound read-write at the same path
+  // A toolchain's root filesystem: its /usr, /bin, /lib*, /opt and /etc files become the system seen
+  // inside. Empty: the host's own (the `host` toolchain).
+  std::filesystem::path root;
   std::filesystem::path chdir;                         // cwd inside; empty: work_dir
   std::vector<std::filesystem::path> read_only_paths;  // toolchain roots etc. (bound at the same path)
   std::vector<std::filesystem::path> devices;          // e.g. /dev/kfd, /dev/dri/renderD128

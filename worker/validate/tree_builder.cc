@@ -104,7 +104,8 @@ BuildOutcome TreeBuilder::Build(const BuildInput& input, const ExecutionContext&
   std::vector<Step> steps;
   switch (outcome.system) {
     case BuildSystem::kCMake: {
-      const bool ninja = !FindProgram("ninja").empty();
+      const bool ninja = toolchain_.rootfs.empty() ? !FindProgram("ninja").empty()
+                                                   : fs::exists(toolchain_.rootfs / "usr/bin/ninja");
       std::vector<std::string> configure = {toolchain_.cmake.string(), "-S", input.source_dir.string(), "-B",
                                             input.build_dir.string(), "-G", ninja ? "Ninja" : "Unix Makefiles",
                                             "-DCMAKE_CXX_COMPILER=" + toolchain_.hipcc.string(),

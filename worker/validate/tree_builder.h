@@ -23,6 +23,7 @@ struct BuildToolchain {
   std::filesystem::path make = "make";
   std::string label;  // goes into the report
   int parallel_jobs = 2;
+  std::filesystem::path rootfs;  // the toolchain's root filesystem the steps run in; empty: the host
 };
 
 struct BuildInput {

@@ -13,6 +13,7 @@
 #include "worker/validate/profile.h"
 #include "worker/validate/source_map.h"
 #include "worker/validate/test_runner.h"
+#include "worker/validate/toolchain_choice.h"
 #include "worker/validate/tree_builder.h"
 
 namespace hipforge::validate {
@@ -36,12 +37,6 @@ absl::Status CopyTree(const fs::path& from, const fs::path& to) {
   return absl::OkStatus();
 }
 
-struct ArchBuild {
-  BuildResult result;
-  fs::path source_dir;
-  fs::path build_dir;
-  bool has_ctest = false;
-};
 
 bool Cancelled(const ValidationRequest& request) {
   return request.cancelled != nullptr && request.cancelled->load();
@@ -53,209 +48,314 @@ ParityResult Missing(const std::string& name, const std::string& why) {
 
 }  // namespace
 
+struct Validator::ArchBuild {
+  const Toolchain* toolchain = nullptr;  // points into Validator::State::toolchains
+  BuildResult result;
+  fs::path source_dir;
+  fs::path build_dir;
+  bool has_ctest = false;
+};
+
 Validator::Validator(ProcessLauncher& launcher, GpuInventory& inventory, GpuLeaseManager& leases,
                      ValidatorOptions options)
     : launcher_(launcher), inventory_(inventory), leases_(leases), options_(std::move(options)) {}
 
+// Everything one validation knows; each stage reads what earlier stages left and adds its part.
+struct Validator::State {
+  const ValidationRequest& request;
+  ProgressSink* progress = nullptr;
+  fs::path work_dir;
+  Manifest manifest;
+  fs::path references_dir;  // CUDA reference outputs (parity goldens, baseline timings)
+  std::vector<std::string> archs;  // requested, in order
+  bool sandbox_ok = false;
+  std::vector<Toolchain> toolchains;  // candidates, newest first
+  std::vector<LibraryUse> needed_libraries;
+  std::vector<ArchBuild> builds;  // one per requested arch
+  std::set<std::string> built_archs;
+  std::unique_ptr<GpuLease> lease;
+  const ArchBuild* run_build = nullptr;  // the build tests run from
+  ExecutionContext run_context;           // its toolchain, the leased GPU's environment and devices
+  std::map<std::string, std::string> variables;  // ${ARCH}, ${BUILD_DIR}, ${SOURCE_DIR} of run_build
+  ValidationReport report;
+  bool finished = false;  // a stage completed the report early (nothing runs on a GPU)
+};
+
 absl::StatusOr<ValidationReport> Validator::Validate(const ValidationRequest& request, ProgressSink* progress) {
+  using Stage = absl::Status (Validator::*)(State&);
+  static constexpr Stage kStages[] = {&Validator::LoadInputs, &Validator::CheckSandbox, &Validator::SelectToolchains,
+                                      &Validator::BuildArchs, &Validator::LeaseGpu,     &Validator::ChooseRunBuild,
+                                      &Validator::RunTests,   &Validator::CheckParity,  &Validator::Profile};
+  State state{.request = request, .progress = progress};
+  for (Stage stage : kStages) {
+    if (Cancelled(request)) return absl::CancelledError("validation stopped: the job was cancelled");
+    if (absl::Status status = (this->*stage)(state); !status.ok()) return status;
+    if (state.finished) break;
+  }
+  if (Cancelled(request)) return absl::CancelledError("validation stopped: the job was cancelled");
+  return std::move(state.report);
+}
+
+absl::Status Validator::LoadInputs(State& state) {
+  const ValidationRequest& request = state.request;
   if (!fs::is_directory(request.translated_tree)) {
     return absl::InvalidArgumentError("translated tree not found: " + request.translated_tree.string());
   }
   if (request.work_dir.empty()) return absl::InvalidArgumentError("work_dir is required");
   std::error_code ec;
-  const fs::path work_dir = fs::absolute(request.work_dir);
-  fs::create_directories(work_dir / "tmp", ec);
+  state.work_dir = fs::absolute(request.work_dir);
+  fs::create_directories(state.work_dir / "tmp", ec);
 
-  // --- manifest ---
-  Manifest manifest;
   const fs::path manifest_path = !request.manifest.empty() ? request.manifest
                                                            : request.translated_tree / "hipforge.yaml";
   if (fs::exists(manifest_path)) {
     auto loaded = LoadManifest(manifest_path);
     if (!loaded.ok()) return loaded.status();
-    manifest = std::move(*loaded);
+    state.manifest = std::move(*loaded);
   } else if (!request.manifest.empty()) {
     return absl::NotFoundError("manifest not found: " + request.manifest.string());
   }
-
-  // --- CUDA references: explicit dir, else the manifest's directory in the repository ---
-  fs::path references_dir = request.references_dir;
-  if (references_dir.empty()) {
+  // CUDA references: the explicit dir, else the manifest's directory in the repository.
+  state.references_dir = request.references_dir;
+  if (state.references_dir.empty()) {
     const fs::path repository = !request.original_tree.empty() ? request.original_tree : request.translated_tree;
-    references_dir = manifest.references.empty() ? repository : repository / manifest.references;
+    state.references_dir =
+        state.manifest.references.empty() ? repository : repository / state.manifest.references;
   }
-  const absl::Status cancelled_status = absl::CancelledError("validation stopped: the job was cancelled");
+  state.archs = request.requested_archs;
+  if (state.archs.empty()) state.archs = state.manifest.targets;
+  if (state.archs.empty()) state.archs = {"gfx90a"};
+  return absl::OkStatus();
+}
 
-  // --- capabilities ---
-  ValidationReport report;
-  auto targets = inventory_.CompileTargets();
-  const std::string toolchain = options_.toolchain_label.empty() ? inventory_.ToolchainName() : options_.toolchain_label;
-  std::vector<std::string> archs = request.requested_archs;
-  if (archs.empty()) archs = manifest.targets;
-  if (archs.empty()) archs = {"gfx90a"};
-
-  const bool sandbox_ok = options_.use_sandbox && ProbeSandbox(launcher_, "/usr/bin/bwrap").ok();
-  if (options_.use_sandbox && !sandbox_ok) {
-    report.gpu.warnings.push_back("bubblewrap unavailable here: user commands ran without a sandbox");
+absl::Status Validator::CheckSandbox(State& state) {
+  state.sandbox_ok = options_.use_sandbox && ProbeSandbox(launcher_, "/usr/bin/bwrap").ok();
+  if (options_.use_sandbox && !state.sandbox_ok) {
+    state.report.gpu.warnings.push_back("bubblewrap unavailable here: user commands ran without a sandbox");
   }
+  return absl::OkStatus();
+}
 
-  // --- builds ---
-  std::vector<ArchBuild> builds;
-  std::set<std::string> built_archs;
-  for (const std::string& requested : archs) {
-    if (Cancelled(request)) return cancelled_status;
+absl::Status Validator::SelectToolchains(State& state) {
+  state.needed_libraries = FindLibraryUses(state.request.translated_tree);
+  for (const Toolchain& toolchain : options_.toolchains) {
+    // A root filesystem is only entered through bubblewrap.
+    if (toolchain.rootfs.empty() || state.sandbox_ok) state.toolchains.push_back(toolchain);
+  }
+  if (!state.toolchains.empty()) return absl::OkStatus();
+  // No probed toolchain: the host's hipcc, with the archs the inventory reports for it.
+  Toolchain host{.name = "host", .hipcc = options_.hipcc, .description = inventory_.ToolchainName()};
+  if (auto targets = inventory_.CompileTargets(); targets.ok()) {
+    host.probe.offload_archs = *targets;
+  } else {
+    state.report.gpu.warnings.push_back(absl::StrCat("toolchain targets unknown: ", targets.status().message()));
+  }
+  state.toolchains.push_back(std::move(host));
+  return absl::OkStatus();
+}
+
+absl::Status Validator::BuildArchs(State& state) {
+  const ValidationRequest& request = state.request;
+  for (const std::string& requested : state.archs) {
+    if (Cancelled(request)) return absl::OkStatus();
+    ToolchainChoice choice = ChooseToolchain(requested, request.hip_release, state.needed_libraries, state.toolchains);
     ArchBuild build;
+    build.toolchain = choice.toolchain;
     build.result.requested_arch = requested;
-    build.result.toolchain = toolchain;
-    ArchChoice choice = targets.ok() ? ChooseBuildArch(requested, *targets)
-                                     : ArchChoice{.requested = requested, .arch = requested,
-                                                  .note = "toolchain targets unknown: " +
-                                                          std::string(targets.status().message())};
-    build.result.arch = choice.arch;
-    build.result.note = choice.note;
-    if (choice.arch.empty() || built_archs.count(choice.arch)) {
-      if (!choice.arch.empty()) {
-        // Two requests map to the same target: report the first build's outcome for this one too.
-        for (const ArchBuild& earlier : builds) {
-          if (earlier.result.arch == choice.arch) {
-            const std::string note = build.result.note;
-            build.result = earlier.result;
-            build.result.requested_arch = requested;
-            build.result.note = note;
-          }
-        }
+    build.result.toolchain = choice.toolchain->Describe();
+    build.result.arch = choice.arch.arch;
+    if (choice.arch.arch.empty() && choice.toolchain->probe.offload_archs.empty()) {
+      build.result.arch = requested;  // targets unknown: try what was asked for
+    }
+    build.result.note = absl::StrJoin({choice.arch.note, choice.note}, choice.arch.note.empty() || choice.note.empty()
+                                                                           ? "" : "; ");
+    if (!choice.missing.empty()) {
+      // A library no toolchain has: say which and where, instead of a compiler's "file not found".
+      for (const LibraryUse& use : choice.missing) {
+        build.result.errors.push_back({.path = use.file.string(), .line = use.line,
+                                       .message = MissingLibraryMessage(use, state.toolchains)});
       }
-      builds.push_back(std::move(build));
+      build.result.log_excerpt = build.result.errors.front().message;
+      Progress(state.progress, "build", absl::StrCat(requested, " not built: ", build.result.log_excerpt));
+      state.builds.push_back(std::move(build));
       continue;
     }
-    build.source_dir = work_dir / choice.arch / "src";
-    build.build_dir = work_dir / choice.arch / "build";
-    if (auto copied = CopyTree(request.translated_tree, build.source_dir); !copied.ok()) return copied;
-    Progress(progress, "build", absl::StrCat("building for ", choice.arch,
-                                             choice.arch != requested ? " (requested " + requested + ")" : ""));
-
-    ExecutionContext context;
-    JobEnvironmentInput env_input{.device = nullptr, .visibility = options_.visibility, .requested = manifest.env,
-                                  .work_dir = work_dir};
-    if (options_.hipcc.has_parent_path()) env_input.path_prefix.push_back(options_.hipcc.parent_path());
-    context.environment = BuildJobEnvironment(env_input).variables;
-    if (sandbox_ok) context.sandbox = SandboxSpec{.work_dir = work_dir};
-    context.cancelled = request.cancelled;
-
-    TreeBuilder builder(launcher_, BuildToolchain{.hipcc = options_.hipcc, .label = toolchain,
-                                                  .parallel_jobs = options_.parallel_jobs},
-                        request.cancelled);
-    BuildOutcome outcome = builder.Build({.source_dir = build.source_dir, .build_dir = build.build_dir,
-                                          .arch = choice.arch, .manifest = &manifest,
-                                          .timeout = options_.build_timeout},
-                                         context);
-    if (Cancelled(request)) return cancelled_status;
-    auto mapper = SourceMapper::Create(build.source_dir, request.original_tree, request.line_map);
-    if (!mapper.ok()) return mapper.status();
-    build.result.ok = outcome.ok;
-    build.result.duration_ms = outcome.duration_ms;
-    build.result.kernels = outcome.kernels;
-    build.result.errors = MapBuildErrors(outcome.errors, *mapper, outcome.compiler_cwd);
-    if (!outcome.ok && build.result.errors.empty()) build.result.errors.push_back({.message = outcome.failure});
-    if (!outcome.ok) build.result.log_excerpt = outcome.log_excerpt;
-    build.has_ctest = outcome.has_ctest;
-    std::ofstream(work_dir / choice.arch / "build.log") << outcome.log;
-    Progress(progress, "build", absl::StrCat(choice.arch, outcome.ok ? " built" : " failed: " + outcome.failure,
-                                             ", ", outcome.kernels.size(), " kernels, ", outcome.duration_ms, " ms"));
-    if (outcome.ok) built_archs.insert(choice.arch);
-    builds.push_back(std::move(build));
+    const std::string& arch = build.result.arch;
+    const ArchBuild* earlier = nullptr;
+    for (const ArchBuild& b : state.builds) {
+      if (!arch.empty() && b.result.arch == arch && b.toolchain == build.toolchain) earlier = &b;
+    }
+    if (arch.empty() || earlier != nullptr) {
+      if (earlier != nullptr) {
+        // Two requests map to the same target: report the first build's outcome for this one too.
+        const std::string note = build.result.note;
+        build.result = earlier->result;
+        build.result.requested_arch = requested;
+        build.result.note = note;
+      }
+      state.builds.push_back(std::move(build));
+      continue;
+    }
+    BuildOne(state, build);
+    if (Cancelled(request)) return absl::OkStatus();
+    if (build.result.ok) state.built_archs.insert(arch);
+    state.builds.push_back(std::move(build));
   }
-  for (const ArchBuild& b : builds) report.builds.push_back(b.result);
+  for (const ArchBuild& b : state.builds) state.report.builds.push_back(b.result);
+  return absl::OkStatus();
+}
 
-  if (Cancelled(request)) return cancelled_status;
-  // --- GPU lease ---
+void Validator::BuildOne(State& state, ArchBuild& build) {
+  const ValidationRequest& request = state.request;
+  const Toolchain& toolchain = *build.toolchain;
+  const std::string& arch = build.result.arch;
+  // Per toolchain and arch: the same arch may be built by two toolchains for two requests.
+  const fs::path arch_dir = state.work_dir / (state.toolchains.size() > 1 ? toolchain.name + "-" + arch : arch);
+  build.source_dir = arch_dir / "src";
+  build.build_dir = arch_dir / "build";
+  if (auto copied = CopyTree(request.translated_tree, build.source_dir); !copied.ok()) {
+    build.result.errors.push_back({.message = std::string(copied.message())});
+    return;
+  }
+  Progress(state.progress, "build",
+           absl::StrCat("building for ", arch, arch != build.result.requested_arch
+                                                   ? " (requested " + build.result.requested_arch + ")" : "",
+                        " with ", build.result.toolchain));
+  ExecutionContext context;
+  JobEnvironmentInput env_input{.device = nullptr, .visibility = options_.visibility,
+                                .requested = state.manifest.env, .work_dir = state.work_dir};
+  if (toolchain.hipcc.has_parent_path()) env_input.path_prefix.push_back(toolchain.hipcc.parent_path());
+  context.environment = BuildJobEnvironment(env_input).variables;
+  if (state.sandbox_ok) context.sandbox = SandboxSpec{.work_dir = state.work_dir, .root = toolchain.rootfs};
+  context.cancelled = request.cancelled;
+
+  TreeBuilder builder(launcher_, BuildToolchain{.hipcc = toolchain.hipcc, .label = build.result.toolchain,
+                                                .parallel_jobs = options_.parallel_jobs, .rootfs = toolchain.rootfs},
+                      request.cancelled);
+  BuildOutcome outcome = builder.Build({.source_dir = build.source_dir, .build_dir = build.build_dir, .arch = arch,
+                                        .manifest = &state.manifest, .timeout = options_.build_timeout},
+                                       context);
+  auto mapper = SourceMapper::Create(build.source_dir, request.original_tree, request.line_map);
+  build.result.ok = outcome.ok;
+  build.result.duration_ms = outcome.duration_ms;
+  build.result.kernels = outcome.kernels;
+  if (mapper.ok()) build.result.errors = MapBuildErrors(outcome.errors, *mapper, outcome.compiler_cwd);
+  if (!outcome.ok && build.result.errors.empty()) build.result.errors.push_back({.message = outcome.failure});
+  if (!outcome.ok) build.result.log_excerpt = outcome.log_excerpt;
+  build.has_ctest = outcome.has_ctest;
+  std::ofstream(arch_dir / "build.log") << outcome.log;
+  Progress(state.progress, "build",
+           absl::StrCat(arch, outcome.ok ? " built" : " failed: " + outcome.failure, ", ", outcome.kernels.size(),
+                        " kernels, ", outcome.duration_ms, " ms"));
+}
+
+absl::Status Validator::LeaseGpu(State& state) {
   auto gpus = inventory_.ListGpus();
   const bool have_gpus = gpus.ok() && !gpus->empty();
-  std::unique_ptr<GpuLease> lease;
+  GpuSection& gpu = state.report.gpu;
   if (!have_gpus) {
     const std::string why = inventory_.RuntimeNote();
-    report.gpu.note = why.empty() ? kNoGpuNote : absl::StrCat(kNoGpuNote, " (", why, ")");
-  } else if (built_archs.empty()) {
-    report.gpu.note = "not run on a GPU: no build succeeded";
+    gpu.note = why.empty() ? kNoGpuNote : absl::StrCat(kNoGpuNote, " (", why, ")");
+  } else if (state.built_archs.empty()) {
+    gpu.note = "not run on a GPU: no build succeeded";
   } else {
-    auto acquired = leases_.Acquire(request.job_id, {built_archs.begin(), built_archs.end()}, options_.lease_wait);
+    auto acquired = leases_.Acquire(state.request.job_id, {state.built_archs.begin(), state.built_archs.end()},
+                                    options_.lease_wait);
     if (!acquired.ok()) {
-      report.gpu.note = absl::StrCat("not run on a GPU: ", acquired.status().message());
+      gpu.note = absl::StrCat("not run on a GPU: ", acquired.status().message());
     } else {
-      lease = std::move(*acquired);
-      report.gpu.ran_on_gpu = true;
-      report.gpu.device_key = lease->device().key;
-      report.gpu.device_arch = lease->device().arch;
-      report.gpu.note = absl::StrCat("ran on ", lease->device().name, " ", lease->device().key);
+      state.lease = std::move(*acquired);
+      gpu.ran_on_gpu = true;
+      gpu.device_key = state.lease->device().key;
+      gpu.device_arch = state.lease->device().arch;
+      gpu.note = absl::StrCat("ran on ", state.lease->device().name, " ", state.lease->device().key);
     }
   }
+  return absl::OkStatus();
+}
 
-  // --- tests, parity, profile on the leased GPU ---
-  const ArchBuild* run_build = nullptr;
-  for (const ArchBuild& b : builds) {
-    if (lease && b.result.ok && b.result.arch == lease->device().arch && b.result.requested_arch == b.result.arch) {
-      run_build = &b;
-      break;
-    }
-  }
-  if (lease && run_build == nullptr) {
-    for (const ArchBuild& b : builds) {
-      if (b.result.ok && b.result.arch == lease->device().arch) run_build = &b;
-    }
-  }
-  if (!lease || run_build == nullptr) {
-    const std::string why = report.gpu.note.empty() ? kNoGpuNote : report.gpu.note;
-    for (const ArchBuild& b : builds) {
-      for (const TestCommand& t : manifest.tests.commands) {
-        report.tests.push_back({.name = t.name, .arch = b.result.arch, .status = TestStatus::kNotRun,
-                                .output_excerpt = why});
+absl::Status Validator::ChooseRunBuild(State& state) {
+  // The build of the leased GPU's own arch; a stand-in build of that arch only when there is no other.
+  if (state.lease) {
+    const std::string& device_arch = state.lease->device().arch;
+    for (const ArchBuild& b : state.builds) {
+      if (b.result.ok && b.result.arch == device_arch && b.result.requested_arch == b.result.arch) {
+        state.run_build = &b;
+        break;
       }
     }
-    for (const ParityCase& c : manifest.parity) report.parity.push_back(Missing(c.name, why));
-    report.gpu.ran_on_gpu = false;
-    return report;
+    if (state.run_build == nullptr) {
+      for (const ArchBuild& b : state.builds) {
+        if (b.result.ok && b.result.arch == device_arch) state.run_build = &b;
+      }
+    }
+  }
+  if (!state.lease || state.run_build == nullptr) {
+    // Nothing runs: every test and parity case says not_run/missing with the reason, never passed.
+    const std::string why = state.report.gpu.note.empty() ? kNoGpuNote : state.report.gpu.note;
+    for (const ArchBuild& b : state.builds) {
+      for (const TestCommand& t : state.manifest.tests.commands) {
+        state.report.tests.push_back({.name = t.name, .arch = b.result.arch, .status = TestStatus::kNotRun,
+                                      .output_excerpt = why});
+      }
+    }
+    for (const ParityCase& c : state.manifest.parity) state.report.parity.push_back(Missing(c.name, why));
+    state.report.gpu.ran_on_gpu = false;
+    state.finished = true;
+    return absl::OkStatus();
   }
 
-  const GpuDevice& device = lease->device();
-  JobEnvironmentInput env_input{.device = &device, .visibility = options_.visibility, .requested = manifest.env,
-                                .managed_memory = request.managed_memory_found || manifest.managed_memory,
-                                .work_dir = work_dir};
-  if (options_.hipcc.has_parent_path()) env_input.path_prefix.push_back(options_.hipcc.parent_path());
+  const GpuDevice& device = state.lease->device();
+  const Toolchain& toolchain = *state.run_build->toolchain;
+  JobEnvironmentInput env_input{.device = &device, .visibility = options_.visibility,
+                                .requested = state.manifest.env,
+                                .managed_memory = state.request.managed_memory_found || state.manifest.managed_memory,
+                                .work_dir = state.work_dir};
+  if (toolchain.hipcc.has_parent_path()) env_input.path_prefix.push_back(toolchain.hipcc.parent_path());
   JobEnvironment env = BuildJobEnvironment(env_input);
-  for (const std::string& warning : env.warnings) report.gpu.warnings.push_back(warning);
-  ExecutionContext context{.environment = env.variables, .cancelled = request.cancelled};
-  if (sandbox_ok) {
-    context.sandbox = SandboxSpec{.work_dir = work_dir, .devices = AmdDeviceNodes(device.render_node),
-                                  .expose_sysfs = true};
+  for (const std::string& warning : env.warnings) state.report.gpu.warnings.push_back(warning);
+  state.run_context = ExecutionContext{.environment = env.variables, .cancelled = state.request.cancelled};
+  if (state.sandbox_ok) {
+    state.run_context.sandbox = SandboxSpec{.work_dir = state.work_dir, .root = toolchain.rootfs,
+                                            .devices = AmdDeviceNodes(device.render_node), .expose_sysfs = true};
   }
+  state.variables = {{"ARCH", state.run_build->result.arch},
+                     {"BUILD_DIR", state.run_build->build_dir.string()},
+                     {"SOURCE_DIR", state.run_build->source_dir.string()}};
+  return absl::OkStatus();
+}
 
-  if (Cancelled(request)) return cancelled_status;
-  Progress(progress, "test", absl::StrCat("running tests for ", run_build->result.arch, " on ", device.key));
+absl::Status Validator::RunTests(State& state) {
+  const ArchBuild& run_build = *state.run_build;
+  Progress(state.progress, "test",
+           absl::StrCat("running tests for ", run_build.result.arch, " on ", state.lease->device().key));
   TestRunner runner(launcher_);
-  report.tests = runner.Run({.arch = run_build->result.arch, .source_dir = run_build->source_dir,
-                             .build_dir = run_build->build_dir, .use_ctest = run_build->has_ctest,
-                             .manifest = &manifest, .default_timeout = options_.test_timeout},
-                            context);
-  std::ofstream(work_dir / "junit.xml") << ToJUnitXml(request.job_id, report.tests);
+  state.report.tests = runner.Run({.arch = run_build.result.arch, .source_dir = run_build.source_dir,
+                                   .build_dir = run_build.build_dir, .use_ctest = run_build.has_ctest,
+                                   .manifest = &state.manifest, .default_timeout = options_.test_timeout},
+                                  state.run_context);
+  std::ofstream(state.work_dir / "junit.xml") << ToJUnitXml(state.request.job_id, state.report.tests);
+  return absl::OkStatus();
+}
 
-  // Parity: outputs are read from the build dir (where commands run), goldens from references_dir.
-  const std::map<std::string, std::string> variables = {{"ARCH", run_build->result.arch},
-                                                        {"BUILD_DIR", run_build->build_dir.string()},
-                                                        {"SOURCE_DIR", run_build->source_dir.string()}};
-  for (const ParityCase& c : manifest.parity) {
-    if (Cancelled(request)) return cancelled_status;
-    Progress(progress, "parity", c.name);
-    const fs::path reference = references_dir / c.reference;
+absl::Status Validator::CheckParity(State& state) {
+  // Outputs are read from the build dir (where commands run), goldens from references_dir.
+  const ArchBuild& run_build = *state.run_build;
+  for (const ParityCase& c : state.manifest.parity) {
+    if (Cancelled(state.request)) return absl::OkStatus();
+    Progress(state.progress, "parity", c.name);
+    const fs::path reference = state.references_dir / c.reference;
     if (!fs::exists(reference)) {
-      report.parity.push_back(Missing(c.name, "no CUDA reference " + reference.string()));
+      state.report.parity.push_back(Missing(c.name, "no CUDA reference " + reference.string()));
       continue;
     }
     std::string produced_stdout;
     if (!c.run.empty()) {
-      auto result = launcher_.Run(PrepareCommand(context, ShellCommand(ExpandVariables(c.run, variables)),
-                                                 run_build->build_dir, options_.test_timeout));
+      auto result = launcher_.Run(PrepareCommand(state.run_context,
+                                                 ShellCommand(ExpandVariables(c.run, state.variables)),
+                                                 run_build.build_dir, options_.test_timeout));
       if (!result.ok() || result->exit_code != 0) {
-        report.parity.push_back(Missing(
+        state.report.parity.push_back(Missing(
             c.name, result.ok() ? absl::StrCat("run exited ", result->exit_code, ": ",
                                                OutputExcerpt(result->standard_error, 512))
                                 : std::string(result.status().message())));
@@ -267,48 +367,56 @@ absl::StatusOr<ValidationReport> Validator::Validate(const ValidationRequest& re
     auto expected = LoadArray(reference, format, c.dtype, c.text);
     absl::StatusOr<ArrayData> actual =
         c.from_stdout ? ParseTextArray(produced_stdout, c.dtype.value_or(DType::kFloat64), c.text)
-                      : LoadArray(run_build->build_dir / ExpandVariables(c.output, variables), format, c.dtype, c.text);
+                      : LoadArray(run_build.build_dir / ExpandVariables(c.output, state.variables), format, c.dtype,
+                                  c.text);
     if (!expected.ok() || !actual.ok()) {
-      report.parity.push_back(Missing(c.name, std::string(!expected.ok() ? expected.status().message()
-                                                                         : actual.status().message())));
+      state.report.parity.push_back(Missing(c.name, std::string(!expected.ok() ? expected.status().message()
+                                                                               : actual.status().message())));
       continue;
     }
     Tolerance tolerance = DefaultTolerance(expected->dtype);
     if (c.rtol) tolerance.rtol = *c.rtol;
     if (c.atol) tolerance.atol = *c.atol;
-    report.parity.push_back(CompareArrays(c.name, *actual, *expected, tolerance));
+    state.report.parity.push_back(CompareArrays(c.name, *actual, *expected, tolerance));
   }
+  return absl::OkStatus();
+}
 
-  // Profile: the manifest's command, else the first test command.
-  Profiler profiler = FindProfiler(options_.hipcc.has_parent_path() ? options_.hipcc.parent_path() : fs::path());
+absl::Status Validator::Profile(State& state) {
+  // The manifest's command, else the first test command; the profiler of the run build's toolchain.
+  const Manifest& manifest = state.manifest;
+  const Toolchain& toolchain = *state.run_build->toolchain;
   std::string profile_command = manifest.profile.command;
   if (profile_command.empty() && !manifest.tests.commands.empty()) profile_command = manifest.tests.commands[0].run;
-  if (Cancelled(request)) return cancelled_status;
-  if (options_.profile && manifest.profile.enabled && profiler.kind != ProfilerKind::kNone &&
-      !profile_command.empty()) {
-    Progress(progress, "profile", profiler.program.string());
-    const fs::path out_dir = work_dir / "profile";
-    fs::create_directories(out_dir, ec);
-    auto argv = ProfilerCommand(profiler, out_dir, ShellCommand(ExpandVariables(profile_command, variables)));
-    auto result = launcher_.Run(PrepareCommand(context, argv, run_build->build_dir, options_.test_timeout));
-    auto csv_path = FindStatsCsv(profiler, out_dir);
-    if (result.ok() && csv_path.ok()) {
-      std::ifstream in(*csv_path);
-      std::string csv((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-      if (auto parsed = ParseKernelStatsCsv(csv); parsed.ok()) report.profile = std::move(*parsed);
-    } else {
-      report.gpu.warnings.push_back("profiling produced no stats: " +
-                                    std::string(csv_path.ok() ? result.status().message() : csv_path.status().message()));
-    }
-    fs::path baseline = references_dir /
-                        (manifest.profile.cuda_baseline.empty() ? "cuda_timings.csv" : manifest.profile.cuda_baseline);
-    if (fs::exists(baseline)) {
-      std::ifstream in(baseline);
-      std::string csv((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-      if (auto parsed = ParseKernelStatsCsv(csv); parsed.ok()) AttachBaseline(report.profile, *parsed);
-    }
+  if (!options_.profile || !manifest.profile.enabled || profile_command.empty()) return absl::OkStatus();
+  const fs::path bin = toolchain.hipcc.has_parent_path() ? toolchain.hipcc.parent_path() : fs::path();
+  Profiler profiler = toolchain.rootfs.empty() ? FindProfiler(bin) : FindProfiler(toolchain.rootfs / bin.relative_path());
+  if (profiler.kind == ProfilerKind::kNone) return absl::OkStatus();
+  if (!toolchain.rootfs.empty()) profiler.program = bin / profiler.program.filename();  // as seen inside
+  Progress(state.progress, "profile", profiler.program.string());
+  const fs::path out_dir = state.work_dir / "profile";
+  std::error_code ec;
+  fs::create_directories(out_dir, ec);
+  auto argv = ProfilerCommand(profiler, out_dir, ShellCommand(ExpandVariables(profile_command, state.variables)));
+  auto result = launcher_.Run(PrepareCommand(state.run_context, argv, state.run_build->build_dir, options_.test_timeout));
+  auto csv_path = FindStatsCsv(profiler, out_dir);
+  if (result.ok() && csv_path.ok()) {
+    std::ifstream in(*csv_path);
+    std::string csv((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (auto parsed = ParseKernelStatsCsv(csv); parsed.ok()) state.report.profile = std::move(*parsed);
+  } else {
+    state.report.gpu.warnings.push_back("profiling produced no stats: " +
+                                        std::string(csv_path.ok() ? result.status().message()
+                                                                  : csv_path.status().message()));
   }
-  return report;
+  const fs::path baseline = state.references_dir / (manifest.profile.cuda_baseline.empty()
+                                                        ? "cuda_timings.csv" : manifest.profile.cuda_baseline);
+  if (fs::exists(baseline)) {
+    std::ifstream in(baseline);
+    std::string csv((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (auto parsed = ParseKernelStatsCsv(csv); parsed.ok()) AttachBaseline(state.report.profile, *parsed);
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace hipforge::validate

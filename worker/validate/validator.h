@@ -16,6 +16,7 @@
 #include "worker/validate/gpu_lease.h"
 #include "worker/validate/job_environment.h"
 #include "worker/validate/report.h"
+#include "worker/validate/toolchain.h"
 
 namespace hipforge::validate {
 
@@ -47,11 +48,16 @@ struct ValidationRequest {
   bool managed_memory_found = false;
   // Set from another thread when the job was cancelled: Validate stops at the next step with Cancelled.
   const std::atomic<bool>* cancelled = nullptr;
+  // The job's HIP release ("6.4", JobOptions.hip_version): builds prefer a toolchain of that release.
+  // Empty: the newest toolchain that covers the arch (the one the translator defaulted to).
+  std::string hip_release;
 };
 
 struct ValidatorOptions {
-  std::filesystem::path hipcc = "hipcc";  // or a ROCm root's bin/hipcc
-  std::string toolchain_label;            // empty: derived from `hipcc --version`
+  // Probed toolchains, newest first (LocalToolchainSource). Empty: one `host` toolchain made of `hipcc`
+  // below and the inventory's compile targets.
+  std::vector<Toolchain> toolchains;
+  std::filesystem::path hipcc = "hipcc";  // the host toolchain when `toolchains` is empty
   VisibilityVariable visibility = VisibilityVariable::kRocrVisibleDevices;
   bool use_sandbox = true;  // bubblewrap around user build/test commands when available
   std::chrono::milliseconds build_timeout{std::chrono::minutes(20)};
@@ -70,6 +76,20 @@ class Validator {
   absl::StatusOr<ValidationReport> Validate(const ValidationRequest& request, ProgressSink* progress);
 
  private:
+  struct State;
+  struct ArchBuild;
+  // The pipeline, in order; each stage reads and extends the one State (validator.cc lists them).
+  absl::Status LoadInputs(State& state);
+  absl::Status CheckSandbox(State& state);
+  absl::Status SelectToolchains(State& state);
+  absl::Status BuildArchs(State& state);
+  void BuildOne(State& state, ArchBuild& build);  // one arch with its chosen toolchain
+  absl::Status LeaseGpu(State& state);
+  absl::Status ChooseRunBuild(State& state);
+  absl::Status RunTests(State& state);
+  absl::Status CheckParity(State& state);
+  absl::Status Profile(State& state);
+
   ProcessLauncher& launcher_;
   GpuInventory& inventory_;
   GpuLeaseManager& leases_;

@@ -55,8 +55,13 @@ WHERE job_id = $1::uuid AND state IN ('available', 'running', 'failed')
 -- name: enqueue_task
 -- The payload carries what a worker needs to start without another round trip. ON CONFLICT: a stage is
 -- enqueued at most once per job. The insert trigger sends the NOTIFY that wakes idle workers.
-INSERT INTO tasks (job_id, kind, max_attempts, run_after, required_capabilities, payload, created_at, updated_at)
+INSERT INTO tasks (job_id, kind, max_attempts, run_after, required_capabilities, required_toolchain, payload,
+                   created_at, updated_at)
 SELECT j.id, $2, $3::integer, ts($4), ARRAY(SELECT jsonb_array_elements_text($5::jsonb)),
+       -- A validate task needs a toolchain with the job's targets (processor names) and HIP release.
+       CASE WHEN $2 = 'validate' THEN jsonb_build_object(
+         'targets', coalesce((SELECT jsonb_agg(DISTINCT split_part(t, ':', 1)) FROM unnest(j.targets) t), '[]'::jsonb),
+         'hip_release', coalesce(substring(j.options->>'hip_version' from '^[0-9]+\.[0-9]+'), '')) END,
        jsonb_strip_nulls(jsonb_build_object(
          'input_digest', j.input_digest, 'targets', to_jsonb(j.targets), 'options', j.options,
          'job_name', j.name, 'team', j.team,

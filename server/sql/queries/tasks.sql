@@ -14,6 +14,14 @@ WITH leased AS (
       AND c.run_after <= ts($4)
       AND c.kind = ANY (ARRAY(SELECT jsonb_array_elements_text($2::jsonb)))
       AND c.required_capabilities <@ ARRAY(SELECT jsonb_array_elements_text($3::jsonb))
+      -- $6: the worker's toolchains [{"hip_release", "archs", "stand_in_archs"}]; a worker that registered
+      -- none is matched on its capability tags alone. $7: ms a task waits before a stand-in build may take it.
+      AND (c.required_toolchain IS NULL OR jsonb_array_length($6::jsonb) = 0 OR EXISTS (
+            SELECT 1 FROM jsonb_array_elements($6::jsonb) tc
+            WHERE ((c.required_toolchain->>'hip_release' = '' OR tc->>'hip_release' = c.required_toolchain->>'hip_release')
+                   AND (tc->'archs') @> (c.required_toolchain->'targets'))
+               OR (c.run_after <= ts($4) - $7::bigint * interval '1 millisecond'
+                   AND (tc->'stand_in_archs') @> (c.required_toolchain->'targets'))))
       -- A stage enqueued while its job was being cancelled is never handed out.
       AND EXISTS (SELECT 1 FROM jobs j WHERE j.id = c.job_id AND j.state NOT IN ('succeeded', 'failed', 'cancelled'))
     ORDER BY c.run_after, c.created_at

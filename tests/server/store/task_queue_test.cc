@@ -179,6 +179,64 @@ TEST_F(TaskQueueTest, ValidateTaskNeedsRequiredCapabilities) {
   EXPECT_EQ(task.job_id, job->id);
 }
 
+// Worker toolchains as the worker service passes them (grpc_worker_service.cc ToolchainsJson).
+constexpr const char* kHostToolchain =
+    R"([{"name": "host", "hip_release": "5.2", "archs": ["gfx90a", "gfx940"],
+         "stand_in_archs": ["gfx90a", "gfx940", "gfx941", "gfx942"]}])";
+constexpr const char* kRocm64Toolchain =
+    R"([{"name": "rocm-6.4", "hip_release": "6.4", "archs": ["gfx90a", "gfx942", "gfx950"],
+         "stand_in_archs": ["gfx90a", "gfx942", "gfx950"]}])";
+
+LeaseRequest ValidatorWith(const std::string& toolchains_json, const std::string& worker,
+                           milliseconds stand_in_after = seconds(60)) {
+  LeaseRequest request = Validator({}, worker);
+  request.toolchains_json = toolchains_json;
+  request.stand_in_after = stand_in_after;
+  return request;
+}
+
+TEST_F(TaskQueueTest, ValidateTaskGoesToAWorkerWhoseToolchainHasEveryTarget) {
+  const Job job = CreateTestJob("toolchain-route", {"gfx942", "gfx90a:xnack+"});
+  ASSERT_EQ(*store_->CompleteTask(Completion(MustLease(Translator()))), CompletionOutcome::kApplied);
+  // The host's HIP 5.2 reaches gfx942 only through the gfx940 stand-in: not while an exact one may come.
+  EXPECT_TRUE(NothingToLease(ValidatorWith(kHostToolchain, "host-worker")));
+  const LeasedTask task = MustLease(ValidatorWith(kRocm64Toolchain, "rocm-worker"));
+  EXPECT_EQ(task.job_id, job.id);
+}
+
+TEST_F(TaskQueueTest, StandInToolchainTakesTheTaskOnlyAfterTheGracePeriod) {
+  const Job job = CreateTestJob("toolchain-stand-in", {"gfx942"});
+  ASSERT_EQ(*store_->CompleteTask(Completion(MustLease(Translator()))), CompletionOutcome::kApplied);
+  EXPECT_TRUE(NothingToLease(ValidatorWith(kHostToolchain, "host-worker", seconds(60))));
+  clock_.Advance(seconds(61));
+  const LeasedTask task = MustLease(ValidatorWith(kHostToolchain, "host-worker", seconds(60)));
+  EXPECT_EQ(task.job_id, job.id);
+}
+
+TEST_F(TaskQueueTest, RequestedHipReleaseSelectsTheToolchain) {
+  JobSpec spec;
+  spec.name = "toolchain-release";
+  spec.targets = {"gfx90a"};
+  spec.options_json = R"({"hip_version": "5.7.1"})";
+  auto job = store_->CreateJob(spec, FakeInput("toolchain-release"));
+  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_EQ(*store_->CompleteTask(Completion(MustLease(Translator()))), CompletionOutcome::kApplied);
+  EXPECT_TRUE(NothingToLease(ValidatorWith(kRocm64Toolchain, "rocm64-worker")));
+  EXPECT_TRUE(NothingToLease(ValidatorWith(kHostToolchain, "host-worker")));
+  const LeasedTask task = MustLease(ValidatorWith(
+      R"([{"name": "rocm-5.7", "hip_release": "5.7", "archs": ["gfx90a", "gfx942"], "stand_in_archs": []}])",
+      "rocm57-worker"));
+  EXPECT_EQ(task.job_id, job->id);
+  auto tasks = store_->ListTasks(job->id);
+  ASSERT_TRUE(tasks.ok());
+}
+
+TEST_F(TaskQueueTest, WorkerWithoutToolchainsIsMatchedOnTagsAlone) {
+  const Job job = CreateTestJob("toolchain-legacy", {"gfx942"});
+  ASSERT_EQ(*store_->CompleteTask(Completion(MustLease(Translator()))), CompletionOutcome::kApplied);
+  EXPECT_EQ(MustLease(Validator()).job_id, job.id);
+}
+
 TEST_F(TaskQueueTest, JobFailureFromCompletionFailsJob) {
   const Job job = CreateTestJob("no-cuda", {"gfx90a"});
   TaskCompletion completion = Completion(MustLease(Translator()));
