@@ -9,7 +9,8 @@ build_dir=${BUILD_DIR:-$here/build}
 BUILD_DIR="$build_dir" "$here/scripts/fuzz.sh" build
 
 # ROCm toolchains the validate tests build in, made from Debian packages and cached under
-# /var/cache/hipforge/toolchains (first time ~2-4 min each here; a rerun finds them). HIPFORGE_TOOLCHAINS
+# /var/cache/hipforge/toolchains (rocm-6.4 from an empty cache: 121-508 s measured here, mostly the ~0.5 GB
+# download; a rerun finds it and takes ~0 s). HIPFORGE_TOOLCHAINS
 # names them (default rocm-6.4; "rocm-6.4 rocm-5.7" for both; none to skip); the tests then require them.
 toolchains=${HIPFORGE_TOOLCHAINS-rocm-6.4}
 if [ -n "$toolchains" ] && [ "$toolchains" != none ]; then

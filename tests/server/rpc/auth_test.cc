@@ -336,6 +336,22 @@ TEST_F(AuthTest, WorkerCredentialGrantsOnlyItsRolesAndToolchains) {
   grpc::Status old = register_with("rocm-5.7.1");
   EXPECT_EQ(old.error_code(), grpc::StatusCode::PERMISSION_DENIED);
   EXPECT_THAT(old.error_message(), HasSubstr("does not allow toolchain 'rocm-5.7.1'"));
+
+  // A worker with several probed toolchains: every one it advertises must be allowed, not only the newest.
+  auto register_with_toolchains = [&](const std::string& id, const std::vector<std::string>& names) {
+    grpc::ClientContext context;
+    v1::RegisterWorkerRequest request;
+    request.set_worker_id(id);
+    request.add_roles(v1::TASK_ROLE_VALIDATE);
+    request.mutable_capabilities()->set_toolchain("rocm-6.4: HIP 6.4.3, clang 21.1.8");
+    for (const std::string& name : names) request.mutable_capabilities()->add_toolchains()->set_name(name);
+    v1::RegisterWorkerResponse response;
+    return rocm64_only->RegisterWorker(&context, request, &response);
+  };
+  EXPECT_TRUE(register_with_toolchains("gpu-a", {"rocm-6.4"}).ok());
+  grpc::Status mixed = register_with_toolchains("gpu-b", {"rocm-6.4", "rocm-5.7"});
+  EXPECT_EQ(mixed.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_THAT(mixed.error_message(), HasSubstr("does not allow toolchain 'rocm-5.7'"));
 }
 
 }  // namespace
