@@ -33,7 +33,7 @@ constexpr ApiMapping kRecords[] = {
     {.cuda_name = "cuda_profiler_api.h", .hip_name = "hip/hip_runtime_api.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported},
     {.cuda_name = "cooperative_groups.h", .hip_name = "hip/hip_cooperative_groups.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported},
     {.cuda_name = "library_types.h", .hip_name = "hip/library_types.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported},
-    {.cuda_name = "math_constants.h", .hip_name = "hip/hip_math_constants.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported},
+    {.cuda_name = "math_constants.h", .hip_name = "hip/hip_math_constants.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .hip_introduced = {5, 5}},  // absent in 5.2.3, present in 5.7.1 and 6.4.3
     {.cuda_name = "cuComplex.h", .hip_name = "hip/hip_complex.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .flags = Bit(kMainHeader)},
     {.cuda_name = "cublas.h", .hip_name = "hipblas.h", .roc_name = "rocblas.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .flags = Bit(kMainHeader), .hip_installed_name = "hipblas/hipblas.h", .hip_installed_since = {5, 7}},
     {.cuda_name = "cublas_v2.h", .hip_name = "hipblas.h", .roc_name = "rocblas.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .flags = Bit(kMainHeader) | Bit(kMainHeaderV2), .hip_installed_name = "hipblas/hipblas.h", .hip_installed_since = {5, 7}},
