@@ -1,15 +1,23 @@
 #!/usr/bin/env python3
-"""Renders and checks deploy/kubernetes as far as the tools here allow (no cluster, no kubectl in CI).
+"""Renders and checks deploy/kubernetes as far as the tools here allow (no cluster: kubectl needs one even
+for --dry-run=client, so the field check uses the API models of python3-kubernetes instead).
 
-Structure: every document parses, names its kind and namespace, Services select pods that exist, validate
-pools request one amd.com/gpu, select nodes by the AMD labeller's device ids of their own arch and set no
-visibility variable, and every KEDA ScaledObject scales an existing Deployment with a PostgreSQL trigger
-for that arch. Database: with HIPFORGE_TEST_DATABASE_URL, the migrations are applied to a fresh schema,
-keda-readonly-role.sql creates the read-only role, and each ScaledObject's query runs *as that role* against
-queued validate tasks (and the role is refused anything else).
+Schema: every field of every core/apps object is one the Kubernetes API (python3-kubernetes' models) knows,
+with the right JSON type. Structure: every document names its kind and namespace, Services select pods that
+exist, validate pools request one amd.com/gpu, select nodes by the AMD labeller's device ids of their own arch
+and set no visibility variable, and every KEDA ScaledObject scales an existing Deployment with a PostgreSQL
+trigger for that arch. Binaries: each container's entrypoint (its Dockerfile) plus args uses
+only flags and MIGRATE_* variables the built migrate-server/migrate-worker accept. Security: the server serves
+TLS from a mounted Secret, every worker reads its pool's credential and the CA from mounted files, validate
+credentials are per toolchain, no secret is an environment value, nothing privileged. Database: with
+HIPFORGE_TEST_DATABASE_URL, the migrations are applied to a fresh schema, keda-readonly-role.sql creates the
+read-only role, and each ScaledObject's query runs *as that role* (its own search_path, as KEDA connects)
+against queued validate tasks (and the role is refused anything else).
 """
 import glob
+import json
 import os
+import re
 import subprocess
 import sys
 import uuid
@@ -22,6 +30,15 @@ K8S = os.path.join(ROOT, "deploy", "kubernetes")
 # AMD node labeller device ids (amd.com/gpu.device-id) per arch.
 DEVICE_IDS = {"gfx90a": {"740c", "740f"}, "gfx942": {"74a0", "74a1", "74a5", "74b5"}}
 VISIBILITY = {"ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES", "GPU_DEVICE_ORDINAL"}
+# What the operator makes before applying (00-namespace.yaml, docs/operations.md): name -> keys.
+OPERATOR_MADE = {("Secret", "hipforge-server-tls"): {"tls.crt", "tls.key"},
+                 ("ConfigMap", "hipforge-ca"): {"ca.crt"},
+                 ("Secret", "hipforge-worker-translate"): {"token"},
+                 ("Secret", "hipforge-worker-validate-rocm-6.4"): {"token"}}
+# Image (after REGISTRY/) -> its Dockerfile in deploy/docker.
+DOCKERFILES = {"hipforge-server": "Dockerfile.server", "hipforge-postgres": "Dockerfile.postgres",
+               "hipforge-translate-worker": "Dockerfile.translate-worker",
+               "hipforge-validate-worker-rocm-6.4": "Dockerfile.validate-worker"}
 failures = []
 
 
@@ -76,7 +93,6 @@ def check_structure(documents):
                 check(expression["key"] == "amd.com/gpu.device-id", f"{name}: selects on {expression['key']}")
                 ids |= set(expression["values"])
         check(ids == DEVICE_IDS[arch], f"{name}: device ids {sorted(ids)} are not the {arch} ones")
-        check("--role" in container["args"] and "validate" in container["args"], f"{name}: not a validate worker")
     scaled = by_kind.get("ScaledObject", {})
     queries = {}
     for name, obj in scaled.items():
@@ -86,12 +102,200 @@ def check_structure(documents):
         check(trigger["type"] == "postgresql", f"ScaledObject {name}: trigger {trigger['type']}")
         auth = trigger["authenticationRef"]["name"]
         check(auth in by_kind.get("TriggerAuthentication", {}), f"ScaledObject {name}: no TriggerAuthentication {auth}")
+        for ref in by_kind.get("TriggerAuthentication", {}).get(auth, {}).get("spec", {}).get("secretTargetRef", []):
+            secret = by_kind.get("Secret", {}).get(ref["name"], {})
+            check(ref["key"] in secret.get("stringData", {}) or ref["key"] in secret.get("data", {}),
+                  f"TriggerAuthentication {auth}: Secret {ref['name']} has no key {ref['key']}")
         if target in pools:
             arch = pools[target]["spec"]["template"]["metadata"]["labels"]["arch"]
             check(f"'{arch}'" in trigger["metadata"]["query"], f"ScaledObject {name}: query is not about {arch}")
             queries[arch] = trigger["metadata"]["query"]
     check(set(queries) == set(DEVICE_IDS), f"KEDA queries for {sorted(queries)}")
     return queries
+
+
+def check_schema(path, doc):
+    """Every field is one the API model of the object's kind has, with a value of the model's type."""
+    try:
+        import kubernetes.client as models
+    except ImportError:
+        check(False, "python3-kubernetes is not installed (.ci/packages.txt): no schema check")
+        return
+    group, _, version = doc["apiVersion"].rpartition("/")
+    if group.endswith("keda.sh"):
+        return  # a CRD: check_structure checks what the scaler needs
+    model = getattr(models, version.capitalize() + doc["kind"], None)
+    check(model is not None, f"{path}: no Kubernetes API model for {doc['apiVersion']} {doc['kind']}")
+    if model is not None:
+        check_value(model.__name__, doc, f"{path}:{doc['kind']}/{doc['metadata'].get('name')}", models)
+
+
+def check_value(type_name, value, where, models):
+    if type_name == "object":  # IntOrString, RawExtension
+        return
+    scalar = {"str": str, "int": int, "bool": bool, "float": (int, float), "datetime": str, "date": str}
+    if type_name in scalar:
+        # Quantities (cpu: 4, amd.com/gpu: 1) are strings in the models; YAML numbers are accepted there.
+        expected = (str, int, float) if type_name == "str" and re.search(r"\.(limits|requests)\.", where) else \
+            scalar[type_name]
+        check(isinstance(value, expected) and not (isinstance(value, bool) and type_name != "bool"),
+              f"{where}: {value!r} is not {type_name}")
+        return
+    if type_name.startswith("list["):
+        check(isinstance(value, list), f"{where}: not a list")
+        for i, item in enumerate(value if isinstance(value, list) else []):
+            check_value(type_name[5:-1], item, f"{where}[{i}]", models)
+        return
+    if type_name.startswith("dict("):
+        inner = type_name[5:-1].split(", ", 1)[1]
+        check(isinstance(value, dict), f"{where}: not a map")
+        for key, item in (value if isinstance(value, dict) else {}).items():
+            check_value(inner, item, f"{where}.{key}", models)
+        return
+    model = getattr(models, type_name)
+    if not isinstance(value, dict):
+        check(False, f"{where}: {type_name} is not a map")
+        return
+    fields = {json_name: model.openapi_types[attribute] for attribute, json_name in model.attribute_map.items()}
+    for key, item in value.items():
+        check(key in fields, f"{where}: {type_name} has no field {key!r}")
+        if key in fields:
+            check_value(fields[key], item, f"{where}.{key}", models)
+
+
+def dockerfile_entrypoint(image):
+    name = image.split("/", 1)[1].split(":")[0]
+    dockerfile = DOCKERFILES.get(name)
+    check(dockerfile is not None, f"image {image}: no Dockerfile in deploy/docker")
+    if dockerfile is None:
+        return None, {}
+    text = open(os.path.join(ROOT, "deploy", "docker", dockerfile)).read()
+    entry = re.search(r"^ENTRYPOINT (\[.*\])$", text, re.M)
+    env = set(re.findall(r"\b(MIGRATE_[A-Z_]+)=", "\n".join(re.findall(r"^ENV .*(?:\\\n.*)*", text, re.M))))
+    return json.loads(entry.group(1)) if entry else None, env
+
+
+def binary_help(binary):
+    """Flags and MIGRATE_* variables the built binary documents in --help; None when it is not built."""
+    bin_dir = os.environ.get("HIPFORGE_BIN_DIR", os.path.join(ROOT, "build", "bin"))
+    path = os.path.join(bin_dir, binary)
+    if not os.access(path, os.X_OK):
+        return None
+    text = subprocess.run([path, "--help"], capture_output=True, text=True, timeout=30).stdout
+    return set(re.findall(r"--[a-z][a-z0-9-]*", text)) | set(re.findall(r"\bMIGRATE_[A-Z_]+", text))
+
+
+def containers(documents):
+    for path, doc in documents:
+        if doc["kind"] in ("Deployment", "StatefulSet"):
+            spec = doc["spec"]["template"]["spec"]
+            for container in spec["containers"]:
+                yield doc["metadata"]["name"], spec, container
+
+
+def check_binaries(documents):
+    helps = {}
+    for name, _, container in containers(documents):
+        entrypoint, image_env = dockerfile_entrypoint(container["image"])
+        if not entrypoint:
+            check(entrypoint is not None, f"{name}: its image has no ENTRYPOINT")
+            continue
+        argv = entrypoint + container.get("args", [])
+        env = {e["name"] for e in container.get("env", [])} | image_env
+        program = os.path.basename(argv[0])
+        if program == "postgres-entrypoint.sh":
+            script = open(os.path.join(ROOT, "deploy", "docker", program)).read()
+            for variable in env:
+                check(variable in script, f"{name}: {program} does not read {variable}")
+            continue
+        binary = "migrate-worker" if program == "migrate-worker" else program
+        if binary not in helps:
+            helps[binary] = binary_help(binary)
+        known = helps[binary]
+        if known is None:
+            check(False, f"{binary} is not built in HIPFORGE_BIN_DIR: flags unchecked")
+            continue
+        for flag in (a.split("=")[0] for a in argv[1:] if a.startswith("--")):
+            check(flag in known, f"{name}: {binary} has no flag {flag}")
+        for variable in (v for v in env if v.startswith("MIGRATE_")):
+            check(variable in known, f"{name}: {binary} reads no {variable}")
+        if binary == "migrate-worker":
+            roles = [argv[i + 1] for i, a in enumerate(argv[:-1]) if a == "--role"]
+            expected = "validate" if name.startswith("validate-worker-") else "translate"
+            check(roles == [expected], f"{name}: worker roles {roles}, not [{expected}]")
+
+
+def mounted_file(spec, container, path, defined):
+    """The (kind, name, key) a path in the container reads, or None when no Secret/ConfigMap volume has it."""
+    volumes = {v["name"]: v for v in spec.get("volumes", [])}
+    for mount in container.get("volumeMounts", []):
+        prefix = mount["mountPath"].rstrip("/") + "/"
+        volume = volumes.get(mount["name"], {})
+        if not path.startswith(prefix) or not ("secret" in volume or "configMap" in volume):
+            continue
+        kind, source = ("Secret", volume["secret"]) if "secret" in volume else ("ConfigMap", volume["configMap"])
+        name = source.get("secretName") or source.get("name")
+        relative = path[len(prefix):]
+        items = {item["path"]: item["key"] for item in source.get("items", [])}
+        key = items.get(relative) if items else relative
+        check(key is not None, f"{path}: volume {mount['name']} maps no item to {relative}")
+        keys = OPERATOR_MADE.get((kind, name), defined.get((kind, name)))
+        check(keys is not None, f"{path}: {kind} {name} is neither in the manifests nor made by the operator")
+        check(keys is None or key in keys, f"{path}: {kind} {name} has no key {key}")
+        return kind, name, key
+    return None
+
+
+def check_security(documents):
+    defined = {}
+    for _, doc in documents:
+        if doc["kind"] in ("Secret", "ConfigMap"):
+            data = {**doc.get("data", {}), **doc.get("stringData", {})}
+            defined[(doc["kind"], doc["metadata"]["name"])] = set(data)
+    referenced = set()
+    for name, spec, container in containers(documents):
+        where = f"{name}/{container['name']}"
+        context = container.get("securityContext", {})
+        check(not context.get("privileged") and not context.get("capabilities", {}).get("add"),
+              f"{where}: privileged or added capabilities")
+        check(context.get("allowPrivilegeEscalation") is False, f"{where}: privilege escalation not refused")
+        check(spec.get("securityContext", {}).get("runAsNonRoot") is True, f"{where}: may run as root")
+        env = {}
+        for e in container.get("env", []):
+            check("valueFrom" not in e, f"{where}: {e['name']} takes a secret as an environment value")
+            value = str(e.get("value", ""))
+            check(not re.search(r"hf[tw]_|://[^/]*:[^/]*@|password=", value), f"{where}: {e['name']} holds a secret")
+            env[e["name"]] = value
+        files = {v: env[v] for v in env if v.endswith("_FILE") or v in ("MIGRATE_TLS_CA",)}
+        args = container.get("args", [])
+        for i, arg in enumerate(args[:-1]):
+            if arg in ("--tls-cert", "--tls-key", "--tls-client-ca", "--token-file", "--tls-ca"):
+                files[arg] = args[i + 1]
+        for variable, path in files.items():
+            found = mounted_file(spec, container, path, defined)
+            check(found is not None, f"{where}: {variable}={path} is not a mounted Secret/ConfigMap file")
+            if found:
+                referenced.add(found[:2])
+        image = container["image"]
+        if "hipforge-server" in image:
+            check("--tls-cert" in files and "--tls-key" in files, f"{where}: the server does not serve TLS")
+            check("--insecure" not in args and "MIGRATE_INSECURE" not in env, f"{where}: --insecure")
+            check("MIGRATE_DATABASE_URL_FILE" in files, f"{where}: no database URL file")
+        if "worker" in image:
+            check("MIGRATE_WORKER_TOKEN_FILE" in files, f"{where}: no worker credential file")
+            check("MIGRATE_TLS_CA" in files, f"{where}: does not check the server's certificate")
+            credential = mounted_file(spec, container, files.get("MIGRATE_WORKER_TOKEN_FILE", ""), defined)
+            toolchain = re.search(r"validate-worker-(rocm-[0-9.]+)", image)
+            expected = f"hipforge-worker-validate-{toolchain.group(1)}" if toolchain else "hipforge-worker-translate"
+            check(credential is not None and credential[1] == expected,
+                  f"{where}: credential {credential and credential[1]}, not {expected}")
+    operator_made = {key for key in OPERATOR_MADE}
+    check(operator_made <= referenced, f"operator-made objects nothing mounts: {sorted(operator_made - referenced)}")
+    header = open(os.path.join(K8S, "00-namespace.yaml")).read()
+    operations = open(os.path.join(ROOT, "docs", "operations.md")).read()
+    for kind, name in operator_made:
+        check(name in header, f"00-namespace.yaml does not list {kind} {name}")
+        check(name in operations, f"docs/operations.md does not say how to make {kind} {name}")
 
 
 def psql(url, sql=None, file=None, variables=(), options=""):
@@ -134,12 +338,12 @@ def check_database(queries):
         as_role = url.replace("postgres@", f"{role}:keda-test@", 1)
         expected = {"gfx942": "2", "gfx90a": "1"}
         for arch, query in queries.items():
-            run = psql(as_role, query, options=path)
+            run = psql(as_role, query)  # the role's own search_path, as KEDA connects
             check(run.returncode == 0 and run.stdout.strip() == expected[arch],
                   f"KEDA query for {arch} as {role}: {run.stdout.strip()!r} {run.stderr.strip()}")
-        run = psql(as_role, "SELECT payload FROM tasks", options=path)
+        run = psql(as_role, "SELECT payload FROM tasks")
         check(run.returncode != 0 and "permission denied" in run.stderr, f"{role} may read payloads: {run.stdout}")
-        run = psql(as_role, "SELECT count(*) FROM jobs", options=path)
+        run = psql(as_role, "SELECT count(*) FROM jobs")
         check(run.returncode != 0 and "permission denied" in run.stderr, f"{role} may read jobs: {run.stdout}")
     finally:
         psql(url, f"DROP SCHEMA IF EXISTS {schema} CASCADE")
@@ -149,7 +353,11 @@ def check_database(queries):
 def main():
     documents = load()
     check(len(documents) >= 10, f"only {len(documents)} documents")
+    for path, doc in documents:
+        check_schema(path, doc)
     queries = check_structure(documents)
+    check_binaries(documents)
+    check_security(documents)
     check_database(queries)
     for failure in failures:
         print("FAIL:", failure)
