@@ -68,5 +68,47 @@ TEST(TestRunnerTest, RealCTestJUnit) {
   EXPECT_NE(results[1].output_excerpt.find("broken"), std::string::npos);
 }
 
+TEST(TestRunnerTest, ListsCTestTestsWithoutRunningThem) {
+  testing::ScratchDir dir("ctest-list");
+  testing::WriteFile(dir.path() / "src/CMakeLists.txt",
+                     "cmake_minimum_required(VERSION 3.21)\nproject(t NONE)\nenable_testing()\n"
+                     "add_test(NAME first COMMAND sh -c \"touch ran\")\n"
+                     "add_test(NAME \"second one\" COMMAND sh -c \"touch ran\")\n");
+  BoostProcessLauncher launcher;
+  const std::filesystem::path build = dir.path() / "build";
+  auto configured = launcher.Run({.argv = {"cmake", "-S", (dir.path() / "src").string(), "-B", build.string()}});
+  ASSERT_TRUE(configured.ok() && configured->exit_code == 0) << configured->standard_error;
+  TestRunner runner(launcher);
+  ExecutionContext context{.environment = {{"PATH", "/usr/bin:/bin"}}};
+  auto names = runner.ListCTest({.arch = "gfx90a", .build_dir = build}, context);
+  ASSERT_TRUE(names.ok()) << names.status();
+  EXPECT_EQ(*names, (std::vector<std::string>{"first", "second one"}));
+  EXPECT_FALSE(std::filesystem::exists(build / "ran"));
+
+  // A build dir that is not there is an error (ctest exits 1), not an empty list.
+  auto none = runner.ListCTest({.arch = "gfx90a", .build_dir = dir.path() / "missing"}, context);
+  EXPECT_FALSE(none.ok());
+}
+
+TEST(TestRunnerTest, ParsesCTestJsonAndDecidesWhenCTestRuns) {
+  auto names = ParseCTestTestList(R"({"kind":"ctestInfo","version":{"major":1,"minor":0},
+    "tests":[{"name":"a","command":["x"]},{"name":"b"},{"command":["nameless"]}]})");
+  ASSERT_TRUE(names.ok()) << names.status();
+  EXPECT_EQ(*names, (std::vector<std::string>{"a", "b"}));
+  EXPECT_FALSE(ParseCTestTestList("Test project /x\n  Test #1: a\n").ok());
+  EXPECT_FALSE(ParseCTestTestList(R"({"kind":"ctestInfo"})").ok());
+
+  Manifest with_commands;
+  with_commands.tests.commands.push_back({.name = "t", .run = "true"});
+  EXPECT_TRUE(RunsCTest(nullptr, true));
+  EXPECT_FALSE(RunsCTest(nullptr, false));
+  EXPECT_FALSE(RunsCTest(&with_commands, true));
+  with_commands.tests.ctest = true;
+  EXPECT_TRUE(RunsCTest(&with_commands, true));
+  Manifest off;
+  off.tests.ctest = false;
+  EXPECT_FALSE(RunsCTest(&off, true));
+}
+
 }  // namespace
 }  // namespace hipforge::validate

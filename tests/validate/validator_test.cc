@@ -107,6 +107,18 @@ TEST(ValidatorTest, CMakeTreeWithHipccBuildsForGfx90a) {
   ASSERT_EQ(report->builds[0].kernels.size(), 1u);
   EXPECT_THAT(report->builds[0].kernels[0].name, HasSubstr("vector_add"));
   EXPECT_TRUE(fs::exists(work.path() / "job/gfx90a/build/vector_add"));
+
+  // No GPU: the tree's CTest tests (no hipforge.yaml names any) are listed, each not_run with the reason.
+  auto gpus = inventory.ListGpus();
+  if (!gpus.ok() || !gpus->empty()) return;
+  ASSERT_EQ(report->tests.size(), 2u);
+  EXPECT_EQ(report->tests[0].name, "vector_add");
+  EXPECT_EQ(report->tests[1].name, "vector_add_twice");
+  for (const TestResult& test : report->tests) {
+    EXPECT_EQ(test.arch, "gfx90a");
+    EXPECT_EQ(test.status, TestStatus::kNotRun);
+    EXPECT_THAT(test.output_excerpt, HasSubstr("not run on a GPU"));
+  }
 }
 
 // No AMD GPU here, so this inventory stands in for one gfx90a device; everything else is real

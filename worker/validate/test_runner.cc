@@ -4,6 +4,8 @@
 #include <iterator>
 #include <regex>
 
+#include <nlohmann/json.hpp>
+
 #include "absl/strings/str_cat.h"
 
 namespace hipforge::validate {
@@ -65,9 +67,7 @@ std::vector<TestResult> TestRunner::Run(const TestRunInput& input, const Executi
       results.push_back(RunCommand(input, command, context));
     }
   }
-  const bool ctest = input.manifest && input.manifest->tests.ctest ? *input.manifest->tests.ctest
-                                                                   : input.use_ctest && results.empty();
-  if (ctest) {
+  if (RunsCTest(input.manifest, input.use_ctest)) {
     auto ctest_results = RunCTest(input, context);
     results.insert(results.end(), ctest_results.begin(), ctest_results.end());
   }
@@ -123,6 +123,39 @@ std::vector<TestResult> TestRunner::RunCTest(const TestRunInput& input, const Ex
     return {failed};
   }
   return ParseJUnitXml(std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()), input.arch);
+}
+
+bool RunsCTest(const Manifest* manifest, bool build_has_ctest) {
+  if (manifest != nullptr && manifest->tests.ctest) return *manifest->tests.ctest;
+  return build_has_ctest && (manifest == nullptr || manifest->tests.commands.empty());
+}
+
+absl::StatusOr<std::vector<std::string>> TestRunner::ListCTest(const TestRunInput& input,
+                                                               const ExecutionContext& context) {
+  const std::vector<std::string> argv = {"ctest", "--test-dir", input.build_dir.string(), "-N",
+                                         "--show-only=json-v1"};
+  auto result = launcher_.Run(PrepareCommand(context, argv, input.build_dir, std::chrono::seconds(60)));
+  if (!result.ok()) return result.status();
+  if (result->timed_out || result->exit_code != 0) {
+    return absl::InternalError(absl::StrCat("ctest -N ", result->timed_out ? "timed out" : "exited " +
+                                                std::to_string(result->exit_code), ": ",
+                                            OutputExcerpt(result->standard_error, 512)));
+  }
+  return ParseCTestTestList(result->standard_output);
+}
+
+absl::StatusOr<std::vector<std::string>> ParseCTestTestList(const std::string& json) {
+  const nlohmann::json parsed = nlohmann::json::parse(json, nullptr, false);
+  if (parsed.is_discarded() || !parsed.is_object() || !parsed.contains("tests") || !parsed["tests"].is_array()) {
+    return absl::InvalidArgumentError("ctest --show-only=json-v1 printed no test list: " + OutputExcerpt(json, 200));
+  }
+  std::vector<std::string> names;
+  for (const nlohmann::json& test : parsed["tests"]) {
+    if (test.is_object() && test.contains("name") && test["name"].is_string()) {
+      names.push_back(test["name"].get<std::string>());
+    }
+  }
+  return names;
 }
 
 std::string ToJUnitXml(const std::string& suite_name, const std::vector<TestResult>& results) {

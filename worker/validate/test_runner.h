@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "common/process.h"
 #include "worker/validate/manifest.h"
 #include "worker/validate/report.h"
@@ -28,6 +29,9 @@ class TestRunner {
  public:
   explicit TestRunner(ProcessLauncher& launcher);
   std::vector<TestResult> Run(const TestRunInput& input, const ExecutionContext& context);
+  // The names of the tests a CMake build dir defines (`ctest -N --show-only=json-v1`, run in `context`,
+  // e.g. inside the build's toolchain): what a report lists as not_run when nothing can run them.
+  absl::StatusOr<std::vector<std::string>> ListCTest(const TestRunInput& input, const ExecutionContext& context);
 
  private:
   std::vector<TestResult> RunCTest(const TestRunInput& input, const ExecutionContext& context);
@@ -37,6 +41,11 @@ class TestRunner {
 
 // Last `max_bytes` of a test's output, cut at a line start when possible.
 std::string OutputExcerpt(const std::string& output, size_t max_bytes = 2048);
+
+// Whether Run runs ctest: the manifest's tests.ctest, else for CMake builds without test commands.
+bool RunsCTest(const Manifest* manifest, bool build_has_ctest);
+// Test names from `ctest --show-only=json-v1` output.
+absl::StatusOr<std::vector<std::string>> ParseCTestTestList(const std::string& json);
 
 std::string ToJUnitXml(const std::string& suite_name, const std::vector<TestResult>& results);
 // ctest --output-junit files (and our own): one TestResult per <testcase>.

@@ -221,13 +221,7 @@ void Validator::BuildOne(State& state, ArchBuild& build) {
            absl::StrCat("building for ", arch, arch != build.result.requested_arch
                                                    ? " (requested " + build.result.requested_arch + ")" : "",
                         " with ", build.result.toolchain));
-  ExecutionContext context;
-  JobEnvironmentInput env_input{.device = nullptr, .visibility = options_.visibility,
-                                .requested = state.manifest.env, .work_dir = state.work_dir};
-  if (toolchain.hipcc.has_parent_path()) env_input.path_prefix.push_back(toolchain.hipcc.parent_path());
-  context.environment = BuildJobEnvironment(env_input).variables;
-  if (state.sandbox_ok) context.sandbox = SandboxSpec{.work_dir = state.work_dir, .root = toolchain.rootfs};
-  context.cancelled = request.cancelled;
+  ExecutionContext context = BuildContext(state, toolchain);
 
   TreeBuilder builder(launcher_, BuildToolchain{.hipcc = toolchain.hipcc, .label = build.result.toolchain,
                                                 .parallel_jobs = options_.parallel_jobs, .rootfs = toolchain.rootfs},
@@ -247,6 +241,17 @@ void Validator::BuildOne(State& state, ArchBuild& build) {
   Progress(state.progress, "build",
            absl::StrCat(arch, outcome.ok ? " built" : " failed: " + outcome.failure, ", ", outcome.kernels.size(),
                         " kernels, ", outcome.duration_ms, " ms"));
+}
+
+ExecutionContext Validator::BuildContext(const State& state, const Toolchain& toolchain) const {
+  ExecutionContext context;
+  JobEnvironmentInput env_input{.device = nullptr, .visibility = options_.visibility,
+                                .requested = state.manifest.env, .work_dir = state.work_dir};
+  if (toolchain.hipcc.has_parent_path()) env_input.path_prefix.push_back(toolchain.hipcc.parent_path());
+  context.environment = BuildJobEnvironment(env_input).variables;
+  if (state.sandbox_ok) context.sandbox = SandboxSpec{.work_dir = state.work_dir, .root = toolchain.rootfs};
+  context.cancelled = state.request.cancelled;
+  return context;
 }
 
 absl::Status Validator::LeaseGpu(State& state) {
@@ -293,12 +298,7 @@ absl::Status Validator::ChooseRunBuild(State& state) {
   if (!state.lease || state.run_build == nullptr) {
     // Nothing runs: every test and parity case says not_run/missing with the reason, never passed.
     const std::string why = state.report.gpu.note.empty() ? kNoGpuNote : state.report.gpu.note;
-    for (const ArchBuild& b : state.builds) {
-      for (const TestCommand& t : state.manifest.tests.commands) {
-        state.report.tests.push_back({.name = t.name, .arch = b.result.arch, .status = TestStatus::kNotRun,
-                                      .output_excerpt = why});
-      }
-    }
+    ListTestsNotRun(state, why);
     for (const ParityCase& c : state.manifest.parity) state.report.parity.push_back(Missing(c.name, why));
     state.report.gpu.ran_on_gpu = false;
     state.finished = true;
@@ -323,6 +323,26 @@ absl::Status Validator::ChooseRunBuild(State& state) {
                      {"BUILD_DIR", state.run_build->build_dir.string()},
                      {"SOURCE_DIR", state.run_build->source_dir.string()}};
   return absl::OkStatus();
+}
+
+void Validator::ListTestsNotRun(State& state, const std::string& why) {
+  TestRunner runner(launcher_);
+  for (const ArchBuild& b : state.builds) {
+    auto not_run = [&](const std::string& name, const std::string& detail) {
+      state.report.tests.push_back({.name = name, .arch = b.result.arch, .status = TestStatus::kNotRun,
+                                    .output_excerpt = detail});
+    };
+    for (const TestCommand& t : state.manifest.tests.commands) not_run(t.name, why);
+    // CTest tests are known only to a configured build dir: ask ctest there, inside the build's toolchain.
+    if (!b.result.ok || b.build_dir.empty() || !RunsCTest(&state.manifest, b.has_ctest)) continue;
+    auto names = runner.ListCTest({.arch = b.result.arch, .source_dir = b.source_dir, .build_dir = b.build_dir},
+                                  BuildContext(state, *b.toolchain));
+    if (!names.ok()) {
+      not_run("ctest", absl::StrCat(why, "; its tests could not be listed: ", names.status().message()));
+      continue;
+    }
+    for (const std::string& name : *names) not_run(name, why);
+  }
 }
 
 absl::Status Validator::RunTests(State& state) {

@@ -16,6 +16,7 @@
 #include "worker/validate/gpu_lease.h"
 #include "worker/validate/job_environment.h"
 #include "worker/validate/report.h"
+#include "worker/validate/sandbox.h"
 #include "worker/validate/toolchain.h"
 
 namespace hipforge::validate {
@@ -84,6 +85,10 @@ class Validator {
   absl::Status SelectToolchains(State& state);
   absl::Status BuildArchs(State& state);
   void BuildOne(State& state, ArchBuild& build);  // one arch with its chosen toolchain
+  // How build steps run with `toolchain`: its environment, inside its root filesystem when sandboxed.
+  ExecutionContext BuildContext(const State& state, const Toolchain& toolchain) const;
+  // Nothing runs on a GPU: the tests each build would have run, all not_run with `why`.
+  void ListTestsNotRun(State& state, const std::string& why);
   absl::Status LeaseGpu(State& state);
   absl::Status ChooseRunBuild(State& state);
   absl::Status RunTests(State& state);
