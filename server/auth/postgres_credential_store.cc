@@ -7,6 +7,7 @@
 #include "absl/strings/str_split.h"
 #include "server/auth/credential_store.h"
 #include "server/store/connection_pool.h"
+#include "server/store/pooled_statement.h"
 #include "server/store/sql_catalog.h"
 
 namespace hipforge::server {
@@ -150,24 +151,10 @@ class PostgresCredentialStore final : public CredentialStore {
   }
 
  private:
-  // One autocommit statement per call; database errors become Status values here (never the URL).
+  // One autocommit statement per call (pooled_statement.h maps errors and retries a lost connection).
   template <typename T, typename Body>
   absl::StatusOr<T> Run(Body&& body) {
-    for (int attempt = 1;; ++attempt) {
-      auto connection = pool_.Acquire();
-      if (!connection.ok()) return connection.status();
-      try {
-        pqxx::nontransaction tx(**connection);
-        return body(tx);
-      } catch (const pqxx::broken_connection& error) {
-        connection->MarkBroken();
-        if (attempt == 2) return absl::UnavailableError("credential store: database connection lost");
-      } catch (const pqxx::integrity_constraint_violation& error) {
-        return absl::InvalidArgumentError(absl::StrCat("credential rejected by the database: ", error.what()));
-      } catch (const std::exception& error) {
-        return absl::InternalError(absl::StrCat("credential store: ", error.what()));
-      }
-    }
+    return RunPooled<T>(pool_, StatementPolicy{.store = "credential store"}, std::forward<Body>(body));
   }
 
   ConnectionPool pool_;

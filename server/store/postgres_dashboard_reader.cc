@@ -3,6 +3,7 @@
 #include <pqxx/pqxx>
 
 #include "server/store/connection_pool.h"
+#include "server/store/pooled_statement.h"
 #include "server/store/dashboard_reader.h"
 #include "server/store/sql_catalog.h"
 
@@ -202,25 +203,10 @@ class PostgresDashboardReader final : public DashboardReader {
     });
   }
 
-  // Reads are single statements in autocommit; database errors become Status at this boundary. A broken
-  // pooled connection (database restarted) is dropped and the read tried once more.
+  // Reads are single statements in autocommit (pooled_statement.h maps errors and retries a lost connection).
   template <typename T, typename Body>
   absl::StatusOr<T> Read(Body&& body) {
-    for (int attempt = 1;; ++attempt) {
-      auto connection = pool_.Acquire();
-      if (!connection.ok()) return connection.status();
-      try {
-        pqxx::nontransaction tx(**connection);
-        return body(tx);
-      } catch (const pqxx::broken_connection& error) {
-        connection->MarkBroken();
-        if (attempt == 2) return absl::UnavailableError(std::string("database connection lost: ") + error.what());
-      } catch (const pqxx::data_exception& error) {
-        return absl::InvalidArgumentError(std::string("invalid data: ") + error.what());
-      } catch (const std::exception& error) {
-        return absl::InternalError(std::string("database error: ") + error.what());
-      }
-    }
+    return RunPooled<T>(pool_, StatementPolicy{.store = "dashboard"}, std::forward<Body>(body));
   }
 
   ConnectionPool pool_;

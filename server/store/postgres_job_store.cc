@@ -8,6 +8,7 @@
 
 #include "absl/status/status.h"
 #include "server/store/connection_pool.h"
+#include "server/store/pooled_statement.h"
 #include "server/store/notification_listener.h"
 #include "server/store/postgres_reports.h"
 #include "server/store/sql_catalog.h"
@@ -518,37 +519,8 @@ class PostgresJobStore final : public JobStore {
 
   template <typename T, typename Transaction, typename Body>
   absl::StatusOr<T> Run(Body&& body) {
-    constexpr int kAttempts = 3;
-    absl::Status last_error;
-    for (int attempt = 1; attempt <= kAttempts; ++attempt) {
-      auto connection = pool_.Acquire();
-      if (!connection.ok()) return connection.status();
-      try {
-        Transaction tx(**connection);
-        absl::StatusOr<T> result = body(tx);
-        if (result.ok()) tx.commit();
-        return result;
-      } catch (const pqxx::in_doubt_error& error) {
-        connection->MarkBroken();
-        return absl::UnavailableError(std::string("commit outcome unknown: ") + error.what());
-      } catch (const pqxx::broken_connection& error) {
-        connection->MarkBroken();
-        last_error = absl::UnavailableError(std::string("database connection lost: ") + error.what());
-      } catch (const pqxx::deadlock_detected& error) {
-        last_error = absl::AbortedError(std::string("dead-lock: ") + error.what());
-      } catch (const pqxx::serialization_failure& error) {
-        last_error = absl::AbortedError(std::string("serialization failure: ") + error.what());
-      } catch (const pqxx::integrity_constraint_violation& error) {
-        return absl::InvalidArgumentError(std::string("rejected by the database: ") + error.what());
-      } catch (const pqxx::data_exception& error) {
-        return absl::InvalidArgumentError(std::string("invalid data: ") + error.what());
-      } catch (const std::exception& error) {
-        return absl::InternalError(std::string("database error: ") + error.what());
-      }
-      spdlog::warn("store: transaction attempt {} of {} failed, retrying: {}", attempt, kAttempts,
-                   std::string(last_error.message()));
-    }
-    return last_error;
+    return RunPooled<T, Transaction>(pool_, StatementPolicy{.store = "job store", .attempts = 3},
+                                     std::forward<Body>(body));
   }
 
   void RecordArtifact(pqxx::transaction_base& tx, const ArtifactRef& artifact, int64_t now) {
