@@ -1,8 +1,10 @@
 #!/bin/sh
-# First start: a cluster with user/database hipforge (password from POSTGRES_PASSWORD); then the server.
+# First start: a cluster with user/database hipforge (password from the file POSTGRES_PASSWORD_FILE names,
+# e.g. a podman/Kubernetes secret, or from POSTGRES_PASSWORD); then the server.
 set -eu
 bin=/usr/lib/postgresql/15/bin
-: "${POSTGRES_PASSWORD:?POSTGRES_PASSWORD is required}"
+if [ -n "${POSTGRES_PASSWORD_FILE:-}" ]; then POSTGRES_PASSWORD=$(cat "$POSTGRES_PASSWORD_FILE"); fi
+: "${POSTGRES_PASSWORD:?POSTGRES_PASSWORD or POSTGRES_PASSWORD_FILE is required}"
 if [ ! -s "$PGDATA/PG_VERSION" ]; then
   pwfile=$(mktemp)
   printf '%s\n' "$POSTGRES_PASSWORD" > "$pwfile"

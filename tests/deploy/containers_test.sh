@@ -2,8 +2,8 @@
 # The containerised system end to end: builds the podman images (scripts/make-images.sh, bases imported
 # from the Debian-made rootfs), starts the pod (deploy/podman/up.sh) and submits the bundled example
 # through it with the host's migrate-cli. Passes when the job's report shows gfx942 built as gfx942 and
-# gfx90a, both by the validate container's toolchain rocm-6.4 with kernel resources, and no test "passed"
-# (no GPU here). Slow on a fresh machine (imports a 5 GB rootfs): ctest runs it only with
+# gfx90a, both by the validate container's toolchain rocm-6.4 with kernel resources, and the example's CTest
+# tests listed not_run with the reason, none "passed" (no GPU here). Slow on a fresh machine (imports a 5 GB rootfs): ctest runs it only with
 # HIPFORGE_CONTAINER_TESTS=1, else it reports skipped (exit 77).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
@@ -19,19 +19,29 @@ images_done=$(date +%s)
 pod=hipforge-test-$$
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 work=$(mktemp -d)
+state=$work/state
 cleanup() {
   if [[ ${status:-1} -ne 0 ]]; then
     for c in server translate validate-rocm-6.4; do
       echo "--- $pod-$c"; CONTAINERS_CONF=$here/deploy/podman/containers.conf podman logs --tail 30 "$pod-$c" 2>&1 || true
     done
   fi
-  "$here/deploy/podman/down.sh" --pod "$pod"
+  "$here/deploy/podman/down.sh" --pod "$pod" --state-dir "$state"
   rm -rf "$work"
 }
 trap cleanup EXIT
-"$here/deploy/podman/up.sh" --pod "$pod" --port "$port" rocm-6.4
-cli=("$build_dir/bin/migrate-cli" --server "127.0.0.1:$port")
+"$here/deploy/podman/up.sh" --pod "$pod" --port "$port" --state-dir "$state" --team containers-test rocm-6.4
+up_done=$(date +%s)
+# The host's migrate-cli with what up.sh left for it: CA certificate, server name and the team token.
+# shellcheck disable=SC1091
+. "$state/cli.env"
+export XDG_CONFIG_HOME=$work/config  # no user config file adds or changes credentials
+[[ $(stat -c %a "$MIGRATE_TOKEN_FILE") == 600 ]] || { echo "containers_test: team token is not 0600"; exit 1; }
+cli=("$build_dir/bin/migrate-cli")
 for _ in $(seq 1 120); do "${cli[@]}" --timeout 5 list --page-size 1 >/dev/null 2>&1 && break; sleep 1; done
+# Without the token the containerised server refuses the CLI (exit 11: unauthenticated).
+rc=0; MIGRATE_TOKEN_FILE= "${cli[@]}" --timeout 5 list --page-size 1 >/dev/null 2>&1 || rc=$?
+[[ $rc -eq 11 ]] || { echo "containers_test: list without a token exited $rc, not 11"; exit 1; }
 job=$("${cli[@]}" submit "$here/examples/cuda-vector-stats" --wait --wait-timeout 1200 --name containers-test \
       --target gfx942 --target gfx90a | head -n 1) || true
 [[ -n $job ]] || { echo "containers_test: submit printed no job id"; exit 1; }
@@ -51,12 +61,21 @@ for arch in ("gfx942", "gfx90a"):
         problems.append(f"{arch}: toolchain {b.get('toolchain')!r}")
     if not b.get("kernels"):
         problems.append(f"{arch}: no kernel resources")
-if '"passed"' in json.dumps(report.get("tests", [])):
+tests = report.get("tests", [])
+if '"passed"' in json.dumps(tests):
     problems.append("a test says passed without a GPU")
+# The example's CTest tests (add_test in its CMakeLists.txt), listed per arch as not_run with the reason.
+for arch in ("gfx942", "gfx90a"):
+    listed = {t.get("name"): t for t in tests if t.get("arch") == arch}
+    for name in ("vector_stats_small", "vector_stats_large"):
+        t = listed.get(name)
+        if t is None or t.get("status") != "not_run" or "not run on a GPU" not in t.get("output_excerpt", ""):
+            problems.append(f"{arch}: test {name} is {t!r}, not not_run with the reason")
 for p in problems: print("FAIL:", p)
 print("containers_test report:", json.dumps({a: (b.get("arch"), b.get("toolchain"), len(b.get("kernels", [])))
                                               for a, b in builds.items()}))
 sys.exit(1 if problems else 0)
 PY
 status=0
-echo "containers_test: passed (images $((images_done - started)) s, system run $(( $(date +%s) - images_done )) s)"
+echo "containers_test: passed (images $((images_done - started)) s, up.sh $((up_done - images_done)) s," \
+     "job $(( $(date +%s) - up_done )) s)"
