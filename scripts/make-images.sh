@@ -47,14 +47,25 @@ ldd "$build_dir/bin/migrate-worker" | awk '/=> \//{print $3} /^[ \t]*\/lib/{prin
   | while read -r lib; do cp -L "$lib" "$context/worker-lib/"; done
 cp "$here"/deploy/docker/{postgres-entrypoint.sh,migrate-worker.sh} "$context/"
 
-build() { local file=$1 image=$2; shift 2
+# Builds IMAGE and removes the image it replaces (a rebuild with new binaries would leave it untagged).
+build() { local file=$1 image=$2 before after; shift 2
   echo "make-images: $image"
+  before=$(podman image inspect -f '{{.Id}}' "$image" 2>/dev/null || true)
   podman build --quiet -f "$here/deploy/docker/$file" -t "$image" "$@" "$context" >/dev/null
+  after=$(podman image inspect -f '{{.Id}}' "$image")
+  if [ -n "$before" ] && [ "$before" != "$after" ]; then podman rmi "$before" >/dev/null 2>&1 || true; fi
 }
 build Dockerfile.server localhost/hipforge-server
 build Dockerfile.postgres localhost/hipforge-postgres
 build Dockerfile.translate-worker localhost/hipforge-translate-worker
 for toolchain in "${toolchains[@]}"; do
   build Dockerfile.validate-worker "localhost/hipforge-validate-worker-$toolchain" --build-arg "TOOLCHAIN=$toolchain"
+done
+# Bases of older rootfs stamps (5 GB each for a toolchain) once nothing is built FROM them any more.
+for base in localhost/hipforge-base-bookworm-runtime "${toolchains[@]/#/localhost/hipforge-toolchain-}"; do
+  current=$(podman image inspect -f '{{.Id}}' "$base:latest")
+  podman images --format '{{.ID}} {{.Repository}}:{{.Tag}}' --no-trunc "$base" | while read -r id ref; do
+    [ "${id#sha256:}" = "${current#sha256:}" ] || podman rmi "$ref" >/dev/null 2>&1 || true
+  done
 done
 podman images --format '{{.Repository}}:{{.Tag}} {{.Size}}' | grep hipforge | sort

@@ -21,6 +21,9 @@ if [ -n "$toolchains" ] && [ "$toolchains" != none ]; then
   export HIPFORGE_REQUIRE_TOOLCHAINS="$toolchains"
 fi
 
+# ctest's containers_example builds the podman images (scripts/make-images.sh; the bases are cached by rootfs
+# stamp) and runs the example through the containerised system: ~7-12 min on a fresh machine, ~3.5 min with
+# the images there. HIPFORGE_CONTAINER_TESTS=0 skips it.
 pg_bin=$(pg_config --bindir 2>/dev/null || true)
 [ -x "$pg_bin/initdb" ] || pg_bin=/usr/lib/postgresql/15/bin
 pg_dir=$(mktemp -d /tmp/hipforge-test-pg.XXXXXX)

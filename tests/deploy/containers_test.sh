@@ -3,13 +3,16 @@
 # from the Debian-made rootfs), starts the pod (deploy/podman/up.sh) and submits the bundled example
 # through it with the host's migrate-cli. Passes when the job's report shows gfx942 built as gfx942 and
 # gfx90a, both by the validate container's toolchain rocm-6.4 with kernel resources, and the example's CTest
-# tests listed not_run with the reason, none "passed" (no GPU here). Slow on a fresh machine (imports a 5 GB rootfs): ctest runs it only with
-# HIPFORGE_CONTAINER_TESTS=1, else it reports skipped (exit 77).
+# tests listed not_run with the reason, none "passed" (no GPU here).
+# CI runs it (scripts/test.sh): measured on the 2-core machine kind under load, from no images 7 min
+# (images 294 s, of which the rocm-6.4 rootfs import 236 s; up.sh 16 s; job 100 s) plus ~5 min to make the
+# bookworm-runtime rootfs on a fresh machine; with the bases imported (their tag is the rootfs stamp's hash)
+# a rerun takes ~3.5 min. HIPFORGE_CONTAINER_TESTS=0 skips it (exit 77). Needs podman, runc and ~12 GB of disk.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
 build_dir=${BUILD_DIR:-$here/build}
-if [[ ${HIPFORGE_CONTAINER_TESTS:-0} != 1 ]]; then
-  echo "containers_test: skipped (set HIPFORGE_CONTAINER_TESTS=1; needs podman, runc and ~12 GB of disk)"
+if [[ ${HIPFORGE_CONTAINER_TESTS:-1} == 0 ]]; then
+  echo "containers_test: skipped (HIPFORGE_CONTAINER_TESTS=0)"
   exit 77
 fi
 command -v podman >/dev/null || { echo "containers_test: podman is not installed"; exit 1; }

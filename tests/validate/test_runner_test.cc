@@ -45,16 +45,23 @@ tests:
   EXPECT_EQ(parsed[2].status, TestStatus::kTimedOut);
 }
 
+// Configures dir/src (a CMake project whose tests are `add_tests`) into dir/build; empty on success.
+std::string ConfigureCTestProject(ProcessLauncher& launcher, const std::filesystem::path& dir,
+                                  const std::string& add_tests) {
+  testing::WriteFile(dir / "src/CMakeLists.txt",
+                     "cmake_minimum_required(VERSION 3.21)\nproject(t NONE)\nenable_testing()\n" + add_tests);
+  auto configured = launcher.Run({.argv = {"cmake", "-S", (dir / "src").string(), "-B", (dir / "build").string()}});
+  if (!configured.ok()) return std::string(configured.status().message());
+  return configured->exit_code == 0 ? "" : configured->standard_error;
+}
+
 TEST(TestRunnerTest, RealCTestJUnit) {
   testing::ScratchDir dir("ctest");
-  testing::WriteFile(dir.path() / "src/CMakeLists.txt",
-                     "cmake_minimum_required(VERSION 3.21)\nproject(t NONE)\nenable_testing()\n"
-                     "add_test(NAME good COMMAND sh -c \"echo fine\")\n"
-                     "add_test(NAME bad COMMAND sh -c \"echo broken; exit 1\")\n");
   BoostProcessLauncher launcher;
-  auto configured = launcher.Run({.argv = {"cmake", "-S", (dir.path() / "src").string(), "-B",
-                                           (dir.path() / "build").string()}});
-  ASSERT_TRUE(configured.ok() && configured->exit_code == 0) << configured->standard_error;
+  ASSERT_EQ(ConfigureCTestProject(launcher, dir.path(),
+                                  "add_test(NAME good COMMAND sh -c \"echo fine\")\n"
+                                  "add_test(NAME bad COMMAND sh -c \"echo broken; exit 1\")\n"),
+            "");
   TestRunner runner(launcher);
   ExecutionContext context{.environment = {{"PATH", "/usr/bin:/bin"}}};
   auto results = runner.Run({.arch = "gfx90a", .source_dir = dir.path() / "src", .build_dir = dir.path() / "build",
@@ -70,14 +77,12 @@ TEST(TestRunnerTest, RealCTestJUnit) {
 
 TEST(TestRunnerTest, ListsCTestTestsWithoutRunningThem) {
   testing::ScratchDir dir("ctest-list");
-  testing::WriteFile(dir.path() / "src/CMakeLists.txt",
-                     "cmake_minimum_required(VERSION 3.21)\nproject(t NONE)\nenable_testing()\n"
-                     "add_test(NAME first COMMAND sh -c \"touch ran\")\n"
-                     "add_test(NAME \"second one\" COMMAND sh -c \"touch ran\")\n");
   BoostProcessLauncher launcher;
+  ASSERT_EQ(ConfigureCTestProject(launcher, dir.path(),
+                                  "add_test(NAME first COMMAND sh -c \"touch ran\")\n"
+                                  "add_test(NAME \"second one\" COMMAND sh -c \"touch ran\")\n"),
+            "");
   const std::filesystem::path build = dir.path() / "build";
-  auto configured = launcher.Run({.argv = {"cmake", "-S", (dir.path() / "src").string(), "-B", build.string()}});
-  ASSERT_TRUE(configured.ok() && configured->exit_code == 0) << configured->standard_error;
   TestRunner runner(launcher);
   ExecutionContext context{.environment = {{"PATH", "/usr/bin:/bin"}}};
   auto names = runner.ListCTest({.arch = "gfx90a", .build_dir = build}, context);
