@@ -18,4 +18,6 @@ podman pod rm -f "$pod" >/dev/null 2>&1 || true
 if [ -f "$state/secrets" ]; then
   while read -r name; do podman secret rm "$name" >/dev/null 2>&1 || true; done < "$state/secrets"
 fi
-rm -rf "$state"
+# Only the files up.sh wrote: a --state-dir given by mistake loses nothing else.
+rm -f "$state"/{ca.pem,team-token,cli.env,secrets}
+rmdir "$state" 2>/dev/null || true

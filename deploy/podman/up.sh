@@ -34,8 +34,10 @@ app_uid=1000
 command -v openssl >/dev/null || { echo "up.sh: openssl is needed for the server certificate" >&2; exit 2; }
 podman pod exists "$pod" && { echo "up.sh: pod $pod exists (deploy/podman/down.sh --pod $pod)" >&2; exit 1; }
 
+if [ -d "$state" ] && [ -n "$(ls -A "$state")" ]; then
+  echo "up.sh: state dir $state is not empty (deploy/podman/down.sh --pod $pod --state-dir $state)" >&2; exit 1
+fi
 umask 077
-rm -rf "$state"
 mkdir -p "$state"
 # secret NAME: a podman secret "$pod.NAME" from stdin, listed in the state dir for down.sh. (podman 4.3
 # takes "-" only from a pipe, hence the cat.)

@@ -79,6 +79,14 @@ print("containers_test report:", json.dumps({a: (b.get("arch"), b.get("toolchain
                                               for a, b in builds.items()}))
 sys.exit(1 if problems else 0)
 PY
+job_done=$(date +%s)
+# down.sh leaves nothing of the pod: no containers, no podman secrets, no state dir.
+"$here/deploy/podman/down.sh" --pod "$pod" --state-dir "$state"
+export CONTAINERS_CONF=$here/deploy/podman/containers.conf
+left=$(podman ps -a --format '{{.Names}}' | grep -c "^$pod-" || true)
+secrets=$(podman secret ls --format '{{.Name}}' | grep -c "^$pod\." || true)
+[[ $left -eq 0 && $secrets -eq 0 && ! -e $state ]] || {
+  echo "containers_test: down.sh left $left containers, $secrets secrets, state dir: $(ls -A "$state" 2>&1)"; exit 1; }
 status=0
 echo "containers_test: passed (images $((images_done - started)) s, up.sh $((up_done - images_done)) s," \
-     "job $(( $(date +%s) - up_done )) s)"
+     "job $((job_done - up_done)) s)"
