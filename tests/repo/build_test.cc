@@ -67,6 +67,22 @@ TEST(MigratedBuildTest, SubdirectoryFlagsRelocatableDeviceCodeAndProjectLibrarie
   EXPECT_NE(ninja.find("-lrocm_smi64"), std::string::npos);
 }
 
+// CUDA enabled only in a subdirectory (ggml's src/ggml-cuda): the HIP block's end-of-configure step runs in the
+// top directory and still knows the HIP source language; the nvcc flags of a list variable reach hipcc mapped;
+// the C library that includes the project's public C header compiles (the header gets no HIP include).
+TEST(MigratedBuildTest, CudaInSubdirectoryWithFlagsVariableAndCHeaderBuilds) {
+  TempDir temp;
+  MigrationOptions options;
+  HIPFORGE_MIGRATE_OR_SKIP(result, RepoData("cmake_cuda_in_subdir"), temp.path() / "out", options);
+  EXPECT_EQ(ReadText(temp.path() / "out/include/api.h"), ReadText(RepoData("cmake_cuda_in_subdir") / "include/api.h"));
+  ConfigureAndBuild(temp.path() / "out");
+  EXPECT_TRUE(fs::exists(temp.path() / "out/build/gpu/libgpu.a"));
+  EXPECT_TRUE(fs::exists(temp.path() / "out/build/libapi.a"));
+  const std::string ninja = ReadText(temp.path() / "out/build/build.ninja");
+  EXPECT_NE(ninja.find("-ffast-math"), std::string::npos);
+  EXPECT_EQ(ninja.find("extended-lambda"), std::string::npos);
+}
+
 // -rdc=true in a Makefile whose device code does not cross files is dropped (with a note): hipcc links it
 // without a device-link step, which Debian's lld 14 could not run on clang 15 output.
 TEST(MigratedBuildTest, MakefileRelocatableDeviceCodeDroppedAndBuilds) {

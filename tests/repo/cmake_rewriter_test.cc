@@ -125,6 +125,22 @@ TEST_F(CMakeRewriterTest, LanguageGenexSpanningSeveralArguments) {
   EXPECT_EQ(Rewrite(out), out);
 }
 
+// A list variable expanded inside a CUDA-language genex holds nvcc flags (ggml's CUDA_FLAGS); another
+// variable with the same words is not touched.
+TEST_F(CMakeRewriterTest, FlagsVariableExpandedInCudaGenex) {
+  const std::string out = Rewrite(
+      "set(CUDA_FLAGS -use_fast_math -extended-lambda)\n"
+      "list(APPEND CUDA_FLAGS -lineinfo)\n"
+      "set(OTHER -extended-lambda)\n"
+      "target_compile_options(k PRIVATE \"$<$<COMPILE_LANGUAGE:CUDA>:${CUDA_FLAGS}>\")\n");
+  EXPECT_NE(out.find("set(CUDA_FLAGS -ffast-math)\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("list(APPEND CUDA_FLAGS -gline-tables-only)\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("set(OTHER -extended-lambda)\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("\"$<$<COMPILE_LANGUAGE:${HIP_SOURCE_LANGUAGE}>:${CUDA_FLAGS}>\""), std::string::npos) << out;
+  EXPECT_TRUE(last_.changed_by.count("HB501"));
+  EXPECT_EQ(Rewrite(out), out);
+}
+
 TEST_F(CMakeRewriterTest, SourcesOfTargetsAreMarkedHip) {
   const std::string out = Rewrite(
       "set(SRCS a.cu b.cpp)\n"

@@ -56,7 +56,7 @@ TEST_P(RepositoryMigrationTest, BuildFilesMatchGoldenAndSecondRunChangesNothing)
 
 INSTANTIATE_TEST_SUITE_P(Examples, RepositoryMigrationTest,
                          ::testing::Values("cmake_app", "make_app", "torch_ext", "cmake_legacy", "cmake_hip_ready",
-                                           "cmake_subdir_flags", "make_rdc"));
+                                           "cmake_subdir_flags", "make_rdc", "cmake_cuda_in_subdir"));
 
 TEST(RepositoryMigrationPatchTest, PatchTurnsInputIntoOutput) {
   TempDir temp;

@@ -30,6 +30,12 @@ __global__ void Scale(const float* in, __nv_bfloat16* out, __nv_bfloat162* pairs
   pairs[i + 1] = __float2bfloat162_rn(value);
   // CHECK: pairs[i + 2] = __halves2bfloat162(__float2bfloat16(value), __float2bfloat16(value * 2.0f));
   pairs[i + 2] = __floats2bfloat162_rn(value, value * 2.0f);
+  // CUDA 12.2's make_bfloat162 is HIP's __halves2bfloat162; make_float2 is not touched.
+  // CHECK: pairs[i + 3] = __halves2bfloat162(low, low);
+  pairs[i + 3] = make_bfloat162(low, low);
+  // CHECK: const float2 both = make_float2(value, value);
+  const float2 both = make_float2(value, value);
+  out[i + 1] = __float2bfloat16(both.y);
 }
 // CHECK: float RoundTrip(float value) { return static_cast<float>(__hip_fp8_e4m3(value)); }
 float RoundTrip(float value) { return static_cast<float>(__nv_fp8_e4m3(value)); }

@@ -9,6 +9,7 @@ Directives in the input (all `//` comments):
   // STDERR...:     checked against the diagnostics (prefix STDERR)
   // JSON...:       checked against --o-stats-json output (prefix JSON)
   // COMPILE: <hipcc options>                    (the output must compile: hipcc OPTIONS -c OUTPUT; needs hipcc)
+  // COMPILE-C: <cc options>                     (the output must compile as C: cc OPTIONS -fsyntax-only -x c)
   // COMPILE-TOOLCHAIN: <name> <hipcc options>   (the output must compile with the hipcc of the ROCm rootfs
                                                   /var/cache/hipforge/toolchains/<name> under bubblewrap; checked
                                                   only where that rootfs and bwrap exist, else said and skipped)
@@ -19,7 +20,7 @@ import os, re, shlex, shutil, subprocess, sys, tempfile
 def main():
     tool, filecheck, source = sys.argv[1:4]
     text = open(source).read()
-    args, env, runs, compile_args, toolchain_compile = [], dict(os.environ), 1, None, None
+    args, env, runs, compile_args, toolchain_compile, c_args = [], dict(os.environ), 1, None, None, None
     for line in text.splitlines():
         m = re.match(r"\s*//\s*ARGS:(.*)$", line)
         if m:
@@ -30,6 +31,9 @@ def main():
         m = re.match(r"\s*//\s*COMPILE:(.*)$", line)
         if m:
             compile_args = shlex.split(m.group(1))
+        m = re.match(r"\s*//\s*COMPILE-C:(.*)$", line)
+        if m:
+            c_args = shlex.split(m.group(1))
         m = re.match(r"\s*//\s*COMPILE-TOOLCHAIN:(.*)$", line)
         if m:
             toolchain_compile = shlex.split(m.group(1))
@@ -72,6 +76,12 @@ def main():
                                capture_output=True, text=True)
             if c.returncode != 0:
                 print("the translated output does not compile (%d):\n%s\n--- output was:\n%s" %
+                      (c.returncode, c.stderr, open(out).read()))
+                return 1
+        if c_args is not None:
+            c = subprocess.run(["cc"] + c_args + ["-fsyntax-only", "-x", "c", out], capture_output=True, text=True)
+            if c.returncode != 0:
+                print("the translated output does not compile as C (%d):\n%s\n--- output was:\n%s" %
                       (c.returncode, c.stderr, open(out).read()))
                 return 1
         if toolchain_compile is not None and not compile_with_toolchain(out, toolchain_compile):

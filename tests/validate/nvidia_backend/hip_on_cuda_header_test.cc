@@ -115,6 +115,13 @@ hipError_t record(hipEvent_t event, hipGraph_t graph, hipGraphExec_t* exec) {
 #include <hip/hip_complex.h>
 hipFloatComplex one() { return make_hipFloatComplex(1.0f, 0.0f); }
 __global__ void k(float* x) { float v = threadIdx.x; x[threadIdx.x] = v + __shfl_xor(v, 1); }
+// CUDA's __syncwarp as the translator writes it for HIP (HeCBench bitpermute, lsqt).
+__global__ void sync(float* x) {
+  x[threadIdx.x] += 1.0f;
+  (__builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront"), __builtin_amdgcn_wave_barrier(),
+   __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront"));
+  x[threadIdx.x ^ 1] += 1.0f;
+}
 int main() {
   float* d = nullptr;
   if (hipMalloc(&d, 64 * sizeof(float)) != hipSuccess) return 1;

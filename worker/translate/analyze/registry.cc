@@ -11,6 +11,7 @@
 #include "worker/translate/analyze/rules/hb204_compute_capability_gate.h"
 #include "worker/translate/analyze/rules/hb205_shared_memory_size.h"
 #include "worker/translate/analyze/rules/hb206_mi300_texture.h"
+#include "worker/translate/analyze/rules/hb207_mi300_ocp_fp8.h"
 #include "worker/translate/analyze/rules/hb301_gemm_ex.h"
 #include "worker/translate/analyze/rules/hb302_cublas_lt.h"
 #include "worker/translate/analyze/rules/hb303_tf32_math_mode.h"
@@ -47,6 +48,7 @@ std::vector<std::unique_ptr<Rule>> AllRules(FindingSink& sink, const MappingInde
   all.push_back(std::make_unique<ComputeCapabilityGateRule>(sink));
   all.push_back(std::make_unique<SharedMemorySizeRule>(sink));
   all.push_back(std::make_unique<Mi300TextureRule>(sink, target_architectures));
+  all.push_back(std::make_unique<Mi300OcpFp8Rule>(sink, target_architectures));
   all.push_back(std::make_unique<GemmExRule>(sink));
   all.push_back(std::make_unique<CublasLtRule>(sink));
   all.push_back(std::make_unique<Tf32MathModeRule>(sink));

@@ -203,7 +203,7 @@ class SourceTranslatorImpl : public SourceTranslator {
       }
       if (!header_defines) continue;
       FileTranslation& file = *unit->second;
-      file.output.insert(0, kDefine);
+      file.output.insert(ByteOrderMarkLength(file.output), kDefine);
       file.stats.lines_changed++;
       file.changed_by.insert("warp");
       if (file.status == FileStatus::kUnchanged) file.status = FileStatus::kTranslated;

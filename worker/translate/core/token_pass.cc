@@ -88,7 +88,7 @@ class TokenPass {
     // Not twice: a file that defines it already (the pass over its own output) is left as it is.
     if (uses_warp_sync_ && resolver_.options().target_hip_version >= kHipWarpSyncIntroduced &&
         !project_macros_.count("HIP_ENABLE_WARP_SYNC_BUILTINS")) {
-      AddEdit(0, 0, "#define HIP_ENABLE_WARP_SYNC_BUILTINS 1\n", "warp");
+      AddEdit(ByteOrderMarkLength(content_), 0, "#define HIP_ENABLE_WARP_SYNC_BUILTINS 1\n", "warp");
     }
     if (!runtime_header_present_ && (input_.main_file || uses_runtime_api_)) InsertRuntimeHeader();
     if (input_.facts && resolver_.options().target_hip_version < kHipWarpSyncIntroduced) {
@@ -339,7 +339,7 @@ class TokenPass {
   }
 
   void InsertRuntimeHeader() {
-    uint32_t offset = 0;
+    uint32_t offset = ByteOrderMarkLength(content_);
     if (pragma_once_end_ && guard_insert_offset_) {
       offset = std::min(*pragma_once_end_, *guard_insert_offset_);
     } else if (pragma_once_end_) {
@@ -402,8 +402,12 @@ class TokenPass {
     }
     if (!decision.rule.empty()) Report(decision.rule, decision.severity, offset, decision.message);
     output_.stats.converted[std::string(KindName(mapping.kind))]++;
-    if (mapping.library == ApiLibrary::kRuntime || mapping.library == ApiLibrary::kDriver ||
-        mapping.library == ApiLibrary::kDevice) {
+    // A file whose only table names are plain C/C++ ones that HIP spells the same (min, max, sqrtf: ggml's
+    // public C header ggml.h) does not use CUDA and gets no HIP include; CUDA's own spellings do.
+    const std::string_view written = content_.substr(offset, length);
+    if ((mapping.library == ApiLibrary::kRuntime || mapping.library == ApiLibrary::kDriver ||
+         mapping.library == ApiLibrary::kDevice) &&
+        (decision.name != written || IsCudaOnlySpelling(written))) {
       uses_runtime_api_ = true;
     }
     if (decision.name != content_.substr(offset, length)) {
@@ -835,6 +839,13 @@ class TokenPass {
 TokenPassOutput RunTokenPass(const TokenPassInput& input, const NameResolver& resolver) {
   return TokenPass(input, resolver).Run();
 }
+
+bool IsCudaOnlySpelling(std::string_view name) {
+  return name.starts_with("__") || name == "threadIdx" || name == "blockIdx" || name == "blockDim" ||
+         name == "gridDim" || name == "warpSize";
+}
+
+uint32_t ByteOrderMarkLength(std::string_view content) { return content.starts_with("\xEF\xBB\xBF") ? 3 : 0; }
 
 SourceLocation LocateOffset(std::string_view path, std::string_view content, uint32_t offset) {
   SourceLocation location;

@@ -46,6 +46,15 @@ struct TokenPassOutput {
 
 TokenPassOutput RunTokenPass(const TokenPassInput& input, const NameResolver& resolver);
 
+// True for the names only CUDA code uses although HIP spells them the same: `__`-names (__syncthreads,
+// __device__) and the built-in variables (threadIdx, warpSize, ...); false for min, max, sqrtf.
+bool IsCudaOnlySpelling(std::string_view name);
+
+// Bytes of a UTF-8 byte-order mark that `content` starts with (3, else 0). Text the translator puts first in a
+// file goes after it: a mark moved to the second line is a stray U+FEFF there, and clang rejects the file
+// (HeCBench btree-cuda's map_kernels.cu).
+uint32_t ByteOrderMarkLength(std::string_view content);
+
 // 1-based line and column of `offset` in `content`.
 SourceLocation LocateOffset(std::string_view path, std::string_view content, uint32_t offset);
 

@@ -162,6 +162,7 @@ class CMakeFileRewrite {
   }
 
   RewriteResult Run() {
+    CollectCudaFlagVariables();
     for (size_t i = 0; i < file_.commands.size(); ++i) {
       const CMakeCommand& command = file_.commands[i];
       const CMakeCommand* next = i + 1 < file_.commands.size() ? &file_.commands[i + 1] : nullptr;
@@ -243,6 +244,7 @@ class CMakeFileRewrite {
       return;
     }
     if ((name == "set" || name == "list" || name == "string") && RewriteFlagsVariable(command)) return;
+    if ((name == "set" || name == "list") && RewriteNvccFlagListVariable(command)) return;
     if (name == "set" && RewriteArchitecturesVariable(command)) return;
     if (name == "set_source_files_properties" && RewriteSourceLanguage(command)) return;
     if (name == "set_target_properties" || name == "set_property") {
@@ -394,6 +396,46 @@ class CMakeFileRewrite {
     if (!mapped.changed) return flags;
     origins.insert("HB501");
     return Join(mapped.flags, separator);
+  }
+
+  // Variables this file expands inside a CUDA-language generator expression (before or after the rewrite).
+  void CollectCudaFlagVariables() {
+    static const std::regex kGenex(R"(\$<\$<COMPILE_LANGUAGE:(?:CUDA|\$\{HIP_SOURCE_LANGUAGE\})>:([^>]*)>)");
+    static const std::regex kReference(R"(\$\{([A-Za-z0-9_]+)\})");
+    for (auto it = std::sregex_iterator(content_.begin(), content_.end(), kGenex); it != std::sregex_iterator(); ++it) {
+      const std::string inner = (*it)[1].str();
+      for (auto ref = std::sregex_iterator(inner.begin(), inner.end(), kReference); ref != std::sregex_iterator();
+           ++ref) {
+        cuda_flag_variables_.insert((*ref)[1].str());
+      }
+    }
+  }
+
+  // set(VAR ...) / list(APPEND VAR ...) of such a variable holds nvcc flags, mapped like the genex's own (ggml:
+  // set(CUDA_FLAGS -use_fast_math -extended-lambda), list(APPEND CUDA_FLAGS -lineinfo), then
+  // target_compile_options(ggml-cuda PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:${CUDA_FLAGS}>"); clang refuses
+  // -extended-lambda). Quoted values and cache entries are left as they are.
+  bool RewriteNvccFlagListVariable(const CMakeCommand& command) {
+    const bool append = command.lower_name == "list";
+    const size_t var_index = append ? 1 : 0;
+    if (command.arguments.size() <= var_index + 1) return false;
+    if (append && command.arguments[0].text != "APPEND") return false;
+    if (!cuda_flag_variables_.count(command.arguments[var_index].text)) return false;
+    std::vector<std::string> words;
+    for (size_t i = var_index + 1; i < command.arguments.size(); ++i) {
+      const CMakeArgument& arg = command.arguments[i];
+      if (arg.kind == CMakeArgumentKind::kQuoted || arg.text == "CACHE" || arg.text == "PARENT_SCOPE") return false;
+      words.push_back(arg.text);
+    }
+    FlagMapResult mapped = MapNvccFlags(words, {architectures_, true, context_.relocatable_device_code_needed});
+    for (const auto& note : mapped.notes) {
+      result_.notes.push_back({"HB501", command.line, note.message, note.left_for_person});
+    }
+    if (!mapped.changed) return false;
+    std::string text = command.name + "(" + (append ? "APPEND " : "") + command.arguments[var_index].text;
+    for (const auto& flag : mapped.flags) text += " " + flag;
+    ReplaceCommand(command, text + ")", "HB501");
+    return true;
   }
 
   // set(CMAKE_CUDA_FLAGS ...), string(APPEND CMAKE_CUDA_FLAGS ...), set/list(APPEND CUDA_NVCC_FLAGS ...).
@@ -776,6 +818,7 @@ class CMakeFileRewrite {
   RewriteResult result_;
   bool block_emitted_ = false;
   std::set<std::string> source_variables_;
+  std::set<std::string> cuda_flag_variables_;  // expanded inside a CUDA-language generator expression
 };
 
 }  // namespace

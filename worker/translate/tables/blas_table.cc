@@ -27,7 +27,9 @@ constexpr ApiMapping kRecords[] = {
     {.cuda_name = "cublasGetSmCountTarget", .hip_name = "hipblasGetSmCountTarget", .kind = kFunction, .library = kBlas, .hip_state = kUnsupported, .cuda_introduced = {11, 3}},
     {.cuda_name = "cublasSetSmCountTarget", .hip_name = "hipblasSetSmCountTarget", .kind = kFunction, .library = kBlas, .hip_state = kUnsupported, .cuda_introduced = {11, 3}},
     {.cuda_name = "cublasGetStatusName", .hip_name = "hipblasGetStatusName", .kind = kFunction, .library = kBlas, .hip_state = kUnsupported, .cuda_introduced = {11, 4}},
-    {.cuda_name = "cublasGetStatusString", .hip_name = "hipblasGetStatusString", .roc_name = "rocblas_status_to_string", .kind = kFunction, .library = kBlas, .hip_state = kUnsupported, .roc_state = kSupported, .cuda_introduced = {11, 4}, .roc_introduced = {3, 5}},
+    // hipforge: hipBLAS spells it hipblasStatusToString (checked: hipblas.h of ROCm 5.7.1 and 6.4.3); HIPIFY's
+    // hipblasGetStatusString exists in neither. HeCBench gels-cuda.
+    {.cuda_name = "cublasGetStatusString", .hip_name = "hipblasStatusToString", .roc_name = "rocblas_status_to_string", .kind = kFunction, .library = kBlas, .roc_state = kSupported, .cuda_introduced = {11, 4}, .hip_introduced = {5, 7}, .roc_introduced = {3, 5}},
     {.cuda_name = "cublasLogCallback", .hip_name = "hipblasLogCallback", .kind = kFunction, .library = kBlas, .hip_state = kUnsupported, .cuda_introduced = {9, 2}},
     {.cuda_name = "cublasLoggerConfigure", .hip_name = "hipblasLoggerConfigure", .kind = kFunction, .library = kBlas, .hip_state = kUnsupported, .cuda_introduced = {9, 2}},
     {.cuda_name = "cublasSetLoggerCallback", .hip_name = "hipblasSetLoggerCallback", .kind = kFunction, .library = kBlas, .hip_state = kUnsupported, .cuda_introduced = {9, 2}},

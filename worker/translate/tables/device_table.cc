@@ -329,7 +329,9 @@ constexpr ApiMapping kRecords[] = {
     {.cuda_name = "__uhadd", .hip_name = "__uhadd", .kind = kFunction, .library = kDevice, .roc_state = kSupported, .hip_introduced = {1, 6}},
     {.cuda_name = "__urhadd", .hip_name = "__urhadd", .kind = kFunction, .library = kDevice, .roc_state = kSupported, .hip_introduced = {1, 6}},
     {.cuda_name = "__prof_trigger", .kind = kFunction, .library = kDevice, .hip_state = kUnsupported},
-    {.cuda_name = "__trap", .kind = kFunction, .library = kDevice, .hip_state = kUnsupported},
+    // hipforge: CUDA's __trap() aborts the kernel; clang's __builtin_trap() emits the same trap (s_trap on AMD
+    // GPUs) in every HIP release, which declares no __trap (checked: 5.2.3, 5.7.1, 6.4.3). ggml's common.cuh.
+    {.cuda_name = "__trap", .hip_name = "__builtin_trap", .kind = kFunction, .library = kDevice, .hip_introduced = {1, 0}},
     {.cuda_name = "__brkpt", .kind = kFunction, .library = kDevice, .hip_state = kUnsupported},
     {.cuda_name = "__pm0", .kind = kFunction, .library = kDevice, .hip_state = kUnsupported},
     {.cuda_name = "__pm1", .kind = kFunction, .library = kDevice, .hip_state = kUnsupported},
@@ -771,7 +773,10 @@ constexpr ApiMapping kRecords[] = {
     {.cuda_name = "__float22bfloat162_rn", .hip_name = "__float22bfloat162_rn", .kind = kFunction, .library = kDevice, .cuda_introduced = {11, 0}, .hip_introduced = {5, 7}},
     {.cuda_name = "__bfloat162char_rz", .hip_name = "__bfloat162char_rz", .kind = kFunction, .library = kDevice, .hip_state = kUnsupported, .cuda_introduced = {12, 2}},
     {.cuda_name = "__bfloat162uchar_rz", .hip_name = "__bfloat162uchar_rz", .kind = kFunction, .library = kDevice, .hip_state = kUnsupported, .cuda_introduced = {12, 2}},
-    {.cuda_name = "make_bfloat162", .hip_name = "make_bfloat162", .kind = kFunction, .library = kDevice, .hip_state = kUnsupported, .cuda_introduced = {12, 2}},
+    // hipforge: CUDA's make_bfloat162(x, y) is the pair of two bfloat16 halves, which HIP spells __halves2bfloat162
+    // (checked: amd_hip_bf16.h of HIP 5.7.1, device only, and 6.4.3, host and device). HeCBench
+    // attentionMultiHeadKVCache-cuda.
+    {.cuda_name = "make_bfloat162", .hip_name = "__halves2bfloat162", .kind = kFunction, .library = kDevice, .cuda_introduced = {12, 2}, .hip_introduced = {5, 7}},
     {.cuda_name = "atomicAdd", .hip_name = "atomicAdd", .kind = kFunction, .library = kDevice, .roc_state = kSupported, .hip_introduced = {1, 6}},
     {.cuda_name = "atomicAdd_system", .hip_name = "atomicAdd_system", .kind = kFunction, .library = kDevice, .roc_state = kSupported, .hip_introduced = {4, 3}},
     {.cuda_name = "atomicSub", .hip_name = "atomicSub", .kind = kFunction, .library = kDevice, .roc_state = kSupported, .hip_introduced = {1, 6}},

@@ -64,6 +64,11 @@ __device__ inline unsigned long long hipforge_ballot(int p) { return __ballot_sy
 #define __shfl_xor(...) hipforge_shfl_xor(__VA_ARGS__)
 #define __ballot(p) hipforge_ballot(p)
 // No __any/__all macros: libcu++ (CCCL) declares a `struct __any` with a constructor `__any(...)`.
+// No HIP release has __syncwarp: the translator writes it as wavefront fence + wave barrier + fence
+// (compat_shims.cc), AMD builtins that nvcc lacks (HeCBench bitpermute, lsqt). On NVIDIA the sequence is CUDA's
+// __syncwarp() (the fences: a block fence, which covers the warp).
+#define __builtin_amdgcn_wave_barrier() __syncwarp()
+#define __builtin_amdgcn_fence(order, scope) __threadfence_block()
 #endif
 
 // bfloat16 types are newer than the HIP 5.2 facts our tables carry.

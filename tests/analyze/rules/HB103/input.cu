@@ -6,10 +6,13 @@ __global__ void count_positive(const float* in, int* out) {
   unsigned int votes = __ballot_sync(__activemask(), v > 0.0f);
   int count = __popc(votes);
   int first = __ffs(__ballot_sync(__activemask(), v < 0.0f));
+  // A mask narrowed by an expression stays 32-bit; HIP overloads __ffsll, so it gets the argument converted.
+  unsigned int low = __ballot_sync(__activemask(), v > 4.0f) & 0xffffu;
+  int lowest = __ffs(low);
   // Negatives: 64-bit storage, auto, and a ballot only tested for zero.
   unsigned long long wide = __ballot_sync(__activemask(), v > 1.0f);
   auto deduced = __ballot_sync(__activemask(), v > 2.0f);
   bool any_big = __ballot_sync(__activemask(), v > 3.0f) != 0;
   int bits = __popc(static_cast<unsigned int>(blockIdx.x));
-  out[threadIdx.x] = count + first + (wide != 0) + (deduced != 0) + any_big + bits;
+  out[threadIdx.x] = count + first + (wide != 0) + (deduced != 0) + any_big + bits + lowest;
 }

@@ -107,6 +107,22 @@ void BallotWidthRule::check(const MatchFinder::MatchResult& result) {
   std::string fix;
   if ((name == "__popc" || name == "__ffs") && !name_loc.isMacroID()) {
     edits.push_back({sm.getFileOffset(name_loc), static_cast<uint32_t>(name.size()), name + "ll"});
+    // HIP overloads __ffsll for long long and unsigned long long: a narrower argument (the mask kept in a
+    // uint32_t) would be ambiguous there (HeCBench btree-cuda), so it is converted to the mask type.
+    // __popcll has one overload and needs no cast; a ballot call itself returns 64 bits in HIP.
+    const clang::Expr* argument = count->getArg(0)->IgnoreImpCasts();
+    const auto* direct = llvm::dyn_cast<clang::CallExpr>(argument);
+    if (name == "__ffs" && !(direct && IsBallotName(CalleeName(direct))) && !argument->getType()->isDependentType() &&
+        context.getTypeSize(argument->getType()) < 64) {
+      const auto begin = argument->getBeginLoc().isMacroID() ? std::nullopt : FileOffset(sm, argument->getBeginLoc());
+      const auto end = argument->getEndLoc().isMacroID() ? std::nullopt : TokenEndOffset(sm, lang, argument->getEndLoc());
+      if (begin && end) {
+        edits.push_back({*begin, 0, "static_cast<unsigned long long>("});
+        edits.push_back({*end, 0, ")"});
+      } else {
+        edits.clear();
+      }
+    }
     fix = "Use " + name + "ll on the 64-bit mask.";
   } else {
     fix = "Use the 64-bit " + name + "ll and adjust bit positions for 64 lanes (e.g. 63 - __clzll(mask)).";

@@ -1,0 +1,57 @@
+#include "worker/translate/analyze/rules/hb207_mi300_ocp_fp8.h"
+
+#include <set>
+
+namespace hipforge::translate::analyze {
+namespace {
+
+// cuda_fp8.h's OCP (E4M3/E5M2 as in the OCP 8-bit floating point specification) types and conversion functions.
+bool IsOcpFp8Name(std::string_view word) {
+  static const std::set<std::string_view, std::less<>> kNames = {
+      "__nv_fp8_e4m3", "__nv_fp8_e5m2", "__nv_fp8x2_e4m3", "__nv_fp8x2_e5m2", "__nv_fp8x4_e4m3",
+      "__nv_fp8x4_e5m2", "__nv_fp8_storage_t", "__nv_fp8x2_storage_t", "__nv_fp8x4_storage_t",
+      "__nv_cvt_float_to_fp8", "__nv_cvt_float2_to_fp8x2", "__nv_cvt_double_to_fp8", "__nv_cvt_double2_to_fp8x2",
+      "__nv_cvt_halfraw_to_fp8", "__nv_cvt_halfraw2_to_fp8x2", "__nv_cvt_bfloat16raw_to_fp8",
+      "__nv_cvt_bfloat16raw2_to_fp8x2", "__nv_cvt_fp8_to_halfraw", "__nv_cvt_fp8x2_to_halfraw2"};
+  return kNames.count(word) > 0;
+}
+
+}  // namespace
+
+Mi300OcpFp8Rule::Mi300OcpFp8Rule(FindingSink& sink, std::span<const std::string> target_architectures)
+    : Rule(sink) {
+  for (const std::string& target : target_architectures) {
+    if (target.rfind("gfx94", 0) == 0) {
+      mi300_target_ = target;
+      break;
+    }
+  }
+}
+
+const RuleInfo& Mi300OcpFp8Rule::info() const {
+  static const RuleInfo kInfo{"HB207", Severity::kError, RuleClass::kArchitecture,
+                              "OCP fp8 types on MI300 (gfx94x converts only FNUZ fp8 in device code)"};
+  return kInfo;
+}
+
+void Mi300OcpFp8Rule::checkTokens(const TextFile& file) {
+  if (mi300_target_.empty()) return;
+  const auto& tokens = file.tokens();
+  std::set<uint32_t> lines;
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    const Token& token = tokens[i];
+    if (token.kind != TokenKind::kIdentifier || (token.in_directive && token.directive != "define")) continue;
+    if (i > 0 && (tokens[i - 1].text == "." || tokens[i - 1].text == "->")) continue;
+    if (!IsOcpFp8Name(token.text)) continue;
+    if (!lines.insert(file.LineColumn(token.offset).first).second) continue;
+    Report(file, token.offset,
+           "`" + std::string(token.text) + "` is OCP fp8; on " + mi300_target_ +
+               " (MI300) HIP converts OCP fp8 on the host only (its device fp8 is FNUZ, with another range: e4m3 "
+               "tops out at 240, not 448), so device code that converts it does not build: needs a person",
+           "Use the FNUZ types (__hip_fp8_e4m3_fnuz, __hip_fp8_e5m2_fnuz) after checking that the values fit "
+           "their range (rescale if not), keep the OCP conversions on the host, or build the program for "
+           "gfx950/gfx12 only.");
+  }
+}
+
+}  // namespace hipforge::translate::analyze
