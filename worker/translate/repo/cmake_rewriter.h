@@ -8,7 +8,7 @@ class CMakeRewriter final : public BuildFileRewriter {
  public:
   RepoFileKind kind() const override { return RepoFileKind::kCMake; }
   std::string name() const override { return "cmake"; }
-  int version() const override { return 2; }
+  int version() const override { return 3; }  // 3: block through global properties, flag list variables
   RewriteResult Rewrite(const std::string& relative_path, const std::string& content,
                         const RewriteContext& context) const override;
 };
