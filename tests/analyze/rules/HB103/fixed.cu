@@ -1,5 +1,6 @@
 // HB103 golden input: ballot results kept in 32 bits or counted with 32-bit bit operations.
 #include <cuda_runtime.h>
+#define LOW_HALF 0xffffu
 
 __global__ void count_positive(const float* in, int* out) {
   float v = in[blockIdx.x * blockDim.x + threadIdx.x];
@@ -9,10 +10,11 @@ __global__ void count_positive(const float* in, int* out) {
   // A mask narrowed by an expression stays 32-bit; HIP overloads __ffsll, so it gets the argument converted.
   unsigned int low = __ballot_sync(__activemask(), v > 4.0f) & 0xffffu;
   int lowest = __ffsll(static_cast<unsigned long long>(low));
+  int lowest_masked = __ffsll(static_cast<unsigned long long>(low & LOW_HALF));  // a macro in the argument
   // Negatives: 64-bit storage, auto, and a ballot only tested for zero.
   unsigned long long wide = __ballot_sync(__activemask(), v > 1.0f);
   auto deduced = __ballot_sync(__activemask(), v > 2.0f);
   bool any_big = __ballot_sync(__activemask(), v > 3.0f) != 0;
   int bits = __popc(static_cast<unsigned int>(blockIdx.x));
-  out[threadIdx.x] = count + first + (wide != 0) + (deduced != 0) + any_big + bits + lowest;
+  out[threadIdx.x] = count + first + (wide != 0) + (deduced != 0) + any_big + bits + lowest + lowest_masked;
 }

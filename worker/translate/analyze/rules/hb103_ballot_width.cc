@@ -114,13 +114,12 @@ void BallotWidthRule::check(const MatchFinder::MatchResult& result) {
     const auto* direct = llvm::dyn_cast<clang::CallExpr>(argument);
     if (name == "__ffs" && !(direct && IsBallotName(CalleeName(direct))) && !argument->getType()->isDependentType() &&
         context.getTypeSize(argument->getType()) < 64) {
-      const auto begin = argument->getBeginLoc().isMacroID() ? std::nullopt : FileOffset(sm, argument->getBeginLoc());
-      const auto end = argument->getEndLoc().isMacroID() ? std::nullopt : TokenEndOffset(sm, lang, argument->getEndLoc());
-      if (begin && end) {
+      // A macro inside the argument (`~bits & KEY_PIVOT_MASK_R`, btree-cuda) is covered by its expansion range.
+      const auto begin = FileOffset(sm, sm.getExpansionLoc(argument->getBeginLoc()));
+      const auto end = TokenEndOffset(sm, lang, sm.getExpansionRange(argument->getEndLoc()).getEnd());
+      if (begin && end && *begin < *end) {
         edits.push_back({*begin, 0, "static_cast<unsigned long long>("});
         edits.push_back({*end, 0, ")"});
-      } else {
-        edits.clear();
       }
     }
     fix = "Use " + name + "ll on the 64-bit mask.";
