@@ -36,15 +36,15 @@ bool DeclaresFunction(const std::vector<Token>& tokens, size_t i) {
 
 }  // namespace
 
-Mi300TextureRule::Mi300TextureRule(FindingSink& sink, std::span<const std::string> target_architectures)
-    : Rule(sink) {
+std::string FirstMi300Target(std::span<const std::string> target_architectures) {
   for (const std::string& target : target_architectures) {
-    if (target.rfind("gfx94", 0) == 0) {
-      mi300_target_ = target;
-      break;
-    }
+    if (target.rfind("gfx94", 0) == 0) return target;
   }
+  return {};
 }
+
+Mi300TextureRule::Mi300TextureRule(FindingSink& sink, std::span<const std::string> target_architectures)
+    : Rule(sink), mi300_target_(FirstMi300Target(target_architectures)) {}
 
 const RuleInfo& Mi300TextureRule::info() const {
   static const RuleInfo kInfo{"HB206", Severity::kError, RuleClass::kArchitecture,

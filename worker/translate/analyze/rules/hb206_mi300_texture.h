@@ -11,6 +11,9 @@ namespace hipforge::translate::analyze {
 // file is an object over linear or pitch-linear memory read with tex1Dfetch<T>/tex2D<T>, the fix rewrites the
 // reads to global loads with the same indexing (texture_shim.h); CUDA arrays, surfaces, layered/3D/cube/gather/
 // LOD reads and legacy references are reported for a person. Silent when no gfx94x target is built.
+// The first gfx94x (MI300) architecture among the targets, or empty (HB206, HB207).
+std::string FirstMi300Target(std::span<const std::string> target_architectures);
+
 class Mi300TextureRule final : public Rule {
  public:
   Mi300TextureRule(FindingSink& sink, std::span<const std::string> target_architectures);

@@ -2,6 +2,8 @@
 
 #include <set>
 
+#include "worker/translate/analyze/rules/hb206_mi300_texture.h"
+
 namespace hipforge::translate::analyze {
 namespace {
 
@@ -19,14 +21,7 @@ bool IsOcpFp8Name(std::string_view word) {
 }  // namespace
 
 Mi300OcpFp8Rule::Mi300OcpFp8Rule(FindingSink& sink, std::span<const std::string> target_architectures)
-    : Rule(sink) {
-  for (const std::string& target : target_architectures) {
-    if (target.rfind("gfx94", 0) == 0) {
-      mi300_target_ = target;
-      break;
-    }
-  }
-}
+    : Rule(sink), mi300_target_(FirstMi300Target(target_architectures)) {}
 
 const RuleInfo& Mi300OcpFp8Rule::info() const {
   static const RuleInfo kInfo{"HB207", Severity::kError, RuleClass::kArchitecture,
