@@ -4,12 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <random>
 #include <sstream>
 
 #include "common/process.h"
+#include "worker/translate/frontend/unit_parser.h"
 #include "worker/translate/repo/file_classifier.h"
 #include "tests/repo/repo_test_support.h"
 
@@ -113,11 +115,32 @@ TEST(RepositoryMigrationCacheTest, UnchangedFilesReuseTheirResult) {
   TempDir temp;
   MigrationOptions options;
   options.translate.cache_directory = temp.path() / "cache";
+  const uint64_t before = UnitParseCount();
   HIPFORGE_MIGRATE_OR_SKIP(first, RepoData("make_app"), temp.path() / "out1", options);
+  // One parse per unit (src/main.cu, src/stencil.cu; one configuration each, no __CUDA_ARCH__ blocks): the
+  // translator's, which the analyzer's AST rules share.
+  EXPECT_EQ(UnitParseCount() - before, 2u);
+  const uint64_t cold = UnitParseCount();
   HIPFORGE_MIGRATE_OR_SKIP(second, RepoData("make_app"), temp.path() / "out2", options);
+  EXPECT_EQ(UnitParseCount() - cold, 0u) << "an unchanged re-run parses nothing (translator nor analyzer)";
   for (const auto& file : second->files) {
-    if (IsBuildFileKind(file.kind)) EXPECT_TRUE(file.from_cache) << file.path;
+    if (IsBuildFileKind(file.kind) || file.kind == RepoFileKind::kCudaSource) EXPECT_TRUE(file.from_cache) << file.path;
     EXPECT_EQ(ReadText(temp.path() / "out2" / file.path), ReadText(temp.path() / "out1" / file.path));
+  }
+  ASSERT_EQ(second->findings.size(), first->findings.size());
+  for (size_t i = 0; i < first->findings.size(); ++i) {
+    EXPECT_EQ(second->findings[i].rule_id, first->findings[i].rule_id);
+    EXPECT_EQ(second->findings[i].location.path, first->findings[i].location.path);
+    EXPECT_EQ(second->findings[i].location.line, first->findings[i].location.line);
+    EXPECT_EQ(second->findings[i].auto_fixed, first->findings[i].auto_fixed);
+  }
+  // The Makefile's dry run (when the sandbox ran it) is not repeated either.
+  const auto discovered = [](const MigrationResult& result, const std::string& text) {
+    return std::any_of(result.notes.begin(), result.notes.end(),
+                       [&](const std::string& note) { return note.find(text) != std::string::npos; });
+  };
+  if (discovered(*first, "compile command(s) from `make -n")) {
+    EXPECT_TRUE(discovered(*second, "build commands from the cache")) << "notes of the re-run";
   }
 }
 

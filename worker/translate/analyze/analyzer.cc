@@ -57,9 +57,17 @@ class AnalyzerImpl final : public Analyzer {
   AnalyzerImpl(AnalyzeOptions options, CudaFrontend frontend, std::set<std::string> disabled)
       : options_(std::move(options)), frontend_(std::move(frontend)), disabled_(std::move(disabled)) {}
 
+  std::unique_ptr<ParseCompanion> MakeParseCompanion(const std::filesystem::path& root) override {
+    if (!options_.parse_sources) return nullptr;
+    std::error_code error;
+    return std::make_unique<analyze::AstRulesCompanion>(std::filesystem::weakly_canonical(root, error), disabled_);
+  }
+
   absl::StatusOr<AnalysisResult> Analyze(const std::filesystem::path& root,
                                          const std::vector<std::filesystem::path>& files,
-                                         const ProgressCallback& progress) override {
+                                         const ProgressCallback& progress, ParseCompanion* shared) override {
+    // Only a companion this analyzer made (MakeParseCompanion) is passed here.
+    const auto* companion = static_cast<const analyze::AstRulesCompanion*>(shared);
     std::error_code error;
     const auto canonical_root = std::filesystem::weakly_canonical(root, error);
     if (error || !std::filesystem::is_directory(canonical_root)) {
@@ -86,11 +94,13 @@ class AnalyzerImpl final : public Analyzer {
     std::map<std::string, std::string> ast_failure;
     std::set<std::string> partial_ast;  // parsed with errors: AST findings kept, token rules on the whole file
     // A job's own Clang arguments are data: allow-listed against the tree (the translator does the same).
+    // Without per-unit arguments (options_.unit_arguments), the root is the include dir guessed.
     std::vector<std::string> clang_args = frontend_.ClangArgs();
     if (!frontend_.options().untrusted_args.empty()) {
       ArgumentCheck check = AllowListArguments(frontend_.options().untrusted_args, canonical_root, canonical_root);
       clang_args.insert(clang_args.end(), check.kept.begin(), check.kept.end());
     }
+    if (!options_.unit_arguments) clang_args.push_back("-I" + canonical_root.string());
     const std::vector<std::string> readable_roots = frontend_.ReadableRoots(canonical_root);
     // Parses `batch` with `args` on `jobs` threads; progress counts from `done_before` when `total` > 0.
     auto run_parallel = [&](const std::vector<size_t>& batch, const std::vector<std::string>& args, int done_before,
@@ -103,14 +113,21 @@ class AnalyzerImpl final : public Analyzer {
         for (size_t i = next++; i < batch.size(); i = next++) {
           const TextFile& text = *texts[batch[i]];
           const auto path = canonical_root / text.path();
-          std::vector<std::string> unit_args = args;
-          if (options_.unit_arguments) {
-            unit_args = options_.unit_arguments(path);
-            const bool device = std::find(args.begin(), args.end(), "--cuda-device-only") != args.end();
-            auto host_only = std::find(unit_args.begin(), unit_args.end(), "--cuda-host-only");
-            if (device && host_only != unit_args.end()) *host_only = "--cuda-device-only";
+          const bool device = std::find(args.begin(), args.end(), "--cuda-device-only") != args.end();
+          // The host side of a unit the shared parse saw (or its cache entry): no second parse.
+          std::optional<analyze::TranslationUnitResult> shared_result;
+          if (companion && !device) shared_result = companion->Result(path);
+          if (shared_result) {
+            results[i] = std::move(*shared_result);
+          } else {
+            std::vector<std::string> unit_args = args;
+            if (options_.unit_arguments) {
+              unit_args = options_.unit_arguments(path);
+              auto host_only = std::find(unit_args.begin(), unit_args.end(), "--cuda-host-only");
+              if (device && host_only != unit_args.end()) *host_only = "--cuda-device-only";
+            }
+            results[i] = analyze::RunAstRules(unit_args, path, canonical_root, disabled_, readable_roots);
           }
-          results[i] = analyze::RunAstRules(unit_args, path, canonical_root, disabled_, readable_roots);
           std::lock_guard<std::mutex> lock(progress_mutex);
           ++done;
           if (progress && total > 0) progress(ProgressEvent{"analyze", done, total, text.path()});

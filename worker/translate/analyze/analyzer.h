@@ -8,6 +8,7 @@
 
 #include "absl/status/statusor.h"
 #include "worker/translate/frontend/cuda_frontend.h"
+#include "worker/translate/frontend/unit_parser.h"
 #include "worker/translate/translation_types.h"
 
 namespace hipforge::translate {
@@ -60,10 +61,16 @@ class Analyzer {
  public:
   virtual ~Analyzer() = default;
   // Analyzes `files` (relative to `root`): CUDA sources/headers with AST rules, build files and scripts with
-  // line rules. Files that do not parse still get the token-level rules.
+  // line rules. Files that do not parse still get the token-level rules. `shared`: a companion from
+  // MakeParseCompanion(root) that rode on another parse of the sources (SourceTranslator::Parse); the host-side
+  // AST results of every unit it saw are taken from it instead of parsing the unit again.
   virtual absl::StatusOr<AnalysisResult> Analyze(const std::filesystem::path& root,
                                                  const std::vector<std::filesystem::path>& files,
-                                                 const ProgressCallback& progress) = 0;
+                                                 const ProgressCallback& progress,
+                                                 ParseCompanion* shared = nullptr) = 0;
+  // The AST rules as a consumer of another component's parse of the sources under `root` (one parse per unit
+  // and configuration for both; frontend/unit_parser.h). Null when this analyzer does not parse sources.
+  virtual std::unique_ptr<ParseCompanion> MakeParseCompanion(const std::filesystem::path& root) = 0;
 };
 
 absl::StatusOr<std::unique_ptr<Analyzer>> CreateAnalyzer(AnalyzeOptions options);

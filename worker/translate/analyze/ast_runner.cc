@@ -1,18 +1,11 @@
 #include "worker/translate/analyze/ast_runner.h"
 
-#include "clang/AST/ASTConsumer.h"
-#include "clang/AST/ASTContext.h"
-#include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
-#include "clang/Frontend/FrontendAction.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
-#include "clang/Tooling/CompilationDatabase.h"
-#include "clang/Tooling/Tooling.h"
-#include "llvm/ADT/SmallString.h"
 #include "worker/translate/analyze/registry.h"
-#include "worker/translate/frontend/confined_file_system.h"
+#include "worker/translate/cache_json.h"
 
 namespace hipforge::translate::analyze {
 namespace {
@@ -53,106 +46,119 @@ class PreprocessorRecorder : public clang::PPCallbacks {
   TranslationUnitResult& result_;
 };
 
-// Matches only declarations outside system headers (the CUDA toolkit), as clang-tidy does by default.
-class ProjectOnlyConsumer : public clang::ASTConsumer {
+// The rules and the preprocessor recorder as one consumer of a shared parse (frontend/unit_parser.h).
+class AstRulesConsumer : public CompanionConsumer {
  public:
-  explicit ProjectOnlyConsumer(clang::ast_matchers::MatchFinder& finder) : finder_(finder) {}
-  void HandleTranslationUnit(clang::ASTContext& context) override {
-    const clang::SourceManager& sm = context.getSourceManager();
-    std::vector<clang::Decl*> scope;
-    for (clang::Decl* decl : context.getTranslationUnitDecl()->decls()) {
-      const clang::SourceLocation location = sm.getExpansionLoc(decl->getLocation());
-      if (location.isValid() && sm.isInSystemHeader(location)) continue;
-      scope.push_back(decl);
-    }
-    context.setTraversalScope(scope);
-    finder_.matchAST(context);
-  }
+  AstRulesConsumer(const std::filesystem::path& canonical_root, const std::set<std::string>& disabled,
+                   AstRulesCompanion* companion = nullptr, std::filesystem::path unit = {})
+      : sink_(canonical_root), rules_(MakeRules(sink_, disabled)), companion_(companion), unit_(std::move(unit)) {}
 
- private:
-  clang::ast_matchers::MatchFinder& finder_;
-};
-
-class AnalyzeAction : public clang::ASTFrontendAction {
- public:
-  AnalyzeAction(clang::ast_matchers::MatchFinder& finder, FindingSink& paths, TranslationUnitResult& result)
-      : finder_(finder), paths_(paths), result_(result) {}
-  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance& compiler, llvm::StringRef) override {
+  void BeginParse(clang::CompilerInstance& compiler, const UnitParseRequest& request) override {
+    args_ = request.args;
     compiler.getPreprocessor().addPPCallbacks(
-        std::make_unique<PreprocessorRecorder>(compiler.getSourceManager(), paths_, result_));
-    return std::make_unique<ProjectOnlyConsumer>(finder_);
+        std::make_unique<PreprocessorRecorder>(compiler.getSourceManager(), sink_, result_));
+  }
+
+  void RegisterMatchers(clang::ast_matchers::MatchFinder& finder) override {
+    for (auto& rule : rules_) rule->registerMatchers(&finder);
+  }
+
+  TranslationUnitResult Take(const UnitParseResult& parse) {
+    result_.parsed = parse.parsed;
+    result_.fatal = parse.fatal;
+    result_.first_error = parse.first_error;
+    result_.findings = std::move(sink_.findings());
+    return std::move(result_);
+  }
+
+  nlohmann::json Finish(const UnitParseResult& parse) override {
+    TranslationUnitResult result = Take(parse);
+    nlohmann::json cached = ToJson(result);
+    cached["args"] = args_;
+    if (companion_) companion_->Keep(unit_, std::move(result), std::move(args_));
+    return cached;
   }
 
  private:
-  clang::ast_matchers::MatchFinder& finder_;
-  FindingSink& paths_;
-  TranslationUnitResult& result_;
-};
-
-class ActionFactory : public clang::tooling::FrontendActionFactory {
- public:
-  ActionFactory(clang::ast_matchers::MatchFinder& finder, FindingSink& paths, TranslationUnitResult& result)
-      : finder_(finder), paths_(paths), result_(result) {}
-  std::unique_ptr<clang::FrontendAction> create() override {
-    return std::make_unique<AnalyzeAction>(finder_, paths_, result_);
-  }
-
- private:
-  clang::ast_matchers::MatchFinder& finder_;
-  FindingSink& paths_;
-  TranslationUnitResult& result_;
-};
-
-// Counts errors and keeps the first one as the reason the AST rules were skipped.
-class ErrorRecorder : public clang::DiagnosticConsumer {
- public:
-  void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic& info) override {
-    clang::DiagnosticConsumer::HandleDiagnostic(level, info);
-    if (level == clang::DiagnosticsEngine::Fatal) fatal = true;
-    if (level < clang::DiagnosticsEngine::Error || !first_error.empty()) return;
-    llvm::SmallString<256> text;
-    info.FormatDiagnostic(text);
-    std::string where;
-    if (info.hasSourceManager() && info.getLocation().isValid()) {
-      const auto& sm = info.getSourceManager();
-      const auto location = sm.getPresumedLoc(sm.getExpansionLoc(info.getLocation()));
-      if (location.isValid()) {
-        where = std::filesystem::path(location.getFilename()).filename().string() + ":" +
-                std::to_string(location.getLine()) + ": ";
-      }
-    }
-    first_error = where + text.str().str();
-  }
-  std::string first_error;
-  bool fatal = false;
+  FindingSink sink_;
+  std::vector<std::unique_ptr<Rule>> rules_;
+  AstRulesCompanion* companion_;
+  std::filesystem::path unit_;
+  std::vector<std::string> args_;
+  TranslationUnitResult result_;
 };
 
 }  // namespace
 
+nlohmann::json ToJson(const TranslationUnitResult& result) {
+  nlohmann::json json = {{"parsed", result.parsed}, {"fatal", result.fatal}, {"first_error", result.first_error},
+                         {"findings", nlohmann::json::array()}, {"covered_files", result.covered_files},
+                         {"skipped_ranges", result.skipped_ranges}};
+  for (const Finding& finding : result.findings) json["findings"].push_back(FindingCacheJson(finding));
+  return json;
+}
+
+TranslationUnitResult TranslationUnitResultFromJson(const nlohmann::json& json) {
+  TranslationUnitResult result;
+  result.parsed = json.at("parsed").get<bool>();
+  result.fatal = json.at("fatal").get<bool>();
+  result.first_error = json.at("first_error").get<std::string>();
+  for (const auto& finding : json.at("findings")) result.findings.push_back(FindingFromCacheJson(finding));
+  result.covered_files = json.at("covered_files").get<std::set<std::string>>();
+  result.skipped_ranges = json.at("skipped_ranges").get<decltype(result.skipped_ranges)>();
+  return result;
+}
+
 TranslationUnitResult RunAstRules(const std::vector<std::string>& clang_args, const std::filesystem::path& file,
                                   const std::filesystem::path& canonical_root, const std::set<std::string>& disabled,
                                   const std::vector<std::string>& readable_roots) {
-  TranslationUnitResult result;
-  FindingSink sink(canonical_root);
-  auto rules = MakeRules(sink, disabled);
-  clang::ast_matchers::MatchFinder finder;
-  for (auto& rule : rules) rule->registerMatchers(&finder);
+  AstRulesConsumer consumer(canonical_root, disabled);
+  const UnitParseResult parse = ParseUnit(UnitParseRequest{canonical_root, file, clang_args, readable_roots}, {&consumer});
+  return consumer.Take(parse);
+}
 
-  std::vector<std::string> args = clang_args;
-  args.push_back("-w");
-  args.push_back("-I" + canonical_root.string());
-  clang::tooling::FixedCompilationDatabase database(file.parent_path().string(), args);
-  clang::tooling::ClangTool tool(database, {file.string()}, std::make_shared<clang::PCHContainerOperations>(),
-                                 MakeParseFileSystem(readable_roots));
-  ErrorRecorder errors;
-  tool.setDiagnosticConsumer(&errors);
-  ActionFactory factory(finder, sink, result);
-  const int status = tool.run(&factory);
-  result.parsed = status == 0 && errors.getNumErrors() == 0;
-  result.fatal = errors.fatal;
-  if (!result.parsed) result.first_error = errors.first_error.empty() ? "Clang could not parse the file" : errors.first_error;
-  result.findings = std::move(sink.findings());
-  return result;
+std::string AstRulesCompanion::CacheSalt() const {
+  // Bump the generation when what the AST rules record changes.
+  std::string salt = "hipforge-analyzer-ast-1;disabled=";
+  for (const auto& id : disabled_) salt += id + ",";
+  salt += ";rules=";
+  for (const auto& info : AllRuleInfos()) salt += std::string(info.id) + ",";
+  return salt;
+}
+
+std::unique_ptr<CompanionConsumer> AstRulesCompanion::ConsumerFor(const std::filesystem::path& unit) {
+  return std::make_unique<AstRulesConsumer>(root_, disabled_, this, unit);
+}
+
+bool AstRulesCompanion::Restore(const std::filesystem::path& unit, const nlohmann::json& cached) {
+  try {
+    TranslationUnitResult result = TranslationUnitResultFromJson(cached);
+    Keep(unit, std::move(result), cached.at("args").get<std::vector<std::string>>());
+    return true;
+  } catch (const nlohmann::json::exception&) {
+    return false;
+  }
+}
+
+void AstRulesCompanion::Keep(const std::filesystem::path& unit, TranslationUnitResult result,
+                             std::vector<std::string> args) {
+  std::lock_guard lock(mutex_);
+  results_[Key(unit)] = std::move(result);
+  arguments_[Key(unit)] = std::move(args);
+}
+
+std::optional<TranslationUnitResult> AstRulesCompanion::Result(const std::filesystem::path& unit) const {
+  std::lock_guard lock(mutex_);
+  const auto it = results_.find(Key(unit));
+  if (it == results_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<std::vector<std::string>> AstRulesCompanion::Arguments(const std::filesystem::path& unit) const {
+  std::lock_guard lock(mutex_);
+  const auto it = arguments_.find(Key(unit));
+  if (it == arguments_.end()) return std::nullopt;
+  return it->second;
 }
 
 }  // namespace hipforge::translate::analyze

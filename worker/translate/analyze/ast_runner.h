@@ -2,11 +2,14 @@
 // Parses one C/C++/CUDA file with Clang and runs the AST rules over it and over the project headers it includes.
 #include <filesystem>
 #include <map>
+#include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "worker/translate/frontend/unit_parser.h"
 #include "worker/translate/translation_types.h"
 
 namespace hipforge::translate::analyze {
@@ -20,9 +23,42 @@ struct TranslationUnitResult {
   std::map<std::string, std::vector<std::pair<uint32_t, uint32_t>>> skipped_ranges;  // per root-relative file
 };
 
-// `readable_roots` non-empty: the parse reads nothing outside them (frontend/confined_file_system.h).
+nlohmann::json ToJson(const TranslationUnitResult& result);
+TranslationUnitResult TranslationUnitResultFromJson(const nlohmann::json& json);  // throws on bad input
+
+// The AST rules on a parse of their own (frontend/unit_parser.h: the same one-parse driver the translator uses).
+// `clang_args` are complete. `readable_roots` non-empty: the parse reads nothing outside them.
 TranslationUnitResult RunAstRules(const std::vector<std::string>& clang_args, const std::filesystem::path& file,
                                   const std::filesystem::path& canonical_root, const std::set<std::string>& disabled,
                                   const std::vector<std::string>& readable_roots = {});
+
+// The AST rules as a companion of another component's parse (the translator's, in the repository pass): each
+// unit is parsed once, the rules' results are kept here for Analyze and cached with the translator's facts.
+class AstRulesCompanion : public ParseCompanion {
+ public:
+  AstRulesCompanion(std::filesystem::path canonical_root, std::set<std::string> disabled)
+      : root_(std::move(canonical_root)), disabled_(std::move(disabled)) {}
+
+  std::string CacheSalt() const override;
+  std::unique_ptr<CompanionConsumer> ConsumerFor(const std::filesystem::path& unit) override;
+  bool Restore(const std::filesystem::path& unit, const nlohmann::json& cached) override;
+
+  // The result for `unit` (absolute) and the arguments it was parsed with, when a shared parse (or the
+  // cache) produced one.
+  std::optional<TranslationUnitResult> Result(const std::filesystem::path& unit) const;
+  std::optional<std::vector<std::string>> Arguments(const std::filesystem::path& unit) const;
+  const std::filesystem::path& root() const { return root_; }
+
+  // Called by the consumers.
+  void Keep(const std::filesystem::path& unit, TranslationUnitResult result, std::vector<std::string> args);
+
+ private:
+  static std::string Key(const std::filesystem::path& unit) { return unit.lexically_normal().generic_string(); }
+  std::filesystem::path root_;
+  std::set<std::string> disabled_;
+  mutable std::mutex mutex_;
+  std::map<std::string, TranslationUnitResult> results_;
+  std::map<std::string, std::vector<std::string>> arguments_;
+};
 
 }  // namespace hipforge::translate::analyze

@@ -10,83 +10,37 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
-#include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
-#include "clang/Frontend/FrontendActions.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
-#include "clang/Sema/ExternalSemaSource.h"
-#include "clang/Sema/Sema.h"
-#include "clang/Sema/SemaConsumer.h"
-#include "clang/Tooling/CompilationDatabase.h"
-#include "clang/Tooling/Tooling.h"
-#include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/SmallString.h"
 #include "worker/translate/core/argument_rewrites.h"
 #include "worker/translate/core/token_pass.h"
-#include "worker/translate/frontend/confined_file_system.h"
+#include "worker/translate/frontend/project_paths.h"
 
 namespace hipforge::translate {
 namespace {
 
 namespace mat = clang::ast_matchers;
 
-// Records the first error; prints nothing (the translator reports per file instead).
-class FirstErrorConsumer : public clang::DiagnosticConsumer {
- public:
-  void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic& info) override {
-    clang::DiagnosticConsumer::HandleDiagnostic(level, info);
-    if (level < clang::DiagnosticsEngine::Error || !first_error_.empty()) return;
-    llvm::SmallString<256> message;
-    info.FormatDiagnostic(message);
-    std::string where;
-    if (info.hasSourceManager() && info.getLocation().isValid()) {
-      const clang::PresumedLoc presumed = info.getSourceManager().getPresumedLoc(info.getLocation());
-      if (presumed.isValid()) {
-        where = std::filesystem::path(presumed.getFilename()).filename().string() + ":" +
-                std::to_string(presumed.getLine()) + ":" + std::to_string(presumed.getColumn()) + ": ";
-      }
-    }
-    first_error_ = where + std::string(message.str());
-  }
-  const std::string& first_error() const { return first_error_; }
-
- private:
-  std::string first_error_;
-};
-
 // Maps Clang locations to (project file, byte offset); files outside the root are not ours to edit.
 class ProjectFiles {
  public:
-  ProjectFiles(const std::filesystem::path& root, UnitFacts& facts) : root_(root), facts_(facts) {}
+  ProjectFiles(const std::filesystem::path& root, UnitFacts& facts) : paths_(root), facts_(facts) {}
 
   std::optional<std::string> RelativePath(const clang::SourceManager& sm, clang::FileID id) {
-    if (auto it = cache_.find(id); it != cache_.end()) return it->second;
-    std::optional<std::string> relative;
-    if (const clang::FileEntry* entry = sm.getFileEntryForID(id); entry && !sm.isInSystemHeader(sm.getLocForStartOfFile(id))) {
-      std::error_code error;
-      const auto absolute = std::filesystem::weakly_canonical(std::string(entry->tryGetRealPathName().empty()
-                                                                                   ? entry->getName()
-                                                                                   : entry->tryGetRealPathName()),
-                                                              error);
-      const auto rel = absolute.lexically_relative(root_);
-      if (!error && !rel.empty() && *rel.begin() != "..") relative = rel.generic_string();
-    }
-    cache_[id] = relative;
-    return relative;
+    return paths_.RelativePath(sm, id);
   }
 
   FileFacts* FactsFor(const clang::SourceManager& sm, clang::FileID id) {
-    auto relative = RelativePath(sm, id);
+    const auto& relative = paths_.RelativePath(sm, id);
     return relative ? &facts_.files[*relative] : nullptr;
   }
 
  private:
-  std::filesystem::path root_;
+  ProjectPaths paths_;
   UnitFacts& facts_;
-  std::map<clang::FileID, std::optional<std::string>> cache_;
 };
 
 struct Located {
@@ -358,180 +312,59 @@ class PreprocessorFacts : public clang::PPCallbacks {
   ProjectFiles& files_;
 };
 
-// Runs the matchers over this project's own top-level declarations only. Declarations from the prelude PCH
-// and from toolkit/library headers are never visited, so the PCH stays lazily loaded and big headers (CUB,
-// Thrust) cost only their parse.
-// Whether `decl` is spelled (after macro expansion) in one of the project's files.
-bool IsProjectDecl(const clang::SourceManager& sm, ProjectFiles& files, const clang::Decl& decl) {
-  const clang::SourceLocation loc = sm.getExpansionLoc(decl.getLocation());
-  return loc.isValid() && files.RelativePath(sm, sm.getFileID(loc)).has_value();
-}
-
-// Drops the end-of-unit implicit instantiations of library templates (those the prelude PCH left pending and
-// those user code triggered): their bodies hold nothing we edit, and instantiating them was most of the time
-// of a small file. Sema asks its external sources for pending instantiations right before performing them,
-// so a source added after the PCH reader sees the complete list.
-class LibraryInstantiationFilter : public clang::ExternalSemaSource {
+// The translator's consumer of the shared parse (frontend/unit_parser.h): preprocessor facts and the
+// matchers whose callbacks collect launches, warp calls and argument rewrites.
+class FactsConsumer : public ParseConsumer {
  public:
-  LibraryInstantiationFilter(clang::Sema& sema, ProjectFiles& files) : sema_(sema), files_(files) {}
+  FactsConsumer(const NameResolver& resolver, ProjectFiles& files) : resolver_(resolver), files_(files) {}
 
-  void ReadPendingInstantiations(
-      llvm::SmallVectorImpl<std::pair<clang::ValueDecl*, clang::SourceLocation>>& pending) override {
-    auto is_library = [&](const clang::ValueDecl* decl) {
-      const clang::Decl* pattern = nullptr;
-      if (const auto* function = llvm::dyn_cast<clang::FunctionDecl>(decl)) {
-        pattern = function->getTemplateInstantiationPattern();
-      } else if (const auto* variable = llvm::dyn_cast<clang::VarDecl>(decl)) {
-        pattern = variable->getTemplateInstantiationPattern();
-      }
-      return pattern && !IsProjectDecl(sema_.getSourceManager(), files_, *pattern);
-    };
-    auto drop = [&](const auto& entry) {
-      if (!is_library(entry.first)) return false;
-      dropped_.insert(entry.first);
-      return true;
-    };
-    llvm::erase_if(pending, drop);
-    auto& queued = sema_.PendingInstantiations;
-    queued.erase(std::remove_if(queued.begin(), queued.end(), drop), queued.end());
-  }
-
-  // A dropped instantiation with no linkage (e.g. std::accumulate over a lambda) would otherwise be
-  // reported as "used but not defined", an error that sends the file to the fallback.
-  void ReadUndefinedButUsed(llvm::MapVector<clang::NamedDecl*, clang::SourceLocation>& undefined) override {
-    undefined.remove_if([&](const auto& entry) { return dropped_.contains(entry.first); });
-  }
-
- private:
-  clang::Sema& sema_;
-  ProjectFiles& files_;
-  llvm::DenseSet<const clang::Decl*> dropped_;
-};
-
-class ProjectScopeConsumer : public clang::SemaConsumer {
- public:
-  ProjectScopeConsumer(mat::MatchFinder& finder, ProjectFiles& files) : finder_(finder), files_(files) {}
-
-  void Initialize(clang::ASTContext& context) override { sm_ = &context.getSourceManager(); }
-  void InitializeSema(clang::Sema& sema) override { sema_ = &sema; }
-  void ForgetSema() override { sema_ = nullptr; }
-
-  // With FrontendOptions::SkipFunctionBodies, the parser asks this for every function body (Sema keeps
-  // constexpr functions and deduced return types regardless). Bodies outside the project hold nothing we
-  // edit, and skipping them is most of a library header's parse (clangd does the same for preambles).
-  bool shouldSkipFunctionBody(clang::Decl* decl) override {
-    return sm_ && !IsProjectDecl(*sm_, files_, *decl);
-  }
-
-  bool HandleTopLevelDecl(clang::DeclGroupRef group) override {
-    // Added here, not in InitializeSema: the PCH reader attaches itself to Sema after the consumer is told
-    // about Sema, and the filter must come after it to see the PCH's pending instantiations.
-    if (sema_ && !instantiation_filter_) {
-      instantiation_filter_ = llvm::makeIntrusiveRefCnt<LibraryInstantiationFilter>(*sema_, files_);
-      sema_->addExternalSource(instantiation_filter_.get());
-    }
-    for (clang::Decl* decl : group) {
-      if (decl && !decl->isFromASTFile()) top_level_.push_back(decl);
-    }
-    return true;
-  }
-
-  void HandleTranslationUnit(clang::ASTContext& context) override {
-    const clang::SourceManager& sm = context.getSourceManager();
-    std::vector<clang::Decl*> scope;
-    for (clang::Decl* decl : top_level_) {
-      const clang::SourceLocation loc = sm.getExpansionLoc(decl->getLocation());
-      if (loc.isValid() && files_.RelativePath(sm, sm.getFileID(loc))) scope.push_back(decl);
-    }
-    context.setTraversalScope(scope);
-    finder_.matchAST(context);
-  }
-
- private:
-  mat::MatchFinder& finder_;
-  ProjectFiles& files_;
-  const clang::SourceManager* sm_ = nullptr;
-  clang::Sema* sema_ = nullptr;
-  llvm::IntrusiveRefCntPtr<LibraryInstantiationFilter> instantiation_filter_;
-  std::vector<clang::Decl*> top_level_;
-};
-
-class FactsAction : public clang::ASTFrontendAction {
- public:
-  FactsAction(const NameResolver& resolver, ProjectFiles& files) : resolver_(resolver), files_(files) {}
-
- protected:
-  bool BeginSourceFileAction(clang::CompilerInstance& ci) override {
-    ci.getFrontendOpts().SkipFunctionBodies = true;  // only outside the project: see shouldSkipFunctionBody
+  void BeginParse(clang::CompilerInstance& ci, const UnitParseRequest&) override {
     ci.getPreprocessor().addPPCallbacks(std::make_unique<PreprocessorFacts>(ci.getSourceManager(), files_));
-    return true;
   }
 
-  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&, llvm::StringRef) override {
+  void RegisterMatchers(mat::MatchFinder& finder) override {
     collector_ = std::make_unique<Collector>(resolver_, files_);
-    finder_ = std::make_unique<mat::MatchFinder>();
-    finder_->addMatcher(mat::cudaKernelCallExpr().bind("launch"), collector_.get());
+    finder.addMatcher(mat::cudaKernelCallExpr().bind("launch"), collector_.get());
     if (resolver_.options().target_hip_version < kHipWarpSyncIntroduced) {
-      finder_->addMatcher(mat::callExpr(mat::callee(mat::functionDecl(mat::hasAnyName(
-                                            "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync",
-                                            "__ballot_sync", "__any_sync", "__all_sync"))))
-                              .bind("warp"),
-                          collector_.get());
-    }
-    finder_->addMatcher(mat::memberExpr(mat::member(mat::hasAnyName("x", "y")),
-                                        mat::unless(mat::hasParent(mat::cxxReinterpretCastExpr())))
-                            .bind("half2_member"),
+      finder.addMatcher(mat::callExpr(mat::callee(mat::functionDecl(mat::hasAnyName(
+                                          "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync",
+                                          "__ballot_sync", "__any_sync", "__all_sync"))))
+                            .bind("warp"),
                         collector_.get());
+    }
+    finder.addMatcher(mat::memberExpr(mat::member(mat::hasAnyName("x", "y")),
+                                      mat::unless(mat::hasParent(mat::cxxReinterpretCastExpr())))
+                          .bind("half2_member"),
+                      collector_.get());
     std::vector<llvm::StringRef> rewritten;
     for (const ArgumentRewrite& rewrite : ArgumentRewrites()) {
       rewritten.emplace_back(rewrite.function.data(), rewrite.function.size());
     }
-    finder_->addMatcher(mat::callExpr(mat::callee(mat::functionDecl(mat::hasAnyName(llvm::ArrayRef<llvm::StringRef>(rewritten))))).bind("rewrite"),
-                        collector_.get());
-    return std::make_unique<ProjectScopeConsumer>(*finder_, files_);
+    finder.addMatcher(
+        mat::callExpr(mat::callee(mat::functionDecl(mat::hasAnyName(llvm::ArrayRef<llvm::StringRef>(rewritten)))))
+            .bind("rewrite"),
+        collector_.get());
   }
 
  private:
   const NameResolver& resolver_;
   ProjectFiles& files_;
   std::unique_ptr<Collector> collector_;
-  std::unique_ptr<mat::MatchFinder> finder_;
-};
-
-class FactsActionFactory : public clang::tooling::FrontendActionFactory {
- public:
-  FactsActionFactory(const NameResolver& resolver, ProjectFiles& files) : resolver_(resolver), files_(files) {}
-  std::unique_ptr<clang::FrontendAction> create() override {
-    return std::make_unique<FactsAction>(resolver_, files_);
-  }
-
- private:
-  const NameResolver& resolver_;
-  ProjectFiles& files_;
 };
 
 }  // namespace
 
-UnitFacts RunAstPass(const AstPassRequest& request, const NameResolver& resolver) {
+UnitFacts RunAstPass(const AstPassRequest& request, const NameResolver& resolver, UnitParseResult* parse_result) {
   UnitFacts facts;
   ProjectFiles files(request.root, facts);
-  clang::tooling::FixedCompilationDatabase database(request.file.parent_path().string(), request.args);
-  clang::tooling::ClangTool tool(database, {request.file.string()},
-                                 std::make_shared<clang::PCHContainerOperations>(),
-                                 MakeParseFileSystem(request.readable_roots));
-  FirstErrorConsumer diagnostics;
-  tool.setDiagnosticConsumer(&diagnostics);
-  tool.setPrintErrorMessage(false);
-  // Clang prints "N errors generated" itself unless carets are off; the fallback reason already says why.
-  tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(
-      "-fno-caret-diagnostics", clang::tooling::ArgumentInsertPosition::END));
-  FactsActionFactory factory(resolver, files);
-  const int status = tool.run(&factory);
-  facts.parsed = status == 0 && diagnostics.first_error().empty();
-  if (!facts.parsed) {
-    facts.fallback_reason = diagnostics.first_error().empty() ? "Clang could not process the file"
-                                                              : diagnostics.first_error();
-  }
+  FactsConsumer consumer(resolver, files);
+  std::vector<ParseConsumer*> consumers = {&consumer};
+  consumers.insert(consumers.end(), request.companions.begin(), request.companions.end());
+  const UnitParseResult parse =
+      ParseUnit(UnitParseRequest{request.root, request.file, request.args, request.readable_roots}, consumers);
+  facts.parsed = parse.parsed;
+  facts.fallback_reason = parse.first_error;
+  if (parse_result) *parse_result = parse;
   return facts;
 }
 

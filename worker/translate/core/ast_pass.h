@@ -8,6 +8,7 @@
 
 #include "worker/translate/core/name_resolver.h"
 #include "worker/translate/core/translation_facts.h"
+#include "worker/translate/frontend/unit_parser.h"
 
 namespace hipforge::translate {
 
@@ -16,9 +17,14 @@ struct AstPassRequest {
   std::filesystem::path file;         // absolute path of the translation unit
   std::vector<std::string> args;      // Clang arguments (front end + compile database), without the file
   std::vector<std::string> readable_roots;  // non-empty: the parse reads nothing outside these
+  // Other consumers of this one parse (the analyzer's AST rules in the repository pass).
+  std::vector<ParseConsumer*> companions;
 };
 
-// `facts.parsed` is false when Clang reported an error; `facts.fallback_reason` then holds the first one.
-UnitFacts RunAstPass(const AstPassRequest& request, const NameResolver& resolver);
+// One parse (frontend/unit_parser.h) feeding the fact collection and `request.companions`. `facts.parsed` is
+// false when Clang reported an error; `facts.fallback_reason` then holds the first one. `parse_result`, when
+// given, receives the parse's outcome (for the companions).
+UnitFacts RunAstPass(const AstPassRequest& request, const NameResolver& resolver,
+                     UnitParseResult* parse_result = nullptr);
 
 }  // namespace hipforge::translate

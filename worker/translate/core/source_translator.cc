@@ -94,6 +94,23 @@ void MergeInto(FileFacts& into, const FileFacts& from, bool first) {
   }
 }
 
+struct UnitOutcome : UnitFacts {
+  bool from_cache = false;
+  std::vector<UnitArgumentReport> arguments;
+};
+
+}  // namespace
+
+struct ParsedSourcesState {
+  fs::path root;  // absolute, canonical
+  std::unique_ptr<UnitArguments> arguments;
+  std::vector<std::string> units;              // sources, in the order given
+  std::vector<std::string> requested_headers;  // headers asked for explicitly
+  std::vector<UnitOutcome> facts;              // per unit
+};
+
+namespace {
+
 class SourceTranslatorImpl : public SourceTranslator {
  public:
   SourceTranslatorImpl(TranslateOptions options, CudaFrontend frontend)
@@ -102,35 +119,65 @@ class SourceTranslatorImpl : public SourceTranslator {
   absl::StatusOr<std::vector<FileTranslation>> Translate(const fs::path& root, const std::vector<fs::path>& files,
                                                          const EditsByFile& extra_edits,
                                                          const ProgressCallback& progress) override {
+    absl::StatusOr<ParsedSources> parsed = Parse(root, files, nullptr, progress);
+    if (!parsed.ok()) return parsed.status();
+    return Compose(*parsed, extra_edits, progress);
+  }
+
+  absl::StatusOr<ParsedSources> Parse(const fs::path& root, const std::vector<fs::path>& files,
+                                      ParseCompanion* companion, const ProgressCallback& progress) override {
     std::error_code error;
     const fs::path absolute_root = fs::weakly_canonical(fs::absolute(root), error);
     if (error || !fs::is_directory(absolute_root)) return absl::InvalidArgumentError("not a directory: " + root.string());
     auto arguments = UnitArguments::Create(options_, frontend_, absolute_root);
     if (!arguments.ok()) return arguments.status();
+    auto state = std::make_shared<ParsedSourcesState>();
+    state->root = absolute_root;
+    state->arguments = std::make_unique<UnitArguments>(std::move(*arguments));
     root_ = absolute_root;
-    arguments_ = &*arguments;
+    arguments_ = state->arguments.get();
     std::optional<TranslationCache> cache;
-    if (options_.cache_directory) cache.emplace(*options_.cache_directory, CacheSalt());
+    if (options_.cache_directory) {
+      // The companion's results are cached with the facts: its salt joins the key.
+      cache.emplace(*options_.cache_directory,
+                    CacheSalt() + (companion ? ";companion=" + companion->CacheSalt() : std::string()));
+    }
 
     // Units: sources, plus headers asked for explicitly (translated standalone unless a unit includes them).
-    std::vector<std::string> units;
-    std::vector<std::string> requested_headers;
+    std::vector<std::string>& units = state->units;
     for (const auto& file : files) {
       const std::string relative = file.is_absolute() ? file.lexically_relative(absolute_root).generic_string()
                                                       : file.lexically_normal().generic_string();
-      (IsHeaderPath(file) ? requested_headers : units).push_back(relative);
+      (IsHeaderPath(file) ? state->requested_headers : units).push_back(relative);
     }
-    std::vector<UnitOutcome> facts(units.size());
+    std::vector<UnitOutcome>& facts = state->facts;
+    facts.resize(units.size());
     std::mutex progress_mutex;
     std::atomic<int> done{0};
-    const unsigned jobs = options_.jobs ? options_.jobs : std::max(1u, std::thread::hardware_concurrency());
-    ParallelFor(units.size(), jobs, [&](size_t i) {
-      facts[i] = FactsForUnit(units[i], cache ? &*cache : nullptr);
+    ParallelFor(units.size(), Jobs(), [&](size_t i) {
+      facts[i] = FactsForUnit(units[i], cache ? &*cache : nullptr, companion);
       if (progress) {
         std::lock_guard lock(progress_mutex);
         progress({"translate", ++done, static_cast<int>(units.size()), units[i]});
       }
     });
+    arguments_ = nullptr;
+    return ParsedSources{root, files, std::move(state)};
+  }
+
+  absl::StatusOr<std::vector<FileTranslation>> Compose(const ParsedSources& parsed, const EditsByFile& extra_edits,
+                                                       const ProgressCallback& progress) override {
+    if (!parsed.state) {
+      absl::StatusOr<ParsedSources> fresh = Parse(parsed.root, parsed.files, nullptr, progress);
+      if (!fresh.ok()) return fresh.status();
+      return Compose(*fresh, extra_edits, progress);
+    }
+    const ParsedSourcesState& state = *parsed.state;
+    root_ = state.root;
+    arguments_ = state.arguments.get();
+    const std::vector<std::string>& units = state.units;
+    const std::vector<UnitOutcome>& facts = state.facts;
+    const unsigned jobs = Jobs();
 
     // Merge per file; headers requested but never included are translated as standalone lexer-only files.
     std::map<std::string, MergedFile> merged;
@@ -149,7 +196,7 @@ class SourceTranslatorImpl : public SourceTranslator {
         }
       }
     }
-    for (const auto& header : requested_headers) {
+    for (const auto& header : state.requested_headers) {
       auto [it, inserted] = merged.try_emplace(header);
       if (inserted) {
         it->second.from_cache = false;
@@ -179,8 +226,6 @@ class SourceTranslatorImpl : public SourceTranslator {
   }
 
  private:
-  struct UnitOutcome;
-
   // HIP 6.2+ declares the *_sync warp functions only when HIP_ENABLE_WARP_SYNC_BUILTINS is defined before the
   // first HIP include of the unit. The token pass defines it in each file that calls them; a unit that includes
   // such a project header after a HIP header of its own (HeCBench attentionMultiHeadKVCache: main.cu includes
@@ -210,10 +255,7 @@ class SourceTranslatorImpl : public SourceTranslator {
     }
   }
 
-  struct UnitOutcome : UnitFacts {
-    bool from_cache = false;
-    std::vector<UnitArgumentReport> arguments;
-  };
+  unsigned Jobs() const { return options_.jobs ? options_.jobs : std::max(1u, std::thread::hardware_concurrency()); }
 
   std::string CacheSalt() const {
     std::ostringstream salt;
@@ -227,7 +269,7 @@ class SourceTranslatorImpl : public SourceTranslator {
     return salt.str();
   }
 
-  UnitOutcome FactsForUnit(const std::string& relative, TranslationCache* cache) {
+  UnitOutcome FactsForUnit(const std::string& relative, TranslationCache* cache, ParseCompanion* companion) {
     UnitOutcome outcome;
     const fs::path absolute = root_ / relative;
     const std::vector<UnitCommand> commands = arguments_->For(absolute);
@@ -244,15 +286,22 @@ class SourceTranslatorImpl : public SourceTranslator {
       args_text += "--\n";
     }
     if (cache) {
-      if (auto cached = cache->Lookup(relative, *content, args_text, root_)) {
+      auto cached = cache->Lookup(relative, *content, args_text, root_);
+      // A companion's results must come from the cache too, or the unit is parsed again (for both).
+      if (cached && (!companion || (!cached->companion.is_null() && companion->Restore(absolute, cached->companion)))) {
         static_cast<UnitFacts&>(outcome) = std::move(*cached);
         outcome.from_cache = true;
         return outcome;
       }
     }
     // One parse per configuration; their facts are merged so that every configuration's code is converted.
-    UnitFacts facts = ParseConfiguration(absolute, commands.front().args);
-    for (size_t i = 1; i < commands.size(); ++i) MergeConfiguration(facts, ParseConfiguration(absolute, commands[i].args));
+    // The first configuration's parse also feeds the companion (the analyzer's AST rules).
+    UnitFacts facts = ParseConfiguration(absolute, commands.front().args, companion);
+    nlohmann::json companion_result = std::move(facts.companion);
+    for (size_t i = 1; i < commands.size(); ++i) {
+      MergeConfiguration(facts, ParseConfiguration(absolute, commands[i].args, nullptr));
+    }
+    facts.companion = std::move(companion_result);
     if (!facts.parsed) AddFallbackFacts(relative, *content, facts);
     facts.files[relative];  // the unit always has an entry
     for (const auto& [path, file] : facts.files) {
@@ -263,7 +312,8 @@ class SourceTranslatorImpl : public SourceTranslator {
     return outcome;
   }
 
-  UnitFacts ParseConfiguration(const fs::path& absolute, const std::vector<std::string>& args) {
+  UnitFacts ParseConfiguration(const fs::path& absolute, const std::vector<std::string>& args,
+                               ParseCompanion* companion) {
     std::optional<fs::path> pch;
     if (options_.use_prelude_pch && frontend_.cuda_path()) pch = EnsurePreludePch(args, DefaultPchDirectory(options_));
     AstPassRequest request{root_, absolute, args, arguments_->readable_roots()};
@@ -271,13 +321,21 @@ class SourceTranslatorImpl : public SourceTranslator {
       request.args.insert(request.args.end(), {"-include-pch", pch->string()});
       if (!request.readable_roots.empty()) request.readable_roots.push_back(pch->parent_path().string());
     }
-    UnitFacts facts = RunAstPass(request, resolver_);
+    std::unique_ptr<CompanionConsumer> consumer = companion ? companion->ConsumerFor(absolute) : nullptr;
+    if (consumer) request.companions = {consumer.get()};
+    UnitParseResult parse;
+    UnitFacts facts = RunAstPass(request, resolver_, &parse);
     if (!facts.parsed && pch && IsPchProblem(facts.fallback_reason)) {
       std::error_code ignored;
       fs::remove(*pch, ignored);  // stale (toolkit or compiler changed): rebuilt next time
       request.args = args;
-      facts = RunAstPass(request, resolver_);
+      if (companion) {
+        consumer = companion->ConsumerFor(absolute);  // the failed parse's results are not the unit's
+        request.companions = {consumer.get()};
+      }
+      facts = RunAstPass(request, resolver_, &parse);
     }
+    if (consumer) facts.companion = consumer->Finish(parse);
     return facts;
   }
 

@@ -43,9 +43,36 @@ struct TranslateOptions {
   bool find_compile_commands = true;        // look for compile_commands.json in the tree (root, build/, out/)
 };
 
+class ParseCompanion;  // frontend/unit_parser.h
+struct ParsedSourcesState;
+
+// What SourceTranslator::Parse learned about a set of files: every unit's facts from one Clang parse per
+// configuration (or the cache). Opaque; handed back to Compose.
+struct ParsedSources {
+  std::filesystem::path root;
+  std::vector<std::filesystem::path> files;
+  std::shared_ptr<ParsedSourcesState> state;  // the translator's; null: nothing parsed yet (Compose parses)
+};
+
 class SourceTranslator {
  public:
   virtual ~SourceTranslator() = default;
+
+  // The two halves of Translate, for a caller whose other consumers of the parse must finish before the
+  // edits are composed (the repository pass: the analyzer's AST rules ride on this parse as `companion`, and
+  // their fixes become `extra_edits`). Each unit is parsed once per configuration, the first configuration's
+  // parse feeding `companion` too; a unit whose facts (and the companion's results) are cached is not parsed.
+  virtual absl::StatusOr<ParsedSources> Parse(const std::filesystem::path& root,
+                                              const std::vector<std::filesystem::path>& files,
+                                              ParseCompanion* companion, const ProgressCallback& progress) {
+    (void)companion, (void)progress;
+    return ParsedSources{root, files, nullptr};
+  }
+  virtual absl::StatusOr<std::vector<FileTranslation>> Compose(const ParsedSources& parsed,
+                                                               const EditsByFile& extra_edits,
+                                                               const ProgressCallback& progress) {
+    return Translate(parsed.root, parsed.files, extra_edits, progress);
+  }
 
   // Translates `files` (relative to `root`): CUDA sources and the project headers they include (each header
   // translated once, consistently). `extra_edits` (e.g. analyzer fixes) are applied together with the

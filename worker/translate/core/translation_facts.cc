@@ -1,5 +1,7 @@
 #include "worker/translate/core/translation_facts.h"
 
+#include "worker/translate/cache_json.h"
+
 namespace hipforge::translate {
 namespace {
 
@@ -7,34 +9,6 @@ using nlohmann::json;
 
 json RangeJson(const ByteRange& range) { return json::array({range.begin, range.end}); }
 ByteRange RangeFrom(const json& value) { return {value.at(0).get<uint32_t>(), value.at(1).get<uint32_t>()}; }
-
-json EditJson(const TextEdit& edit) {
-  return {{"offset", edit.offset}, {"length", edit.length}, {"replacement", edit.replacement}, {"origin", edit.origin}};
-}
-TextEdit EditFrom(const json& value) {
-  return {value.at("offset").get<uint32_t>(), value.at("length").get<uint32_t>(),
-          value.at("replacement").get<std::string>(), value.at("origin").get<std::string>()};
-}
-
-json FindingJson(const Finding& finding) {
-  return {{"rule_id", finding.rule_id},
-          {"severity", static_cast<int>(finding.severity)},
-          {"path", finding.location.path},
-          {"line", finding.location.line},
-          {"column", finding.location.column},
-          {"message", finding.message},
-          {"fix", finding.fix}};
-}
-Finding FindingFrom(const json& value) {
-  Finding finding;
-  finding.rule_id = value.at("rule_id").get<std::string>();
-  finding.severity = static_cast<Severity>(value.at("severity").get<int>());
-  finding.location = {value.at("path").get<std::string>(), value.at("line").get<uint32_t>(),
-                      value.at("column").get<uint32_t>()};
-  finding.message = value.at("message").get<std::string>();
-  finding.fix = value.at("fix").get<std::string>();
-  return finding;
-}
 
 json FileJson(const FileFacts& facts) {
   json file;
@@ -57,9 +31,9 @@ json FileJson(const FileFacts& facts) {
                                   {"full_mask", call.full_mask}});
   }
   file["edits"] = json::array();
-  for (const auto& edit : facts.edits) file["edits"].push_back(EditJson(edit.edit));
+  for (const auto& edit : facts.edits) file["edits"].push_back(EditCacheJson(edit.edit));
   file["findings"] = json::array();
-  for (const auto& finding : facts.findings) file["findings"].push_back(FindingJson(finding));
+  for (const auto& finding : facts.findings) file["findings"].push_back(FindingCacheJson(finding));
   file["macros"] = facts.macros;
   return file;
 }
@@ -83,8 +57,8 @@ FileFacts FileFrom(const json& file) {
                                 RangeFrom(site.at("mask")), site.at("next_arg").get<uint32_t>(),
                                 site.at("full_mask").get<bool>()});
   }
-  for (const auto& edit : file.at("edits")) facts.edits.push_back({EditFrom(edit)});
-  for (const auto& finding : file.at("findings")) facts.findings.push_back(FindingFrom(finding));
+  for (const auto& edit : file.at("edits")) facts.edits.push_back({EditFromCacheJson(edit)});
+  for (const auto& finding : file.at("findings")) facts.findings.push_back(FindingFromCacheJson(finding));
   facts.macros = file.at("macros").get<std::vector<std::string>>();
   return facts;
 }
@@ -94,6 +68,7 @@ FileFacts FileFrom(const json& file) {
 nlohmann::json ToJson(const UnitFacts& facts) {
   json result = {{"parsed", facts.parsed}, {"fallback_reason", facts.fallback_reason},
                  {"dependencies", facts.dependencies}, {"files", json::object()}};
+  if (!facts.companion.is_null()) result["companion"] = facts.companion;
   for (const auto& [path, file] : facts.files) result["files"][path] = FileJson(file);
   return result;
 }
@@ -104,6 +79,7 @@ UnitFacts UnitFactsFromJson(const nlohmann::json& json) {
   facts.fallback_reason = json.at("fallback_reason").get<std::string>();
   facts.dependencies = json.at("dependencies").get<std::map<std::string, std::string>>();
   for (const auto& [path, file] : json.at("files").items()) facts.files[path] = FileFrom(file);
+  if (const auto companion = json.find("companion"); companion != json.end()) facts.companion = *companion;
   return facts;
 }
 

@@ -68,6 +68,9 @@ struct UnitFacts {
   std::string fallback_reason;     // first Clang error when !parsed
   std::map<std::string, FileFacts> files;   // key: path relative to the root; includes the unit itself
   std::map<std::string, std::string> dependencies;  // relative path -> sha256 of its content at parse time
+  // What a companion of the parse (frontend/unit_parser.h: the analyzer's AST rules) recorded, cached with the
+  // facts; null without a companion.
+  nlohmann::json companion;
 };
 
 nlohmann::json ToJson(const UnitFacts& facts);

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "worker/translate/repo/build_commands.h"
+#include "worker/translate/repo/build_commands_cache.h"
 #include "worker/translate/repo/cmake_rewriter.h"
 #include "worker/translate/repo/file_classifier.h"
 #include "worker/translate/repo/line_rewriters.h"
@@ -230,7 +231,13 @@ absl::StatusOr<MigrationResult> RepositoryMigrator::Run(const fs::path& input_ro
     discovery_options.scratch = scratch.path();
     discovery_options.cmake_options = options.cmake_options;
     if (translate_options.frontend.cuda_path) discovery_options.cuda_path = *translate_options.frontend.cuda_path;
-    BuildDiscovery discovery = DiscoverBuildCommands(launcher_, input, discovery_options);
+    const BuildDiscoveryCache discovery_cache(
+        options.translate.cache_directory ? *options.translate.cache_directory / "build-commands" : fs::path());
+    const std::string discovery_key = BuildDiscoveryKey(contents, kinds, discovery_options);
+    std::optional<BuildDiscovery> cached_discovery = discovery_cache.Lookup(discovery_key, scratch.path());
+    BuildDiscovery discovery = cached_discovery ? std::move(*cached_discovery)
+                                                : DiscoverBuildCommands(launcher_, input, discovery_options);
+    if (!cached_discovery) discovery_cache.Store(discovery_key, discovery);
     result.notes.insert(result.notes.end(), discovery.notes.begin(), discovery.notes.end());
     if (discovery.compile_commands) {
       translate_options.compilation_database = *discovery.compile_commands;
@@ -240,10 +247,21 @@ absl::StatusOr<MigrationResult> RepositoryMigrator::Run(const fs::path& input_ro
     report("build-commands", 1, 1, discovery.tool);
   }
 
-  // 2. Analyze (findings in the original sources; their safe fixes go to the translator).
-  std::vector<Finding> analyzer_findings;
-  EditsByFile annotations;  // `// HIPFORGE HBxxx:` comments, only with options.annotate
-  bool have_analyzer = false;
+  // 2. One parse per translation unit and configuration (frontend/unit_parser.h): the translator's parse of
+  // each unit also runs the analyzer's AST rules (its companion), with the translator's per-unit arguments;
+  // the analyzer then parses only what the translator does not (device side, headers no unit includes).
+  std::unique_ptr<SourceTranslator> translator;
+  {
+    absl::StatusOr<std::unique_ptr<SourceTranslator>> created = translator_factory_(translate_options);
+    if (created.ok()) {
+      translator = std::move(*created);
+    } else if (!needs_translator.empty()) {
+      return absl::FailedPreconditionError(std::to_string(needs_translator.size()) +
+                                           " file(s) use CUDA (first: " + needs_translator.front() +
+                                           ") but cannot be translated: " + std::string(created.status().message()));
+    }
+  }
+  std::unique_ptr<Analyzer> analyzer;
   {
     AnalyzeOptions analyze_options = options.analyze;
     // One set of compile arguments: the analyzer parses with the translator's front end (job arguments and
@@ -258,36 +276,39 @@ absl::StatusOr<MigrationResult> RepositoryMigrator::Run(const fs::path& input_ro
 #endif
     analyze_options.annotate = analyze_options.annotate || options.annotate;
     analyze_options.target_architectures = options.hip_architectures;  // HB206 needs to know about gfx94x
-    absl::StatusOr<std::unique_ptr<Analyzer>> analyzer = analyzer_factory_(analyze_options);
-    if (analyzer.ok()) {
-      std::vector<fs::path> files;
-      for (const auto& [path, kind] : kinds) {
-        if (kind != RepoFileKind::kOther) files.emplace_back(path);
-      }
-      absl::StatusOr<AnalysisResult> analysis = (*analyzer)->Analyze(input, files, progress);
-      if (!analysis.ok()) return analysis.status();
-      analyzer_findings = std::move(analysis->findings);
-      annotations = std::move(analysis->annotations);
-      have_analyzer = true;
+    absl::StatusOr<std::unique_ptr<Analyzer>> created = analyzer_factory_(analyze_options);
+    if (created.ok()) {
+      analyzer = std::move(*created);
     } else {
-      result.notes.push_back("findings incomplete: " + std::string(analyzer.status().message()));
+      result.notes.push_back("findings incomplete: " + std::string(created.status().message()));
     }
+  }
+  std::unique_ptr<ParseCompanion> companion = analyzer ? analyzer->MakeParseCompanion(input) : nullptr;
+  std::optional<ParsedSources> parsed;
+  if (translator && !to_translate.empty()) {
+    absl::StatusOr<ParsedSources> parse = translator->Parse(input, to_translate, companion.get(), progress);
+    if (!parse.ok()) return parse.status();
+    parsed = std::move(*parse);
   }
 
-  // 3. Translate CUDA sources and the headers they include.
-  std::map<std::string, FileTranslation> translations;
-  std::unique_ptr<SourceTranslator> translator;
-  {
-    absl::StatusOr<std::unique_ptr<SourceTranslator>> created = translator_factory_(translate_options);
-    if (created.ok()) {
-      translator = std::move(*created);
-    } else if (!needs_translator.empty()) {
-      return absl::FailedPreconditionError(std::to_string(needs_translator.size()) +
-                                           " file(s) use CUDA (first: " + needs_translator.front() +
-                                           ") but cannot be translated: " + std::string(created.status().message()));
+  // 3. Analyze (findings in the original sources; their safe fixes go to the translator).
+  std::vector<Finding> analyzer_findings;
+  EditsByFile annotations;  // `// HIPFORGE HBxxx:` comments, only with options.annotate
+  const bool have_analyzer = analyzer != nullptr;
+  if (analyzer) {
+    std::vector<fs::path> files;
+    for (const auto& [path, kind] : kinds) {
+      if (kind != RepoFileKind::kOther) files.emplace_back(path);
     }
+    absl::StatusOr<AnalysisResult> analysis = analyzer->Analyze(input, files, progress, companion.get());
+    if (!analysis.ok()) return analysis.status();
+    analyzer_findings = std::move(analysis->findings);
+    annotations = std::move(analysis->annotations);
   }
-  if (translator && !to_translate.empty()) {
+
+  // 4. Translate CUDA sources and the headers they include: the parsed facts plus the analyzer's fixes.
+  std::map<std::string, FileTranslation> translations;
+  if (parsed) {
     EditsByFile extra_edits;
     if (options.apply_fixes) {
       for (Finding& finding : analyzer_findings) {
@@ -308,8 +329,7 @@ absl::StatusOr<MigrationResult> RepositoryMigrator::Run(const fs::path& input_ro
       auto& target = extra_edits[path];
       target.insert(target.end(), edits.begin(), edits.end());
     }
-    absl::StatusOr<std::vector<FileTranslation>> translated =
-        translator->Translate(input, to_translate, extra_edits, progress);
+    absl::StatusOr<std::vector<FileTranslation>> translated = translator->Compose(*parsed, extra_edits, progress);
     if (!translated.ok()) return translated.status();
     for (auto& translation : *translated) translations[translation.path] = std::move(translation);
   }
@@ -353,7 +373,7 @@ absl::StatusOr<MigrationResult> RepositoryMigrator::Run(const fs::path& input_ro
     };
   }
 
-  // 4. Build files, scripts, containers, CI, Python.
+  // 5. Build files, scripts, containers, CI, Python.
   std::map<std::string, RewriteResult> rewrites;
   std::set<std::string> cached;
   {
@@ -376,7 +396,7 @@ absl::StatusOr<MigrationResult> RepositoryMigrator::Run(const fs::path& input_ro
     }
   }
 
-  // 5. Write the output tree and summarize each file.
+  // 6. Write the output tree and summarize each file.
   std::error_code error;
   fs::create_directories(output, error);
   if (error) return absl::InternalError("cannot create " + output.string() + ": " + error.message());
@@ -438,7 +458,7 @@ absl::StatusOr<MigrationResult> RepositoryMigrator::Run(const fs::path& input_ro
     if (error) result.notes.push_back("symlink " + link + " not copied: " + error.message());
   }
 
-  // 6. Findings: the analyzer's, the translator's diagnostics, and the build-file notes that carry a rule id.
+  // 7. Findings: the analyzer's, the translator's diagnostics, and the build-file notes that carry a rule id.
   std::set<std::tuple<std::string, std::string, uint32_t>> seen;
   for (Finding& finding : analyzer_findings) {
     if (auto r = rewrites.find(finding.location.path); r != rewrites.end()) {
@@ -473,7 +493,7 @@ absl::StatusOr<MigrationResult> RepositoryMigrator::Run(const fs::path& input_ro
     for (const Finding& finding : result.findings) result.effort.findings_by_severity[SeverityName(finding.severity)]++;
   }
 
-  // 7. The patch.
+  // 8. The patch.
   report("patch", 0, 1, "");
   absl::StatusOr<std::string> patch = MakeUnifiedPatch(launcher_, input, output);
   if (!patch.ok()) return patch.status();
