@@ -108,7 +108,7 @@ grpc::Status GrpcWorkerService::LeaseTask(grpc::ServerContext* context, const v1
   absl::StatusOr<v1::Task> task = ToProto((*grant)->task, (*grant)->job);
   if (!task.ok()) return ToGrpc(task.status());
   task->set_lease_duration_ms(tasks_.limits().lease_duration.count());
-  task->set_managed_memory_found((*grant)->managed_memory_found);
+  task->set_managed_memory_found((*grant)->hints.managed_memory);
   *response->mutable_task() = *std::move(task);
   return grpc::Status::OK;
 }
@@ -156,7 +156,8 @@ grpc::Status GrpcWorkerService::Complete(grpc::ServerContext* context, grpc::Ser
   }
   const v1::CompleteHeader header = message.header();
   CompletionRequest completion{header.job_id(), header.task_id(), header.lease_token(), header.worker_id(),
-                               header.result().ok(), header.result().summary(), header.report_json(), {}};
+                               header.result().ok(), header.result().summary(), header.report_json(), {},
+                               report::ValidateHints{.managed_memory = header.validate_hints().managed_memory()}};
   // A worker that lost its lease gets "not accepted" before it uploads anything.
   if (absl::Status lease = tasks_.CheckLease(header.task_id(), header.lease_token()); !lease.ok()) {
     if (lease.code() != absl::StatusCode::kFailedPrecondition && lease.code() != absl::StatusCode::kNotFound) {

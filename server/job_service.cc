@@ -9,6 +9,7 @@
 #include <spdlog/spdlog.h>
 
 #include "absl/strings/str_cat.h"
+#include "common/report/report_json.h"
 #include "server/job_spec_checks.h"
 
 namespace hipforge::server {
@@ -45,11 +46,6 @@ absl::Status RequireScope(const Caller& caller, Scope scope, std::string_view ac
   if (caller.Has(scope)) return absl::OkStatus();
   return absl::PermissionDeniedError(absl::StrCat("token ", caller.token_id, " lacks the '", std::string(ScopeName(scope)),
                                                   "' scope needed to ", std::string(action)));
-}
-
-int IntAt(const nlohmann::json& object, const char* key) {
-  auto it = object.find(key);
-  return it != object.end() && it->is_number() ? it->get<int>() : 0;
 }
 
 }  // namespace
@@ -183,11 +179,11 @@ absl::StatusOr<JobDetails> JobService::GetJob(const Caller& caller, const std::s
   absl::StatusOr<std::vector<TaskInfo>> tasks = store_.ListTasks(job_id);
   if (!tasks.ok()) return tasks.status();
   for (const TaskInfo& task : *tasks) details.attempts += task.attempt;
-  absl::StatusOr<std::vector<FileResultRow>> files = store_.ListFileResults(job_id);
-  if (files.ok()) {
-    details.files_total = static_cast<int>(files->size());
-    for (const FileResultRow& row : *files) {
-      if (row.status == "translated" || row.status == "fallback") ++details.files_translated;
+  // The progress counters are the report's (one definition: report::ComputeTotals); none before translation.
+  if (absl::StatusOr<std::string> text = store_.GetReport(job_id); text.ok()) {
+    if (absl::StatusOr<report::Report> parsed = report::ParseReport(*text); parsed.ok() && parsed->translation) {
+      details.files_total = parsed->translation->totals.cuda_files;
+      details.files_translated = parsed->translation->totals.cuda_files_translated;
     }
   }
   return details;
@@ -261,34 +257,39 @@ absl::StatusOr<ReportSummary> JobService::GetReportUnaudited(const Caller& calle
   ReportSummary summary;
   summary.job = *std::move(job);
   summary.report_json = *std::move(report);
-  nlohmann::json json = nlohmann::json::parse(summary.report_json, nullptr, false);
-  if (!json.is_object()) return summary;
-  if (auto translation = json.find("translation"); translation != json.end() && translation->is_object()) {
-    const nlohmann::json totals = translation->value("totals", nlohmann::json::object());
-    summary.files = IntAt(totals, "files");
-    summary.translated = IntAt(totals, "translated");
-    summary.fallback = IntAt(totals, "fallback");
-    summary.converted = IntAt(totals, "converted");
-    summary.unsupported = IntAt(totals, "unsupported");
-    summary.lines_changed = IntAt(totals, "lines_changed");
+  absl::StatusOr<report::Report> parsed = report::ParseReport(summary.report_json);
+  if (!parsed.ok()) {
+    spdlog::warn("[job={}] stored report does not parse: {}", job_id, std::string(parsed.status().message()));
+    return summary;
   }
-  for (const auto& finding : json.value("findings", nlohmann::json::array())) {
-    const std::string severity = finding.value("severity", "");
-    summary.errors += severity == "error";
-    summary.warnings += severity == "warning";
-    summary.notes += severity == "note";
+  summary.report = *std::move(parsed);
+  const report::Report& typed = summary.report;
+  if (typed.translation) {
+    const report::TranslationTotals& totals = typed.translation->totals;
+    summary.files = totals.files;
+    summary.translated = totals.translated;
+    summary.fallback = totals.fallback;
+    summary.converted = totals.converted;
+    summary.unsupported = totals.unsupported;
+    summary.lines_changed = totals.lines_changed;
   }
-  for (const auto& build : json.value("builds", nlohmann::json::array())) {
-    (build.value("ok", false) ? summary.builds_ok : summary.builds_failed)++;
+  if (typed.findings) {
+    const report::FindingCounts counts = report::CountFindings(*typed.findings);
+    summary.fixed = counts.fixed;
+    summary.errors = counts.left_errors;
+    summary.warnings = counts.left_warnings;
+    summary.notes = counts.left_notes;
   }
-  for (const auto& test : json.value("tests", nlohmann::json::array())) {
-    const std::string status = test.value("status", "");
-    summary.tests_passed += status == "passed";
-    summary.tests_failed += status == "failed" || status == "timed_out";
+  for (const report::BuildResult& build : typed.builds.value_or(std::vector<report::BuildResult>{})) {
+    (build.ok ? summary.builds_ok : summary.builds_failed)++;
   }
-  if (auto effort = json.find("effort"); effort != json.end() && effort->is_object()) {
-    summary.engineer_hours = effort->value("engineer_hours", 0.0);
-    summary.automatic_share = effort->value("automatic_share", 0.0);
+  for (const report::TestResult& test : typed.tests.value_or(std::vector<report::TestResult>{})) {
+    summary.tests_passed += test.status == report::TestStatus::kPassed;
+    summary.tests_failed += test.status == report::TestStatus::kFailed || test.status == report::TestStatus::kTimedOut;
+  }
+  if (typed.effort) {
+    summary.engineer_hours = typed.effort->engineer_hours;
+    summary.automatic_share = typed.effort->automatic_share;
   }
   return summary;
 }

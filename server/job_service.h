@@ -9,6 +9,7 @@
 #include "absl/status/statusor.h"
 #include "common/archive.h"
 #include "common/clock.h"
+#include "common/report/report.h"
 #include "server/auth/audit_trail.h"
 #include "server/auth/caller.h"
 #include "server/service_limits.h"
@@ -22,15 +23,17 @@ struct JobDetails {
   std::vector<ArtifactRef> artifacts;
   int64_t input_bytes = 0;
   int attempts = 0;  // task attempts summed over the job's tasks
-  int files_total = 0;
-  int files_translated = 0;
+  int files_total = 0;       // the report's translation totals: cuda_files
+  int files_translated = 0;  // cuda_files_translated
 };
 
 struct ReportSummary {
   Job job;
   std::string report_json;
+  report::Report report;  // report_json, typed (common/report/report_json.h)
   int files = 0, translated = 0, fallback = 0, converted = 0, unsupported = 0, lines_changed = 0;
-  int errors = 0, warnings = 0, notes = 0;
+  int fixed = 0;                        // findings fixed automatically
+  int errors = 0, warnings = 0, notes = 0;  // findings left for a person, by severity
   int builds_ok = 0, builds_failed = 0, tests_passed = 0, tests_failed = 0;
   double engineer_hours = 0, automatic_share = 0;
 };

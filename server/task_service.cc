@@ -5,12 +5,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/redact.h"
+#include "common/report/report_json.h"
 
 namespace hipforge::server {
-namespace {
-constexpr std::string_view kManagedMemoryRule = "HB404";  // analyzer: managed memory / memory advice
-}  // namespace
-
 TaskService::TaskService(JobStore& store, ArtifactStore& artifacts, const Clock& clock, ServiceLimits limits)
     : store_(store), artifacts_(artifacts), clock_(clock), limits_(limits) {}
 
@@ -108,14 +105,12 @@ absl::StatusOr<std::optional<LeaseGrant>> TaskService::Lease(const WorkerIdentit
       if (!job.ok()) return job.status();
       spdlog::info("[job={}] [worker={}] leased {} task {} attempt {}/{}", task.job_id, worker_id,
                    TaskKindName(task.kind), task.task_id, task.attempt, task.max_attempts);
-      bool managed_memory = false;
+      report::ValidateHints hints;
       if (task.kind == TaskKind::kValidate) {
-        // The translate step's analyzer findings are in the report tables by now.
-        absl::StatusOr<std::vector<FindingRow>> managed =
-            store_.ListFindings(task.job_id, FindingFilter{.rule_id = std::string(kManagedMemoryRule)});
-        managed_memory = managed.ok() && !managed->empty();
+        const nlohmann::json payload = nlohmann::json::parse(task.payload_json, nullptr, false);
+        if (payload.is_object()) hints = report::ValidateHintsFromJson(payload.value("hints", nlohmann::json()));
       }
-      return LeaseGrant{std::move(task), *std::move(job), managed_memory};
+      return LeaseGrant{std::move(task), *std::move(job), hints};
     }
     const auto remaining = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Steady::now());
     if (remaining <= std::chrono::milliseconds(0) || cancelled()) return std::nullopt;
@@ -195,6 +190,7 @@ absl::StatusOr<CompletionOutcome> TaskService::Complete(const CompletionRequest&
   completion.result_json =
       nlohmann::json{{"ok", request.ok}, {"summary", request.summary}, {"worker_id", request.worker_id}}.dump();
   if (!request.report_json.empty()) completion.report_json = request.report_json;
+  completion.validate_hints_json = report::ToJson(request.validate_hints).dump();
   completion.artifacts = request.artifacts;
   if (!request.ok) completion.job_failure = request.summary.empty() ? "task reported failure" : request.summary;
   absl::StatusOr<CompletionOutcome> outcome = store_.CompleteTask(completion);

@@ -11,6 +11,7 @@
 
 #include "absl/status/statusor.h"
 #include "common/clock.h"
+#include "common/report/report.h"
 #include "server/auth/caller.h"
 #include "server/service_limits.h"
 #include "server/store/artifact_store.h"
@@ -21,7 +22,7 @@ namespace hipforge::server {
 struct LeaseGrant {
   LeasedTask task;
   Job job;
-  bool managed_memory_found = false;  // validate tasks: the job's report has HB404 findings
+  report::ValidateHints hints;  // validate tasks: what the translate step said (its payload's "hints")
 };
 
 struct HeartbeatOutcome {
@@ -43,6 +44,7 @@ struct CompletionRequest {
   std::string summary;
   std::string report_json;
   std::vector<ArtifactRef> artifacts;  // already stored through NewArtifactWriter
+  report::ValidateHints validate_hints;  // translate tasks: passed on to the validate task
 };
 
 class TaskService {

@@ -29,14 +29,15 @@ struct TaskArtifact {
 };
 
 struct TaskOutput {
-  std::string report_json;  // this role's sections of the report (TEAM.md "Report JSON")
+  std::string report_json;  // this role's sections of the report (docs/report.md)
   std::vector<TaskArtifact> artifacts;
   std::string summary;
   // The task ran to its end but the job's outcome is a failure a retry would not change (e.g. a
   // validation build failed): the report and artifacts are kept and the job ends failed with `summary`.
   bool job_failed = false;
-  int files_total = 0;
+  int files_total = 0;       // the report's translation totals cuda_files / cuda_files_translated
   int files_translated = 0;
+  bool managed_memory = false;  // translate tasks: validate hint (report::ValidateHints) for the validate task
 };
 
 struct TaskContext {
@@ -46,7 +47,7 @@ struct TaskContext {
   std::filesystem::path input_root;  // extracted input, private to this task
   // Validate tasks: the submitted (untranslated) repository, extracted; empty for translate tasks.
   std::filesystem::path original_root;
-  // Validate tasks: the translate step's analyzer found managed memory (HB404).
+  // Validate tasks: the translate step's hint that the code uses managed memory.
   bool managed_memory_found = false;
   std::filesystem::path work_dir;    // scratch space for outputs, private to this task
   ProgressReporter& progress;

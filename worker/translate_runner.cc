@@ -7,6 +7,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "common/report/report_json.h"
 #include "worker/translate/repo/repository_migration.h"
 
 namespace hipforge::worker {
@@ -59,26 +60,25 @@ absl::Status WriteFile(const fs::path& path, std::string_view data) {
 // Each finding gets the text of the CUDA line it points at ("source_line"): the dashboard shows it beside
 // the HIP hunk and the store fingerprints findings by it (rule + path + normalised line), so a finding
 // keeps its identity across jobs when lines above it move.
-void AddSourceLines(const fs::path& input_root, nlohmann::json& findings) {
+void AddSourceLines(const fs::path& input_root, std::vector<report::Finding>& findings) {
   constexpr size_t kMaxLineChars = 400;
   std::map<std::string, std::vector<std::string>> lines_by_path;
-  for (auto& finding : findings) {
-    const std::string path = finding.value("path", "");
-    const int line = finding.value("line", 0);
-    if (path.empty() || line <= 0) continue;
-    auto [entry, inserted] = lines_by_path.try_emplace(path);
+  for (report::Finding& finding : findings) {
+    if (finding.path.empty() || finding.line <= 0) continue;
+    auto [entry, inserted] = lines_by_path.try_emplace(finding.path);
     if (inserted) {
-      const fs::path file = (input_root / path).lexically_normal();
+      const fs::path file = (input_root / finding.path).lexically_normal();
       std::ifstream in(file, std::ios::binary);
       for (std::string text; std::getline(in, text);) entry->second.push_back(std::move(text));
     }
-    if (static_cast<size_t>(line) > entry->second.size()) continue;
-    std::string text = entry->second[line - 1];
+    if (static_cast<size_t>(finding.line) > entry->second.size()) continue;
+    std::string text = entry->second[finding.line - 1];
     if (!text.empty() && text.back() == '\r') text.pop_back();
     if (text.size() > kMaxLineChars) text.resize(kMaxLineChars);
     // Source files need not be UTF-8: invalid bytes become U+FFFD rather than breaking the report.
-    finding["source_line"] = nlohmann::json::parse(
-        nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    finding.source_line =
+        nlohmann::json::parse(nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
+            .get<std::string>();
   }
 }
 
@@ -100,7 +100,9 @@ absl::StatusOr<TaskOutput> TranslateTaskRunner::Run(const TaskContext& context) 
     if (event.stage == "translate") {
       context.progress.FileDone(event.message, event.done, event.total, "translated");
     } else {
-      context.progress.Step(event.stage, event.message, "progress", absl::StrCat(event.done, "/", event.total));
+      // "k/n" only when n is known: a count that does not add up ("1/0") says nothing.
+      context.progress.Step(event.stage, event.message, "progress",
+                            event.total > 0 ? absl::StrCat(event.done, "/", event.total) : absl::StrCat(event.done));
     }
   };
   absl::StatusOr<translate::MigrationResult> result = absl::AbortedError("task abandoned");
@@ -116,18 +118,14 @@ absl::StatusOr<TaskOutput> TranslateTaskRunner::Run(const TaskContext& context) 
   if (context.abandon.load()) return absl::AbortedError("task abandoned (lease lost or job cancelled)");
 
   TaskOutput output;
-  nlohmann::json report = translate::ToReportJson(*result);
-  report["job_id"] = context.job_id;
-  if (report.contains("findings")) AddSourceLines(context.input_root, report["findings"]);
+  report::Report report = translate::ToReport(*result);
+  report.job_id = context.job_id;
+  if (report.findings) AddSourceLines(context.input_root, *report.findings);
   // Text from the sources (snippets, names) may not be UTF-8: replace bad bytes instead of throwing.
-  output.report_json = report.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  for (const translate::FileSummary& file : result->files) {
-    if (file.kind != translate::RepoFileKind::kCudaSource && file.kind != translate::RepoFileKind::kHeader) continue;
-    ++output.files_total;
-    if (file.status == translate::FileStatus::kTranslated || file.status == translate::FileStatus::kFallback) {
-      ++output.files_translated;
-    }
-  }
+  output.report_json = report::ToJson(report).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  output.files_total = report.translation->totals.cuda_files;
+  output.files_translated = report.translation->totals.cuda_files_translated;
+  output.managed_memory = translate::ValidateHintsFor(*result).managed_memory;
 
   const bool zstd = compression_ == ArchiveCompression::kZstd;
   const fs::path tree_archive = context.work_dir / (zstd ? "translated.tar.zst" : "translated.tar.gz");

@@ -540,6 +540,7 @@ absl::StatusOr<TaskOutcome> Worker::ReportResult(TaskState& state) {
   header->mutable_result()->set_files_total(output.files_total);
   header->mutable_result()->set_files_translated(output.files_translated);
   header->set_report_json(output.report_json);
+  header->mutable_validate_hints()->set_managed_memory(output.managed_memory);
   bool stream_ok = writer->Write(message);
   for (const TaskArtifact& artifact : output.artifacts) {
     if (!stream_ok) break;

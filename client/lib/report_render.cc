@@ -43,6 +43,7 @@ int CountFindingsAtOrAbove(const nlohmann::json& report, FailOn threshold) {
   const int limit = threshold == FailOn::kError ? 0 : threshold == FailOn::kWarning ? 1 : 2;
   int count = 0;
   for (const auto& finding : report["findings"]) {
+    if (finding.value("auto_fixed", false)) continue;  // fixed for the user: nothing to gate on
     if (SeverityRank(finding.value("severity", "warning")) <= limit) ++count;
   }
   return count;

@@ -1,5 +1,5 @@
 #pragma once
-// Renders the report JSON (TEAM.md "Report JSON") as text for people, SARIF 2.1.0 for code-scanning
+// Renders the report JSON (docs/report.md) as text for people, SARIF 2.1.0 for code-scanning
 // tools, JUnit XML for CI test dashboards, or the JSON itself. Pure functions over JSON, so the
 // same code serves `report JOB` (server) and `analyze PATH` (local).
 #include <string>

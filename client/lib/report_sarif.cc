@@ -3,6 +3,7 @@
 #include <map>
 
 #include "client/lib/report_render.h"
+#include "common/report/report_json.h"
 
 namespace hipforge::client {
 namespace {
@@ -45,31 +46,35 @@ json RenderSarif(const json& report, const RenderOptions& options) {
   }
 
   json results = json::array();
-  const json findings = report.contains("findings") && report["findings"].is_array() ? report["findings"] : json::array();
-  for (const auto& finding : findings) {
-    const std::string rule_id = finding.value("rule_id", "unknown");
-    const std::string level = SarifLevel(finding.value("severity", "warning"));
+  // The typed report (common/report): the same parse the text renderer and the server use.
+  absl::StatusOr<report::Report> typed = report::ReportFromJson(report);
+  const std::vector<report::Finding> findings =
+      typed.ok() ? typed->findings.value_or(std::vector<report::Finding>{}) : std::vector<report::Finding>{};
+  for (const report::Finding& finding : findings) {
+    const std::string rule_id = finding.rule_id.empty() ? "unknown" : finding.rule_id;
+    const std::string level = SarifLevel(std::string(report::SeverityName(finding.severity)));
     add_rule(RuleDescriptor(rule_id, "", level, "", options));  // no-op when the catalog has it
 
-    std::string text = finding.value("message", "");
-    if (text.empty()) text = rule_id;
+    const std::string text = finding.message.empty() ? rule_id : finding.message;
     json result = {{"ruleId", rule_id}, {"ruleIndex", rule_index[rule_id]}, {"level", level},
                    {"message", {{"text", text}}}};
-    const std::string path = finding.value("path", "");
-    if (!path.empty()) {
-      json physical = {{"artifactLocation", {{"uri", RelativeUri(path)}, {"uriBaseId", "%SRCROOT%"}}}};
-      const int line = finding.value("line", 0);
-      if (line > 0) {  // SARIF regions are 1-based; a finding about a whole file has none
-        physical["region"] = {{"startLine", line}};
-        const int column = finding.value("column", 0);
-        if (column > 0) physical["region"]["startColumn"] = column;
+    if (!finding.path.empty()) {
+      json physical = {{"artifactLocation", {{"uri", RelativeUri(finding.path)}, {"uriBaseId", "%SRCROOT%"}}}};
+      if (finding.line > 0) {  // SARIF regions are 1-based; a finding about a whole file has none
+        physical["region"] = {{"startLine", finding.line}};
+        if (finding.column > 0) physical["region"]["startColumn"] = finding.column;
       }
       result["locations"] = json::array({{{"physicalLocation", physical}}});
     }
     json properties = json::object();
-    if (!finding.value("fix", "").empty()) properties["fix"] = finding["fix"];
-    if (finding.contains("auto_fixed")) properties["autoFixed"] = finding["auto_fixed"];
-    if (!properties.empty()) result["properties"] = properties;
+    if (!finding.fix.empty()) properties["fix"] = finding.fix;
+    properties["autoFixed"] = finding.auto_fixed;
+    result["properties"] = properties;
+    if (finding.auto_fixed) {
+      // Fixed in the migrated tree: not an open issue for code-scanning dashboards.
+      result["suppressions"] = json::array({{{"kind", "external"},
+                                             {"justification", "fixed automatically by hipforge"}}});
+    }
     results.push_back(std::move(result));
   }
 

@@ -1,152 +1,211 @@
-// Human-readable report: what was translated, what needs a person, and how the builds and tests went.
+// Human-readable report: what was translated, what was fixed for you, what is left for a person (and what it
+// costs), and how the builds and tests went. Reads the typed report (common/report); a section the report does
+// not have is left out, a section that is there but empty says "none".
 #include <cstdio>
 #include <sstream>
 
 #include "client/lib/report_output.h"
 #include "client/lib/report_render.h"
+#include "common/report/report_json.h"
 
 namespace hipforge::client {
 namespace {
 
-using nlohmann::json;
+using report::Finding;
 
-const json& Section(const json& report, const char* name) {
-  static const json kEmpty = json::array();
-  return report.contains(name) && !report[name].is_null() ? report[name] : kEmpty;
-}
-
-std::string Join(const json& values) {
+std::string Join(const std::vector<std::string>& values) {
   std::string joined;
-  for (const auto& value : values) {
-    if (!value.is_string()) continue;
+  for (const std::string& value : values) {
     if (!joined.empty()) joined += ", ";
-    joined += value.get<std::string>();
+    joined += value;
   }
   return joined;
 }
 
-std::string Seconds(const json& object, const char* key) {
+std::string Seconds(int64_t milliseconds) {
   char text[32];
-  std::snprintf(text, sizeof text, "%.1f s", object.value(key, 0.0) / 1000.0);
+  std::snprintf(text, sizeof text, "%.1f s", milliseconds / 1000.0);
   return text;
 }
 
-void RenderTranslation(const json& translation, std::ostream& out) {
-  const json totals = translation.value("totals", json::object());
-  out << "Translation: " << totals.value("files", 0) << " files, " << totals.value("translated", 0) << " translated, "
-      << totals.value("fallback", 0) << " fallback, " << totals.value("converted", 0) << " API uses converted, "
-      << totals.value("unsupported", 0) << " unsupported, " << totals.value("lines_changed", 0)
+std::string Hours(double hours) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2g h", hours);
+  if (hours >= 1.0) std::snprintf(text, sizeof text, "%.1f h", hours);
+  return text;
+}
+
+// "3 errors", "1 warning"
+std::string Count(int n, const char* one) {
+  return std::to_string(n) + " " + one + (n == 1 ? "" : "s");
+}
+
+std::string Location(const Finding& finding) {
+  std::string where = finding.path.empty() ? "?" : finding.path;
+  if (finding.line > 0) where += ":" + std::to_string(finding.line);
+  if (finding.column > 0) where += ":" + std::to_string(finding.column);
+  return where;
+}
+
+void RenderTranslation(const report::TranslationSection& translation, std::ostream& out) {
+  const report::TranslationTotals& t = translation.totals;
+  out << "Translation: " << t.files << " files, " << t.translated << " translated, " << t.fallback << " fallback";
+  if (t.failed > 0) out << ", " << t.failed << " failed";
+  out << ", " << t.converted << " API uses converted, " << t.unsupported << " unsupported, " << t.lines_changed
       << " lines changed\n";
-  for (const auto& file : translation.value("files", json::array())) {
-    const std::string status = file.value("status", "");
-    if (status == "unchanged" || status == "copied") continue;  // keep the list to what changed
-    out << "  " << file.value("path", "?") << "  " << status;
-    if (file.value("lines_changed", 0) > 0) out << ", " << file.value("lines_changed", 0) << " lines changed";
-    if (file.value("unsupported", 0) > 0) out << ", " << file.value("unsupported", 0) << " unsupported";
-    const std::string by = Join(file.value("changed_by", json::array()));
-    if (!by.empty()) out << "  [" << by << "]";
-    if (!file.value("fallback_reason", "").empty()) out << "\n      reason: " << file.value("fallback_reason", "");
+  for (const report::FileEntry& file : translation.files) {
+    const bool changed = file.status != report::FileStatus::kUnchanged && file.status != report::FileStatus::kCopied;
+    if (!changed && file.left_for_person.empty()) continue;  // keep the list to what changed or needs a person
+    out << "  " << file.path << "  " << report::FileStatusName(file.status);
+    if (file.lines_changed > 0) out << ", " << file.lines_changed << " lines changed";
+    if (file.unsupported > 0) out << ", " << file.unsupported << " unsupported";
+    if (!file.changed_by.empty()) out << "  [" << Join(file.changed_by) << "]";
     out << "\n";
+    if (!file.fallback_reason.empty()) out << "      reason: " << file.fallback_reason << "\n";
+    for (const std::string& step : file.left_for_person) out << "      to do: " << step << "\n";
   }
+  for (const std::string& note : translation.notes) out << "  note: " << note << "\n";
 }
 
-void RenderFindings(const json& findings, std::ostream& out) {
-  int counts[3] = {0, 0, 0};
-  for (const auto& finding : findings) {
-    const std::string severity = finding.value("severity", "warning");
-    ++counts[severity == "error" ? 0 : severity == "warning" ? 1 : 2];
+void RenderFindings(const std::vector<Finding>& findings, std::ostream& out) {
+  const report::FindingCounts counts = report::CountFindings(findings);
+  out << "Fixed automatically: " << (counts.fixed == 0 ? "none" : Count(counts.fixed, "finding")) << "\n";
+  for (const Finding& finding : findings) {
+    if (!finding.auto_fixed) continue;
+    out << "  " << Location(finding) << ": [" << finding.rule_id << "] " << finding.message << "\n";
+    if (!finding.fix.empty()) out << "      fixed: " << finding.fix << "\n";
   }
-  out << "Findings: " << counts[0] << " error(s), " << counts[1] << " warning(s), " << counts[2] << " note(s)\n";
-  for (const auto& finding : findings) {
-    out << "  " << finding.value("path", "?");
-    if (finding.value("line", 0) > 0) out << ":" << finding.value("line", 0);
-    if (finding.value("column", 0) > 0) out << ":" << finding.value("column", 0);
-    out << ": " << finding.value("severity", "warning") << ": [" << finding.value("rule_id", "?") << "] "
-        << finding.value("message", "") << "\n";
-    if (!finding.value("fix", "").empty()) {
-      out << "      fix" << (finding.value("auto_fixed", false) ? " (applied)" : "") << ": " << finding.value("fix", "")
-          << "\n";
+  out << "Left for a person: ";
+  if (counts.left() == 0) {
+    out << "none\n";
+    return;
+  }
+  out << Count(counts.left_errors, "error") << ", " << Count(counts.left_warnings, "warning") << ", "
+      << Count(counts.left_notes, "note") << "\n";
+  for (const Finding& finding : findings) {
+    if (finding.auto_fixed) continue;
+    out << "  " << Location(finding) << ": " << report::SeverityName(finding.severity) << ": [" << finding.rule_id
+        << "] " << finding.message << "\n";
+    if (!finding.fix.empty() && finding.fix != finding.message) {
+      out << "      " << (finding.fixable ? "automatic fix available: " : "to do: ") << finding.fix << "\n";
     }
   }
 }
 
-void RenderBuilds(const json& builds, std::ostream& out) {
+void RenderEffort(const report::EffortSection& effort, std::ostream& out) {
+  char share[64];
+  std::snprintf(share, sizeof share, "%.0f%%", effort.automatic_share * 100.0);
+  if (effort.engineer_hours <= 0) {
+    out << "Effort left: none (" << share << " of CUDA references handled automatically)\n";
+    return;
+  }
+  out << "Effort left: " << Hours(effort.engineer_hours) << " for one engineer (" << share
+      << " of CUDA references handled automatically)";
+  if (!effort.model.empty()) out << "; model: " << effort.model;
+  out << "\n";
+  for (const report::EffortItem& item : effort.items) {
+    out << "  " << item.count << " x " << item.what << " at " << Hours(item.hours_each) << " = " << Hours(item.hours)
+        << "\n";
+  }
+}
+
+void RenderBuilds(const std::vector<report::BuildResult>& builds, std::ostream& out) {
+  if (builds.empty()) {
+    out << "Builds: none\n";
+    return;
+  }
   out << "Builds:\n";
-  for (const auto& build : builds) {
-    out << "  " << build.value("requested_arch", "?");
-    if (build.value("arch", "") != build.value("requested_arch", "")) out << " (built as " << build.value("arch", "") << ")";
-    out << ": " << (build.value("ok", false) ? "ok" : "FAILED") << " in " << Seconds(build, "duration_ms");
-    if (!build.value("toolchain", "").empty()) out << " with " << build.value("toolchain", "");
+  for (const report::BuildResult& build : builds) {
+    out << "  " << (build.requested_arch.empty() ? "?" : build.requested_arch);
+    if (build.arch != build.requested_arch) out << " (built as " << build.arch << ")";
+    out << ": " << (build.ok ? "ok" : "FAILED") << " in " << Seconds(build.duration_ms);
+    if (!build.toolchain.empty()) out << " with " << build.toolchain;
     out << "\n";
-    if (!build.value("note", "").empty()) out << "      note: " << build.value("note", "") << "\n";
-    for (const auto& error : build.value("errors", json::array())) {
-      out << "      " << error.value("path", "?") << ":" << error.value("line", 0) << ": " << error.value("message", "")
-          << "\n";
+    if (!build.note.empty()) out << "      note: " << build.note << "\n";
+    for (const report::BuildError& error : build.errors) {
+      out << "      " << error.path << ":" << error.line << ": " << error.message << "\n";
     }
-    if (!build.value("log_excerpt", "").empty()) {
+    if (!build.log_excerpt.empty()) {
       // The failing step's own words: the only explanation when no error could be parsed.
       out << "      build log excerpt:\n";
-      std::istringstream lines(build.value("log_excerpt", ""));
+      std::istringstream lines(build.log_excerpt);
       for (std::string line; std::getline(lines, line);) out << "        | " << line << "\n";
     }
-    for (const auto& kernel : build.value("kernels", json::array())) {
-      out << "      kernel " << kernel.value("name", "?") << ": " << kernel.value("vgprs", 0) << " VGPRs, "
-          << kernel.value("sgprs", 0) << " SGPRs, occupancy " << kernel.value("occupancy", 0) << ", "
-          << kernel.value("lds_bytes", 0) << " B LDS, " << kernel.value("scratch_bytes", 0) << " B scratch";
-      if (kernel.value("spills", 0) > 0) out << ", " << kernel.value("spills", 0) << " spills";
+    for (const report::KernelResources& kernel : build.kernels) {
+      out << "      kernel " << kernel.name << ": " << kernel.vgprs << " VGPRs, " << kernel.sgprs << " SGPRs, occupancy "
+          << kernel.occupancy << ", " << kernel.lds_bytes << " B LDS, " << kernel.scratch_bytes << " B scratch";
+      if (kernel.spills > 0) out << ", " << kernel.spills << " spills";
       out << "\n";
     }
   }
+}
+
+void RenderTests(const std::vector<report::TestResult>& tests, std::ostream& out) {
+  out << "Tests:" << (tests.empty() ? " none" : "") << "\n";
+  for (const report::TestResult& test : tests) {
+    out << "  " << test.name;
+    if (!test.arch.empty()) out << " [" << test.arch << "]";
+    out << ": " << report::TestStatusName(test.status);
+    if (test.status != report::TestStatus::kNotRun) out << " in " << Seconds(test.duration_ms);
+    out << "\n";
+  }
+}
+
+void RenderParity(const std::vector<report::ParityResult>& parity, std::ostream& out) {
+  out << "Parity (CUDA vs HIP):" << (parity.empty() ? " none" : "") << "\n";
+  for (const report::ParityResult& item : parity) {
+    out << "  " << item.case_name << ": " << report::ParityVerdictName(item.verdict);
+    if (item.verdict != report::ParityVerdict::kMissing) {
+      out << " (max abs error " << item.max_abs_error << ", max rel error " << item.max_rel_error << ", "
+          << item.mismatches << " mismatches)";
+    }
+    if (!item.detail.empty()) out << ": " << item.detail;
+    out << "\n";
+  }
+}
+
+void RenderProfile(const std::vector<report::KernelProfile>& profile, std::ostream& out) {
+  out << "Profile:" << (profile.empty() ? " none" : "") << "\n";
+  for (const report::KernelProfile& item : profile) {
+    out << "  " << item.kernel << ": " << item.calls << " calls, " << item.total_ns << " ns";
+    if (item.cuda_baseline_ns.value_or(0) > 0) out << " (CUDA baseline " << *item.cuda_baseline_ns << " ns)";
+    out << "\n";
+  }
+}
+
+void RenderGpu(const report::GpuSection& gpu, std::ostream& out) {
+  // The validator's note is a whole sentence ("not run on a GPU: compile-only worker", "ran on MI250 0000:03:00.0");
+  // say it once, and compose one only when there is none.
+  out << "GPU: ";
+  if (!gpu.note.empty()) {
+    out << gpu.note;
+  } else if (gpu.ran_on_gpu) {
+    out << "ran on " << (gpu.device_arch.empty() ? "a GPU" : gpu.device_arch);
+    if (!gpu.device_key.empty()) out << " (" << gpu.device_key << ")";
+  } else {
+    out << "not run on a GPU";
+  }
+  out << "\n";
+  for (const std::string& warning : gpu.warnings) out << "  warning: " << warning << "\n";
 }
 
 }  // namespace
 
-std::string RenderText(const json& report) {
+std::string RenderText(const nlohmann::json& json) {
   std::ostringstream out;
-  if (report.contains("job_id")) out << "Report for job " << report.value("job_id", "") << "\n";
-  if (const std::string verdict = BuildFailureVerdict(report); !verdict.empty()) {
-    out << "Verdict: " << verdict << "\n";
-  }
-  if (report.contains("translation")) RenderTranslation(report["translation"], out);
-  RenderFindings(Section(report, "findings"), out);
-  if (report.contains("effort")) {
-    const json& effort = report["effort"];
-    char text[96];
-    std::snprintf(text, sizeof text, "Effort: %.1f engineer-hours left, %.0f%% translated automatically\n",
-                  effort.value("engineer_hours", 0.0), effort.value("automatic_share", 0.0) * 100.0);
-    out << text;
-  }
-  if (report.contains("builds")) RenderBuilds(report["builds"], out);
-  if (report.contains("tests")) {
-    out << "Tests:\n";
-    for (const auto& test : report["tests"]) {
-      out << "  " << test.value("name", "?") << " [" << test.value("arch", "") << "]: " << test.value("status", "?")
-          << " in " << Seconds(test, "duration_ms") << "\n";
-    }
-  }
-  if (report.contains("parity")) {
-    out << "Parity (CUDA vs HIP):\n";
-    for (const auto& item : report["parity"]) {
-      out << "  " << item.value("case", "?") << ": " << item.value("verdict", "?") << " (max abs error "
-          << item.value("max_abs_error", 0.0) << ", max rel error " << item.value("max_rel_error", 0.0) << ", "
-          << item.value("mismatches", 0) << " mismatches)\n";
-    }
-  }
-  if (report.contains("profile")) {
-    out << "Profile:\n";
-    for (const auto& item : report["profile"]) {
-      out << "  " << item.value("kernel", "?") << ": " << item.value("calls", 0) << " calls, "
-          << item.value("total_ns", 0) << " ns";
-      if (item.value("cuda_baseline_ns", 0) > 0) out << " (CUDA baseline " << item.value("cuda_baseline_ns", 0) << " ns)";
-      out << "\n";
-    }
-  }
-  if (report.contains("gpu")) {
-    const json& gpu = report["gpu"];
-    out << "GPU: " << (gpu.value("ran_on_gpu", false) ? "ran on a GPU" : "not run on a GPU");
-    if (!gpu.value("note", "").empty()) out << " (" << gpu.value("note", "") << ")";
-    out << "\n";
-  }
+  absl::StatusOr<report::Report> parsed = report::ReportFromJson(json);
+  if (!parsed.ok()) return "Report cannot be read: " + std::string(parsed.status().message()) + "\n";
+  const report::Report& r = *parsed;
+  if (!r.job_id.empty()) out << "Report for job " << r.job_id << "\n";
+  if (const std::string verdict = BuildFailureVerdict(json); !verdict.empty()) out << "Verdict: " << verdict << "\n";
+  if (r.translation) RenderTranslation(*r.translation, out);
+  if (r.findings) RenderFindings(*r.findings, out);
+  if (r.effort) RenderEffort(*r.effort, out);
+  if (r.builds) RenderBuilds(*r.builds, out);
+  if (r.tests) RenderTests(*r.tests, out);
+  if (r.parity) RenderParity(*r.parity, out);
+  if (r.profile) RenderProfile(*r.profile, out);
+  if (r.gpu) RenderGpu(*r.gpu, out);
   return out.str();
 }
 

@@ -18,6 +18,20 @@ enum class FileStatus { kTranslated, kUnchanged, kFallback, kCopied, kFailed };
 std::string_view FileStatusName(FileStatus status);  // "translated", "unchanged", "fallback", "copied", "failed"
 std::optional<FileStatus> ParseFileStatus(std::string_view name);
 
+// One argument of a translation unit's parse and where it came from ("compile_commands.json", "cmake", ...),
+// or for a rejected one why it was never passed to Clang.
+struct CompileArgument {
+  std::string argument;
+  std::string source;  // used: where it came from; rejected: the reason (JSON "reason")
+};
+
+// The compile arguments of one configuration a translation unit was parsed in ("host", "device", ...).
+struct CompileConfiguration {
+  std::string configuration;
+  std::vector<CompileArgument> used;
+  std::vector<CompileArgument> rejected;
+};
+
 struct FileEntry {
   std::string path;         // in the output tree, relative
   std::string source_path;  // in the input tree, relative (differs when renamed); empty: same as path
@@ -31,6 +45,7 @@ struct FileEntry {
   std::vector<std::string> changed_by;       // tables, rule ids, "cmake", ...
   std::vector<std::string> left_for_person;  // manual steps in this file
   bool from_cache = false;
+  std::vector<CompileConfiguration> compile_arguments;  // translation units: one per configuration parsed
 };
 
 // True for the files the progress counters count: CUDA sources and headers (file kind).
@@ -68,6 +83,7 @@ struct Finding {
   std::string fix;          // what the automatic fix did, or the manual step
   bool auto_fixed = false;  // the fix was applied to the migrated tree
   bool fixable = false;     // an automatic fix exists (applied or not)
+  std::string source_line;  // the CUDA source line the finding points at (input tree); empty: unknown
 };
 
 // Findings split the way a person reads them: what was fixed for them, and what is left, by severity.

@@ -214,6 +214,7 @@ void ReadFinding(const Reader& r, Finding& f) {
   r.Read("fix", f.fix);
   r.Read("auto_fixed", f.auto_fixed);
   r.Read("fixable", f.fixable);
+  r.Read("source_line", f.source_line);
   if (f.auto_fixed) f.fixable = true;
 }
 
@@ -230,6 +231,17 @@ void ReadFileEntry(const Reader& r, FileEntry& f) {
   r.Read("changed_by", f.changed_by);
   r.Read("left_for_person", f.left_for_person);
   r.Read("from_cache", f.from_cache);
+  r.ReadArray("compile_arguments", f.compile_arguments, [](const Reader& c, CompileConfiguration& config) {
+    c.Read("configuration", config.configuration);
+    c.ReadArray("used", config.used, [](const Reader& a, CompileArgument& arg) {
+      a.Read("argument", arg.argument);
+      a.Read("source", arg.source);
+    });
+    c.ReadArray("rejected", config.rejected, [](const Reader& a, CompileArgument& arg) {
+      a.Read("argument", arg.argument);
+      a.Read("reason", arg.source);
+    });
+  });
 }
 
 void ReadTranslation(const Reader& r, TranslationSection& t) {
@@ -358,7 +370,7 @@ void ReadObjectSection(const Reader& r, const char* key, std::optional<T>& out, 
 }  // namespace
 
 nlohmann::json FindingToJson(const Finding& finding) {
-  return json{{"rule_id", finding.rule_id},
+  json out{{"rule_id", finding.rule_id},
               {"severity", SeverityName(finding.severity)},
               {"path", finding.path},
               {"line", finding.line},
@@ -367,6 +379,8 @@ nlohmann::json FindingToJson(const Finding& finding) {
               {"fix", finding.fix},
               {"auto_fixed", finding.auto_fixed},
               {"fixable", finding.fixable || finding.auto_fixed}};
+  if (!finding.source_line.empty()) out["source_line"] = finding.source_line;
+  return out;
 }
 
 nlohmann::json FindingsToJson(const std::vector<Finding>& findings) { return Array(findings, &FindingToJson); }
@@ -384,6 +398,18 @@ nlohmann::json FileEntryToJson(const FileEntry& file) {
                 {"changed_by", file.changed_by},
                 {"left_for_person", file.left_for_person},
                 {"from_cache", file.from_cache}};
+  if (!file.compile_arguments.empty()) {
+    json configurations = json::array();
+    for (const CompileConfiguration& config : file.compile_arguments) {
+      json used = json::array(), rejected = json::array();
+      for (const CompileArgument& arg : config.used) used.push_back({{"argument", arg.argument}, {"source", arg.source}});
+      for (const CompileArgument& arg : config.rejected) {
+        rejected.push_back({{"argument", arg.argument}, {"reason", arg.source}});
+      }
+      configurations.push_back({{"configuration", config.configuration}, {"used", used}, {"rejected", rejected}});
+    }
+    entry["compile_arguments"] = std::move(configurations);
+  }
   return entry;
 }
 

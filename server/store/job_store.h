@@ -119,7 +119,8 @@ struct LeasedTask {
   std::string lease_token;  // must be passed back to Heartbeat/Complete/Fail
   TimePoint lease_expires_at;
   // JSON object: {"input_digest":..,"targets":[..],"options":{..},"job_name":..,"team":..} and for validate tasks
-  // also "translated_digest" (digest of the translated_tree artifact, when the translate task recorded one).
+  // also "translated_digest" (digest of the translated_tree artifact, when the translate task recorded one) and
+  // "hints" (TaskCompletion::validate_hints_json of the translate task).
   std::string payload_json;
 };
 
@@ -132,6 +133,9 @@ struct TaskCompletion {
   // The task ran to completion but the job's outcome is a failure that a retry would not fix
   // (e.g. no CUDA sources, validation build failed): the job goes to failed with this message.
   std::optional<std::string> job_failure;
+  // Translate tasks: a JSON object stored as "hints" in the payload of the validate task this completion
+  // enqueues (report::ValidateHints; the store does not interpret it). Empty: none.
+  std::string validate_hints_json;
 };
 
 enum class CompletionOutcome {
@@ -246,7 +250,7 @@ class JobStore {
   // Every digest some job refers to (the orphan-artifact collector keeps these).
   virtual absl::StatusOr<std::set<std::string>> ListReferencedArtifactDigests() = 0;
 
-  // Report JSON (format in TEAM.md). Top-level sections present in `report_json` replace the job's
+  // Report JSON (docs/report.md, docs/report-schema.json; the store refuses what report::ReportFromJson refuses). Top-level sections present in `report_json` replace the job's
   // stored sections (translate and validate roles each contribute theirs); queryable rows are
   // rewritten for those sections. GetReport assembles the JSON from the tables (NotFound if none).
   virtual absl::Status StoreReport(const std::string& job_id, const std::string& report_json) = 0;

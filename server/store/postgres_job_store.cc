@@ -141,7 +141,7 @@ class PostgresJobStore final : public JobStore {
       attached.role = input.role.empty() ? "input" : input.role;
       tx.exec_prepared("attach_artifact", job.id, attached.role, attached.digest);
       tx.exec_prepared("enqueue_task", job.id, std::string(TaskKindName(TaskKind::kTranslate)),
-                       options_.default_max_attempts, now, std::string("[]"));
+                       options_.default_max_attempts, now, std::string("[]"), nullptr);
       return job;
     });
   }
@@ -300,6 +300,9 @@ class PostgresJobStore final : public JobStore {
     if (completion.report_json && !IsJsonObject(*completion.report_json)) {
       return absl::InvalidArgumentError("report is not a JSON object");
     }
+    if (!completion.validate_hints_json.empty() && !IsJsonObject(completion.validate_hints_json)) {
+      return absl::InvalidArgumentError("validate hints are not a JSON object");
+    }
     return InTransaction<CompletionOutcome>([&](pqxx::transaction_base& tx) -> absl::StatusOr<CompletionOutcome> {
       const int64_t now = NowMicros();
       const auto done = tx.exec_prepared("complete_task", completion.task_id, completion.lease_token,
@@ -323,7 +326,8 @@ class PostgresJobStore final : public JobStore {
       } else if (kind == TaskKind::kTranslate && job[1].as<bool>() && job[2].as<int>() > 0) {
         tx.exec_prepared("set_job_state", job_id, "translated", "", now);
         tx.exec_prepared("enqueue_task", job_id, std::string(TaskKindName(TaskKind::kValidate)),
-                         options_.default_max_attempts, now, job[3].as<std::string>());
+                         options_.default_max_attempts, now, job[3].as<std::string>(),
+                         completion.validate_hints_json.empty() ? nullptr : completion.validate_hints_json.c_str());
       } else {
         tx.exec_prepared("set_job_state", job_id, "succeeded", "", now);
       }

@@ -187,11 +187,38 @@ TEST(EffortModelTest, FollowsTheDocumentedModel) {
   EXPECT_NEAR(effort.files[0].engineer_hours, 3.35, 1e-9);
   // Automatic: 90 converted + 1 fixed finding; manual: 2 unconverted + 2 findings without a fix.
   EXPECT_NEAR(effort.automatic_share, 91.0 / 95.0, 1e-9);
-  EXPECT_EQ(effort.findings_by_severity.at("error"), 1);
-  EXPECT_EQ(effort.findings_by_severity.at("warning"), 2);
+  EXPECT_EQ(effort.by_severity.at("error"), 1);
+  EXPECT_EQ(effort.by_severity.at("warning"), 2);
   const auto json = EffortToJson(effort);
   EXPECT_EQ(json["by_severity"]["warning"], 2);
   EXPECT_EQ(EstimateEffort({}, {}).automatic_share, 1.0);
+  // The items say how the total is computed: they add up to it.
+  double items = 0;
+  for (const auto& item : effort.items) {
+    EXPECT_NEAR(item.hours, item.count * item.hours_each, 1e-9) << item.what;
+    items += item.hours;
+  }
+  EXPECT_NEAR(items, effort.engineer_hours, 1e-9);
+  EXPECT_EQ(effort.model, "docs/rules/effort-model.md");
+}
+
+TEST(EffortModelTest, FindingsFixedAutomaticallyLeaveNoWork) {
+  Finding fixed;
+  fixed.rule_id = "HB503";
+  fixed.severity = Severity::kError;
+  fixed.location.path = "build.sh";
+  fixed.auto_fixed = true;
+  Finding left;
+  left.rule_id = "HB402";
+  left.severity = Severity::kWarning;
+  left.location.path = "b.cu";
+  const EffortEstimate effort = EstimateEffort({fixed, fixed, left}, {});
+  EXPECT_NEAR(effort.engineer_hours, 1.0 + 0.25, 1e-9);  // only the HB402 and its file's rebuild
+  EXPECT_EQ(effort.by_severity.count("error"), 0u);       // counts what is left
+  EXPECT_EQ(effort.by_severity.at("warning"), 1);
+  ASSERT_EQ(effort.files.size(), 1u);
+  EXPECT_EQ(effort.files[0].path, "b.cu");
+  EXPECT_NEAR(effort.automatic_share, 2.0 / 3.0, 1e-9);
 }
 
 TEST(FindingsJsonTest, UsesTheReportFieldNames) {

@@ -93,6 +93,9 @@ TEST(SarifRenderer, ResultsCarryRuleIdLevelMessageAndRelativeLocations) {
   EXPECT_EQ(first["locations"][0]["physicalLocation"]["region"]["startLine"], 12);
   EXPECT_EQ(first["locations"][0]["physicalLocation"]["region"]["startColumn"], 5);
   EXPECT_EQ(first["properties"]["autoFixed"], true);
+  // Fixed automatically: suppressed, so code scanning does not show it as open; the others are not.
+  EXPECT_EQ(first["suppressions"][0]["kind"], "external");
+  EXPECT_FALSE(run["results"][1].contains("suppressions"));
   EXPECT_EQ(run["results"][1]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], "src/main.cu");
   EXPECT_EQ(run["results"][2]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], "abs/CMakeLists.txt");
   // A finding about a whole file has no region (SARIF lines are 1-based).
@@ -154,22 +157,48 @@ TEST(TextRenderer, SummarisesEverySection) {
   const std::string text = RenderText(SampleReport());
   EXPECT_NE(text.find("Report for job job-42"), std::string::npos);
   EXPECT_NE(text.find("Translation: 3 files, 1 translated"), std::string::npos);
-  EXPECT_NE(text.find("src/a.cu:12:5: error: [HB101] warp size 32 assumed"), std::string::npos);
-  EXPECT_NE(text.find("fix (applied): use warpSize"), std::string::npos);
-  EXPECT_NE(text.find("Findings: 2 error(s), 1 warning(s), 1 note(s)"), std::string::npos);
+  // Fixed findings are shown as fixed, apart from what is left for a person.
+  EXPECT_NE(text.find("Fixed automatically: 1 finding\n  src/a.cu:12:5: [HB101] warp size 32 assumed\n      fixed: use warpSize"),
+            std::string::npos) << text;
+  EXPECT_NE(text.find("Left for a person: 1 error, 1 warning, 1 note"), std::string::npos) << text;
+  EXPECT_NE(text.find("dir with space/k:1.cu:3: error: [HB101] second"), std::string::npos) << text;
+  EXPECT_EQ(text.find("src/a.cu:12:5: error"), std::string::npos) << text;  // the fixed one is not "left"
   EXPECT_NE(text.find("gfx942 (built as gfx940): FAILED"), std::string::npos);
   EXPECT_NE(text.find("kernel saxpy: 8 VGPRs"), std::string::npos);
   EXPECT_NE(text.find("sum: mismatch"), std::string::npos);
-  EXPECT_NE(text.find("not run on a GPU (compile-only worker)"), std::string::npos);
+  EXPECT_NE(text.find("GPU: compile-only worker\n"), std::string::npos) << text;
   EXPECT_EQ(text.find("README.md"), std::string::npos);  // copied files are not listed
+}
+
+TEST(TextRenderer, EmptySectionsSayNoneAndEffortSaysHowItIsComputed) {
+  const json report = json::parse(R"json({
+    "findings": [{"rule_id": "HB503", "severity": "error", "path": "run.sh", "line": 2, "message": "nvidia-smi",
+                  "fix": "amd-smi", "auto_fixed": true}],
+    "effort": {"engineer_hours": 1.25, "automatic_share": 0.97, "model": "docs/rules/effort-model.md",
+               "items": [{"what": "warning HB402 without an automatic fix", "count": 1, "hours_each": 1.0, "hours": 1.0},
+                         {"what": "rebuild and retest a file a person changes", "count": 1, "hours_each": 0.25,
+                          "hours": 0.25}]},
+    "tests": [], "parity": [], "profile": [],
+    "gpu": {"ran_on_gpu": false, "note": "not run on a GPU: compile-only worker"}})json");
+  const std::string text = RenderText(report);
+  EXPECT_NE(text.find("Fixed automatically: 1 finding"), std::string::npos) << text;
+  EXPECT_NE(text.find("Left for a person: none"), std::string::npos) << text;
+  EXPECT_NE(text.find("Effort left: 1.2 h"), std::string::npos) << text;
+  EXPECT_NE(text.find("model: docs/rules/effort-model.md"), std::string::npos) << text;
+  EXPECT_NE(text.find("1 x warning HB402 without an automatic fix at 1.0 h = 1.0 h"), std::string::npos) << text;
+  EXPECT_NE(text.find("Tests: none\nParity (CUDA vs HIP): none\nProfile: none\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("GPU: not run on a GPU: compile-only worker\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("not run on a GPU (not run"), std::string::npos) << text;
+  EXPECT_EQ(text.find("Builds"), std::string::npos) << text;  // absent section: left out
 }
 
 TEST(FailOn, CountsFindingsAtOrAboveTheThreshold) {
   const json report = SampleReport();
   EXPECT_EQ(CountFindingsAtOrAbove(report, FailOn::kNever), 0);
-  EXPECT_EQ(CountFindingsAtOrAbove(report, FailOn::kError), 2);
-  EXPECT_EQ(CountFindingsAtOrAbove(report, FailOn::kWarning), 3);
-  EXPECT_EQ(CountFindingsAtOrAbove(report, FailOn::kNote), 4);
+  // A finding fixed automatically is not held against the job (the HB101 at src/a.cu:12 is auto_fixed).
+  EXPECT_EQ(CountFindingsAtOrAbove(report, FailOn::kError), 1);
+  EXPECT_EQ(CountFindingsAtOrAbove(report, FailOn::kWarning), 2);
+  EXPECT_EQ(CountFindingsAtOrAbove(report, FailOn::kNote), 3);
   EXPECT_EQ(CountFindingsAtOrAbove(json::object(), FailOn::kNote), 0);
   EXPECT_FALSE(ParseFailOn("fatal").ok());
   EXPECT_EQ(*ParseFailOn("warning"), FailOn::kWarning);

@@ -13,6 +13,7 @@
 #include "common/process.h"
 #include "worker/translate/frontend/unit_parser.h"
 #include "worker/translate/repo/file_classifier.h"
+#include "tests/common/report_schema_check.h"
 #include "tests/repo/repo_test_support.h"
 
 namespace hipforge::translate {
@@ -105,6 +106,7 @@ TEST(RepositoryMigrationSummaryTest, FilesSayWhatChangedThemAndWhatIsLeft) {
   EXPECT_NE(fs::status(temp.path() / "out/scripts/profile.sh").permissions() & fs::perms::owner_exec, fs::perms::none);
 
   const nlohmann::json report = ToReportJson(*result);
+  EXPECT_TRUE(hipforge::testing::MatchesReportSchema(report));
   EXPECT_EQ(report["translation"]["totals"]["files"].get<int>(), static_cast<int>(result->files.size()));
   bool hb504 = false;
   for (const auto& finding : report["findings"]) hb504 |= finding["rule_id"] == "HB504";

@@ -1,4 +1,5 @@
 #include "worker/validate/validator.h"
+#include "tests/common/report_schema_check.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -61,6 +62,7 @@ TEST(ValidatorTest, CompileOnlyWorkerBuildsBothArchsAndNeverSaysPassed) {
   ASSERT_EQ(report->parity.size(), 1u);
   EXPECT_EQ(report->parity[0].verdict, ParityVerdict::kMissing);
 
+  EXPECT_TRUE(hipforge::testing::MatchesReportSchema(ToJson(*report)));
   const std::string json = ToJson(*report).dump();
   EXPECT_THAT(json, ::testing::Not(HasSubstr("\"passed\"")));
   EXPECT_THAT(json, HasSubstr("\"not_run\""));

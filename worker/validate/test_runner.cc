@@ -169,9 +169,9 @@ std::string ToJUnitXml(const std::string& suite_name, const std::vector<TestResu
                                  "\">\n");
   for (const TestResult& r : results) {
     absl::StrAppend(&xml, "  <testcase name=\"", XmlEscape(r.name), "\" classname=\"", XmlEscape(r.arch), "\" time=\"",
-                    r.duration_ms / 1000.0, "\" status=\"", TestStatusName(r.status), "\">");
+                    r.duration_ms / 1000.0, "\" status=\"", std::string(TestStatusName(r.status)), "\">");
     if (r.status == TestStatus::kFailed || r.status == TestStatus::kTimedOut) {
-      absl::StrAppend(&xml, "<failure message=\"", TestStatusName(r.status), "\"/>");
+      absl::StrAppend(&xml, "<failure message=\"", std::string(TestStatusName(r.status)), "\"/>");
     } else if (r.status == TestStatus::kNotRun) {
       absl::StrAppend(&xml, "<skipped message=\"", XmlEscape(r.output_excerpt), "\"/>");
     }

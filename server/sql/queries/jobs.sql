@@ -53,8 +53,9 @@ SET state = 'cancelled', last_error = $2, lease_owner = NULL, lease_token = NULL
 WHERE job_id = $1::uuid AND state IN ('available', 'running', 'failed')
 
 -- name: enqueue_task
--- The payload carries what a worker needs to start without another round trip. ON CONFLICT: a stage is
--- enqueued at most once per job. The insert trigger sends the NOTIFY that wakes idle workers.
+-- The payload carries what a worker needs to start without another round trip; $6: the previous stage's hints
+-- for this one (JSON object or NULL). ON CONFLICT: a stage is enqueued at most once per job. The insert
+-- trigger sends the NOTIFY that wakes idle workers.
 INSERT INTO tasks (job_id, kind, max_attempts, run_after, required_capabilities, required_toolchain, payload,
                    created_at, updated_at)
 SELECT j.id, $2, $3::integer, ts($4), ARRAY(SELECT jsonb_array_elements_text($5::jsonb)),
@@ -65,7 +66,8 @@ SELECT j.id, $2, $3::integer, ts($4), ARRAY(SELECT jsonb_array_elements_text($5:
        jsonb_strip_nulls(jsonb_build_object(
          'input_digest', j.input_digest, 'targets', to_jsonb(j.targets), 'options', j.options,
          'job_name', j.name, 'team', j.team,
-         'translated_digest', (SELECT digest FROM job_artifacts a WHERE a.job_id = j.id AND a.role = 'translated_tree'))),
+         'translated_digest', (SELECT digest FROM job_artifacts a WHERE a.job_id = j.id AND a.role = 'translated_tree'),
+         'hints', $6::jsonb)),
        ts($4), ts($4)
 FROM jobs j WHERE j.id = $1::uuid
 ON CONFLICT (job_id, kind) DO NOTHING

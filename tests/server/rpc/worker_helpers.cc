@@ -61,7 +61,7 @@ grpc::Status Download(v1::WorkerService::Stub& stub, const v1::Task& task, std::
 
 grpc::Status Complete(v1::WorkerService::Stub& stub, const v1::Task& task, const std::string& report_json,
                       const std::map<v1::ArtifactKind, std::string>& artifacts, v1::CompleteResponse* response,
-                      bool ok) {
+                      bool ok, bool managed_memory) {
   grpc::ClientContext context;
   auto writer = stub.Complete(&context, response);
   v1::CompleteRequest message;
@@ -73,6 +73,7 @@ grpc::Status Complete(v1::WorkerService::Stub& stub, const v1::Task& task, const
   header->mutable_result()->set_ok(ok);
   header->mutable_result()->set_summary(ok ? "done" : "cannot translate");
   header->set_report_json(report_json);
+  header->mutable_validate_hints()->set_managed_memory(managed_memory);
   writer->Write(message);
   for (const auto& [kind, bytes] : artifacts) {
     message.Clear();

@@ -261,9 +261,12 @@ TEST_F(WorkerServiceTest, QueuedJobsSurviveAServerRestart) {
 
 // Translate completes with the given report; returns the validate task the "v" worker then leases.
 std::optional<v1::Task> TranslateThenLeaseValidate(v1::WorkerService::Stub& workers, const v1::Task& translate,
-                                                   const std::string& report, const std::string& tree) {
+                                                   const std::string& report, const std::string& tree,
+                                                   bool managed_memory = false) {
   v1::CompleteResponse response;
-  EXPECT_TRUE(Complete(workers, translate, report, {{v1::ARTIFACT_KIND_TRANSLATED_TREE, tree}}, &response).ok());
+  EXPECT_TRUE(Complete(workers, translate, report, {{v1::ARTIFACT_KIND_TRANSLATED_TREE, tree}}, &response,
+                       /*ok=*/true, managed_memory)
+                  .ok());
   EXPECT_TRUE(response.accepted());
   EXPECT_TRUE(Register(workers, "v", v1::TASK_ROLE_VALIDATE).ok());
   return Lease(workers, "v", 3000);
@@ -281,7 +284,7 @@ std::optional<v1::Task> ReachValidate(v1::MigrationService::Stub& api, v1::Worke
   return TranslateThenLeaseValidate(workers, *translate, TranslationReport(translate->job_id(), 1), "tree");
 }
 
-TEST_F(WorkerServiceTest, ValidateTaskGetsTheOriginalRepositoryAndTheManagedMemoryFinding) {
+TEST_F(WorkerServiceTest, ValidateTaskGetsTheOriginalRepositoryAndTheTranslateStepsHints) {
   SubmitOutcome submitted = SubmitArchive(*api_, TestSpec("validate-inputs", "qa", /*translate_only=*/false),
                                           SmallCudaRepoArchive());
   ASSERT_TRUE(submitted.status.ok()) << submitted.status.error_message();
@@ -289,11 +292,10 @@ TEST_F(WorkerServiceTest, ValidateTaskGetsTheOriginalRepositoryAndTheManagedMemo
   std::optional<v1::Task> translate = Lease(*workers_, "t", 2000);
   ASSERT_TRUE(translate.has_value());
   EXPECT_FALSE(translate->managed_memory_found());
-  nlohmann::json report = nlohmann::json::parse(TranslationReport(translate->job_id(), 1));
-  report["findings"].push_back({{"rule_id", "HB404"}, {"severity", "warning"}, {"path", "src/f0.cu"}, {"line", 9},
-                                {"column", 3}, {"message", "cudaMallocManaged"}, {"fix", ""}, {"auto_fixed", false}});
+  // The hint travels from the translate completion to the validate task's payload (the worker decides it).
   const std::string tree = "translated-tree-bytes";
-  std::optional<v1::Task> validate = TranslateThenLeaseValidate(*workers_, *translate, report.dump(), tree);
+  std::optional<v1::Task> validate = TranslateThenLeaseValidate(
+      *workers_, *translate, TranslationReport(translate->job_id(), 1), tree, /*managed_memory=*/true);
   ASSERT_TRUE(validate.has_value());
   EXPECT_EQ(validate->role(), v1::TASK_ROLE_VALIDATE);
   EXPECT_TRUE(validate->managed_memory_found());
@@ -315,8 +317,18 @@ TEST_F(WorkerServiceTest, ValidateTaskGetsTheOriginalRepositoryAndTheManagedMemo
   EXPECT_EQ(original, SmallCudaRepoArchive());
 }
 
-TEST_F(WorkerServiceTest, WithoutHB404TheValidateTaskHasNoManagedMemory) {
-  std::optional<v1::Task> validate = ReachValidate(*api_, *workers_, "no-managed");
+TEST_F(WorkerServiceTest, TheServerInterpretsNoRuleIdsOnlyTheWorkersHint) {
+  // An HB404 finding in the report without the translate worker's hint: the server does not read findings.
+  SubmitOutcome submitted =
+      SubmitArchive(*api_, TestSpec("no-managed", "qa", /*translate_only=*/false), SmallCudaRepoArchive());
+  ASSERT_TRUE(submitted.status.ok()) << submitted.status.error_message();
+  ASSERT_TRUE(Register(*workers_, "t").ok());
+  std::optional<v1::Task> translate = Lease(*workers_, "t", 2000);
+  ASSERT_TRUE(translate.has_value());
+  nlohmann::json report = nlohmann::json::parse(TranslationReport(translate->job_id(), 1));
+  report["findings"].push_back({{"rule_id", "HB404"}, {"severity", "warning"}, {"path", "src/f0.cu"}, {"line", 9},
+                                {"column", 3}, {"message", "cudaMallocManaged"}, {"fix", ""}, {"auto_fixed", false}});
+  std::optional<v1::Task> validate = TranslateThenLeaseValidate(*workers_, *translate, report.dump(), "tree");
   ASSERT_TRUE(validate.has_value());
   EXPECT_FALSE(validate->managed_memory_found());
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "common/report/report.h"
 #include "worker/translate/frontend/cuda_frontend.h"
 #include "worker/translate/frontend/unit_parser.h"
 #include "worker/translate/translation_types.h"
@@ -30,18 +31,9 @@ struct AnalyzeOptions {
   std::function<std::vector<std::string>(const std::filesystem::path& file)> unit_arguments;
 };
 
-struct FileEffort {
-  std::string path;
-  double engineer_hours = 0;
-  std::map<std::string, int> findings_by_severity;
-};
-
-struct EffortEstimate {
-  double engineer_hours = 0;
-  double automatic_share = 1.0;  // share of CUDA references translated automatically
-  std::map<std::string, int> findings_by_severity;
-  std::vector<FileEffort> files;
-};
+// The report's effort section (common/report/report.h): hours LEFT for a person, with the items they add up from.
+using FileEffort = report::FileEffort;
+using EffortEstimate = report::EffortSection;
 
 // How one input file was analyzed.
 struct AnalyzedFile {
@@ -89,7 +81,8 @@ std::vector<RuleDescription> RuleCatalog();
 // `with_annotations`. Findings without edits contribute nothing.
 EditsByFile CollectFixEdits(const AnalysisResult& result, bool with_annotations);
 
-// The documented effort model (docs/rules/effort-model.md), from findings and the translator's statistics.
+// The documented effort model (docs/rules/effort-model.md), from findings and the translator's statistics:
+// what is left for a person (findings fixed automatically cost nothing), itemised in `items`.
 EffortEstimate EstimateEffort(const std::vector<Finding>& findings, const std::vector<FileTranslation>& translations);
 
 }  // namespace hipforge::translate

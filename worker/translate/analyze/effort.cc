@@ -38,42 +38,84 @@ double RuleHours(const Finding& finding) {
   return DefaultHours(finding.severity);
 }
 
-bool IsAutomatic(const Finding& finding) { return finding.auto_fixed || !finding.edits.empty(); }
+// Accumulates the itemised computation: one item per (what, hours each), in first-seen order.
+class Items {
+ public:
+  void Add(const std::string& what, double hours_each, int count = 1) {
+    if (count <= 0) return;
+    auto [it, inserted] = index_.try_emplace(what, items_.size());
+    if (inserted) items_.push_back({.what = what, .count = 0, .hours_each = hours_each, .hours = 0});
+    report::EffortItem& item = items_[it->second];
+    item.count += count;
+    item.hours = item.count * item.hours_each;
+  }
+  std::vector<report::EffortItem> Take() { return std::move(items_); }
+
+ private:
+  std::map<std::string, size_t> index_;
+  std::vector<report::EffortItem> items_;
+};
 
 }  // namespace
 
 EffortEstimate EstimateEffort(const std::vector<Finding>& findings, const std::vector<FileTranslation>& translations) {
   EffortEstimate estimate;
+  estimate.model = "docs/rules/effort-model.md";
   std::map<std::string, FileEffort> files;
   auto file = [&](const std::string& path) -> FileEffort& {
     FileEffort& entry = files[path];
     entry.path = path;
     return entry;
   };
+  Items items;
   double automatic_items = 0;
   double manual_items = 0;
   for (const Finding& finding : findings) {
-    const double hours = IsAutomatic(finding) ? kReviewAutoFixHours : RuleHours(finding);
+    if (finding.auto_fixed) {  // applied to the migrated tree: nothing left (the report lists it as fixed)
+      automatic_items += 1;
+      continue;
+    }
+    const std::string severity = SeverityName(finding.severity);
     FileEffort& entry = file(finding.location.path);
+    entry.by_severity[severity]++;
+    estimate.by_severity[severity]++;
+    if (!finding.edits.empty()) {  // an automatic fix exists but was not applied (e.g. `analyze`)
+      items.Add("apply and review an automatic fix", kReviewAutoFixHours);
+      entry.engineer_hours += kReviewAutoFixHours;
+      automatic_items += 1;
+      continue;
+    }
+    const double hours = RuleHours(finding);
+    items.Add(severity + " " + finding.rule_id + " without an automatic fix", hours);
     entry.engineer_hours += hours;
-    entry.findings_by_severity[SeverityName(finding.severity)]++;
-    estimate.findings_by_severity[SeverityName(finding.severity)]++;
-    (IsAutomatic(finding) ? automatic_items : manual_items) += 1;
+    manual_items += 1;
   }
   for (const FileTranslation& translation : translations) {
     FileEffort& entry = file(translation.path);
+    items.Add("unconverted CUDA identifier (no mapping)", kUnconvertedHours, translation.stats.unconverted);
+    items.Add("API unsupported in the target HIP", kUnsupportedHours, translation.stats.unsupported);
     entry.engineer_hours += translation.stats.unconverted * kUnconvertedHours +
                             translation.stats.unsupported * kUnsupportedHours;
-    if (translation.status == FileStatus::kFallback) entry.engineer_hours += kFallbackFileHours;
-    if (translation.status == FileStatus::kFailed) entry.engineer_hours += kFailedFileHours;
+    if (translation.status == FileStatus::kFallback) {
+      items.Add("file translated without the AST (read it whole)", kFallbackFileHours);
+      entry.engineer_hours += kFallbackFileHours;
+    }
+    if (translation.status == FileStatus::kFailed) {
+      items.Add("file that failed to translate", kFailedFileHours);
+      entry.engineer_hours += kFailedFileHours;
+    }
     automatic_items += translation.stats.ConvertedTotal();
     manual_items += translation.stats.unconverted + translation.stats.unsupported;
   }
   for (auto& [path, entry] : files) {
-    if (entry.engineer_hours > 0) entry.engineer_hours += kPerFileOverheadHours;
+    if (entry.engineer_hours > 0) {
+      entry.engineer_hours += kPerFileOverheadHours;
+      items.Add("rebuild and retest a file a person changes", kPerFileOverheadHours);
+    }
     estimate.engineer_hours += entry.engineer_hours;
-    if (entry.engineer_hours > 0 || !entry.findings_by_severity.empty()) estimate.files.push_back(entry);
+    if (entry.engineer_hours > 0 || !entry.by_severity.empty()) estimate.files.push_back(entry);
   }
+  estimate.items = items.Take();
   estimate.automatic_share =
       automatic_items + manual_items > 0 ? automatic_items / (automatic_items + manual_items) : 1.0;
   return estimate;

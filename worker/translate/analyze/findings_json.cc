@@ -1,18 +1,12 @@
 #include "worker/translate/analyze/findings_json.h"
 
+#include "worker/translate/report_conversion.h"
+
+#include "common/report/report_json.h"
+
 namespace hipforge::translate {
 
-nlohmann::json FindingToJson(const Finding& finding) {
-  return nlohmann::json{{"rule_id", finding.rule_id},
-                        {"severity", SeverityName(finding.severity)},
-                        {"path", finding.location.path},
-                        {"line", finding.location.line},
-                        {"column", finding.location.column},
-                        {"message", finding.message},
-                        {"fix", finding.fix},
-                        {"auto_fixed", finding.auto_fixed},
-                        {"fixable", !finding.edits.empty()}};
-}
+nlohmann::json FindingToJson(const Finding& finding) { return report::FindingToJson(ToReportFinding(finding)); }
 
 nlohmann::json FindingsToJson(const std::vector<Finding>& findings) {
   nlohmann::json array = nlohmann::json::array();
@@ -20,16 +14,7 @@ nlohmann::json FindingsToJson(const std::vector<Finding>& findings) {
   return array;
 }
 
-nlohmann::json EffortToJson(const EffortEstimate& effort) {
-  nlohmann::json files = nlohmann::json::array();
-  for (const FileEffort& file : effort.files) {
-    files.push_back({{"path", file.path}, {"engineer_hours", file.engineer_hours}, {"by_severity", file.findings_by_severity}});
-  }
-  return nlohmann::json{{"engineer_hours", effort.engineer_hours},
-                        {"automatic_share", effort.automatic_share},
-                        {"by_severity", effort.findings_by_severity},
-                        {"files", files}};
-}
+nlohmann::json EffortToJson(const EffortEstimate& effort) { return report::EffortToJson(effort); }
 
 nlohmann::json RuleCatalogToJson() {
   nlohmann::json array = nlohmann::json::array();

@@ -1,6 +1,6 @@
 #pragma once
-// JSON forms of analyzer output, in the report's field names (TEAM.md "findings" and "effort" sections).
-// The client renders SARIF/text from these.
+// JSON forms of analyzer output. Findings and effort go through the report's one serializer
+// (common/report/report_json.h, docs/report.md); the rule catalog and analyzed files are analyzer-only.
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -12,7 +12,7 @@ namespace hipforge::translate {
 nlohmann::json FindingToJson(const Finding& finding);
 // [{"rule_id", "severity", "path", "line", "column", "message", "fix", "auto_fixed", "fixable"}...]
 nlohmann::json FindingsToJson(const std::vector<Finding>& findings);
-// {"engineer_hours", "automatic_share", "by_severity", "files": [{"path", "engineer_hours", "by_severity"}]}
+// The report's "effort" section (docs/report.md)
 nlohmann::json EffortToJson(const EffortEstimate& effort);
 // [{"id", "severity", "title", "class", "help"}...]
 nlohmann::json RuleCatalogToJson();

@@ -1,46 +1,46 @@
 #include "worker/translate/core/translation_report.h"
 
+#include "worker/translate/report_conversion.h"
+
 #include <iomanip>
+
+#include "common/report/report_json.h"
 
 namespace hipforge::translate {
 
-nlohmann::json FileTranslationJson(const FileTranslation& file) {
-  nlohmann::json json = {{"path", file.path},
-                         {"status", FileStatusName(file.status)},
-                         {"fallback_reason", file.fallback_reason},
-                         {"converted", file.stats.converted},
-                         {"unconverted", file.stats.unconverted},
-                         {"unsupported", file.stats.unsupported},
-                         {"lines_changed", file.stats.lines_changed},
-                         {"changed_by", file.changed_by}};
-  if (file.from_cache) json["from_cache"] = true;
-  return json;
+report::FileEntry ToReportFileEntry(const FileTranslation& file) {
+  report::FileEntry entry;
+  entry.path = file.path;
+  entry.source_path = file.path;
+  entry.status = ToReportFileStatus(file.status);
+  entry.fallback_reason = file.fallback_reason;
+  entry.converted = file.stats.converted;
+  entry.unconverted = file.stats.unconverted;
+  entry.unsupported = file.stats.unsupported;
+  entry.lines_changed = file.stats.lines_changed;
+  entry.changed_by.assign(file.changed_by.begin(), file.changed_by.end());
+  entry.from_cache = file.from_cache;
+  for (const UnitArgumentReport& config : file.arguments) {
+    report::CompileConfiguration& out = entry.compile_arguments.emplace_back();
+    out.configuration = config.configuration;
+    for (const auto& arg : config.used) out.used.push_back({.argument = arg.argument, .source = arg.source});
+    for (const auto& arg : config.rejected) out.rejected.push_back({.argument = arg.argument, .source = arg.source});
+  }
+  return entry;
 }
 
-nlohmann::json FindingJson(const Finding& finding) {
-  return {{"rule_id", finding.rule_id},         {"severity", SeverityName(finding.severity)},
-          {"path", finding.location.path},      {"line", finding.location.line},
-          {"column", finding.location.column},  {"message", finding.message},
-          {"fix", finding.fix},                 {"auto_fixed", finding.auto_fixed}};
+nlohmann::json FileTranslationJson(const FileTranslation& file) {
+  return report::FileEntryToJson(ToReportFileEntry(file));
 }
+
+nlohmann::json FindingJson(const Finding& finding) { return report::FindingToJson(ToReportFinding(finding)); }
 
 nlohmann::json TranslationSectionJson(const std::vector<FileTranslation>& files) {
-  nlohmann::json section = {{"files", nlohmann::json::array()}};
-  int translated = 0, fallback = 0, converted = 0, unconverted = 0, unsupported = 0, lines = 0;
-  for (const auto& file : files) {
-    section["files"].push_back(FileTranslationJson(file));
-    translated += file.status == FileStatus::kTranslated;
-    fallback += file.status == FileStatus::kFallback;
-    converted += file.stats.ConvertedTotal();
-    unconverted += file.stats.unconverted;
-    unsupported += file.stats.unsupported;
-    lines += file.stats.lines_changed;
-  }
-  section["totals"] = {{"files", files.size()},         {"translated", translated},
-                       {"fallback", fallback},          {"converted", converted},
-                       {"unconverted", unconverted},    {"unsupported", unsupported},
-                       {"lines_changed", lines}};
-  return section;
+  report::Report out;
+  out.translation.emplace();
+  for (const auto& file : files) out.translation->files.push_back(ToReportFileEntry(file));
+  out.translation->totals = report::ComputeTotals(out.translation->files);
+  return report::ToJson(out)["translation"];
 }
 
 namespace {

@@ -1,14 +1,17 @@
 #pragma once
-// The "translation" section of the report JSON (TEAM.md) and hipify-clang-like --print-stats text.
+// The "translation" section of the report (docs/report.md, through common/report) and hipify-clang-like
+// --print-stats text.
 #include <ostream>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "common/report/report.h"
 #include "worker/translate/translation_types.h"
 
 namespace hipforge::translate {
 
+report::FileEntry ToReportFileEntry(const FileTranslation& file);  // kind unknown at this level
 nlohmann::json FileTranslationJson(const FileTranslation& file);
 // {"files": [...], "totals": {...}}
 nlohmann::json TranslationSectionJson(const std::vector<FileTranslation>& files);

@@ -1,5 +1,9 @@
 #include "worker/translate/repo/repository_migration.h"
 
+#include "worker/translate/report_conversion.h"
+
+#include "common/report/report_json.h"
+#include "worker/translate/core/translation_report.h"
 #include "worker/translate/repo/file_classifier.h"
 #include "worker/translate/repo/repository_migrator.h"
 
@@ -14,74 +18,41 @@ absl::StatusOr<MigrationResult> MigrateRepository(const std::filesystem::path& i
   return migrator.Run(input_root, output_root, options, progress);
 }
 
-nlohmann::json ToReportJson(const MigrationResult& result) {
+report::Report ToReport(const MigrationResult& result) {
   std::map<std::string, const FileTranslation*> translations;
   for (const auto& translation : result.translations) translations[translation.path] = &translation;
 
-  nlohmann::json files = nlohmann::json::array();
-  nlohmann::json totals = {{"files", 0}, {"translated", 0}, {"unchanged", 0}, {"fallback", 0}, {"copied", 0},
-                           {"failed", 0}, {"converted", 0}, {"unsupported", 0}, {"lines_changed", 0}};
+  report::Report out;
+  report::TranslationSection& section = out.translation.emplace();
   for (const FileSummary& file : result.files) {
-    nlohmann::json entry = {{"path", file.path},
-                            {"source_path", file.source_path},
-                            {"kind", RepoFileKindName(file.kind)},
-                            {"status", FileStatusName(file.status)},
-                            {"fallback_reason", ""},
-                            {"converted", nlohmann::json::object()},
-                            {"unconverted", 0},
-                            {"unsupported", 0},
-                            {"lines_changed", file.lines_changed},
-                            {"changed_by", file.changed_by},
-                            {"left_for_person", file.left_for_person},
-                            {"from_cache", file.from_cache}};
-    if (auto t = translations.find(file.source_path); t != translations.end()) {
-      const FileTranslation& translation = *t->second;
-      entry["fallback_reason"] = translation.fallback_reason;
-      entry["converted"] = translation.stats.converted;
-      entry["unconverted"] = translation.stats.unconverted;
-      entry["unsupported"] = translation.stats.unsupported;
-      // Per translation unit and configuration: the compile arguments used and where each came from.
-      if (!translation.arguments.empty()) {
-        nlohmann::json configurations = nlohmann::json::array();
-        for (const UnitArgumentReport& config : translation.arguments) {
-          nlohmann::json used = nlohmann::json::array(), rejected = nlohmann::json::array();
-          for (const auto& arg : config.used) used.push_back({{"argument", arg.argument}, {"source", arg.source}});
-          for (const auto& arg : config.rejected) rejected.push_back({{"argument", arg.argument}, {"reason", arg.source}});
-          configurations.push_back({{"configuration", config.configuration}, {"used", used}, {"rejected", rejected}});
-        }
-        entry["compile_arguments"] = std::move(configurations);
-      }
-      totals["converted"] = totals["converted"].get<int>() + translation.stats.ConvertedTotal();
-      totals["unsupported"] = totals["unsupported"].get<int>() + translation.stats.unsupported;
-    }
-    totals["files"] = totals["files"].get<int>() + 1;
-    const std::string status = FileStatusName(file.status);
-    totals[status] = totals[status].get<int>() + 1;
-    totals["lines_changed"] = totals["lines_changed"].get<int>() + file.lines_changed;
-    files.push_back(std::move(entry));
+    report::FileEntry entry;
+    if (auto t = translations.find(file.source_path); t != translations.end()) entry = ToReportFileEntry(*t->second);
+    entry.path = file.path;
+    entry.source_path = file.source_path;
+    entry.kind = RepoFileKindName(file.kind);
+    entry.status = ToReportFileStatus(file.status);
+    entry.lines_changed = file.lines_changed;
+    entry.changed_by.assign(file.changed_by.begin(), file.changed_by.end());
+    entry.left_for_person = file.left_for_person;
+    entry.from_cache = file.from_cache;
+    section.files.push_back(std::move(entry));
   }
+  section.totals = report::ComputeTotals(section.files);
+  section.notes = result.notes;
+  out.findings.emplace();
+  for (const Finding& finding : result.findings) out.findings->push_back(ToReportFinding(finding));
+  out.effort = result.effort;
+  return out;
+}
 
-  nlohmann::json findings = nlohmann::json::array();
+nlohmann::json ToReportJson(const MigrationResult& result) { return report::ToJson(ToReport(result)); }
+
+report::ValidateHints ValidateHintsFor(const MigrationResult& result) {
+  report::ValidateHints hints;
   for (const Finding& finding : result.findings) {
-    findings.push_back({{"rule_id", finding.rule_id},
-                        {"severity", SeverityName(finding.severity)},
-                        {"path", finding.location.path},
-                        {"line", finding.location.line},
-                        {"column", finding.location.column},
-                        {"message", finding.message},
-                        {"fix", finding.fix},
-                        {"auto_fixed", finding.auto_fixed}});
+    if (finding.rule_id == "HB404") hints.managed_memory = true;  // analyzer: managed memory / memory advice
   }
-  nlohmann::json report = {
-      {"translation", {{"files", files}, {"totals", totals}}},
-      {"findings", findings},
-      {"effort",
-       {{"engineer_hours", result.effort.engineer_hours},
-        {"automatic_share", result.effort.automatic_share},
-        {"by_severity", result.effort.findings_by_severity}}},
-  };
-  if (!result.notes.empty()) report["translation"]["notes"] = result.notes;
-  return report;
+  return hints;
 }
 
 }  // namespace hipforge::translate

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "absl/status/statusor.h"
+#include "common/report/report.h"
 #include "worker/translate/analyze/analyzer.h"
 #include "worker/translate/core/source_translator.h"
 #include "worker/translate/translation_types.h"
@@ -55,7 +56,12 @@ absl::StatusOr<MigrationResult> MigrateRepository(const std::filesystem::path& i
                                                   const std::filesystem::path& output_root,
                                                   const MigrationOptions& options, const ProgressCallback& progress);
 
-// The "translation", "findings" and "effort" sections of the report JSON (TEAM.md / docs/report.md).
-nlohmann::json ToReportJson(const MigrationResult& result);
+// The "translation", "findings" and "effort" sections of the report (docs/report.md).
+report::Report ToReport(const MigrationResult& result);
+nlohmann::json ToReportJson(const MigrationResult& result);  // report::ToJson(ToReport(result))
+
+// What the validate step must know from this pass (managed memory -> HSA_XNACK); the translate worker sends it
+// with its completion and the server puts it in the validate task's payload without interpreting it.
+report::ValidateHints ValidateHintsFor(const MigrationResult& result);
 
 }  // namespace hipforge::translate

@@ -490,7 +490,7 @@ absl::StatusOr<MigrationResult> RepositoryMigrator::Run(const fs::path& input_ro
   if (effort_estimator_ && have_analyzer) {
     result.effort = effort_estimator_(result.findings, result.translations);
   } else {
-    for (const Finding& finding : result.findings) result.effort.findings_by_severity[SeverityName(finding.severity)]++;
+    for (const Finding& finding : result.findings) result.effort.by_severity[SeverityName(finding.severity)]++;
   }
 
   // 8. The patch.
