@@ -1,0 +1,226 @@
+// Job and task service logic over the in-memory JobStore (no PostgreSQL): leasing, hints, completion, cancel,
+// report summaries. tests/server/rpc runs the same services over gRPC and a real PostgreSQL.
+#include <filesystem>
+#include <random>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "server/job_service.h"
+#include "server/task_service.h"
+#include "tests/server/fakes/in_memory_job_store.h"
+
+namespace hipforge::server::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+class ManualClock final : public Clock {
+ public:
+  std::chrono::system_clock::time_point Now() const override { return now; }
+  std::chrono::system_clock::time_point now = std::chrono::system_clock::time_point(std::chrono::hours(500000));
+};
+
+class ServiceLogicTest : public ::testing::Test {
+ protected:
+  ServiceLogicTest()
+      : dir_(fs::temp_directory_path() / ("hipforge-service-" + std::to_string(std::random_device()()))),
+        store_(clock_, {.default_max_attempts = 2, .retry_backoff_base = std::chrono::seconds(2)}),
+        artifacts_(dir_, 1 << 20),
+        tasks_(store_, artifacts_, clock_, Limits()),
+        jobs_(store_, artifacts_, clock_, Limits(), dir_ / "scratch") {
+    EXPECT_TRUE(artifacts_.Init().ok());
+  }
+  ~ServiceLogicTest() override {
+    std::error_code ignored;
+    fs::remove_all(dir_, ignored);
+  }
+  static ServiceLimits Limits() {
+    ServiceLimits limits;
+    limits.max_lease_wait = std::chrono::milliseconds(0);
+    return limits;
+  }
+
+  static Caller Qa() { return {.team = "qa", .scopes = {Scope::kRead, Scope::kCancel}, .token_id = "t1"}; }
+  Job NewJob(bool validate = true) {
+    JobSpec spec{.name = "demo", .team = "qa", .targets = {"gfx90a"}, .validate = validate};
+    absl::StatusOr<Job> job = store_.CreateJob(spec, {"input", std::string(64, 'a'), 10, "application/x-tar"});
+    EXPECT_TRUE(job.ok()) << job.status();
+    return *job;
+  }
+  static WorkerIdentity Pool() { return {.pool = "test", .roles = {"translate", "validate"}}; }
+  std::optional<LeaseGrant> Lease(const std::string& worker, TaskKind kind) {
+    EXPECT_TRUE(tasks_.RegisterWorker(Pool(), {.id = worker, .roles = {kind}}, {}).ok());
+    absl::StatusOr<std::optional<LeaseGrant>> grant =
+        tasks_.Lease(Pool(), worker, {}, std::chrono::milliseconds(0), [] { return false; });
+    EXPECT_TRUE(grant.ok()) << grant.status();
+    return grant.ok() ? *grant : std::nullopt;
+  }
+  absl::StatusOr<CompletionOutcome> Complete(const LeaseGrant& grant, const std::string& report,
+                                             report::ValidateHints hints = {}) {
+    return tasks_.Complete({.job_id = grant.task.job_id, .task_id = grant.task.task_id,
+                            .lease_token = grant.task.lease_token, .worker_id = "w", .report_json = report,
+                            .validate_hints = hints});
+  }
+
+  static std::string TranslationReport() {
+    return json::parse(R"json({
+      "translation": {"files": [
+          {"path": "src/a.cu", "kind": "cuda-source", "status": "translated", "lines_changed": 3},
+          {"path": "src/b.cuh", "kind": "header", "status": "unchanged"},
+          {"path": "CMakeLists.txt", "kind": "cmake", "status": "translated", "lines_changed": 2}]},
+      "findings": [
+          {"rule_id": "HB503", "severity": "error", "path": "run.sh", "message": "nvidia-smi", "auto_fixed": true},
+          {"rule_id": "HB404", "severity": "warning", "path": "src/a.cu", "message": "cudaMallocManaged"},
+          {"rule_id": "HB101", "severity": "note", "path": "src/a.cu", "message": "32"}],
+      "effort": {"engineer_hours": 1.25, "automatic_share": 0.9}})json")
+        .dump();
+  }
+
+  fs::path dir_;
+  ManualClock clock_;
+  InMemoryJobStore store_;
+  ArtifactStore artifacts_;
+  TaskService tasks_;
+  JobService jobs_;
+};
+
+TEST_F(ServiceLogicTest, ValidateHintsTravelFromTheTranslateCompletionToTheValidateLease) {
+  const Job job = NewJob();
+  std::optional<LeaseGrant> translate = Lease("t", TaskKind::kTranslate);
+  ASSERT_TRUE(translate.has_value());
+  EXPECT_EQ(translate->task.kind, TaskKind::kTranslate);
+  ASSERT_EQ(*Complete(*translate, TranslationReport(), {.managed_memory = true}), CompletionOutcome::kApplied);
+  EXPECT_EQ(store_.GetJob(job.id)->state, JobState::kTranslated);
+  std::optional<LeaseGrant> validate = Lease("v", TaskKind::kValidate);
+  ASSERT_TRUE(validate.has_value());
+  EXPECT_TRUE(validate->hints.managed_memory);
+  EXPECT_EQ(json::parse(validate->task.payload_json)["hints"]["managed_memory"], true);
+  EXPECT_EQ(store_.GetJob(job.id)->state, JobState::kValidating);
+}
+
+TEST_F(ServiceLogicTest, TheServerDoesNotReadRuleIdsForHints) {
+  NewJob();
+  std::optional<LeaseGrant> translate = Lease("t", TaskKind::kTranslate);
+  ASSERT_TRUE(translate.has_value());
+  // The report has an HB404 finding, but the worker sent no hint.
+  ASSERT_EQ(*Complete(*translate, TranslationReport()), CompletionOutcome::kApplied);
+  std::optional<LeaseGrant> validate = Lease("v", TaskKind::kValidate);
+  ASSERT_TRUE(validate.has_value());
+  EXPECT_FALSE(validate->hints.managed_memory);
+}
+
+TEST_F(ServiceLogicTest, ReportSummaryCountsFixedApartFromLeftAndProgressComesFromTheReport) {
+  const Job job = NewJob(/*validate=*/false);
+  std::optional<LeaseGrant> translate = Lease("t", TaskKind::kTranslate);
+  ASSERT_TRUE(translate.has_value());
+  ASSERT_EQ(*Complete(*translate, TranslationReport()), CompletionOutcome::kApplied);
+  EXPECT_EQ(store_.GetJob(job.id)->state, JobState::kSucceeded);  // translate-only
+  absl::StatusOr<ReportSummary> summary = jobs_.GetReport(Qa(), job.id);
+  ASSERT_TRUE(summary.ok()) << summary.status();
+  EXPECT_EQ(summary->fixed, 1);
+  EXPECT_EQ(summary->errors, 0);  // the only error was fixed automatically
+  EXPECT_EQ(summary->warnings, 1);
+  EXPECT_EQ(summary->notes, 1);
+  EXPECT_EQ(summary->files, 3);
+  EXPECT_EQ(summary->translated, 2);
+  EXPECT_DOUBLE_EQ(summary->engineer_hours, 1.25);
+  ASSERT_TRUE(summary->report.translation.has_value());
+  // files_total/files_translated: the CUDA sources and headers of the report (the CMakeLists is not one).
+  absl::StatusOr<JobDetails> details = jobs_.GetJob(Qa(), job.id);
+  ASSERT_TRUE(details.ok()) << details.status();
+  EXPECT_EQ(details->files_total, 2);
+  EXPECT_EQ(details->files_translated, 1);
+}
+
+TEST_F(ServiceLogicTest, AReportOfTheWrongShapeIsRefusedAndNothingChanges) {
+  const Job job = NewJob();
+  std::optional<LeaseGrant> translate = Lease("t", TaskKind::kTranslate);
+  ASSERT_TRUE(translate.has_value());
+  absl::StatusOr<CompletionOutcome> outcome =
+      Complete(*translate, R"({"findings": [{"rule_id": "HB101", "severity": "fatal", "message": "m"}]})");
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_EQ(outcome.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(outcome.status().message().find("$.findings[0].severity"), std::string::npos) << outcome.status();
+  EXPECT_EQ(store_.GetJob(job.id)->state, JobState::kTranslating);
+  EXPECT_EQ(*Complete(*translate, TranslationReport()), CompletionOutcome::kApplied);  // the lease still holds
+}
+
+TEST_F(ServiceLogicTest, LateAndDuplicateCompletionsChangeNothing) {
+  const Job job = NewJob(/*validate=*/false);
+  std::optional<LeaseGrant> first = Lease("t", TaskKind::kTranslate);
+  ASSERT_TRUE(first.has_value());
+  // The lease expires and is rescued; a second worker takes the task.
+  clock_.now += std::chrono::minutes(5);
+  ASSERT_EQ(*store_.RescueExpiredLeases(), 1);
+  std::optional<LeaseGrant> second = Lease("t2", TaskKind::kTranslate);
+  ASSERT_TRUE(second.has_value());
+  EXPECT_EQ(second->task.attempt, 2);
+  EXPECT_EQ(*Complete(*first, TranslationReport()), CompletionOutcome::kLeaseLost);
+  EXPECT_EQ(*Complete(*second, TranslationReport()), CompletionOutcome::kApplied);
+  EXPECT_EQ(*Complete(*second, TranslationReport()), CompletionOutcome::kAlreadyCompleted);
+  EXPECT_EQ(store_.GetJob(job.id)->state, JobState::kSucceeded);
+}
+
+TEST_F(ServiceLogicTest, FailuresRetryWithBackoffThenDeadLetterTheJob) {
+  const Job job = NewJob();
+  std::optional<LeaseGrant> first = Lease("t", TaskKind::kTranslate);
+  ASSERT_TRUE(first.has_value());
+  EXPECT_EQ(*tasks_.Fail(job.id, first->task.task_id, first->task.lease_token, "boom", false),
+            FailureOutcome::kRetryScheduled);
+  EXPECT_FALSE(Lease("t", TaskKind::kTranslate).has_value()) << "backoff: not due yet";
+  clock_.now += std::chrono::seconds(3);
+  std::optional<LeaseGrant> retry = Lease("t", TaskKind::kTranslate);
+  ASSERT_TRUE(retry.has_value());
+  EXPECT_EQ(*tasks_.Fail(job.id, retry->task.task_id, retry->task.lease_token, "boom again", false),
+            FailureOutcome::kDeadLettered);
+  absl::StatusOr<Job> failed = store_.GetJob(job.id);
+  EXPECT_EQ(failed->state, JobState::kFailed);
+  EXPECT_EQ(failed->error_message, "boom again");
+}
+
+TEST_F(ServiceLogicTest, CancelTellsTheWorkerThroughItsHeartbeat) {
+  const Job job = NewJob();
+  std::optional<LeaseGrant> translate = Lease("t", TaskKind::kTranslate);
+  ASSERT_TRUE(translate.has_value());
+  absl::StatusOr<HeartbeatOutcome> alive =
+      tasks_.Heartbeat(job.id, translate->task.task_id, translate->task.lease_token, "t");
+  ASSERT_TRUE(alive.ok());
+  EXPECT_FALSE(alive->cancel_requested);
+  ASSERT_TRUE(jobs_.Cancel(Qa(), job.id, "").ok());
+  absl::StatusOr<HeartbeatOutcome> after =
+      tasks_.Heartbeat(job.id, translate->task.task_id, translate->task.lease_token, "t");
+  ASSERT_TRUE(after.ok()) << after.status();
+  EXPECT_TRUE(after->cancel_requested);
+  EXPECT_EQ(*Complete(*translate, TranslationReport()), CompletionOutcome::kLeaseLost);
+  EXPECT_FALSE(jobs_.Cancel(Qa(), job.id, "again").ok());  // already final
+}
+
+TEST_F(ServiceLogicTest, ALeaseWithoutRolesUsesTheRegisteredOnesAndAnUnknownWorkerIsNotFound) {
+  NewJob();
+  ASSERT_TRUE(tasks_.RegisterWorker(Pool(), {.id = "v", .roles = {TaskKind::kValidate}}, {}).ok());
+  absl::StatusOr<std::optional<LeaseGrant>> none =
+      tasks_.Lease(Pool(), "v", {}, std::chrono::milliseconds(0), [] { return false; });
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->has_value()) << "a validate worker does not get the translate task";
+  absl::StatusOr<std::optional<LeaseGrant>> unknown =
+      tasks_.Lease(Pool(), "nobody", {}, std::chrono::milliseconds(0), [] { return false; });
+  EXPECT_EQ(unknown.status().code(), absl::StatusCode::kNotFound);
+}
+
+TEST_F(ServiceLogicTest, AnotherTeamsJobIsNotFoundLikeAnAbsentOne) {
+  const Job job = NewJob(/*validate=*/false);
+  const Caller other{.team = "ops", .scopes = {Scope::kRead, Scope::kCancel}, .token_id = "t2"};
+  absl::StatusOr<JobDetails> seen = jobs_.GetJob(other, job.id);
+  ASSERT_FALSE(seen.ok());
+  EXPECT_EQ(seen.status().code(), absl::StatusCode::kNotFound);
+  absl::StatusOr<JobDetails> absent = jobs_.GetJob(other, "00000000-0000-4000-8000-999999999999");
+  ASSERT_FALSE(absent.ok());
+  EXPECT_EQ(absent.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(jobs_.Cancel(other, job.id, "no").status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(store_.GetJob(job.id)->state, JobState::kQueued) << "another team's cancel changed nothing";
+}
+
+}  // namespace
+}  // namespace hipforge::server::testing
