@@ -15,6 +15,11 @@ class CMakeRewriterTest : public ::testing::Test {
     last_ = CMakeRewriter().Rewrite("CMakeLists.txt", text, context_);
     return last_.output;
   }
+  // The HIP module the last rewrite generated (empty when none).
+  std::string Module() const {
+    auto it = last_.generated_files.find(kHipMigrationModule);
+    return it == last_.generated_files.end() ? "" : it->second;
+  }
   bool HasManualNote(const std::string& fragment) const {
     for (const auto& note : last_.notes) {
       if (note.left_for_person && note.message.find(fragment) != std::string::npos) return true;
@@ -53,10 +58,16 @@ TEST(CMakeTokenizerTest, CommandsArgumentsCommentsAndBrackets) {
 
 TEST_F(CMakeRewriterTest, ProjectLanguageBecomesHipBlock) {
   const std::string out = Rewrite("project(demo LANGUAGES CXX CUDA)\n");
-  EXPECT_EQ(out.rfind("project(demo LANGUAGES CXX)\n", 0), 0u) << out;
-  EXPECT_NE(out.find("check_language(HIP)"), std::string::npos);
-  EXPECT_NE(out.find("set(CMAKE_HIP_ARCHITECTURES gfx90a gfx942 CACHE STRING"), std::string::npos);
-  EXPECT_NE(out.find("link_libraries(hip::device)"), std::string::npos);
+  // One include line in the project's file; the generated CMake lives in the module.
+  EXPECT_EQ(out,
+            "project(demo LANGUAGES CXX)\n"
+            "include(\"${CMAKE_CURRENT_LIST_DIR}/cmake/hipforge/HipMigration.cmake\")  # hipforge HB502: CUDA language "
+            "-> HIP\n");
+  const std::string module = Module();
+  EXPECT_EQ(module.rfind("include_guard(GLOBAL)\n", 0), 0u) << module;
+  EXPECT_NE(module.find("check_language(HIP)"), std::string::npos);
+  EXPECT_NE(module.find("set(CMAKE_HIP_ARCHITECTURES gfx90a gfx942 CACHE STRING"), std::string::npos);
+  EXPECT_NE(module.find("link_libraries(hip::device)"), std::string::npos);
   EXPECT_TRUE(last_.changed_by.count("HB502"));
   EXPECT_EQ(Rewrite(out), out) << "second run must not change the file";
 }
@@ -67,7 +78,9 @@ TEST_F(CMakeRewriterTest, CudaOnlyProjectGetsCxx) {
 
 TEST_F(CMakeRewriterTest, EnableLanguageReplacedOnceAndIndented) {
   const std::string out = Rewrite("if(USE_GPU)\n  enable_language(CUDA)\n  enable_language(CUDA)\nendif()\n");
-  EXPECT_NE(out.find("\n  if(NOT DEFINED HIP_SOURCE_LANGUAGE)"), std::string::npos) << out;
+  EXPECT_NE(out.find("\n  include(\"${CMAKE_CURRENT_LIST_DIR}/cmake/hipforge/HipMigration.cmake\")"), std::string::npos)
+      << out;
+  EXPECT_NE(Module().find("\nif(NOT DEFINED HIP_SOURCE_LANGUAGE)"), std::string::npos) << Module();
   EXPECT_NE(out.find("# hipforge HB502: HIP is enabled above"), std::string::npos);
   EXPECT_EQ(out.find("enable_language(CUDA)"), std::string::npos);
 }
@@ -228,12 +241,23 @@ TEST_F(CMakeRewriterTest, LibraryNamesInProjectLibraryCommands) {
 // CMAKE_CXX_FLAGS of the block's directory), defines the per-configuration variables, and links -fgpu-rdc
 // targets with the lld of hipcc's clang.
 TEST_F(CMakeRewriterTest, FallbackBlockCarriesFlagsOfEveryDirectory) {
-  const std::string out = Rewrite("project(demo LANGUAGES CXX CUDA)\n");
+  Rewrite("project(demo LANGUAGES CXX CUDA)\n");
+  const std::string out = Module();
   EXPECT_NE(out.find("set(CMAKE_HIP_FLAGS_${config} \"${CMAKE_CXX_FLAGS_${config}}\")"), std::string::npos) << out;
   EXPECT_NE(out.find("DEFINITION CMAKE_HIP_FLAGS_${config}"), std::string::npos);
   EXPECT_NE(out.find("list(APPEND HIP_RDC_LINK_OPTIONS \"-B/usr/lib/llvm-${hip_clang_major}/bin\")"), std::string::npos);
   EXPECT_NE(out.find("CALL hip_finish_directory \"${CMAKE_SOURCE_DIR}\")"), std::string::npos);
   EXPECT_EQ(out.find("string(APPEND CMAKE_CXX_FLAGS"), std::string::npos);
+}
+
+TEST_F(CMakeRewriterTest, SubdirectoryIncludesTheModuleFromTheRepositoryRoot) {
+  context_.options = &options_;
+  context_.has_cuda_sources = true;
+  last_ = CMakeRewriter().Rewrite("src/gpu/CMakeLists.txt", "enable_language(CUDA)\n", context_);
+  EXPECT_EQ(last_.output,
+            "include(\"${CMAKE_CURRENT_LIST_DIR}/../../cmake/hipforge/HipMigration.cmake\")  # hipforge HB502: CUDA "
+            "language -> HIP\n");
+  EXPECT_FALSE(Module().empty());
 }
 
 TEST_F(CMakeRewriterTest, RenameToHip) {

@@ -44,6 +44,9 @@ struct RewriteResult {
   std::set<std::string> changed_by;  // origins of the applied changes
   std::vector<RewriteNote> notes;
   std::set<uint32_t> changed_lines;  // 1-based lines of the original that were edited
+  // New files for the output tree, by path relative to the repository root (the CMake rewriter's HIP module);
+  // the same path from several files has the same content.
+  std::map<std::string, std::string> generated_files;
 };
 
 class BuildFileRewriter {

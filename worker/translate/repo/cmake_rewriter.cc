@@ -155,8 +155,8 @@ std::vector<std::string> SplitFlagWords(const std::string& text) {
 
 class CMakeFileRewrite {
  public:
-  CMakeFileRewrite(const std::string& content, const RewriteContext& context)
-      : content_(content), context_(context), file_(TokenizeCMake(content)) {
+  CMakeFileRewrite(const std::string& relative_path, const std::string& content, const RewriteContext& context)
+      : relative_path_(relative_path), content_(content), context_(context), file_(TokenizeCMake(content)) {
     if (context.options != nullptr) architectures_ = context.options->hip_architectures;
     if (architectures_.empty()) architectures_ = {"gfx90a", "gfx942"};
   }
@@ -518,7 +518,8 @@ class CMakeFileRewrite {
   }
 
   void EmitLanguageBlock(const CMakeCommand& after, bool replace) {
-    const std::string block = HipLanguageBlock(architectures_, after.indent);
+    const std::string block = after.indent + HipMigrationInclude(relative_path_);
+    result_.generated_files[kHipMigrationModule] = HipMigrationModule(architectures_);
     if (block_emitted_) {
       if (replace) ReplaceCommand(after, "# hipforge HB502: HIP is enabled above", "HB502");
       return;
@@ -810,6 +811,7 @@ class CMakeFileRewrite {
                 "HB502");
   }
 
+  std::string relative_path_;
   const std::string& content_;
   const RewriteContext& context_;
   CMakeFile file_;
@@ -846,8 +848,7 @@ std::set<std::string> CudaLibrariesInCMake(const std::string& content) {
 
 RewriteResult CMakeRewriter::Rewrite(const std::string& relative_path, const std::string& content,
                                      const RewriteContext& context) const {
-  (void)relative_path;
-  return CMakeFileRewrite(content, context).Run();
+  return CMakeFileRewrite(relative_path, content, context).Run();
 }
 
 }  // namespace hipforge::translate

@@ -8,7 +8,8 @@ class CMakeRewriter final : public BuildFileRewriter {
  public:
   RepoFileKind kind() const override { return RepoFileKind::kCMake; }
   std::string name() const override { return "cmake"; }
-  int version() const override { return 3; }  // 3: block through global properties, flag list variables
+  // 3: block through global properties, flag list variables; 4: the block is a module the CMake file includes
+  int version() const override { return 4; }
   RewriteResult Rewrite(const std::string& relative_path, const std::string& content,
                         const RewriteContext& context) const override;
 };
@@ -17,8 +18,13 @@ class CMakeRewriter final : public BuildFileRewriter {
 // target_link_libraries, ...), by their CUDA names ("cublas").
 std::set<std::string> CudaLibrariesInCMake(const std::string& content);
 
-// The block that replaces `LANGUAGES CUDA` / `enable_language(CUDA)`: the HIP language where CMake supports it
-// for this ROCm install, else hipcc as the C++ compiler. Exposed for the docs and tests.
+// What replaces `LANGUAGES CUDA` / `enable_language(CUDA)`: the HIP language where CMake supports it for this ROCm
+// install, else hipcc as the C++ compiler. It lives in a module of the migrated tree (kHipMigrationModule,
+// HipMigrationModule) that the CMake file includes with one line (HipMigrationInclude).
+inline constexpr const char* kHipMigrationModule = "cmake/hipforge/HipMigration.cmake";
 std::string HipLanguageBlock(const std::vector<std::string>& architectures, const std::string& indent);
+std::string HipMigrationModule(const std::vector<std::string>& architectures);
+// The include line for the CMake file at `cmake_file` (relative to the repository root).
+std::string HipMigrationInclude(const std::string& cmake_file);
 
 }  // namespace hipforge::translate

@@ -1,5 +1,6 @@
 #include "worker/translate/repo/repository_migrator.h"
 
+#include <algorithm>
 #include <fstream>
 #include <set>
 #include <tuple>
@@ -381,6 +382,10 @@ absl::StatusOr<MigrationResult> RepositoryMigrator::Run(const fs::path& input_ro
                                                                : fs::path());
     const std::string fingerprint = Fingerprint(options, context);
     int done = 0;
+    // Progress says "k of n", n the files a rewriter takes.
+    const int total = static_cast<int>(std::count_if(kinds.begin(), kinds.end(), [&](const auto& entry) {
+      return rewriters_.Find(entry.second) != nullptr;
+    }));
     for (const auto& [path, kind] : kinds) {
       const BuildFileRewriter* rewriter = rewriters_.Find(kind);
       if (rewriter == nullptr) continue;
@@ -392,7 +397,7 @@ absl::StatusOr<MigrationResult> RepositoryMigrator::Run(const fs::path& input_ro
         rewrites[path] = rewriter->Rewrite(path, contents[path], context);
         cache.Store(key, rewrites[path]);
       }
-      report("build-files", ++done, 0, path);
+      report("build-files", ++done, total, path);
     }
   }
 
@@ -451,6 +456,19 @@ absl::StatusOr<MigrationResult> RepositoryMigrator::Run(const fs::path& input_ro
     fs::permissions(output / summary.path, fs::status(input / path).permissions(), error);
     result.files.push_back(std::move(summary));
     report("write", ++written, static_cast<int>(kinds.size()), path);
+  }
+  // Files the rewriters generate (the CMake HIP module), unless the repository already has them.
+  for (const auto& [path, rewrite] : rewrites) {
+    for (const auto& [generated, text] : rewrite.generated_files) {
+      if (kinds.count(generated) || std::any_of(result.files.begin(), result.files.end(),
+                                                [&](const FileSummary& f) { return f.path == generated; })) {
+        continue;
+      }
+      if (absl::Status status = WriteFile(output / generated, text); !status.ok()) return status;
+      result.files.push_back({.path = generated, .source_path = "", .kind = RepoFileKind::kCMake,
+                              .status = FileStatus::kTranslated, .changed_by = {"HB502"},
+                              .lines_changed = static_cast<int>(std::count(text.begin(), text.end(), '\n'))});
+    }
   }
   for (const auto& link : symlinks) {
     fs::create_directories((output / link).parent_path(), error);

@@ -39,6 +39,7 @@ std::optional<RewriteResult> RewriteCache::Lookup(const std::string& key) const 
       result.notes.push_back({note.at("origin").get<std::string>(), note.at("line").get<uint32_t>(),
                               note.at("message").get<std::string>(), note.at("left_for_person").get<bool>()});
     }
+    result.generated_files = json.value("generated_files", std::map<std::string, std::string>{});
     return result;
   } catch (const nlohmann::json::exception&) {
     return std::nullopt;  // a damaged entry is recomputed
@@ -56,7 +57,8 @@ void RewriteCache::Store(const std::string& key, const RewriteResult& result) co
   }
   const nlohmann::json json = {{"changed_by", result.changed_by},
                                {"changed_lines", result.changed_lines},
-                               {"notes", notes}};
+                               {"notes", notes},
+                               {"generated_files", result.generated_files}};
   // Write then rename, so a concurrent reader never sees half an entry.
   const auto final_path = directory_ / (key + ".json");
   const auto temp_path = directory_ / (key + ".json.tmp" + std::to_string(reinterpret_cast<uintptr_t>(&result)));
