@@ -7,10 +7,7 @@
 #include "absl/strings/str_join.h"
 #include "spdlog/spdlog.h"
 
-#if HIPFORGE_HAVE_TRANSLATE
 #include "worker/translate_runner.h"
-#endif
-#if HIPFORGE_HAVE_VALIDATE
 #include "worker/validate/sandbox.h"
 #include "worker/validate/toolchain.h"
 #include "worker/validate/arch_selection.h"
@@ -18,7 +15,6 @@
 #include "worker/validate/gpu_lease.h"
 #include "worker/validate/validator.h"
 #include "worker/validate_runner.h"
-#endif
 
 namespace hipforge::worker {
 namespace {
@@ -27,31 +23,22 @@ class RoleSetImpl final : public RoleSet {
  public:
   std::map<v1::TaskRole, TaskRunner*> runners() override {
     std::map<v1::TaskRole, TaskRunner*> result;
-#if HIPFORGE_HAVE_TRANSLATE
     if (translate_) result[v1::TASK_ROLE_TRANSLATE] = translate_.get();
-#endif
-#if HIPFORGE_HAVE_VALIDATE
     if (validate_) result[v1::TASK_ROLE_VALIDATE] = validate_.get();
-#endif
     return result;
   }
   v1::WorkerCapabilities capabilities() override { return capabilities_; }
 
-#if HIPFORGE_HAVE_TRANSLATE
   std::unique_ptr<TranslateTaskRunner> translate_;
-#endif
-#if HIPFORGE_HAVE_VALIDATE
   std::unique_ptr<validate::HipRocmSmiInventory> inventory_;
   std::unique_ptr<validate::FileLockLeaseManager> leases_;
   std::unique_ptr<validate::Validator> validator_;
   std::unique_ptr<ValidateTaskRunner> validate_;
-#endif
   v1::WorkerCapabilities capabilities_;
 };
 
 }  // namespace
 
-#if HIPFORGE_HAVE_VALIDATE
 namespace {
 
 // The toolchains this worker has, probed once for both roles.
@@ -75,7 +62,6 @@ std::vector<validate::Toolchain> DiscoverToolchains(ProcessLauncher& launcher, c
 }
 
 }  // namespace
-#endif
 
 absl::StatusOr<v1::TaskRole> ParseRole(std::string_view name) {
   if (name == "translate") return v1::TASK_ROLE_TRANSLATE;
@@ -86,16 +72,11 @@ absl::StatusOr<v1::TaskRole> ParseRole(std::string_view name) {
 absl::StatusOr<std::unique_ptr<RoleSet>> MakeRoleSet(const std::vector<v1::TaskRole>& roles,
                                                      ProcessLauncher& launcher, const RoleSetOptions& options) {
   auto set = std::make_unique<RoleSetImpl>();
-#if HIPFORGE_HAVE_VALIDATE
   const std::vector<validate::Toolchain> toolchains = DiscoverToolchains(launcher, options);
   const std::string newest_release = toolchains.empty() ? "" : toolchains.front().HipRelease();
   const std::string newest = toolchains.empty() ? "" : toolchains.front().Describe();
-#else
-  const std::string newest_release, newest;
-#endif
   for (v1::TaskRole role : roles) {
     if (role == v1::TASK_ROLE_TRANSLATE) {
-#if HIPFORGE_HAVE_TRANSLATE
       std::string hip_version = options.default_hip_version;
       if (hip_version == "auto" && !newest_release.empty()) {
         // The newest toolchain is the one validation builds with when a job names no HIP release.
@@ -109,11 +90,7 @@ absl::StatusOr<std::unique_ptr<RoleSet>> MakeRoleSet(const std::vector<v1::TaskR
                                    : "the translator's default (" + std::string(detected.status().message()) + ")");
       }
       set->translate_ = std::make_unique<TranslateTaskRunner>(launcher, ArchiveCompression::kZstd, hip_version);
-#else
-      return absl::UnimplementedError("this build has no translation library (hipforge_repo_migration)");
-#endif
     } else if (role == v1::TASK_ROLE_VALIDATE) {
-#if HIPFORGE_HAVE_VALIDATE
       set->inventory_ = std::make_unique<validate::HipRocmSmiInventory>(launcher, options.hipcc);
       validate::Capabilities caps = validate::DescribeCapabilities(*set->inventory_);
       for (const auto& gpu : caps.gpus) set->capabilities_.add_gpu_archs(gpu.arch);
@@ -148,9 +125,6 @@ absl::StatusOr<std::unique_ptr<RoleSet>> MakeRoleSet(const std::vector<v1::TaskR
       set->validator_ = std::make_unique<validate::Validator>(launcher, *set->inventory_, *set->leases_,
                                                               validator_options);
       set->validate_ = std::make_unique<ValidateTaskRunner>(*set->validator_);
-#else
-      return absl::UnimplementedError("this build has no validation library (hipforge_validate)");
-#endif
     } else {
       return absl::InvalidArgumentError("unspecified role");
     }

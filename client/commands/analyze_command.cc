@@ -6,19 +6,13 @@
 #include "client/lib/progress_display.h"
 #include "client/lib/report_output.h"
 
-#if HIPFORGE_HAVE_ANALYZER
 #include "worker/translate/analyze/analyzer.h"
 #include "worker/translate/analyze/findings_json.h"
-#endif
 
 namespace hipforge::client {
 
 nlohmann::json RuleCatalogJson() {
-#if HIPFORGE_HAVE_ANALYZER
   return translate::RuleCatalogToJson();
-#else
-  return nlohmann::json::array();
-#endif
 }
 
 namespace {
@@ -41,7 +35,6 @@ int RunAnalyze(CliContext& context, const AnalyzeOptions& options) {
   if (!format.ok()) return context.Usage(std::string(format.status().message()));
   auto fail_on = ParseFailOn(options.fail_on);
   if (!fail_on.ok()) return context.Usage(std::string(fail_on.status().message()));
-#if HIPFORGE_HAVE_ANALYZER
   auto listed = ListFilesToPack(options.path, context.launcher());
   if (!listed.ok()) return context.Fail(absl::InvalidArgumentError(std::string(listed.status().message())));
   std::vector<std::filesystem::path> files;
@@ -82,9 +75,6 @@ int RunAnalyze(CliContext& context, const AnalyzeOptions& options) {
                   << "\n";
   }
   return *code;
-#else
-  return context.Fail(absl::UnimplementedError("this migrate-cli was built without the analyzer (hipforge_analyzer)"));
-#endif
 }
 
 }  // namespace

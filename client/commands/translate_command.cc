@@ -10,9 +10,7 @@
 
 #include "common/hip_version.h"
 
-#if HIPFORGE_HAVE_REPO_MIGRATION
 #include "worker/translate/repo/repository_migration.h"
-#endif
 
 namespace hipforge::client {
 namespace {
@@ -38,7 +36,6 @@ struct TranslateOptions {
   std::string hipcc = "hipcc";
 };
 
-#if HIPFORGE_HAVE_REPO_MIGRATION
 // "6.4" -> {6, 4}; "auto": the local hipcc's release (like the translate worker), else the translator's default.
 absl::StatusOr<translate::ApiVersion> ResolveHipVersion(CliContext& context, const TranslateOptions& options) {
   std::string text = options.hip_version;
@@ -62,7 +59,6 @@ absl::StatusOr<translate::ApiVersion> ResolveHipVersion(CliContext& context, con
   }
   return translate::ApiVersion{static_cast<uint8_t>(major), static_cast<uint8_t>(minor)};
 }
-#endif
 
 int RunTranslate(CliContext& context, const TranslateOptions& options) {
   auto format = ParseReportFormat(options.format);
@@ -73,7 +69,6 @@ int RunTranslate(CliContext& context, const TranslateOptions& options) {
   if (std::filesystem::exists(options.out_dir, error) && !std::filesystem::is_empty(options.out_dir, error)) {
     return context.Fail(absl::FailedPreconditionError("output directory is not empty: " + options.out_dir));
   }
-#if HIPFORGE_HAVE_REPO_MIGRATION
   translate::MigrationOptions migration;
   if (!options.targets.empty()) migration.hip_architectures = options.targets;
   migration.rename_to_hip = options.rename_to_hip;
@@ -121,10 +116,6 @@ int RunTranslate(CliContext& context, const TranslateOptions& options) {
   absl::StatusOr<int> code = WriteReport(report, output, context.out(), context.err());
   if (!code.ok()) return context.Fail(code.status());
   return *code;
-#else
-  return context.Fail(
-      absl::UnimplementedError("this migrate-cli was built without the repository pass (hipforge_repo_migration)"));
-#endif
 }
 
 }  // namespace

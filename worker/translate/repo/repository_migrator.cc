@@ -104,33 +104,17 @@ std::string RelativeOf(const fs::path& path, const fs::path& root) {
 }  // namespace
 
 TranslatorFactory DefaultTranslatorFactory() {
-#ifdef HIPFORGE_HAVE_TRANSLATOR
   return [](TranslateOptions options) { return CreateSourceTranslator(std::move(options)); };
-#else
-  return [](TranslateOptions) -> absl::StatusOr<std::unique_ptr<SourceTranslator>> {
-    return absl::UnavailableError("the CUDA source translator (target hipforge_translator) is not built into this binary");
-  };
-#endif
 }
 
 AnalyzerFactory DefaultAnalyzerFactory() {
-#ifdef HIPFORGE_HAVE_ANALYZER
   return [](AnalyzeOptions options) { return CreateAnalyzer(std::move(options)); };
-#else
-  return [](AnalyzeOptions) -> absl::StatusOr<std::unique_ptr<Analyzer>> {
-    return absl::UnavailableError("the analyzer (target hipforge_analyzer) is not built into this binary");
-  };
-#endif
 }
 
 EffortEstimator DefaultEffortEstimator() {
-#ifdef HIPFORGE_HAVE_ANALYZER
   return [](const std::vector<Finding>& findings, const std::vector<FileTranslation>& translations) {
     return EstimateEffort(findings, translations);
   };
-#else
-  return nullptr;
-#endif
 }
 
 absl::StatusOr<MigrationResult> RepositoryMigrator::Run(const fs::path& input_root, const fs::path& output_root,
@@ -270,11 +254,9 @@ absl::StatusOr<MigrationResult> RepositoryMigrator::Run(const fs::path& input_ro
     const fs::path analyzer_shims = analyze_options.frontend.shim_directory;
     analyze_options.frontend = translate_options.frontend;
     if (!analyzer_shims.empty()) analyze_options.frontend.shim_directory = analyzer_shims;
-#ifdef HIPFORGE_HAVE_TRANSLATOR
     if (auto lookup = MakeUnitArgumentLookup(translate_options, input); lookup.ok()) {
       analyze_options.unit_arguments = std::move(*lookup);
     }
-#endif
     analyze_options.annotate = analyze_options.annotate || options.annotate;
     analyze_options.target_architectures = options.hip_architectures;  // HB206 needs to know about gfx94x
     absl::StatusOr<std::unique_ptr<Analyzer>> created = analyzer_factory_(analyze_options);
