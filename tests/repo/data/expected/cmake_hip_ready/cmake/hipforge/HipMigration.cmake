@@ -40,7 +40,13 @@ if(NOT DEFINED HIP_SOURCE_LANGUAGE)
   # When configuring ends, for targets made anywhere (also by project macros): .cu sources compile as HIP; with
   # hipcc as the C++ compiler, HIP sources (.cu, or marked HIP_SOURCE) get CMAKE_HIP_FLAGS[_<CONFIG>] as set in
   # their target's directory (subdirectories included) and -fgpu-rdc targets link with HIP_RDC_LINK_OPTIONS.
+  # The call runs in the top directory, which does not see this one's variables when the block sits in a
+  # subdirectory (ggml: src/ggml-cuda): the language and link options go through global properties.
+  set_property(GLOBAL PROPERTY HIP_SOURCE_LANGUAGE "${HIP_SOURCE_LANGUAGE}")
+  set_property(GLOBAL PROPERTY HIP_RDC_LINK_OPTIONS "${HIP_RDC_LINK_OPTIONS}")
   function(hip_finish_directory directory)
+    get_property(HIP_SOURCE_LANGUAGE GLOBAL PROPERTY HIP_SOURCE_LANGUAGE)
+    get_property(HIP_RDC_LINK_OPTIONS GLOBAL PROPERTY HIP_RDC_LINK_OPTIONS)
     set(hip_options "")
     if(HIP_SOURCE_LANGUAGE STREQUAL "CXX")
       get_directory_property(flags DIRECTORY "${directory}" DEFINITION CMAKE_HIP_FLAGS)
