@@ -183,9 +183,11 @@ TEST_F(FaultTest, ServerSigtermWhileTranslatingLosesNoJob) {
 // server translates it once.
 TEST_F(FaultTest, ServerSigtermGivesBackALongTranslationAfterTheGrace) {
   ASSERT_NO_FATAL_FAILURE(StartServer({"--shutdown-grace-ms", "1000"}));
-  const std::vector<std::string> ids = SubmitJobs({60});  // half a minute of translation or more here
+  // Long enough whatever is cached: with the prelude PCH already in ~/.cache (an earlier run on the machine)
+  // 60 files took 2.5 s and ended inside the grace, so nothing was given back; 600 take tens of seconds.
+  const std::vector<std::string> ids = SubmitJobs({600});
   ASSERT_NO_FATAL_FAILURE(WaitUntilTranslating(ids[0]));
-  std::this_thread::sleep_for(2s);
+  std::this_thread::sleep_for(1s);
   const auto signalled = std::chrono::steady_clock::now();
   server_->Signal(SIGTERM);
   ASSERT_EQ(server_->Wait(300s), 0) << server_->Log();
