@@ -1,3 +1,4 @@
+#include "common/file_io.h"
 #include "worker/translate/analyze/analyzer.h"
 
 #include <algorithm>
@@ -40,14 +41,6 @@ bool FindingLess(const Finding& a, const Finding& b) {
          std::tie(b.location.path, b.location.line, b.location.column, b.rule_id);
 }
 
-std::optional<std::string> ReadFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 std::string CommentPrefix(FileKind kind) {
   return analyze::IsSourceKind(kind) ? "// " : "# ";
 }
@@ -79,7 +72,7 @@ class AnalyzerImpl final : public Analyzer {
     for (const auto& file : files) {
       const std::string relative = file.lexically_normal().generic_string();
       if (index_by_path.count(relative)) continue;
-      auto content = ReadFile(canonical_root / file);
+      auto content = ReadFileBytes(canonical_root / file);
       if (!content) return absl::NotFoundError("analyze: cannot read " + (canonical_root / file).string());
       const FileKind kind = analyze::ClassifyFile(file, *content);
       index_by_path[relative] = texts.size();
@@ -322,7 +315,7 @@ class AnalyzerImpl final : public Analyzer {
       } else {
         auto& slot = extra[finding.location.path];
         if (!slot) {
-          auto content = ReadFile(root / finding.location.path);
+          auto content = ReadFileBytes(root / finding.location.path);
           if (!content) continue;
           slot = std::make_unique<TextFile>(finding.location.path,
                                             analyze::ClassifyFile(finding.location.path, *content), *content);

@@ -1,3 +1,4 @@
+#include "common/file_io.h"
 #include "worker/translate/core/source_translator.h"
 
 #include "worker/translate/core/argument_rewrites.h"
@@ -23,14 +24,6 @@ namespace hipforge::translate {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::optional<std::string> ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
 
 bool IsHeaderPath(const fs::path& path) {
   const std::string ext = path.extension().string();
@@ -274,7 +267,7 @@ class SourceTranslatorImpl : public SourceTranslator {
     const fs::path absolute = root_ / relative;
     const std::vector<UnitCommand> commands = arguments_->For(absolute);
     for (const UnitCommand& command : commands) outcome.arguments.push_back(command.report);
-    const auto content = ReadFile(absolute);
+    const auto content = ReadFileBytes(absolute);
     if (!content) {
       outcome.fallback_reason = "cannot read " + relative;
       outcome.files[relative];
@@ -305,7 +298,7 @@ class SourceTranslatorImpl : public SourceTranslator {
     if (!facts.parsed) AddFallbackFacts(relative, *content, facts);
     facts.files[relative];  // the unit always has an entry
     for (const auto& [path, file] : facts.files) {
-      if (auto bytes = path == relative ? content : ReadFile(root_ / path)) facts.dependencies[path] = Sha256Hex(*bytes);
+      if (auto bytes = path == relative ? content : ReadFileBytes(root_ / path)) facts.dependencies[path] = Sha256Hex(*bytes);
     }
     if (cache) cache->Store(relative, *content, args_text, facts);
     static_cast<UnitFacts&>(outcome) = std::move(facts);
@@ -383,7 +376,7 @@ class SourceTranslatorImpl : public SourceTranslator {
           if (error || rel.empty() || *rel.begin() == "..") break;
           const std::string key = rel.generic_string();
           if (seen.insert(key).second) {
-            if (auto bytes = ReadFile(candidate)) pending.emplace_back(key, std::move(*bytes));
+            if (auto bytes = ReadFileBytes(candidate)) pending.emplace_back(key, std::move(*bytes));
           }
           break;
         }
@@ -397,7 +390,7 @@ class SourceTranslatorImpl : public SourceTranslator {
     result.path = path;
     result.from_cache = merged.from_cache;
     result.arguments = merged.arguments;
-    const auto content = ReadFile(root_ / path);
+    const auto content = ReadFileBytes(root_ / path);
     if (!content) {
       result.status = FileStatus::kFailed;
       result.fallback_reason = "cannot read the file";

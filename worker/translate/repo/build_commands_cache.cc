@@ -1,3 +1,4 @@
+#include "common/file_io.h"
 #include "worker/translate/repo/build_commands_cache.h"
 
 #include <fstream>
@@ -12,14 +13,6 @@ namespace {
 
 constexpr const char* kGeneration = "hipforge-build-discovery-1";
 
-std::optional<std::string> ReadText(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 bool IsSourceKind(RepoFileKind kind) {
   return kind == RepoFileKind::kCudaSource || kind == RepoFileKind::kHeader || kind == RepoFileKind::kCppSource;
 }
@@ -29,7 +22,7 @@ bool IsSourceKind(RepoFileKind kind) {
 std::string BuildDiscoveryKey(const std::map<std::string, std::string>& contents,
                               const std::map<std::string, RepoFileKind>& kinds, const BuildDiscoveryOptions& options) {
   std::string key = std::string(kGeneration) + "\n" + options.cuda_path.string() + "\n" +
-                    ReadText(options.cuda_path / "version.json").value_or("") + "\n";
+                    ReadFileBytes(options.cuda_path / "version.json").value_or("") + "\n";
   for (const auto& option : options.cmake_options) key += "-D" + option + "\n";
   for (const auto& [path, content] : contents) {
     const auto kind = kinds.find(path);
@@ -41,7 +34,7 @@ std::string BuildDiscoveryKey(const std::map<std::string, std::string>& contents
 
 std::optional<BuildDiscovery> BuildDiscoveryCache::Lookup(const std::string& key, const fs::path& scratch) const {
   if (directory_.empty()) return std::nullopt;
-  const auto text = ReadText(directory_ / (key + ".json"));
+  const auto text = ReadFileBytes(directory_ / (key + ".json"));
   if (!text) return std::nullopt;
   const nlohmann::json entry = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
   if (!entry.is_object() || !entry.contains("commands") || !entry["commands"].is_array()) return std::nullopt;
@@ -61,7 +54,7 @@ std::optional<BuildDiscovery> BuildDiscoveryCache::Lookup(const std::string& key
 
 void BuildDiscoveryCache::Store(const std::string& key, const BuildDiscovery& discovery) const {
   if (directory_.empty() || !discovery.compile_commands) return;
-  const auto commands = ReadText(*discovery.compile_commands);
+  const auto commands = ReadFileBytes(*discovery.compile_commands);
   if (!commands) return;
   nlohmann::json parsed = nlohmann::json::parse(*commands, nullptr, /*allow_exceptions=*/false);
   if (!parsed.is_array()) return;
