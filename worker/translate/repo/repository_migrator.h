@@ -1,19 +1,19 @@
 #pragma once
 // The repository pass as a class: its collaborators (process launcher, translator and analyzer factories,
-// rewriter registry) come in through the constructor. MigrateRepository() wires the production ones.
+// rewriter registry) come in through the constructor. MigrateRepository() wires the production ones. Run is
+// the list of stages in Stages(), each a function over one MigrationState (stages/migration_state.h).
 #include <functional>
 #include <memory>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "common/process.h"
 #include "worker/translate/repo/repository_migration.h"
 #include "worker/translate/repo/rewriter_registry.h"
+#include "worker/translate/repo/stages/migration_state.h"
 
 namespace hipforge::translate {
-
-using TranslatorFactory = std::function<absl::StatusOr<std::unique_ptr<SourceTranslator>>(TranslateOptions)>;
-using AnalyzerFactory = std::function<absl::StatusOr<std::unique_ptr<Analyzer>>(AnalyzeOptions)>;
-using EffortEstimator =
-    std::function<EffortEstimate(const std::vector<Finding>&, const std::vector<FileTranslation>&)>;
 
 // The factories this binary was built with: the real translator/analyzer when their targets exist, else
 // factories that return Unavailable with the reason.
@@ -34,6 +34,9 @@ class RepositoryMigrator {
   absl::StatusOr<MigrationResult> Run(const std::filesystem::path& input_root,
                                       const std::filesystem::path& output_root, const MigrationOptions& options,
                                       const ProgressCallback& progress);
+
+  // The stages Run runs, in order, by name.
+  static const std::vector<std::pair<std::string_view, MigrationStage>>& Stages();
 
  private:
   ProcessLauncher& launcher_;

@@ -1,0 +1,55 @@
+#include "worker/translate/repo/stages/plan_translation.h"
+
+#include "tests/repo/stages/stage_test_support.h"
+
+namespace hipforge::translate::testing {
+namespace {
+namespace fs = std::filesystem;
+
+class PlanTranslationTest : public StageTest {};
+
+TEST_F(PlanTranslationTest, TranslatesWhatUsesCudaAndKeepsExtensionSourcesAndHipFiles) {
+  Add("src/kernel.cu", RepoFileKind::kCudaSource, "__global__ void k() { cudaDeviceSynchronize(); }\n");
+  Add("src/plain.cu", RepoFileKind::kCudaSource, "__global__ void k() {}\n");
+  Add("src/done.cu", RepoFileKind::kCudaSource, "#include <hip/hip_runtime.h>\n__global__ void k() {}\n");
+  Add("src/host.cpp", RepoFileKind::kCppSource, "int main() { return 0; }\n");
+  Add("src/uses.h", RepoFileKind::kHeader, "#include <cuda_runtime.h>\n");
+  Add("setup.py", RepoFileKind::kPython,
+      "from torch.utils.cpp_extension import CUDAExtension\nCUDAExtension(sources=['ext/op.cu'])\n");
+  Add("ext/op.cu", RepoFileKind::kCudaSource, "#include <cuda_runtime.h>\n");
+  ASSERT_TRUE(PlanTranslation(state_, Tools()).ok());
+
+  EXPECT_EQ(state_.extension_sources, std::set<std::string>{"ext/op.cu"});
+  std::vector<std::string> planned;
+  for (const fs::path& path : state_.to_translate) planned.push_back(path.generic_string());
+  // A CUDA source without CUDA API calls is still translated unless it already includes the HIP runtime;
+  // a C++ file without CUDA is not.
+  EXPECT_EQ(planned, (std::vector<std::string>{"src/kernel.cu", "src/plain.cu", "src/uses.h"}));
+  EXPECT_EQ(state_.needs_translator, (std::vector<std::string>{"src/kernel.cu", "src/uses.h"}));
+  EXPECT_TRUE(state_.context.has_cuda_sources);
+  EXPECT_EQ(state_.context.options, &options_);
+  EXPECT_TRUE(state_.context.renamed.empty()) << "rename_to_hip is off";
+  EXPECT_FALSE(state_.context.relocatable_device_code_needed);
+}
+
+TEST_F(PlanTranslationTest, RenamesCudaSourcesOnlyWhenAsked) {
+  options_.rename_to_hip = true;
+  Add("a.cu", RepoFileKind::kCudaSource, "__global__ void k() {}\n");
+  Add("b.cuh", RepoFileKind::kHeader, "__device__ int f();\n");
+  ASSERT_TRUE(PlanTranslation(state_, Tools()).ok());
+  EXPECT_EQ(state_.context.renamed, (std::map<std::string, std::string>{{"a.cu", "a.hip"}}));
+  EXPECT_TRUE(state_.context.relocatable_device_code_needed) << "b.cuh declares a device function defined elsewhere";
+}
+
+TEST_F(PlanTranslationTest, CollectsCudaLibrariesOfEveryCMakeFile) {
+  Add("CMakeLists.txt", RepoFileKind::kCMake, "add_subdirectory(lib)\n");
+  Add("lib/CMakeLists.txt", RepoFileKind::kCMake, "target_link_libraries(l CUDA::cublas CUDA::curand)\n");
+  ASSERT_TRUE(PlanTranslation(state_, Tools()).ok());
+  EXPECT_EQ(state_.context.cmake_cuda_libraries.count("cublas"), 1u);
+  EXPECT_EQ(state_.context.cmake_cuda_libraries.count("curand"), 1u);
+  EXPECT_FALSE(state_.context.has_cuda_sources);
+  EXPECT_TRUE(state_.to_translate.empty());
+}
+
+}  // namespace
+}  // namespace hipforge::translate::testing

@@ -1,0 +1,38 @@
+#include "worker/translate/repo/stages/create_translator_and_analyzer.h"
+
+namespace hipforge::translate {
+namespace fs = std::filesystem;
+
+absl::Status CreateTranslatorAndAnalyzer(MigrationState& state, const MigrationTools& tools) {
+  const MigrationOptions& options = state.options;
+  const TranslateOptions& translate_options = state.translate_options;
+  absl::StatusOr<std::unique_ptr<SourceTranslator>> translator = tools.translator_factory(translate_options);
+  if (translator.ok()) {
+    state.translator = std::move(*translator);
+  } else if (!state.needs_translator.empty()) {
+    return absl::FailedPreconditionError(std::to_string(state.needs_translator.size()) +
+                                         " file(s) use CUDA (first: " + state.needs_translator.front() +
+                                         ") but cannot be translated: " + std::string(translator.status().message()));
+  }
+
+  AnalyzeOptions analyze_options = options.analyze;
+  // One set of compile arguments: the analyzer parses with the translator's front end (job arguments and
+  // confinement included).
+  const fs::path analyzer_shims = analyze_options.frontend.shim_directory;
+  analyze_options.frontend = translate_options.frontend;
+  if (!analyzer_shims.empty()) analyze_options.frontend.shim_directory = analyzer_shims;
+  if (auto lookup = MakeUnitArgumentLookup(translate_options, state.input); lookup.ok()) {
+    analyze_options.unit_arguments = std::move(*lookup);
+  }
+  analyze_options.annotate = analyze_options.annotate || options.annotate;
+  analyze_options.target_architectures = options.hip_architectures;  // HB206 needs to know about gfx94x
+  absl::StatusOr<std::unique_ptr<Analyzer>> analyzer = tools.analyzer_factory(analyze_options);
+  if (analyzer.ok()) {
+    state.analyzer = std::move(*analyzer);
+  } else {
+    state.result.notes.push_back("findings incomplete: " + std::string(analyzer.status().message()));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace hipforge::translate

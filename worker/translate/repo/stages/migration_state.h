@@ -1,0 +1,106 @@
+#pragma once
+// The repository pass as a list of stages over one MigrationState (RepositoryMigrator::Run runs them in
+// order). Each stage reads what the stages before it left in the state and adds its part; each lives in its
+// own file under stages/ with its own test under tests/repo/stages/.
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "common/process.h"
+#include "worker/translate/frontend/unit_parser.h"
+#include "worker/translate/repo/build_file_rewriter.h"
+#include "worker/translate/repo/repository_migration.h"
+#include "worker/translate/repo/rewriter_registry.h"
+
+namespace hipforge::translate {
+
+using TranslatorFactory = std::function<absl::StatusOr<std::unique_ptr<SourceTranslator>>(TranslateOptions)>;
+using AnalyzerFactory = std::function<absl::StatusOr<std::unique_ptr<Analyzer>>(AnalyzeOptions)>;
+using EffortEstimator =
+    std::function<EffortEstimate(const std::vector<Finding>&, const std::vector<FileTranslation>&)>;
+
+// The pass's collaborators (RepositoryMigrator's constructor arguments), handed to every stage.
+struct MigrationTools {
+  ProcessLauncher& launcher;
+  const TranslatorFactory& translator_factory;
+  const AnalyzerFactory& analyzer_factory;
+  const EffortEstimator& effort_estimator;  // empty: findings are only counted by severity
+  const RewriterRegistry& rewriters;
+};
+
+// A private temporary directory, removed with everything in it when the pass ends.
+class ScratchDirectory {
+ public:
+  ScratchDirectory();
+  ~ScratchDirectory();
+  ScratchDirectory(const ScratchDirectory&) = delete;
+  ScratchDirectory& operator=(const ScratchDirectory&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// Everything one pass knows, in the order the stages fill it in.
+struct MigrationState {
+  MigrationState(std::filesystem::path input_root, std::filesystem::path output_root, const MigrationOptions& options,
+                 const ProgressCallback& progress)
+      : input_root(std::move(input_root)), output_root(std::move(output_root)), options(options), progress(progress) {}
+
+  // The call's arguments.
+  std::filesystem::path input_root;
+  std::filesystem::path output_root;
+  const MigrationOptions& options;
+  const ProgressCallback& progress;
+
+  // CheckTrees: both trees, canonical.
+  std::filesystem::path input;
+  std::filesystem::path output;
+  // CollectFiles: every regular file of the input (relative path -> bytes, kind); symlinks apart.
+  std::map<std::string, std::string> contents;
+  std::map<std::string, RepoFileKind> kinds;
+  std::vector<std::string> symlinks;
+  // PlanTranslation: what the translator gets, what stays CUDA, what the rewriters need to know.
+  std::set<std::string> extension_sources;  // PyTorch extension sources: kept as CUDA
+  RewriteContext context;
+  std::vector<std::filesystem::path> to_translate;
+  std::vector<std::string> needs_translator;  // files that use CUDA
+  // DiscoverUnitArguments: the translator's options, with the compile commands the project's build gives.
+  TranslateOptions translate_options;
+  std::optional<ScratchDirectory> scratch;  // holds the discovered compile_commands.json for the whole pass
+  // CreateTranslatorAndAnalyzer, ParseSources: one parse per unit and configuration, the analyzer riding on it.
+  std::unique_ptr<SourceTranslator> translator;  // null when none could be made and no file needs one
+  std::unique_ptr<Analyzer> analyzer;            // null: findings incomplete (noted in result.notes)
+  std::unique_ptr<ParseCompanion> companion;
+  std::optional<ParsedSources> parsed;
+  // AnalyzeSources: findings in the original sources and their safe fixes.
+  std::vector<Finding> analyzer_findings;
+  EditsByFile annotations;  // `// HIPFORGE HBxxx:` comments, only with options.annotate
+  // ComposeTranslations: the translated CUDA sources and headers, by relative path.
+  std::map<std::string, FileTranslation> translations;
+  // RewriteBuildFiles: build files, scripts, containers, CI, Python.
+  std::map<std::string, RewriteResult> rewrites;
+  std::set<std::string> cached_rewrites;  // paths whose rewrite came from the cache
+  // WriteOutputTree, CollectFindings, MakePatch fill in the result.
+  MigrationResult result;
+
+  void Report(const std::string& stage, int done, int total, const std::string& message) const {
+    if (progress) progress({stage, done, total, message});
+  }
+};
+
+// A stage: OkStatus lets the pass go on; an error ends it with that error.
+using MigrationStage = absl::Status (*)(MigrationState& state, const MigrationTools& tools);
+
+// Files the source translator takes (CUDA sources, headers, C++ sources).
+bool IsTranslatableKind(RepoFileKind kind);
+
+// Writes `content` to `path`, creating its directories (the output tree, the CuPy snippet's scratch file).
+absl::Status WriteFile(const std::filesystem::path& path, const std::string& content);
+
+}  // namespace hipforge::translate

@@ -1,0 +1,59 @@
+#include "worker/translate/repo/stages/plan_translation.h"
+
+#include <regex>
+
+#include "worker/translate/repo/cmake_rewriter.h"
+#include "worker/translate/repo/file_classifier.h"
+#include "worker/translate/repo/line_rewriters.h"
+
+namespace hipforge::translate {
+namespace fs = std::filesystem;
+
+absl::Status PlanTranslation(MigrationState& state, const MigrationTools&) {
+  const MigrationOptions& options = state.options;
+  std::map<std::string, std::string>& contents = state.contents;
+  const std::map<std::string, RepoFileKind>& kinds = state.kinds;
+  RewriteContext& context = state.context;
+
+  // PyTorch extensions stay CUDA: ROCm PyTorch hipifies them itself when it builds them.
+  for (const auto& [path, kind] : kinds) {
+    if (kind != RepoFileKind::kPython || fs::path(path).filename() != "setup.py") continue;
+    for (const auto& source : CudaExtensionSources(contents[path])) {
+      const std::string key = (fs::path(path).parent_path() / source).lexically_normal().generic_string();
+      if (contents.count(key)) state.extension_sources.insert(key);
+    }
+  }
+
+  context.options = &options;
+  for (const auto& [path, kind] : kinds) {
+    if (!IsTranslatableKind(kind) || state.extension_sources.count(path)) continue;
+    // Already-HIP files (no CUDA references, HIP runtime included) need no translation; this also keeps the
+    // pass idempotent over its own output.
+    const bool uses_cuda = UsesCuda(contents[path]);
+    static const std::regex kHipInclude(R"re(#\s*include\s*[<"]hip/hip_runtime(_api)?\.h[>"])re");
+    if (uses_cuda || (kind == RepoFileKind::kCudaSource && !std::regex_search(contents[path], kHipInclude))) {
+      state.to_translate.emplace_back(path);
+    }
+    if (uses_cuda) state.needs_translator.push_back(path);
+    if (kind == RepoFileKind::kCudaSource) {
+      context.has_cuda_sources = true;
+      if (options.rename_to_hip && fs::path(path).extension() == ".cu") {
+        context.renamed[path] = fs::path(path).replace_extension(".hip").generic_string();
+      }
+    }
+  }
+  for (const auto& [path, kind] : kinds) {
+    if (kind != RepoFileKind::kCMake) continue;
+    for (const auto& lib : CudaLibrariesInCMake(contents[path])) context.cmake_cuda_libraries.insert(lib);
+  }
+  context.relocatable_device_code_needed = false;
+  for (const auto& [path, kind] : kinds) {
+    if (IsTranslatableKind(kind) && DeclaresDeviceCodeDefinedElsewhere(contents[path])) {
+      context.relocatable_device_code_needed = true;
+      break;
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace hipforge::translate
