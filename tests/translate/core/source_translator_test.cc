@@ -3,8 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <barrier>
 #include <fstream>
 #include <random>
+#include <thread>
 
 namespace hipforge::translate {
 namespace {
@@ -155,6 +157,63 @@ TEST_F(SourceTranslatorTest, DefinesFromBuildFilesAreGuessedWithoutADatabase) {
   auto results = (*translator)->Translate(root_, {"src/a.cu"}, {}, nullptr);
   ASSERT_TRUE(results.ok());
   EXPECT_EQ((*results)[0].status, FileStatus::kTranslated) << (*results)[0].fallback_reason;
+}
+
+// Parse returns everything the call needs (root, unit arguments, facts) and Compose reads only that: two
+// calls on one translator at the same time, over two different trees, give what each gives alone.
+TEST_F(SourceTranslatorTest, OneTranslatorServesConcurrentCalls) {
+  const fs::path tree_a = root_ / "tree_a", tree_b = root_ / "tree_b";
+  fs::create_directories(tree_a / "src");
+  fs::create_directories(tree_b / "kernels");
+  std::ofstream(tree_a / "src/shared.cuh") << kSharedHeader;
+  std::ofstream(tree_a / "src/a.cu")
+      << "#include \"shared.cuh\"\nint main() { float* d; cudaMalloc(&d, 4); launch_shared(d, 0); }\n";
+  std::ofstream(tree_b / "kernels/b.cu")
+      << "#include <cuda_runtime.h>\n__global__ void k(int* x) { x[threadIdx.x] = 1; }\n"
+         "void run(int* x, cudaStream_t s) { k<<<2, 64, 0, s>>>(x); cudaStreamSynchronize(s); }\n";
+  struct Call {
+    fs::path root;
+    std::vector<fs::path> files;
+  };
+  const Call calls[] = {{tree_a, {"src/a.cu"}}, {tree_b, {"kernels/b.cu"}}};
+  auto translator = CreateSourceTranslator(Options());
+  ASSERT_TRUE(translator.ok()) << translator.status();
+  SourceTranslator& shared = **translator;
+  auto outputs = [](const absl::StatusOr<std::vector<FileTranslation>>& results) {
+    std::vector<std::string> text;
+    if (!results.ok()) return std::vector<std::string>{"error: " + results.status().ToString()};
+    for (const FileTranslation& file : *results) {
+      text.push_back(file.path + " " + FileStatusName(file.status) + " " + file.fallback_reason + "\n" + file.output);
+    }
+    return text;
+  };
+  std::vector<std::string> alone[2];
+  for (int i = 0; i < 2; ++i) alone[i] = outputs(shared.Translate(calls[i].root, calls[i].files, {}, nullptr));
+  ASSERT_EQ(alone[0].size(), 2u) << "a.cu and its header";
+  ASSERT_EQ(alone[1].size(), 1u);
+  EXPECT_NE(alone[1][0].find("hipStreamSynchronize"), std::string::npos) << alone[1][0];
+
+  // Both halves at once, and Parse/Compose split with the other call's Parse in between.
+  for (int round = 0; round < 3; ++round) {
+    std::vector<std::string> together[2];
+    std::barrier start(2);
+    auto run = [&](int i) {
+      start.arrive_and_wait();
+      if (round % 2 == 0) {
+        together[i] = outputs(shared.Translate(calls[i].root, calls[i].files, {}, nullptr));
+        return;
+      }
+      absl::StatusOr<ParsedSources> parsed = shared.Parse(calls[i].root, calls[i].files, nullptr, nullptr);
+      start.arrive_and_wait();  // both parsed before either composes
+      together[i] = parsed.ok() ? outputs(shared.Compose(*parsed, {}, nullptr))
+                                : std::vector<std::string>{parsed.status().ToString()};
+    };
+    std::thread first(run, 0), second(run, 1);
+    first.join();
+    second.join();
+    EXPECT_EQ(together[0], alone[0]) << "round " << round;
+    EXPECT_EQ(together[1], alone[1]) << "round " << round;
+  }
 }
 
 }  // namespace

@@ -94,6 +94,8 @@ struct UnitOutcome : UnitFacts {
 
 }  // namespace
 
+// Everything one Parse/Compose call knows (ParsedSources::state). The translator keeps none of it in its members
+// between Parse and Compose, so one translator serves concurrent calls (source_translator_test.cc runs two).
 struct ParsedSourcesState {
   fs::path root;  // absolute, canonical
   std::unique_ptr<UnitArguments> arguments;
@@ -127,8 +129,6 @@ class SourceTranslatorImpl : public SourceTranslator {
     auto state = std::make_shared<ParsedSourcesState>();
     state->root = absolute_root;
     state->arguments = std::make_unique<UnitArguments>(std::move(*arguments));
-    root_ = absolute_root;
-    arguments_ = state->arguments.get();
     std::optional<TranslationCache> cache;
     if (options_.cache_directory) {
       // The companion's results are cached with the facts: its salt joins the key.
@@ -148,13 +148,12 @@ class SourceTranslatorImpl : public SourceTranslator {
     std::mutex progress_mutex;
     std::atomic<int> done{0};
     ParallelFor(units.size(), Jobs(), [&](size_t i) {
-      facts[i] = FactsForUnit(units[i], cache ? &*cache : nullptr, companion);
+      facts[i] = FactsForUnit(*state, units[i], cache ? &*cache : nullptr, companion);
       if (progress) {
         std::lock_guard lock(progress_mutex);
         progress({"translate", ++done, static_cast<int>(units.size()), units[i]});
       }
     });
-    arguments_ = nullptr;
     return ParsedSources{root, files, std::move(state)};
   }
 
@@ -166,8 +165,6 @@ class SourceTranslatorImpl : public SourceTranslator {
       return Compose(*fresh, extra_edits, progress);
     }
     const ParsedSourcesState& state = *parsed.state;
-    root_ = state.root;
-    arguments_ = state.arguments.get();
     const std::vector<std::string>& units = state.units;
     const std::vector<UnitOutcome>& facts = state.facts;
     const unsigned jobs = Jobs();
@@ -202,7 +199,7 @@ class SourceTranslatorImpl : public SourceTranslator {
     std::vector<FileTranslation> results(paths.size());
     ParallelFor(paths.size(), jobs, [&](size_t i) {
       const auto extra = extra_edits.find(paths[i]);
-      results[i] = TranslateFile(paths[i], merged[paths[i]],
+      results[i] = TranslateFile(state, paths[i], merged[paths[i]],
                                  extra == extra_edits.end() ? std::vector<TextEdit>{} : extra->second);
     });
     AddWarpSyncDefineToIncluders(units, facts, results);
@@ -214,7 +211,6 @@ class SourceTranslatorImpl : public SourceTranslator {
       };
       return rank(a) < rank(b);
     });
-    arguments_ = nullptr;
     return results;
   }
 
@@ -262,10 +258,14 @@ class SourceTranslatorImpl : public SourceTranslator {
     return salt.str();
   }
 
-  UnitOutcome FactsForUnit(const std::string& relative, TranslationCache* cache, ParseCompanion* companion) {
+  // The per-call state (root, unit arguments) lives in `call`, never in the translator: one translator serves
+  // concurrent calls.
+  UnitOutcome FactsForUnit(const ParsedSourcesState& call, const std::string& relative, TranslationCache* cache,
+                           ParseCompanion* companion) const {
     UnitOutcome outcome;
-    const fs::path absolute = root_ / relative;
-    const std::vector<UnitCommand> commands = arguments_->For(absolute);
+    const fs::path& root = call.root;
+    const fs::path absolute = root / relative;
+    const std::vector<UnitCommand> commands = call.arguments->For(absolute);
     for (const UnitCommand& command : commands) outcome.arguments.push_back(command.report);
     const auto content = ReadFileBytes(absolute);
     if (!content) {
@@ -279,7 +279,7 @@ class SourceTranslatorImpl : public SourceTranslator {
       args_text += "--\n";
     }
     if (cache) {
-      auto cached = cache->Lookup(relative, *content, args_text, root_);
+      auto cached = cache->Lookup(relative, *content, args_text, root);
       // A companion's results must come from the cache too, or the unit is parsed again (for both).
       if (cached && (!companion || (!cached->companion.is_null() && companion->Restore(absolute, cached->companion)))) {
         static_cast<UnitFacts&>(outcome) = std::move(*cached);
@@ -289,27 +289,27 @@ class SourceTranslatorImpl : public SourceTranslator {
     }
     // One parse per configuration; their facts are merged so that every configuration's code is converted.
     // The first configuration's parse also feeds the companion (the analyzer's AST rules).
-    UnitFacts facts = ParseConfiguration(absolute, commands.front().args, companion);
+    UnitFacts facts = ParseConfiguration(call, absolute, commands.front().args, companion);
     nlohmann::json companion_result = std::move(facts.companion);
     for (size_t i = 1; i < commands.size(); ++i) {
-      MergeConfiguration(facts, ParseConfiguration(absolute, commands[i].args, nullptr));
+      MergeConfiguration(facts, ParseConfiguration(call, absolute, commands[i].args, nullptr));
     }
     facts.companion = std::move(companion_result);
-    if (!facts.parsed) AddFallbackFacts(relative, *content, facts);
+    if (!facts.parsed) AddFallbackFacts(call, relative, *content, facts);
     facts.files[relative];  // the unit always has an entry
     for (const auto& [path, file] : facts.files) {
-      if (auto bytes = path == relative ? content : ReadFileBytes(root_ / path)) facts.dependencies[path] = Sha256Hex(*bytes);
+      if (auto bytes = path == relative ? content : ReadFileBytes(root / path)) facts.dependencies[path] = Sha256Hex(*bytes);
     }
     if (cache) cache->Store(relative, *content, args_text, facts);
     static_cast<UnitFacts&>(outcome) = std::move(facts);
     return outcome;
   }
 
-  UnitFacts ParseConfiguration(const fs::path& absolute, const std::vector<std::string>& args,
-                               ParseCompanion* companion) {
+  UnitFacts ParseConfiguration(const ParsedSourcesState& call, const fs::path& absolute,
+                               const std::vector<std::string>& args, ParseCompanion* companion) const {
     std::optional<fs::path> pch;
     if (options_.use_prelude_pch && frontend_.cuda_path()) pch = EnsurePreludePch(args, DefaultPchDirectory(options_));
-    AstPassRequest request{root_, absolute, args, arguments_->readable_roots()};
+    AstPassRequest request{call.root, absolute, args, call.arguments->readable_roots()};
     if (pch) {
       request.args.insert(request.args.end(), {"-include-pch", pch->string()});
       if (!request.readable_roots.empty()) request.readable_roots.push_back(pch->parent_path().string());
@@ -357,7 +357,9 @@ class SourceTranslatorImpl : public SourceTranslator {
 
   // Without a parse: project headers reachable through #include (resolved like the preprocessor would,
   // from the includer's directory and the include dirs) join the unit, for the lexer pass.
-  void AddFallbackFacts(const std::string& relative, const std::string& content, UnitFacts& facts) {
+  void AddFallbackFacts(const ParsedSourcesState& call, const std::string& relative, const std::string& content,
+                        UnitFacts& facts) const {
+    const fs::path& root = call.root;
     std::vector<std::pair<std::string, std::string>> pending = {{relative, content}};
     std::set<std::string> seen = {relative};
     while (!pending.empty()) {
@@ -367,12 +369,12 @@ class SourceTranslatorImpl : public SourceTranslator {
       TokenPassInput input{path, text, nullptr, false, false};
       for (const auto& include : RunTokenPass(input, resolver_).includes) {
         std::vector<fs::path> candidates;
-        if (!include.angled) candidates.push_back((root_ / path).parent_path() / include.name);
-        for (const auto& dir : arguments_->include_dirs()) candidates.push_back(dir / include.name);
+        if (!include.angled) candidates.push_back((root / path).parent_path() / include.name);
+        for (const auto& dir : call.arguments->include_dirs()) candidates.push_back(dir / include.name);
         for (const auto& candidate : candidates) {
           std::error_code error;
           if (!fs::is_regular_file(candidate, error)) continue;
-          const auto rel = fs::weakly_canonical(candidate, error).lexically_relative(root_);
+          const auto rel = fs::weakly_canonical(candidate, error).lexically_relative(root);
           if (error || rel.empty() || *rel.begin() == "..") break;
           const std::string key = rel.generic_string();
           if (seen.insert(key).second) {
@@ -384,13 +386,13 @@ class SourceTranslatorImpl : public SourceTranslator {
     }
   }
 
-  FileTranslation TranslateFile(const std::string& path, const MergedFile& merged,
-                                const std::vector<TextEdit>& extra) {
+  FileTranslation TranslateFile(const ParsedSourcesState& call, const std::string& path, const MergedFile& merged,
+                                const std::vector<TextEdit>& extra) const {
     FileTranslation result;
     result.path = path;
     result.from_cache = merged.from_cache;
     result.arguments = merged.arguments;
-    const auto content = ReadFileBytes(root_ / path);
+    const auto content = ReadFileBytes(call.root / path);
     if (!content) {
       result.status = FileStatus::kFailed;
       result.fallback_reason = "cannot read the file";
@@ -477,8 +479,6 @@ class SourceTranslatorImpl : public SourceTranslator {
   CudaFrontend frontend_;
   MappingIndex index_;
   NameResolver resolver_;
-  fs::path root_;
-  const UnitArguments* arguments_ = nullptr;
 };
 
 }  // namespace
