@@ -28,8 +28,9 @@ TEST_F(MakePatchTest, ThePatchTurnsTheInputTreeIntoTheOutputTree) {
 
 TEST_F(MakePatchTest, AFailedDiffEndsThePass) {
   fs::create_directories(state_.output);
-  launcher_.answer.exit_code = 2;
-  launcher_.answer.standard_error = "diff: broken";
+  launcher_.answer = [](const ProcessSpec&) -> absl::StatusOr<ProcessResult> {
+    return ProcessResult{.exit_code = 2, .standard_error = "diff: broken"};
+  };
   EXPECT_EQ(MakePatch(state_, Tools()).code(), absl::StatusCode::kInternal);
   ASSERT_EQ(launcher_.specs.size(), 1u);
   EXPECT_EQ(launcher_.specs[0].argv.front(), "diff");

@@ -31,8 +31,7 @@ TEST(RepositoryMigratorStagesTest, AFailingStageEndsTheRunWithItsError) {
 }
 
 TEST(RepositoryMigratorStagesTest, ATreeWithoutCudaPassesEveryStageWithFakes) {
-  RecordingLauncher launcher;
-  launcher.answer.exit_code = 0;  // the patch's diff: "no differences"
+  RecordingLauncher launcher;  // the patch's diff answers exit 0: "no differences"
   int analyzers_made = 0;
   RepositoryMigrator migrator(
       launcher, [](TranslateOptions) -> absl::StatusOr<std::unique_ptr<SourceTranslator>> {

@@ -10,20 +10,12 @@
 #include <vector>
 
 #include "tests/repo/repo_test_support.h"
+#include "tests/support/recording_launcher.h"
 #include "worker/translate/repo/stages/migration_state.h"
 
 namespace hipforge::translate::testing {
 
-// Starts nothing: records each spec and answers `answer`.
-class RecordingLauncher final : public ProcessLauncher {
- public:
-  absl::StatusOr<ProcessResult> Run(const ProcessSpec& spec) override {
-    specs.push_back(spec);
-    return answer;
-  }
-  std::vector<ProcessSpec> specs;
-  ProcessResult answer;
-};
+using ::hipforge::testing::RecordingLauncher;
 
 // Records what it was asked; Compose turns each file into "// hip\n" + its path, Translate answers `snippet`.
 class FakeTranslator final : public SourceTranslator {

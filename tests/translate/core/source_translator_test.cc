@@ -160,22 +160,29 @@ TEST_F(SourceTranslatorTest, DefinesFromBuildFilesAreGuessedWithoutADatabase) {
 }
 
 // Parse returns everything the call needs (root, unit arguments, facts) and Compose reads only that: two
-// calls on one translator at the same time, over two different trees, give what each gives alone.
+// calls on one translator at the same time, over two different trees, give what each gives alone. (With the
+// root and arguments kept in members, as before, the second call's root was read by the first one's units.)
 TEST_F(SourceTranslatorTest, OneTranslatorServesConcurrentCalls) {
+  // Several units per tree, so that each call's parse is still running when the other one starts.
   const fs::path tree_a = root_ / "tree_a", tree_b = root_ / "tree_b";
   fs::create_directories(tree_a / "src");
   fs::create_directories(tree_b / "kernels");
   std::ofstream(tree_a / "src/shared.cuh") << kSharedHeader;
-  std::ofstream(tree_a / "src/a.cu")
-      << "#include \"shared.cuh\"\nint main() { float* d; cudaMalloc(&d, 4); launch_shared(d, 0); }\n";
-  std::ofstream(tree_b / "kernels/b.cu")
-      << "#include <cuda_runtime.h>\n__global__ void k(int* x) { x[threadIdx.x] = 1; }\n"
-         "void run(int* x, cudaStream_t s) { k<<<2, 64, 0, s>>>(x); cudaStreamSynchronize(s); }\n";
   struct Call {
     fs::path root;
     std::vector<fs::path> files;
   };
-  const Call calls[] = {{tree_a, {"src/a.cu"}}, {tree_b, {"kernels/b.cu"}}};
+  Call calls[] = {{tree_a, {}}, {tree_b, {}}};
+  for (int unit = 0; unit < 4; ++unit) {
+    const std::string n = std::to_string(unit);
+    std::ofstream(tree_a / ("src/a" + n + ".cu"))
+        << "#include \"shared.cuh\"\nint main" << n << "() { float* d; cudaMalloc(&d, 4); launch_shared(d, 0); }\n";
+    std::ofstream(tree_b / ("kernels/b" + n + ".cu"))
+        << "#include <cuda_runtime.h>\n__global__ void k" << n << "(int* x) { x[threadIdx.x] = " << n << "; }\n"
+        << "void run" << n << "(int* x, cudaStream_t s) { k" << n << "<<<2, 64, 0, s>>>(x); cudaStreamSynchronize(s); }\n";
+    calls[0].files.push_back("src/a" + n + ".cu");
+    calls[1].files.push_back("kernels/b" + n + ".cu");
+  }
   auto translator = CreateSourceTranslator(Options());
   ASSERT_TRUE(translator.ok()) << translator.status();
   SourceTranslator& shared = **translator;
@@ -189,12 +196,12 @@ TEST_F(SourceTranslatorTest, OneTranslatorServesConcurrentCalls) {
   };
   std::vector<std::string> alone[2];
   for (int i = 0; i < 2; ++i) alone[i] = outputs(shared.Translate(calls[i].root, calls[i].files, {}, nullptr));
-  ASSERT_EQ(alone[0].size(), 2u) << "a.cu and its header";
-  ASSERT_EQ(alone[1].size(), 1u);
+  ASSERT_EQ(alone[0].size(), 5u) << "the a*.cu and their header";
+  ASSERT_EQ(alone[1].size(), 4u);
   EXPECT_NE(alone[1][0].find("hipStreamSynchronize"), std::string::npos) << alone[1][0];
 
   // Both halves at once, and Parse/Compose split with the other call's Parse in between.
-  for (int round = 0; round < 3; ++round) {
+  for (int round = 0; round < 2; ++round) {
     std::vector<std::string> together[2];
     std::barrier start(2);
     auto run = [&](int i) {
