@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Makes ROCm toolchain root filesystems from Debian packages with mmdebstrap:
 #   scripts/make-toolchain.sh NAME... [--cache DIR] [--force]
-# Each NAME names deploy/toolchains/NAME.packages (package list, "# suite:" and "# aptopt:" lines). The rootfs is
+# Each NAME names deploy/toolchains/NAME.packages (package list, "# suite:", "# extra-suite:" and "# aptopt:"
+# lines). Packages come from the suite; an extra suite (sid) adds what the suite lacks, the suite's own versions
+# win (APT::Default-Release), so only packages missing from the suite and their missing dependencies come from
+# the extra one. The rootfs is
 # published unpacked at DIR/NAME (default /var/cache/hipforge/toolchains) by an atomic rename, so a reader sees
 # either no toolchain or a complete one. DIR/NAME/etc/hipforge-toolchain records the name, suite and the
 # package list's hash; a rootfs whose hash matches is reused, one that differs is remade. Downloaded .deb files
@@ -34,6 +37,7 @@ command -v mmdebstrap >/dev/null || { echo "make-toolchain: mmdebstrap is not in
 
 suite=$(sed -n 's/^# suite: *//p' "$list" | head -1)
 [ -n "$suite" ] || { echo "make-toolchain: $list has no '# suite:' line" >&2; exit 2; }
+mapfile -t extra_suites < <(sed -n 's/^# extra-suite: *//p' "$list")
 mapfile -t aptopts < <(sed -n 's/^# aptopt: *//p' "$list")
 mapfile -t packages < <(grep -vE '^\s*(#|$)' "$list")
 list_hash=$(sha256sum "$list" | cut -c1-16)
@@ -54,22 +58,29 @@ debs=$cache/.debs/$suite
 
 args=(--variant=apt --format=directory)
 for opt in "${aptopts[@]}"; do args+=("--aptopt=$opt"); done
+mirrors=()
+if [ ${#extra_suites[@]} -gt 0 ]; then
+  mirror=${HIPFORGE_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+  args+=("--aptopt=APT::Default-Release \"$suite\"")
+  for each in "$suite" "${extra_suites[@]}"; do mirrors+=("deb $mirror $each main"); done
+fi
 include=$(IFS=,; echo "${packages[*]}")
 started=$(date +%s)
-echo "make-toolchain: $name from Debian $suite (${#packages[@]} packages) into $target"
+echo "make-toolchain: $name from Debian $suite${extra_suites:+ (+ ${extra_suites[*]})} (${#packages[@]} packages) into $target"
 mmdebstrap "${args[@]}" --include="$include" \
   --skip=download/empty --skip=essential/unlink \
   --setup-hook='mkdir -p "$1"/var/cache/apt/archives/' \
   --setup-hook="sync-in $debs /var/cache/apt/archives/" \
   --customize-hook="sync-out /var/cache/apt/archives $debs" \
   --customize-hook='rm -f "$1"/var/cache/apt/archives/*.deb "$1"/var/lib/apt/lists/*_Packages' \
-  "$suite" "$rootfs"
+  "$suite" "$rootfs" "${mirrors[@]}"
 
 hip_version=$(cat "$rootfs/opt/rocm/.info/version" 2>/dev/null \
   || chroot "$rootfs" dpkg-query -W -f='${Version}' libamdhip64-dev 2>/dev/null || echo unknown)
 cat > "$rootfs/etc/hipforge-toolchain" <<STAMP
 name=$name
 suite=$suite
+extra_suites=${extra_suites[*]}
 packages_sha256=$list_hash
 made=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 libamdhip64-dev=$hip_version

@@ -1,7 +1,8 @@
 // The toolchain path end to end, no GPU: a CUDA repository using cuBLAS and Thrust is migrated for the
 // newest toolchain's HIP release, and the validator builds it for gfx942 and gfx90a inside that ROCm
-// toolchain (bubblewrap over its rootfs), linking hipBLAS and compiling against rocThrust. A program that
-// needs hipBLASLt gets a report entry naming the library and every toolchain tried.
+// toolchain (bubblewrap over its rootfs), linking hipBLAS and compiling against rocThrust; rocm-6.4 links the
+// libraries it takes from sid. A program that needs hipTensor (no toolchain has it) gets a report entry naming
+// the library and every toolchain tried.
 #include <cstdlib>
 
 #include <gmock/gmock.h>
@@ -98,17 +99,41 @@ TEST_F(ToolchainBuildTest, CublasThrustRepositoryMigratesAndLinksHipblasAndRocth
   EXPECT_THAT(ToJson(*report).dump(), ::testing::Not(HasSubstr("\"passed\"")));
 }
 
-TEST_F(ToolchainBuildTest, HipblasltIsNamedWithTheToolchainsTried) {
-  ScratchDir work("toolchain-hipblaslt");
-  auto report = Validate(TestData("hipblaslt_hip"), work.path());
+// The libraries rocm-6.4 takes from Debian sid (deploy/toolchains/rocm-6.4.packages): a CMake program finds,
+// compiles against and links each of them for gfx942 inside the toolchain.
+TEST_F(ToolchainBuildTest, Rocm64FindsAndLinksHipsparseHipsolverHiprandHipfftHipblasltForGfx942) {
+  const Toolchain* rocm64 = nullptr;
+  for (const Toolchain& toolchain : toolchains_) {
+    if (toolchain.name == "rocm-6.4") rocm64 = &toolchain;
+  }
+  if (rocm64 == nullptr) GTEST_SKIP() << "no rocm-6.4 toolchain under " << ToolchainDir();
+  ScratchDir work("toolchain-libraries");
+  auto report = Validate(TestData("rocm64_libraries_hip"), work.path(), {"gfx942"});
+  ASSERT_TRUE(report.ok()) << report.status();
+  ASSERT_EQ(report->builds.size(), 1u);
+  const BuildResult& build = report->builds[0];
+  ASSERT_TRUE(build.ok) << build.log_excerpt << (build.errors.empty() ? "" : build.errors[0].message);
+  EXPECT_EQ(build.toolchain, rocm64->Describe());
+  const fs::path binary = work.path() / "job" / (rocm64->name + "-gfx942") / "build" / "libs";
+  ASSERT_TRUE(fs::exists(binary)) << binary;
+  auto dynamic = launcher_.Run(ProcessSpec{.argv = {"readelf", "-d", binary.string()}});
+  ASSERT_TRUE(dynamic.ok()) << dynamic.status();
+  for (const char* library : {"libhipsparse.so", "libhipsolver.so", "libhiprand.so", "libhipfft.so", "libhipblaslt.so"}) {
+    EXPECT_THAT(dynamic->standard_output, HasSubstr(library));
+  }
+}
+
+TEST_F(ToolchainBuildTest, HiptensorIsNamedWithTheToolchainsTried) {
+  ScratchDir work("toolchain-hiptensor");
+  auto report = Validate(TestData("hiptensor_hip"), work.path());
   ASSERT_TRUE(report.ok()) << report.status();
   ASSERT_EQ(report->builds.size(), 2u);
   for (const BuildResult& build : report->builds) {
     EXPECT_FALSE(build.ok);
     ASSERT_FALSE(build.errors.empty());
-    EXPECT_THAT(build.errors[0].message, HasSubstr("needs hipBLASLt"));
+    EXPECT_THAT(build.errors[0].message, HasSubstr("needs hipTensor"));
     // The first use in path order: the build file's find_package (main.cpp:2 includes it too).
-    EXPECT_THAT(build.errors[0].message, HasSubstr("CMakeLists.txt:4: find_package(hipblaslt REQUIRED)"));
+    EXPECT_THAT(build.errors[0].message, HasSubstr("CMakeLists.txt:5: find_package(hiptensor REQUIRED)"));
     for (const Toolchain& toolchain : toolchains_) {
       EXPECT_THAT(build.errors[0].message, HasSubstr(toolchain.Describe()));
     }

@@ -12,8 +12,8 @@ using enum SupportState;
 using enum MappingFlag;
 
 // hip_installed_name: checked in the toolchains' include trees: hipblas/, hipsparse/, hipsolver/ in HIP 5.7.1
-// (hipblas/ in 6.4.3; its rootfs has no hipSPARSE/hipSOLVER), none of them at the top level; hip/hiprtc.h in
-// 5.2.3, 5.7.1 and 6.4.3.
+// and 6.4.3, hipblaslt/ in 6.4.3 (sid's hipBLASLt 7.1.1 on HIP 6.4.3; 5.7.1 has no hipBLASLt), none of them at
+// the top level; hip/hiprtc.h in 5.2.3, 5.7.1 and 6.4.3.
 constexpr ApiMapping kRecords[] = {
     {.cuda_name = "cuda.h", .hip_name = "hip/hip_runtime.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .flags = Bit(kMainHeader)},
     {.cuda_name = "cuda_runtime.h", .hip_name = "hip/hip_runtime.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .flags = Bit(kMainHeader)},
@@ -38,7 +38,7 @@ constexpr ApiMapping kRecords[] = {
     {.cuda_name = "cublas.h", .hip_name = "hipblas.h", .roc_name = "rocblas.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .flags = Bit(kMainHeader), .hip_installed_name = "hipblas/hipblas.h", .hip_installed_since = {5, 7}},
     {.cuda_name = "cublas_v2.h", .hip_name = "hipblas.h", .roc_name = "rocblas.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .flags = Bit(kMainHeader) | Bit(kMainHeaderV2), .hip_installed_name = "hipblas/hipblas.h", .hip_installed_since = {5, 7}},
     {.cuda_name = "cublas_api.h", .hip_name = "hipblas.h", .roc_name = "rocblas.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .hip_installed_name = "hipblas/hipblas.h", .hip_installed_since = {5, 7}},
-    {.cuda_name = "cublasLt.h", .hip_name = "hipblaslt.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported},
+    {.cuda_name = "cublasLt.h", .hip_name = "hipblaslt.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .hip_installed_name = "hipblaslt/hipblaslt.h", .hip_installed_since = {6, 4}},
     {.cuda_name = "curand.h", .hip_name = "hiprand/hiprand.h", .roc_name = "rocrand/rocrand.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported, .flags = Bit(kMainHeader)},
     {.cuda_name = "curand_kernel.h", .hip_name = "hiprand/hiprand_kernel.h", .roc_name = "rocrand/rocrand_kernel.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported},
     {.cuda_name = "curand_discrete.h", .hip_name = "hiprand/hiprand_kernel.h", .roc_name = "rocrand/rocrand_discrete.h", .kind = kHeader, .library = kHeaders, .roc_state = kSupported},
