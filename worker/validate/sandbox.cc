@@ -21,12 +21,17 @@ void AddSystemDir(std::vector<std::string>& argv, const fs::path& root, const fs
   }
 }
 
+// The namespaces every sandbox unshares. The probe uses the same ones: a new PID namespace needs a fresh /proc
+// mount, which a container that masks parts of its /proc (podman, Kubernetes) refuses even where bwrap runs.
+constexpr const char* kNamespaceFlags[] = {"--unshare-user-try", "--unshare-ipc", "--unshare-pid", "--unshare-uts",
+                                           "--unshare-cgroup-try"};
+
 }  // namespace
 
 std::vector<std::string> SandboxCommand(const fs::path& bwrap, const fs::path& prlimit, const SandboxSpec& spec,
                                         const std::vector<std::string>& command) {
-  std::vector<std::string> argv = {bwrap.string(), "--die-with-parent", "--new-session", "--unshare-user-try",
-                                   "--unshare-ipc", "--unshare-pid", "--unshare-uts", "--unshare-cgroup-try"};
+  std::vector<std::string> argv = {bwrap.string(), "--die-with-parent", "--new-session"};
+  argv.insert(argv.end(), std::begin(kNamespaceFlags), std::end(kNamespaceFlags));
   if (!spec.allow_network) argv.push_back("--unshare-net");
   for (const char* dir : {"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt"}) {
     AddSystemDir(argv, spec.root, dir);
@@ -79,7 +84,9 @@ std::vector<fs::path> NvidiaDeviceNodes(int index) {
 absl::Status ProbeSandbox(ProcessLauncher& launcher, const fs::path& bwrap) {
   if (bwrap.empty() || !fs::exists(bwrap)) return absl::UnavailableError("bubblewrap (bwrap) is not installed");
   ProcessSpec spec;
-  spec.argv = {bwrap.string(), "--unshare-net", "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "true"};
+  spec.argv = {bwrap.string()};
+  spec.argv.insert(spec.argv.end(), std::begin(kNamespaceFlags), std::end(kNamespaceFlags));
+  spec.argv.insert(spec.argv.end(), {"--unshare-net", "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "true"});
   spec.timeout = std::chrono::seconds(20);
   auto result = launcher.Run(spec);
   if (!result.ok()) return result.status();
