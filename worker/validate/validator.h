@@ -76,24 +76,27 @@ class Validator {
   // are in the report.
   absl::StatusOr<ValidationReport> Validate(const ValidationRequest& request, ProgressSink* progress);
 
- private:
+  // The pipeline, in order; each stage reads and extends the one State (validator_state.h). Validate runs
+  // them (validator.cc lists them); each is in worker/validate/stages/<name>.cc and has its own test in
+  // tests/validate/stages/, which is why they are public.
   struct State;
   struct ArchBuild;
-  // The pipeline, in order; each stage reads and extends the one State (validator.cc lists them).
   absl::Status LoadInputs(State& state);
   absl::Status CheckSandbox(State& state);
   absl::Status SelectToolchains(State& state);
   absl::Status BuildArchs(State& state);
-  void BuildOne(State& state, ArchBuild& build);  // one arch with its chosen toolchain
-  // How build steps run with `toolchain`: its environment, inside its root filesystem when sandboxed.
-  ExecutionContext BuildContext(const State& state, const Toolchain& toolchain) const;
-  // Nothing runs on a GPU: the tests each build would have run, all not_run with `why`.
-  void ListTestsNotRun(State& state, const std::string& why);
   absl::Status LeaseGpu(State& state);
   absl::Status ChooseRunBuild(State& state);
   absl::Status RunTests(State& state);
   absl::Status CheckParity(State& state);
   absl::Status Profile(State& state);
+
+ private:
+  void BuildOne(State& state, ArchBuild& build);  // one arch with its chosen toolchain
+  // How build steps run with `toolchain`: its environment, inside its root filesystem when sandboxed.
+  ExecutionContext BuildContext(const State& state, const Toolchain& toolchain) const;
+  // Nothing runs on a GPU: the tests each build would have run, all not_run with `why`.
+  void ListTestsNotRun(State& state, const std::string& why);
 
   ProcessLauncher& launcher_;
   GpuInventory& inventory_;

@@ -1,0 +1,49 @@
+#include "tests/validate/stages/stage_test_support.h"
+
+namespace hipforge::validate::testing {
+namespace {
+
+class LeaseGpuTest : public ValidatorStageTest {};
+
+TEST_F(LeaseGpuTest, WithoutAGpuTheNoteSaysWhy) {
+  inventory_.runtime_note = "libamdhip64.so not found";
+  Validator::State& state = MakeState();
+  ASSERT_TRUE(MakeValidator().LeaseGpu(state).ok());
+  EXPECT_EQ(state.report.gpu.note, "not run on a GPU: compile-only worker (libamdhip64.so not found)");
+  EXPECT_FALSE(state.report.gpu.ran_on_gpu);
+  EXPECT_EQ(state.lease, nullptr);
+}
+
+TEST_F(LeaseGpuTest, AGpuButNoSuccessfulBuild) {
+  inventory_.gpus = {leases_.device};
+  Validator::State& state = MakeState();
+  ASSERT_TRUE(MakeValidator().LeaseGpu(state).ok());
+  EXPECT_EQ(state.report.gpu.note, "not run on a GPU: no build succeeded");
+  EXPECT_TRUE(leases_.asked_archs.empty()) << "no lease was asked for";
+}
+
+TEST_F(LeaseGpuTest, TheLeaseIsForABuiltArch) {
+  inventory_.gpus = {leases_.device};
+  Validator::State& state = MakeState();
+  state.built_archs = {"gfx90a", "gfx942"};
+  leases_.refusal = absl::DeadlineExceededError("every GPU busy for 30 min");
+  ASSERT_TRUE(MakeValidator().LeaseGpu(state).ok());
+  EXPECT_EQ(leases_.asked_archs, (std::vector<std::string>{"gfx90a", "gfx942"}));
+  EXPECT_EQ(state.report.gpu.note, "not run on a GPU: every GPU busy for 30 min");
+  EXPECT_EQ(state.lease, nullptr);
+
+  leases_.refusal = absl::OkStatus();
+  Validator::State& leased = MakeState();
+  leased.built_archs = {"gfx90a"};
+  ASSERT_TRUE(validator_->LeaseGpu(leased).ok());
+  ASSERT_NE(leased.lease, nullptr);
+  EXPECT_TRUE(leased.report.gpu.ran_on_gpu);
+  EXPECT_EQ(leased.report.gpu.device_key, "0000:c1:00.0");
+  EXPECT_EQ(leased.report.gpu.device_arch, "gfx90a");
+  EXPECT_EQ(leased.report.gpu.note, "ran on AMD Instinct MI250X 0000:c1:00.0");
+  leased.lease.reset();
+  EXPECT_EQ(leases_.released, 1) << "the lease goes back with the state";
+}
+
+}  // namespace
+}  // namespace hipforge::validate::testing

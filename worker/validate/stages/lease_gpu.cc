@@ -1,0 +1,33 @@
+// A stage of Validator::Validate (validator.cc runs the list; validator_state.h holds the State it extends).
+#include "absl/strings/str_cat.h"
+#include "worker/validate/validator_state.h"
+
+namespace hipforge::validate {
+namespace fs = std::filesystem;
+
+absl::Status Validator::LeaseGpu(State& state) {
+  auto gpus = inventory_.ListGpus();
+  const bool have_gpus = gpus.ok() && !gpus->empty();
+  GpuSection& gpu = state.report.gpu;
+  if (!have_gpus) {
+    const std::string why = inventory_.RuntimeNote();
+    gpu.note = why.empty() ? kNoGpuNote : absl::StrCat(kNoGpuNote, " (", why, ")");
+  } else if (state.built_archs.empty()) {
+    gpu.note = "not run on a GPU: no build succeeded";
+  } else {
+    auto acquired = leases_.Acquire(state.request.job_id, {state.built_archs.begin(), state.built_archs.end()},
+                                    options_.lease_wait);
+    if (!acquired.ok()) {
+      gpu.note = absl::StrCat("not run on a GPU: ", acquired.status().message());
+    } else {
+      state.lease = std::move(*acquired);
+      gpu.ran_on_gpu = true;
+      gpu.device_key = state.lease->device().key;
+      gpu.device_arch = state.lease->device().arch;
+      gpu.note = absl::StrCat("ran on ", state.lease->device().name, " ", state.lease->device().key);
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace hipforge::validate

@@ -1,0 +1,63 @@
+#pragma once
+// What Validator::Validate's stages share (validator.cc runs them; each stage is in worker/validate/stages/ with
+// its test in tests/validate/stages/): the one State each stage reads and extends, and a few helpers.
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "spdlog/spdlog.h"
+#include "worker/validate/manifest.h"
+#include "worker/validate/toolchain_choice.h"
+#include "worker/validate/validator.h"
+
+namespace hipforge::validate {
+
+inline constexpr const char* kNoGpuNote = "not run on a GPU: compile-only worker";
+
+inline void Progress(ProgressSink* sink, std::string_view stage, const std::string& message) {
+  spdlog::info("[validate:{}] {}", stage, message);
+  if (sink != nullptr) sink->Report(stage, message);
+}
+
+inline bool Cancelled(const ValidationRequest& request) {
+  return request.cancelled != nullptr && request.cancelled->load();
+}
+
+inline ParityResult Missing(const std::string& name, const std::string& why) {
+  return {.case_name = name, .verdict = ParityVerdict::kMissing, .detail = why};
+}
+
+struct Validator::ArchBuild {
+  const Toolchain* toolchain = nullptr;  // points into Validator::State::toolchains
+  BuildResult result;
+  std::filesystem::path source_dir;
+  std::filesystem::path build_dir;
+  bool has_ctest = false;
+};
+
+// Everything one validation knows; each stage reads what earlier stages left and adds its part.
+struct Validator::State {
+  const ValidationRequest& request;
+  ProgressSink* progress = nullptr;
+  std::filesystem::path work_dir;
+  Manifest manifest;
+  std::filesystem::path references_dir;  // CUDA reference outputs (parity goldens, baseline timings)
+  std::vector<std::string> archs;  // requested, in order
+  bool sandbox_ok = false;
+  std::vector<Toolchain> toolchains;  // candidates, newest first
+  std::vector<LibraryUse> needed_libraries;
+  std::vector<ArchBuild> builds;  // one per requested arch
+  std::set<std::string> built_archs;
+  std::unique_ptr<GpuLease> lease;
+  const ArchBuild* run_build = nullptr;  // the build tests run from
+  ExecutionContext run_context;           // its toolchain, the leased GPU's environment and devices
+  std::map<std::string, std::string> variables;  // ${ARCH}, ${BUILD_DIR}, ${SOURCE_DIR} of run_build
+  ValidationReport report;
+  bool finished = false;  // a stage completed the report early (nothing runs on a GPU)
+};
+
+}  // namespace hipforge::validate
