@@ -1,0 +1,67 @@
+// A stage of Worker::Execute (worker.cc runs the list; worker/task_state.h holds what the stages share).
+#include "common/archive.h"
+#include "common/sha256.h"
+#include "worker/run_guarded.h"
+#include "worker/task_state.h"
+
+namespace hipforge::worker {
+namespace fs = std::filesystem;
+
+Worker::StageEnd Worker::DownloadInputs(TaskState& state) {
+  if (StageEnd end = DownloadInto(state, /*original=*/false, state.input_root)) return end;
+  if (!state.original_root.empty()) return DownloadInto(state, /*original=*/true, state.original_root);
+  return std::nullopt;
+}
+
+// Streams the download straight into the hostile-archive extractor (nothing touches disk unchecked)
+// and hashes every byte received, also those after the archive's end, so the checksum covers exactly
+// what the server stored.
+Worker::StageEnd Worker::DownloadInto(TaskState& state, bool original, const fs::path& into) {
+  v1::DownloadInputRequest request;
+  request.set_task_id(state.task.task_id());
+  request.set_lease_token(state.task.lease_token());
+  request.set_job_id(state.task.job_id());
+  request.set_original(original);
+  auto context = NewContext(std::chrono::minutes(10));
+  auto reader = stub_->DownloadInput(context.get(), request);
+  v1::ArtifactChunk chunk;
+  std::string expected_sha;
+  Sha256Hasher received;
+  auto next_data = [&]() -> bool {
+    while (reader->Read(&chunk)) {
+      if (chunk.has_info()) {
+        expected_sha = chunk.info().sha256();
+        continue;
+      }
+      received.Update(chunk.data());
+      return true;
+    }
+    return false;
+  };
+  ArchiveChunkSource source = [&]() -> absl::StatusOr<std::string_view> {
+    return next_data() ? std::string_view(chunk.data()) : std::string_view();
+  };
+  absl::StatusOr<ExtractResult> extracted = SafeExtract(source, into, options_.extract_limits);
+  while (next_data()) {
+    // The rest of the stream: hashed, so trailing bytes cannot fail the checksum.
+  }
+  grpc::Status status = reader->Finish();
+  if (state.execution.given_back()) return TaskOutcome::kGivenBack;
+  if (IsLeaseLost(status)) return state.execution.cancelled() ? TaskOutcome::kCancelled : TaskOutcome::kLeaseLost;
+  if (!status.ok()) return Fail(state, ToAbsl(status), /*permanent=*/false);
+  if (!expected_sha.empty() && received.HexDigest() != expected_sha) {
+    return Fail(state, absl::DataLossError("input archive checksum mismatch"), /*permanent=*/false);
+  }
+  // The server checked this archive under the same limits: a refusal of the input is final; a local
+  // error (disk full) is not.
+  if (!extracted.ok()) {
+    const bool input_refused = IsDeterministic(extracted.status()) ||
+                               extracted.status().code() == absl::StatusCode::kResourceExhausted;
+    return Fail(state, extracted.status(), input_refused);
+  }
+  spdlog::info("{} {} extracted: {} files, {} bytes", state.tag, original ? "original repository" : "input",
+               extracted->files, extracted->uncompressed_bytes);
+  return std::nullopt;
+}
+
+}  // namespace hipforge::worker

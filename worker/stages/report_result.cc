@@ -1,0 +1,63 @@
+// A stage of Worker::Execute (worker.cc runs the list; worker/task_state.h holds what the stages share).
+#include <fstream>
+
+#include "common/sha256.h"
+#include "worker/task_state.h"
+
+namespace hipforge::worker {
+namespace fs = std::filesystem;
+
+// Complete: header, then each artifact as info + chunks.
+absl::StatusOr<TaskOutcome> Worker::ReportResult(TaskState& state) {
+  if (!state.execution.BeginReporting()) return TaskOutcome::kGivenBack;
+  const TaskOutput& output = *state.output;
+  v1::CompleteResponse response;
+  auto rpc = NewContext(std::chrono::minutes(10));
+  auto writer = stub_->Complete(rpc.get(), &response);
+  v1::CompleteRequest message;
+  v1::CompleteHeader* header = message.mutable_header();
+  header->set_task_id(state.task.task_id());
+  header->set_lease_token(state.task.lease_token());
+  header->set_worker_id(options_.worker_id);
+  header->set_job_id(state.task.job_id());
+  header->mutable_result()->set_ok(!output.job_failed);
+  header->mutable_result()->set_summary(SafeText(output.summary));
+  header->mutable_result()->set_files_total(output.files_total);
+  header->mutable_result()->set_files_translated(output.files_translated);
+  header->set_report_json(output.report_json);
+  header->mutable_validate_hints()->set_managed_memory(output.managed_memory);
+  bool stream_ok = writer->Write(message);
+  for (const TaskArtifact& artifact : output.artifacts) {
+    if (!stream_ok) break;
+    absl::StatusOr<std::string> sha = Sha256HexOfFile(artifact.file);
+    if (!sha.ok()) return Fail(state, sha.status(), /*permanent=*/false);
+    std::error_code ec;
+    message.Clear();
+    v1::ArtifactInfo* info = message.mutable_artifact();
+    info->set_kind(artifact.kind);
+    info->set_format(artifact.format);
+    info->set_sha256(*sha);
+    info->set_size_bytes(static_cast<int64_t>(fs::file_size(artifact.file, ec)));
+    stream_ok = writer->Write(message);
+    std::ifstream in(artifact.file, std::ios::binary);
+    std::string buffer(static_cast<size_t>(chunk_bytes_), '\0');
+    while (stream_ok && in) {
+      in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+      if (in.gcount() <= 0) break;
+      message.Clear();
+      message.set_chunk(buffer.data(), static_cast<size_t>(in.gcount()));
+      stream_ok = writer->Write(message);
+    }
+  }
+  writer->WritesDone();
+  grpc::Status status = writer->Finish();
+  if (!status.ok()) {
+    spdlog::warn("{} Complete failed: {}", state.tag, status.error_message());
+    return ToAbsl(status);
+  }
+  spdlog::info("{} completed ({}); accepted={} job state {}", state.tag, output.summary, response.accepted(),
+               v1::JobState_Name(response.job_state()));
+  return response.accepted() ? TaskOutcome::kCompleted : TaskOutcome::kCompletionIgnored;
+}
+
+}  // namespace hipforge::worker
