@@ -13,6 +13,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Lex/Lexer.h"
+#include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "worker/translate/core/argument_rewrites.h"
@@ -298,6 +299,25 @@ class PreprocessorFacts : public clang::PPCallbacks {
     if (loc.isInvalid() || !loc.isFileID()) return;
     if (FileFacts* facts = files_.FactsFor(sm_, sm_.getFileID(loc))) {
       facts->macros.push_back(name.getIdentifierInfo()->getName().str());
+    }
+  }
+
+  // A project macro used in another project file (CUDA_CHECK defined in a header, expanded in main.cu) is the
+  // project's own name there too, not an unconverted CUDA one.
+  void MacroExpands(const clang::Token& name, const clang::MacroDefinition& definition, clang::SourceRange,
+                    const clang::MacroArgs*) override {
+    const clang::MacroInfo* info = definition.getMacroInfo();
+    const clang::SourceLocation use = name.getLocation();
+    if (!info || use.isInvalid() || !use.isFileID()) return;
+    const clang::SourceLocation defined_at = info->getDefinitionLoc();
+    if (defined_at.isInvalid() || !defined_at.isFileID()) return;
+    const clang::FileID defining_file = sm_.getFileID(defined_at);
+    const clang::FileID using_file = sm_.getFileID(use);
+    if (defining_file == using_file || !files_.RelativePath(sm_, defining_file)) return;
+    FileFacts* facts = files_.FactsFor(sm_, using_file);
+    const llvm::StringRef macro = name.getIdentifierInfo()->getName();
+    if (facts && std::find(facts->macros.begin(), facts->macros.end(), macro) == facts->macros.end()) {
+      facts->macros.push_back(macro.str());
     }
   }
 

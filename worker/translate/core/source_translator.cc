@@ -250,7 +250,7 @@ class SourceTranslatorImpl : public SourceTranslator {
     std::ostringstream salt;
     // Bump the generation when the facts a parse records change. The argument-rewrite table is part of the salt:
     // facts hold the call sites of exactly the functions it names, so a new record must not meet older facts.
-    salt << "hipforge-translator-2;rewrites=";
+    salt << "hipforge-translator-3;rewrites=";
     for (const ArgumentRewrite& rewrite : ArgumentRewrites()) salt << rewrite.function << ',';
     salt << ";" << int(options_.target_hip_version.major) << "."
          << int(options_.target_hip_version.minor) << ";roc=" << options_.roc << ";miopen=" << options_.miopen
