@@ -50,4 +50,12 @@ inline int flag() { return 1; }
 #else
 #error "unsupported configuration"
 #endif
+// No branch HIP provides: said where the chain is, never chosen silently.
+// STDERR-DAG: version_conditions.cu:[[@LINE+1]]:1: warning: under HIP 6.4 this version chain selects a branch that uses '__hmax2_nan', which HIP 6.4 lacks, and no version value selects one that HIP provides{{.*}}[TR014]
+#if CUDA_VERSION >= 11000
+__device__ half2 hmax2_nan(half2 a, half2 b) { return __hmax2_nan(a, b); }
+#else
+__device__ half2 hmax2_nan(half2 a, half2 b) { return __hmax2_nan(b, a); }
+#endif
+
 int main() { return dnn(); }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <optional>
@@ -216,28 +217,47 @@ class TokenPass {
 
   // Version conditions (version_conditions.h): CUDA version macros in #if lines read as the target HIP has them.
   void RewriteVersionConditions() {
+    auto kind_of = [&](const Token& token) {
+      return IsIdentifier(token) ? ConditionToken::kIdentifier
+             : token.kind == clang::tok::numeric_constant ? ConditionToken::kNumber
+                                                          : ConditionToken::kPunctuation;
+    };
     std::vector<Directive> directives;
+    std::vector<DirectiveToken> code;  // tokens outside directive lines: what each branch uses
+    std::map<std::string, int64_t, std::less<>> values;  // `#define NAME <integer>`
+    size_t next = 0;                                     // first token not yet placed in `code`
     for (size_t hash : collect_directive_names_) {
+      for (; next < hash; ++next) code.push_back({kind_of(tokens_[next]), Text(tokens_[next]), tokens_[next].begin});
+      const uint32_t line_end = LineEnd(tokens_[hash].end());
+      while (next < tokens_.size() && tokens_[next].begin < line_end) ++next;
       if (hash + 1 >= tokens_.size() || !IsIdentifier(tokens_[hash + 1]) || IsSkipped(tokens_[hash].begin)) continue;
       Directive directive{Text(tokens_[hash + 1]), tokens_[hash].begin, {}};
       if (directive.name != "if" && directive.name != "elif" && directive.name != "ifdef" &&
           directive.name != "ifndef" && directive.name != "else" && directive.name != "endif" &&
-          directive.name != "error" && directive.name != "elifdef" && directive.name != "elifndef") {
+          directive.name != "error" && directive.name != "elifdef" && directive.name != "elifndef" &&
+          directive.name != "define") {
         continue;
       }
-      const uint32_t line_end = LineEnd(tokens_[hash + 1].end());
       for (size_t j = hash + 2; j < tokens_.size() && tokens_[j].begin < line_end; ++j) {
-        const ConditionToken::Kind kind = IsIdentifier(tokens_[j]) ? ConditionToken::kIdentifier
-                                          : tokens_[j].kind == clang::tok::numeric_constant
-                                              ? ConditionToken::kNumber
-                                              : ConditionToken::kPunctuation;
-        directive.tokens.push_back({kind, Text(tokens_[j]), tokens_[j].begin});
+        directive.tokens.push_back({kind_of(tokens_[j]), Text(tokens_[j]), tokens_[j].begin});
+      }
+      if (directive.name == "define" && directive.tokens.size() == 2 &&
+          directive.tokens[1].kind == ConditionToken::kNumber) {
+        char* end = nullptr;
+        const std::string digits(directive.tokens[1].text);
+        const long long value = std::strtoll(digits.c_str(), &end, 0);
+        if (end != digits.c_str()) values[std::string(directive.tokens[0].text)] = value;
       }
       directives.push_back(std::move(directive));
     }
+    for (; next < tokens_.size(); ++next) code.push_back({kind_of(tokens_[next]), Text(tokens_[next]), tokens_[next].begin});
     VersionConditionOptions options{resolver_.options().target_hip_version, resolver_.options().miopen,
-                                    &project_macros_};
-    VersionConditionResult result = translate::RewriteVersionConditions(directives, options);
+                                    &project_macros_, &values, {}};
+    options.hip_lacks = [&](std::string_view name) {
+      const ApiMapping* mapping = resolver_.Find(name);
+      return mapping && TargetHipLacks(mapping, resolver_.options().target_hip_version);
+    };
+    VersionConditionResult result = translate::RewriteVersionConditions(directives, code, options);
     for (auto& edit : result.edits) AddEdit(edit.offset, edit.length, std::move(edit.replacement), "version-macros");
     for (auto& finding : result.findings) {
       Report(kRuleCudaVersionCondition, finding.severity, finding.offset, std::move(finding.message));

@@ -5,8 +5,16 @@
 // Every chain with a version condition is then evaluated for the target HIP release: when it selects an
 // `#error`, or may select one, a located warning says so, never silently. The token pass still translates
 // every branch.
+// Per feature: the table gives one API level per HIP release, but HIP does not provide every API CUDA had at
+// that level (launch attributes of CUDA 11.8, __hmax2 of 11.7). When the branch a chain selects uses a name the
+// API tables say the target HIP lacks (also through a macro the branch #defines and the file tests elsewhere,
+// or by leaving out a branch that defines such a name itself), the macro reads the highest lower value under
+// which the chain selects a branch HIP provides: a located note names the API, or a warning when none does.
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,9 +59,16 @@ struct VersionConditionOptions {
   ApiVersion target_hip_version;
   bool miopen = false;                     // cuDNN is translated to MIOpen (CUDNN_* macros rewritten too)
   const std::set<std::string>* project_macros = nullptr;  // names the project #defines itself: left alone
+  // The file's own `#define NAME <integer>` (ggml's CUDART_HMAX 11070), read in conditions.
+  const std::map<std::string, int64_t, std::less<>>* project_values = nullptr;
+  // Whether the target HIP lacks this CUDA API name (the API tables); empty: no per-feature choice.
+  std::function<bool(std::string_view)> hip_lacks;
 };
 
+// `directives`: every conditional, #error and #define line of the file, in order. `code`: the tokens outside
+// directive lines, in order (what each branch uses, for the per-feature choice).
 VersionConditionResult RewriteVersionConditions(const std::vector<Directive>& directives,
+                                                std::span<const DirectiveToken> code,
                                                 const VersionConditionOptions& options);
 
 }  // namespace hipforge::translate

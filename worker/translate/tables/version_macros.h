@@ -39,5 +39,8 @@ int64_t VersionMacroValue(const VersionMacro& macro, ApiVersion hip);
 // The preprocessor expression a condition gets in place of the macro, on HIP's own HIP_VERSION, e.g.
 // "(HIP_VERSION >= 60000000 ? 12000 : 11000)"; a plain number when the value does not depend on HIP.
 std::string VersionMacroExpression(const VersionMacro& macro);
+// The same with every level's value at most `cap`: the macro read below a feature the target HIP lacks
+// (version_conditions.h, per-feature choice).
+std::string VersionMacroExpression(const VersionMacro& macro, int64_t cap);
 
 }  // namespace hipforge::translate

@@ -4,7 +4,9 @@
 // hipblasGemmEx, cuBLAS 11's signature; before it only behind HIPBLAS_V2), MIOpen's legacy API (cuDNN 7's).
 // Value scales are CUDA's own: CUDA_VERSION 12000 = 12.0; CUBLAS_VERSION 120000 = 12.0 (cuBLAS 12 scale),
 // 10200 = 10.2 (cuBLAS 10 scale); CUDNN_VERSION 7600 = 7.6.
+#include <algorithm>
 #include <array>
+#include <cstdint>
 
 #include "worker/translate/tables/version_macros.h"
 
@@ -75,16 +77,21 @@ int64_t VersionMacroValue(const VersionMacro& macro, ApiVersion hip) {
   return value;
 }
 
-std::string VersionMacroExpression(const VersionMacro& macro) {
-  if (macro.levels.size() == 1) return std::to_string(macro.levels.front().value);
+std::string VersionMacroExpression(const VersionMacro& macro) { return VersionMacroExpression(macro, INT64_MAX); }
+
+std::string VersionMacroExpression(const VersionMacro& macro, int64_t cap) {
+  auto value = [&](const VersionLevel& level) { return std::min(level.value, cap); };
+  bool constant = true;
+  for (const VersionLevel& level : macro.levels) constant = constant && value(level) == value(macro.levels.front());
+  if (constant) return std::to_string(value(macro.levels.front()));
   // Highest level first: (HIP_VERSION >= 60000000 ? 12000 : HIP_VERSION >= 50000000 ? 11000 : 10020).
   std::string text = "(";
   for (size_t i = macro.levels.size(); i-- > 1;) {
     const VersionLevel& level = macro.levels[i];
     const int64_t hip_version = int64_t(level.since.major) * 10000000 + int64_t(level.since.minor) * 100000;
-    text += "HIP_VERSION >= " + std::to_string(hip_version) + " ? " + std::to_string(level.value) + " : ";
+    text += "HIP_VERSION >= " + std::to_string(hip_version) + " ? " + std::to_string(value(level)) + " : ";
   }
-  return text + std::to_string(macro.levels.front().value) + ")";
+  return text + std::to_string(value(macro.levels.front())) + ")";
 }
 
 }  // namespace hipforge::translate

@@ -163,7 +163,13 @@ std::string RenderVersionMacros() {
          "that reads the CUDA API level the target HIP provides, and `defined(X)`/`#ifdef X` to the HIP macro "
          "below; each rewrite is a located TR014 note, and a chain that selects (or may select) an `#error` "
          "under the target HIP gets a TR014 warning at the `#error`. A macro the project `#define`s itself is "
-         "left alone. Not rewritten: `NCCL_VERSION_CODE` (RCCL defines it), `THRUST_VERSION`/`CUB_VERSION` "
+         "left alone. Per feature: the level is one value per HIP release, but HIP does not provide every API CUDA "
+         "had at that level (CUDA 11.8's launch attributes, 11.7's `__hmax2`, 12.0's `__hgt2_mask` are not in HIP "
+         "6.4). When the branch a chain takes uses a name the API tables say the target HIP lacks (also where a "
+         "macro the branch `#define`s is tested in the file), or leaves out the project's own definition of such a "
+         "name, the macro reads, in that chain only, the highest lower value that takes a branch HIP provides (the "
+         "expression below with each level capped at it), and the note names the API; when no value does, a "
+         "TR014 warning says so. Not rewritten: `NCCL_VERSION_CODE` (RCCL defines it), `THRUST_VERSION`/`CUB_VERSION` "
          "(rocThrust/hipCUB define their own), `__CUDA_ARCH__` (rule HB204).\n\n"
       << "| CUDA macro | defined() becomes | reads (from HIP version on) | expression | why |\n|---|---|---|---|---|\n";
   for (const VersionMacro& macro : VersionMacros()) {
