@@ -73,6 +73,29 @@ std::optional<Located> Locate(const clang::SourceManager& sm, clang::SourceRange
   return Located{begin_file, {begin_offset, end_offset + token_length}};
 }
 
+// For a call spelled in a #define body (`call_range`) whose argument comes from one of the macro's parameters
+// (`CUDA_SET_SHARED_MEMORY_LIMIT(kernel, n)` calling `cudaFuncSetAttribute(kernel, ...)`): the parameter's token
+// in the body, where an edit reaches every expansion. Walks the argument's expansion chain (through macros
+// the body passes it to, such as CUDA_CHECK) to the parameter spelled inside the call.
+std::optional<Located> LocateMacroParameter(const clang::SourceManager& sm, clang::SourceRange argument,
+                                            const Located& call_range) {
+  auto parameter = [&](clang::SourceLocation loc) -> std::optional<clang::SourceLocation> {
+    while (loc.isMacroID() && sm.isMacroArgExpansion(loc)) {
+      const clang::SourceLocation in_body = sm.getSpellingLoc(sm.getImmediateExpansionRange(loc).getBegin());
+      const auto [file, offset] = sm.getDecomposedLoc(in_body);
+      if (file == call_range.file && offset >= call_range.range.begin && offset < call_range.range.end) {
+        return in_body;
+      }
+      loc = sm.getImmediateSpellingLoc(loc);
+    }
+    return std::nullopt;
+  };
+  const auto begin = parameter(argument.getBegin());
+  const auto end = parameter(argument.getEnd());
+  if (!begin || !end || *begin != *end) return std::nullopt;  // the argument is one whole parameter
+  return Locate(sm, {*begin, *end});
+}
+
 class Collector : public mat::MatchFinder::MatchCallback {
  public:
   Collector(const NameResolver& resolver, ProjectFiles& files) : resolver_(resolver), files_(files) {}
@@ -262,9 +285,14 @@ class Collector : public mat::MatchFinder::MatchCallback {
     CallShape shape;
     shape.callee = callee_range->range;
     shape.close_paren = call_range->range.end - 1;
+    const bool in_macro = call.getBeginLoc().isMacroID();
     for (unsigned i = 0; i < call.getNumArgs(); ++i) {
       if (llvm::isa<clang::CXXDefaultArgExpr>(call.getArg(i))) break;
-      const auto located = Locate(sm, call.getArg(i)->getSourceRange());
+      auto located = Locate(sm, call.getArg(i)->getSourceRange());
+      if (in_macro && (!located || located->file != call_range->file || located->range.begin < call_range->range.begin ||
+                            located->range.end > call_range->range.end)) {
+        located = LocateMacroParameter(sm, call.getArg(i)->getSourceRange(), *call_range);
+      }
       if (!located || located->file != call_range->file) return;  // arguments from macros: leave the call
       shape.args.push_back(located->range);
     }
