@@ -4,9 +4,10 @@
 // the project's own definition of one, the macro reads the highest lower value that takes the branch HIP
 // provides, with a located note naming the API. Chains whose branch HIP provides keep the table's value.
 // The output must compile for gfx942 with HIP 6.4 (checked where that toolchain is present).
-// ARGS: --target-hip-version=6.4 -v
+// ARGS: --target-hip-version=6.4 -v --installed-header-layout
 // COMPILE-TOOLCHAIN: rocm-6.4 --offload-arch=gfx942 -fsyntax-only
 #include <cuda_fp16.h>
+#include <cublas_v2.h>
 #define CUDART_HMAX 11070
 #define CUDART_HMASK 12000
 
@@ -68,6 +69,17 @@ struct pdl_config {
     pdl_config() { attr.id = cudaLaunchAttributeProgrammaticStreamSerialization; cfg = {}; cfg.attrs = &attr; }
 };
 #endif
+
+// cuBLAS 11's user workspace: hipBLAS 6.4 has no cublasSetWorkspace (blas_table.cc), so the branch without it.
+void make_handle(cublasHandle_t* handle, void** workspace) {
+  cublasCreate(handle);
+// CHECK: #if ((HIP_VERSION >= 60000000 ? 11 : 10) > 11 || ((HIP_VERSION >= 60000000 ? 11 : 10) == 11 && CUBLAS_VER_MINOR >= 2))
+// STDERR-DAG: version_features.cu:[[@LINE+1]]:6: note: 'CUBLAS_VER_MAJOR' {{.*}} reads 11 under HIP 6.4 (per feature: the table's 12 would take a branch that uses 'cublasSetWorkspace', which HIP 6.4 lacks
+#if (CUBLAS_VER_MAJOR > 11 || (CUBLAS_VER_MAJOR == 11 && CUBLAS_VER_MINOR >= 2))
+  cudaMalloc(workspace, 1 << 22);
+  cublasSetWorkspace(*handle, *workspace, 1 << 22);
+#endif
+}
 
 __global__ void k(half2* x, uint32_t* m) { x[0] = hmax2(x[0], x[1]); m[0] = __hgt2_mask(x[0], x[1]); }
 int main() { return modern_runtime(); }

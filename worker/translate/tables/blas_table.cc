@@ -26,6 +26,11 @@ constexpr ApiMapping kRecords[] = {
     {.cuda_name = "cublasMigrateComputeType", .hip_name = "hipblasMigrateComputeType", .kind = kFunction, .library = kBlas, .hip_state = kUnsupported, .cuda_introduced = {11, 0}},
     {.cuda_name = "cublasGetSmCountTarget", .hip_name = "hipblasGetSmCountTarget", .kind = kFunction, .library = kBlas, .hip_state = kUnsupported, .cuda_introduced = {11, 3}},
     {.cuda_name = "cublasSetSmCountTarget", .hip_name = "hipblasSetSmCountTarget", .kind = kFunction, .library = kBlas, .hip_state = kUnsupported, .cuda_introduced = {11, 3}},
+    // hipforge: cuBLAS 11.0's user-owned workspace; hipBLAS has no counterpart (checked: no workspace call in
+    // hipblas.h of ROCm 6.4.3); without it the library allocates its own. ggml's use sits behind a CUBLAS_VER_MAJOR
+    // branch, which the per-feature version choice (version_conditions.h) turns off for HIP.
+    {.cuda_name = "cublasSetWorkspace", .hip_name = "hipblasSetWorkspace", .kind = kFunction, .library = kBlas, .hip_state = kUnsupported, .cuda_introduced = {11, 0}},
+    {.cuda_name = "cublasSetWorkspace_v2", .hip_name = "hipblasSetWorkspace", .kind = kFunction, .library = kBlas, .hip_state = kUnsupported, .cuda_introduced = {11, 0}},
     {.cuda_name = "cublasGetStatusName", .hip_name = "hipblasGetStatusName", .kind = kFunction, .library = kBlas, .hip_state = kUnsupported, .cuda_introduced = {11, 4}},
     // hipforge: hipBLAS spells it hipblasStatusToString (checked: hipblas.h of ROCm 5.7.1 and 6.4.3); HIPIFY's
     // hipblasGetStatusString exists in neither. HeCBench gels-cuda.
