@@ -7,51 +7,17 @@
 #include <map>
 #include <optional>
 
-#include "clang/Basic/LangOptions.h"
-#include "clang/Basic/TokenKinds.h"
-#include "clang/Lex/Lexer.h"
 #include "worker/translate/core/argument_rewrites.h"
 #include "worker/translate/core/compat_shims.h"
+#include "worker/translate/core/device_function_shims.h"
+#include "worker/translate/core/token_lexer.h"
+#include "worker/translate/core/token_rewrites.h"
 #include "worker/translate/core/version_conditions.h"
 
 namespace hipforge::translate {
 namespace {
 
-struct Token {
-  clang::tok::TokenKind kind;
-  uint32_t begin;
-  uint32_t length;
-  bool line_start;
-  uint32_t end() const { return begin + length; }
-};
-
-clang::LangOptions CudaLangOptions() {
-  clang::LangOptions options;
-  options.CPlusPlus = options.CPlusPlus11 = options.CPlusPlus14 = options.CPlusPlus17 = 1;
-  options.CUDA = 1;
-  options.Bool = 1;
-  options.LineComment = 1;
-  options.GNUMode = 1;
-  return options;
-}
-
-std::vector<Token> LexAll(std::string_view content) {
-  std::vector<Token> tokens;
-  const clang::LangOptions options = CudaLangOptions();
-  // An invalid file location makes token locations equal to their byte offsets.
-  clang::Lexer lexer(clang::SourceLocation(), options, content.data(), content.data(),
-                     content.data() + content.size());
-  clang::Token token;
-  while (true) {
-    lexer.LexFromRawLexer(token);
-    if (token.is(clang::tok::eof)) break;
-    tokens.push_back({token.getKind(), token.getLocation().getRawEncoding(), token.getLength(),
-                      token.isAtStartOfLine()});
-  }
-  return tokens;
-}
-
-bool IsIdentifier(const Token& token) { return token.kind == clang::tok::raw_identifier; }
+using Token = RawToken;
 
 constexpr std::string_view kHipRuntimeHeader = "hip/hip_runtime.h";
 
@@ -74,6 +40,7 @@ class TokenPass {
         if (HandleMetaGroup(i)) continue;
         if (HandleSyncWarp(i)) continue;
         if (HandleQualifiedCooperativeGroups(i)) continue;
+        if (HandleShimmedCall(i)) continue;
         if (input_.discover_sites && HasArgumentRewrites(Text(token))) DiscoverCall(i);
         RenameIdentifier(token);
       } else if (token.kind == clang::tok::string_literal) {
@@ -91,7 +58,9 @@ class TokenPass {
         !project_macros_.count("HIP_ENABLE_WARP_SYNC_BUILTINS")) {
       AddEdit(ByteOrderMarkLength(content_), 0, "#define HIP_ENABLE_WARP_SYNC_BUILTINS 1\n", "warp");
     }
+    DropRegisterStorage();
     if (!runtime_header_present_ && (input_.main_file || uses_runtime_api_)) InsertRuntimeHeader();
+    InsertDeviceFunctionShims();
     if (input_.facts && resolver_.options().target_hip_version < kHipWarpSyncIntroduced) {
       for (const WarpCallSite& call : input_.facts->warp_calls) {
         if (!call.full_mask && IsFullMaskVariable(call.mask)) output_.full_mask_variables.push_back(call.callee.begin);
@@ -358,7 +327,7 @@ class TokenPass {
     }
   }
 
-  void InsertRuntimeHeader() {
+  uint32_t RuntimeHeaderOffset() const {
     uint32_t offset = ByteOrderMarkLength(content_);
     if (pragma_once_end_ && guard_insert_offset_) {
       offset = std::min(*pragma_once_end_, *guard_insert_offset_);
@@ -369,7 +338,91 @@ class TokenPass {
     } else if (first_include_offset_) {
       offset = *first_include_offset_;
     }
-    AddEdit(offset, 0, "\n#include <hip/hip_runtime.h>\n", "runtime");
+    // A header whose CUDA names all sit in an `#ifdef __CUDACC__` region includes the runtime there: C units
+    // include it too (nvcc compiles .c files as C, where hip_runtime.h cannot be included).
+    if (!input_.main_file) {
+      const std::vector<ByteRange> regions = CudaCompilerRegions(content_, tokens_);
+      if (const auto region = RegionHoldingAll(regions, runtime_use_offsets_)) offset = region->begin;
+    }
+    // Never inside `extern "C" {`: hip_runtime.h declares templates (nvcc includes cuda_runtime.h before it).
+    return OutsideExternC(content_, ExternCBlocks(content_, tokens_), offset);
+  }
+
+  void InsertRuntimeHeader() { AddEdit(RuntimeHeaderOffset(), 0, "\n#include <hip/hip_runtime.h>\n", "runtime"); }
+
+  // --- clang is stricter than nvcc (token_rewrites.h) --------------------------------------------------
+
+  void DropRegisterStorage() {
+    const std::vector<ByteRange> words = RegisterStorageWords(content_, tokens_);
+    for (const ByteRange& word : words) AddEdit(word.begin, word.end - word.begin, "", "c++17");
+    if (!words.empty()) {
+      output_.stats.converted["storage_class"] += static_cast<int>(words.size());
+      Report(kRuleCompatShim, Severity::kNote, words.front().begin,
+             "'register' removed (" + std::to_string(words.size()) + " in this file): C++17 has no such storage "
+             "class and clang rejects it (nvcc only warns); it has had no effect since C++11.");
+    }
+  }
+
+  // --- device functions HIP lacks, defined inline (device_function_shims.h) ---------------------------
+
+  bool ShimApplies(const DeviceFunctionShim& shim) const {
+    const ApiVersion target = resolver_.options().target_hip_version;
+    if (!shim.record.empty()) return TargetHipLacks(resolver_.Find(shim.record), target);
+    return !(shim.checked_through < target);
+  }
+
+  // A call of a shimmed name: remembered (first use, for the placement); names HIP lacks entirely are not
+  // renamed or reported as unsupported. The program's own definition of the name turns the shim off.
+  bool HandleShimmedCall(size_t index) {
+    const std::string_view name = Text(tokens_[index]);
+    const auto shims = DeviceFunctionShims();
+    for (size_t s = 0; s < shims.size(); ++s) {
+      if (std::find(shims[s].names.begin(), shims[s].names.end(), name) == shims[s].names.end()) continue;
+      const CallUse use = ClassifyCallUse(content_, tokens_, index);
+      if (use == CallUse::kOwnDeclaration) own_shim_names_.insert(std::string(name));
+      if (use != CallUse::kCall || !ShimApplies(shims[s])) return false;
+      if (!shim_first_use_.count(s)) shim_first_use_[s] = tokens_[index].begin;
+      if (shims[s].record.empty()) return false;  // an overload of a name HIP has: renamed as usual
+      output_.stats.converted["function"]++;
+      uses_runtime_api_ = true;
+      runtime_use_offsets_.push_back(tokens_[index].begin);
+      return true;
+    }
+    return false;
+  }
+
+  bool FileHasWord(std::string_view word) const {
+    return std::any_of(tokens_.begin(), tokens_.end(),
+                       [&](const Token& token) { return IsIdentifier(token) && Text(token) == word; });
+  }
+
+  void InsertDeviceFunctionShims() {
+    const auto shims = DeviceFunctionShims();
+    std::vector<uint32_t> include_ends;
+    for (const auto& [index, first_use] : shim_first_use_) {
+      const DeviceFunctionShim& shim = shims[index];
+      if (std::any_of(shim.names.begin(), shim.names.end(),
+                      [&](std::string_view name) { return own_shim_names_.count(std::string(name)) > 0; }) ||
+          project_macros_.count(std::string(shim.guard))) {
+        continue;
+      }
+      if (!shim.with_any_of.empty() &&
+          std::none_of(shim.with_any_of.begin(), shim.with_any_of.end(),
+                       [&](std::string_view word) { return FileHasWord(word); })) {
+        continue;
+      }
+      if (include_ends.empty()) include_ends = FileScopeIncludeEnds(content_, tokens_, guard_insert_offset_.has_value());
+      uint32_t offset = RuntimeHeaderOffset();
+      std::string text(shim.code);
+      for (uint32_t end : include_ends) {
+        if (end <= first_use) offset = end;
+      }
+      if (offset == RuntimeHeaderOffset()) text = "\n" + text;
+      const int lines = static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+      AddEdit(offset, 0, std::move(text), "device");
+      Report(kRuleCompatShim, Severity::kNote, first_use,
+             std::string(shim.note) + "; the lines below it move down by " + std::to_string(lines) + ".");
+    }
   }
 
   // The path ROCm installs a library header at, where the options ask for it and the target has that layout.
@@ -410,6 +463,13 @@ class TokenPass {
       }
       return;
     }
+    if (HasFlag(*mapping, MappingFlag::kDropWord)) {
+      uint32_t end = token.end();
+      while (end < content_.size() && (content_[end] == ' ' || content_[end] == '\t')) ++end;
+      output_.stats.converted[std::string(KindName(mapping->kind))]++;
+      AddEdit(token.begin, end - token.begin, "", std::string(LibraryName(mapping->library)));
+      return;
+    }
     ApplyDecision(*mapping, token.begin, static_cast<uint32_t>(name.size()));
   }
 
@@ -429,6 +489,7 @@ class TokenPass {
          mapping.library == ApiLibrary::kDevice) &&
         (decision.name != written || IsCudaOnlySpelling(written))) {
       uses_runtime_api_ = true;
+      runtime_use_offsets_.push_back(offset);
     }
     if (decision.name != content_.substr(offset, length)) {
       AddEdit(offset, length, std::string(decision.name), std::string(LibraryName(mapping.library)));
@@ -840,7 +901,10 @@ class TokenPass {
   std::set<std::string> emitted_main_headers_;
   std::set<std::string> emitted_other_headers_;
   std::set<std::string> cooperative_groups_qualifiers_;
-  std::map<std::string, bool> full_mask_macros_;  // object-like macro -> its body is an all-ones literal
+  std::map<std::string, bool> full_mask_macros_;
+  std::map<size_t, uint32_t> shim_first_use_;  // DeviceFunctionShims() index -> offset of its first call
+  std::set<std::string> own_shim_names_;      // shimmed names the file declares itself
+  std::vector<uint32_t> runtime_use_offsets_;  // where the runtime, driver or device API names are  // object-like macro -> its body is an all-ones literal
   bool blas_v2_included_ = false;
   bool reported_sync_warp_ = false;
   bool defined_hipblas_half_ = false;

@@ -42,6 +42,7 @@ enum class MappingFlag : uint16_t {
   kDropInclude = 1 << 5,     // header without a HIP counterpart: the #include is removed
   kHipDataType = 1 << 6,     // CUDA data type (cudaDataType_t, CUDA_R_32F...) whose hip_name is HIP's own
                              // hipDataType; --use-hip-data-types emits it instead of a library's type
+  kDropWord = 1 << 7,        // CUDA word (an attribute macro) HIP needs nothing for: the word is removed
 };
 
 enum class ApiKind : uint8_t {

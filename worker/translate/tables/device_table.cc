@@ -846,6 +846,11 @@ constexpr ApiMapping kRecords[] = {
     // hipforge: no HIP release checked has __syncwarp (hip headers of 5.2.3, 5.7.1, 6.4.3); the token pass writes
     // the wavefront fence + barrier instead (core/compat_shims.h). Set hip_introduced once a release has it.
     {.cuda_name = "__syncwarp", .kind = kFunction, .library = kDevice, .hip_state = kUnsupported, .cuda_introduced = {9, 0}},
+    // hipforge: HIP 6.4.3 has no __dp4a (the translator writes an exact inline one: device_function_shims.cc).
+    {.cuda_name = "__dp4a", .kind = kFunction, .library = kDevice, .hip_state = kUnsupported, .cuda_introduced = {8, 0}},
+    // hipforge: kernel-parameter attribute; HIP kernel arguments need none (a parameter's address reads the same
+    // values), so the word is removed.
+    {.cuda_name = "__grid_constant__", .kind = kMacro, .library = kDevice, .cuda_introduced = {11, 7}, .flags = Bit(kDropWord)},
     {.cuda_name = "__ballot_sync", .hip_name = "__ballot_sync", .kind = kFunction, .library = kDevice, .roc_state = kSupported, .cuda_introduced = {9, 0}, .hip_introduced = {6, 2}},
     {.cuda_name = "__any_sync", .hip_name = "__any_sync", .kind = kFunction, .library = kDevice, .roc_state = kSupported, .cuda_introduced = {9, 0}, .hip_introduced = {6, 2}},
     {.cuda_name = "__all_sync", .hip_name = "__all_sync", .kind = kFunction, .library = kDevice, .roc_state = kSupported, .cuda_introduced = {9, 0}, .hip_introduced = {6, 2}},

@@ -70,6 +70,11 @@ __device__ inline unsigned long long hipforge_ballot(int p) { return __ballot_sy
 #define __builtin_amdgcn_wave_barrier() __syncwarp()
 #define __builtin_amdgcn_fence(order, scope) __threadfence_block()
 #endif
+// Device functions HIP lacks, which the translator defines inline under these guards
+// (translate/core/device_function_shims.cc): CUDA has them, so the inline copies stay out.
+#define HIPFORGE_DP4A_SHIM 1
+#define HIPFORGE_BF16_INTEGER_SHIM 1
+#define HIPFORGE_HALF_ATOMIC_ADD_SHIM 1
 
 // bfloat16 types are newer than the HIP 5.2 facts our tables carry.
 #include <cuda_bf16.h>

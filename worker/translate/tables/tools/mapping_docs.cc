@@ -21,13 +21,14 @@ std::string Code(std::string_view name) {
 }
 
 std::string NotesText(const ApiMapping& mapping) {
-  static constexpr std::array<std::pair<MappingFlag, const char*>, 6> kNames = {{
+  static constexpr std::array<std::pair<MappingFlag, const char*>, 7> kNames = {{
       {MappingFlag::kMainHeader, "main header"},
       {MappingFlag::kMainHeaderV2, "v2 main header"},
       {MappingFlag::kBlasV2Only, "needs cublas_v2.h"},
       {MappingFlag::kRocMiopenOnly, "roc name with --miopen only"},
       {MappingFlag::kCudaOverloaded, "overloaded in CUDA"},
       {MappingFlag::kDropInclude, "include removed"},
+      {MappingFlag::kDropWord, "word removed"},
   }};
   std::string text;
   for (const auto& [flag, name] : kNames) {

@@ -1,0 +1,103 @@
+#include "worker/translate/core/device_function_shims.h"
+
+namespace hipforge::translate {
+namespace {
+
+// __dp4a: four 8-bit products summed into a 32-bit accumulator that wraps, as the instruction does (the sum of
+// the products fits an int; the accumulate is done unsigned so it wraps without undefined behaviour). The four
+// overloads CUDA has.
+constexpr std::string_view kDp4aNames[] = {"__dp4a"};
+constexpr std::string_view kDp4aCode =
+    "#include <hip/hip_runtime.h>\n"
+    "#ifndef HIPFORGE_DP4A_SHIM\n"
+    "#define HIPFORGE_DP4A_SHIM /* hipforge: HIP has no __dp4a */\n"
+    "__device__ inline int __dp4a(int a, int b, int c) { int s = 0; "
+    "for (int i = 0; i < 32; i += 8) s += static_cast<signed char>(a >> i) * static_cast<signed char>(b >> i); "
+    "return static_cast<int>(static_cast<unsigned>(c) + static_cast<unsigned>(s)); } "
+    "__device__ inline unsigned __dp4a(unsigned a, unsigned b, unsigned c) { unsigned s = 0; "
+    "for (int i = 0; i < 32; i += 8) s += ((a >> i) & 0xffu) * ((b >> i) & 0xffu); return c + s; } "
+    "__device__ inline int __dp4a(char4 a, char4 b, int c) { return __dp4a("
+    "static_cast<int>(static_cast<unsigned char>(a.x) | static_cast<unsigned char>(a.y) << 8 | "
+    "static_cast<unsigned char>(a.z) << 16 | static_cast<unsigned>(static_cast<unsigned char>(a.w)) << 24), "
+    "static_cast<int>(static_cast<unsigned char>(b.x) | static_cast<unsigned char>(b.y) << 8 | "
+    "static_cast<unsigned char>(b.z) << 16 | static_cast<unsigned>(static_cast<unsigned char>(b.w)) << 24), c); } "
+    "__device__ inline unsigned __dp4a(uchar4 a, uchar4 b, unsigned c) { return __dp4a("
+    "static_cast<unsigned>(a.x | a.y << 8 | a.z << 16) | static_cast<unsigned>(a.w) << 24, "
+    "static_cast<unsigned>(b.x | b.y << 8 | b.z << 16) | static_cast<unsigned>(b.w) << 24, c); }\n"
+    "#endif\n";
+
+// __bfloat162{int,uint,ll,ull}_{rn,rz,rd,ru}: a bfloat16 converts to float exactly, so rounding the float is
+// rounding the bfloat16 (HIP's __float2int_* family is what the tables map CUDA's own to).
+constexpr std::string_view kBfloat16IntegerNames[] = {
+    "__bfloat162int_rn", "__bfloat162int_rz", "__bfloat162int_rd", "__bfloat162int_ru",
+    "__bfloat162uint_rn", "__bfloat162uint_rz", "__bfloat162uint_rd", "__bfloat162uint_ru",
+    "__bfloat162ll_rn", "__bfloat162ll_rz", "__bfloat162ll_rd", "__bfloat162ll_ru",
+    "__bfloat162ull_rn", "__bfloat162ull_rz", "__bfloat162ull_rd", "__bfloat162ull_ru"};
+#define HIPFORGE_BF16_CONVERSION(to, type, mode) \
+  "__device__ inline " type " __bfloat162" to "_" mode "(__hip_bfloat16 x) { return __float2" to "_" mode \
+  "(__bfloat162float(x)); } "
+#define HIPFORGE_BF16_CONVERSIONS(to, type)                                                   \
+  HIPFORGE_BF16_CONVERSION(to, type, "rn") HIPFORGE_BF16_CONVERSION(to, type, "rz")        \
+  HIPFORGE_BF16_CONVERSION(to, type, "rd") HIPFORGE_BF16_CONVERSION(to, type, "ru")
+constexpr std::string_view kBfloat16IntegerCode =
+    "#include <hip/hip_runtime.h>\n#include <hip/hip_bf16.h>\n"
+    "#ifndef HIPFORGE_BF16_INTEGER_SHIM\n"
+    "#define HIPFORGE_BF16_INTEGER_SHIM /* hipforge: HIP has no __bfloat162int_* family */\n"
+    HIPFORGE_BF16_CONVERSIONS("int", "int") HIPFORGE_BF16_CONVERSIONS("uint", "unsigned int")
+    HIPFORGE_BF16_CONVERSIONS("ll", "long long") HIPFORGE_BF16_CONVERSIONS("ull", "unsigned long long")
+    "\n#endif\n";
+#undef HIPFORGE_BF16_CONVERSIONS
+#undef HIPFORGE_BF16_CONVERSION
+
+// atomicAdd on __half2 and __half: a compare-and-swap loop on the 32-bit word, right on every kind of memory
+// (HIP's unsafeAtomicAdd(__half2*) uses the hardware add, which fine-grained host memory does not support).
+// The whole word changes atomically, stronger than CUDA's per-half guarantee; the old value is returned.
+constexpr std::string_view kHalfAtomicNames[] = {"atomicAdd"};
+constexpr std::string_view kHalfTypeWords[] = {"__half", "__half2", "half", "half2"};
+constexpr std::string_view kHalfAtomicCode =
+    "#include <hip/hip_runtime.h>\n#include <hip/hip_fp16.h>\n"
+    "#ifndef HIPFORGE_HALF_ATOMIC_ADD_SHIM\n"
+    "#define HIPFORGE_HALF_ATOMIC_ADD_SHIM /* hipforge: HIP has no atomicAdd on __half2/__half */\n"
+    "__device__ inline __half2 atomicAdd(__half2* address, __half2 value) { "
+    "unsigned int* word = reinterpret_cast<unsigned int*>(address); unsigned int old = *word, assumed; do { "
+    "assumed = old; __half2 current; __builtin_memcpy(&current, &assumed, 4); const __half2 sum = __hadd2(current, value); "
+    "unsigned int next; __builtin_memcpy(&next, &sum, 4); old = atomicCAS(word, assumed, next); } while (old != assumed); "
+    "__half2 previous; __builtin_memcpy(&previous, &old, 4); return previous; } "
+    "__device__ inline __half atomicAdd(__half* address, __half value) { "
+    "const unsigned int shift = (reinterpret_cast<unsigned long long>(address) & 2) * 8; "
+    "unsigned int* word = reinterpret_cast<unsigned int*>(reinterpret_cast<char*>(address) - shift / 8); "
+    "unsigned int old = *word, assumed; do { assumed = old; const unsigned short bits = "
+    "static_cast<unsigned short>(assumed >> shift); __half current; __builtin_memcpy(&current, &bits, 2); "
+    "const __half sum = __hadd(current, value); unsigned short sum_bits; __builtin_memcpy(&sum_bits, &sum, 2); "
+    "old = atomicCAS(word, assumed, (assumed & ~(0xffffu << shift)) | (static_cast<unsigned int>(sum_bits) << shift)); "
+    "} while (old != assumed); const unsigned short previous_bits = static_cast<unsigned short>(old >> shift); "
+    "__half previous; __builtin_memcpy(&previous, &previous_bits, 2); return previous; }\n"
+    "#endif\n";
+
+constexpr DeviceFunctionShim kShims[] = {
+    {.guard = "HIPFORGE_DP4A_SHIM",
+     .names = kDp4aNames,
+     .record = "__dp4a",
+     .code = kDp4aCode,
+     .note = "HIP has no __dp4a: an inline definition (four 8-bit products added to the 32-bit accumulator, "
+             "wrapping as the instruction does) is written after the includes"},
+    {.guard = "HIPFORGE_BF16_INTEGER_SHIM",
+     .names = kBfloat16IntegerNames,
+     .record = "__bfloat162int_rn",
+     .code = kBfloat16IntegerCode,
+     .note = "HIP has no __bfloat162int_*/uint_*/ll_*/ull_* conversions: inline definitions (bfloat16 -> float is "
+             "exact, then HIP's __float2int_* with the same rounding) are written after the includes"},
+    {.guard = "HIPFORGE_HALF_ATOMIC_ADD_SHIM",
+     .names = kHalfAtomicNames,
+     .with_any_of = kHalfTypeWords,
+     .checked_through = {6, 4},
+     .code = kHalfAtomicCode,
+     .note = "HIP has no atomicAdd on __half2/__half: inline overloads (a compare-and-swap loop on the 32-bit "
+             "word, correct on device and host memory) are written after the includes"},
+};
+
+}  // namespace
+
+std::span<const DeviceFunctionShim> DeviceFunctionShims() { return kShims; }
+
+}  // namespace hipforge::translate
