@@ -12,6 +12,7 @@
 #include "worker/translate/core/device_function_shims.h"
 #include "worker/translate/core/token_lexer.h"
 #include "worker/translate/core/token_rewrites.h"
+#include "worker/translate/core/token_sites.h"
 #include "worker/translate/core/version_conditions.h"
 
 namespace hipforge::translate {
@@ -45,8 +46,8 @@ class TokenPass {
         RenameIdentifier(token);
       } else if (token.kind == clang::tok::string_literal) {
         RenameInStringLiteral(token);
-      } else if (input_.discover_sites && (token.kind == clang::tok::lesslessless || IsSplitTripleLess(i))) {
-        DiscoverLaunch(i);
+      } else if (input_.discover_sites && (token.kind == clang::tok::lesslessless || IsSplitTripleLess(tokens_, i))) {
+        if (auto launch = LaunchAt(tokens_, i)) output_.launches.push_back(std::move(*launch));
       }
     }
     // nvcc includes cuda_runtime.h implicitly, so a project header may use the runtime API without including it;
@@ -63,7 +64,7 @@ class TokenPass {
     InsertDeviceFunctionShims();
     if (input_.facts && resolver_.options().target_hip_version < kHipWarpSyncIntroduced) {
       for (const WarpCallSite& call : input_.facts->warp_calls) {
-        if (!call.full_mask && IsFullMaskVariable(call.mask)) output_.full_mask_variables.push_back(call.callee.begin);
+        if (!call.full_mask && IsFullMaskVariable(content_, tokens_, call.mask)) output_.full_mask_variables.push_back(call.callee.begin);
       }
     }
     return std::move(output_);
@@ -558,105 +559,9 @@ class TokenPass {
     site.mask = {tokens_[index + 2].begin, tokens_[j - 1].end()};
     site.next_arg = tokens_[j + 1].begin;
     const auto macro = full_mask_macros_.find(std::string(Text(site.mask)));
-    site.full_mask = IsFullWarpMaskLiteral(Text(site.mask)) || IsFullMaskVariable(site.mask) ||
+    site.full_mask = IsFullWarpMaskLiteral(Text(site.mask)) || IsFullMaskVariable(content_, tokens_, site.mask) ||
                      (macro != full_mask_macros_.end() && macro->second);
     output_.warp_calls.push_back(std::move(site));
-  }
-
-  // True when `mask` is one identifier naming a block-scope variable declared `T name = <all-ones literal>;`
-  // that nothing in its scope assigns, increments or takes the address of.
-  bool IsFullMaskVariable(ByteRange mask) const {
-    const auto use = std::lower_bound(tokens_.begin(), tokens_.end(), mask.begin,
-                                      [](const Token& token, uint32_t offset) { return token.begin < offset; });
-    if (use == tokens_.end() || use->begin != mask.begin || use->end() != mask.end || !IsIdentifier(*use)) {
-      return false;
-    }
-    const std::string_view name = Text(*use);
-    const size_t use_index = static_cast<size_t>(use - tokens_.begin());
-    // The nearest declaration visible from the use: walk back; blocks closed before the use do not count.
-    int depth = 0;
-    size_t declaration = 0;
-    bool found = false;
-    for (size_t k = use_index; k-- > 1;) {
-      const auto kind = tokens_[k].kind;
-      if (kind == clang::tok::r_brace) ++depth;
-      if (kind == clang::tok::l_brace) --depth;
-      if (depth <= 0 && IsIdentifier(tokens_[k]) && Text(tokens_[k]) == name && k + 1 < tokens_.size() &&
-          tokens_[k + 1].kind == clang::tok::equal && IsIdentifier(tokens_[k - 1]) &&
-          !IsAssignmentContext(k - 1)) {
-        declaration = k;
-        found = true;
-        break;
-      }
-    }
-    if (!found) return false;
-    // The initialiser runs to the ';' and must be an all-ones literal.
-    size_t semi = declaration + 2;
-    while (semi < tokens_.size() && tokens_[semi].kind != clang::tok::semi && tokens_[semi].kind != clang::tok::comma) {
-      ++semi;
-    }
-    if (semi >= tokens_.size() || semi == declaration + 2) return false;
-    if (!IsFullWarpMaskLiteral(Text(ByteRange{tokens_[declaration + 2].begin, tokens_[semi - 1].end()}))) return false;
-    // A const or constexpr declaration cannot change, wherever it is.
-    for (size_t k = declaration; k-- > 0;) {
-      const auto kind = tokens_[k].kind;
-      if (kind == clang::tok::semi || kind == clang::tok::l_brace || kind == clang::tok::r_brace) break;
-      if (IsIdentifier(tokens_[k]) && (Text(tokens_[k]) == "const" || Text(tokens_[k]) == "constexpr")) return true;
-    }
-    // Block scope only: the scope's '{' follows ')' (function body, if, for), ';', '{', '}', 'else' or 'do';
-    // a namespace or class brace follows a name, and a global could change anywhere.
-    int scope_depth = 0;
-    size_t open = declaration;
-    for (; open-- > 0;) {
-      if (tokens_[open].kind == clang::tok::r_brace) ++scope_depth;
-      if (tokens_[open].kind == clang::tok::l_brace && scope_depth-- == 0) break;
-    }
-    if (open == static_cast<size_t>(-1) || open == 0) return false;
-    const Token& before_open = tokens_[open - 1];
-    const bool block = before_open.kind == clang::tok::r_paren || before_open.kind == clang::tok::semi ||
-                       before_open.kind == clang::tok::l_brace || before_open.kind == clang::tok::r_brace ||
-                       (IsIdentifier(before_open) && (Text(before_open) == "else" || Text(before_open) == "do" ||
-                                                      Text(before_open) == "const"));
-    if (!block) return false;
-    // Nothing in the rest of the scope may change it.
-    depth = 0;
-    for (size_t k = semi; k < tokens_.size(); ++k) {
-      const auto kind = tokens_[k].kind;
-      if (kind == clang::tok::l_brace) ++depth;
-      if (kind == clang::tok::r_brace && depth-- == 0) break;
-      if (!IsIdentifier(tokens_[k]) || Text(tokens_[k]) != name) continue;
-      if (k + 1 < tokens_.size() && IsModifyingOperator(tokens_[k + 1].kind)) return false;
-      if (tokens_[k - 1].kind == clang::tok::plusplus || tokens_[k - 1].kind == clang::tok::minusminus) return false;
-      if (tokens_[k - 1].kind == clang::tok::amp && IsAddressOfContext(k - 1)) return false;
-    }
-    return true;
-  }
-
-  // A keyword before `name = ...` makes it an assignment statement, not a declaration.
-  bool IsAssignmentContext(size_t before) const {
-    const std::string_view text = Text(tokens_[before]);
-    return text == "return" || text == "case" || text == "else" || text == "do" || text == "goto" ||
-           text == "throw" || text == "co_return";
-  }
-
-  static bool IsModifyingOperator(clang::tok::TokenKind kind) {
-    switch (kind) {
-      case clang::tok::equal: case clang::tok::plusequal: case clang::tok::minusequal: case clang::tok::starequal:
-      case clang::tok::slashequal: case clang::tok::percentequal: case clang::tok::ampequal:
-      case clang::tok::pipeequal: case clang::tok::caretequal: case clang::tok::lesslessequal:
-      case clang::tok::greatergreaterequal: case clang::tok::plusplus: case clang::tok::minusminus:
-        return true;
-      default:
-        return false;
-    }
-  }
-
-  // '&' is address-of (not bitwise and) when what precedes it cannot end an operand.
-  bool IsAddressOfContext(size_t amp) const {
-    if (amp == 0) return true;
-    const Token& before = tokens_[amp - 1];
-    return !(IsIdentifier(before) || before.kind == clang::tok::numeric_constant ||
-             before.kind == clang::tok::r_paren || before.kind == clang::tok::r_square);
   }
 
   // --- cooperative groups HIP lacks (compat_shims.h) ---------------------------------------------------
@@ -719,7 +624,7 @@ class TokenPass {
         tokens_[index + 1].kind != clang::tok::l_paren ||
         (index > 0 && (tokens_[index - 1].kind == clang::tok::period || tokens_[index - 1].kind == clang::tok::arrow ||
                        tokens_[index - 1].kind == clang::tok::coloncolon ||
-                       (IsIdentifier(tokens_[index - 1]) && !IsAssignmentContext(index - 1)))) ||
+                       (IsIdentifier(tokens_[index - 1]) && !IsAssignmentContext(content_, tokens_[index - 1])))) ||
         !TargetHipLacks(resolver_.Find("__syncwarp"), resolver_.options().target_hip_version)) {
       return false;
     }
@@ -764,37 +669,6 @@ class TokenPass {
 
   // --- kernel launches from tokens (fallback) ----------------------------------------------------------
 
-  bool IsSplitTripleLess(size_t i) const {
-    return tokens_[i].kind == clang::tok::lessless && i + 1 < tokens_.size() &&
-           tokens_[i + 1].kind == clang::tok::less;
-  }
-  bool IsTripleGreaterAt(size_t i, size_t* after) const {
-    if (tokens_[i].kind == clang::tok::greatergreatergreater) {
-      *after = i + 1;
-      return true;
-    }
-    if (tokens_[i].kind == clang::tok::greatergreater && i + 1 < tokens_.size() &&
-        tokens_[i + 1].kind == clang::tok::greater) {
-      *after = i + 2;
-      return true;
-    }
-    return false;
-  }
-
-  // Skips back over balanced template arguments ending at `close` ('>' or '>>'); returns the index of the
-  // matching '<', or npos.
-  size_t SkipTemplateArgumentsBack(size_t close) const {
-    int depth = 0;
-    for (size_t k = close + 1; k-- > 0;) {
-      const auto kind = tokens_[k].kind;
-      if (kind == clang::tok::greater) depth += 1;
-      if (kind == clang::tok::greatergreater) depth += 2;
-      if (kind == clang::tok::less && --depth == 0) return k;
-      if (kind == clang::tok::semi || kind == clang::tok::l_brace || kind == clang::tok::r_brace) break;
-    }
-    return std::string::npos;
-  }
-
   // Argument rewrites for a call found from tokens: `name ( args )`, split at top-level commas.
   void DiscoverCall(size_t name_index) {
     if (name_index + 1 >= tokens_.size() || tokens_[name_index + 1].kind != clang::tok::l_paren) return;
@@ -822,70 +696,6 @@ class TokenPass {
     auto edits = RewriteCallArguments(Text(tokens_[name_index]), call, content_, resolver_.options(),
                                       &output_.call_warnings);
     if (!edits.empty()) output_.call_rewrites.emplace_back(call.callee.begin, std::move(edits));
-  }
-
-  void DiscoverLaunch(size_t open) {
-    if (open == 0) return;
-    // The kernel name, walking back: name [<template args>] [:: name [<template args>]]...
-    size_t first = open;
-    bool template_args = false;
-    size_t k = open - 1;
-    while (true) {
-      if (tokens_[k].kind == clang::tok::greater || tokens_[k].kind == clang::tok::greatergreater) {
-        const size_t less = SkipTemplateArgumentsBack(k);
-        if (less == std::string::npos || less == 0) return;
-        template_args = true;
-        k = less - 1;
-      }
-      if (!IsIdentifier(tokens_[k])) return;
-      first = k;
-      if (k >= 2 && tokens_[k - 1].kind == clang::tok::coloncolon &&
-          (IsIdentifier(tokens_[k - 2]) || tokens_[k - 2].kind == clang::tok::greater)) {
-        k -= 2;
-        continue;
-      }
-      if (k >= 1 && tokens_[k - 1].kind == clang::tok::coloncolon) first = k - 1;
-      break;
-    }
-    LaunchSite site;
-    site.callee = {tokens_[first].begin, tokens_[open - 1].end()};
-    site.template_callee = template_args;
-    size_t j = open + (tokens_[open].kind == clang::tok::lesslessless ? 1 : 2);
-    size_t arg_begin = j;
-    int depth = 0;
-    size_t after_config = 0;
-    for (; j < tokens_.size(); ++j) {
-      const auto kind = tokens_[j].kind;
-      if (depth == 0 && IsTripleGreaterAt(j, &after_config)) break;
-      if (kind == clang::tok::l_paren || kind == clang::tok::l_square || kind == clang::tok::l_brace) ++depth;
-      if (kind == clang::tok::r_paren || kind == clang::tok::r_square || kind == clang::tok::r_brace) --depth;
-      if (kind == clang::tok::comma && depth == 0) {
-        if (j == arg_begin) return;
-        site.config.push_back({tokens_[arg_begin].begin, tokens_[j - 1].end()});
-        arg_begin = j + 1;
-      }
-    }
-    if (j >= tokens_.size() || j == arg_begin) return;
-    if (tokens_[open].kind != clang::tok::lesslessless) {
-      site.open_chevrons = ByteRange{tokens_[open].begin, tokens_[open + 1].end()};
-    }
-    if (tokens_[j].kind != clang::tok::greatergreatergreater) {
-      site.close_chevrons = ByteRange{tokens_[j].begin, tokens_[j + 1].end()};
-    }
-    site.config.push_back({tokens_[arg_begin].begin, tokens_[j - 1].end()});
-    if (site.config.size() < 2 || site.config.size() > 4) return;
-    if (after_config >= tokens_.size() || tokens_[after_config].kind != clang::tok::l_paren) return;
-    depth = 0;
-    size_t close = after_config + 1;
-    for (; close < tokens_.size(); ++close) {
-      const auto kind = tokens_[close].kind;
-      if (kind == clang::tok::l_paren) ++depth;
-      if (kind == clang::tok::r_paren && depth-- == 0) break;
-    }
-    if (close >= tokens_.size()) return;
-    if (close > after_config + 1) site.args = ByteRange{tokens_[after_config + 1].begin, tokens_[close - 1].end()};
-    site.whole = {site.callee.begin, tokens_[close].end()};
-    output_.launches.push_back(std::move(site));
   }
 
   const TokenPassInput& input_;
