@@ -146,6 +146,38 @@ TEST(RepositoryMigrationCacheTest, UnchangedFilesReuseTheirResult) {
   }
 }
 
+// The analyzer's own parses (the device-side pass of a unit with `__CUDA_ARCH__` blocks, a header no unit
+// includes) are cached too (analyze/parse_cache.h): an unchanged re-run parses nothing at all, and a changed header
+// is parsed again.
+TEST(RepositoryMigrationCacheTest, AnalyzerDeviceAndHeaderParsesAreCached) {
+  TempDir temp;
+  const fs::path input = temp.path() / "in";
+  fs::copy(RepoData("make_app"), input, fs::copy_options::recursive);
+  std::ofstream(input / "src/stencil.cu", std::ios::app)
+      << "__device__ float Lane() {\n#ifdef __CUDA_ARCH__\n  return __shfl_sync(0xffffffff, 1.0f, 0);\n#else\n"
+         "  return 0.0f;\n#endif\n}\n";
+  std::ofstream(input / "src/unused.cuh") << "#pragma once\n__device__ inline int Warp() { return warpSize; }\n";
+  MigrationOptions options;
+  options.translate.cache_directory = temp.path() / "cache";
+  const uint64_t before = UnitParseCount();
+  HIPFORGE_MIGRATE_OR_SKIP(first, input, temp.path() / "out1", options);
+  // 2 units (shared by translator and analyzer), stencil.cu's device side, and unused.cuh.
+  EXPECT_EQ(UnitParseCount() - before, 4u);
+  const uint64_t cold = UnitParseCount();
+  HIPFORGE_MIGRATE_OR_SKIP(second, input, temp.path() / "out2", options);
+  EXPECT_EQ(UnitParseCount() - cold, 0u) << "an unchanged re-run parses nothing (device side and headers included)";
+  ASSERT_EQ(second->findings.size(), first->findings.size());
+  for (size_t i = 0; i < first->findings.size(); ++i) {
+    EXPECT_EQ(second->findings[i].rule_id, first->findings[i].rule_id);
+    EXPECT_EQ(second->findings[i].location.path, first->findings[i].location.path);
+    EXPECT_EQ(second->findings[i].location.line, first->findings[i].location.line);
+  }
+  std::ofstream(input / "src/unused.cuh", std::ios::app) << "__device__ inline int Lanes() { return warpSize; }\n";
+  const uint64_t warm = UnitParseCount();
+  HIPFORGE_MIGRATE_OR_SKIP(third, input, temp.path() / "out3", options);
+  EXPECT_EQ(UnitParseCount() - warm, 1u) << "only the changed header is parsed again";
+}
+
 TEST(RepositoryMigrationRenameTest, CuFilesBecomeHipEverywhere) {
   TempDir temp;
   MigrationOptions options;

@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "worker/translate/analyze/ast_runner.h"
+#include "worker/translate/analyze/parse_cache.h"
 #include "worker/translate/analyze/registry.h"
 #include "worker/translate/analyze/token_file.h"
 #include "worker/translate/frontend/compile_arguments.h"
@@ -95,6 +96,8 @@ class AnalyzerImpl final : public Analyzer {
     }
     if (!options_.unit_arguments) clang_args.push_back("-I" + canonical_root.string());
     const std::vector<std::string> readable_roots = frontend_.ReadableRoots(canonical_root);
+    std::optional<analyze::ParseCache> cache;
+    if (options_.cache_directory) cache.emplace(*options_.cache_directory, "analyzer-parse-1;" + analyze::AstRulesSalt(disabled_));
     // Parses `batch` with `args` on `jobs` threads; progress counts from `done_before` when `total` > 0.
     auto run_parallel = [&](const std::vector<size_t>& batch, const std::vector<std::string>& args, int done_before,
                             int total) {
@@ -119,7 +122,14 @@ class AnalyzerImpl final : public Analyzer {
               auto host_only = std::find(unit_args.begin(), unit_args.end(), "--cuda-host-only");
               if (device && host_only != unit_args.end()) *host_only = "--cuda-device-only";
             }
-            results[i] = analyze::RunAstRules(unit_args, path, canonical_root, disabled_, readable_roots);
+            std::optional<analyze::TranslationUnitResult> hit;
+            if (cache) hit = cache->Lookup(text.path(), text.content(), unit_args, canonical_root);
+            if (hit) {
+              results[i] = std::move(*hit);
+            } else {
+              results[i] = analyze::RunAstRules(unit_args, path, canonical_root, disabled_, readable_roots);
+              if (cache) cache->Store(text.path(), text.content(), unit_args, canonical_root, results[i]);
+            }
           }
           std::lock_guard<std::mutex> lock(progress_mutex);
           ++done;

@@ -2,6 +2,7 @@
 // AMD-semantics analyzer: rules HBxxx over CUDA sources (AST) and build files/scripts (tokens/lines).
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,6 +30,9 @@ struct AnalyzeOptions {
   // the build (core/unit_arguments.h), so both parse with one set; unset: the front end's own plus the
   // allow-listed job arguments. The device-side pass swaps --cuda-host-only for --cuda-device-only in them.
   std::function<std::vector<std::string>(const std::filesystem::path& file)> unit_arguments;
+  // Where the analyzer keeps its own parses (the device-side pass, headers no unit includes; analyze/parse_cache.h)
+  // for an unchanged re-run; unset: not kept.
+  std::optional<std::filesystem::path> cache_directory;
 };
 
 // The report's effort section (common/report/report.h): hours LEFT for a person, with the items they add up from.

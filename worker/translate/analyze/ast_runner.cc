@@ -117,14 +117,16 @@ TranslationUnitResult RunAstRules(const std::vector<std::string>& clang_args, co
   return consumer.Take(parse);
 }
 
-std::string AstRulesCompanion::CacheSalt() const {
+std::string AstRulesSalt(const std::set<std::string>& disabled) {
   // Bump the generation when what the AST rules record changes.
   std::string salt = "hipforge-analyzer-ast-1;disabled=";
-  for (const auto& id : disabled_) salt += id + ",";
+  for (const auto& id : disabled) salt += id + ",";
   salt += ";rules=";
   for (const auto& info : AllRuleInfos()) salt += std::string(info.id) + ",";
   return salt;
 }
+
+std::string AstRulesCompanion::CacheSalt() const { return AstRulesSalt(disabled_); }
 
 std::unique_ptr<CompanionConsumer> AstRulesCompanion::ConsumerFor(const std::filesystem::path& unit) {
   return std::make_unique<AstRulesConsumer>(root_, disabled_, this, unit);

@@ -32,6 +32,10 @@ TranslationUnitResult RunAstRules(const std::vector<std::string>& clang_args, co
                                   const std::filesystem::path& canonical_root, const std::set<std::string>& disabled,
                                   const std::vector<std::string>& readable_roots = {});
 
+// What the AST rules' results depend on besides the parse: the rule set and the rules left out. Salt of every
+// cache of those results (AstRulesCompanion's, parse_cache.h).
+std::string AstRulesSalt(const std::set<std::string>& disabled);
+
 // The AST rules as a companion of another component's parse (the translator's, in the repository pass): each
 // unit is parsed once, the rules' results are kept here for Analyze and cached with the translator's facts.
 class AstRulesCompanion : public ParseCompanion {

@@ -24,6 +24,8 @@ absl::Status CreateTranslatorAndAnalyzer(MigrationState& state, const MigrationT
   if (auto lookup = MakeUnitArgumentLookup(translate_options, state.input); lookup.ok()) {
     analyze_options.unit_arguments = std::move(*lookup);
   }
+  // The analyzer's own parses (device side, headers no unit includes) are cached beside the translator's facts.
+  if (options.translate.cache_directory) analyze_options.cache_directory = *options.translate.cache_directory / "analyzer";
   analyze_options.annotate = analyze_options.annotate || options.annotate;
   analyze_options.target_architectures = options.hip_architectures;  // HB206 needs to know about gfx94x
   absl::StatusOr<std::unique_ptr<Analyzer>> analyzer = tools.analyzer_factory(analyze_options);
