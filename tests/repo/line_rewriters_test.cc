@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "worker/translate/repo/build_tables.h"
+#include "worker/translate/tables/build_tables.h"
 #include "worker/translate/repo/nvcc_flag_mapper.h"
 #include "worker/translate/repo/script_line_rewriter.h"
 

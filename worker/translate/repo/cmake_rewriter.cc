@@ -4,7 +4,7 @@
 #include <cctype>
 #include <regex>
 
-#include "worker/translate/repo/build_tables.h"
+#include "worker/translate/tables/build_tables.h"
 #include "worker/translate/repo/cmake_tokenizer.h"
 #include "worker/translate/repo/nvcc_flag_mapper.h"
 #include "worker/translate/repo/text_edits.h"

@@ -11,15 +11,10 @@ struct Match {
 };
 
 std::optional<Match> FindRule(const std::string& word, bool nvcc_context) {
-  for (const NvccFlagRule& rule : NvccFlagRules()) {
-    if (rule.nvcc_context_only && !nvcc_context) continue;
-    if (word == rule.spelling) return Match{&rule, std::nullopt};
-    if (rule.form == NvccFlagForm::kWithValue && word.size() > rule.spelling.size() + 1 &&
-        word.compare(0, rule.spelling.size(), rule.spelling) == 0 && word[rule.spelling.size()] == '=') {
-      return Match{&rule, word.substr(rule.spelling.size() + 1)};
-    }
-  }
-  return std::nullopt;
+  const NvccFlagRule* rule = FindNvccFlagRule(word, nvcc_context);
+  if (rule == nullptr) return std::nullopt;
+  if (word == rule->spelling) return Match{rule, std::nullopt};
+  return Match{rule, word.substr(rule->spelling.size() + 1)};
 }
 
 std::vector<std::string> SplitHostFlags(std::string value) {

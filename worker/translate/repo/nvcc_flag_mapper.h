@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "worker/translate/repo/build_tables.h"
+#include "worker/translate/tables/build_tables.h"
 
 namespace hipforge::translate {
 

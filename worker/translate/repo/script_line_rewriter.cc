@@ -4,7 +4,7 @@
 #include <cctype>
 #include <regex>
 
-#include "worker/translate/repo/build_tables.h"
+#include "worker/translate/tables/build_tables.h"
 #include "worker/translate/repo/nvcc_flag_mapper.h"
 
 namespace hipforge::translate {
@@ -104,11 +104,7 @@ ScriptLineResult ScriptLineRewriter::Rewrite(const std::string& line) const {
     return result;
   }
   // Flags that could be someone else's (`-G` for cmake, `-dc`) are nvcc's only where nvcc is meant.
-  const std::string lower = Lower(line);
-  const auto has = [&](const char* s) { return lower.find(s) != std::string::npos; };
-  const bool nvcc_context =
-      !has("cmake") && (has("nvcc") || has("gencode") || has("cuflags") || has("cudaflags") || has("cuda_flags") ||
-                        has(".cu ") || has(".cu\"") || (lower.size() >= 3 && lower.compare(lower.size() - 3, 3, ".cu") == 0));
+  const bool nvcc_context = IsNvccContext(line);
   std::string text = RewriteWords(line, nvcc_context, result);
   text = MapIdentifiers(text, result);
   // CUDA install paths: /usr/local/cuda[-12.2] -> /opt/rocm; its lib64 -> lib.

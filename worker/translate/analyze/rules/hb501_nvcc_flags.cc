@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "worker/translate/tables/build_tables.h"
+
 namespace hipforge::translate::analyze {
 namespace {
 
@@ -10,36 +12,24 @@ bool IsFlagBoundary(char c) {
          c == '[' || c == ',' || c == '{' || c == ';';
 }
 
-// nvcc-only options, matched at an argument boundary; `prefix` options match any continuation.
-struct Flag {
-  std::string_view text;
-  bool prefix;
-};
-constexpr Flag kFlags[] = {
-    {"-arch=", true},         {"-arch ", true},       {"--gpu-architecture", true}, {"-gencode", true},
-    {"--generate-code", true}, {"-code=", true},       {"-Xptxas", true},            {"--ptxas-options", true},
-    {"-rdc=", true},          {"-rdc ", true},        {"--relocatable-device-code", true},
-    {"--use_fast_math", false}, {"-use_fast_math", false}, {"--use-fast-math", false}, {"-Xcompiler", true},
-    {"--compiler-options", true}, {"--expt-relaxed-constexpr", false}, {"--expt-extended-lambda", false},
-    {"--extended-lambda", false}, {"-ccbin", true},   {"--compiler-bindir", true}, {"--default-stream", true},
-    {"-lineinfo", false},     {"--ftz=", true},       {"--prec-div=", true},        {"--prec-sqrt=", true},
-    {"--fmad=", true},        {"-dlto", false},       {"--maxrregcount", true},     {"-maxrregcount", true},
-    {"-Xnvlink", true},       {"--cudart", true},     {"-cudart", true},
-};
+// nvcc's options are the build table's (tables/build_tables.h: the flags the rewriters map), matched at an
+// argument boundary; flags another tool may share (-G, -dc, -arch, -Xlinker) count only on a line that means nvcc.
+bool EndsFlag(std::string_view code, size_t end, NvccFlagForm form) {
+  if (end >= code.size()) return true;
+  const char next = code[end];
+  if (form == NvccFlagForm::kWithValue && (next == '=' || next == '"' || next == '\'')) return true;
+  return !(std::isalnum(static_cast<unsigned char>(next)) || next == '_' || next == '-' || next == '=' || next == '.');
+}
 
 std::vector<std::string> NvccFlagsIn(std::string_view code) {
   std::vector<std::string> found;
-  for (const Flag& flag : kFlags) {
-    for (size_t at = code.find(flag.text); at != std::string_view::npos; at = code.find(flag.text, at + 1)) {
+  const bool nvcc_context = IsNvccContext(code);
+  for (const NvccFlagRule& flag : NvccFlagRules()) {
+    if (flag.nvcc_context_only && !nvcc_context) continue;
+    for (size_t at = code.find(flag.spelling); at != std::string_view::npos; at = code.find(flag.spelling, at + 1)) {
       if (at > 0 && !IsFlagBoundary(code[at - 1])) continue;
-      const size_t end = at + flag.text.size();
-      if (!flag.prefix && end < code.size() && (std::isalnum(static_cast<unsigned char>(code[end])) || code[end] == '_')) {
-        continue;
-      }
-      if ((flag.text == "-arch " || flag.text == "-rdc ") && end < code.size() && code[end] == '-') continue;
-      std::string name(flag.text);
-      while (!name.empty() && (name.back() == ' ' || name.back() == '=')) name.pop_back();
-      found.push_back(name);
+      if (!EndsFlag(code, at + flag.spelling.size(), flag.form)) continue;
+      found.emplace_back(flag.spelling);
       break;
     }
   }

@@ -2,31 +2,19 @@
 
 #include <set>
 
+#include "worker/translate/tables/build_tables.h"
+
 namespace hipforge::translate::analyze {
 namespace {
 
-struct Tool {
-  std::string_view name;
-  std::string_view replacement;
-};
-constexpr Tool kTools[] = {
-    {"nvidia-smi", "rocm-smi / amd-smi"},
-    {"nvprof", "rocprof (rocprofv3)"},
-    {"nsys", "rocprofv3 --sys-trace / rocprof --hip-trace (Omnitrace for timelines)"},
-    {"ncu", "rocprofv3 counters / Omniperf"},
-    {"nv-nsight-cu-cli", "rocprofv3 counters / Omniperf"},
-    {"nvvp", "rocprof + Perfetto"},
-    {"cuda-memcheck", "AddressSanitizer for HIP (-fsanitize=address with xnack+)"},
-    {"compute-sanitizer", "AddressSanitizer for HIP (-fsanitize=address with xnack+)"},
-    {"cuda-gdb", "rocgdb"},
-    {"cuobjdump", "llvm-objdump / roc-obj"},
-    {"nvdisasm", "llvm-objdump --disassemble (amdgcn)"},
-};
+// The tools and their ROCm counterparts are the build table's (tables/build_tables.h), which the script
+// rewriter applies.
+using Tool = ToolMapping;
 
 // The first mention of a tool; with `skip_prose`, mentions in printed messages and prose strings do not count.
 const Tool* FindTool(std::string_view text, size_t* position, bool skip_prose = false) {
-  for (const Tool& tool : kTools) {
-    for (size_t hit : FindWord(text, tool.name, "-")) {
+  for (const Tool& tool : ToolMappings()) {
+    for (size_t hit : FindWord(text, tool.cuda_tool, "-")) {
       if (skip_prose && IsProseMention(text, hit)) continue;
       *position = hit;
       return &tool;
@@ -36,9 +24,9 @@ const Tool* FindTool(std::string_view text, size_t* position, bool skip_prose = 
 }
 
 std::string Message(const Tool& tool) {
-  return std::string(tool.name) + ": NVIDIA tool, not available on ROCm systems";
+  return std::string(tool.cuda_tool) + ": NVIDIA tool, not available on ROCm systems";
 }
-std::string Fix(const Tool& tool) { return "Use " + std::string(tool.replacement) + "."; }
+std::string Fix(const Tool& tool) { return ToolAdvice(tool); }
 
 }  // namespace
 
@@ -73,7 +61,7 @@ void NvidiaToolRule::checkTokens(const TextFile& file) {
     const std::string_view command = body.substr(start, word_end == std::string_view::npos ? body.size() - start
                                                                                            : word_end - start);
     const size_t slash = command.rfind('/');
-    if ((slash == std::string_view::npos ? command : command.substr(slash + 1)) != tool->name) continue;
+    if ((slash == std::string_view::npos ? command : command.substr(slash + 1)) != tool->cuda_tool) continue;
     const uint32_t offset = token.offset + 1 + static_cast<uint32_t>(position);
     if (!lines_done.insert(file.LineColumn(offset).first).second) continue;
     Report(file, offset, Message(*tool), Fix(*tool));

@@ -1,7 +1,9 @@
 #pragma once
-// CUDA -> ROCm mapping tables for build files, scripts and containers. Data only; the rewriters read them.
-// docs/repository-migration.md describes the choices; tests/repo/build_tables_test.cc checks them.
+// CUDA -> ROCm build-tool knowledge (nvcc flags, libraries, environment variables, command-line tools) as data:
+// the one table the repository pass's rewriters and the analyzer's build rules (HB501, HB503, HB504) read.
+// docs/repository-migration.md describes the choices; tests/repo/line_rewriters_test.cc checks them.
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace hipforge::translate {
@@ -30,6 +32,13 @@ struct NvccFlagRule {
   bool nvcc_context_only = false;  // ambiguous with host-compiler flags: rewritten only where nvcc is meant
 };
 std::span<const NvccFlagRule> NvccFlagRules();
+// The rule for one command-line word ("-arch=sm_80" -> the -arch rule), or nullptr; nvcc_context_only rules
+// count only with `nvcc_context`.
+const NvccFlagRule* FindNvccFlagRule(std::string_view word, bool nvcc_context);
+// Where a line of a build file or script means nvcc, so flags that could be a host compiler's or another tool's
+// (-G, -dc, -arch, -Xlinker) are nvcc's: it names nvcc, -gencode, a .cu file or a CUDA flags variable (CUFLAGS,
+// CUDAFLAGS, CUDA_FLAGS) and is not a cmake command line.
+bool IsNvccContext(std::string_view line);
 
 // A CUDA library and its ROCm counterpart in each build-file dialect.
 struct LibraryMapping {
@@ -42,20 +51,21 @@ struct LibraryMapping {
 std::span<const LibraryMapping> LibraryMappings();
 const LibraryMapping* FindLibraryMapping(std::string_view cuda_name);
 
-// Environment variables.
+// Environment variables (HB503 reports each; scripts get rocm_name, or a note for a person where it is empty).
 struct EnvVarMapping {
   std::string_view cuda_name;
-  std::string_view rocm_name;  // empty: no equivalent (left, with a note)
+  std::string_view rocm_name;  // empty: no drop-in equivalent (left, with the note)
   std::string_view value_from; // when non-empty: only this value maps ...
   std::string_view value_to;   // ... to this one (CUDA_LAUNCH_BLOCKING=1 -> AMD_SERIALIZE_KERNEL=3)
   std::string_view note;
 };
 std::span<const EnvVarMapping> EnvVarMappings();
+const EnvVarMapping* FindEnvVarMapping(std::string_view cuda_name);
 
 // Variables and paths naming the CUDA installation.
 std::span<const std::string_view> CudaRootVariables();  // CUDA_HOME, CUDA_PATH, ... -> ROCM_PATH
 
-// NVIDIA command-line tools in scripts.
+// NVIDIA command-line tools in scripts (HB504 reports each; scripts get the ROCm tool, or a note where none).
 struct ToolMapping {
   std::string_view cuda_tool;
   std::string_view rocm_tool;        // ROCm >= 6.2 name; empty: no drop-in, left for a person
@@ -63,5 +73,9 @@ struct ToolMapping {
   std::string_view note;
 };
 std::span<const ToolMapping> ToolMappings();
+// What a person should use instead, from the table: "Use amd-smi (rocm-smi before ROCm 6.2): <note>." (HB504's fix).
+std::string ToolAdvice(const ToolMapping& tool);
+// "Use HIP_VISIBLE_DEVICES: <note>." / "CUDA_LAUNCH_BLOCKING=1 -> ..." (HB503's fix).
+std::string EnvVarAdvice(const EnvVarMapping& variable);
 
 }  // namespace hipforge::translate

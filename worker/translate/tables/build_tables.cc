@@ -1,6 +1,7 @@
-#include "worker/translate/repo/build_tables.h"
+#include "worker/translate/tables/build_tables.h"
 
 #include <array>
+#include <cctype>
 
 namespace hipforge::translate {
 namespace {
@@ -30,7 +31,7 @@ constexpr std::array kNvccFlagRules = {
                  "hipcc has no separate device-link step: link the -fgpu-rdc objects with hipcc -fgpu-rdc"},
     NvccFlagRule{"-Xcompiler", F::kWithValue, A::kUnwrapHost, "", "hipcc passes host flags directly"},
     NvccFlagRule{"--compiler-options", F::kWithValue, A::kUnwrapHost, "", "hipcc passes host flags directly"},
-    NvccFlagRule{"-Xlinker", F::kWithValue, A::kUnwrapLinker, "", "linker flags through -Wl,"},
+    NvccFlagRule{"-Xlinker", F::kWithValue, A::kUnwrapLinker, "", "linker flags through -Wl,", true},  // gcc's too
     NvccFlagRule{"--linker-options", F::kWithValue, A::kUnwrapLinker, "", "linker flags through -Wl,"},
     NvccFlagRule{"-Xptxas", F::kWithValue, A::kDrop, "",
                  "no PTX assembler on AMD; for register usage use -Rpass-analysis=kernel-resource-usage"},
@@ -69,6 +70,17 @@ constexpr std::array kNvccFlagRules = {
     NvccFlagRule{"-ftz=false", F::kExact, A::kDrop, "", "the default for hipcc"},
     NvccFlagRule{"-fmad=false", F::kExact, A::kReplace, "-ffp-contract=off", "no fused multiply-add"},
     NvccFlagRule{"-fmad=true", F::kExact, A::kDrop, "", "the default for hipcc"},
+    // The double-dash spellings and device LTO, known to HB501 before it read this table:
+    NvccFlagRule{"--ftz=true", F::kExact, A::kReplace, "-fgpu-flush-denormals-to-zero", "flush denormals"},
+    NvccFlagRule{"--ftz=false", F::kExact, A::kDrop, "", "the default for hipcc"},
+    NvccFlagRule{"--fmad=false", F::kExact, A::kReplace, "-ffp-contract=off", "no fused multiply-add"},
+    NvccFlagRule{"--fmad=true", F::kExact, A::kDrop, "", "the default for hipcc"},
+    NvccFlagRule{"--prec-div", F::kWithValue, A::kDrop, "", "no per-operation precision switch in hipcc"},
+    NvccFlagRule{"--prec-sqrt", F::kWithValue, A::kDrop, "", "no per-operation precision switch in hipcc"},
+    NvccFlagRule{"-dlto", F::kExact, A::kDropManual, "",
+                 "device link-time optimisation: clang's -foffload-lto is the nearest; check the link line"},
+    NvccFlagRule{"--dlink-time-opt", F::kExact, A::kDropManual, "",
+                 "device link-time optimisation: clang's -foffload-lto is the nearest; check the link line"},
     NvccFlagRule{"-prec-div", F::kWithValue, A::kDrop, "", "no per-operation precision switch in hipcc", true},
     NvccFlagRule{"-prec-sqrt", F::kWithValue, A::kDrop, "", "no per-operation precision switch in hipcc", true},
     NvccFlagRule{"--forward-unknown-to-host-compiler", F::kExact, A::kDrop, "", "hipcc takes host flags directly"},
@@ -124,6 +136,20 @@ constexpr std::array kEnvVarMappings = {
     EnvVarMapping{"CUDA_DEVICE_ORDER", "", "", "", "no effect on ROCm (devices are enumerated in PCI order)"},
     EnvVarMapping{"CUDA_CACHE_DISABLE", "", "", "", "no JIT cache on ROCm: code objects are compiled ahead of time"},
     EnvVarMapping{"CUDA_MODULE_LOADING", "", "", "", "no lazy-loading switch on ROCm"},
+    // Known to HB503 before the analyzer read this table:
+    EnvVarMapping{"CUDA_DEVICE_MAX_CONNECTIONS", "", "", "",
+                  "the nearest is GPU_MAX_HW_QUEUES (hardware queues per device); check what the setting was for"},
+    EnvVarMapping{"CUDA_CACHE_PATH", "", "", "", "no JIT cache on ROCm: code objects are compiled ahead of time"},
+    EnvVarMapping{"CUDA_CACHE_MAXSIZE", "", "", "", "no JIT cache on ROCm: code objects are compiled ahead of time"},
+    EnvVarMapping{"CUDA_FORCE_PTX_JIT", "", "", "", "no PTX on AMD GPUs"},
+    EnvVarMapping{"CUDA_DISABLE_PTX_JIT", "", "", "", "no PTX on AMD GPUs"},
+    EnvVarMapping{"CUDA_AUTO_BOOST", "", "", "", "no equivalent on ROCm"},
+    EnvVarMapping{"CUDA_MPS_PIPE_DIRECTORY", "", "", "", "no MPS on ROCm"},
+    EnvVarMapping{"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "", "", "", "no MPS on ROCm; CU masking (HSA_CU_MASK) is the nearest"},
+    EnvVarMapping{"NVIDIA_VISIBLE_DEVICES", "", "", "",
+                  "NVIDIA container runtime only: pass --device=/dev/kfd --device=/dev/dri to the container"},
+    EnvVarMapping{"NVIDIA_DRIVER_CAPABILITIES", "", "", "", "NVIDIA container runtime only"},
+    EnvVarMapping{"NVIDIA_TF32_OVERRIDE", "", "", "", "no TF32 on MI250; on MI300 TF32 is a hipBLASLt setting"},
 };
 
 constexpr std::array<std::string_view, 9> kCudaRootVariables = {
@@ -140,7 +166,18 @@ constexpr std::array kToolMappings = {
     ToolMapping{"compute-sanitizer", "", "", "no drop-in on ROCm: build with -fsanitize=address (xnack+) or use rocgdb"},
     ToolMapping{"cuda-gdb", "rocgdb", "rocgdb", ""},
     ToolMapping{"deviceQuery", "rocminfo", "rocminfo", "output format differs"},
+    // Known to HB504 before the analyzer read this table:
+    ToolMapping{"nvvp", "", "", "no visual profiler on ROCm: trace with rocprofv3 and view the trace in Perfetto"},
+    ToolMapping{"cuobjdump", "", "", "no drop-in on ROCm: llvm-objdump or roc-obj read AMD code objects"},
+    ToolMapping{"nvdisasm", "", "", "no drop-in on ROCm: llvm-objdump --disassemble reads AMD code objects"},
 };
+
+// A note as a sentence of its own: "no PTX on AMD GPUs" -> "No PTX on AMD GPUs."
+std::string Sentence(std::string_view note) {
+  std::string text(note);
+  if (!text.empty()) text[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));
+  return text + ".";
+}
 
 }  // namespace
 
@@ -149,6 +186,53 @@ std::span<const LibraryMapping> LibraryMappings() { return kLibraryMappings; }
 std::span<const EnvVarMapping> EnvVarMappings() { return kEnvVarMappings; }
 std::span<const std::string_view> CudaRootVariables() { return kCudaRootVariables; }
 std::span<const ToolMapping> ToolMappings() { return kToolMappings; }
+
+const NvccFlagRule* FindNvccFlagRule(std::string_view word, bool nvcc_context) {
+  for (const NvccFlagRule& rule : kNvccFlagRules) {
+    if (rule.nvcc_context_only && !nvcc_context) continue;
+    if (word == rule.spelling) return &rule;
+    if (rule.form == NvccFlagForm::kWithValue && word.size() > rule.spelling.size() + 1 &&
+        word.substr(0, rule.spelling.size()) == rule.spelling && word[rule.spelling.size()] == '=') {
+      return &rule;
+    }
+  }
+  return nullptr;
+}
+
+bool IsNvccContext(std::string_view line) {
+  std::string lower(line);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const auto has = [&](std::string_view s) { return lower.find(s) != std::string::npos; };
+  return !has("cmake") && (has("nvcc") || has("gencode") || has("cuflags") || has("cudaflags") || has("cuda_flags") ||
+                           has(".cu ") || has(".cu\"") ||
+                           (lower.size() >= 3 && lower.compare(lower.size() - 3, 3, ".cu") == 0));
+}
+
+const EnvVarMapping* FindEnvVarMapping(std::string_view cuda_name) {
+  for (const EnvVarMapping& mapping : kEnvVarMappings) {
+    if (mapping.cuda_name == cuda_name) return &mapping;
+  }
+  return nullptr;
+}
+
+std::string ToolAdvice(const ToolMapping& tool) {
+  if (tool.rocm_tool.empty()) return Sentence(tool.note);
+  std::string advice = "Use " + std::string(tool.rocm_tool);
+  if (!tool.legacy_rocm_tool.empty() && tool.legacy_rocm_tool != tool.rocm_tool) {
+    advice += " (" + std::string(tool.legacy_rocm_tool) + " before ROCm 6.2)";
+  }
+  return advice + (tool.note.empty() ? "" : ": " + std::string(tool.note)) + ".";
+}
+
+std::string EnvVarAdvice(const EnvVarMapping& variable) {
+  if (variable.rocm_name.empty()) return Sentence(variable.note);
+  std::string advice = "Use " + std::string(variable.rocm_name);
+  if (!variable.value_from.empty()) {
+    advice += " (" + std::string(variable.cuda_name) + "=" + std::string(variable.value_from) + " -> " +
+              std::string(variable.rocm_name) + "=" + std::string(variable.value_to) + ")";
+  }
+  return advice + ": " + std::string(variable.note) + ".";
+}
 
 const LibraryMapping* FindLibraryMapping(std::string_view cuda_name) {
   for (const LibraryMapping& mapping : kLibraryMappings) {
