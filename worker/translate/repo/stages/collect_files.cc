@@ -1,21 +1,11 @@
 #include "worker/translate/repo/stages/collect_files.h"
 
-#include <fstream>
-#include <sstream>
-
+#include "common/file_io.h"
 #include "worker/translate/repo/file_classifier.h"
 
 namespace hipforge::translate {
 namespace fs = std::filesystem;
 namespace {
-
-absl::StatusOr<std::string> ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError("cannot read " + path.string());
-  std::ostringstream data;
-  data << in.rdbuf();
-  return data.str();
-}
 
 std::string RelativeOf(const fs::path& path, const fs::path& root) {
   return path.lexically_relative(root).generic_string();
@@ -40,8 +30,8 @@ absl::Status CollectFiles(MigrationState& state, const MigrationTools&) {
       continue;
     }
     if (!it->is_regular_file()) continue;
-    absl::StatusOr<std::string> content = ReadFile(it->path());
-    if (!content.ok()) return content.status();
+    std::optional<std::string> content = ReadFileBytes(it->path());
+    if (!content) return absl::NotFoundError("cannot read " + it->path().string());
     state.kinds[relative] = ClassifyFile(relative, *content);
     state.contents[relative] = std::move(*content);
   }
