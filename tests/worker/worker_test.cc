@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/server/rpc/rpc_test_support.h"
+#include "tests/worker/until_abandoned_runner.h"
 #include "worker/scratch_dir.h"
 #include "worker/worker.h"
 
@@ -154,24 +155,6 @@ TEST_F(WorkerTest, RunLoopProcessesJobsAndStopsOnRequest) {
   loop.request_stop();
   loop.join();  // returns although a long poll was in flight
 }
-
-// Works until told to stop (the abandon flag), as a long build would between its steps.
-class UntilAbandonedRunner final : public TaskRunner {
- public:
-  std::atomic<bool> started{false};
-  std::atomic<bool> saw_abandon{false};
-
-  absl::StatusOr<TaskOutput> Run(const TaskContext& context) override {
-    started = true;
-    const auto deadline = std::chrono::steady_clock::now() + 20s;
-    while (!context.abandon.load()) {
-      if (std::chrono::steady_clock::now() > deadline) return absl::DeadlineExceededError("never told to stop");
-      std::this_thread::sleep_for(20ms);
-    }
-    saw_abandon = true;
-    return absl::CancelledError("stopped: job cancelled");
-  }
-};
 
 TEST_F(WorkerTest, CancellingARunningJobStopsTheWorkersRunner) {
   const std::string job_id = Submit();

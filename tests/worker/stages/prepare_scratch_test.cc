@@ -71,14 +71,10 @@ TEST_F(PrepareScratchTest, ARoleWithoutARunnerFailsTheAttemptForAnotherWorkerAnd
   ScriptedTask task = TranslateTask();
   task.role = v1::TASK_ROLE_VALIDATE;
   fake().QueueTask(task);
-  absl::StatusOr<TaskOutcome> outcome = worker->RunOnce();
-  ASSERT_TRUE(outcome.ok()) << outcome.status();
-  EXPECT_EQ(*outcome, TaskOutcome::kFailed);
-  const auto failures = fake().failures();
-  ASSERT_EQ(failures.size(), 1u);
-  EXPECT_THAT(failures[0].error(), HasSubstr("worker has no runner for TASK_ROLE_VALIDATE"));
-  EXPECT_FALSE(failures[0].permanent()) << "another worker may serve the role";
-  EXPECT_FALSE(failures[0].give_back());
+  const v1::FailTaskRequest failure = RunOnceFailing(*worker);
+  EXPECT_THAT(failure.error(), HasSubstr("worker has no runner for TASK_ROLE_VALIDATE"));
+  EXPECT_FALSE(failure.permanent()) << "another worker may serve the role";
+  EXPECT_FALSE(failure.give_back());
   EXPECT_TRUE(fake().downloads().empty());
   EXPECT_EQ(runner.runs(), 0);
   EXPECT_TRUE(ScratchIsEmpty());
@@ -91,13 +87,9 @@ TEST_F(PrepareScratchTest, AScratchRootThatCannotBeMadeFailsTheAttemptTransientl
   options.scratch_root = root_ / "a-file" / "scratch";
   auto worker = MakeWorker({{v1::TASK_ROLE_TRANSLATE, &runner}}, options);
   fake().QueueTask(TranslateTask());
-  absl::StatusOr<TaskOutcome> outcome = worker->RunOnce();
-  ASSERT_TRUE(outcome.ok()) << outcome.status();
-  EXPECT_EQ(*outcome, TaskOutcome::kFailed);
-  const auto failures = fake().failures();
-  ASSERT_EQ(failures.size(), 1u);
-  EXPECT_FALSE(failures[0].permanent()) << "a local disk problem is not the input's fault";
-  EXPECT_FALSE(failures[0].error().empty());
+  const v1::FailTaskRequest failure = RunOnceFailing(*worker);
+  EXPECT_FALSE(failure.permanent()) << "a local disk problem is not the input's fault";
+  EXPECT_FALSE(failure.error().empty());
   EXPECT_EQ(runner.runs(), 0);
   EXPECT_TRUE(fake().downloads().empty());
 }

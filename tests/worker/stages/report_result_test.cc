@@ -132,13 +132,9 @@ TEST_F(ReportResultTest, AnArtifactThatCannotBeReadFailsTheAttemptForARetry) {
   });
   auto worker = MakeWorker(runner);
   fake().QueueTask(TranslateTask());
-  absl::StatusOr<TaskOutcome> outcome = worker->RunOnce();
-  ASSERT_TRUE(outcome.ok()) << outcome.status();
-  EXPECT_EQ(*outcome, TaskOutcome::kFailed);
-  const auto failures = fake().failures();
-  ASSERT_EQ(failures.size(), 1u);
-  EXPECT_THAT(failures[0].error(), HasSubstr("never-written.patch"));
-  EXPECT_FALSE(failures[0].permanent());
+  const v1::FailTaskRequest failure = RunOnceFailing(*worker);
+  EXPECT_THAT(failure.error(), HasSubstr("never-written.patch"));
+  EXPECT_FALSE(failure.permanent());
   for (const auto& completion : fake().completions()) EXPECT_FALSE(completion.accepted);
 }
 
@@ -148,9 +144,7 @@ TEST_F(ReportResultTest, MessagesThatAreNotUtf8ReachTheServerEscaped) {
   });
   auto worker = MakeWorker(failing);
   fake().QueueTask(TranslateTask());
-  ASSERT_TRUE(worker->RunOnce().ok());
-  ASSERT_EQ(fake().failures().size(), 1u);
-  const std::string error = fake().failures()[0].error();
+  const std::string error = RunOnceFailing(*worker).error();
   EXPECT_TRUE(IsValidUtf8(error)) << error;
   EXPECT_THAT(error, HasSubstr("cannot read src/caf"));
   EXPECT_THAT(error, Not(HasSubstr("\xe9")));

@@ -9,6 +9,7 @@
 #include <gmock/gmock.h>
 
 #include "tests/worker/stages/stage_test_support.h"
+#include "tests/worker/until_abandoned_runner.h"
 
 namespace hipforge::worker::testing {
 namespace {
@@ -16,28 +17,12 @@ namespace {
 using namespace std::chrono_literals;
 using ::testing::HasSubstr;
 
-// Works until told to abandon, then returns a result as if it had finished anyway: the stage must drop it.
-class UntilAbandonedRunner final : public TaskRunner {
- public:
-  std::atomic<bool> started{false};
-  std::atomic<bool> saw_abandon{false};
-  absl::StatusOr<TaskOutput> Run(const TaskContext& context) override {
-    started = true;
-    const auto deadline = std::chrono::steady_clock::now() + 10s;
-    while (!context.abandon.load()) {
-      if (std::chrono::steady_clock::now() > deadline) return absl::DeadlineExceededError("never told to stop");
-      std::this_thread::sleep_for(10ms);
-    }
-    saw_abandon = true;
-    return TaskOutput{.summary = "finished after all"};
-  }
-};
-
 class RunRoleTest : public WorkerStageTest {
  protected:
   // RunOnce, with heartbeats answered `answer` from the moment the runner runs (not during the download).
   absl::StatusOr<TaskOutcome> RunOnceAnsweringOnceRunning(Worker& worker, UntilAbandonedRunner& runner,
                                                           HeartbeatAnswer answer) {
+    runner.answer = TaskOutput{.summary = "finished after all"};  // the stage must drop it
     absl::StatusOr<TaskOutcome> outcome = absl::UnknownError("RunOnce did not return");
     std::thread run([&] { outcome = worker.RunOnce(); });
     for (int i = 0; i < 500 && !runner.started; ++i) std::this_thread::sleep_for(10ms);
@@ -126,15 +111,10 @@ TEST_F(RunRoleTest, ARunnerErrorFailsTheAttemptForGoodOnlyWhenARetryWouldReprodu
     SCOPED_TRACE(failure.name);
     ScriptedRunner runner([&](const TaskContext&) { return failure.run(); });
     auto worker = MakeWorker(runner);
-    const size_t before = fake().failures().size();
     fake().QueueTask(TranslateTask());
-    absl::StatusOr<TaskOutcome> outcome = worker->RunOnce();
-    ASSERT_TRUE(outcome.ok()) << outcome.status();
-    EXPECT_EQ(*outcome, TaskOutcome::kFailed);
-    const auto failures = fake().failures();
-    ASSERT_EQ(failures.size(), before + 1);
-    EXPECT_THAT(failures.back().error(), HasSubstr(failure.message));
-    EXPECT_EQ(failures.back().permanent(), failure.permanent);
+    const v1::FailTaskRequest sent = RunOnceFailing(*worker);
+    EXPECT_THAT(sent.error(), HasSubstr(failure.message));
+    EXPECT_EQ(sent.permanent(), failure.permanent);
     EXPECT_TRUE(ScratchIsEmpty());
   }
   EXPECT_TRUE(fake().completions().empty());
@@ -168,6 +148,7 @@ TEST_F(RunRoleTest, ALostLeaseStopsTheRunnerAndDropsItsResult) {
 
 TEST_F(RunRoleTest, AStoppingWorkerGivesTheTaskBackAfterTheGraceAndDropsTheResult) {
   UntilAbandonedRunner runner;
+  runner.answer = TaskOutput{.summary = "finished after all"};  // must be dropped
   WorkerOptions options = Options();
   options.shutdown_grace = 200ms;
   auto worker = MakeWorker({{v1::TASK_ROLE_TRANSLATE, &runner}}, options);

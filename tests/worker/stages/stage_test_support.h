@@ -127,6 +127,16 @@ class WorkerStageTest : public ::testing::Test {
   std::unique_ptr<Worker> MakeWorker(TaskRunner& translate) {
     return MakeWorker({{v1::TASK_ROLE_TRANSLATE, &translate}}, Options());
   }
+  // RunOnce on a task a stage fails: expects the kFailed outcome and exactly one new FailTask; returns it.
+  v1::FailTaskRequest RunOnceFailing(Worker& worker) {
+    const size_t before = fake().failures().size();
+    absl::StatusOr<TaskOutcome> outcome = worker.RunOnce();
+    EXPECT_TRUE(outcome.ok()) << outcome.status();
+    if (outcome.ok()) EXPECT_EQ(*outcome, TaskOutcome::kFailed) << TaskOutcomeName(*outcome);
+    const auto failures = fake().failures();
+    EXPECT_EQ(failures.size(), before + 1);
+    return failures.size() > before ? failures.back() : v1::FailTaskRequest();
+  }
   // True when no task dir is left under the scratch root (it may not exist at all).
   bool ScratchIsEmpty() const { return !fs::exists(scratch_root()) || fs::is_empty(scratch_root()); }
 
