@@ -85,6 +85,14 @@ TEST(ScriptLineRewriterTest, EnvironmentAndTools) {
   EXPECT_EQ(Line("CUDA_LAUNCH_BLOCKING=1 ./app"), "AMD_SERIALIZE_KERNEL=3 ./app");
   EXPECT_EQ(Line("echo $CUDA_VISIBLE_DEVICES"), "echo $HIP_VISIBLE_DEVICES");
   EXPECT_EQ(Line("nvidia-smi -L"), "amd-smi -L");
+  ScriptLineOptions options;
+  const ScriptLineResult with_options = ScriptLineRewriter(options).Rewrite("nvidia-smi --query-gpu=name");
+  ASSERT_EQ(with_options.notes.size(), 1u);
+  EXPECT_TRUE(with_options.notes[0].left_for_person) << "nvidia-smi's options do not carry over";
+  const ScriptLineResult probe = ScriptLineRewriter(options).Rewrite("if command -v nvidia-smi >/dev/null; then");
+  ASSERT_EQ(probe.notes.size(), 1u);
+  EXPECT_FALSE(probe.notes[0].left_for_person);
+  EXPECT_EQ(probe.notes[0].message, "nvidia-smi -> amd-smi") << "no arguments: nothing to check";
   EXPECT_EQ(Line("nvidia-smi", false), "rocm-smi");
   EXPECT_EQ(Line("nsys profile ./app"), "rocprofv3 profile ./app");
   EXPECT_EQ(Line("ncu ./app"), "rocprof-compute ./app");
@@ -93,6 +101,43 @@ TEST(ScriptLineRewriterTest, EnvironmentAndTools) {
   EXPECT_EQ(Line("docker run --rm --gpus all img"),
             "docker run --rm --device /dev/kfd --device /dev/dri --group-add video img");
   EXPECT_EQ(Line("docker run --runtime=nvidia img"), "docker run img");
+}
+
+RewriteResult Makefile(const std::string& text) {
+  MigrationOptions options;
+  options.hip_architectures = {"gfx90a", "gfx942"};
+  RewriteContext context;
+  context.options = &options;
+  return MakefileRewriter().Rewrite("Makefile", text, context);
+}
+
+TEST(MakefileRewriterTest, ArchitectureVariableKeepsChoosingTheTargets) {
+  const RewriteResult result = Makefile(
+      "ARCH ?= sm_80  # the GPU\n"
+      "NVCCFLAGS ?= -O2 -arch=$(ARCH) -Iinclude\n");
+  EXPECT_EQ(result.output,
+            "ARCH ?= gfx90a gfx942  # the GPU\n"
+            "HIPCCFLAGS ?= -O2 $(ARCH:%=--offload-arch=%) -Iinclude\n");
+  EXPECT_EQ(result.changed_lines, (std::set<uint32_t>{1, 2}));
+  for (const auto& note : result.notes) EXPECT_FALSE(note.left_for_person) << note.message;
+  EXPECT_EQ(Makefile("SM := sm_70 sm_80\nF := -arch ${SM}\n").output,
+            "SM := gfx90a gfx942\nF := ${SM:%=--offload-arch=%}\n");
+}
+
+TEST(MakefileRewriterTest, ArchitectureVariableUsedElsewhereStays) {
+  // $(ARCH) also names the output folder: its value is not rewritten, the flag gets the configured list.
+  const RewriteResult used_elsewhere = Makefile(
+      "ARCH ?= sm_80\n"
+      "NVCCFLAGS ?= -arch=$(ARCH)\n"
+      "OUT := build/$(ARCH)\n");
+  EXPECT_EQ(used_elsewhere.output,
+            "ARCH ?= sm_80\nHIPCCFLAGS ?= --offload-arch=gfx90a --offload-arch=gfx942\nOUT := build/$(ARCH)\n");
+  bool left = false;
+  for (const auto& note : used_elsewhere.notes) left |= note.left_for_person;
+  EXPECT_TRUE(left) << "a variable the pass could not rewrite is noted for a person";
+  // A value that is not a CUDA architecture list (computed, native) stays too.
+  EXPECT_EQ(Makefile("ARCH ?= native\nNVCCFLAGS := -arch=$(ARCH)\n").output,
+            "ARCH ?= native\nHIPCCFLAGS := --offload-arch=gfx90a --offload-arch=gfx942\n");
 }
 
 TEST(ContainerImageTest, CudaImagesMapToRocmDevImages) {

@@ -48,6 +48,25 @@ TEST_F(CollectFindingsTest, AnalyzerFindingsTranslatorDiagnosticsAndRuleNotesOnc
   EXPECT_EQ(state_.result.translations[0].path, "k.cu");
 }
 
+TEST_F(CollectFindingsTest, ALineTheRewriterLeftForAPersonIsNotFixed) {
+  // scripts/run.sh: `nvidia-smi --query-gpu=...` became amd-smi, but nvidia-smi's options do not carry over.
+  state_.analyzer_findings = {At("HB504", "run.sh", 8), At("HB504", "run.sh", 9)};
+  state_.rewrites = {};
+  state_.rewrites["run.sh"] = {.changed_by = {"HB504"},
+                               .notes = {{.origin = "HB504", .line = 8, .message = "nvidia-smi -> amd-smi"},
+                                         {.origin = "HB504", .line = 9, .message = "nvidia-smi -> amd-smi: check the "
+                                                                                   "arguments",
+                                          .left_for_person = true}},
+                               .changed_lines = {8, 9}};
+  state_.translations.clear();
+  ASSERT_TRUE(CollectFindings(state_, Tools()).ok());
+  const std::vector<Finding>& findings = state_.result.findings;
+  ASSERT_EQ(findings.size(), 2u) << "each line's finding once";
+  EXPECT_TRUE(findings[0].auto_fixed) << "the rename is the whole fix on line 8";
+  EXPECT_FALSE(findings[1].auto_fixed) << "line 9 changed, but its arguments are left for a person";
+  EXPECT_EQ(findings[1].fix, "nvidia-smi -> amd-smi: check the arguments");
+}
+
 TEST_F(CollectFindingsTest, WithoutAnAnalyzerTheFindingsAreOnlyCounted) {
   bool estimated = false;
   effort_estimator_ = [&](const std::vector<Finding>&, const std::vector<FileTranslation>&) {

@@ -1,7 +1,10 @@
 #include "worker/translate/repo/line_rewriters.h"
 
 #include <algorithm>
+#include <map>
+#include <optional>
 #include <regex>
+#include <set>
 
 #include "worker/translate/repo/nvcc_flag_mapper.h"
 #include "worker/translate/repo/script_line_rewriter.h"
@@ -58,6 +61,52 @@ RewriteResult RewriteLines(const std::string& content, const ScriptLineRewriter&
 
 bool NoSpecial(std::string&, uint32_t, RewriteResult&) { return false; }
 
+// `NAME ?= sm_80` / `NAME := sm_70 sm_80` (nothing but sm_/compute_ values): the variable's name and value.
+struct ArchAssignment {
+  std::string name;
+  std::string head;   // up to and including the operator and the blank after it
+  std::string value;  // the architecture words
+  std::string tail;   // a trailing comment
+};
+std::optional<ArchAssignment> ParseArchAssignment(const std::string& line) {
+  static const std::regex kAssignment(R"(^(\s*(?:override\s+|export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(?:\?|:|::)?=\s*)([^#]*?)(\s*(?:#.*)?)$)");
+  static const std::regex kCudaArchitectures(R"(^(?:(?:sm|compute)_\d+[a-z]?)(?:\s+(?:sm|compute)_\d+[a-z]?)*$)");
+  std::smatch m;
+  if (!std::regex_match(line, m, kAssignment) || !std::regex_match(m[3].str(), kCudaArchitectures)) return std::nullopt;
+  return ArchAssignment{m[2].str(), m[1].str(), m[3].str(), m[4].str()};
+}
+
+// Variables a Makefile uses only as nvcc's -arch value and assigns only CUDA architectures: the pass gives them
+// the AMD architectures, so a user's `make ARCH=...` keeps choosing what is built for.
+std::set<std::string> ArchOnlyVariables(const std::vector<std::string>& lines) {
+  static const std::regex kReference(R"(\$[({]([A-Za-z_][A-Za-z0-9_]*)[)}])");
+  static const std::regex kArchReference(R"((?:-arch|--gpu-architecture)(?:=|\s+)\$[({]([A-Za-z_][A-Za-z0-9_]*)[)}])");
+  std::map<std::string, int> references, arch_references;
+  std::map<std::string, bool> only_cuda_values;  // assigned at least once, never anything else
+  static const std::regex kAnyAssignment(R"(^\s*(?:override\s+|export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(?:\?|:|::|\+)?=)");
+  for (const std::string& line : lines) {
+    const size_t first = line.find_first_not_of(" \t");
+    if (first == std::string::npos || line[first] == '#') continue;
+    for (auto it = std::sregex_iterator(line.begin(), line.end(), kReference); it != std::sregex_iterator(); ++it) {
+      ++references[(*it)[1].str()];
+    }
+    for (auto it = std::sregex_iterator(line.begin(), line.end(), kArchReference); it != std::sregex_iterator(); ++it) {
+      ++arch_references[(*it)[1].str()];
+    }
+    std::smatch m;
+    if (std::regex_search(line, m, kAnyAssignment)) {
+      const bool cuda = ParseArchAssignment(line).has_value() && line.find("+=") == std::string::npos;
+      auto [at, inserted] = only_cuda_values.emplace(m[1].str(), cuda);
+      if (!inserted) at->second = at->second && cuda;
+    }
+  }
+  std::set<std::string> variables;
+  for (const auto& [name, cuda] : only_cuda_values) {
+    if (cuda && arch_references[name] > 0 && arch_references[name] == references[name]) variables.insert(name);
+  }
+  return variables;
+}
+
 }  // namespace
 
 std::string MapContainerImage(const std::string& image, const std::string& rocm_version, std::string& note) {
@@ -88,8 +137,24 @@ std::string MapContainerImage(const std::string& image, const std::string& rocm_
 RewriteResult MakefileRewriter::Rewrite(const std::string& relative_path, const std::string& content,
                                         const RewriteContext& context) const {
   (void)relative_path;
-  ScriptLineRewriter rewriter(LineOptions(context, true));
-  return RewriteLines(content, rewriter, "makefile", NoSpecial);
+  ScriptLineOptions options = LineOptions(context, true);
+  bool ends_with_newline = true;
+  options.arch_variables = ArchOnlyVariables(SplitLinesKeepEnd(content, ends_with_newline));
+  ScriptLineRewriter rewriter(options);
+  std::string architectures;
+  for (const auto& arch : options.architectures) architectures += (architectures.empty() ? "" : " ") + arch;
+  return RewriteLines(content, rewriter, "makefile", [&](std::string& line, uint32_t number, RewriteResult& result) {
+    const std::optional<ArchAssignment> assignment = ParseArchAssignment(line);
+    if (!assignment || !options.arch_variables.count(assignment->name)) return false;
+    result.notes.push_back({"HB501", number,
+                            assignment->name + ": " + assignment->value + " -> " + architectures +
+                                " (AMD GPU architectures; -arch=$(" + assignment->name +
+                                ") became one --offload-arch per entry)",
+                            false});
+    line = assignment->head + architectures + assignment->tail;
+    result.changed_by.insert("HB501");
+    return true;
+  });
 }
 
 RewriteResult ShellScriptRewriter::Rewrite(const std::string& relative_path, const std::string& content,

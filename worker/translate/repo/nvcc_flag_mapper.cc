@@ -1,5 +1,6 @@
 #include "worker/translate/repo/nvcc_flag_mapper.h"
 
+#include <cctype>
 #include <optional>
 
 namespace hipforge::translate {
@@ -36,6 +37,17 @@ std::vector<std::string> SplitHostFlags(std::string value) {
 }
 
 }  // namespace
+
+std::optional<std::string> MakeVariableReference(const std::string& word) {
+  if (word.size() < 4 || word[0] != '$') return std::nullopt;
+  const char close = word[1] == '(' ? ')' : word[1] == '{' ? '}' : '\0';
+  if (close == '\0' || word.back() != close) return std::nullopt;
+  const std::string name = word.substr(2, word.size() - 3);
+  for (char c : name) {
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return std::nullopt;
+  }
+  return name;
+}
 
 const char kRelocatableDeviceCodeNotNeeded[] =
     "relocatable device code is not needed: no CUDA source or header of the repository declares a __device__ "
@@ -98,7 +110,12 @@ FlagMapResult MapNvccFlags(const std::vector<std::string>& flags, const FlagMapO
       }
     }
     // `-arch=sm_70` / `-arch sm_70` cannot be a host flag, whatever the context.
-    const auto is_sm = [](const std::string& v) { return v.rfind("sm_", 0) == 0 || v.rfind("compute_", 0) == 0; };
+    // (or a Makefile variable that holds only sm_XX values: see FlagMapOptions::arch_variables)
+    const auto is_sm = [&](const std::string& v) {
+      const auto variable = MakeVariableReference(v);
+      return v.rfind("sm_", 0) == 0 || v.rfind("compute_", 0) == 0 ||
+             (variable && options.arch_variables.count(*variable));
+    };
     const bool arch_word = (word.rfind("-arch=", 0) == 0 && is_sm(word.substr(6))) ||
                            (word == "-arch" && i + 1 < flags.size() && is_sm(flags[i + 1]));
     const std::optional<Match> match = FindRule(word, options.nvcc_context || arch_word);
@@ -142,6 +159,10 @@ FlagMapResult MapNvccFlags(const std::vector<std::string>& flags, const FlagMapO
       case NvccFlagAction::kOffloadArch:
         if (value == "native") {
           result.flags.push_back("--offload-arch=native");
+        } else if (auto variable = MakeVariableReference(value); variable && options.arch_variables.count(*variable)) {
+          result.flags.push_back(value.substr(0, value.size() - 1) + ":%=--offload-arch=%" + value.back());
+          arch_emitted = true;
+          break;
         } else if (!arch_emitted) {
           for (auto& flag : OffloadArchFlags(options.architectures)) result.flags.push_back(flag);
           arch_emitted = true;

@@ -1,5 +1,7 @@
 #pragma once
 // Maps nvcc command-line flags to hipcc/clang flags with the table in build_tables.h.
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -27,6 +29,9 @@ struct FlagMapOptions {
   // false: -rdc=true/--relocatable-device-code=true are dropped and -dc becomes -c, with a note (the repository
   // has no device code referenced across files; see RewriteContext::relocatable_device_code_needed).
   bool relocatable_device_code = true;
+  // Makefile variables that hold AMD architectures after the pass (their sm_XX values were rewritten):
+  // `-arch=$(ARCH)` becomes `$(ARCH:%=--offload-arch=%)`, one flag per entry, so `make ARCH=gfx942` still works.
+  std::set<std::string> arch_variables;
 };
 
 // The note for a dropped -rdc=true / CUDA_SEPARABLE_COMPILATION.
@@ -38,6 +43,9 @@ FlagMapResult MapNvccFlags(const std::vector<std::string>& flags, const FlagMapO
 
 // The flags an nvcc -gencode/-arch was replaced by: "--offload-arch=gfx90a --offload-arch=gfx942".
 std::vector<std::string> OffloadArchFlags(const std::vector<std::string>& architectures);
+
+// NAME when `word` is exactly a make variable reference, $(NAME) or ${NAME}.
+std::optional<std::string> MakeVariableReference(const std::string& word);
 
 // True if `word` is an nvcc flag whose value is the next word (`-Xcompiler`, `-gencode`, `-ccbin`, ...).
 bool NvccFlagTakesNextWord(const std::string& word, bool nvcc_context);

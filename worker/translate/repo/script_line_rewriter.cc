@@ -143,7 +143,8 @@ std::string ScriptLineRewriter::RewriteWords(const std::string& text, bool nvcc_
                                ? kGroupMarker
                                : cores.back());
   }
-  FlagMapOptions flag_options{options_.architectures, nvcc_context, options_.relocatable_device_code};
+  FlagMapOptions flag_options{options_.architectures, nvcc_context, options_.relocatable_device_code,
+                              options_.arch_variables};
   FlagMapResult mapped = MapNvccFlags(cores_to_map, flag_options);
   bool changed = mapped.changed;
   for (const auto& note : mapped.notes) result.notes.push_back({"HB501", 0, note.message, note.left_for_person});
@@ -254,10 +255,12 @@ std::string ScriptLineRewriter::MapIdentifiers(const std::string& text, ScriptLi
         // Arguments follow the tool: they rarely carry over.
         const bool has_args = tool_end < text.size() && text.find_first_not_of(" \t", tool_end) != std::string::npos &&
                               text[text.find_first_not_of(" \t", tool_end)] == '-';
+        // Without arguments (`command -v nvidia-smi`, a message) the rename is the whole fix.
+        const bool check_arguments = has_args && !tool.note.empty();
         result.notes.push_back({"HB504", 0,
                                 std::string(tool.cuda_tool) + " -> " + std::string(rocm_tool) +
-                                    (tool.note.empty() ? "" : ": " + std::string(tool.note)),
-                                has_args && !tool.note.empty()});
+                                    (check_arguments ? ": " + std::string(tool.note) : ""),
+                                check_arguments});
       }
       i = tool_end;
       handled = true;

@@ -17,6 +17,7 @@ struct ScriptLineOptions {
   bool rename_cu_to_hip = false;  // `.cu` file names and patterns -> `.hip` (Makefiles)
   bool comment_lines_unchanged = true;
   bool relocatable_device_code = true;  // see RewriteContext::relocatable_device_code_needed
+  std::set<std::string> arch_variables;  // see FlagMapOptions::arch_variables (Makefiles)
 };
 
 struct ScriptLineResult {

@@ -1,20 +1,34 @@
 #include "worker/translate/repo/stages/collect_findings.h"
 
+#include <map>
+#include <set>
 #include <tuple>
 
 namespace hipforge::translate {
 
 absl::Status CollectFindings(MigrationState& state, const MigrationTools& tools) {
   MigrationResult& result = state.result;
-  std::set<std::tuple<std::string, std::string, uint32_t>> seen;
+  using Key = std::tuple<std::string, std::string, uint32_t>;  // rule, path, line
+  // What a rewriter left for a person on a line (nvidia-smi -> amd-smi with nvidia-smi's options): a finding of
+  // that rule on that line is not fixed, whatever the rewriter changed there, and the note says what is left.
+  std::map<Key, std::string> left_for_person;
+  for (const auto& [path, rewrite] : state.rewrites) {
+    for (const RewriteNote& note : rewrite.notes) {
+      if (note.left_for_person) left_for_person.emplace(Key{note.origin, path, note.line}, note.message);
+    }
+  }
+  std::set<Key> seen;
   for (Finding& finding : state.analyzer_findings) {
-    if (auto r = state.rewrites.find(finding.location.path); r != state.rewrites.end()) {
+    const Key key{finding.rule_id, finding.location.path, finding.location.line};
+    if (auto left = left_for_person.find(key); left != left_for_person.end()) {
+      finding.fix = left->second;
+    } else if (auto r = state.rewrites.find(finding.location.path); r != state.rewrites.end()) {
       // A build-file finding is fixed when the rewriter changed its line under the same rule.
       if (r->second.changed_lines.count(finding.location.line) && r->second.changed_by.count(finding.rule_id)) {
         finding.auto_fixed = true;
       }
     }
-    seen.insert({finding.rule_id, finding.location.path, finding.location.line});
+    seen.insert(key);
     result.findings.push_back(std::move(finding));
   }
   for (const auto& [path, translation] : state.translations) {
