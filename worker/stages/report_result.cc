@@ -1,5 +1,6 @@
 // A stage of Worker::Execute (worker.cc runs the list; worker/task_state.h holds what the stages share).
 #include <fstream>
+#include <vector>
 
 #include "common/sha256.h"
 #include "worker/task_state.h"
@@ -11,6 +12,16 @@ namespace fs = std::filesystem;
 absl::StatusOr<TaskOutcome> Worker::ReportResult(TaskState& state) {
   if (!state.execution.BeginReporting()) return TaskOutcome::kGivenBack;
   const TaskOutput& output = *state.output;
+  // Every artifact is hashed before the stream opens: one that cannot be read fails the attempt before the server
+  // has seen any part of the completion (the server's Complete handler applies what it read once the stream ends,
+  // and a stream the worker abandons half way ends too).
+  std::vector<std::string> hashes;
+  hashes.reserve(output.artifacts.size());
+  for (const TaskArtifact& artifact : output.artifacts) {
+    absl::StatusOr<std::string> sha = Sha256HexOfFile(artifact.file);
+    if (!sha.ok()) return Fail(state, sha.status(), /*permanent=*/false);
+    hashes.push_back(*std::move(sha));
+  }
   v1::CompleteResponse response;
   auto rpc = NewContext(std::chrono::minutes(10));
   auto writer = stub_->Complete(rpc.get(), &response);
@@ -27,16 +38,14 @@ absl::StatusOr<TaskOutcome> Worker::ReportResult(TaskState& state) {
   header->set_report_json(output.report_json);
   header->mutable_validate_hints()->set_managed_memory(output.managed_memory);
   bool stream_ok = writer->Write(message);
-  for (const TaskArtifact& artifact : output.artifacts) {
-    if (!stream_ok) break;
-    absl::StatusOr<std::string> sha = Sha256HexOfFile(artifact.file);
-    if (!sha.ok()) return Fail(state, sha.status(), /*permanent=*/false);
+  for (size_t i = 0; i < output.artifacts.size() && stream_ok; ++i) {
+    const TaskArtifact& artifact = output.artifacts[i];
     std::error_code ec;
     message.Clear();
     v1::ArtifactInfo* info = message.mutable_artifact();
     info->set_kind(artifact.kind);
     info->set_format(artifact.format);
-    info->set_sha256(*sha);
+    info->set_sha256(hashes[i]);
     info->set_size_bytes(static_cast<int64_t>(fs::file_size(artifact.file, ec)));
     stream_ok = writer->Write(message);
     std::ifstream in(artifact.file, std::ios::binary);
