@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <limits>
 #include <thread>
 #include <vector>
 
@@ -44,6 +45,16 @@ TEST(BoostProcessLauncherTest, StdinAndTruncation) {
   ASSERT_TRUE(result.ok()) << result.status();
   EXPECT_EQ(result->standard_output, std::string(10, 'a'));
   EXPECT_TRUE(result->output_truncated);
+}
+
+// The cap bounds what is kept; it is not a buffer size. A cap beyond std::string's max_size threw length_error when
+// the reader allocated the whole cap up front (and a 256 MiB cap zero-filled 256 MiB per stream for a short diff).
+TEST(BoostProcessLauncherTest, OutputCapIsNotPreallocated) {
+  BoostProcessLauncher launcher;
+  auto result = launcher.Run({.argv = {"printf", "patch"}, .max_output_bytes = std::numeric_limits<size_t>::max() / 2});
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->standard_output, "patch");
+  EXPECT_FALSE(result->output_truncated);
 }
 
 // Children that exit at once, from several threads, under the default ten-minute timeout: each run must return
