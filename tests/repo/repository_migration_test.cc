@@ -129,6 +129,9 @@ TEST(RepositoryMigrationCacheTest, UnchangedFilesReuseTheirResult) {
     if (IsBuildFileKind(file.kind) || file.kind == RepoFileKind::kCudaSource) EXPECT_TRUE(file.from_cache) << file.path;
     EXPECT_EQ(ReadText(temp.path() / "out2" / file.path), ReadText(temp.path() / "out1" / file.path));
   }
+  // The same patch, byte for byte: diff's headers carried the output files' write times.
+  EXPECT_NE(first->unified_patch, "");
+  EXPECT_EQ(second->unified_patch, first->unified_patch);
   ASSERT_EQ(second->findings.size(), first->findings.size());
   for (size_t i = 0; i < first->findings.size(); ++i) {
     EXPECT_EQ(second->findings[i].rule_id, first->findings[i].rule_id);
