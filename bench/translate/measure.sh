@@ -11,7 +11,9 @@ set -euo pipefail
 bin=$(cd "$1" && pwd); out=$2; shift 2
 here=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$out"; out=$(cd "$out" && pwd)
-work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+# KEEP_WORK=DIR keeps the caches and output trees there (to compare the cold and re-run outputs byte for byte).
+if [ -n "${KEEP_WORK:-}" ]; then mkdir -p "$KEEP_WORK"; work=$(cd "$KEEP_WORK" && pwd); else
+  work=$(mktemp -d); trap 'rm -rf "$work"' EXIT; fi
 line() {  # name time-file
   local wall user sys rss
   wall=$(awk -F': ' '/Elapsed \(wall clock\)/{print $2}' "$2")
@@ -35,10 +37,14 @@ print(sum(1 for x in f if x["kind"] in ("cuda-source","cpp-source","header")))' 
 repo() {  # name input
   local name=$1 input=$2
   timed "$name-cold" "$bin/hipforge-repo-migrate" --cache "$work/$name-cache" --report "$out/$name-cold.json" \
-    "$input" "$work/$name-out1"
+    --patch "$out/$name-cold.patch" "$input" "$work/$name-out1"
   timed "$name-cached" "$bin/hipforge-repo-migrate" --cache "$work/$name-cache" --report "$out/$name-cached.json" \
-    "$input" "$work/$name-out2"
+    --patch "$out/$name-cached.patch" "$input" "$work/$name-out2"
   echo "$name: translated files in the report: $(units "$out/$name-cold.json")" | tee -a "$out/summary.txt"
+  # The re-run must give the same tree and patch; of the report only from_cache and the cache note may differ.
+  local same=same; diff -rq "$work/$name-out1" "$work/$name-out2" >/dev/null || same=DIFFERENT
+  cmp -s "$out/$name-cold.patch" "$out/$name-cached.patch" || same="$same, patch DIFFERENT"
+  echo "$name: re-run output tree and patch vs cold: $same" | tee -a "$out/summary.txt"
 }
 targets=("$@"); [ ${#targets[@]} -gt 0 ] || targets=(example lit)
 echo "# $(date -u +%FT%TZ) $(nproc) cores; bin $bin" | tee -a "$out/summary.txt"
