@@ -202,6 +202,13 @@ grpc::Status GrpcWorkerService::Complete(grpc::ServerContext* context, grpc::Ser
       return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "Complete carries exactly one header");
     }
   }
+  // Read() also ends when the worker went away mid-stream (killed, cancelled, deadline): only a stream the
+  // worker closed itself is a completion; what arrived of another is dropped and the lease stays.
+  if (context->IsCancelled()) {
+    spdlog::warn("[job={}] [worker={}] completion of task {} abandoned mid-stream; not applied", header.job_id(),
+                 header.worker_id(), header.task_id());
+    return grpc::Status(grpc::StatusCode::CANCELLED, "the Complete stream ended before the worker closed it");
+  }
   if (absl::Status done = finish_current(); !done.ok()) return ToGrpc(done);
   absl::StatusOr<CompletionOutcome> outcome = tasks_.Complete(completion);
   if (!outcome.ok()) return ToGrpc(outcome.status());

@@ -152,6 +152,42 @@ TEST_F(WorkerServiceTest, DuplicateCompletionIsIgnored) {
   EXPECT_EQ(data, "patch-1");
 }
 
+TEST_F(WorkerServiceTest, ACompletionStreamTheWorkerAbandonsIsNotApplied) {
+  v1::Job job = SubmitGood("abandoned-completion");
+  ASSERT_TRUE(Register(*workers_, "w1").ok());
+  std::optional<v1::Task> task = Lease(*workers_, "w1", 2000);
+  ASSERT_TRUE(task.has_value());
+  {
+    // A worker killed after sending the header: its artifacts never come.
+    grpc::ClientContext context;
+    v1::CompleteResponse response;
+    auto writer = workers_->Complete(&context, &response);
+    v1::CompleteRequest message;
+    v1::CompleteHeader* header = message.mutable_header();
+    header->set_task_id(task->task_id());
+    header->set_lease_token(task->lease_token());
+    header->set_job_id(task->job_id());
+    header->set_worker_id("w1");
+    header->mutable_result()->set_ok(true);
+    header->set_report_json(TranslationReport(job.id(), 9));
+    ASSERT_TRUE(writer->Write(message));
+    std::this_thread::sleep_for(200ms);  // the server has read the header and waits for the artifacts
+    context.TryCancel();
+    EXPECT_FALSE(writer->Finish().ok());
+  }
+  // The lease is still the worker's (heartbeats keep it past the 800 ms lease while the server sees the cancel)...
+  for (int i = 0; i < 5; ++i) {
+    std::this_thread::sleep_for(200ms);
+    ASSERT_TRUE(Heartbeat(*workers_, *task).ok()) << "the abandoned stream ended the lease";
+  }
+  // ...and a whole completion after it is the one applied.
+  v1::CompleteResponse whole;
+  ASSERT_TRUE(
+      Complete(*workers_, *task, TranslationReport(job.id(), 2), {{v1::ARTIFACT_KIND_PATCH, "patch"}}, &whole).ok());
+  EXPECT_TRUE(whole.accepted());
+  EXPECT_EQ(GetReport(job.id()).translation().files(), 2);
+}
+
 TEST_F(WorkerServiceTest, LateCompletionFromAWorkerThatLostItsLeaseIsIgnored) {
   v1::Job job = SubmitGood("late");
   ASSERT_TRUE(Register(*workers_, "slow").ok());
