@@ -28,7 +28,7 @@ timed() {  # name command...
   # perf's task-clock also counts the sandboxed build discovery (bwrap's own PID namespace), which time -v misses.
   /usr/bin/time -v -o "$out/$name.time" perf stat -e task-clock -x, -o "$out/$name.perf" "$@" >"$out/$name.log" 2>&1 ||
     echo "$name: exit $?" | tee -a "$out/summary.txt"
-  line "$name" "$out/$name.time" "$load" "$(awk -F, '/task-clock/{printf "%.1f", $1/1000}' "$out/$name.perf")"
+  line "$name" "$out/$name.time" "$load" "$(awk -F, '/task-clock/{printf "%.2f", $1/1000}' "$out/$name.perf")"
 }
 units() {  # report.json: CUDA/C++ sources and headers in the report (what the translator saw)
   python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); f=r["translation"]["files"]
