@@ -1,10 +1,15 @@
 #pragma once
-// Reading a whole file: the one helper the translator, the analyzer and the build-command cache share.
+// Reading and writing a whole file: the one pair of helpers every part shares (translator, analyzer, repository
+// pass, build-command cache, translate worker, parity, migrate-hipify). tests/common/file_io_test.cc.
 #include <filesystem>
 #include <fstream>
 #include <optional>
 #include <sstream>
 #include <string>
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
 
 namespace hipforge {
 
@@ -15,6 +20,24 @@ inline std::optional<std::string> ReadFileBytes(const std::filesystem::path& pat
   std::ostringstream bytes;
   bytes << in.rdbuf();
   return bytes.str();
+}
+
+// The same with a status that names the file: NotFound "cannot read <path>".
+inline absl::StatusOr<std::string> ReadFileOrStatus(const std::filesystem::path& path) {
+  std::optional<std::string> bytes = ReadFileBytes(path);
+  if (!bytes) return absl::NotFoundError("cannot read " + path.string());
+  return std::move(*bytes);
+}
+
+// Writes `bytes` as the whole file (replacing it), creating its parent directories; Internal "cannot write <path>".
+inline absl::Status WriteFileBytes(const std::filesystem::path& path, std::string_view bytes) {
+  std::error_code ignored;  // a parent that cannot be made shows as the write's failure below
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ignored);
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  out.close();
+  if (!out) return absl::InternalError("cannot write " + path.string());
+  return absl::OkStatus();
 }
 
 }  // namespace hipforge

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/archive.h"
+#include "common/source_files.h"
 #include "fuzz/fuzz_support.h"
 #include "server/job_service.h"
 #include "server/job_spec_checks.h"
@@ -50,7 +51,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const fs::path tree = sandbox / "tree";
   absl::StatusOr<ExtractResult> extracted = SafeExtract(stream.Chunks(), tree, limits.upload);
   if (extracted.ok()) {
-    server::ContainsCuda(tree);
+    hipforge::TreeUsesCuda(tree);
   } else if (fs::exists(tree)) {
     abort();  // a refused upload left its tree behind
   }

@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/report/report_json.h"
+#include "common/source_files.h"
 #include "server/job_spec_checks.h"
 
 namespace hipforge::server {
@@ -49,31 +50,6 @@ absl::Status RequireScope(const Caller& caller, Scope scope, std::string_view ac
 }
 
 }  // namespace
-
-bool ContainsCuda(const fs::path& root) {
-  static constexpr std::array<std::string_view, 2> kCudaExtensions = {".cu", ".cuh"};
-  static constexpr std::array<std::string_view, 10> kCxxExtensions = {".c", ".cc", ".cpp", ".cxx", ".h",
-                                                                      ".hh", ".hpp", ".hxx", ".inl", ".inc"};
-  static constexpr std::array<std::string_view, 10> kMarkers = {
-      "cuda_runtime", "#include <cuda", "#include \"cuda", "__global__", "<cublas", "<cufft", "<curand",
-      "<cusparse", "<cudnn", "<thrust/"};
-  std::error_code ec;
-  for (fs::recursive_directory_iterator it(root, fs::directory_options::none, ec), end; !ec && it != end;
-       it.increment(ec)) {
-    if (!it->is_regular_file(ec)) continue;
-    const std::string extension = it->path().extension().string();
-    if (std::find(kCudaExtensions.begin(), kCudaExtensions.end(), extension) != kCudaExtensions.end()) return true;
-    if (std::find(kCxxExtensions.begin(), kCxxExtensions.end(), extension) == kCxxExtensions.end()) continue;
-    std::ifstream in(it->path(), std::ios::binary);
-    std::string head(1 << 20, '\0');
-    in.read(head.data(), static_cast<std::streamsize>(head.size()));
-    head.resize(static_cast<size_t>(in.gcount()));
-    for (std::string_view marker : kMarkers) {
-      if (head.find(marker) != std::string::npos) return true;
-    }
-  }
-  return false;
-}
 
 JobService::JobService(JobStore& store, ArtifactStore& artifacts, const Clock& clock, ServiceLimits limits,
                        fs::path scratch_dir, AuditTrail* audit)
@@ -148,10 +124,10 @@ absl::StatusOr<Job> JobService::SubmitUnaudited(const Caller& caller, JobSpec sp
     if (rest->empty()) break;
   }
   if (!upload_error.ok()) return upload_error;
-  if (!ContainsCuda(tree)) {
+  if (!TreeUsesCuda(tree)) {
     return absl::InvalidArgumentError(
-        "repository has no CUDA code (no .cu/.cuh files and no C/C++ file including CUDA headers or "
-        "declaring __global__ kernels): nothing to migrate");
+        "repository has no CUDA code (no .cu/.cuh files and no C/C++ file using CUDA headers, APIs or "
+        "kernels): nothing to migrate");
   }
   absl::StatusOr<StoredArtifact> stored = (*writer)->Finish();
   if (!stored.ok()) return stored.status();

@@ -91,8 +91,4 @@ class JobService {
   AuditTrail* audit_;
 };
 
-// True when the tree has CUDA sources (.cu/.cuh) or C/C++ files that include CUDA headers or
-// declare kernels; the server refuses jobs with nothing to migrate.
-bool ContainsCuda(const std::filesystem::path& root);
-
 }  // namespace hipforge::server

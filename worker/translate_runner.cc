@@ -1,4 +1,5 @@
 #include "worker/translate_runner.h"
+#include "common/file_io.h"
 
 #include <fstream>
 #include <map>
@@ -47,14 +48,6 @@ translate::MigrationOptions ToMigrationOptions(const v1::JobSpec& spec, const fs
   options.rename_to_hip = job.rename_to_hip();
   if (!spec.targets().empty()) options.hip_architectures.assign(spec.targets().begin(), spec.targets().end());
   return options;
-}
-
-absl::Status WriteFile(const fs::path& path, std::string_view data) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(data.data(), static_cast<std::streamsize>(data.size()));
-  out.close();
-  if (!out) return absl::InternalError(absl::StrCat("cannot write ", path.string()));
-  return absl::OkStatus();
 }
 
 // Each finding gets the text of the CUDA line it points at ("source_line"): the dashboard shows it beside
@@ -138,7 +131,7 @@ absl::StatusOr<TaskOutput> TranslateTaskRunner::Run(const TaskContext& context) 
                               zstd ? v1::COMPRESSION_FORMAT_TAR_ZSTD : v1::COMPRESSION_FORMAT_TAR_GZIP, tree_archive});
 
   const fs::path patch = context.work_dir / "translated.patch";
-  if (absl::Status written = WriteFile(patch, result->unified_patch); !written.ok()) return written;
+  if (absl::Status written = WriteFileBytes(patch, result->unified_patch); !written.ok()) return written;
   output.artifacts.push_back({v1::ARTIFACT_KIND_PATCH, v1::COMPRESSION_FORMAT_UNSPECIFIED, patch});
 
   output.summary = absl::StrCat(output.files_translated, " of ", output.files_total, " CUDA files translated, ",

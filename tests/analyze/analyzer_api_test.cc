@@ -6,6 +6,7 @@
 
 #include "tests/analyze/test_support.h"
 #include "worker/translate/analyze/findings_json.h"
+#include "worker/translate/analyze/token_file.h"
 #include "worker/translate/tables/ptx_table.h"
 
 namespace hipforge::translate {
@@ -27,6 +28,37 @@ std::filesystem::path ScratchDir(const std::string& name) {
 void Write(const std::filesystem::path& path, const std::string& text) {
   std::ofstream out(path);
   out << text;
+}
+
+// The token rules read Clang's raw lexer (frontend/raw_lexer.h), the one the translator's token pass reads:
+// digit separators inside a number, a raw string as one literal, comments skipped, a launch's <<< / >>> as the
+// C++ tokens "<<" "<" / ">>" ">", and the analyzer's own bookkeeping (directives, scopes) on top.
+TEST(TokenFileTest, TokensAreTheSharedLexersWithDirectivesAndScopes) {
+  const std::string code =
+      "#include <cuda.h> // c\n"
+      "namespace n { __global__ void k() { int x = 1'000; } }\n"
+      "void f() { k<<<1, 2>>>(); auto s = R\"(a\"b)\"; }\n";
+  const analyze::TextFile file("a.cu", FileKind::kCudaSource, code);
+  std::vector<std::string> texts;
+  for (const analyze::Token& token : file.tokens()) texts.emplace_back(token.text);
+  const std::vector<std::string> expected = {
+      "#", "include", "<", "cuda", ".", "h", ">",
+      "namespace", "n", "{", "__global__", "void", "k", "(", ")", "{", "int", "x", "=", "1'000", ";", "}", "}",
+      "void", "f", "(", ")", "{", "k", "<<", "<", "1", ",", "2", ">>", ">", "(", ")", ";", "auto", "s", "=",
+      "R\"(a\"b)\"", ";", "}"};
+  EXPECT_EQ(texts, expected);
+  const auto& tokens = file.tokens();
+  EXPECT_TRUE(tokens[1].in_directive);
+  EXPECT_EQ(tokens[1].directive, "include");
+  EXPECT_FALSE(tokens[7].in_directive);
+  EXPECT_TRUE(tokens[7].at_line_start);
+  EXPECT_EQ(tokens[10].scope, 0u);  // inside a namespace is file scope
+  EXPECT_EQ(tokens[16].scope, tokens[15].offset + 1);  // `int` inside k's body
+  EXPECT_EQ(tokens[21].scope, 0u);  // the body's closing brace is outside it
+  EXPECT_EQ(tokens[19].kind, analyze::TokenKind::kNumber);
+  EXPECT_EQ(tokens[30].offset, code.find("<<<") + 2);
+  EXPECT_EQ(tokens[42].kind, analyze::TokenKind::kString);
+  EXPECT_EQ(tokens[42].offset, code.find("R\"("));
 }
 
 TEST(RuleCatalogTest, HasTheStableIdsEachWithADocPage) {

@@ -1,4 +1,5 @@
 #include "worker/validate/parity.h"
+#include "common/file_io.h"
 #include "worker/validate/text_util.h"
 
 #include <algorithm>
@@ -86,12 +87,6 @@ absl::StatusOr<ArrayData> DecodeBinary(const unsigned char* data, size_t bytes, 
     }
   }
   return out;
-}
-
-absl::StatusOr<std::string> ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", path.string()));
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 // .npy: magic, version, header length, then a Python dict literal with descr/fortran_order/shape.
@@ -262,7 +257,7 @@ absl::StatusOr<ArrayData> ParseTextArray(std::string_view text_std, DType dtype,
 
 absl::StatusOr<ArrayData> LoadArray(const fs::path& path, OutputFormat format, std::optional<DType> dtype,
                                     const TextSelection& selection) {
-  auto bytes = ReadFile(path);
+  auto bytes = ReadFileOrStatus(path);
   if (!bytes.ok()) return bytes.status();
   switch (format) {
     case OutputFormat::kNpy: return DecodeNpy(*bytes, dtype);

@@ -8,10 +8,41 @@
 #include <random>
 #include <thread>
 
+#include "worker/translate/core/token_pass.h"
+#include "worker/translate/frontend/c_literals.h"
+
 namespace hipforge::translate {
 namespace {
 
 namespace fs = std::filesystem;
+
+// One integer-literal parser (frontend/c_literals.h) for the analyzer's token rules and the token pass's
+// full-mask test. The token pass used std::stoull before: no digit separators, no 0b literals.
+TEST(CLiterals, OneIntegerParserForAnalyzerAndTokenPass) {
+  unsigned long long value = 0;
+  EXPECT_TRUE(ParseIntegerLiteral("0xFFFFFFFFu", &value));
+  EXPECT_EQ(value, 0xffffffffULL);
+  EXPECT_TRUE(ParseIntegerLiteral("1'000ull", &value));
+  EXPECT_EQ(value, 1000u);
+  EXPECT_TRUE(ParseIntegerLiteral("0b101", &value));
+  EXPECT_EQ(value, 5u);
+  EXPECT_TRUE(ParseIntegerLiteral("017", &value));
+  EXPECT_EQ(value, 15u);
+  EXPECT_TRUE(ParseIntegerLiteral("32", &value));
+  EXPECT_EQ(value, 32u);
+  EXPECT_FALSE(ParseIntegerLiteral("1.5f", &value));
+  EXPECT_FALSE(ParseIntegerLiteral("warpSize", &value));
+  EXPECT_FALSE(ParseIntegerLiteral("0x", &value));
+  EXPECT_FALSE(ParseIntegerLiteral("0x1ffffffffffffffff", &value));  // 65 bits
+  EXPECT_TRUE(IsFullWarpMaskLiteral("0xffffffff"));
+  EXPECT_TRUE(IsFullWarpMaskLiteral("(~0u)"));
+  EXPECT_TRUE(IsFullWarpMaskLiteral("-1"));
+  // Where the copies disagreed (HB102 took these as full masks, the token pass did not):
+  EXPECT_TRUE(IsFullWarpMaskLiteral("0xFFFF'FFFFu"));
+  EXPECT_TRUE(IsFullWarpMaskLiteral("0b11111111111111111111111111111111"));
+  EXPECT_FALSE(IsFullWarpMaskLiteral("0x0000ffff"));
+  EXPECT_FALSE(IsFullWarpMaskLiteral("mask"));
+}
 
 class SourceTranslatorTest : public ::testing::Test {
  protected:

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "worker/translate/tables/mapping_index.h"
+#include "worker/translate/tables/warp_intrinsics.h"
 
 namespace hipforge::translate {
 namespace {
@@ -284,6 +285,31 @@ TEST(MappingTablesTest, WarpSyncIntrinsicsNeedRocm62) {
     ASSERT_NE(m, nullptr) << name;
     EXPECT_TRUE(AvailableInHip(*m, {5, 2})) << name;
   }
+}
+
+// The warp-intrinsic table is the one list HB102, the AST pass, the token pass and the name resolver read; what
+// it says of HIP agrees with the device table's records.
+TEST(MappingTablesTest, WarpIntrinsicsAgreeWithTheDeviceTable) {
+  const MappingIndex index;
+  std::set<std::string_view> names;
+  for (const WarpIntrinsic& intrinsic : WarpIntrinsics()) {
+    EXPECT_TRUE(names.insert(intrinsic.name).second) << intrinsic.name << " listed twice";
+    if (intrinsic.maskless.empty()) continue;
+    EXPECT_TRUE(intrinsic.lane_mask) << intrinsic.name;
+    EXPECT_TRUE(intrinsic.needs_sync_builtins) << intrinsic.name;
+    const ApiMapping* with_mask = index.Find(intrinsic.name, ApiLibrary::kDevice);
+    ASSERT_NE(with_mask, nullptr) << intrinsic.name;
+    EXPECT_EQ(with_mask->hip_introduced, (ApiVersion{6, 2})) << intrinsic.name;
+    const ApiMapping* maskless = index.Find(intrinsic.maskless, ApiLibrary::kDevice);
+    ASSERT_NE(maskless, nullptr) << intrinsic.maskless;
+    EXPECT_LT(maskless->hip_introduced, (ApiVersion{6, 2})) << intrinsic.maskless;
+  }
+  ASSERT_NE(FindWarpIntrinsic("__shfl_down_sync"), nullptr);
+  EXPECT_EQ(FindWarpIntrinsic("__shfl_down_sync")->maskless, "__shfl_down");
+  EXPECT_TRUE(FindWarpIntrinsic("__fns")->lane_mask);
+  EXPECT_FALSE(FindWarpIntrinsic("__activemask")->lane_mask);
+  EXPECT_TRUE(FindWarpIntrinsic("__activemask")->needs_sync_builtins);
+  EXPECT_EQ(FindWarpIntrinsic("__shfl"), nullptr);
 }
 
 }  // namespace

@@ -22,16 +22,6 @@ namespace {
 using analyze::FileKind;
 using analyze::TextFile;
 
-// Clang is only worth starting for files that mention CUDA at all; the rest get the token rules.
-bool MentionsCuda(const std::string& content) {
-  static constexpr std::string_view kMarkers[] = {"cuda", "__global__", "__device__", "__shared__", "threadIdx",
-                                                  "<<<", "cublas", "curand", "CUDA"};
-  for (std::string_view marker : kMarkers) {
-    if (content.find(marker) != std::string::npos) return true;
-  }
-  return false;
-}
-
 bool SameFinding(const Finding& a, const Finding& b) {
   return a.rule_id == b.rule_id && a.location.path == b.location.path && a.location.line == b.location.line &&
          a.location.column == b.location.column;
@@ -75,7 +65,7 @@ class AnalyzerImpl final : public Analyzer {
       if (index_by_path.count(relative)) continue;
       auto content = ReadFileBytes(canonical_root / file);
       if (!content) return absl::NotFoundError("analyze: cannot read " + (canonical_root / file).string());
-      const FileKind kind = analyze::ClassifyFile(file, *content);
+      const FileKind kind = FileKindOf(file, *content);
       index_by_path[relative] = texts.size();
       texts.push_back(std::make_unique<TextFile>(relative, kind, std::move(*content)));
       result.files.push_back(AnalyzedFile{relative, analyze::FileKindName(kind), false, ""});
@@ -172,7 +162,7 @@ class AnalyzerImpl final : public Analyzer {
     std::vector<size_t> sources, headers;
     for (size_t i = 0; i < texts.size(); ++i) {
       const TextFile& text = *texts[i];
-      if (!options_.parse_sources || !MentionsCuda(text.content())) continue;
+      if (!options_.parse_sources || !HasGpuCode(text.content())) continue;
       if (text.kind() == FileKind::kCudaSource || text.kind() == FileKind::kCppSource) sources.push_back(i);
       if (text.kind() == FileKind::kHeader) headers.push_back(i);
     }
@@ -328,7 +318,7 @@ class AnalyzerImpl final : public Analyzer {
           auto content = ReadFileBytes(root / finding.location.path);
           if (!content) continue;
           slot = std::make_unique<TextFile>(finding.location.path,
-                                            analyze::ClassifyFile(finding.location.path, *content), *content);
+                                            FileKindOf(finding.location.path, *content), *content);
         }
         text = slot.get();
       }

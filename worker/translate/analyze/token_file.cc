@@ -3,24 +3,34 @@
 #include <algorithm>
 #include <cctype>
 
+#include "worker/translate/frontend/raw_lexer.h"
+
 namespace hipforge::translate::analyze {
 namespace {
 
-bool IsIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
-bool IsIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
+TokenKind KindOf(clang::tok::TokenKind kind) {
+  switch (kind) {
+    case clang::tok::raw_identifier: return TokenKind::kIdentifier;
+    case clang::tok::numeric_constant: return TokenKind::kNumber;
+    case clang::tok::string_literal:
+    case clang::tok::wide_string_literal:
+    case clang::tok::utf8_string_literal:
+    case clang::tok::utf16_string_literal:
+    case clang::tok::utf32_string_literal: return TokenKind::kString;
+    case clang::tok::char_constant:
+    case clang::tok::wide_char_constant:
+    case clang::tok::utf8_char_constant:
+    case clang::tok::utf16_char_constant:
+    case clang::tok::utf32_char_constant: return TokenKind::kChar;
+    case clang::tok::hash: return TokenKind::kHash;
+    default: return TokenKind::kPunct;
+  }
+}
 
-// Longest-first punctuators; everything else is a one-character punctuator.
-constexpr std::string_view kPunctuators[] = {"<<=", ">>=", "...", "->*", "::", "->", "<<", ">>", "<=", ">=", "==",
-                                             "!=", "&&", "||", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=",
-                                             "++", "--", ".*"};
-
-// A small C/C++ lexer: enough to find identifiers, literals and punctuation outside comments. Line
-// continuations are treated as whitespace; raw strings and encoding prefixes are handled.
+// The tokens of frontend/raw_lexer.h (Clang's raw lexer, the one the translator's token pass reads) with what
+// the token rules need on top: directive membership and the enclosing non-namespace scope.
 std::vector<Token> Lex(const std::string& text) {
   std::vector<Token> tokens;
-  const size_t size = text.size();
-  size_t i = 0;
-  bool line_start = true;
   bool in_directive = false;
   std::string_view directive;
   bool expect_directive_name = false;
@@ -35,209 +45,53 @@ std::vector<Token> Lex(const std::string& text) {
     }
     return 0;
   };
-  auto push = [&](TokenKind kind, size_t begin, size_t end) {
-    Token token{kind, std::string_view(text).substr(begin, end - begin), static_cast<uint32_t>(begin),
-                current_scope(), line_start, in_directive, {}};
+  for (const RawToken& raw : LexAll(text)) {
+    const TokenKind kind = KindOf(raw.kind);
+    if (raw.line_start) {
+      in_directive = false;
+      expect_directive_name = false;
+    }
+    if (raw.kind == clang::tok::r_brace && !braces.empty()) braces.pop_back();  // '}' sits in the outer scope
+    Token token{kind, std::string_view(text).substr(raw.begin, raw.length), raw.begin, current_scope(),
+                raw.line_start, in_directive, {}};
     if (expect_directive_name) {
       directive = token.text;
       expect_directive_name = false;
     }
-    if (kind == TokenKind::kHash && line_start) {
+    if (kind == TokenKind::kHash && raw.line_start) {
       in_directive = true;
       token.in_directive = true;
       directive = {};
       expect_directive_name = true;
     }
     if (token.in_directive) token.directive = directive;
-    line_start = false;
-    tokens.push_back(token);
-  };
-  while (i < size) {
-    const char c = text[i];
-    if (c == '\n') {
-      line_start = true;
-      in_directive = false;
-      expect_directive_name = false;
-      ++i;
+    // The rules read C++ tokens: a CUDA launch's <<< and >>> (one token each in CUDA mode) are "<<" "<" and
+    // ">>" ">" as in `a<b<c<int>>>`, so template-depth counting works on either.
+    if (raw.kind == clang::tok::lesslessless || raw.kind == clang::tok::greatergreatergreater) {
+      Token second = token;
+      token.text = token.text.substr(0, 2);
+      second.text = second.text.substr(2);
+      second.offset += 2;
+      second.at_line_start = false;
+      tokens.push_back(token);
+      tokens.push_back(second);
       continue;
     }
-    if (c == '\\' && i + 1 < size && (text[i + 1] == '\n' || (text[i + 1] == '\r' && i + 2 < size && text[i + 2] == '\n'))) {
-      i += text[i + 1] == '\n' ? 2 : 3;
-      continue;
-    }
-    if (std::isspace(static_cast<unsigned char>(c))) {
-      ++i;
-      continue;
-    }
-    if (c == '/' && i + 1 < size && text[i + 1] == '/') {
-      while (i < size && text[i] != '\n') {
-        if (text[i] == '\\' && i + 1 < size && text[i + 1] == '\n') ++i;
-        ++i;
-      }
-      continue;
-    }
-    if (c == '/' && i + 1 < size && text[i + 1] == '*') {
-      const size_t end = text.find("*/", i + 2);
-      i = end == std::string::npos ? size : end + 2;
-      continue;
-    }
-    if (IsIdentStart(c)) {
-      size_t j = i;
-      while (j < size && IsIdentChar(text[j])) ++j;
-      const std::string_view word(text.data() + i, j - i);
-      // Encoding prefixes and raw strings.
-      if (j < size && (text[j] == '"' || text[j] == '\'') &&
-          (word == "L" || word == "u" || word == "U" || word == "u8" || word == "R" || word == "LR" ||
-           word == "uR" || word == "UR" || word == "u8R")) {
-        if (word.back() == 'R' && text[j] == '"') {
-          const size_t paren = text.find('(', j);
-          if (paren != std::string::npos) {
-            const std::string delimiter = ")" + text.substr(j + 1, paren - j - 1) + "\"";
-            const size_t end = text.find(delimiter, paren);
-            const size_t stop = end == std::string::npos ? size : end + delimiter.size();
-            push(TokenKind::kString, i, stop);
-            i = stop;
-            continue;
-          }
-        }
-        i = j;  // fall through to the quote handling below with the prefix included
-        const char quote = text[j];
-        size_t k = j + 1;
-        while (k < size && text[k] != quote && text[k] != '\n') k += text[k] == '\\' ? 2 : 1;
-        k = std::min(size, k + 1);
-        push(quote == '"' ? TokenKind::kString : TokenKind::kChar, static_cast<size_t>(word.data() - text.data()), k);
-        i = k;
-        continue;
-      }
-      push(TokenKind::kIdentifier, i, j);
-      i = j;
-      continue;
-    }
-    if (std::isdigit(static_cast<unsigned char>(c)) || (c == '.' && i + 1 < size && std::isdigit(static_cast<unsigned char>(text[i + 1])))) {
-      size_t j = i + 1;
-      while (j < size) {
-        const char d = text[j];
-        if (IsIdentChar(d) || d == '.' || d == '\'') {
-          ++j;
-        } else if ((d == '+' || d == '-') && (text[j - 1] == 'e' || text[j - 1] == 'E' || text[j - 1] == 'p' || text[j - 1] == 'P')) {
-          ++j;
-        } else {
-          break;
-        }
-      }
-      push(TokenKind::kNumber, i, j);
-      i = j;
-      continue;
-    }
-    if (c == '"' || c == '\'') {
-      size_t k = i + 1;
-      while (k < size && text[k] != c && text[k] != '\n') k += text[k] == '\\' ? 2 : 1;
-      k = std::min(size, k + 1);
-      // In `#include <...>`-free code an apostrophe inside a directive (e.g. #error don't) must not swallow lines.
-      push(c == '"' ? TokenKind::kString : TokenKind::kChar, i, k);
-      i = k;
-      continue;
-    }
-    if (c == '#') {
-      push(TokenKind::kHash, i, i + 1);
-      ++i;
-      continue;
-    }
-    size_t length = 1;
-    for (std::string_view punct : kPunctuators) {
-      if (text.compare(i, punct.size(), punct) == 0) {
-        length = punct.size();
-        break;
-      }
-    }
-    if (c == '{') {
+    if (raw.kind == clang::tok::l_brace) {
       bool transparent = false;
       const size_t n = tokens.size();
       if (n >= 1 && tokens[n - 1].text == "namespace") transparent = true;
       if (n >= 2 && tokens[n - 1].kind == TokenKind::kIdentifier &&
           (tokens[n - 2].text == "namespace" || tokens[n - 2].text == "::")) transparent = true;
       if (n >= 2 && tokens[n - 1].text == "\"C\"" && tokens[n - 2].text == "extern") transparent = true;
-      push(TokenKind::kPunct, i, i + 1);
-      braces.push_back({transparent, static_cast<uint32_t>(i)});
-      ++i;
-      continue;
+      braces.push_back({transparent, raw.begin});
     }
-    if (c == '}') {
-      if (!braces.empty()) braces.pop_back();
-      push(TokenKind::kPunct, i, i + 1);
-      ++i;
-      continue;
-    }
-    push(TokenKind::kPunct, i, i + length);
-    i += length;
+    tokens.push_back(token);
   }
   return tokens;
 }
 
-bool EndsWith(std::string_view text, std::string_view suffix) {
-  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
-}
-
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 }  // namespace
-
-const char* FileKindName(FileKind kind) {
-  switch (kind) {
-    case FileKind::kCudaSource: return "cuda-source";
-    case FileKind::kCppSource: return "cpp-source";
-    case FileKind::kHeader: return "header";
-    case FileKind::kCMake: return "cmake";
-    case FileKind::kMakefile: return "makefile";
-    case FileKind::kShell: return "shell";
-    case FileKind::kDockerfile: return "dockerfile";
-    case FileKind::kCiConfig: return "ci";
-    case FileKind::kPython: return "python";
-    case FileKind::kOther: return "other";
-  }
-  return "other";
-}
-
-bool IsSourceKind(FileKind kind) {
-  return kind == FileKind::kCudaSource || kind == FileKind::kCppSource || kind == FileKind::kHeader;
-}
-
-FileKind ClassifyFile(const std::filesystem::path& relative_path, std::string_view content) {
-  const std::string name = relative_path.filename().string();
-  const std::string lower = Lower(name);
-  const std::string ext = Lower(relative_path.extension().string());
-  if (ext == ".cu") return FileKind::kCudaSource;
-  if (ext == ".cuh" || ext == ".h" || ext == ".hpp" || ext == ".hh" || ext == ".hxx" || ext == ".inl" ||
-      ext == ".inc" || ext == ".tcc") {
-    return FileKind::kHeader;
-  }
-  if (ext == ".cpp" || ext == ".cc" || ext == ".cxx" || ext == ".c" || ext == ".c++") return FileKind::kCppSource;
-  if (lower == "cmakelists.txt" || ext == ".cmake") return FileKind::kCMake;
-  if (lower == "makefile" || lower == "gnumakefile" || lower.rfind("makefile.", 0) == 0 || ext == ".mk" ||
-      ext == ".mak" || EndsWith(lower, ".make")) {
-    return FileKind::kMakefile;
-  }
-  if (lower == "dockerfile" || lower.rfind("dockerfile.", 0) == 0 || ext == ".dockerfile" ||
-      lower == "containerfile") {
-    return FileKind::kDockerfile;
-  }
-  if (ext == ".yml" || ext == ".yaml" || lower == "jenkinsfile") return FileKind::kCiConfig;
-  if (ext == ".py") return FileKind::kPython;
-  if (ext == ".sh" || ext == ".bash" || ext == ".zsh" || ext == ".ksh" || ext == ".slurm" || ext == ".pbs" ||
-      ext == ".sbatch") {
-    return FileKind::kShell;
-  }
-  if (content.rfind("#!", 0) == 0) {
-    const std::string_view first_line = content.substr(0, content.find('\n'));
-    if (first_line.find("python") != std::string_view::npos) return FileKind::kPython;
-    if (first_line.find("sh") != std::string_view::npos) return FileKind::kShell;
-  }
-  return FileKind::kOther;
-}
 
 TextFile::TextFile(std::string relative_path, FileKind kind, std::string content)
     : path_(std::move(relative_path)), kind_(kind), content_(std::move(content)) {
@@ -275,55 +129,6 @@ size_t TextFile::TokenIndexAt(uint32_t offset) const {
                                    [](const Token& token, uint32_t value) { return token.offset < value; });
   if (it != tokens_.end() && it->offset == offset) return static_cast<size_t>(it - tokens_.begin());
   return tokens_.size();
-}
-
-bool ParseIntegerLiteral(std::string_view text, unsigned long long* value) {
-  std::string digits;
-  for (char c : text) {
-    if (c != '\'') digits.push_back(c);
-  }
-  while (!digits.empty() && (digits.back() == 'u' || digits.back() == 'U' || digits.back() == 'l' || digits.back() == 'L')) {
-    digits.pop_back();
-  }
-  if (digits.empty() || !std::isdigit(static_cast<unsigned char>(digits[0]))) return false;
-  int base = 10;
-  size_t start = 0;
-  if (digits.size() > 1 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
-    base = 16;
-    start = 2;
-  } else if (digits.size() > 1 && digits[0] == '0' && (digits[1] == 'b' || digits[1] == 'B')) {
-    base = 2;
-    start = 2;
-  } else if (digits.size() > 1 && digits[0] == '0') {
-    base = 8;
-    start = 1;
-  }
-  if (start >= digits.size()) return false;
-  unsigned long long result = 0;
-  for (size_t i = start; i < digits.size(); ++i) {
-    const char c = static_cast<char>(std::tolower(static_cast<unsigned char>(digits[i])));
-    int digit = -1;
-    if (c >= '0' && c <= '9') digit = c - '0';
-    if (c >= 'a' && c <= 'f') digit = c - 'a' + 10;
-    if (digit < 0 || digit >= base) return false;
-    result = result * base + static_cast<unsigned>(digit);
-  }
-  *value = result;
-  return true;
-}
-
-std::string_view StringLiteralBody(std::string_view token_text) {
-  const size_t open = token_text.find_first_of("\"'");
-  if (open == std::string_view::npos || token_text.size() < open + 2) return {};
-  std::string_view body = token_text.substr(open + 1, token_text.size() - open - 2);
-  if (open > 0 && token_text[open - 1] == 'R') {  // raw string: strip delimiter(...)delimiter
-    const size_t paren = body.find('(');
-    const size_t close = body.rfind(')');
-    if (paren != std::string_view::npos && close != std::string_view::npos && close > paren) {
-      body = body.substr(paren + 1, close - paren - 1);
-    }
-  }
-  return body;
 }
 
 }  // namespace hipforge::translate::analyze

@@ -1,6 +1,7 @@
 #pragma once
-// A source or script file held in memory with its line table, and (for C/C++/CUDA) its raw tokens.
-// Token rules and line rules work on this; it needs no Clang headers.
+// A source or script file held in memory with its line table, and (for C/C++/CUDA) its raw tokens: those of
+// frontend/raw_lexer.h (Clang's raw lexer, which the translator's token pass reads too). Token rules and line
+// rules work on this; this header needs no Clang headers.
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -8,12 +9,15 @@
 #include <utility>
 #include <vector>
 
+#include "common/source_files.h"
+#include "worker/translate/frontend/c_literals.h"
+
 namespace hipforge::translate::analyze {
 
-enum class FileKind { kCudaSource, kCppSource, kHeader, kCMake, kMakefile, kShell, kDockerfile, kCiConfig, kPython,
-                      kOther };
-const char* FileKindName(FileKind kind);
-bool IsSourceKind(FileKind kind);  // C, C++, CUDA sources and headers
+// File kinds are common/source_files.h's (one classifier for the analyzer, the repository pass and the server).
+using hipforge::FileKind;
+using hipforge::FileKindName;
+using hipforge::IsSourceKind;
 
 enum class TokenKind { kIdentifier, kNumber, kString, kChar, kPunct, kHash };
 
@@ -56,12 +60,6 @@ class TextFile {
   std::vector<Token> tokens_;
 };
 
-// Reads and classifies a file; tokens are lexed for source kinds.
-FileKind ClassifyFile(const std::filesystem::path& relative_path, std::string_view content);
-
-// The value of a C integer literal ("0xFFFFFFFFu" -> 4294967295); false when not an integer literal.
-bool ParseIntegerLiteral(std::string_view text, unsigned long long* value);
-// The contents of a string-literal token without quotes and prefixes (escapes left as written).
-std::string_view StringLiteralBody(std::string_view token_text);
+// ParseIntegerLiteral and StringLiteralBody: frontend/c_literals.h (shared with the translator's token pass).
 
 }  // namespace hipforge::translate::analyze

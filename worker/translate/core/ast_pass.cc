@@ -19,6 +19,7 @@
 #include "worker/translate/core/argument_rewrites.h"
 #include "worker/translate/core/token_pass.h"
 #include "worker/translate/frontend/project_paths.h"
+#include "worker/translate/tables/warp_intrinsics.h"
 
 namespace hipforge::translate {
 namespace {
@@ -374,9 +375,12 @@ class FactsConsumer : public ParseConsumer {
     collector_ = std::make_unique<Collector>(resolver_, files_);
     finder.addMatcher(mat::cudaKernelCallExpr().bind("launch"), collector_.get());
     if (resolver_.options().target_hip_version < kHipWarpSyncIntroduced) {
-      finder.addMatcher(mat::callExpr(mat::callee(mat::functionDecl(mat::hasAnyName(
-                                          "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync",
-                                          "__ballot_sync", "__any_sync", "__all_sync"))))
+      std::vector<llvm::StringRef> with_maskless;  // the calls the token pass rewrites without their mask
+      for (const WarpIntrinsic& intrinsic : WarpIntrinsics()) {
+        if (!intrinsic.maskless.empty()) with_maskless.emplace_back(intrinsic.name.data(), intrinsic.name.size());
+      }
+      finder.addMatcher(mat::callExpr(mat::callee(mat::functionDecl(
+                                          mat::hasAnyName(llvm::ArrayRef<llvm::StringRef>(with_maskless)))))
                             .bind("warp"),
                         collector_.get());
     }

@@ -3,6 +3,8 @@
 #include <array>
 #include <utility>
 
+#include "worker/translate/tables/warp_intrinsics.h"
+
 namespace hipforge::translate {
 namespace {
 
@@ -85,19 +87,8 @@ bool LooksLikeCudaName(std::string_view name) {
 }
 
 std::string_view MasklessWarpIntrinsic(std::string_view name) {
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kMaskless = {{
-      {"__shfl_sync", "__shfl"},
-      {"__shfl_up_sync", "__shfl_up"},
-      {"__shfl_down_sync", "__shfl_down"},
-      {"__shfl_xor_sync", "__shfl_xor"},
-      {"__ballot_sync", "__ballot"},
-      {"__any_sync", "__any"},
-      {"__all_sync", "__all"},
-  }};
-  for (const auto& [with_mask, without] : kMaskless) {
-    if (name == with_mask) return without;
-  }
-  return {};
+  const WarpIntrinsic* intrinsic = FindWarpIntrinsic(name);
+  return intrinsic != nullptr ? intrinsic->maskless : std::string_view();
 }
 
 }  // namespace hipforge::translate

@@ -10,10 +10,12 @@
 #include "worker/translate/core/argument_rewrites.h"
 #include "worker/translate/core/compat_shims.h"
 #include "worker/translate/core/device_function_shims.h"
-#include "worker/translate/core/token_lexer.h"
 #include "worker/translate/core/token_rewrites.h"
 #include "worker/translate/core/token_sites.h"
 #include "worker/translate/core/version_conditions.h"
+#include "worker/translate/frontend/c_literals.h"
+#include "worker/translate/frontend/raw_lexer.h"
+#include "worker/translate/tables/warp_intrinsics.h"
 
 namespace hipforge::translate {
 namespace {
@@ -75,11 +77,8 @@ class TokenPass {
   std::string_view Text(ByteRange range) const { return content_.substr(range.begin, range.end - range.begin); }
 
   static bool IsWarpSyncName(std::string_view name) {
-    static constexpr std::string_view kNames[] = {"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync",
-                                                  "__shfl_xor_sync", "__ballot_sync", "__any_sync", "__all_sync",
-                                                  "__match_any_sync", "__match_all_sync", "__syncwarp",
-                                                  "__activemask"};
-    return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
+    const WarpIntrinsic* intrinsic = FindWarpIntrinsic(name);
+    return intrinsic != nullptr && intrinsic->needs_sync_builtins;
   }
 
   bool IsSkipped(uint32_t offset) const {
@@ -765,16 +764,8 @@ bool IsFullWarpMaskLiteral(std::string_view text) {
       compact == "~0ULL") {
     return true;
   }
-  while (!compact.empty() && std::strchr("uUlL", compact.back())) compact.pop_back();
-  if (compact.empty()) return false;
   unsigned long long value = 0;
-  size_t used = 0;
-  try {
-    value = std::stoull(compact, &used, 0);
-  } catch (...) {
-    return false;
-  }
-  return used == compact.size() && (value == 0xffffffffULL || value == ~0ULL);
+  return ParseIntegerLiteral(compact, &value) && (value == 0xffffffffULL || value == ~0ULL);
 }
 
 }  // namespace hipforge::translate

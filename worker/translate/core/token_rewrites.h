@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "worker/translate/core/token_lexer.h"
+#include "worker/translate/frontend/raw_lexer.h"
 #include "worker/translate/core/translation_facts.h"
 
 namespace hipforge::translate {

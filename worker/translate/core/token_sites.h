@@ -5,7 +5,7 @@
 #include <span>
 #include <string_view>
 
-#include "worker/translate/core/token_lexer.h"
+#include "worker/translate/frontend/raw_lexer.h"
 #include "worker/translate/core/translation_facts.h"
 
 namespace hipforge::translate {

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "llvm/Support/CommandLine.h"
+#include "common/file_io.h"
 #include "worker/translate/core/source_translator.h"
 #include "worker/translate/core/translation_report.h"
 
@@ -32,12 +33,6 @@ fs::path CommonRoot(const std::vector<fs::path>& files) {
     while (!root.empty() && file.lexically_relative(root).native().rfind("..", 0) == 0) root = root.parent_path();
   }
   return root.empty() ? fs::path("/") : root;
-}
-
-bool WriteFile(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  return static_cast<bool>(out);
 }
 
 }  // namespace
@@ -214,7 +209,7 @@ int main(int argc, char** argv) {
     }
     std::error_code error;
     if (destination.has_parent_path()) fs::create_directories(destination.parent_path(), error);
-    if (!WriteFile(destination, file.output)) {
+    if (!hipforge::WriteFileBytes(destination, file.output).ok()) {
       std::cerr << "[migrate-hipify] error: cannot write " << destination << "\n";
       status = 1;
     }
@@ -225,7 +220,7 @@ int main(int argc, char** argv) {
     for (const auto& file : reported) {
       for (const auto& finding : file.diagnostics) json["findings"].push_back(FindingJson(finding));
     }
-    if (!WriteFile(stats_json.getValue(), json.dump(2) + "\n")) status = 1;
+    if (!hipforge::WriteFileBytes(stats_json.getValue(), json.dump(2) + "\n").ok()) status = 1;
   }
   return status;
 }

@@ -1,4 +1,5 @@
 #include "worker/translate/repo/build_commands.h"
+#include "common/file_io.h"
 
 #include <fstream>
 #include <regex>
@@ -12,12 +13,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string ReadText(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+// A file's text; empty when it cannot be read (the callers then find no commands in it).
+std::string ReadText(const fs::path& path) { return ReadFileBytes(path).value_or(std::string()); }
 
 // Shell words of one command line: quotes and backslashes as sh reads them; `&&`, `;`, `||`, `|` split.
 std::vector<std::vector<std::string>> SplitShellLine(const std::string& line) {

@@ -13,10 +13,6 @@ namespace {
 
 constexpr const char* kGeneration = "hipforge-build-discovery-1";
 
-bool IsSourceKind(RepoFileKind kind) {
-  return kind == RepoFileKind::kCudaSource || kind == RepoFileKind::kHeader || kind == RepoFileKind::kCppSource;
-}
-
 }  // namespace
 
 std::string BuildDiscoveryKey(const std::map<std::string, std::string>& contents,

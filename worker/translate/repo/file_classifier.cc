@@ -9,23 +9,6 @@
 namespace hipforge::translate {
 namespace {
 
-std::string Lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
-
-bool IsHeaderExtension(const std::string& ext) {
-  return ext == ".h" || ext == ".hpp" || ext == ".hh" || ext == ".hxx" || ext == ".inl" || ext == ".cuh";
-}
-
-bool IsCppExtension(const std::string& ext) {
-  return ext == ".cpp" || ext == ".cc" || ext == ".cxx" || ext == ".c" || ext == ".c++";
-}
-
-}  // namespace
-
-namespace {
-
 // Blanks // and /* */ comments (keeps offsets and newlines); string literals are not special-cased.
 std::string WithoutComments(const std::string& text) {
   std::string out = text;
@@ -87,58 +70,14 @@ bool DeclaresDeviceCodeDefinedElsewhere(const std::string& content) {
   return false;
 }
 
-const char* RepoFileKindName(RepoFileKind kind) {
-  switch (kind) {
-    case RepoFileKind::kCudaSource: return "cuda-source";
-    case RepoFileKind::kHeader: return "header";
-    case RepoFileKind::kCppSource: return "cpp-source";
-    case RepoFileKind::kCMake: return "cmake";
-    case RepoFileKind::kMakefile: return "makefile";
-    case RepoFileKind::kShellScript: return "shell";
-    case RepoFileKind::kDockerfile: return "dockerfile";
-    case RepoFileKind::kCiConfig: return "ci";
-    case RepoFileKind::kPython: return "python";
-    case RepoFileKind::kOther: return "other";
-  }
-  return "other";
-}
-
-bool UsesCuda(const std::string& content) {
-  static const std::regex kCuda(
-      R"((^|[^A-Za-z0-9_])(cuda[A-Z][A-Za-z0-9_]*|CUDA_[A-Z_]+|cu(blas|blasLt|rand|fft|sparse|solver|dnn)[A-Z][A-Za-z0-9_]*|nccl[A-Z][A-Za-z0-9_]*|__shfl[a-z_]*_sync|__(ballot|any|all|activemask)_sync|nvcuda|cooperative_groups|__nv_[a-z0-9_]+)|#\s*include\s*[<"](cuda|cublas|curand|cufft|cusparse|cusolver|cudnn|nccl|thrust/|cub/|cooperative_groups|device_launch_parameters|vector_types|sm_[0-9]+_intrinsics|crt/|nvrtc|nvToolsExt|nvtx3))");
-  return std::regex_search(content, kCuda);
-}
+const char* RepoFileKindName(RepoFileKind kind) { return FileKindName(kind); }
 
 RepoFileKind ClassifyFile(const std::string& relative_path, const std::string& content) {
-  const std::filesystem::path path(relative_path);
-  const std::string name = path.filename().string();
-  const std::string lower = Lower(name);
-  const std::string ext = Lower(path.extension().string());
-  const std::string generic = path.generic_string();
-  if (name == "CMakeLists.txt" || ext == ".cmake") return RepoFileKind::kCMake;
-  if (lower == "makefile" || lower == "gnumakefile" || ext == ".mk" || ext == ".mak" ||
-      lower.rfind("makefile.", 0) == 0 || lower.rfind("make.", 0) == 0 || ext == ".make") {
-    return RepoFileKind::kMakefile;
-  }
-  if (lower == "dockerfile" || lower.rfind("dockerfile.", 0) == 0 || ext == ".dockerfile" ||
-      lower == "containerfile") {
-    return RepoFileKind::kDockerfile;
-  }
-  if ((generic.rfind(".github/workflows/", 0) == 0 && (ext == ".yml" || ext == ".yaml")) ||
-      name == ".gitlab-ci.yml" || (generic.rfind(".gitlab/ci/", 0) == 0 && ext == ".yml")) {
-    return RepoFileKind::kCiConfig;
-  }
-  if (ext == ".py") return RepoFileKind::kPython;
-  if (ext == ".sh" || ext == ".bash" || ext == ".slurm" || ext == ".pbs" ||
-      (ext.empty() && (content.rfind("#!/bin/sh", 0) == 0 || content.rfind("#!/bin/bash", 0) == 0 ||
-                       content.rfind("#!/usr/bin/env bash", 0) == 0 || content.rfind("#!/usr/bin/env sh", 0) == 0))) {
-    return RepoFileKind::kShellScript;
-  }
-  if (ext == ".cu") return RepoFileKind::kCudaSource;
-  if (ext == ".cuh") return RepoFileKind::kHeader;
-  if (IsHeaderExtension(ext)) return UsesCuda(content) ? RepoFileKind::kHeader : RepoFileKind::kOther;
-  if (IsCppExtension(ext)) return UsesCuda(content) ? RepoFileKind::kCppSource : RepoFileKind::kOther;
-  return RepoFileKind::kOther;
+  const FileKind kind = FileKindOf(relative_path, content);
+  // .cu and .cuh always; other C/C++ files only when they use CUDA (the rest is copied as it is).
+  if (kind == FileKind::kCudaSource || std::filesystem::path(relative_path).extension() == ".cuh") return kind;
+  if (IsSourceKind(kind) && !UsesCuda(content)) return FileKind::kOther;
+  return kind;
 }
 
 void PromoteIncludedHeaders(const std::map<std::string, std::string>& contents,
@@ -161,7 +100,7 @@ void PromoteIncludedHeaders(const std::map<std::string, std::string>& contents,
         const std::string key = candidate.lexically_normal().generic_string();
         auto kind = kinds.find(key);
         if (kind == kinds.end() || kind->second != RepoFileKind::kOther) continue;
-        if (!IsHeaderExtension(Lower(std::filesystem::path(key).extension().string()))) continue;
+        if (FileKindOf(key, "") != FileKind::kHeader) continue;
         kind->second = RepoFileKind::kHeader;
         work.push_back(key);
         break;

@@ -4,15 +4,14 @@
 #include <map>
 #include <string>
 
+#include "common/source_files.h"
 #include "worker/translate/repo/repository_migration.h"
 
 namespace hipforge::translate {
 
-// By name alone where the name decides; C/C++ files also look at the content (does it use CUDA?).
+// The repository pass's kind: common/source_files.h's FileKindOf, except that a C/C++ file that does not use CUDA
+// (UsesCuda) is kOther. .cu and .cuh files are CUDA whatever they contain.
 RepoFileKind ClassifyFile(const std::string& relative_path, const std::string& content);
-
-// True if C/C++ text refers to CUDA APIs, headers or libraries (so the source translator must see it).
-bool UsesCuda(const std::string& content);
 
 // Marks headers included (transitively) from CUDA sources as kHeader. `kinds` and `contents` are keyed by
 // relative path; only entries classified kOther with a header extension are promoted.

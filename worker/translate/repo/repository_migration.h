@@ -9,6 +9,7 @@
 
 #include "absl/status/statusor.h"
 #include "common/report/report.h"
+#include "common/source_files.h"
 #include "worker/translate/analyze/analyzer.h"
 #include "worker/translate/core/source_translator.h"
 #include "worker/translate/translation_types.h"
@@ -28,8 +29,8 @@ struct MigrationOptions {
   std::vector<std::string> cmake_options;  // extra -DNAME=VALUE for that configure (hipforge.yaml)
 };
 
-enum class RepoFileKind { kCudaSource, kHeader, kCppSource, kCMake, kMakefile, kShellScript, kDockerfile, kCiConfig,
-                          kPython, kOther };
+// The file kinds are common/source_files.h's; in the repository pass a C/C++ file that does not use CUDA is kOther.
+using RepoFileKind = FileKind;
 
 struct FileSummary {
   std::string path;         // in the output tree, relative

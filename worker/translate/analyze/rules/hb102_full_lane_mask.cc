@@ -2,6 +2,7 @@
 
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "worker/translate/analyze/ast_helpers.h"
+#include "worker/translate/tables/warp_intrinsics.h"
 
 namespace hipforge::translate::analyze {
 namespace {
@@ -65,15 +66,8 @@ const clang::Expr* MaskDefinition(const clang::Expr* mask) {
 }  // namespace
 
 bool IsMaskedWarpIntrinsic(std::string_view name) {
-  static constexpr std::string_view kNames[] = {
-      "__shfl_sync",      "__shfl_up_sync",   "__shfl_down_sync", "__shfl_xor_sync",    "__ballot_sync",
-      "__any_sync",       "__all_sync",       "__uni_sync",       "__match_any_sync",   "__match_all_sync",
-      "__syncwarp",       "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync",
-      "__reduce_or_sync", "__reduce_xor_sync", "__fns"};
-  for (std::string_view known : kNames) {
-    if (name == known) return true;
-  }
-  return false;
+  const WarpIntrinsic* intrinsic = FindWarpIntrinsic(name);
+  return intrinsic != nullptr && intrinsic->lane_mask;
 }
 
 const RuleInfo& FullLaneMaskRule::info() const {

@@ -30,8 +30,8 @@ absl::Status CollectFiles(MigrationState& state, const MigrationTools&) {
       continue;
     }
     if (!it->is_regular_file()) continue;
-    std::optional<std::string> content = ReadFileBytes(it->path());
-    if (!content) return absl::NotFoundError("cannot read " + it->path().string());
+    absl::StatusOr<std::string> content = ReadFileOrStatus(it->path());
+    if (!content.ok()) return content.status();
     state.kinds[relative] = ClassifyFile(relative, *content);
     state.contents[relative] = std::move(*content);
   }

@@ -2,6 +2,7 @@
 
 #include <random>
 
+#include "common/file_io.h"
 #include "worker/translate/repo/stages/migration_state.h"
 
 namespace hipforge::translate {
@@ -12,7 +13,7 @@ std::function<std::optional<std::string>(const std::string&)> CupySnippetTransla
   return [raw_translator](const std::string& source) -> std::optional<std::string> {
     std::mt19937_64 rng{std::random_device{}()};
     const fs::path dir = fs::temp_directory_path() / ("hipforge-snippet-" + std::to_string(rng()));
-    if (!WriteFile(dir / "kernel.cu", source).ok()) return std::nullopt;
+    if (!WriteFileBytes(dir / "kernel.cu", source).ok()) return std::nullopt;
     auto translated = raw_translator->Translate(dir, {fs::path("kernel.cu")}, {}, nullptr);
     std::error_code ignored;
     fs::remove_all(dir, ignored);

@@ -17,16 +17,7 @@ ScratchDirectory::~ScratchDirectory() {
 }
 
 bool IsTranslatableKind(RepoFileKind kind) {
-  return kind == RepoFileKind::kCudaSource || kind == RepoFileKind::kHeader || kind == RepoFileKind::kCppSource;
-}
-
-absl::Status WriteFile(const fs::path& path, const std::string& content) {
-  std::error_code error;
-  fs::create_directories(path.parent_path(), error);
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << content;
-  if (!out) return absl::InternalError("cannot write " + path.string());
-  return absl::OkStatus();
+  return IsSourceKind(kind);  // common/source_files.h
 }
 
 }  // namespace hipforge::translate

@@ -100,7 +100,4 @@ using MigrationStage = absl::Status (*)(MigrationState& state, const MigrationTo
 // Files the source translator takes (CUDA sources, headers, C++ sources).
 bool IsTranslatableKind(RepoFileKind kind);
 
-// Writes `content` to `path`, creating its directories (the output tree, the CuPy snippet's scratch file).
-absl::Status WriteFile(const std::filesystem::path& path, const std::string& content);
-
 }  // namespace hipforge::translate

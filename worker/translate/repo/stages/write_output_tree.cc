@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <regex>
 
+#include "common/file_io.h"
 #include "worker/translate/repo/text_edits.h"
 
 namespace hipforge::translate {
@@ -90,7 +91,7 @@ absl::Status WriteOutputTree(MigrationState& state, const MigrationTools&) {
         summary.status = kind == RepoFileKind::kOther ? FileStatus::kCopied : FileStatus::kUnchanged;
       }
     }
-    if (absl::Status status = WriteFile(output / summary.path, out); !status.ok()) return status;
+    if (absl::Status status = WriteFileBytes(output / summary.path, out); !status.ok()) return status;
     fs::permissions(output / summary.path, fs::status(input / path).permissions(), error);
     result.files.push_back(std::move(summary));
     state.Report("write", ++written, static_cast<int>(state.kinds.size()), path);
@@ -102,7 +103,7 @@ absl::Status WriteOutputTree(MigrationState& state, const MigrationTools&) {
                                                       [&](const FileSummary& f) { return f.path == generated; })) {
         continue;
       }
-      if (absl::Status status = WriteFile(output / generated, text); !status.ok()) return status;
+      if (absl::Status status = WriteFileBytes(output / generated, text); !status.ok()) return status;
       result.files.push_back({.path = generated, .source_path = "", .kind = RepoFileKind::kCMake,
                               .status = FileStatus::kTranslated, .changed_by = {"HB502"},
                               .lines_changed = static_cast<int>(std::count(text.begin(), text.end(), '\n'))});

@@ -1,4 +1,4 @@
-#include "worker/translate/core/token_lexer.h"
+#include "worker/translate/frontend/raw_lexer.h"
 
 #include "clang/Basic/LangOptions.h"
 #include "clang/Lex/Lexer.h"
