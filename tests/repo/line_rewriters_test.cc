@@ -61,10 +61,10 @@ TEST(NvccFlagMapperTest, EveryRuleHasANote) {
   }
 }
 
-std::string Line(const std::string& line, bool modern = true) {
+std::string Line(const std::string& line, ApiVersion target_rocm = {6, 4}) {
   ScriptLineOptions options;
   options.architectures = {"gfx90a"};
-  options.modern_rocm_tools = modern;
+  options.target_rocm = target_rocm;
   return ScriptLineRewriter(options).Rewrite(line).text;
 }
 
@@ -80,6 +80,20 @@ TEST(ScriptLineRewriterTest, CompilerPathsAndVariables) {
   EXPECT_EQ(Line("cmake -B b -DCMAKE_CUDA_ARCHITECTURES=80"), "cmake -B b \"-DCMAKE_HIP_ARCHITECTURES=gfx90a\"");
 }
 
+// A tool with an older ROCm name says from which release the new one holds, and the advice names that release.
+TEST(ScriptLineRewriterTest, RenamedToolsCarryTheirRenameRelease) {
+  for (const ToolMapping& tool : ToolMappings()) {
+    if (tool.legacy_rocm_tool.empty() || tool.legacy_rocm_tool == tool.rocm_tool) continue;
+    EXPECT_TRUE(tool.renamed_in.IsSet()) << tool.cuda_tool;
+    EXPECT_EQ(RocmToolFor(tool, tool.renamed_in), tool.rocm_tool) << tool.cuda_tool;
+    EXPECT_EQ(RocmToolFor(tool, {tool.renamed_in.major, 0}), tool.legacy_rocm_tool) << tool.cuda_tool;
+    if (tool.cuda_tool == "ncu") {
+      EXPECT_EQ(ToolAdvice(tool), "Use rocprof-compute (omniperf before ROCm 6.3): kernel-analysis options differ; "
+                                  "check the arguments.");
+    }
+  }
+}
+
 TEST(ScriptLineRewriterTest, EnvironmentAndTools) {
   EXPECT_EQ(Line("export CUDA_VISIBLE_DEVICES=0,1"), "export HIP_VISIBLE_DEVICES=0,1");
   EXPECT_EQ(Line("CUDA_LAUNCH_BLOCKING=1 ./app"), "AMD_SERIALIZE_KERNEL=3 ./app");
@@ -93,7 +107,11 @@ TEST(ScriptLineRewriterTest, EnvironmentAndTools) {
   ASSERT_EQ(probe.notes.size(), 1u);
   EXPECT_FALSE(probe.notes[0].left_for_person);
   EXPECT_EQ(probe.notes[0].message, "nvidia-smi -> amd-smi") << "no arguments: nothing to check";
-  EXPECT_EQ(Line("nvidia-smi", false), "rocm-smi");
+  EXPECT_EQ(Line("nvidia-smi", {6, 1}), "rocm-smi");
+  EXPECT_EQ(Line("nvidia-smi", {6, 2}), "amd-smi");
+  // Each tool's own rename release (tables/build_tables.cc): Omniperf is rocprof-compute only from ROCm 6.3.
+  EXPECT_EQ(Line("ncu ./app", {6, 2}), "omniperf ./app");
+  EXPECT_EQ(Line("ncu ./app", {6, 3}), "rocprof-compute ./app");
   EXPECT_EQ(Line("nsys profile ./app"), "rocprofv3 profile ./app");
   EXPECT_EQ(Line("ncu ./app"), "rocprof-compute ./app");
   EXPECT_EQ(Line("compute-sanitizer ./app"), "compute-sanitizer ./app");

@@ -22,8 +22,7 @@ ScriptLineOptions LineOptions(const RewriteContext& context, bool rename) {
   ScriptLineOptions options;
   if (context.options != nullptr) {
     options.architectures = context.options->hip_architectures;
-    const ApiVersion v = context.options->translate.target_hip_version;
-    options.modern_rocm_tools = v >= ApiVersion{6, 2};
+    options.target_rocm = context.options->translate.target_hip_version;
     options.rename_cu_to_hip = rename && context.options->rename_to_hip;
   }
   options.relocatable_device_code = context.relocatable_device_code_needed;

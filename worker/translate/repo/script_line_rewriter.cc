@@ -244,8 +244,7 @@ std::string ScriptLineRewriter::MapIdentifiers(const std::string& text, ScriptLi
     bool handled = false;
     for (const ToolMapping& tool : ToolMappings()) {
       if (tool_word != tool.cuda_tool || !standalone) continue;
-      const std::string_view rocm_tool =
-          options_.modern_rocm_tools || tool.legacy_rocm_tool.empty() ? tool.rocm_tool : tool.legacy_rocm_tool;
+      const std::string_view rocm_tool = RocmToolFor(tool, options_.target_rocm);
       if (rocm_tool.empty()) {
         out += tool_word;
         result.notes.push_back({"HB504", 0, std::string(tool.cuda_tool) + ": " + std::string(tool.note), true});

@@ -8,12 +8,13 @@
 #include <vector>
 
 #include "worker/translate/repo/build_file_rewriter.h"
+#include "worker/translate/tables/api_mapping.h"
 
 namespace hipforge::translate {
 
 struct ScriptLineOptions {
   std::vector<std::string> architectures;
-  bool modern_rocm_tools = true;  // ROCm >= 6.2 tool names (amd-smi, rocprofv3, rocprof-compute)
+  ApiVersion target_rocm{6, 4};  // picks each NVIDIA tool's ROCm name (tables/build_tables.h RocmToolFor)
   bool rename_cu_to_hip = false;  // `.cu` file names and patterns -> `.hip` (Makefiles)
   bool comment_lines_unchanged = true;
   bool relocatable_device_code = true;  // see RewriteContext::relocatable_device_code_needed

@@ -157,11 +157,13 @@ constexpr std::array<std::string_view, 9> kCudaRootVariables = {
     "CUDA_TOOLKIT_PATH", "CUDATOOLKIT_HOME", "CUDA_TOOLKIT_DIR"};
 
 constexpr std::array kToolMappings = {
-    ToolMapping{"nvidia-smi", "amd-smi", "rocm-smi", "options differ from nvidia-smi's; check the arguments"},
-    ToolMapping{"nvprof", "rocprofv3", "rocprof", "profiler options differ; check the arguments"},
-    ToolMapping{"nsys", "rocprofv3", "rocprof", "profiler options differ; check the arguments"},
-    ToolMapping{"ncu", "rocprof-compute", "omniperf", "kernel-analysis options differ; check the arguments"},
-    ToolMapping{"nv-nsight-cu-cli", "rocprof-compute", "omniperf", "kernel-analysis options differ; check the arguments"},
+    ToolMapping{"nvidia-smi", "amd-smi", "rocm-smi", "options differ from nvidia-smi's; check the arguments", {6, 2}},
+    ToolMapping{"nvprof", "rocprofv3", "rocprof", "profiler options differ; check the arguments", {6, 2}},
+    ToolMapping{"nsys", "rocprofv3", "rocprof", "profiler options differ; check the arguments", {6, 2}},
+    // Omniperf became ROCm Compute Profiler in ROCm 6.3 (6.2.4's documentation is still "Omniperf 2.0.1").
+    ToolMapping{"ncu", "rocprof-compute", "omniperf", "kernel-analysis options differ; check the arguments", {6, 3}},
+    ToolMapping{"nv-nsight-cu-cli", "rocprof-compute", "omniperf", "kernel-analysis options differ; check the arguments",
+                {6, 3}},
     ToolMapping{"cuda-memcheck", "", "", "no drop-in on ROCm: build with -fsanitize=address (xnack+) or use rocgdb"},
     ToolMapping{"compute-sanitizer", "", "", "no drop-in on ROCm: build with -fsanitize=address (xnack+) or use rocgdb"},
     ToolMapping{"cuda-gdb", "rocgdb", "rocgdb", ""},
@@ -215,11 +217,17 @@ const EnvVarMapping* FindEnvVarMapping(std::string_view cuda_name) {
   return nullptr;
 }
 
+std::string_view RocmToolFor(const ToolMapping& tool, ApiVersion target) {
+  if (tool.legacy_rocm_tool.empty() || !tool.renamed_in.IsSet() || target >= tool.renamed_in) return tool.rocm_tool;
+  return tool.legacy_rocm_tool;
+}
+
 std::string ToolAdvice(const ToolMapping& tool) {
   if (tool.rocm_tool.empty()) return Sentence(tool.note);
   std::string advice = "Use " + std::string(tool.rocm_tool);
-  if (!tool.legacy_rocm_tool.empty() && tool.legacy_rocm_tool != tool.rocm_tool) {
-    advice += " (" + std::string(tool.legacy_rocm_tool) + " before ROCm 6.2)";
+  if (!tool.legacy_rocm_tool.empty() && tool.legacy_rocm_tool != tool.rocm_tool && tool.renamed_in.IsSet()) {
+    advice += " (" + std::string(tool.legacy_rocm_tool) + " before ROCm " + std::to_string(tool.renamed_in.major) +
+              "." + std::to_string(tool.renamed_in.minor) + ")";
   }
   return advice + (tool.note.empty() ? "" : ": " + std::string(tool.note)) + ".";
 }

@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "worker/translate/tables/api_mapping.h"
+
 namespace hipforge::translate {
 
 // What to do with an nvcc flag.
@@ -68,11 +70,14 @@ std::span<const std::string_view> CudaRootVariables();  // CUDA_HOME, CUDA_PATH,
 // NVIDIA command-line tools in scripts (HB504 reports each; scripts get the ROCm tool, or a note where none).
 struct ToolMapping {
   std::string_view cuda_tool;
-  std::string_view rocm_tool;        // ROCm >= 6.2 name; empty: no drop-in, left for a person
-  std::string_view legacy_rocm_tool; // the name before ROCm 6.2 (rocm-smi, rocprof); empty: same
+  std::string_view rocm_tool;        // the name from ROCm `renamed_in` on; empty: no drop-in, left for a person
+  std::string_view legacy_rocm_tool; // the name before `renamed_in` (rocm-smi, rocprof, omniperf); empty: same
   std::string_view note;
+  ApiVersion renamed_in{};           // first ROCm release with rocm_tool's name; unset: no older name
 };
 std::span<const ToolMapping> ToolMappings();
+// The tool's name in ROCm `target`: rocm_tool from renamed_in on, legacy_rocm_tool (when there is one) before.
+std::string_view RocmToolFor(const ToolMapping& tool, ApiVersion target);
 // What a person should use instead, from the table: "Use amd-smi (rocm-smi before ROCm 6.2): <note>." (HB504's fix).
 std::string ToolAdvice(const ToolMapping& tool);
 // "Use HIP_VISIBLE_DEVICES: <note>." / "CUDA_LAUNCH_BLOCKING=1 -> ..." (HB503's fix).
