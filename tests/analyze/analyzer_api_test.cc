@@ -150,6 +150,32 @@ TEST(AnalyzerTest, DeviceOnlyBlocksGetTheAstRulesOnce) {
   EXPECT_EQ(FindingKeys(result.findings), (std::set<std::string>{"arch.cu:3:16 HB104", "arch.cu:3:65 HB102"}));
 }
 
+// Progress counts every file the AST rules cover up to its total: a header a source's parse covered is reported
+// done after the sources (it is not parsed again), one no source includes after its own parse.
+TEST(AnalyzerTest, ProgressReachesItsTotalWhenASourceCoversAHeader) {
+  const auto dir = ScratchDir("progress");
+  Write(dir / "k.cuh", "__device__ inline int lane() { return threadIdx.x % 32; }\n");
+  Write(dir / "alone.cuh", "__device__ inline int warp() { return threadIdx.x / 32; }\n");
+  Write(dir / "k.cu", "#include \"k.cuh\"\n__global__ void k(int* out) { out[0] = lane(); }\n");
+  AnalyzeOptions options;
+  options.jobs = 1;
+  auto analyzer = CreateAnalyzer(options);
+  ASSERT_TRUE(analyzer.ok()) << analyzer.status();
+  std::vector<ProgressEvent> events;
+  auto result = (*analyzer)->Analyze(dir, {"k.cu", "k.cuh", "alone.cuh"},
+                                     [&](const ProgressEvent& event) { events.push_back(event); });
+  ASSERT_TRUE(result.ok()) << result.status();
+  ASSERT_EQ(events.size(), 3u);
+  for (size_t i = 0; i < events.size(); ++i) {
+    EXPECT_EQ(events[i].stage, "analyze");
+    EXPECT_EQ(events[i].done, static_cast<int>(i + 1));
+    EXPECT_EQ(events[i].total, 3);
+  }
+  EXPECT_EQ(events[0].message, "k.cu");
+  EXPECT_EQ(events[1].message, "k.cuh") << "covered by k.cu's parse";
+  EXPECT_EQ(events[2].message, "alone.cuh");
+}
+
 // HB304 from the mapping tables: a runtime call the tables mark unsupported (and no ROCm library provides) is
 // reported where it is called; a supported call next to it and a project function of the same name are not.
 TEST(AnalyzerTest, CallsTheTablesMarkUnsupportedAreReported) {

@@ -168,11 +168,17 @@ class AnalyzerImpl final : public Analyzer {
     }
     const int total_parses = static_cast<int>(sources.size() + headers.size());
     parse_batch(sources, 0, total_parses);
+    int analysed = static_cast<int>(sources.size());
     std::vector<size_t> uncovered_headers;
     for (size_t i : headers) {
-      if (!ast_covered.count(texts[i]->path())) uncovered_headers.push_back(i);
+      if (!ast_covered.count(texts[i]->path())) {
+        uncovered_headers.push_back(i);
+      } else if (progress) {
+        // Analysed within a source's parse: done now, so that the count reaches its total.
+        progress(ProgressEvent{"analyze", ++analysed, total_parses, texts[i]->path()});
+      }
     }
-    parse_batch(uncovered_headers, static_cast<int>(sources.size()), total_parses);
+    parse_batch(uncovered_headers, analysed, total_parses);
     DeviceSidePass(sources, index_by_path, texts, run_parallel, clang_args, covered_by_source, skipped_by_file,
                    findings);
 
