@@ -1,85 +1,249 @@
 #include "worker/translate/core/prelude_pch.h"
 
+#include <atomic>
 #include <fstream>
+#include <map>
+#include <memory>
 #include <mutex>
+#include <regex>
+#include <sstream>
 #include <unistd.h>
 
 #include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/LangOptions.h"
 #include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/FrontendActions.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
 #include "common/sha256.h"
+#include "worker/translate/frontend/confined_file_system.h"
+#include "worker/translate/frontend/project_paths.h"
 
 namespace hipforge::translate {
 namespace {
 
+namespace fs = std::filesystem;
+
+std::atomic<uint64_t> build_count{0};
+
+// Flags every file the PCH's source enters that is the project's (its own source excepted).
+class ProjectFileWatch : public clang::PPCallbacks {
+ public:
+  ProjectFileWatch(const clang::SourceManager& sm, fs::path root, bool& touched)
+      : sm_(sm), project_(std::move(root)), touched_(touched) {}
+  void FileChanged(clang::SourceLocation loc, FileChangeReason reason, clang::SrcMgr::CharacteristicKind,
+                   clang::FileID) override {
+    if (reason != EnterFile) return;
+    const clang::FileID id = sm_.getFileID(loc);
+    if (id.isValid() && id != sm_.getMainFileID() && project_.RelativePath(sm_, id)) touched_ = true;
+  }
+
+ private:
+  const clang::SourceManager& sm_;
+  ProjectPaths project_;
+  bool& touched_;
+};
+
+class WatchedGeneratePchAction : public clang::GeneratePCHAction {
+ public:
+  WatchedGeneratePchAction(std::optional<fs::path> root, bool& touched) : root_(std::move(root)), touched_(touched) {}
+
+ protected:
+  bool BeginSourceFileAction(clang::CompilerInstance& compiler) override {
+    if (!clang::GeneratePCHAction::BeginSourceFileAction(compiler)) return false;
+    if (root_) {
+      compiler.getPreprocessor().addPPCallbacks(
+          std::make_unique<ProjectFileWatch>(compiler.getSourceManager(), *root_, touched_));
+    }
+    return true;
+  }
+
+ private:
+  std::optional<fs::path> root_;
+  bool& touched_;
+};
+
 class GeneratePch : public clang::tooling::ToolAction {
  public:
-  explicit GeneratePch(std::string output) : output_(std::move(output)) {}
+  GeneratePch(std::string output, bool skip_bodies, std::optional<fs::path> root)
+      : output_(std::move(output)), skip_bodies_(skip_bodies), root_(std::move(root)) {}
 
   bool runInvocation(std::shared_ptr<clang::CompilerInvocation> invocation, clang::FileManager* files,
                      std::shared_ptr<clang::PCHContainerOperations> pch_operations,
                      clang::DiagnosticConsumer* diagnostics) override {
     invocation->getFrontendOpts().OutputFile = output_;
     invocation->getFrontendOpts().ProgramAction = clang::frontend::GeneratePCH;
+    // The unit's parse skips bodies outside the project; a library preamble holds nothing else.
+    invocation->getFrontendOpts().SkipFunctionBodies = skip_bodies_;
     clang::CompilerInstance compiler(std::move(pch_operations));
     compiler.setInvocation(std::move(invocation));
     compiler.setFileManager(files);
     compiler.createDiagnostics(diagnostics, /*ShouldOwnClient=*/false);
     compiler.createSourceManager(*files);
-    clang::GeneratePCHAction action;
-    return compiler.ExecuteAction(action) && !compiler.getDiagnostics().hasErrorOccurred();
+    WatchedGeneratePchAction action(root_, touched_project);
+    return compiler.ExecuteAction(action) && !compiler.getDiagnostics().hasErrorOccurred() && !touched_project;
   }
+
+  bool touched_project = false;
 
  private:
   std::string output_;
+  bool skip_bodies_;
+  std::optional<fs::path> root_;
 };
 
 class SilentConsumer : public clang::DiagnosticConsumer {};
 
-std::mutex& BuildMutex() {
-  static std::mutex mutex;  // one build at a time in this process; other processes race safely via rename
-  return mutex;
+// One build per PCH at a time in this process (other processes race safely via rename); different PCHs build
+// in parallel.
+std::mutex& BuildMutex(const fs::path& pch) {
+  static std::mutex guard;
+  static std::map<fs::path, std::unique_ptr<std::mutex>> mutexes;
+  std::lock_guard lock(guard);
+  auto& mutex = mutexes[pch];
+  if (!mutex) mutex = std::make_unique<std::mutex>();
+  return *mutex;
+}
+
+struct PchSource {
+  fs::path pch;                        // what to build
+  fs::path source;                     // written with `text`, then precompiled
+  std::string text;
+  std::vector<std::string> args;
+  std::vector<std::string> readable_roots;
+  bool skip_bodies = false;
+  std::optional<fs::path> forbidden_root;  // a file under it (not a system header) fails the build
+};
+
+bool BuildPch(const PchSource& build) {
+  std::error_code error;
+  fs::create_directories(build.pch.parent_path(), error);
+  if (error) return false;
+  {
+    std::ofstream out(build.source, std::ios::binary);
+    out << build.text;
+    if (!out) return false;
+  }
+  build_count.fetch_add(1, std::memory_order_relaxed);
+  const fs::path temporary = build.pch.string() + ".tmp" + std::to_string(::getpid());
+  clang::tooling::FixedCompilationDatabase database(build.pch.parent_path().string(), build.args);
+  clang::tooling::ClangTool tool(database, {build.source.string()}, std::make_shared<clang::PCHContainerOperations>(),
+                                 MakeParseFileSystem(build.readable_roots));
+  SilentConsumer diagnostics;
+  tool.setDiagnosticConsumer(&diagnostics);
+  tool.setPrintErrorMessage(false);
+  GeneratePch action(temporary.string(), build.skip_bodies, build.forbidden_root);
+  const bool built = tool.run(&action) == 0 && fs::exists(temporary, error);
+  if (built) fs::rename(temporary, build.pch, error);
+  if (!built || error) {
+    fs::remove(temporary, error);
+    return false;
+  }
+  return true;
+}
+
+std::string KeyOf(const std::vector<std::string>& args, std::string_view extra) {
+  std::string key_text = clang::getClangFullVersion();
+  for (const auto& arg : args) key_text += '\n' + arg;
+  key_text += '\n';
+  key_text += extra;
+  return Sha256Hex(key_text).substr(0, 24);
+}
+
+// The directives that begin `content` (Clang's preamble: leading comments and directives, never ending inside
+// an #if), one per line with comments dropped, so that units differing only in their leading comments share a
+// PCH. nullopt unless they include something and every quoted include would resolve the same from the PCH's
+// source as from the unit: nothing of that name beside the unit (quoted includes search the includer's
+// directory first).
+std::optional<std::string> LibraryPreamble(std::string_view content, const fs::path& unit) {
+  clang::LangOptions lang;
+  lang.CPlusPlus = lang.CPlusPlus11 = lang.CPlusPlus14 = lang.CPlusPlus17 = lang.LineComment = true;
+  const llvm::StringRef buffer(content.data(), content.size());
+  const clang::PreambleBounds bounds = clang::Lexer::ComputePreamble(buffer, lang);
+  const std::string region(content.substr(0, bounds.Size));  // the lexer needs a NUL at the end
+  clang::Lexer lexer(clang::SourceLocation(), lang, region.data(), region.data(), region.data() + region.size());
+  std::string preamble;
+  clang::Token token;
+  for (;;) {
+    const bool last = lexer.LexFromRawLexer(token);
+    if (token.is(clang::tok::eof)) break;
+    if (token.isAtStartOfLine() && !preamble.empty()) preamble += '\n';
+    else if (token.hasLeadingSpace()) preamble += ' ';  // never inside <a.h>: its pieces touch
+    const char* end = lexer.getBufferLocation();
+    preamble.append(end - token.getLength(), token.getLength());
+    if (last) break;
+  }
+  if (!preamble.empty()) preamble += '\n';
+  // Line-wise: a preamble is only comments and directives (a commented-out include errs on the safe side).
+  static const std::regex kInclude(R"(^[ \t]*#[ \t]*(include|include_next|import)\b[ \t]*(.*)$)");
+  if (preamble.find("__has_include") != std::string::npos) return std::nullopt;  // may see the unit's directory
+  bool includes = false;
+  std::istringstream lines(preamble);
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch match;
+    if (!std::regex_match(line, match, kInclude)) continue;
+    includes = true;
+    const std::string target = match[2];
+    if (!target.empty() && target[0] == '<') continue;  // <...>: never the includer's directory
+    const size_t close = target.find('"', 1);
+    if (target.empty() || target[0] != '"' || close == std::string::npos) return std::nullopt;  // computed
+    std::error_code error;
+    if (fs::exists(unit.parent_path() / target.substr(1, close - 1), error)) return std::nullopt;
+  }
+  if (!includes) return std::nullopt;
+  return preamble;
 }
 
 }  // namespace
 
-std::optional<std::filesystem::path> EnsurePreludePch(const std::vector<std::string>& args,
-                                                      const std::filesystem::path& directory) {
-  std::string key_text = clang::getClangFullVersion();
-  for (const auto& arg : args) key_text += '\n' + arg;
-  const std::string key = Sha256Hex(key_text).substr(0, 24);
+std::optional<fs::path> EnsurePreludePch(const std::vector<std::string>& args, const fs::path& directory) {
+  const std::string key = KeyOf(args, "");
   const auto pch = directory / (key + ".pch");
-  std::lock_guard lock(BuildMutex());
+  std::lock_guard lock(BuildMutex(pch));
   std::error_code error;
-  if (std::filesystem::exists(pch, error)) return pch;
-  std::filesystem::create_directories(directory, error);
-  if (error) return std::nullopt;
-  const auto prelude = directory / ("prelude-" + key + ".cu");
-  {
-    std::ofstream out(prelude);
-    out << "// hipforge: CUDA prelude; the implicit CUDA wrapper include is what gets precompiled.\n";
-    if (!out) return std::nullopt;
-  }
-  const auto temporary = directory / (key + ".pch.tmp" + std::to_string(::getpid()));
-  clang::tooling::FixedCompilationDatabase database(directory.string(), args);
-  clang::tooling::ClangTool tool(database, {prelude.string()});
-  SilentConsumer diagnostics;
-  tool.setDiagnosticConsumer(&diagnostics);
-  tool.setPrintErrorMessage(false);
-  GeneratePch action(temporary.string());
-  const bool built = tool.run(&action) == 0 && std::filesystem::exists(temporary, error);
-  if (!built) {
-    std::filesystem::remove(temporary, error);
-    return std::nullopt;
-  }
-  std::filesystem::rename(temporary, pch, error);
-  if (error) return std::nullopt;
+  if (fs::exists(pch, error)) return pch;
+  PchSource build{pch, directory / ("prelude-" + key + ".cu"),
+                  "// hipforge: CUDA prelude; the implicit CUDA wrapper include is what gets precompiled.\n", args};
+  if (!BuildPch(build)) return std::nullopt;
   return pch;
 }
+
+std::optional<fs::path> EnsurePreamblePch(const PreamblePchRequest& request) {
+  std::optional<std::string> preamble = LibraryPreamble(request.content, request.unit);
+  if (!preamble) return std::nullopt;
+  const std::string extension = request.unit.extension().string();
+  const std::string key = KeyOf(request.args, extension + '\n' + *preamble);
+  const auto pch = request.directory / ("preamble-" + key + ".pch");
+  const auto marker = request.directory / ("preamble-" + key + ".none");
+  std::lock_guard lock(BuildMutex(pch));
+  std::error_code error;
+  if (fs::exists(pch, error)) return pch;
+  if (fs::exists(marker, error)) return std::nullopt;
+  PchSource build{pch, request.directory / ("preamble-" + key + extension), std::move(*preamble), request.args,
+                  request.readable_roots, /*skip_bodies=*/true, request.root};
+  if (!BuildPch(build)) {
+    std::ofstream(marker) << "hipforge: this preamble includes a project file or does not build alone\n";
+    return std::nullopt;
+  }
+  return pch;
+}
+
+void RejectPreamblePch(const fs::path& pch, bool stale) {
+  std::error_code ignored;
+  if (!stale) {
+    fs::path marker = pch;
+    marker.replace_extension(".none");
+    std::ofstream(marker) << "hipforge: a unit with this preamble did not parse with its PCH\n";
+  }
+  fs::remove(pch, ignored);
+}
+
+uint64_t PchBuildCount() { return build_count.load(std::memory_order_relaxed); }
 
 bool IsPchProblem(const std::string& first_error) {
   return first_error.find("PCH") != std::string::npos || first_error.find("precompiled") != std::string::npos ||

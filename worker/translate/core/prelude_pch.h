@@ -2,9 +2,11 @@
 // A precompiled header of the CUDA prelude (Clang's CUDA runtime wrapper and the toolkit headers it pulls
 // in), built once per distinct argument list and reused by every parse, in this process and later ones.
 // Parsing those headers is most of the time a translation takes; loading the PCH is lazy and cheap.
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace hipforge::translate {
@@ -13,6 +15,31 @@ namespace hipforge::translate {
 // cannot be built (for example without a CUDA toolkit there is little to precompile; callers parse normally).
 std::optional<std::filesystem::path> EnsurePreludePch(const std::vector<std::string>& args,
                                                       const std::filesystem::path& directory);
+
+// A precompiled header of a unit's library preamble (Clang's preamble: the leading comments and directives),
+// chained on the prelude PCH. Built only when every file the preamble includes, directly or not, lies outside
+// the project, so project headers stay in the unit's own parse (the translator rewrites them). The unit is then
+// parsed whole with `-include-pch` of it: its own #includes meet include guards, and the preprocessor callbacks
+// still see every directive. Units with the same preamble bytes and arguments share one PCH.
+struct PreamblePchRequest {
+  std::string_view content;                 // the unit's bytes
+  std::filesystem::path unit;               // absolute
+  std::filesystem::path root;               // absolute, canonical: the project
+  std::vector<std::string> args;            // the unit's Clang arguments, the prelude's -include-pch included
+  std::vector<std::string> readable_roots;  // as the parse's (empty: unconfined)
+  std::filesystem::path directory;          // the PCH cache directory
+};
+
+// The preamble PCH for `request`, built when missing; nullopt when the unit has no library preamble, when it
+// includes a project file, or when it does not build (a marker then keeps it from being tried again).
+std::optional<std::filesystem::path> EnsurePreamblePch(const PreamblePchRequest& request);
+
+// Forgets a preamble PCH that failed a parse the unit passes without it: removed; when not merely `stale` (a
+// header changed since it was built: rebuilt next time) also marked, so it is never built again.
+void RejectPreamblePch(const std::filesystem::path& pch, bool stale);
+
+// PCHs this process built so far, prelude and preamble (tests: a shared preamble is built once).
+uint64_t PchBuildCount();
 
 // Whether a Clang error message says the PCH itself is unusable (stale or from another compiler build).
 bool IsPchProblem(const std::string& first_error);

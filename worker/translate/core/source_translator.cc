@@ -296,10 +296,10 @@ class SourceTranslatorImpl : public SourceTranslator {
     }
     // One parse per configuration; their facts are merged so that every configuration's code is converted.
     // The first configuration's parse also feeds the companion (the analyzer's AST rules).
-    UnitFacts facts = ParseConfiguration(call, absolute, commands.front().args, companion);
+    UnitFacts facts = ParseConfiguration(call, absolute, *content, commands.front().args, companion);
     nlohmann::json companion_result = std::move(facts.companion);
     for (size_t i = 1; i < commands.size(); ++i) {
-      MergeConfiguration(facts, ParseConfiguration(call, absolute, commands[i].args, nullptr));
+      MergeConfiguration(facts, ParseConfiguration(call, absolute, *content, commands[i].args, nullptr));
     }
     facts.companion = std::move(companion_result);
     if (!facts.parsed) AddFallbackFacts(call, relative, *content, facts);
@@ -312,28 +312,51 @@ class SourceTranslatorImpl : public SourceTranslator {
     return outcome;
   }
 
-  UnitFacts ParseConfiguration(const ParsedSourcesState& call, const fs::path& absolute,
+  // Parses with the unit's library preamble PCH (chained on the prelude PCH), else the prelude PCH, else
+  // neither: a PCH that fails the parse is dropped and the next one is tried, so a PCH never decides the facts.
+  UnitFacts ParseConfiguration(const ParsedSourcesState& call, const fs::path& absolute, std::string_view content,
                                const std::vector<std::string>& args, ParseCompanion* companion) const {
-    std::optional<fs::path> pch;
-    if (options_.use_prelude_pch && frontend_.cuda_path()) pch = EnsurePreludePch(args, DefaultPchDirectory(options_));
     AstPassRequest request{call.root, absolute, args, call.arguments->readable_roots()};
-    if (pch) {
-      request.args.insert(request.args.end(), {"-include-pch", pch->string()});
-      if (!request.readable_roots.empty()) request.readable_roots.push_back(pch->parent_path().string());
-    }
-    std::unique_ptr<CompanionConsumer> consumer = companion ? companion->ConsumerFor(absolute) : nullptr;
-    if (consumer) request.companions = {consumer.get()};
-    UnitParseResult parse;
-    UnitFacts facts = RunAstPass(request, resolver_, &parse);
-    if (!facts.parsed && pch && IsPchProblem(facts.fallback_reason)) {
-      std::error_code ignored;
-      fs::remove(*pch, ignored);  // stale (toolkit or compiler changed): rebuilt next time
-      request.args = args;
-      if (companion) {
-        consumer = companion->ConsumerFor(absolute);  // the failed parse's results are not the unit's
-        request.companions = {consumer.get()};
+    std::vector<fs::path> pchs;  // the most specific first
+    if (options_.use_prelude_pch && frontend_.cuda_path()) {
+      const fs::path directory = DefaultPchDirectory(options_);
+      if (auto prelude = EnsurePreludePch(args, directory)) {
+        if (!request.readable_roots.empty()) request.readable_roots.push_back(directory.string());
+        std::vector<std::string> chained = args;
+        chained.insert(chained.end(), {"-include-pch", prelude->string()});
+        if (options_.use_preamble_pch) {
+          if (auto preamble = EnsurePreamblePch({content, absolute, call.root, chained, request.readable_roots,
+                                                 directory})) {
+            pchs.push_back(*preamble);
+          }
+        }
+        pchs.push_back(*prelude);
       }
+    }
+    std::unique_ptr<CompanionConsumer> consumer;
+    UnitParseResult parse;
+    UnitFacts facts;
+    std::optional<std::string> preamble_error;  // the preamble PCH's parse failed with this
+    for (size_t attempt = 0; attempt <= pchs.size(); ++attempt) {
+      const bool last = attempt == pchs.size();
+      request.args = args;
+      if (!last) request.args.insert(request.args.end(), {"-include-pch", pchs[attempt].string()});
+      consumer = companion ? companion->ConsumerFor(absolute) : nullptr;  // a failed parse's results are not the unit's
+      request.companions.clear();
+      if (consumer) request.companions = {consumer.get()};
       facts = RunAstPass(request, resolver_, &parse);
+      if (attempt == 1 && preamble_error && (facts.parsed || facts.fallback_reason != *preamble_error)) {
+        RejectPreamblePch(pchs[0], /*stale=*/IsPchProblem(*preamble_error));
+      }
+      if (facts.parsed || last) break;
+      if (attempt + 1 < pchs.size()) {
+        preamble_error = facts.fallback_reason;  // any error: the parse with the prelude alone decides
+      } else if (IsPchProblem(facts.fallback_reason)) {
+        std::error_code ignored;
+        fs::remove(pchs[attempt], ignored);  // stale (toolkit or compiler changed): rebuilt next time
+      } else {
+        break;  // the unit's own error
+      }
     }
     if (consumer) facts.companion = consumer->Finish(parse);
     return facts;

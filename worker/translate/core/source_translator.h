@@ -33,6 +33,7 @@ struct TranslateOptions {
   bool default_preprocessor = false;
   bool guess_build_flags = true;    // without -p: include dirs guessed from the tree, -D from build files
   bool use_prelude_pch = true;      // precompile the CUDA prelude once (see prelude_pch.h)
+  bool use_preamble_pch = true;     // and each distinct library preamble, chained on it (needs the prelude's)
   std::optional<std::filesystem::path> pch_directory;  // unset: <cache_directory>/pch, else ~/.cache/hipforge/pch
   unsigned jobs = 0;                // 0: hardware concurrency
   std::optional<std::filesystem::path> cache_directory;        // content-hash cache

@@ -1,0 +1,157 @@
+// The library preamble PCH (core/prelude_pch.h): units whose leading directives include only library headers
+// are parsed with a PCH of those directives, chained on the prelude PCH. It must change nothing but the time:
+// the same output as without it, one PCH for units with the same preamble, a stale one rebuilt, and never a
+// project header inside it.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <random>
+
+#include "worker/translate/core/prelude_pch.h"
+#include "worker/translate/core/source_translator.h"
+
+namespace hipforge::translate {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kLibraryHeader = R"(#pragma once
+#define LIBRARY_BLOCK 64
+__host__ __device__ inline int library_scale(int x) { return x * LIBRARY_BLOCK; }
+)";
+
+// A unit whose preamble is only library includes (the toolkit's and library/'s), with leading comments.
+std::string LibraryUnit(const std::string& comment) {
+  return "// " + comment + "\n#include <cuda_runtime.h>\n#include \"library.h\"\n" + R"(
+__global__ void fill(int* out) { out[threadIdx.x] = library_scale(LIBRARY_BLOCK); }
+int main() {
+  int* d;
+  cudaMalloc(&d, 256);
+  fill<<<1, 32>>>(d);
+  cudaDeviceSynchronize();
+  cudaFree(d);
+}
+)";
+}
+
+class PreamblePchTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!fs::exists("/usr/local/cuda/include/cuda_runtime.h") && !std::getenv("CUDA_PATH")) {
+      GTEST_SKIP() << "no CUDA toolkit: no prelude PCH to chain a preamble PCH on";
+    }
+    base_ = fs::temp_directory_path() / ("hipforge-preamble-pch-" + std::to_string(std::random_device{}()));
+    fs::create_directories(base_ / "tree");
+    fs::create_directories(base_ / "library");
+    root_ = fs::canonical(base_ / "tree");
+    Write(base_ / "library" / "library.h", kLibraryHeader);
+  }
+  void TearDown() override {
+    if (!base_.empty()) fs::remove_all(base_);
+  }
+
+  static void Write(const fs::path& path, const std::string& text) {
+    fs::create_directories(path.parent_path());
+    std::ofstream(path, std::ios::binary) << text;
+  }
+
+  TranslateOptions Options(bool preamble) {
+    TranslateOptions options;
+    options.jobs = 1;
+    options.frontend.shim_directory = base_ / "shims";
+    options.frontend.include_dirs = {base_ / "library", root_ / "include"};
+    options.pch_directory = base_ / "pch";
+    options.use_preamble_pch = preamble;
+    return options;
+  }
+
+  std::vector<FileTranslation> Translate(bool preamble, const std::vector<fs::path>& files) {
+    auto translator = CreateSourceTranslator(Options(preamble));
+    EXPECT_TRUE(translator.ok()) << translator.status();
+    auto translated = (*translator)->Translate(root_, files, {}, nullptr);
+    EXPECT_TRUE(translated.ok()) << translated.status();
+    for (const FileTranslation& file : *translated) {
+      EXPECT_NE(file.status, FileStatus::kFailed) << file.path;
+      EXPECT_TRUE(file.fallback_reason.empty()) << file.path << ": " << file.fallback_reason;
+    }
+    return std::move(*translated);
+  }
+
+  size_t PreamblePchFiles() {
+    size_t count = 0;
+    for (const auto& entry : fs::directory_iterator(base_ / "pch")) {
+      const std::string name = entry.path().filename().string();
+      count += name.rfind("preamble-", 0) == 0 && entry.path().extension() == ".pch";
+    }
+    return count;
+  }
+
+  static std::map<std::string, std::string> Outputs(const std::vector<FileTranslation>& files) {
+    std::map<std::string, std::string> outputs;
+    for (const FileTranslation& file : files) outputs[file.path] = file.output;
+    return outputs;
+  }
+
+  fs::path base_, root_;
+};
+
+TEST_F(PreamblePchTest, UnitsWithTheSameLibraryPreambleShareOnePchAndKeepTheirOutput) {
+  Write(root_ / "a.cu", LibraryUnit("first unit"));
+  Write(root_ / "b.cu", LibraryUnit("second unit, other comment"));
+  const auto plain = Outputs(Translate(false, {"a.cu", "b.cu"}));  // builds the prelude PCH only
+  EXPECT_EQ(PreamblePchFiles(), 0u);
+
+  const uint64_t before = PchBuildCount();
+  const auto with_preamble = Outputs(Translate(true, {"a.cu", "b.cu"}));
+  EXPECT_EQ(PchBuildCount() - before, 1u) << "the comments differ, the directives do not: one preamble PCH";
+  EXPECT_EQ(PreamblePchFiles(), 1u);
+  EXPECT_EQ(with_preamble, plain);
+  // The unit's own #include still reaches the translator's include rewriting.
+  EXPECT_NE(with_preamble.at("a.cu").find("#include <hip/hip_runtime.h>"), std::string::npos) << with_preamble.at("a.cu");
+  EXPECT_NE(with_preamble.at("a.cu").find("hipMalloc"), std::string::npos);
+
+  const uint64_t again = PchBuildCount();
+  EXPECT_EQ(Outputs(Translate(true, {"a.cu"})), (std::map<std::string, std::string>{{"a.cu", plain.at("a.cu")}}));
+  EXPECT_EQ(PchBuildCount(), again) << "a later run reuses it";
+}
+
+TEST_F(PreamblePchTest, AStalePreamblePchIsRebuiltNotTrusted) {
+  Write(root_ / "a.cu", LibraryUnit("unit"));
+  Translate(true, {"a.cu"});
+  ASSERT_EQ(PreamblePchFiles(), 1u);
+
+  // The library changes under the PCH: its macro and function now differ, and the unit uses a new one.
+  Write(base_ / "library" / "library.h", std::string(kLibraryHeader) + "__host__ __device__ inline int library_added(int x) { return x; }\n");
+  std::string unit = LibraryUnit("unit");
+  unit.replace(unit.find("library_scale(LIBRARY_BLOCK)"), 28, "library_added(LIBRARY_BLOCK)");
+  Write(root_ / "a.cu", unit);
+  const uint64_t before = PchBuildCount();
+  const auto stale_run = Outputs(Translate(true, {"a.cu"}));  // would fail to parse with the stale PCH's view
+  EXPECT_EQ(stale_run, Outputs(Translate(false, {"a.cu"})));
+  EXPECT_EQ(PreamblePchFiles(), 0u) << "the stale PCH is removed";
+  Translate(true, {"a.cu"});
+  EXPECT_EQ(PchBuildCount() - before, 1u) << "and rebuilt on the next parse";
+  EXPECT_EQ(PreamblePchFiles(), 1u);
+}
+
+TEST_F(PreamblePchTest, APreambleThatIncludesAProjectHeaderIsNotPrecompiled) {
+  // Beside the unit (a quoted include finds it first) and on an include path inside the tree.
+  Write(root_ / "helper.cuh", "#pragma once\ninline void helper(int** p) { cudaMalloc(p, 4); }\n");
+  Write(root_ / "include" / "project.h", "#pragma once\ninline void project(int** p) { cudaMalloc(p, 8); }\n");
+  Write(root_ / "beside.cu", "#include <cuda_runtime.h>\n#include \"helper.cuh\"\nint main() { int* p; helper(&p); }\n");
+  Write(root_ / "on_path.cu", "#include <cuda_runtime.h>\n#include <project.h>\nint main() { int* p; project(&p); }\n");
+  const auto plain = Outputs(Translate(false, {"beside.cu", "on_path.cu"}));
+  const uint64_t before = PchBuildCount();
+  const auto with_preamble = Outputs(Translate(true, {"beside.cu", "on_path.cu"}));
+  EXPECT_EQ(with_preamble, plain);
+  EXPECT_EQ(PreamblePchFiles(), 0u);
+  EXPECT_EQ(PchBuildCount() - before, 1u) << "beside.cu: not tried; on_path.cu: tried, entered project.h, dropped";
+  ASSERT_TRUE(with_preamble.count("include/project.h"));
+  EXPECT_NE(with_preamble.at("include/project.h").find("hipMalloc"), std::string::npos);
+  EXPECT_NE(with_preamble.at("helper.cuh").find("hipMalloc"), std::string::npos);
+  Translate(true, {"on_path.cu"});
+  EXPECT_EQ(PchBuildCount() - before, 1u) << "a preamble that cannot be precompiled is not tried again";
+}
+
+}  // namespace
+}  // namespace hipforge::translate
