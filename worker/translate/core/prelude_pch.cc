@@ -1,6 +1,8 @@
 #include "worker/translate/core/prelude_pch.h"
 
 #include <atomic>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -20,6 +22,7 @@
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/SmallString.h"
 #include "common/sha256.h"
 #include "worker/translate/frontend/confined_file_system.h"
 #include "worker/translate/frontend/project_paths.h"
@@ -97,7 +100,21 @@ class GeneratePch : public clang::tooling::ToolAction {
   std::optional<fs::path> root_;
 };
 
-class SilentConsumer : public clang::DiagnosticConsumer {};
+// Keeps the first error (HIPFORGE_PCH_DEBUG=1 prints why a PCH did not build).
+class SilentConsumer : public clang::DiagnosticConsumer {
+ public:
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic& info) override {
+    clang::DiagnosticConsumer::HandleDiagnostic(level, info);
+    if (level < clang::DiagnosticsEngine::Error || !first_error.empty()) return;
+    llvm::SmallString<256> message;
+    info.FormatDiagnostic(message);
+    if (info.hasSourceManager() && info.getLocation().isValid()) {
+      first_error = info.getLocation().printToString(info.getSourceManager()) + ": ";
+    }
+    first_error += std::string(message.str());
+  }
+  std::string first_error;
+};
 
 // One build per PCH at a time in this process (other processes race safely via rename); different PCHs build
 // in parallel.
@@ -141,6 +158,10 @@ bool BuildPch(const PchSource& build) {
   const bool built = tool.run(&action) == 0 && fs::exists(temporary, error);
   if (built) fs::rename(temporary, build.pch, error);
   if (!built || error) {
+    if (const char* debug = std::getenv("HIPFORGE_PCH_DEBUG"); debug && *debug) {
+      std::fprintf(stderr, "hipforge: no PCH %s: %s\n", build.pch.c_str(),
+                   action.touched_project ? "it includes a project file" : diagnostics.first_error.c_str());
+    }
     fs::remove(temporary, error);
     return false;
   }
@@ -167,17 +188,37 @@ std::optional<std::string> LibraryPreamble(std::string_view content, const fs::p
   const clang::PreambleBounds bounds = clang::Lexer::ComputePreamble(buffer, lang);
   const std::string region(content.substr(0, bounds.Size));  // the lexer needs a NUL at the end
   clang::Lexer lexer(clang::SourceLocation(), lang, region.data(), region.data(), region.data() + region.size());
+  // Clang's preamble may end inside an #if (its own preambles carry the conditional stack): cut it back to
+  // the last line where every conditional is closed.
   std::string preamble;
+  size_t balanced = 0;
+  int depth = 0;
+  bool directive_name = false;
   clang::Token token;
+  auto end_line = [&] {
+    if (depth == 0) balanced = preamble.size();
+  };
   for (;;) {
     const bool last = lexer.LexFromRawLexer(token);
     if (token.is(clang::tok::eof)) break;
-    if (token.isAtStartOfLine() && !preamble.empty()) preamble += '\n';
-    else if (token.hasLeadingSpace()) preamble += ' ';  // never inside <a.h>: its pieces touch
+    if (token.isAtStartOfLine() && !preamble.empty()) {
+      end_line();
+      preamble += '\n';
+    } else if (token.hasLeadingSpace()) {
+      preamble += ' ';  // never inside <a.h>: its pieces touch
+    }
     const char* end = lexer.getBufferLocation();
     preamble.append(end - token.getLength(), token.getLength());
+    if (directive_name && token.is(clang::tok::raw_identifier)) {
+      const llvm::StringRef name = token.getRawIdentifier();
+      if (name == "if" || name == "ifdef" || name == "ifndef") ++depth;
+      if (name == "endif") --depth;
+    }
+    directive_name = token.isAtStartOfLine() && token.is(clang::tok::hash);
     if (last) break;
   }
+  if (!preamble.empty()) end_line();
+  preamble.resize(balanced);
   if (!preamble.empty()) preamble += '\n';
   // Line-wise: a preamble is only comments and directives (a commented-out include errs on the safe side).
   static const std::regex kInclude(R"(^[ \t]*#[ \t]*(include|include_next|import)\b[ \t]*(.*)$)");

@@ -350,7 +350,13 @@ class SourceTranslatorImpl : public SourceTranslator {
       }
       if (facts.parsed || last) break;
       if (attempt + 1 < pchs.size()) {
-        preamble_error = facts.fallback_reason;  // any error: the parse with the prelude alone decides
+        // An error in the unit's own code is the unit's (its preamble's declarations are the same either way);
+        // any other error: the parse with the prelude alone decides.
+        if (!IsPchProblem(facts.fallback_reason) &&
+            facts.fallback_reason.rfind(absolute.filename().string() + ":", 0) == 0) {
+          break;
+        }
+        preamble_error = facts.fallback_reason;
       } else if (IsPchProblem(facts.fallback_reason)) {
         std::error_code ignored;
         fs::remove(pchs[attempt], ignored);  // stale (toolkit or compiler changed): rebuilt next time
