@@ -3,7 +3,8 @@
 binary) then a second pass over the same caches. Per file and binary, perf stat task-clock; every output is
 kept under OUT/<binary>-<pass>/ so the two output sets can be diffed.
 
-usage: lit_passes.py BEFORE_BIN AFTER_BIN OUT   (HIPIFY: checkout, default /work/ext/HIPIFY)
+usage: lit_passes.py OUT NAME=BIN [NAME=BIN ...]   (HIPIFY: checkout, default /work/ext/HIPIFY)
+  e.g. lit_passes.py /tmp/ab before=/work/bench-bin/5a1e700/migrate-hipify after=build/bin/migrate-hipify
 """
 import glob, importlib.util, os, shutil, subprocess, sys
 
@@ -11,8 +12,8 @@ here = os.path.dirname(os.path.abspath(__file__))
 runner = os.environ.get("HIPIFY_LIT", os.path.join(here, "../../../../shared/tools/hipify_lit.py"))
 if not os.path.exists(runner): runner = "/work/shared/tools/hipify_lit.py"
 spec = importlib.util.spec_from_file_location("lit", runner); lit = importlib.util.module_from_spec(spec); spec.loader.exec_module(lit)
-bins = {"before": sys.argv[1], "after": sys.argv[2]}
-out = os.path.abspath(sys.argv[3])
+out = os.path.abspath(sys.argv[1])
+bins = dict(arg.split("=", 1) for arg in sys.argv[2:])
 suite = os.path.join(os.environ.get("HIPIFY", "/work/ext/HIPIFY"), "tests/unit_tests")
 shutil.rmtree(out, ignore_errors=True)
 files = []
