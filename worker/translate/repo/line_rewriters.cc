@@ -94,7 +94,7 @@ std::set<std::string> ArchOnlyVariables(const std::vector<std::string>& lines) {
     }
     std::smatch m;
     if (std::regex_search(line, m, kAnyAssignment)) {
-      const bool cuda = ParseArchAssignment(line).has_value() && line.find("+=") == std::string::npos;
+      const bool cuda = ParseArchAssignment(line).has_value();  // never `+=`: its pattern has no `+`
       auto [at, inserted] = only_cuda_values.emplace(m[1].str(), cuda);
       if (!inserted) at->second = at->second && cuda;
     }
