@@ -1,7 +1,7 @@
 // The library preamble PCH (core/prelude_pch.h): units whose leading directives include only library headers
 // are parsed with a PCH of those directives, chained on the prelude PCH. It must change nothing but the time:
-// the same output as without it, one PCH for units with the same preamble, a stale one rebuilt, and never a
-// project header inside it.
+// the same output as without it, one PCH for units with the same preamble, none for a preamble seen only once,
+// a stale one rebuilt, and never a project header inside it.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -103,7 +103,8 @@ TEST_F(PreamblePchTest, UnitsWithTheSameLibraryPreambleShareOnePchAndKeepTheirOu
 
   const uint64_t before = PchBuildCount();
   const auto with_preamble = Outputs(Translate(true, {"a.cu", "b.cu"}));
-  EXPECT_EQ(PchBuildCount() - before, 1u) << "the comments differ, the directives do not: one preamble PCH";
+  EXPECT_EQ(PchBuildCount() - before, 1u)
+      << "the comments differ, the directives do not: b.cu is the second sighting, one preamble PCH";
   EXPECT_EQ(PreamblePchFiles(), 1u);
   EXPECT_EQ(with_preamble, plain);
   // The unit's own #include still reaches the translator's include rewriting.
@@ -115,9 +116,24 @@ TEST_F(PreamblePchTest, UnitsWithTheSameLibraryPreambleShareOnePchAndKeepTheirOu
   EXPECT_EQ(PchBuildCount(), again) << "a later run reuses it";
 }
 
+TEST_F(PreamblePchTest, APreambleSeenOnceIsNotPrecompiledUntilItIsSeenAgain) {
+  Write(root_ / "a.cu", LibraryUnit("unit"));
+  const auto plain = Outputs(Translate(false, {"a.cu"}));
+  const uint64_t before = PchBuildCount();
+  EXPECT_EQ(Outputs(Translate(true, {"a.cu"})), plain);
+  EXPECT_EQ(PchBuildCount(), before) << "first sighting: parsed with the prelude PCH alone, nothing written";
+  EXPECT_EQ(PreamblePchFiles(), 0u);
+  EXPECT_EQ(Outputs(Translate(true, {"a.cu"})), plain);
+  EXPECT_EQ(PchBuildCount() - before, 1u) << "a later run sees it again: precompiled";
+  EXPECT_EQ(PreamblePchFiles(), 1u);
+  EXPECT_EQ(Outputs(Translate(true, {"a.cu"})), plain);
+  EXPECT_EQ(PchBuildCount() - before, 1u) << "and then reused";
+}
+
 TEST_F(PreamblePchTest, AStalePreamblePchIsRebuiltNotTrusted) {
   Write(root_ / "a.cu", LibraryUnit("unit"));
   Translate(true, {"a.cu"});
+  Translate(true, {"a.cu"});  // the second sighting builds it
   ASSERT_EQ(PreamblePchFiles(), 1u);
 
   // The library changes under the PCH: its macro and function now differ, and the unit uses a new one.
@@ -145,10 +161,13 @@ TEST_F(PreamblePchTest, APreambleThatIncludesAProjectHeaderIsNotPrecompiled) {
   const auto with_preamble = Outputs(Translate(true, {"beside.cu", "on_path.cu"}));
   EXPECT_EQ(with_preamble, plain);
   EXPECT_EQ(PreamblePchFiles(), 0u);
-  EXPECT_EQ(PchBuildCount() - before, 1u) << "beside.cu: not tried; on_path.cu: tried, entered project.h, dropped";
+  EXPECT_EQ(PchBuildCount(), before) << "beside.cu: not a library preamble; on_path.cu: first sighting";
   ASSERT_TRUE(with_preamble.count("include/project.h"));
   EXPECT_NE(with_preamble.at("include/project.h").find("hipMalloc"), std::string::npos);
   EXPECT_NE(with_preamble.at("helper.cuh").find("hipMalloc"), std::string::npos);
+  EXPECT_EQ(Outputs(Translate(true, {"beside.cu", "on_path.cu"})), plain);
+  EXPECT_EQ(PreamblePchFiles(), 0u);
+  EXPECT_EQ(PchBuildCount() - before, 1u) << "on_path.cu's second sighting: tried, entered project.h, dropped";
   Translate(true, {"on_path.cu"});
   EXPECT_EQ(PchBuildCount() - before, 1u) << "a preamble that cannot be precompiled is not tried again";
 }

@@ -271,10 +271,18 @@ std::optional<fs::path> EnsurePreamblePch(const PreamblePchRequest& request) {
   const std::string key = KeyOf(request.args, extension + '\n' + *preamble);
   const auto pch = request.directory / ("preamble-" + key + ".pch");
   const auto marker = request.directory / ("preamble-" + key + ".none");
+  const auto seen = request.directory / ("preamble-" + key + ".seen");
   std::lock_guard lock(BuildMutex(pch));
   std::error_code error;
   if (fs::exists(pch, error)) return pch;
   if (fs::exists(marker, error)) return std::nullopt;
+  // Admitted on its second sighting, in this run or a later one: writing a PCH costs more than parsing the
+  // preamble once, so a preamble no other unit shares (most of them on a first run) must not pay for one.
+  if (!fs::exists(seen, error)) {
+    fs::create_directories(request.directory, error);
+    std::ofstream(seen) << "hipforge: this preamble was seen once; it is precompiled when seen again\n";
+    return std::nullopt;
+  }
   PchSource build{pch, request.directory / ("preamble-" + key + extension), std::move(*preamble), request.args,
                   request.readable_roots, /*skip_bodies=*/true, request.root};
   if (!BuildPch(build)) {

@@ -30,8 +30,10 @@ struct PreamblePchRequest {
   std::filesystem::path directory;          // the PCH cache directory
 };
 
-// The preamble PCH for `request`, built when missing; nullopt when the unit has no library preamble, when it
-// includes a project file, or when it does not build (a marker then keeps it from being tried again).
+// The preamble PCH for `request`, built when missing and seen before (a `.seen` marker records the first
+// sighting: a preamble is precompiled only once a second unit or a later run has it); nullopt when the unit has
+// no library preamble, on its first sighting, when it includes a project file, or when it does not build (a
+// `.none` marker then keeps it from being tried again).
 std::optional<std::filesystem::path> EnsurePreamblePch(const PreamblePchRequest& request);
 
 // Forgets a preamble PCH that failed a parse the unit passes without it: removed; when not merely `stale` (a
