@@ -254,12 +254,13 @@ std::optional<std::string> LibraryPreamble(std::string_view content, const fs::p
 }  // namespace
 
 std::optional<fs::path> EnsurePreludePch(const std::vector<std::string>& args, const fs::path& directory) {
-  const std::string key = KeyOf(args, kPreludeSource);
+  // Library bodies are skipped as the units' own parses skip them (their key says so: older PCHs had them).
+  const std::string key = KeyOf(args, std::string(kPreludeSource) + "\nbodies skipped");
   const auto pch = directory / (key + ".pch");
   std::lock_guard lock(BuildMutex(pch));
   std::error_code error;
   if (fs::exists(pch, error)) return pch;
-  PchSource build{pch, directory / ("prelude-" + key + ".cu"), kPreludeSource, args};
+  PchSource build{pch, directory / ("prelude-" + key + ".cu"), kPreludeSource, args, {}, /*skip_bodies=*/true};
   if (!BuildPch(build)) return std::nullopt;
   return pch;
 }
