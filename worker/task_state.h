@@ -129,6 +129,14 @@ class Worker::TaskExecution final : public ProgressReporter {
       // Progress is best effort; the result still goes through Complete.
       spdlog::warn("[worker={} job={} task={}] progress not delivered: {}", worker_.id(), task_.job_id(),
                    task_.task_id(), status.error_message());
+    } else if (!response.accepted()) {
+      // The server refuses progress only on a lease that is no longer this worker's (expired and rescued, the job
+      // cancelled, the task finished elsewhere): nothing this attempt makes can be reported, so stop it now rather
+      // than at the next heartbeat (up to a third of the lease later).
+      spdlog::warn("[worker={} job={} task={}] progress refused: the lease is gone; stopping the task", worker_.id(),
+                   task_.job_id(), task_.task_id());
+      lease_lost_ = true;
+      abandon_ = true;
     }
     pending_.clear_events();
   }

@@ -139,7 +139,13 @@ absl::StatusOr<TaskOutcome> Worker::Fail(TaskState& state, const absl::Status& e
   v1::FailTaskResponse response;
   auto context = NewContext(options_.rpc_timeout);
   grpc::Status status = stub_->FailTask(context.get(), request, &response);
-  if (!status.ok()) return ToAbsl(status);
+  if (!status.ok()) {
+    // Not lost: the heartbeats end with this attempt, the lease runs out on the server and its rescuer queues the
+    // task again (the attempt counted). The error goes to Run, which retries the server after a backoff.
+    spdlog::warn("{} FailTask not delivered ({}); the lease will run out and the server retry the task", state.tag,
+                 status.error_message());
+    return ToAbsl(status);
+  }
   return response.accepted() ? TaskOutcome::kFailed : TaskOutcome::kLeaseLost;
 }
 

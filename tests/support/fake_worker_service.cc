@@ -43,6 +43,22 @@ void FakeWorkerService::SetCompleteAnswer(bool accepted, grpc::Status status) {
   complete_status_ = std::move(status);
 }
 
+void FakeWorkerService::SetFailTaskStatus(grpc::Status status) {
+  std::lock_guard lock(mutex_);
+  fail_task_status_ = std::move(status);
+}
+
+void FakeWorkerService::SetProgressStatus(grpc::Status status) {
+  std::lock_guard lock(mutex_);
+  progress_status_ = std::move(status);
+}
+
+void FakeWorkerService::ExpireLease(const std::string& task_id) {
+  std::lock_guard lock(mutex_);
+  if (leases_.erase(task_id) > 0) queue_.push_back(task_id);
+  Changed();
+}
+
 void FakeWorkerService::SetDownloadChunkBytes(size_t bytes) {
   std::lock_guard lock(mutex_);
   chunk_bytes_ = std::max<size_t>(bytes, 1);
@@ -156,6 +172,8 @@ grpc::Status FakeWorkerService::Heartbeat(grpc::ServerContext*, const v1::Heartb
     case HeartbeatAnswer::kLeaseLost:
       leases_.erase(request->task_id());
       return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION, "lease expired and rescued");
+    case HeartbeatAnswer::kUnavailable:
+      return grpc::Status(grpc::StatusCode::UNAVAILABLE, "server restarting");
   }
   return grpc::Status::OK;
 }
@@ -221,6 +239,8 @@ grpc::Status FakeWorkerService::FailTask(grpc::ServerContext*, const v1::FailTas
                                          v1::FailTaskResponse* response) {
   std::lock_guard lock(mutex_);
   failures_.push_back(*request);
+  Changed();
+  if (!fail_task_status_.ok()) return fail_task_status_;
   const bool held = HoldsLease(request->task_id(), request->lease_token());
   if (held) {
     leases_.erase(request->task_id());
@@ -232,7 +252,6 @@ grpc::Status FakeWorkerService::FailTask(grpc::ServerContext*, const v1::FailTas
     }
   }
   response->set_accepted(held);
-  Changed();
   return grpc::Status::OK;
 }
 
@@ -240,8 +259,9 @@ grpc::Status FakeWorkerService::ReportProgress(grpc::ServerContext*, const v1::R
                                                v1::ReportProgressResponse* response) {
   std::lock_guard lock(mutex_);
   progress_.push_back(*request);
-  response->set_accepted(HoldsLease(request->task_id(), request->lease_token()));
   Changed();
+  if (!progress_status_.ok()) return progress_status_;
+  response->set_accepted(HoldsLease(request->task_id(), request->lease_token()));
   return grpc::Status::OK;
 }
 

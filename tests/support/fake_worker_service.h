@@ -39,8 +39,9 @@ struct ScriptedTask {
   std::chrono::milliseconds lease_duration{300};
 };
 
-// How the fake answers heartbeats from now on.
-enum class HeartbeatAnswer { kExtend, kCancel, kLeaseLost };
+// How the fake answers heartbeats from now on. kUnavailable: the call fails (a server restarting) and the lease
+// stays as it is.
+enum class HeartbeatAnswer { kExtend, kCancel, kLeaseLost, kUnavailable };
 
 struct ReceivedArtifact {
   v1::ArtifactInfo info;
@@ -64,6 +65,12 @@ class FakeWorkerService final : public v1::WorkerService::Service {
   void SetHeartbeatAnswer(HeartbeatAnswer answer);
   // Complete: accepted (true) or ignored as a late completion (false); a non-OK status fails the RPC.
   void SetCompleteAnswer(bool accepted, grpc::Status status = grpc::Status::OK);
+  // FailTask: a non-OK status fails the RPC and leaves the lease as it is (OK: the lease rules decide).
+  void SetFailTaskStatus(grpc::Status status);
+  // ReportProgress: a non-OK status fails the RPC (OK: accepted exactly when the lease is held).
+  void SetProgressStatus(grpc::Status status);
+  // What the server's rescuer does with a lease that ran out: it ends, and the task is queued for its next attempt.
+  void ExpireLease(const std::string& task_id);
   void SetDownloadChunkBytes(size_t bytes);
   // The longest a LeaseTask long poll waits here, whatever wait_ms asks.
   void SetMaxLeaseWait(std::chrono::milliseconds wait);
@@ -117,6 +124,8 @@ class FakeWorkerService final : public v1::WorkerService::Service {
   HeartbeatAnswer heartbeat_answer_ = HeartbeatAnswer::kExtend;
   bool complete_accepted_ = true;
   grpc::Status complete_status_ = grpc::Status::OK;
+  grpc::Status fail_task_status_ = grpc::Status::OK;
+  grpc::Status progress_status_ = grpc::Status::OK;
   size_t chunk_bytes_ = 64 << 10;
   std::chrono::milliseconds max_lease_wait_{std::chrono::seconds(2)};
 
