@@ -178,6 +178,12 @@ grpc::Status GrpcWorkerService::Complete(grpc::ServerContext* context, grpc::Ser
     absl::StatusOr<StoredArtifact> stored = writer->Finish();
     writer.reset();
     if (!stored.ok()) return stored.status();
+    // What arrived must be what the worker described: a stream that lost bytes (or a file that changed while the
+    // worker read it) fails the whole completion, and the lease stays for a retry.
+    if (current.size_bytes() != stored->size_bytes) {
+      return absl::DataLossError(absl::StrCat("artifact ", ArtifactRole(current.kind()), ": ", stored->size_bytes,
+                                              " bytes arrived, its info says ", current.size_bytes()));
+    }
     if (!current.sha256().empty() && current.sha256() != stored->digest) {
       return absl::DataLossError(absl::StrCat("artifact ", ArtifactRole(current.kind()), " checksum mismatch"));
     }

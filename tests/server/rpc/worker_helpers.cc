@@ -62,6 +62,23 @@ grpc::Status Download(v1::WorkerService::Stub& stub, const v1::Task& task, std::
 grpc::Status Complete(v1::WorkerService::Stub& stub, const v1::Task& task, const std::string& report_json,
                       const std::map<v1::ArtifactKind, std::string>& artifacts, v1::CompleteResponse* response,
                       bool ok, bool managed_memory) {
+  std::vector<SentArtifact> sent;
+  for (const auto& [kind, bytes] : artifacts) sent.push_back({InfoOf(kind, bytes), bytes});
+  return CompleteSending(stub, task, report_json, sent, response, ok, managed_memory);
+}
+
+v1::ArtifactInfo InfoOf(v1::ArtifactKind kind, const std::string& bytes) {
+  v1::ArtifactInfo info;
+  info.set_kind(kind);
+  info.set_sha256(Sha256Hex(bytes));
+  info.set_size_bytes(static_cast<int64_t>(bytes.size()));
+  info.set_format(v1::COMPRESSION_FORMAT_TAR_GZIP);
+  return info;
+}
+
+grpc::Status CompleteSending(v1::WorkerService::Stub& stub, const v1::Task& task, const std::string& report_json,
+                             const std::vector<SentArtifact>& artifacts, v1::CompleteResponse* response, bool ok,
+                             bool managed_memory) {
   grpc::ClientContext context;
   auto writer = stub.Complete(&context, response);
   v1::CompleteRequest message;
@@ -75,16 +92,13 @@ grpc::Status Complete(v1::WorkerService::Stub& stub, const v1::Task& task, const
   header->set_report_json(report_json);
   header->mutable_validate_hints()->set_managed_memory(managed_memory);
   writer->Write(message);
-  for (const auto& [kind, bytes] : artifacts) {
+  for (const SentArtifact& artifact : artifacts) {
     message.Clear();
-    message.mutable_artifact()->set_kind(kind);
-    message.mutable_artifact()->set_sha256(Sha256Hex(bytes));
-    message.mutable_artifact()->set_size_bytes(static_cast<int64_t>(bytes.size()));
-    message.mutable_artifact()->set_format(v1::COMPRESSION_FORMAT_TAR_GZIP);
+    *message.mutable_artifact() = artifact.info;
     writer->Write(message);
-    for (size_t offset = 0; offset < bytes.size(); offset += 1000) {
+    for (size_t offset = 0; offset < artifact.bytes.size(); offset += 1000) {
       message.Clear();
-      message.set_chunk(bytes.substr(offset, 1000));
+      message.set_chunk(artifact.bytes.substr(offset, 1000));
       writer->Write(message);
     }
   }

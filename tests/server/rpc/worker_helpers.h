@@ -3,6 +3,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "hipforge/v1/worker_service.grpc.pb.h"
 
@@ -19,6 +20,16 @@ grpc::Status Download(v1::WorkerService::Stub& stub, const v1::Task& task, std::
 grpc::Status Complete(v1::WorkerService::Stub& stub, const v1::Task& task, const std::string& report_json,
                       const std::map<v1::ArtifactKind, std::string>& artifacts, v1::CompleteResponse* response,
                       bool ok = true, bool managed_memory = false);
+// One artifact as sent: its info as given (sha256 and size_bytes need not match) and the bytes that follow it.
+struct SentArtifact {
+  v1::ArtifactInfo info;
+  std::string bytes;
+};
+// The info Complete sends for `bytes`: their sha256 and size.
+v1::ArtifactInfo InfoOf(v1::ArtifactKind kind, const std::string& bytes);
+grpc::Status CompleteSending(v1::WorkerService::Stub& stub, const v1::Task& task, const std::string& report_json,
+                             const std::vector<SentArtifact>& artifacts, v1::CompleteResponse* response,
+                             bool ok = true, bool managed_memory = false);
 
 // A translation report with `files` translated files (docs/report.md shape).
 std::string TranslationReport(const std::string& job_id, int files);

@@ -188,6 +188,55 @@ TEST_F(WorkerServiceTest, ACompletionStreamTheWorkerAbandonsIsNotApplied) {
   EXPECT_EQ(GetReport(job.id()).translation().files(), 2);
 }
 
+// An artifact that does not arrive as its info says (bytes lost on the way, a file that changed while the worker read
+// it) makes the whole completion refused: nothing of it is applied, the lease stays for a retry, and a whole
+// completion after it is the one applied.
+TEST_F(WorkerServiceTest, ACompletionWhoseArtifactIsShortOrCorruptIsRefusedAndNothingIsApplied) {
+  v1::Job job = SubmitGood("bad-artifact");
+  ASSERT_TRUE(Register(*workers_, "w1").ok());
+  std::optional<v1::Task> task = Lease(*workers_, "w1", 2000);
+  ASSERT_TRUE(task.has_value());
+  const std::string patch(5000, 'p');
+  const std::string half = patch.substr(0, 2500);
+  struct Case {
+    std::string name;
+    v1::ArtifactInfo info;
+    std::string sent;
+  };
+  std::vector<Case> cases = {
+      // The hash of what arrived, but the info's size is the whole file's: only the size shows the loss.
+      {"shorter than its size", InfoOf(v1::ARTIFACT_KIND_PATCH, half), half},
+      {"a hash that differs", InfoOf(v1::ARTIFACT_KIND_PATCH, patch), patch},
+      // What the worker sends for a file it could not read to the end: hashed and sized whole, half streamed.
+      {"truncated", InfoOf(v1::ARTIFACT_KIND_PATCH, patch), half},
+  };
+  cases[0].info.set_size_bytes(static_cast<int64_t>(patch.size()));
+  cases[1].info.set_sha256(Sha256Hex("another patch"));
+  for (const Case& bad : cases) {
+    SCOPED_TRACE(bad.name);
+    v1::CompleteResponse response;
+    grpc::Status status = CompleteSending(*workers_, *task, TranslationReport(job.id(), 9),
+                                          {{InfoOf(v1::ARTIFACT_KIND_TRANSLATED_TREE, "tree"), "tree"},
+                                           {bad.info, bad.sent}},
+                                          &response);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::DATA_LOSS) << status.error_message();
+    EXPECT_FALSE(response.accepted());
+    ASSERT_TRUE(Heartbeat(*workers_, *task).ok()) << "the refused completion ended the lease";
+    v1::Report report = GetReport(job.id());
+    EXPECT_NE(report.state(), v1::JOB_STATE_SUCCEEDED);
+    EXPECT_EQ(report.translation().files(), 0) << "the refused completion's report was applied";
+  }
+  v1::CompleteResponse whole;
+  ASSERT_TRUE(
+      Complete(*workers_, *task, TranslationReport(job.id(), 2), {{v1::ARTIFACT_KIND_PATCH, patch}}, &whole).ok());
+  EXPECT_TRUE(whole.accepted());
+  EXPECT_EQ(GetReport(job.id()).translation().files(), 2);
+  std::string data;
+  v1::ArtifactInfo info;
+  ASSERT_TRUE(FetchAll(*api_, job.id(), v1::ARTIFACT_KIND_PATCH, &data, &info).ok());
+  EXPECT_EQ(data, patch);
+}
+
 TEST_F(WorkerServiceTest, LateCompletionFromAWorkerThatLostItsLeaseIsIgnored) {
   v1::Job job = SubmitGood("late");
   ASSERT_TRUE(Register(*workers_, "slow").ok());
