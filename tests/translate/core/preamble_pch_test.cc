@@ -130,6 +130,31 @@ TEST_F(PreamblePchTest, APreambleSeenOnceIsNotPrecompiledUntilItIsSeenAgain) {
   EXPECT_EQ(PchBuildCount() - before, 1u) << "and then reused";
 }
 
+TEST_F(PreamblePchTest, UnitsWhoseArgumentsDifferOnlyInDiagnosticFlagsShareTheirPchs) {
+  Write(root_ / "a.cu", LibraryUnit("unit"));
+  const auto plain = Outputs(Translate(true, {"a.cu"}));  // the prelude PCH; the preamble's first sighting
+  TranslateOptions noisy = Options(true);
+  noisy.frontend.extra_args = {"-Wall", "-Wno-unused-variable", "-ferror-limit=50", "-Xclang", "-Wundef",
+                               "-fdiagnostics-color=always"};
+  const uint64_t before = PchBuildCount();
+  auto translator = CreateSourceTranslator(noisy);
+  ASSERT_TRUE(translator.ok()) << translator.status();
+  auto translated = (*translator)->Translate(root_, {"a.cu"}, {}, nullptr);
+  ASSERT_TRUE(translated.ok()) << translated.status();
+  EXPECT_EQ(Outputs(*translated), plain);
+  EXPECT_EQ(PchBuildCount() - before, 1u) << "the same prelude PCH; the preamble's second sighting builds one";
+  EXPECT_EQ(PreamblePchFiles(), 1u);
+  const uint64_t again = PchBuildCount();
+  EXPECT_EQ(Outputs(Translate(true, {"a.cu"})), plain);
+  EXPECT_EQ(PchBuildCount(), again) << "and the plain arguments reuse that preamble PCH";
+
+  noisy.frontend.extra_args = {"-DLIBRARY_EXTRA=1"};  // a define may change what a header declares
+  translator = CreateSourceTranslator(noisy);
+  ASSERT_TRUE(translator.ok()) << translator.status();
+  ASSERT_TRUE((*translator)->Translate(root_, {"a.cu"}, {}, nullptr).ok());
+  EXPECT_EQ(PchBuildCount() - again, 1u) << "a define gets a prelude PCH of its own (its preamble: first sighting)";
+}
+
 TEST_F(PreamblePchTest, AStalePreamblePchIsRebuiltNotTrusted) {
   Write(root_ / "a.cu", LibraryUnit("unit"));
   Translate(true, {"a.cu"});

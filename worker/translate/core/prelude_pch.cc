@@ -179,6 +179,33 @@ constexpr char kPreludeSource[] =
     "#include <string>\n#include <vector>\n#include <iostream>\n#include <algorithm>\n"
     "#endif\n";
 
+// Whether `arg` only chooses which diagnostics are shown (warning flags, error limits, diagnostic formatting):
+// it never changes what a header declares, and Clang checks diagnostic options only for implicit modules, not
+// for a PCH. -Wp, -Wl, -Wa, pass options on to other tools and are kept.
+bool IsDiagnosticOnly(std::string_view arg) {
+  auto starts = [&](std::string_view prefix) { return arg.substr(0, prefix.size()) == prefix; };
+  if (starts("-Wp,") || starts("-Wl,") || starts("-Wa,")) return false;
+  return arg == "-w" || arg == "-pedantic" || arg == "-pedantic-errors" || (starts("-W") && arg.size() > 2) ||
+         starts("-ferror-limit=") || starts("-fdiagnostics-") || starts("-fno-diagnostics-") ||
+         arg == "-fcolor-diagnostics" || arg == "-fno-color-diagnostics" || starts("-fmessage-length=");
+}
+
+// A PCH's build arguments and key: the unit's without diagnostic-only options, so units whose build flags differ
+// only in warnings share one prelude and one preamble PCH (their own parse keeps every flag).
+std::vector<std::string> PchArguments(const std::vector<std::string>& args) {
+  std::vector<std::string> kept;
+  kept.reserve(args.size());
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (IsDiagnosticOnly(args[i])) continue;
+    if (args[i] == "-Xclang" && i + 1 < args.size() && IsDiagnosticOnly(args[i + 1])) {
+      ++i;
+      continue;
+    }
+    kept.push_back(args[i]);
+  }
+  return kept;
+}
+
 std::string KeyOf(const std::vector<std::string>& args, std::string_view extra) {
   std::string key_text = clang::getClangFullVersion();
   for (const auto& arg : args) key_text += '\n' + arg;
@@ -253,7 +280,8 @@ std::optional<std::string> LibraryPreamble(std::string_view content, const fs::p
 
 }  // namespace
 
-std::optional<fs::path> EnsurePreludePch(const std::vector<std::string>& args, const fs::path& directory) {
+std::optional<fs::path> EnsurePreludePch(const std::vector<std::string>& unit_args, const fs::path& directory) {
+  const std::vector<std::string> args = PchArguments(unit_args);
   // Library bodies are skipped as the units' own parses skip them (their key says so: older PCHs had them).
   const std::string key = KeyOf(args, std::string(kPreludeSource) + "\nbodies skipped");
   const auto pch = directory / (key + ".pch");
@@ -269,7 +297,8 @@ std::optional<fs::path> EnsurePreamblePch(const PreamblePchRequest& request) {
   std::optional<std::string> preamble = LibraryPreamble(request.content, request.unit);
   if (!preamble) return std::nullopt;
   const std::string extension = request.unit.extension().string();
-  const std::string key = KeyOf(request.args, extension + '\n' + *preamble);
+  std::vector<std::string> args = PchArguments(request.args);
+  const std::string key = KeyOf(args, extension + '\n' + *preamble);
   const auto pch = request.directory / ("preamble-" + key + ".pch");
   const auto marker = request.directory / ("preamble-" + key + ".none");
   const auto seen = request.directory / ("preamble-" + key + ".seen");
@@ -284,7 +313,7 @@ std::optional<fs::path> EnsurePreamblePch(const PreamblePchRequest& request) {
     std::ofstream(seen) << "hipforge: this preamble was seen once; it is precompiled when seen again\n";
     return std::nullopt;
   }
-  PchSource build{pch, request.directory / ("preamble-" + key + extension), std::move(*preamble), request.args,
+  PchSource build{pch, request.directory / ("preamble-" + key + extension), std::move(*preamble), std::move(args),
                   request.readable_roots, /*skip_bodies=*/true, request.root};
   if (!BuildPch(build)) {
     std::ofstream(marker) << "hipforge: this preamble includes a project file or does not build alone\n";
