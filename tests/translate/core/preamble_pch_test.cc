@@ -77,9 +77,33 @@ class PreamblePchTest : public ::testing::Test {
     return std::move(*translated);
   }
 
-  size_t PreamblePchFiles() {
+  // Translates with a cache directory only (the PCHs and shims below it, as users and the repository pass do).
+  std::vector<FileTranslation> TranslateCached(const fs::path& cache, const std::vector<fs::path>& files,
+                                               std::optional<uint64_t> cap = std::nullopt) {
+    TranslateOptions options = Options(true);
+    options.frontend.shim_directory.clear();
+    options.pch_directory.reset();
+    options.cache_directory = cache;
+    options.pch_cache_bytes = cap;
+    auto translator = CreateSourceTranslator(options);
+    EXPECT_TRUE(translator.ok()) << translator.status();
+    auto translated = (*translator)->Translate(root_, files, {}, nullptr);
+    EXPECT_TRUE(translated.ok()) << translated.status();
+    for (const FileTranslation& file : *translated) {
+      EXPECT_TRUE(file.fallback_reason.empty()) << file.path << ": " << file.fallback_reason;
+    }
+    return std::move(*translated);
+  }
+
+  static uint64_t DirectoryBytes(const fs::path& directory) {
+    uint64_t bytes = 0;
+    for (const auto& entry : fs::directory_iterator(directory)) bytes += entry.file_size();
+    return bytes;
+  }
+
+  size_t PreamblePchFiles(const std::optional<fs::path>& directory = std::nullopt) {
     size_t count = 0;
-    for (const auto& entry : fs::directory_iterator(base_ / "pch")) {
+    for (const auto& entry : fs::directory_iterator(directory.value_or(base_ / "pch"))) {
       const std::string name = entry.path().filename().string();
       count += name.rfind("preamble-", 0) == 0 && entry.path().extension() == ".pch";
     }
@@ -195,6 +219,122 @@ TEST_F(PreamblePchTest, APreambleThatIncludesAProjectHeaderIsNotPrecompiled) {
   EXPECT_EQ(PchBuildCount() - before, 1u) << "on_path.cu's second sighting: tried, entered project.h, dropped";
   Translate(true, {"on_path.cu"});
   EXPECT_EQ(PchBuildCount() - before, 1u) << "a preamble that cannot be precompiled is not tried again";
+}
+
+TEST_F(PreamblePchTest, ACacheCopiedElsewhereIsAFullHit) {
+  Write(root_ / "a.cu", LibraryUnit("first unit"));
+  Write(root_ / "b.cu", LibraryUnit("second unit"));
+  const auto warm = Outputs(TranslateCached(base_ / "cache-a", {"a.cu", "b.cu"}));
+  ASSERT_GE(PreamblePchFiles(base_ / "cache-a" / "pch"), 1u);
+  fs::copy(base_ / "cache-a", base_ / "cache-b", fs::copy_options::recursive);
+
+  const uint64_t before = PchBuildCount();
+  const auto copied = TranslateCached(base_ / "cache-b", {"a.cu", "b.cu"});
+  for (const FileTranslation& file : copied) EXPECT_TRUE(file.from_cache) << file.path;
+  EXPECT_EQ(PchBuildCount(), before) << "no PCH rebuilt";
+  EXPECT_EQ(Outputs(copied), warm);
+}
+
+TEST_F(PreamblePchTest, AMovedCachesPchsNamingTheOldPathAreRebuiltNotTrusted) {
+  Write(root_ / "a.cu", LibraryUnit("first unit"));
+  Write(root_ / "b.cu", LibraryUnit("second unit"));
+  TranslateCached(base_ / "cache-a", {"a.cu", "b.cu"});
+  ASSERT_GE(PreamblePchFiles(base_ / "cache-a" / "pch"), 1u);
+  fs::rename(base_ / "cache-a", base_ / "cache-b");  // the preamble PCH names cache-a's prelude, now gone
+
+  // A changed unit is parsed (its facts miss) with the moved PCHs: same output as a parse without them.
+  std::string unit = LibraryUnit("first unit");
+  unit.replace(unit.find("library_scale(LIBRARY_BLOCK)"), 28, "library_scale(LIBRARY_BLOCK + 1)");
+  Write(root_ / "a.cu", unit);
+  const auto moved = Outputs(TranslateCached(base_ / "cache-b", {"a.cu"}));
+  EXPECT_EQ(moved, Outputs(Translate(false, {"a.cu"})));
+  EXPECT_NE(moved.at("a.cu").find("library_scale(LIBRARY_BLOCK + 1)"), std::string::npos) << moved.at("a.cu");
+
+  // Both were found stale and removed: the next parses rebuild them (two units: a second sighting, should a
+  // preamble need one), naming cache-b; a further parse then uses them without another build.
+  unit.replace(unit.find("LIBRARY_BLOCK + 1"), 17, "LIBRARY_BLOCK + 2");
+  Write(root_ / "a.cu", unit);
+  Write(root_ / "b.cu", unit);
+  uint64_t before = PchBuildCount();
+  TranslateCached(base_ / "cache-b", {"a.cu", "b.cu"});
+  EXPECT_EQ(PchBuildCount() - before, 2u) << "the prelude and the preamble, rebuilt";
+  unit.replace(unit.find("LIBRARY_BLOCK + 2"), 17, "LIBRARY_BLOCK + 3");
+  Write(root_ / "a.cu", unit);
+  before = PchBuildCount();
+  const auto settled = Outputs(TranslateCached(base_ / "cache-b", {"a.cu"}));
+  EXPECT_EQ(PchBuildCount(), before);
+  EXPECT_EQ(settled, Outputs(Translate(false, {"a.cu"})));
+  EXPECT_GE(PreamblePchFiles(base_ / "cache-b" / "pch"), 1u);
+}
+
+TEST_F(PreamblePchTest, PerTaskShimDirectoriesReplaceThePreludeInsteadOfAddingOne) {
+  // The translate worker's shims live in each task's directory (gone after the task), its PCHs in one cache,
+  // and every parse is confined to the readable roots. A prelude PCH names the shims it was built with: the next
+  // task finds it unusable (Clang: "could not find file ... referenced by AST file"), parses without it, and
+  // rebuilds it under the same key, so tasks do not pile up preludes (they did while the key held the path).
+  Write(root_ / "a.cu", LibraryUnit("first unit"));
+  Write(root_ / "b.cu", LibraryUnit("second unit"));
+  auto task = [&](const std::string& name) {
+    TranslateOptions options = Options(true);
+    options.frontend.shim_directory = base_ / name / "shim";
+    options.frontend.confine_to_tree = true;
+    auto translator = CreateSourceTranslator(options);
+    EXPECT_TRUE(translator.ok()) << translator.status();
+    auto translated = (*translator)->Translate(root_, {"a.cu", "b.cu"}, {}, nullptr);
+    EXPECT_TRUE(translated.ok()) << translated.status();
+    for (const FileTranslation& file : *translated) {
+      EXPECT_TRUE(file.fallback_reason.empty()) << file.path << ": " << file.fallback_reason;
+    }
+    fs::remove_all(base_ / name);
+    return Outputs(*translated);
+  };
+  auto prelude_pchs = [&] {
+    size_t count = 0;
+    for (const auto& entry : fs::directory_iterator(base_ / "pch")) {
+      count += entry.path().extension() == ".pch" && entry.path().filename().string().rfind("preamble-", 0) != 0;
+    }
+    return count;
+  };
+  const auto first = task("task-1");
+  EXPECT_EQ(task("task-2"), first);
+  EXPECT_EQ(task("task-3"), first);
+  EXPECT_EQ(prelude_pchs(), 1u);
+}
+
+TEST_F(PreamblePchTest, ATinyCapKeepsTheCacheUnderItAndTheOutputsTheSame) {
+  // Three library preambles, two units each (a preamble may be precompiled only once it is seen twice).
+  const std::vector<std::string> extra = {"", "#include <vector>\n", "#include <map>\n"};
+  std::vector<fs::path> files;
+  for (size_t i = 0; i < extra.size(); ++i) {
+    for (const char* copy : {"a", "b"}) {
+      std::string unit = LibraryUnit("unit");
+      unit.insert(unit.find("\n__global__"), "\n" + extra[i]);
+      files.push_back("u" + std::to_string(i) + copy + ".cu");
+      Write(root_ / files.back(), unit);
+    }
+  }
+  const auto unbounded = Outputs(TranslateCached(base_ / "unbounded", files, 0));
+  ASSERT_EQ(PreamblePchFiles(base_ / "unbounded" / "pch"), extra.size());
+  uint64_t prelude = 0, largest_preamble = 0;
+  for (const auto& entry : fs::directory_iterator(base_ / "unbounded" / "pch")) {
+    if (entry.path().extension() != ".pch") continue;
+    const bool preamble = entry.path().filename().string().rfind("preamble-", 0) == 0;
+    (preamble ? largest_preamble : prelude) = std::max(preamble ? largest_preamble : prelude, entry.file_size());
+  }
+  // Room for the prelude and one preamble (with their sources and stamps, < 1 KiB; a preamble PCH is > 16 KiB):
+  // every new preamble evicts the last.
+  const uint64_t cap = prelude + largest_preamble + 1024;
+  const uint64_t before = PchBuildCount();
+  const auto capped = TranslateCached(base_ / "capped", files, cap);
+  EXPECT_EQ(Outputs(capped), unbounded);
+  EXPECT_LE(DirectoryBytes(base_ / "capped" / "pch"), cap);
+  EXPECT_LE(PreamblePchFiles(base_ / "capped" / "pch"), 1u);
+  EXPECT_GE(PchBuildCount() - before, 1u + extra.size()) << "the prelude and each preamble were built";
+  // Again, on its facts cache: nothing to parse, nothing evicted that the run needs; then with none.
+  EXPECT_EQ(Outputs(TranslateCached(base_ / "capped", files, cap)), unbounded);
+  fs::remove_all(base_ / "capped" / "facts");
+  EXPECT_EQ(Outputs(TranslateCached(base_ / "capped", files, cap)), unbounded);
+  EXPECT_LE(DirectoryBytes(base_ / "capped" / "pch"), cap);
 }
 
 }  // namespace

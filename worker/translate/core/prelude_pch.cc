@@ -206,9 +206,9 @@ std::vector<std::string> PchArguments(const std::vector<std::string>& args) {
   return kept;
 }
 
-std::string KeyOf(const std::vector<std::string>& args, std::string_view extra) {
+std::string KeyOf(const std::vector<std::string>& args, std::string_view extra, const CacheLocations& locations) {
   std::string key_text = clang::getClangFullVersion();
-  for (const auto& arg : args) key_text += '\n' + arg;
+  for (const auto& arg : args) key_text += '\n' + locations.KeyText(arg);
   key_text += '\n';
   key_text += extra;
   return Sha256Hex(key_text).substr(0, 24);
@@ -280,10 +280,11 @@ std::optional<std::string> LibraryPreamble(std::string_view content, const fs::p
 
 }  // namespace
 
-std::optional<fs::path> EnsurePreludePch(const std::vector<std::string>& unit_args, const fs::path& directory) {
+std::optional<fs::path> EnsurePreludePch(const std::vector<std::string>& unit_args, const CacheLocations& locations) {
   const std::vector<std::string> args = PchArguments(unit_args);
+  const fs::path& directory = locations.pch;
   // Library bodies are skipped as the units' own parses skip them (their key says so: older PCHs had them).
-  const std::string key = KeyOf(args, std::string(kPreludeSource) + "\nbodies skipped");
+  const std::string key = KeyOf(args, std::string(kPreludeSource) + "\nbodies skipped", locations);
   const auto pch = directory / (key + ".pch");
   std::lock_guard lock(BuildMutex(pch));
   std::error_code error;
@@ -298,7 +299,7 @@ std::optional<fs::path> EnsurePreamblePch(const PreamblePchRequest& request) {
   if (!preamble) return std::nullopt;
   const std::string extension = request.unit.extension().string();
   std::vector<std::string> args = PchArguments(request.args);
-  const std::string key = KeyOf(args, extension + '\n' + *preamble);
+  const std::string key = KeyOf(args, extension + '\n' + *preamble, {request.directory, request.shim_directory});
   const auto pch = request.directory / ("preamble-" + key + ".pch");
   const auto marker = request.directory / ("preamble-" + key + ".none");
   const auto seen = request.directory / ("preamble-" + key + ".seen");

@@ -9,12 +9,15 @@
 #include <string_view>
 #include <vector>
 
+#include "worker/translate/core/pch_cache.h"
+
 namespace hipforge::translate {
 
-// The PCH for `args` (Clang arguments without the file) in `directory`, built when missing. nullopt when it
+// The PCH for `args` (Clang arguments without the file) in `locations.pch`, built when missing. nullopt when it
 // cannot be built (for example without a CUDA toolkit there is little to precompile; callers parse normally).
+// Its key names the cache's locations by role (CacheLocations::KeyText): a copied cache hits.
 std::optional<std::filesystem::path> EnsurePreludePch(const std::vector<std::string>& args,
-                                                      const std::filesystem::path& directory);
+                                                      const CacheLocations& locations);
 
 // A precompiled header of a unit's library preamble (Clang's preamble: the leading comments and directives),
 // chained on the prelude PCH. Built only when every file the preamble includes, directly or not, lies outside
@@ -28,6 +31,7 @@ struct PreamblePchRequest {
   std::vector<std::string> args;            // the unit's Clang arguments, the prelude's -include-pch included
   std::vector<std::string> readable_roots;  // as the parse's (empty: unconfined)
   std::filesystem::path directory;          // the PCH cache directory
+  std::filesystem::path shim_directory;     // keys name it and `directory` by role, not by path (pch_cache.h)
 };
 
 // The preamble PCH for `request`, built when missing and seen before (a `.seen` marker records the first

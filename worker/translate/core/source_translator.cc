@@ -16,6 +16,7 @@
 #include "worker/translate/core/ast_pass.h"
 #include "worker/translate/core/edit_composer.h"
 #include "worker/translate/core/name_resolver.h"
+#include "worker/translate/core/pch_cache.h"
 #include "worker/translate/core/prelude_pch.h"
 #include "worker/translate/core/token_pass.h"
 #include "worker/translate/core/translation_cache.h"
@@ -38,6 +39,15 @@ fs::path DefaultPchDirectory(const TranslateOptions& options) {
   if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return fs::path(xdg) / "hipforge" / "pch";
   if (const char* home = std::getenv("HOME"); home && *home) return fs::path(home) / ".cache" / "hipforge" / "pch";
   return fs::temp_directory_path() / "hipforge-pch";
+}
+
+// TranslateOptions::pch_cache_bytes, else $HIPFORGE_PCH_CACHE_SIZE, else the default (docs/translator-caches.md).
+absl::StatusOr<uint64_t> PchCacheBytes(const TranslateOptions& options) {
+  if (options.pch_cache_bytes) return *options.pch_cache_bytes;
+  const char* text = std::getenv("HIPFORGE_PCH_CACHE_SIZE");
+  if (!text || !*text) return kDefaultPchCacheBytes;
+  if (std::optional<uint64_t> bytes = ParseByteSize(text)) return *bytes;
+  return absl::InvalidArgumentError(std::string("HIPFORGE_PCH_CACHE_SIZE: not a size (2G, 500M, 0 = unbounded): ") + text);
 }
 
 // Runs `work(i)` for i in [0, count) on `jobs` threads.
@@ -109,8 +119,12 @@ namespace {
 
 class SourceTranslatorImpl : public SourceTranslator {
  public:
-  SourceTranslatorImpl(TranslateOptions options, CudaFrontend frontend)
-      : options_(std::move(options)), frontend_(std::move(frontend)), resolver_(index_, options_) {}
+  SourceTranslatorImpl(TranslateOptions options, CudaFrontend frontend, uint64_t cap_bytes)
+      : options_(std::move(options)),
+        frontend_(std::move(frontend)),
+        resolver_(index_, options_),
+        locations_{DefaultPchDirectory(options_), options_.frontend.shim_directory},
+        pch_cache_(locations_.pch, cap_bytes, clock_) {}
 
   absl::StatusOr<std::vector<FileTranslation>> Translate(const fs::path& root, const std::vector<fs::path>& files,
                                                          const EditsByFile& extra_edits,
@@ -282,7 +296,7 @@ class SourceTranslatorImpl : public SourceTranslator {
     }
     std::string args_text;
     for (const UnitCommand& command : commands) {
-      for (const auto& arg : command.args) args_text += arg + '\n';
+      for (const auto& arg : command.args) args_text += locations_.KeyText(arg) + '\n';  // a copied cache hits
       args_text += "--\n";
     }
     if (cache) {
@@ -318,20 +332,25 @@ class SourceTranslatorImpl : public SourceTranslator {
                                const std::vector<std::string>& args, ParseCompanion* companion) const {
     AstPassRequest request{call.root, absolute, args, call.arguments->readable_roots()};
     std::vector<fs::path> pchs;  // the most specific first
+    std::vector<PchCache::Use> in_use;  // not evicted while this parse (or a preamble build on them) runs
     if (options_.use_prelude_pch && frontend_.cuda_path()) {
-      const fs::path directory = DefaultPchDirectory(options_);
-      if (auto prelude = EnsurePreludePch(args, directory)) {
+      const fs::path& directory = locations_.pch;
+      const uint64_t builds = PchBuildCount();
+      if (auto prelude = EnsurePreludePch(args, locations_)) {
+        in_use.push_back(pch_cache_.Pin({*prelude}));
         if (!request.readable_roots.empty()) request.readable_roots.push_back(directory.string());
         std::vector<std::string> chained = args;
         chained.insert(chained.end(), {"-include-pch", prelude->string()});
         if (options_.use_preamble_pch) {
           if (auto preamble = EnsurePreamblePch({content, absolute, call.root, chained, request.readable_roots,
-                                                 directory})) {
+                                                 directory, locations_.shims})) {
+            in_use.push_back(pch_cache_.Pin({*preamble}));
             pchs.push_back(*preamble);
           }
         }
         pchs.push_back(*prelude);
       }
+      if (PchBuildCount() != builds) pch_cache_.Enforce();  // this process built one (maybe another thread)
     }
     std::unique_ptr<CompanionConsumer> consumer;
     UnitParseResult parse;
@@ -515,6 +534,9 @@ class SourceTranslatorImpl : public SourceTranslator {
   CudaFrontend frontend_;
   MappingIndex index_;
   NameResolver resolver_;
+  CacheLocations locations_;
+  SystemClock clock_;
+  PchCache pch_cache_;
 };
 
 }  // namespace
@@ -538,7 +560,9 @@ absl::StatusOr<std::unique_ptr<SourceTranslator>> CreateSourceTranslator(Transla
   }
   auto frontend = CudaFrontend::Create(options.frontend);
   if (!frontend.ok()) return frontend.status();
-  return std::make_unique<SourceTranslatorImpl>(std::move(options), std::move(*frontend));
+  absl::StatusOr<uint64_t> cap = PchCacheBytes(options);
+  if (!cap.ok()) return cap.status();
+  return std::make_unique<SourceTranslatorImpl>(std::move(options), std::move(*frontend), *cap);
 }
 
 }  // namespace hipforge::translate

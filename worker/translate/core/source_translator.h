@@ -1,5 +1,6 @@
 #pragma once
 // CUDA -> HIP source translation of a set of files within one repository (the translator's entry point).
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -35,6 +36,9 @@ struct TranslateOptions {
   bool use_prelude_pch = true;      // precompile the CUDA prelude once (see prelude_pch.h)
   bool use_preamble_pch = true;     // and each distinct library preamble, chained on it (needs the prelude's)
   std::optional<std::filesystem::path> pch_directory;  // unset: <cache_directory>/pch, else ~/.cache/hipforge/pch
+  // The PCH directory's size cap in bytes, least recently used PCHs evicted past it (pch_cache.h); 0: unbounded.
+  // Unset: $HIPFORGE_PCH_CACHE_SIZE ("2G", "500M"), else 2 GiB.
+  std::optional<uint64_t> pch_cache_bytes;
   unsigned jobs = 0;                // 0: hardware concurrency
   std::optional<std::filesystem::path> cache_directory;        // content-hash cache
   // compile_commands.json (the file, or a directory holding one); unset: one found in the tree is used.

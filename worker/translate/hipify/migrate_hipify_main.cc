@@ -8,6 +8,7 @@
 
 #include "llvm/Support/CommandLine.h"
 #include "common/file_io.h"
+#include "worker/translate/core/pch_cache.h"
 #include "worker/translate/core/source_translator.h"
 #include "worker/translate/core/translation_report.h"
 
@@ -104,6 +105,11 @@ int main(int argc, char** argv) {
   cl::opt<std::string> cache_dir("cache-dir", cl::desc("Content-hash cache directory"), cl::cat(category));
   cl::opt<unsigned> jobs("j", cl::desc("Parallel translation jobs (0: all cores)"), cl::init(0), cl::cat(category));
   cl::opt<bool> no_pch("no-pch", cl::desc("Do not precompile the CUDA prelude"), cl::cat(category));
+  cl::opt<std::string> pch_cache_size(
+      "pch-cache-size",
+      cl::desc("Size cap of the PCH cache, least recently used PCHs evicted past it (2G, 500M; 0: unbounded; "
+               "default $HIPFORGE_PCH_CACHE_SIZE, else 2G)"),
+      cl::cat(category));
   cl::opt<bool> translate_headers("translate-headers",
                                   cl::desc("Also write the project headers the sources include (to -o-dir)"),
                                   cl::cat(category));
@@ -148,6 +154,13 @@ int main(int argc, char** argv) {
   options.guess_build_flags = false;  // hipify-clang semantics: the command line says what Clang sees
   options.find_compile_commands = false;
   options.use_prelude_pch = !no_pch;
+  if (!pch_cache_size.empty()) {
+    options.pch_cache_bytes = ParseByteSize(pch_cache_size.getValue());
+    if (!options.pch_cache_bytes) {
+      std::cerr << "[migrate-hipify] bad --pch-cache-size '" << pch_cache_size << "' (expected e.g. 2G, 500M, 0)\n";
+      return 1;
+    }
+  }
   options.jobs = jobs;
   if (!cache_dir.empty()) options.cache_directory = fs::path(cache_dir.getValue());
   if (!build_path.empty()) {

@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "worker/translate/core/pch_cache.h"
 #include "worker/translate/repo/repository_migration.h"
 
 int main(int argc, char** argv) {
@@ -19,12 +20,23 @@ int main(int argc, char** argv) {
   app.add_option("--report", report_path, "write the report JSON here");
   app.add_option("--patch", patch_path, "write the unified patch here");
   app.add_option("--cache", cache, "cache directory for unchanged files");
+  std::string pch_cache_size;
+  app.add_option("--pch-cache-size", pch_cache_size,
+                 "size cap of the PCH cache, least recently used evicted past it (2G, 500M; 0: unbounded; default "
+                 "$HIPFORGE_PCH_CACHE_SIZE, else 2G)");
   CLI11_PARSE(app, argc, argv);
 
   hipforge::translate::MigrationOptions options;
   if (!archs.empty()) options.hip_architectures = archs;
   options.rename_to_hip = rename;
   if (!cache.empty()) options.translate.cache_directory = cache;
+  if (!pch_cache_size.empty()) {
+    options.translate.pch_cache_bytes = hipforge::translate::ParseByteSize(pch_cache_size);
+    if (!options.translate.pch_cache_bytes) {
+      std::cerr << "bad --pch-cache-size '" << pch_cache_size << "' (expected e.g. 2G, 500M, 0)\n";
+      return 2;
+    }
+  }
   auto result = hipforge::translate::MigrateRepository(input, output, options, nullptr);
   if (!result.ok()) {
     std::cerr << "migration failed: " << result.status() << "\n";
