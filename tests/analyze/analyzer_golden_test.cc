@@ -8,6 +8,7 @@
 
 #include "common/process.h"
 #include "tests/analyze/test_support.h"
+#include "tests/support/compiler_tmp.h"
 
 namespace hipforge::translate {
 namespace {
@@ -65,7 +66,10 @@ absl::StatusOr<ProcessResult> CompileForGfx90a(const std::string& source, const 
                "-o", (work / "fixed.o").string()};
   spec.timeout = std::chrono::minutes(5);
   BoostProcessLauncher launcher;
-  return launcher.Run(spec);
+  absl::StatusOr<ProcessResult> result = hipforge::testing::RunWithPrivateTmp(launcher, spec, work);
+  std::error_code ignored;
+  std::filesystem::remove_all(work, ignored);
+  return result;
 }
 
 TEST_P(RuleGoldenTest, FixedOutputCompilesForGfx90a) {

@@ -10,6 +10,7 @@
 
 #include "common/process.h"
 #include "tests/analyze/test_support.h"
+#include "tests/support/compiler_tmp.h"
 #include "worker/translate/core/source_translator.h"
 
 namespace hipforge::translate {
@@ -70,7 +71,7 @@ TEST_P(TranslatedFixTest, TranslatorOutputWithFixesCompilesForGfx90a) {
                (work / "translated.o").string()};
   spec.timeout = std::chrono::minutes(5);
   BoostProcessLauncher launcher;
-  auto compiled = launcher.Run(spec);
+  auto compiled = hipforge::testing::RunWithPrivateTmp(launcher, spec, work);
   ASSERT_TRUE(compiled.ok()) << compiled.status();
   const auto unexplained = UnexplainedErrors(compiled->standard_error + compiled->standard_output);
   EXPECT_TRUE(unexplained.empty()) << unexplained.front() << "\n" << compiled->standard_error

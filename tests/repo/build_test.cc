@@ -3,6 +3,7 @@
 
 #include "common/process.h"
 #include "tests/repo/repo_test_support.h"
+#include "tests/support/compiler_tmp.h"
 
 namespace hipforge::translate {
 namespace {
@@ -14,7 +15,8 @@ ProcessResult RunOrFail(const std::vector<std::string>& argv, const fs::path& di
   spec.argv = argv;
   spec.working_directory = directory;
   spec.timeout = std::chrono::minutes(20);
-  auto result = launcher.Run(spec);
+  // The tree's compiler-tmp/: clang's temp dirs (tests/support/compiler_tmp.h), removed after the run.
+  auto result = hipforge::testing::RunWithPrivateTmp(launcher, spec, directory);
   EXPECT_TRUE(result.ok()) << result.status();
   return result.ok() ? *result : ProcessResult{};
 }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "common/process.h"
+#include "tests/support/compiler_tmp.h"
 #include "tests/validate/test_support.h"
 
 namespace hipforge::validate {
@@ -23,8 +24,11 @@ TEST(ResourceUsageTest, ParsesRealHipccRemarksForGfx90a) {
   if (!HaveHipcc()) GTEST_SKIP() << "hipcc not installed";
   testing::ScratchDir dir("remarks");
   BoostProcessLauncher launcher;
-  auto result = launcher.Run({.argv = {"hipcc", "--offload-arch=gfx90a", "-Rpass-analysis=kernel-resource-usage", "-c",
-                                       TestData("saxpy_hip/saxpy.cu").string(), "-o", (dir.path() / "s.o").string()}});
+  auto result = hipforge::testing::RunWithPrivateTmp(
+      launcher,
+      {.argv = {"hipcc", "--offload-arch=gfx90a", "-Rpass-analysis=kernel-resource-usage", "-c",
+                TestData("saxpy_hip/saxpy.cu").string(), "-o", (dir.path() / "s.o").string()}},
+      dir.path());
   ASSERT_TRUE(result.ok()) << result.status();
   ASSERT_EQ(result->exit_code, 0) << result->standard_error;
   auto kernels = ParseKernelResourceRemarks(result->standard_error);

@@ -72,8 +72,11 @@ def main():
             if not hipcc:
                 print("COMPILE needs hipcc on PATH (Debian: hipcc)")
                 return 1
+            # TMPDIR inside tmp: clang leaves an empty out-XXXXXX directory there for each offload compile.
+            compiler_tmp = os.path.join(tmp, "compiler-tmp")
+            os.makedirs(compiler_tmp, exist_ok=True)
             c = subprocess.run([hipcc] + compile_args + ["-c", "-x", "hip", out, "-o", out + ".o"],
-                               capture_output=True, text=True)
+                               capture_output=True, text=True, env=dict(os.environ, TMPDIR=compiler_tmp))
             if c.returncode != 0:
                 print("the translated output does not compile (%d):\n%s\n--- output was:\n%s" %
                       (c.returncode, c.stderr, open(out).read()))
