@@ -82,7 +82,7 @@ int main() {
 )");
   std::vector<std::string> pch_args = Args();
   pch_args.insert(pch_args.end(), {"-include", (scratch_ / "library" / "precompiled.h").string()});
-  const auto pch = EnsurePreludePch(pch_args, scratch_ / "pch");
+  const auto pch = EnsurePreludePch(pch_args, CacheLocations{scratch_ / "pch", {}});
   ASSERT_TRUE(pch.has_value());
   pch_args.insert(pch_args.end(), {"-include-pch", pch->string()});
   const UnitFacts facts = Parse("main.cu", pch_args);
