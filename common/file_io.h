@@ -7,6 +7,8 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <thread>
+#include <unistd.h>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -37,6 +39,26 @@ inline absl::Status WriteFileBytes(const std::filesystem::path& path, std::strin
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   out.close();
   if (!out) return absl::InternalError("cannot write " + path.string());
+  return absl::OkStatus();
+}
+
+// The same, but readers never see a partial file: written beside it under a name of this process and thread,
+// then renamed over it (files that other processes read while this one writes: shared caches, shims).
+inline absl::Status WriteFileAtomically(const std::filesystem::path& path, std::string_view bytes) {
+  const std::filesystem::path temporary =
+      path.string() + ".tmp" + std::to_string(::getpid()) + "-" +
+      std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
+  if (absl::Status written = WriteFileBytes(temporary, bytes); !written.ok()) {
+    std::error_code ignored;
+    std::filesystem::remove(temporary, ignored);
+    return absl::InternalError("cannot write " + path.string());
+  }
+  std::error_code error;
+  std::filesystem::rename(temporary, path, error);
+  if (error) {
+    std::filesystem::remove(temporary, error);
+    return absl::InternalError("cannot write " + path.string());
+  }
   return absl::OkStatus();
 }
 

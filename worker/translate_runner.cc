@@ -26,7 +26,7 @@ translate::ApiVersion ParseHipVersion(const std::string& text) {
   return {static_cast<uint8_t>(major), static_cast<uint8_t>(minor)};
 }
 
-translate::MigrationOptions ToMigrationOptions(const v1::JobSpec& spec, const fs::path& work_dir,
+translate::MigrationOptions ToMigrationOptions(const v1::JobSpec& spec,
                                               const std::string& default_hip_version) {
   translate::MigrationOptions options;
   const v1::JobOptions& job = spec.options();
@@ -36,7 +36,9 @@ translate::MigrationOptions ToMigrationOptions(const v1::JobSpec& spec, const fs
   if (translate::ApiVersion version = ParseHipVersion(hip_version); version.IsSet()) {
     options.translate.target_hip_version = version;
   }
-  options.translate.frontend.shim_directory = work_dir / "shim";
+  // The shims beside the worker's PCH cache, not in the task's scratch: a prelude PCH names the shim files it was
+  // built with, so per-task shims made every task find it unusable, parse without it and rebuild it.
+  options.translate.frontend.shim_directory = translate::DefaultShimDirectory(options.translate);
   // A job's Clang arguments are data from the submitter: allow-listed against the unpacked tree, and every
   // parse confined to it (frontend/compile_arguments.h, confined_file_system.h).
   options.translate.frontend.untrusted_args.assign(job.extra_clang_args().begin(), job.extra_clang_args().end());
@@ -84,7 +86,7 @@ struct TaskAbandoned {};
 
 absl::StatusOr<TaskOutput> TranslateTaskRunner::Run(const TaskContext& context) {
   const fs::path output_root = context.work_dir / "translated";
-  translate::MigrationOptions options = ToMigrationOptions(context.spec, context.work_dir, default_hip_version_);
+  translate::MigrationOptions options = ToMigrationOptions(context.spec, default_hip_version_);
 
   context.progress.Step("translate", "repository", "started", "");
   // Thrown only on this thread: an exception leaving a pool thread would end the process.

@@ -3,6 +3,7 @@
 #include <fstream>
 #include <unistd.h>
 
+#include "common/file_io.h"
 #include "common/sha256.h"
 
 namespace hipforge::translate::analyze {
@@ -48,14 +49,7 @@ void ParseCache::Store(const std::string& relative_path, const std::string& cont
   std::error_code error;
   std::filesystem::create_directories(path.parent_path(), error);
   if (error) return;  // the cache is an optimisation; a read-only cache directory is not an error
-  const auto temporary = path.string() + ".tmp" + std::to_string(::getpid()) + "." +
-                         std::to_string(std::hash<std::string>{}(relative_path));
-  {
-    std::ofstream out(temporary);
-    out << nlohmann::json{{"dependencies", dependencies}, {"result", ToJson(result)}}.dump();
-    if (!out) return;
-  }
-  std::filesystem::rename(temporary, path, error);
+  (void)WriteFileAtomically(path, nlohmann::json{{"dependencies", dependencies}, {"result", ToJson(result)}}.dump());
 }
 
 }  // namespace hipforge::translate::analyze

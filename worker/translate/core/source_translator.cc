@@ -541,9 +541,13 @@ class SourceTranslatorImpl : public SourceTranslator {
 
 }  // namespace
 
+fs::path DefaultShimDirectory(const TranslateOptions& options) {
+  return DefaultPchDirectory(options).parent_path() / "shims";
+}
+
 absl::StatusOr<UnitArgumentLookup> MakeUnitArgumentLookup(TranslateOptions options, const fs::path& root) {
   if (options.frontend.shim_directory.empty()) {
-    options.frontend.shim_directory = DefaultPchDirectory(options).parent_path() / "shims";
+    options.frontend.shim_directory = DefaultShimDirectory(options);
   }
   auto frontend = CudaFrontend::Create(options.frontend);
   if (!frontend.ok()) return frontend.status();
@@ -556,7 +560,7 @@ absl::StatusOr<UnitArgumentLookup> MakeUnitArgumentLookup(TranslateOptions optio
 
 absl::StatusOr<std::unique_ptr<SourceTranslator>> CreateSourceTranslator(TranslateOptions options) {
   if (options.frontend.shim_directory.empty()) {
-    options.frontend.shim_directory = DefaultPchDirectory(options).parent_path() / "shims";
+    options.frontend.shim_directory = DefaultShimDirectory(options);
   }
   auto frontend = CudaFrontend::Create(options.frontend);
   if (!frontend.ok()) return frontend.status();

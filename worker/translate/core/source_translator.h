@@ -91,6 +91,11 @@ class SourceTranslator {
 
 absl::StatusOr<std::unique_ptr<SourceTranslator>> CreateSourceTranslator(TranslateOptions options);
 
+// Where the compatibility headers go when `options.frontend` names no shim directory: beside the PCH cache, shared
+// by every run and task (a prelude PCH names the shim files it was built with: per-run shims would make every run
+// rebuild it).
+std::filesystem::path DefaultShimDirectory(const TranslateOptions& options);
+
 // The host-side Clang arguments the translator parses each unit of `root` with (the first configuration's),
 // for the analyzer: one set of compile arguments for both (AnalyzeOptions::unit_arguments).
 using UnitArgumentLookup = std::function<std::vector<std::string>(const std::filesystem::path& file)>;

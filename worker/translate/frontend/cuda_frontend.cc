@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "common/file_io.h"
+
 namespace hipforge::translate {
 namespace {
 
@@ -54,19 +56,22 @@ absl::StatusOr<CudaFrontend> CudaFrontend::Create(CudaFrontendOptions options) {
   if (error) return absl::UnavailableError("cannot create shim directory " + options.shim_directory.string());
   // CUDA 12+ texture_fetch_functions.h uses texture references Clang 16 rejects; an empty one lets the
   // rest of the headers parse (texture objects live in texture_indirect_functions.h and stay).
-  const auto texture_shim = options.shim_directory / "texture_fetch_functions.h";
-  if (!std::filesystem::exists(texture_shim)) {
-    std::ofstream out(texture_shim);
-    out << "// hipforge: texture references are not available to Clang 16; intentionally empty.\n";
-    if (!out) return absl::UnavailableError("cannot write " + texture_shim.string());
-  }
+  // Written once and atomically: the directory is shared by concurrent runs and tasks, and a PCH built on a shim
+  // names its size and time (rewriting it would make the PCH stale).
+  auto write_once = [](const std::filesystem::path& shim, std::string_view text) -> absl::Status {
+    std::error_code ignored;
+    if (std::filesystem::exists(shim, ignored)) return absl::OkStatus();
+    if (!WriteFileAtomically(shim, text).ok()) return absl::UnavailableError("cannot write " + shim.string());
+    return absl::OkStatus();
+  };
+  const absl::Status texture = write_once(options.shim_directory / "texture_fetch_functions.h",
+                                          "// hipforge: texture references are not available to Clang 16; intentionally empty.\n");
+  if (!texture.ok()) return texture;
   // Without a toolkit, Clang gets only these declarations: enough for kernels and launches to parse; code
   // using runtime APIs then fails to parse and the translator's token-level fallback takes over.
-  const auto minimal = options.shim_directory / kMinimalCudaHeader;
-  if (!std::filesystem::exists(minimal)) {
-    std::ofstream out(minimal);
-    out << kMinimalCudaDeclarations;
-    if (!out) return absl::UnavailableError("cannot write " + minimal.string());
+  if (absl::Status minimal = write_once(options.shim_directory / kMinimalCudaHeader, kMinimalCudaDeclarations);
+      !minimal.ok()) {
+    return minimal;
   }
   auto cuda_path = DetectCudaPath(options.cuda_path);
   return CudaFrontend(std::move(options), std::move(cuda_path));

@@ -1,0 +1,120 @@
+// The translate role's runner (worker/translate_runner.h) over the real repository pass, as the worker runs it:
+// one task after another, each in its own scratch directory that is removed after it. What one task leaves in
+// the worker's caches must serve the next: the prelude PCH is built once, not once per task.
+#include "worker/translate_runner.h"
+
+#include <cstdlib>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "common/file_io.h"
+#include "worker/translate/core/prelude_pch.h"
+
+namespace hipforge::worker {
+namespace {
+
+namespace fs = std::filesystem;
+
+class QuietProgress : public ProgressReporter {
+ public:
+  void FileDone(std::string_view, int, int, std::string_view) override {}
+  void Step(std::string_view, std::string_view, std::string_view, std::string_view) override {}
+  void Log(std::string_view, std::string_view) override {}
+};
+
+// No leading #include: no library preamble PCH, so the prelude PCH is the only one a task could build.
+constexpr char kUnit[] = R"(__global__ void scale(float* data, float factor) { data[threadIdx.x] *= factor; }
+int main() {
+  float* data = nullptr;
+  cudaMalloc(&data, 32 * sizeof(float));
+  scale<<<1, 32>>>(data, 2.0f);
+  cudaDeviceSynchronize();
+  cudaFree(data);
+  return 0;
+}
+)";
+
+class TranslateRunnerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!fs::exists("/usr/local/cuda/include/cuda_runtime.h") && !std::getenv("CUDA_PATH")) {
+      GTEST_SKIP() << "no CUDA toolkit: no prelude PCH to reuse";
+    }
+    root_ = fs::temp_directory_path() / ("translate-runner-" + std::to_string(::getpid()));
+    fs::remove_all(root_);
+    fs::create_directories(root_ / "input");
+    ASSERT_TRUE(WriteFileBytes(root_ / "input" / "scale.cu", kUnit).ok());
+    // The worker's caches live under its XDG cache directory; this test's own.
+    const char* previous = std::getenv("XDG_CACHE_HOME");
+    if (previous) previous_cache_home_ = previous;
+    ::setenv("XDG_CACHE_HOME", (root_ / "cache").c_str(), 1);
+  }
+  void TearDown() override {
+    if (root_.empty()) return;
+    if (previous_cache_home_) {
+      ::setenv("XDG_CACHE_HOME", previous_cache_home_->c_str(), 1);
+    } else {
+      ::unsetenv("XDG_CACHE_HOME");
+    }
+    fs::remove_all(root_);
+  }
+
+  // One task as the worker runs it: a fresh scratch directory, removed afterwards. The translated unit.
+  std::string RunTask(const std::string& task_id) {
+    const fs::path work_dir = root_ / task_id;
+    fs::create_directories(work_dir);
+    v1::JobSpec spec;
+    std::atomic<bool> abandon{false};
+    TaskContext context{.job_id = "job-translate-runner",
+                        .task_id = task_id,
+                        .spec = spec,
+                        .input_root = root_ / "input",
+                        .work_dir = work_dir,
+                        .progress = progress_,
+                        .abandon = abandon};
+    TranslateTaskRunner runner(launcher_);
+    absl::StatusOr<TaskOutput> output = runner.Run(context);
+    EXPECT_TRUE(output.ok()) << output.status();
+    EXPECT_EQ(output.ok() ? output->files_translated : -1, 1);
+    std::string translated = ReadFileBytes(work_dir / "translated" / "scale.cu").value_or("");
+    if (translated.empty()) translated = ReadFileBytes(work_dir / "translated" / "scale.hip").value_or("");
+    fs::remove_all(work_dir);
+    return translated;
+  }
+
+  size_t PreludePchs() const {
+    size_t count = 0;
+    const fs::path pch = root_ / "cache" / "hipforge" / "pch";
+    std::error_code error;
+    for (const auto& entry : fs::directory_iterator(pch, error)) {
+      const std::string name = entry.path().filename().string();
+      count += entry.path().extension() == ".pch" && name.rfind("preamble-", 0) != 0;
+    }
+    return count;
+  }
+
+  fs::path root_;
+  std::optional<std::string> previous_cache_home_;
+  BoostProcessLauncher launcher_;
+  QuietProgress progress_;
+};
+
+TEST_F(TranslateRunnerTest, TheNextTaskReusesThePreludePchTheFirstBuilt) {
+  const uint64_t before = translate::PchBuildCount();
+  const std::string first = RunTask("task-1");
+  ASSERT_NE(first.find("hipMalloc"), std::string::npos) << first;
+  EXPECT_EQ(translate::PchBuildCount() - before, 1u) << "the first task builds the prelude PCH";
+  EXPECT_EQ(PreludePchs(), 1u);
+  EXPECT_TRUE(fs::exists(root_ / "cache" / "hipforge" / "shims" / "texture_fetch_functions.h"))
+      << "the shims live beside the PCH cache, not in the task's scratch";
+
+  const uint64_t after_first = translate::PchBuildCount();
+  EXPECT_EQ(RunTask("task-2"), first);
+  EXPECT_EQ(translate::PchBuildCount(), after_first)
+      << "the second task found the prelude PCH usable (with per-task shims it named a removed directory)";
+  EXPECT_EQ(PreludePchs(), 1u);
+}
+
+}  // namespace
+}  // namespace hipforge::worker
