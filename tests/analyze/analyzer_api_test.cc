@@ -150,6 +150,123 @@ TEST(AnalyzerTest, DeviceOnlyBlocksGetTheAstRulesOnce) {
   EXPECT_EQ(FindingKeys(result.findings), (std::set<std::string>{"arch.cu:3:16 HB104", "arch.cu:3:65 HB102"}));
 }
 
+// A .cu unit is analysed even when it names no CUDA API itself: ggml's template-instance units and fattn.cu only
+// include a header and instantiate its kernels, and the findings inside those instantiations (here HB104's width
+// 32, known only once `width` is 32) exist only in that unit's parse. Since 46bd1dc such units were skipped.
+TEST(AnalyzerTest, ACudaUnitThatOnlyInstantiatesAHeadersKernelsIsAnalysed) {
+  const auto dir = ScratchDir("instance-unit");
+  Write(dir / "reduce.cuh",
+        "template <int width>\n"
+        "__device__ int all_lanes(int x) {\n"
+        "  for (int offset = width / 2; offset > 0; offset >>= 1) x = __shfl_xor_sync(0xffffffff, x, offset, width) && x;\n"
+        "  return x;\n"
+        "}\n"
+        "template <int width> __global__ void reduce(int* out) { out[0] = all_lanes<width>(out[0]); }\n"
+        "template <int width> void launch(int* out) { reduce<width><<<1, width>>>(out); }\n");
+  Write(dir / "instance.cu", "// generated\n#include \"reduce.cuh\"\ntemplate void launch<32>(int* out);\n");
+  auto result = AnalyzeDir(dir);
+  EXPECT_EQ(FindingKeys(result.findings),
+            (std::set<std::string>{"reduce.cuh:3:21 HB104", "reduce.cuh:3:78 HB102", "reduce.cuh:3:101 HB104"}));
+}
+
+// Units without GPU code of their own (ggml's template instances: an include and an instantiation) get a
+// device-side parse only for a gated header no other device-side parse covers; on ggml the 120 such parses cost
+// 263 s of CPU and found nothing new. Each parse is one entry in the analyzer's parse cache, which counts them.
+TEST(AnalyzerTest, AUnitWithoutGpuCodeIsParsedOnTheDeviceSideOnlyForAGatedHeaderNoOtherCovers) {
+  const std::string header =
+      "template <int width> __device__ int lanes(int x) {\n"
+      "#ifdef __CUDA_ARCH__\n"
+      "  for (int o = 16; o > 0; o >>= 1) x += __shfl_xor_sync(0xffffffff, x, o);\n"
+      "#endif\n"
+      "  return x;\n"
+      "}\n"
+      "template <int width> __global__ void reduce(int* out) { out[0] = lanes<width>(out[0]); }\n"
+      "template <int width> void launch(int* out) { reduce<width><<<1, width>>>(out); }\n";
+  const std::string instance = "#include \"reduce.cuh\"\ntemplate void launch<32>(int* out);\n";
+  auto entries = [](const std::filesystem::path& cache) {
+    int count = 0;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(cache)) count += entry.is_regular_file();
+    return count;
+  };
+  const std::set<std::string> expected = {"reduce.cuh:3:16 HB104", "reduce.cuh:3:57 HB102"};
+
+  // Only instance units include the header: the first of them is parsed on the device side, the second not.
+  const auto alone = ScratchDir("device-side-instances");
+  Write(alone / "reduce.cuh", header);
+  Write(alone / "instance_a.cu", instance);
+  Write(alone / "instance_b.cu", instance);
+  AnalyzeOptions options;
+  options.cache_directory = alone / ".cache";
+  auto result = AnalyzeDir(alone, options);
+  EXPECT_EQ(FindingKeys(result.findings), expected);
+  EXPECT_EQ(entries(alone / ".cache"), 2 + 1) << "two host-side parses, one device-side";
+
+  // A unit with GPU code covers the header: no instance unit is parsed on the device side.
+  const auto shared = ScratchDir("device-side-shared");
+  Write(shared / "reduce.cuh", header);
+  Write(shared / "instance_a.cu", instance);
+  Write(shared / "main.cu",
+        "#include \"reduce.cuh\"\n__global__ void k(int* out) { out[0] = lanes<32>(out[0]); }\n");
+  options.cache_directory = shared / ".cache";
+  result = AnalyzeDir(shared, options);
+  EXPECT_EQ(FindingKeys(result.findings), expected);
+  EXPECT_EQ(entries(shared / ".cache"), 2 + 1) << "two host-side parses, main.cu's device-side";
+}
+
+// HB101 reports `% lanes` where `lanes` is a constant of 32, but edits only a literal written in the expression:
+// the literal behind a named constant is in its (here constexpr) initializer, where warpSize does not compile.
+TEST(AnalyzerTest, WarpSizeLiteralBehindANamedConstantIsReportedNotEdited) {
+  const auto dir = ScratchDir("hb101-constant");
+  Write(dir / "lanes.cu",
+        "template <int D> __global__ void k(int* out) {\n"
+        "  constexpr int lanes = (D / 4 < 32 ? D / 4 : 32);\n"
+        "  const int lane = threadIdx.x % lanes;\n"
+        "  out[lane] = __shfl_xor_sync(0xffffffff, lane, 1);\n"
+        "  out[0] = threadIdx.x % 32;\n"
+        "}\n"
+        "template __global__ void k<128>(int*);\n");
+  auto result = AnalyzeDir(dir);
+  int reported = 0;
+  for (const Finding& finding : result.findings) {
+    if (finding.rule_id != "HB101") continue;
+    ++reported;
+    for (const auto& edit : finding.edits) {
+      EXPECT_NE(finding.location.line, 3) << "no edit for the named constant's use";
+      EXPECT_EQ(edit.offset, ReadText(dir / "lanes.cu").find("% 32") + 2) << "only the literal written in line 5";
+    }
+  }
+  EXPECT_EQ(reported, 2);
+}
+
+// In an instantiation a template argument looks like a literal written where the parameter's name is; the rules
+// report it there but never replace the name (warp_reduce_all<width> in ggml's common.cuh: `width` -> `warpSize`
+// would change every other instantiation). The same literal written in the source is still fixed.
+TEST(AnalyzerTest, ATemplateArgumentOf32IsReportedButItsParameterIsNotReplaced) {
+  const auto dir = ScratchDir("template-argument-32");
+  const std::string source =
+      "template <int width, int start, unsigned mask>\n"
+      "__device__ int reduce(int x) {\n"
+      "  for (int o = start; o > 0; o /= 2) x += __shfl_xor_sync(mask, x, o, width);\n"
+      "  return x + threadIdx.x % width;\n"
+      "}\n"
+      "__global__ void k(int* out) {\n"
+      "  out[0] = reduce<32, 16, 0xffffffff>(out[0]);\n"
+      "  for (int o = 16; o > 0; o /= 2) out[1] += __shfl_xor_sync(0xffffffff, out[1], o, 32);\n"
+      "}\n";
+  Write(dir / "reduce.cu", source);
+  auto result = AnalyzeDir(dir);
+  std::set<std::string> reported_in_template, edited;
+  for (const Finding& finding : result.findings) {
+    if (finding.location.line == 3 || finding.location.line == 4) reported_in_template.insert(finding.rule_id);
+    for (const auto& edit : finding.edits) {
+      edited.insert(finding.rule_id + " " + source.substr(edit.offset, edit.length));
+    }
+  }
+  EXPECT_EQ(reported_in_template, (std::set<std::string>{"HB101", "HB102", "HB104"}));
+  // Only literals are replaced: 16, 32 and the mask of line 8.
+  EXPECT_EQ(edited, (std::set<std::string>{"HB104 16", "HB104 32", "HB102 0xffffffff"}));
+}
+
 // Progress counts every file the AST rules cover up to its total: a header a source's parse covered is reported
 // done after the sources (it is not parsed again), one no source includes after its own parse.
 TEST(AnalyzerTest, ProgressReachesItsTotalWhenASourceCoversAHeader) {

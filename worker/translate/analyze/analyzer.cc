@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <iterator>
 #include <fstream>
 #include <mutex>
 #include <sstream>
@@ -162,7 +163,11 @@ class AnalyzerImpl final : public Analyzer {
     std::vector<size_t> sources, headers;
     for (size_t i = 0; i < texts.size(); ++i) {
       const TextFile& text = *texts[i];
-      if (!options_.parse_sources || !HasGpuCode(text.content())) continue;
+      // A .cu file is CUDA by its name (nvcc compiles it as CUDA whatever it says): ggml's fattn.cu and its
+      // template-instance units name no CUDA API themselves, yet instantiate the kernels of the headers they
+      // include. Other sources are worth a parse when they hold GPU code.
+      if (!options_.parse_sources) continue;
+      if (text.kind() != FileKind::kCudaSource && !HasGpuCode(text.content())) continue;
       if (text.kind() == FileKind::kCudaSource || text.kind() == FileKind::kCppSource) sources.push_back(i);
       if (text.kind() == FileKind::kHeader) headers.push_back(i);
     }
@@ -277,13 +282,37 @@ class AnalyzerImpl final : public Analyzer {
       return index != index_by_path.end() && skipped != skipped_by_file.end() && !skipped->second.empty() &&
              texts[index->second]->content().find("__CUDA_ARCH__") != std::string::npos;
     };
-    std::vector<size_t> batch;
+    // A unit with GPU code of its own is parsed on the device side whenever it covers a gated file. A unit without
+    // any (ggml's 120 template-instance units: an include and a macro call) only reaches headers' gated blocks, so
+    // it is parsed only for a gated file no other device-side parse covers: on ggml its device-side parses cost
+    // 263 s of CPU and found nothing the others did not.
+    std::vector<size_t> batch, without_gpu_code;
+    std::set<std::string> device_covered;
+    auto gated_files = [&](size_t i, const std::set<std::string>& covered) {
+      std::vector<std::string> files;
+      if (gated(texts[i]->path())) files.push_back(texts[i]->path());
+      std::copy_if(covered.begin(), covered.end(), std::back_inserter(files), gated);
+      return files;
+    };
     for (size_t i : sources) {
       const auto covered = covered_by_source.find(texts[i]->path());
       if (covered == covered_by_source.end()) continue;  // not parsed cleanly on the host side
-      if (gated(texts[i]->path()) || std::any_of(covered->second.begin(), covered->second.end(), gated)) {
-        batch.push_back(i);
+      const auto files = gated_files(i, covered->second);
+      if (files.empty()) continue;
+      if (!HasGpuCode(texts[i]->content())) {
+        without_gpu_code.push_back(i);
+        continue;
       }
+      batch.push_back(i);
+      device_covered.insert(files.begin(), files.end());
+    }
+    for (size_t i : without_gpu_code) {
+      const auto files = gated_files(i, covered_by_source.at(texts[i]->path()));
+      if (std::all_of(files.begin(), files.end(), [&](const std::string& file) { return device_covered.count(file); })) {
+        continue;
+      }
+      batch.push_back(i);
+      device_covered.insert(files.begin(), files.end());
     }
     if (batch.empty()) return;
     std::set<std::string> narrowed;

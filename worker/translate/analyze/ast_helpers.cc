@@ -163,7 +163,7 @@ std::optional<long long> ConstantValue(const clang::Expr* expr, const clang::AST
 }
 
 const clang::IntegerLiteral* FindIntegerLiteral(const clang::Expr* expr, long long value) {
-  if (!expr) return nullptr;
+  if (!expr || llvm::isa<clang::SubstNonTypeTemplateParmExpr>(expr)) return nullptr;
   if (const auto* literal = llvm::dyn_cast<clang::IntegerLiteral>(expr)) {
     return literal->getValue().getLimitedValue() == static_cast<unsigned long long>(value) ? literal : nullptr;
   }
@@ -176,6 +176,17 @@ const clang::IntegerLiteral* FindIntegerLiteral(const clang::Expr* expr, long lo
     if (const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl())) {
       if (var->getType().isConstQualified() && var->getInit()) return FindIntegerLiteral(var->getInit(), value);
     }
+  }
+  return nullptr;
+}
+
+const clang::IntegerLiteral* WrittenIntegerLiteral(const clang::Expr* expr) {
+  while (expr && !llvm::isa<clang::SubstNonTypeTemplateParmExpr>(expr)) {
+    const clang::Expr* next = expr->IgnoreParens();
+    if (const auto* cast = llvm::dyn_cast<clang::CastExpr>(next)) next = cast->getSubExpr();
+    if (const auto* full = llvm::dyn_cast<clang::FullExpr>(next)) next = full->getSubExpr();
+    if (next == expr) return llvm::dyn_cast<clang::IntegerLiteral>(expr);
+    expr = next;
   }
   return nullptr;
 }

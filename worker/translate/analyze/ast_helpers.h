@@ -33,8 +33,14 @@ bool IsDeviceFunction(const clang::FunctionDecl* function);
 // The integer value of a constant expression.
 std::optional<long long> ConstantValue(const clang::Expr* expr, const clang::ASTContext& context);
 
-// The first integer literal with `value` inside `expr` (the spelled constant to point at); nullptr if none.
+// The first integer literal with `value` inside `expr` (the spelled constant to point at); nullptr if none. A
+// template argument substituted for a parameter is not searched: its literal sits where the parameter's name is
+// written, and replacing that name would change every other instantiation.
 const clang::IntegerLiteral* FindIntegerLiteral(const clang::Expr* expr, long long value);
+
+// `expr` itself when it is an integer literal written in the source, under parentheses and casts; nullptr for
+// anything else, a substituted template argument included (StripCasts looks through those).
+const clang::IntegerLiteral* WrittenIntegerLiteral(const clang::Expr* expr);
 
 // Name of the macro `location` was expanded from (innermost), "" if not from a macro.
 std::string MacroNameAt(const clang::SourceManager& sm, const clang::LangOptions& lang, clang::SourceLocation location);

@@ -72,8 +72,8 @@ void WarpSizeLiteralRule::check(const MatchFinder::MatchResult& result) {
 
   // Where the constant is spelled: a literal (possibly from a macro) or a named constant.
   const clang::Expr* rhs = StripCasts(op->getRHS());
-  const clang::IntegerLiteral* literal = FindIntegerLiteral(rhs, *value);
-  if (!literal && is_and) literal = FindIntegerLiteral(rhs, 32);  // `& (32 - 1)`
+  const clang::IntegerLiteral* literal = FindIntegerLiteral(op->getRHS(), *value);
+  if (!literal && is_and) literal = FindIntegerLiteral(op->getRHS(), 32);  // `& (32 - 1)`
   const clang::SourceLocation spelled = literal ? literal->getBeginLoc() : rhs->getBeginLoc();
   std::string macro = MacroNameAt(sm, context.getLangOpts(), spelled);
   if (macro.empty()) macro = MacroNameAt(sm, context.getLangOpts(), rhs->getBeginLoc());
@@ -96,7 +96,11 @@ void WarpSizeLiteralRule::check(const MatchFinder::MatchResult& result) {
   std::vector<EditSpec> edits;
   std::string fix;
   const bool device = IsDeviceFunction(function);
-  const bool literal_in_file = literal && !literal->getBeginLoc().isMacroID() && !op->getOperatorLoc().isMacroID();
+  // Written in this expression: a literal found through a named constant sits in that constant's initializer
+  // (often constexpr: `warpSize` is not a constant in HIP), which is not the place to edit.
+  const bool literal_in_file = literal && !literal->getBeginLoc().isMacroID() && !op->getOperatorLoc().isMacroID() &&
+                               !sm.isBeforeInTranslationUnit(literal->getBeginLoc(), op->getBeginLoc()) &&
+                               !sm.isBeforeInTranslationUnit(op->getEndLoc(), literal->getBeginLoc());
   if (device && literal_in_file && macro.empty()) {
     const unsigned literal_begin = *FileOffset(sm, literal->getBeginLoc());
     const unsigned literal_end = *TokenEndOffset(sm, context.getLangOpts(), literal->getBeginLoc());

@@ -107,8 +107,8 @@ void FullLaneMaskRule::check(const MatchFinder::MatchResult& result) {
     if (narrow && *value != 0) Report(sm, mask->getBeginLoc(), MacroPlacement::kUse, kPartialMessage, kPartialFix);
     return;
   }
-  const clang::Expr* stripped = StripCasts(mask);
-  const clang::IntegerLiteral* literal = FindIntegerLiteral(stripped, 0xffffffffll);
+  // The argument as the call has it: the matcher's `mask` is stripped, a substituted template argument included.
+  const clang::IntegerLiteral* literal = FindIntegerLiteral(call->getArg(0), 0xffffffffll);
   if (!literal) {
     // A named 32-bit mask variable: point at the use, widen by hand.
     Report(sm, mask->getBeginLoc(), MacroPlacement::kUse, kMessage,

@@ -134,7 +134,7 @@ void ShuffleOffsetsRule::CheckLoop(const clang::ForStmt& loop, clang::ASTContext
     const clang::Expr* stripped = StripCasts(start);
     const auto begin = FileOffset(sm, stripped->getBeginLoc());
     const auto end = TokenEndOffset(sm, lang, stripped->getEndLoc());
-    if (device && begin && end && llvm::isa<clang::IntegerLiteral>(stripped)) {
+    if (device && begin && end && WrittenIntegerLiteral(start)) {
       edits.push_back({*begin, *end - *begin, "warpSize / 2"});
     }
     Report(sm, start->getBeginLoc(), MacroPlacement::kUse, kLoopMessage,
@@ -152,7 +152,7 @@ void ShuffleOffsetsRule::CheckLoop(const clang::ForStmt& loop, clang::ASTContext
     const clang::Expr* stripped = StripCasts(condition->getRHS());
     const auto begin = FileOffset(sm, stripped->getBeginLoc());
     const auto end = TokenEndOffset(sm, lang, stripped->getEndLoc());
-    if (device && begin && end && llvm::isa<clang::IntegerLiteral>(stripped)) {
+    if (device && begin && end && WrittenIntegerLiteral(condition->getRHS())) {
       const std::string replacement = condition->getOpcode() == clang::BO_LT ? "warpSize"
                                       : *bound == 16                          ? "warpSize / 2"
                                                                               : "warpSize - 1";
@@ -179,7 +179,7 @@ void ShuffleOffsetsRule::CheckCall(const clang::CallExpr& call, clang::ASTContex
       const clang::Expr* stripped = StripCasts(width);
       const auto begin = FileOffset(sm, stripped->getBeginLoc());
       const auto end = TokenEndOffset(sm, context.getLangOpts(), stripped->getEndLoc());
-      if (begin && end && llvm::isa<clang::IntegerLiteral>(stripped)) edits.push_back({*begin, *end - *begin, "warpSize"});
+      if (begin && end && WrittenIntegerLiteral(width)) edits.push_back({*begin, *end - *begin, "warpSize"});
       Report(sm, width->getBeginLoc(), MacroPlacement::kUse,
              name + " with width 32 shuffles within half of a 64-wide wavefront",
              "Use warpSize as the width (or omit it).", std::move(edits));
