@@ -1,25 +1,33 @@
 // hipforge-analyze: runs the analyzer over a directory tree and prints findings (text or JSON). A developer
 // driver for corpus measurements; users get the same through `migrate-cli analyze`.
-//   hipforge-analyze [--json] [--jobs N] [--no-parse] [--disable HB203,...] ROOT [FILE...]
+//   hipforge-analyze [--json] [--jobs N] [--no-parse] [--annotate] [--disable HB203,...] ROOT [FILE...]
 #include <algorithm>
 #include <iostream>
 #include <map>
 #include <string>
+#include <system_error>
 #include <vector>
+
+#include <CLI/CLI.hpp>
 
 #include "worker/translate/analyze/analyzer.h"
 #include "worker/translate/analyze/findings_json.h"
 
 namespace {
 
-std::vector<std::filesystem::path> ListFiles(const std::filesystem::path& root) {
+// Files under `root` (hidden directories but .github skipped), or an error naming the path that failed.
+std::vector<std::filesystem::path> ListFiles(const std::filesystem::path& root, std::error_code& error) {
   std::vector<std::filesystem::path> files;
-  for (auto it = std::filesystem::recursive_directory_iterator(root); it != std::filesystem::recursive_directory_iterator(); ++it) {
+  auto it = std::filesystem::recursive_directory_iterator(root, error);
+  for (; !error && it != std::filesystem::recursive_directory_iterator(); it.increment(error)) {
     if (it->is_directory() && it->path().filename().string().rfind('.', 0) == 0 && it->path().filename() != ".github") {
       it.disable_recursion_pending();
       continue;
     }
-    if (it->is_regular_file() && it->file_size() < (4 << 20)) files.push_back(std::filesystem::relative(it->path(), root));
+    std::error_code size_error;
+    if (it->is_regular_file() && it->file_size(size_error) < (4 << 20) && !size_error) {
+      files.push_back(std::filesystem::relative(it->path(), root));
+    }
   }
   std::sort(files.begin(), files.end());
   return files;
@@ -28,38 +36,30 @@ std::vector<std::filesystem::path> ListFiles(const std::filesystem::path& root) 
 }  // namespace
 
 int main(int argc, char** argv) {
+  CLI::App app{"Run the analyzer over a directory tree and print its findings"};
   hipforge::translate::AnalyzeOptions options;
-  bool json = false;
-  std::vector<std::string> positional;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--json") {
-      json = true;
-    } else if (arg == "--jobs" && i + 1 < argc) {
-      options.jobs = static_cast<unsigned>(std::stoul(argv[++i]));
-    } else if (arg == "--no-parse") {
-      options.parse_sources = false;
-    } else if (arg == "--annotate") {
-      options.annotate = true;
-    } else if (arg == "--disable" && i + 1 < argc) {
-      std::string list = argv[++i];
-      for (size_t start = 0; start <= list.size();) {
-        const size_t comma = list.find(',', start);
-        options.disabled_rules.push_back(list.substr(start, comma - start));
-        if (comma == std::string::npos) break;
-        start = comma + 1;
-      }
-    } else {
-      positional.push_back(arg);
+  bool json = false, no_parse = false;
+  std::string root;
+  std::vector<std::string> listed;
+  app.add_flag("--json", json, "print findings, files and effort as JSON");
+  app.add_option("--jobs", options.jobs, "parallel parses (0: one per core)")->check(CLI::NonNegativeNumber);
+  app.add_flag("--no-parse", no_parse, "token and line rules only (no Clang parse)");
+  app.add_flag("--annotate", options.annotate, "also make source annotations");
+  app.add_option("--disable", options.disabled_rules, "rule ids to turn off (HB203,HB401)")->delimiter(',');
+  app.add_option("root", root, "directory tree to analyse")->required()->check(CLI::ExistingDirectory);
+  app.add_option("files", listed, "files under ROOT (default: every file)");
+  CLI11_PARSE(app, argc, argv);
+  options.parse_sources = !no_parse;
+
+  std::vector<std::filesystem::path> files(listed.begin(), listed.end());
+  if (files.empty()) {
+    std::error_code error;
+    files = ListFiles(root, error);
+    if (error) {
+      std::cerr << "hipforge-analyze: cannot list " << root << ": " << error.message() << "\n";
+      return 1;
     }
   }
-  if (positional.empty()) {
-    std::cerr << "usage: hipforge-analyze [--json] [--jobs N] [--no-parse] [--disable IDS] ROOT [FILE...]\n";
-    return 2;
-  }
-  const std::filesystem::path root = positional[0];
-  std::vector<std::filesystem::path> files(positional.begin() + 1, positional.end());
-  if (files.empty()) files = ListFiles(root);
   auto analyzer = hipforge::translate::CreateAnalyzer(options);
   if (!analyzer.ok()) {
     std::cerr << analyzer.status() << "\n";
