@@ -13,6 +13,7 @@
 #include "common/redacting_log.h"
 #include "common/secret_source.h"
 #include "worker/role_set.h"
+#include "worker/translate/core/pch_cache.h"
 #include "worker/worker.h"
 
 namespace {
@@ -40,6 +41,7 @@ int main(int argc, char** argv) {
   std::string default_hip_version = EnvOr("MIGRATE_WORKER_HIP_VERSION", "auto");
   std::string toolchain_dir = EnvOr("MIGRATE_TOOLCHAIN_DIR", "/var/cache/hipforge/toolchains");
   std::string host_toolchain = EnvOr("MIGRATE_HOST_TOOLCHAIN", "host");
+  std::string pch_cache_size = EnvOr("HIPFORGE_PCH_CACHE_SIZE", "");
   int lease_wait_ms = 20000;
   bool keep_scratch = false;
   std::string log_level = EnvOr("MIGRATE_LOG_LEVEL", "info");
@@ -57,6 +59,9 @@ int main(int argc, char** argv) {
   app.add_option("--host-toolchain-name", host_toolchain,
                  "name reports give the --hipcc toolchain, e.g. rocm-6.4 in an image built FROM it "
                  "(env MIGRATE_HOST_TOOLCHAIN)");
+  app.add_option("--pch-cache-size", pch_cache_size,
+                 "translate role: size cap of the PCH cache, least recently used evicted past it (2G, 500M; 0: "
+                 "unbounded; env HIPFORGE_PCH_CACHE_SIZE; default 2G)");
   app.add_option("--lease-wait-ms", lease_wait_ms, "long-poll bound per LeaseTask");
   app.add_flag("--keep-scratch", keep_scratch, "keep task dirs for debugging");
   app.add_option("--log-level", log_level, "trace|debug|info|warn|error");
@@ -108,6 +113,15 @@ int main(int argc, char** argv) {
   role_options.default_hip_version = default_hip_version;
   role_options.toolchain_dir = toolchain_dir == "none" ? "" : toolchain_dir;
   role_options.host_toolchain_name = host_toolchain;
+  if (!pch_cache_size.empty()) {
+    // Checked here, not at the first task: a bad size would fail every translation the worker leases.
+    role_options.pch_cache_bytes = hipforge::translate::ParseByteSize(pch_cache_size);
+    if (!role_options.pch_cache_bytes) {
+      std::fprintf(stderr, "migrate-worker: --pch-cache-size / HIPFORGE_PCH_CACHE_SIZE: not a size: '%s' (2G, 500M, 0 = unbounded)\n",
+                   pch_cache_size.c_str());
+      return 2;
+    }
+  }
   auto role_set = hipforge::worker::MakeRoleSet(roles, launcher, role_options);
   if (!role_set.ok()) {
     spdlog::error("{}", role_set.status().ToString());

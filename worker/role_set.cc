@@ -89,7 +89,8 @@ absl::StatusOr<std::unique_ptr<RoleSet>> MakeRoleSet(const std::vector<v1::TaskR
                      detected.ok() ? "HIP " + hip_version + " (" + options.hipcc.string() + ")"
                                    : "the translator's default (" + std::string(detected.status().message()) + ")");
       }
-      set->translate_ = std::make_unique<TranslateTaskRunner>(launcher, ArchiveCompression::kZstd, hip_version);
+      set->translate_ = std::make_unique<TranslateTaskRunner>(launcher, ArchiveCompression::kZstd, hip_version,
+                                                              options.pch_cache_bytes);
     } else if (role == v1::TASK_ROLE_VALIDATE) {
       set->inventory_ = std::make_unique<validate::HipRocmSmiInventory>(launcher, options.hipcc);
       validate::Capabilities caps = validate::DescribeCapabilities(*set->inventory_);

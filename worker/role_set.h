@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -24,6 +25,8 @@ struct RoleSetOptions {
   // translate role's "auto" HIP version is the newest one's). Empty: only the host's `hipcc`.
   std::filesystem::path toolchain_dir = "/var/cache/hipforge/toolchains";
   std::string host_toolchain_name = "host";  // how reports name the `hipcc` above
+  // Translate role: the PCH cache's size cap in bytes (0: unbounded); unset: the translator's default.
+  std::optional<uint64_t> pch_cache_bytes;
 };
 
 class RoleSet {

@@ -87,6 +87,7 @@ struct TaskAbandoned {};
 absl::StatusOr<TaskOutput> TranslateTaskRunner::Run(const TaskContext& context) {
   const fs::path output_root = context.work_dir / "translated";
   translate::MigrationOptions options = ToMigrationOptions(context.spec, default_hip_version_);
+  options.translate.pch_cache_bytes = pch_cache_bytes_;
 
   context.progress.Step("translate", "repository", "started", "");
   // Thrown only on this thread: an exception leaving a pool thread would end the process.

@@ -61,10 +61,12 @@ class TranslateRunnerTest : public ::testing::Test {
   }
 
   // One task as the worker runs it: a fresh scratch directory, removed afterwards. The translated unit.
-  std::string RunTask(const std::string& task_id) {
+  std::string RunTask(const std::string& task_id, std::optional<uint64_t> pch_cache_bytes = std::nullopt,
+                      const std::string& define = "") {
     const fs::path work_dir = root_ / task_id;
     fs::create_directories(work_dir);
     v1::JobSpec spec;
+    if (!define.empty()) spec.mutable_options()->add_extra_clang_args("-D" + define);
     std::atomic<bool> abandon{false};
     TaskContext context{.job_id = "job-translate-runner",
                         .task_id = task_id,
@@ -73,7 +75,7 @@ class TranslateRunnerTest : public ::testing::Test {
                         .work_dir = work_dir,
                         .progress = progress_,
                         .abandon = abandon};
-    TranslateTaskRunner runner(launcher_);
+    TranslateTaskRunner runner(launcher_, ArchiveCompression::kZstd, "", pch_cache_bytes);
     absl::StatusOr<TaskOutput> output = runner.Run(context);
     EXPECT_TRUE(output.ok()) << output.status();
     EXPECT_EQ(output.ok() ? output->files_translated : -1, 1);
@@ -114,6 +116,19 @@ TEST_F(TranslateRunnerTest, TheNextTaskReusesThePreludePchTheFirstBuilt) {
   EXPECT_EQ(translate::PchBuildCount(), after_first)
       << "the second task found the prelude PCH usable (with per-task shims it named a removed directory)";
   EXPECT_EQ(PreludePchs(), 1u);
+}
+
+// The worker's --pch-cache-size reaches the translator. The cap is enforced when a task builds a PCH: a task whose
+// job arguments need a second prelude PCH, under a one-byte cap, evicts the first (not in use), keeps its own
+// (in use), and translates as before; without the cap both stay.
+TEST_F(TranslateRunnerTest, TheRunnersPchCacheCapBoundsTheCache) {
+  const std::string first = RunTask("task-1");
+  ASSERT_NE(first.find("hipMalloc"), std::string::npos) << first;
+  EXPECT_EQ(PreludePchs(), 1u);
+  EXPECT_EQ(RunTask("task-2", std::nullopt, "VARIANT=2"), first);
+  EXPECT_EQ(PreludePchs(), 2u) << "the default cap keeps both prelude PCHs";
+  EXPECT_EQ(RunTask("task-3", 1, "VARIANT=3"), first);
+  EXPECT_EQ(PreludePchs(), 1u) << "a one-byte cap leaves only the PCH the task used";
 }
 
 }  // namespace
