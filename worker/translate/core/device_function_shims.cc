@@ -1,5 +1,7 @@
 #include "worker/translate/core/device_function_shims.h"
 
+#include "worker/translate/core/simd_intrinsics_shim.h"
+
 namespace hipforge::translate {
 namespace {
 
@@ -94,6 +96,12 @@ constexpr DeviceFunctionShim kShims[] = {
      .code = kHalfAtomicCode,
      .note = "HIP has no atomicAdd on __half2/__half: inline overloads (a compare-and-swap loop on the 32-bit "
              "word, correct on device and host memory) are written after the includes"},
+    {.guard = "HIPFORGE_SIMD_INTRINSICS_SHIM",
+     .names = kSimdIntrinsicNames,
+     .record = "__vadd2",
+     .code = kSimdIntrinsicsCode,
+     .note = "HIP has no per-byte/per-halfword SIMD intrinsics (__vadd4, __vcmpne2, ...): inline definitions of all "
+             "82, lane by lane (checked bit for bit against CUDA's), are written after the includes"},
 };
 
 }  // namespace
