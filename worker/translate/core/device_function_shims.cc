@@ -102,6 +102,12 @@ constexpr DeviceFunctionShim kShims[] = {
      .code = kSimdIntrinsicsCode,
      .note = "HIP has no per-byte/per-halfword SIMD intrinsics (__vadd4, __vcmpne2, ...): inline definitions of all "
              "82, lane by lane (checked bit for bit against CUDA's), are written after the includes"},
+    {.guard = "HIPFORGE_DPX_INTRINSICS_SHIM",
+     .names = kDpxIntrinsicNames,
+     .record = "__vimax3_s32",
+     .code = kDpxIntrinsicsCode,
+     .note = "HIP has no DPX functions (__vimax3_s32, __viaddmax_s16x2, __vibmax_u32, ...): inline definitions of all "
+             "36 (checked bit for bit against CUDA's) are written after the includes"},
 };
 
 }  // namespace

@@ -3,7 +3,8 @@
 // CUDA Math API "SIMD Intrinsics"), which HIP (6.4) lacks: exact definitions written into a translated file
 // that calls one (device_function_shims.cc). Checked bit for bit against CUDA's own on an NVIDIA H200: every
 // pair of halfwords in both lanes (2^32 inputs per function) plus every byte pair and 2^30 random pairs
-// (bench/simd/README.md). On NVIDIA (HIP's CUDA platform) CUDA's own are used.
+// (bench/simd/README.md). Also Hopper's DPX functions (__vimax3_s32, __viaddmax_s16x2_relu, __vibmax_u32, ...:
+// 36, host and device), checked the same way. On NVIDIA (HIP's CUDA platform) CUDA's own are used.
 #include <string_view>
 
 namespace hipforge::translate {
@@ -110,5 +111,102 @@ HIPFORGE_SIMD_COMPARE(ltu, ua < ub)
 #endif
 #endif
 )hipforge_simd";
+
+inline constexpr std::string_view kDpxIntrinsicNames[] = {
+    "__vimax_s32_relu", "__vimin_s32_relu", "__vimax_s16x2_relu", "__vimin_s16x2_relu", "__vimax3_s32",
+    "__vimin3_s32", "__vimax3_u32", "__vimin3_u32", "__vimax3_s32_relu", "__vimin3_s32_relu", "__vimax3_s16x2",
+    "__vimin3_s16x2", "__vimax3_u16x2", "__vimin3_u16x2", "__vimax3_s16x2_relu", "__vimin3_s16x2_relu",
+    "__viaddmax_s32", "__viaddmin_s32", "__viaddmax_u32", "__viaddmin_u32", "__viaddmax_s32_relu",
+    "__viaddmin_s32_relu", "__viaddmax_s16x2", "__viaddmin_s16x2", "__viaddmax_u16x2", "__viaddmin_u16x2",
+    "__viaddmax_s16x2_relu", "__viaddmin_s16x2_relu", "__vibmax_s32", "__vibmin_s32", "__vibmax_u32",
+    "__vibmin_u32", "__vibmax_s16x2", "__vibmin_s16x2", "__vibmax_u16x2", "__vibmin_u16x2"};
+
+inline constexpr std::string_view kDpxIntrinsicsCode = R"hipforge_dpx(#include <hip/hip_runtime.h>
+#ifndef HIPFORGE_DPX_INTRINSICS_SHIM
+#define HIPFORGE_DPX_INTRINSICS_SHIM /* hipforge: HIP has no DPX functions (__vimax3_s32, __viaddmax_s16x2, ...) */
+#if !defined(__HIP_PLATFORM_NVIDIA__) && !defined(__HIP_PLATFORM_NVCC__)
+namespace hipforge_dpx {
+__host__ __device__ __forceinline__ int Max(int x, int y) { return x > y ? x : y; }
+__host__ __device__ __forceinline__ int Min(int x, int y) { return x < y ? x : y; }
+__host__ __device__ __forceinline__ unsigned int MaxU(unsigned int x, unsigned int y) { return x > y ? x : y; }
+__host__ __device__ __forceinline__ unsigned int MinU(unsigned int x, unsigned int y) { return x < y ? x : y; }
+__host__ __device__ __forceinline__ int Wrap32(int x, int y) { return static_cast<int>(static_cast<unsigned int>(x) + static_cast<unsigned int>(y)); }
+__host__ __device__ __forceinline__ int Wrap16(int x) { return static_cast<short>(static_cast<unsigned short>(x)); }
+// Halfword `i` (bit offset 0 or 16) of v, sign- or zero-extended.
+__host__ __device__ __forceinline__ int S16(unsigned int v, int i) { return static_cast<short>(static_cast<unsigned short>(v >> i)); }
+__host__ __device__ __forceinline__ int U16(unsigned int v, int i) { return static_cast<int>((v >> i) & 0xffffu); }
+}  // namespace hipforge_dpx
+// Per halfword: in `expr`, x, y, z are a's, b's and c's lane (signed with S16, unsigned with U16).
+#define HIPFORGE_DPX_16X2(name, lane, expr) \
+  __host__ __device__ __forceinline__ unsigned int name(const unsigned int a, const unsigned int b, const unsigned int c) { \
+    unsigned int r = 0; \
+    for (int i = 0; i < 32; i += 16) { \
+      const int x = hipforge_dpx::lane(a, i), y = hipforge_dpx::lane(b, i), z = hipforge_dpx::lane(c, i); \
+      (void)z; \
+      r |= (static_cast<unsigned int>(expr) & 0xffffu) << i; \
+    } \
+    return r; \
+  }
+#define HIPFORGE_DPX_16X2_PAIR(name, lane, expr) \
+  __host__ __device__ __forceinline__ unsigned int name(const unsigned int a, const unsigned int b) { \
+    unsigned int r = 0; \
+    for (int i = 0; i < 32; i += 16) { \
+      const int x = hipforge_dpx::lane(a, i), y = hipforge_dpx::lane(b, i); \
+      r |= (static_cast<unsigned int>(expr) & 0xffffu) << i; \
+    } \
+    return r; \
+  }
+#define HIPFORGE_DPX_16X2_PRED(name, lane, pick, holds) \
+  __host__ __device__ __forceinline__ unsigned int name(const unsigned int a, const unsigned int b, bool* const pred_hi, \
+                                                        bool* const pred_lo) { \
+    const int xl = hipforge_dpx::lane(a, 0), yl = hipforge_dpx::lane(b, 0), xh = hipforge_dpx::lane(a, 16), \
+              yh = hipforge_dpx::lane(b, 16); \
+    *pred_lo = xl holds yl; \
+    *pred_hi = xh holds yh; \
+    return (static_cast<unsigned int>(hipforge_dpx::pick(xl, yl)) & 0xffffu) | \
+           (static_cast<unsigned int>(hipforge_dpx::pick(xh, yh)) << 16); \
+  }
+__host__ __device__ __forceinline__ int __vimax_s32_relu(const int a, const int b) { return hipforge_dpx::Max(hipforge_dpx::Max(a, b), 0); }
+__host__ __device__ __forceinline__ int __vimin_s32_relu(const int a, const int b) { return hipforge_dpx::Max(hipforge_dpx::Min(a, b), 0); }
+HIPFORGE_DPX_16X2_PAIR(__vimax_s16x2_relu, S16, hipforge_dpx::Max(hipforge_dpx::Max(x, y), 0))
+HIPFORGE_DPX_16X2_PAIR(__vimin_s16x2_relu, S16, hipforge_dpx::Max(hipforge_dpx::Min(x, y), 0))
+__host__ __device__ __forceinline__ int __vimax3_s32(const int a, const int b, const int c) { return hipforge_dpx::Max(hipforge_dpx::Max(a, b), c); }
+__host__ __device__ __forceinline__ int __vimin3_s32(const int a, const int b, const int c) { return hipforge_dpx::Min(hipforge_dpx::Min(a, b), c); }
+__host__ __device__ __forceinline__ unsigned int __vimax3_u32(const unsigned int a, const unsigned int b, const unsigned int c) { return hipforge_dpx::MaxU(hipforge_dpx::MaxU(a, b), c); }
+__host__ __device__ __forceinline__ unsigned int __vimin3_u32(const unsigned int a, const unsigned int b, const unsigned int c) { return hipforge_dpx::MinU(hipforge_dpx::MinU(a, b), c); }
+__host__ __device__ __forceinline__ int __vimax3_s32_relu(const int a, const int b, const int c) { return hipforge_dpx::Max(__vimax3_s32(a, b, c), 0); }
+__host__ __device__ __forceinline__ int __vimin3_s32_relu(const int a, const int b, const int c) { return hipforge_dpx::Max(__vimin3_s32(a, b, c), 0); }
+HIPFORGE_DPX_16X2(__vimax3_s16x2, S16, hipforge_dpx::Max(hipforge_dpx::Max(x, y), z))
+HIPFORGE_DPX_16X2(__vimin3_s16x2, S16, hipforge_dpx::Min(hipforge_dpx::Min(x, y), z))
+HIPFORGE_DPX_16X2(__vimax3_u16x2, U16, hipforge_dpx::Max(hipforge_dpx::Max(x, y), z))
+HIPFORGE_DPX_16X2(__vimin3_u16x2, U16, hipforge_dpx::Min(hipforge_dpx::Min(x, y), z))
+HIPFORGE_DPX_16X2(__vimax3_s16x2_relu, S16, hipforge_dpx::Max(hipforge_dpx::Max(hipforge_dpx::Max(x, y), z), 0))
+HIPFORGE_DPX_16X2(__vimin3_s16x2_relu, S16, hipforge_dpx::Max(hipforge_dpx::Min(hipforge_dpx::Min(x, y), z), 0))
+__host__ __device__ __forceinline__ int __viaddmax_s32(const int a, const int b, const int c) { return hipforge_dpx::Max(hipforge_dpx::Wrap32(a, b), c); }
+__host__ __device__ __forceinline__ int __viaddmin_s32(const int a, const int b, const int c) { return hipforge_dpx::Min(hipforge_dpx::Wrap32(a, b), c); }
+__host__ __device__ __forceinline__ unsigned int __viaddmax_u32(const unsigned int a, const unsigned int b, const unsigned int c) { return hipforge_dpx::MaxU(a + b, c); }
+__host__ __device__ __forceinline__ unsigned int __viaddmin_u32(const unsigned int a, const unsigned int b, const unsigned int c) { return hipforge_dpx::MinU(a + b, c); }
+__host__ __device__ __forceinline__ int __viaddmax_s32_relu(const int a, const int b, const int c) { return hipforge_dpx::Max(__viaddmax_s32(a, b, c), 0); }
+__host__ __device__ __forceinline__ int __viaddmin_s32_relu(const int a, const int b, const int c) { return hipforge_dpx::Max(__viaddmin_s32(a, b, c), 0); }
+HIPFORGE_DPX_16X2(__viaddmax_s16x2, S16, hipforge_dpx::Max(hipforge_dpx::Wrap16(x + y), z))
+HIPFORGE_DPX_16X2(__viaddmin_s16x2, S16, hipforge_dpx::Min(hipforge_dpx::Wrap16(x + y), z))
+HIPFORGE_DPX_16X2(__viaddmax_u16x2, U16, hipforge_dpx::Max((x + y) & 0xffff, z))
+HIPFORGE_DPX_16X2(__viaddmin_u16x2, U16, hipforge_dpx::Min((x + y) & 0xffff, z))
+HIPFORGE_DPX_16X2(__viaddmax_s16x2_relu, S16, hipforge_dpx::Max(hipforge_dpx::Max(hipforge_dpx::Wrap16(x + y), z), 0))
+HIPFORGE_DPX_16X2(__viaddmin_s16x2_relu, S16, hipforge_dpx::Max(hipforge_dpx::Min(hipforge_dpx::Wrap16(x + y), z), 0))
+__host__ __device__ __forceinline__ int __vibmax_s32(const int a, const int b, bool* const pred) { *pred = a >= b; return hipforge_dpx::Max(a, b); }
+__host__ __device__ __forceinline__ int __vibmin_s32(const int a, const int b, bool* const pred) { *pred = a <= b; return hipforge_dpx::Min(a, b); }
+__host__ __device__ __forceinline__ unsigned int __vibmax_u32(const unsigned int a, const unsigned int b, bool* const pred) { *pred = a >= b; return hipforge_dpx::MaxU(a, b); }
+__host__ __device__ __forceinline__ unsigned int __vibmin_u32(const unsigned int a, const unsigned int b, bool* const pred) { *pred = a <= b; return hipforge_dpx::MinU(a, b); }
+HIPFORGE_DPX_16X2_PRED(__vibmax_s16x2, S16, Max, >=)
+HIPFORGE_DPX_16X2_PRED(__vibmin_s16x2, S16, Min, <=)
+HIPFORGE_DPX_16X2_PRED(__vibmax_u16x2, U16, Max, >=)
+HIPFORGE_DPX_16X2_PRED(__vibmin_u16x2, U16, Min, <=)
+#undef HIPFORGE_DPX_16X2_PRED
+#undef HIPFORGE_DPX_16X2_PAIR
+#undef HIPFORGE_DPX_16X2
+#endif
+#endif
+)hipforge_dpx";
 
 }  // namespace hipforge::translate
