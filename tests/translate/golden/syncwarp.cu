@@ -23,6 +23,11 @@ __global__ void WarpSum(float* data) {
     // CHECK: (__builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront"), __builtin_amdgcn_wave_barrier(), __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront"));
     __syncwarp(0xffffffffu);
   }
+  // Right after a directive (ggml's fattn-vec.cuh): the directive's last word is no return type.
+#ifndef PROJECT_USE_HIP
+  // CHECK: (__builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront"), __builtin_amdgcn_wave_barrier(), __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront"));
+  __syncwarp();
+#endif
   // CHECK: Lanes lanes; lanes.__syncwarp();
   Lanes lanes; lanes.__syncwarp();
   if (threadIdx.x == 0) data[0] = partial[0];

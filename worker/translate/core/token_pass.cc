@@ -114,6 +114,14 @@ class TokenPass {
     return offset;
   }
 
+  // True when token `i` belongs to a preprocessor directive whose line ends before `offset`: not part of the
+  // statement at `offset` (`#ifndef GGML_USE_HIP` above a `__syncwarp();` is no return type).
+  bool EndsADirectiveBefore(size_t i, uint32_t offset) const {
+    size_t first = i;
+    while (first > 0 && !tokens_[first].line_start) --first;
+    return tokens_[first].kind == clang::tok::hash && tokens_[first].line_start && LineEnd(tokens_[i].begin) < offset;
+  }
+
   void ScanDirectives() {
     for (size_t i = 0; i < tokens_.size(); ++i) {
       if (tokens_[i].kind == clang::tok::hash && tokens_[i].line_start) collect_directive_names_.push_back(i);
@@ -621,9 +629,10 @@ class TokenPass {
   bool HandleSyncWarp(size_t index) {
     if (Text(tokens_[index]) != "__syncwarp" || index + 1 >= tokens_.size() ||
         tokens_[index + 1].kind != clang::tok::l_paren ||
-        (index > 0 && (tokens_[index - 1].kind == clang::tok::period || tokens_[index - 1].kind == clang::tok::arrow ||
-                       tokens_[index - 1].kind == clang::tok::coloncolon ||
-                       (IsIdentifier(tokens_[index - 1]) && !IsAssignmentContext(content_, tokens_[index - 1])))) ||
+        (index > 0 && !EndsADirectiveBefore(index - 1, tokens_[index].begin) &&
+         (tokens_[index - 1].kind == clang::tok::period || tokens_[index - 1].kind == clang::tok::arrow ||
+          tokens_[index - 1].kind == clang::tok::coloncolon ||
+          (IsIdentifier(tokens_[index - 1]) && !IsAssignmentContext(content_, tokens_[index - 1])))) ||
         !TargetHipLacks(resolver_.Find("__syncwarp"), resolver_.options().target_hip_version)) {
       return false;
     }

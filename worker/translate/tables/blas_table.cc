@@ -933,8 +933,11 @@ constexpr ApiMapping kRecords[] = {
     {.cuda_name = "CUBLAS_GEMM_ALGO21", .hip_name = "HIPBLAS_GEMM_ALGO21", .kind = kEnumConstant, .library = kBlas, .hip_state = kUnsupported, .cuda_introduced = {9, 2}},
     {.cuda_name = "CUBLAS_GEMM_ALGO22", .hip_name = "HIPBLAS_GEMM_ALGO22", .kind = kEnumConstant, .library = kBlas, .hip_state = kUnsupported, .cuda_introduced = {9, 2}},
     {.cuda_name = "CUBLAS_GEMM_ALGO23", .hip_name = "HIPBLAS_GEMM_ALGO23", .kind = kEnumConstant, .library = kBlas, .hip_state = kUnsupported, .cuda_introduced = {9, 2}},
-    {.cuda_name = "CUBLAS_GEMM_DEFAULT_TENSOR_OP", .hip_name = "HIPBLAS_GEMM_DEFAULT_TENSOR_OP", .kind = kEnumConstant, .library = kBlas, .hip_state = kUnsupported, .cuda_introduced = {9, 0}},
-    {.cuda_name = "CUBLAS_GEMM_DFALT_TENSOR_OP", .hip_name = "HIPBLAS_GEMM_DFALT_TENSOR_OP", .kind = kEnumConstant, .library = kBlas, .hip_state = kUnsupported, .cuda_introduced = {9, 0}},
+    // hipforge: deprecated since CUDA 11 (tensor cores are allowed by default; it only still permits reduced-precision
+    // compute for backward compatibility): HIPBLAS_GEMM_DEFAULT, the one algorithm hipBLAS honours. HB301 reports the
+    // algorithm and compute-type difference at the call.
+    {.cuda_name = "CUBLAS_GEMM_DEFAULT_TENSOR_OP", .hip_name = "HIPBLAS_GEMM_DEFAULT", .kind = kEnumConstant, .library = kBlas, .cuda_introduced = {9, 0}, .hip_introduced = {1, 8}},
+    {.cuda_name = "CUBLAS_GEMM_DFALT_TENSOR_OP", .hip_name = "HIPBLAS_GEMM_DEFAULT", .kind = kEnumConstant, .library = kBlas, .cuda_introduced = {9, 0}, .hip_introduced = {1, 8}},
     {.cuda_name = "CUBLAS_GEMM_ALGO0_TENSOR_OP", .hip_name = "HIPBLAS_GEMM_ALGO0_TENSOR_OP", .kind = kEnumConstant, .library = kBlas, .hip_state = kUnsupported, .cuda_introduced = {9, 0}},
     {.cuda_name = "CUBLAS_GEMM_ALGO1_TENSOR_OP", .hip_name = "HIPBLAS_GEMM_ALGO1_TENSOR_OP", .kind = kEnumConstant, .library = kBlas, .hip_state = kUnsupported, .cuda_introduced = {9, 0}},
     {.cuda_name = "CUBLAS_GEMM_ALGO2_TENSOR_OP", .hip_name = "HIPBLAS_GEMM_ALGO2_TENSOR_OP", .kind = kEnumConstant, .library = kBlas, .hip_state = kUnsupported, .cuda_introduced = {9, 0}},
