@@ -16,6 +16,7 @@
 #include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
+#include "llvm/Support/Path.h"
 #include "worker/translate/core/argument_rewrites.h"
 #include "worker/translate/core/token_pass.h"
 #include "worker/translate/frontend/project_paths.h"
@@ -342,6 +343,11 @@ class PreprocessorFacts : public clang::PPCallbacks {
     if (defined_at.isInvalid() || !defined_at.isFileID()) return;
     const clang::FileID defining_file = sm_.getFileID(defined_at);
     const clang::FileID using_file = sm_.getFileID(use);
+    if (const clang::FileEntry* defining = sm_.getFileEntryForID(defining_file);
+        defining && llvm::sys::path::filename(defining->getName()) == "cublas_v2.h") {
+      if (FileFacts* facts = files_.FactsFor(sm_, using_file)) facts->blas_v2 = true;
+      return;
+    }
     if (defining_file == using_file || !files_.RelativePath(sm_, defining_file)) return;
     FileFacts* facts = files_.FactsFor(sm_, using_file);
     const llvm::StringRef macro = name.getIdentifierInfo()->getName();

@@ -89,6 +89,7 @@ void MergeInto(FileFacts& into, const FileFacts& from, bool first) {
   append_unique(into.warp_calls, from.warp_calls);
   append_unique(into.edits, from.edits);
   append_unique(into.macros, from.macros);
+  into.blas_v2 = into.blas_v2 || from.blas_v2;
   for (const auto& finding : from.findings) {
     const bool seen = std::any_of(into.findings.begin(), into.findings.end(), [&](const Finding& other) {
       return other.rule_id == finding.rule_id && other.location.line == finding.location.line &&
@@ -271,7 +272,7 @@ class SourceTranslatorImpl : public SourceTranslator {
     std::ostringstream salt;
     // Bump the generation when the facts a parse records change. The argument-rewrite table is part of the salt:
     // facts hold the call sites of exactly the functions it names, so a new record must not meet older facts.
-    salt << "hipforge-translator-3;rewrites=";
+    salt << "hipforge-translator-4;rewrites=";
     for (const ArgumentRewrite& rewrite : ArgumentRewrites()) salt << rewrite.function << ',';
     salt << ";" << int(options_.target_hip_version.major) << "."
          << int(options_.target_hip_version.minor) << ";roc=" << options_.roc << ";miopen=" << options_.miopen

@@ -176,6 +176,8 @@ class TokenPass {
     }
     if (input_.facts) {
       for (const auto& macro : input_.facts->macros) project_macros_.insert(macro);
+      // cublas_v2.h through another header (ggml: common.cuh -> vendors/cuda.h): the parse saw v2 macros here.
+      if (input_.facts->blas_v2) blas_v2_included_ = true;
     }
     RewriteVersionConditions();
     // Pass 2: rewrite the include names; mark directive-name tokens so they are not renamed as identifiers.
