@@ -15,7 +15,7 @@
 // CHECK-NEXT: #if !defined(__HIP_PLATFORM_NVIDIA__) && !defined(__HIP_PLATFORM_NVCC__)
 // CHECK: HIPFORGE_SIMD_BOTH(HIPFORGE_SIMD_LANES, subss, hipforge_simd::SatS<W>(sa - sb))
 // CHECK-NOT: HIPFORGE_SIMD_INTRINSICS_SHIM
-// CHECK: #undef HIPFORGE_SIMD_LANES
+// CHECK: #undef HIPFORGE_SIMD_PAIRWISE
 // CHECK-NEXT: #endif
 // CHECK-NEXT: #endif
 __device__ int q4_dot(int v, int u) {

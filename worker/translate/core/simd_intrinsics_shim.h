@@ -35,7 +35,8 @@ __device__ __forceinline__ int Abs(int x) { return x < 0 ? -x : x; }
 }  // namespace hipforge_simd
 // One function per lane operation and width (2: halfwords, 4: bytes); in `expr`, W is the lane width and sa/ua
 // (sb/ub) a's (b's) lane sign- and zero-extended.
-#define HIPFORGE_SIMD_LANES(name, width, expr) \
+// Each lane pair's `expr`, then `combine` folds it (as `lane`) into the result r.
+#define HIPFORGE_SIMD_PAIRWISE(name, width, expr, combine) \
   __device__ __forceinline__ unsigned int name(unsigned int a, unsigned int b) { \
     constexpr int W = width; \
     unsigned int r = 0; \
@@ -43,22 +44,14 @@ __device__ __forceinline__ int Abs(int x) { return x < 0 ? -x : x; }
       const int sa = hipforge_simd::S<W>(a, i), sb = hipforge_simd::S<W>(b, i), ua = hipforge_simd::U<W>(a, i), \
                 ub = hipforge_simd::U<W>(b, i); \
       (void)sa; (void)sb; (void)ua; (void)ub; \
-      r |= (static_cast<unsigned int>(expr) & ((1u << W) - 1)) << i; \
+      const unsigned int lane = static_cast<unsigned int>(expr); \
+      r = combine; \
     } \
     return r; \
   }
-#define HIPFORGE_SIMD_SUM(name, width, expr) \
-  __device__ __forceinline__ unsigned int name(unsigned int a, unsigned int b) { \
-    constexpr int W = width; \
-    unsigned int r = 0; \
-    for (int i = 0; i < 32; i += W) { \
-      const int sa = hipforge_simd::S<W>(a, i), sb = hipforge_simd::S<W>(b, i), ua = hipforge_simd::U<W>(a, i), \
-                ub = hipforge_simd::U<W>(b, i); \
-      (void)sa; (void)sb; (void)ua; (void)ub; \
-      r += static_cast<unsigned int>(expr); \
-    } \
-    return r; \
-  }
+// Per-lane results packed back into lanes, or summed (the sums of absolute differences).
+#define HIPFORGE_SIMD_LANES(name, width, expr) HIPFORGE_SIMD_PAIRWISE(name, width, expr, r | ((lane & ((1u << W) - 1)) << i))
+#define HIPFORGE_SIMD_SUM(name, width, expr) HIPFORGE_SIMD_PAIRWISE(name, width, expr, r + lane)
 #define HIPFORGE_SIMD_UNARY(name, width, expr) \
   __device__ __forceinline__ unsigned int name(unsigned int a) { \
     constexpr int W = width; \
@@ -108,6 +101,7 @@ HIPFORGE_SIMD_COMPARE(ltu, ua < ub)
 #undef HIPFORGE_SIMD_UNARY
 #undef HIPFORGE_SIMD_SUM
 #undef HIPFORGE_SIMD_LANES
+#undef HIPFORGE_SIMD_PAIRWISE
 #endif
 #endif
 )hipforge_simd";
