@@ -42,6 +42,7 @@ class TokenPass {
         if (HandleWarpCall(i)) continue;
         if (HandleMetaGroup(i)) continue;
         if (HandleSyncWarp(i)) continue;
+        NoteUsingNamespaceCub(i);
         if (HandleQualifiedCooperativeGroups(i)) continue;
         if (HandleShimmedCall(i)) continue;
         if (input_.discover_sites && HasArgumentRewrites(Text(token))) DiscoverCall(i);
@@ -627,6 +628,31 @@ class TokenPass {
     return true;
   }
 
+  // A file-scope `using namespace cub;` becomes `using namespace hipcub;`, and HIP's amd_hip_fp8.h, if included after
+  // it (ggml's ssm-scan.cu through common.cuh), calls `internal::` unqualified: ambiguous with hipcub::internal, 23
+  // errors. hip_fp8.h is included just before the directive, so its names are bound first. The name is renamed as
+  // usual afterwards.
+  void NoteUsingNamespaceCub(size_t index) {
+    if (Text(tokens_[index]) != "cub" || index < 2 || index + 1 >= tokens_.size() ||
+        Text(tokens_[index - 1]) != "namespace" || Text(tokens_[index - 2]) != "using" ||
+        tokens_[index + 1].kind != clang::tok::semi || !tokens_[index - 2].line_start || fp8_before_using_cub_) {
+      return;
+    }
+    int depth = 0;
+    for (size_t i = 0; i < index; ++i) {
+      if (directive_tokens_.count(i)) continue;
+      depth += tokens_[i].kind == clang::tok::l_brace ? 1 : tokens_[i].kind == clang::tok::r_brace ? -1 : 0;
+    }
+    const ApiMapping* fp8 = resolver_.Find("cuda_fp8.h");
+    if (depth != 0 || !fp8 || TargetHipLacks(fp8, resolver_.options().target_hip_version)) return;
+    fp8_before_using_cub_ = true;
+    AddEdit(tokens_[index - 2].begin, 0, "#include <hip/hip_fp8.h>  // hipforge: before `using namespace hipcub`\n",
+            "headers");
+    Report(kRuleCompatShim, Severity::kNote, tokens_[index - 2].begin,
+           "hip/hip_fp8.h is included before `using namespace hipcub;`: HIP's amd_hip_fp8.h names `internal::` "
+           "unqualified, which is ambiguous with hipcub::internal when it is included after the directive.");
+  }
+
   // `__syncwarp()` / `__syncwarp(mask)` where the target HIP has no __syncwarp (compat_shims.h).
   bool HandleSyncWarp(size_t index) {
     if (Text(tokens_[index]) != "__syncwarp" || index + 1 >= tokens_.size() ||
@@ -726,6 +752,7 @@ class TokenPass {
   std::set<std::string> own_shim_names_;      // shimmed names the file declares itself
   std::vector<uint32_t> runtime_use_offsets_;  // where the runtime, driver or device API names are  // object-like macro -> its body is an all-ones literal
   bool blas_v2_included_ = false;
+  bool fp8_before_using_cub_ = false;
   bool reported_sync_warp_ = false;
   bool defined_hipblas_half_ = false;
   bool blas_header_included_ = false;  // cublas.h, cublas_v2.h, cublas_api.h or cublasLt.h
