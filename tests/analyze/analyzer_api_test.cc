@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/analyze/test_support.h"
+#include "tests/support/scratch_dir.h"
 #include "worker/translate/analyze/findings_json.h"
 #include "worker/translate/analyze/token_file.h"
 #include "worker/translate/tables/ptx_table.h"
@@ -18,8 +19,10 @@ using testing::ReadText;
 using testing::RuleDir;
 using testing::SourceDir;
 
+// A directory of this test process's own scratch tree (removed when the process ends).
 std::filesystem::path ScratchDir(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("hipforge-analyzer-api-" + name);
+  static const hipforge::testing::ScratchDir root("analyzer-api");
+  const auto dir = root.path() / name;
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;

@@ -8,6 +8,7 @@
 
 #include "common/process.h"
 #include "tests/analyze/test_support.h"
+#include "tests/support/scratch_dir.h"
 #include "tests/support/compiler_tmp.h"
 
 namespace hipforge::translate {
@@ -54,8 +55,8 @@ TEST_P(RuleGoldenTest, FixesProduceTheExpectedOutput) {
 // are 64-bit as HIP 6.2+ does).
 absl::StatusOr<ProcessResult> CompileForGfx90a(const std::string& source, const std::string& name,
                                                const std::string& arch = "gfx90a") {
-  const auto work = std::filesystem::temp_directory_path() / ("hipforge-analyzer-" + name);
-  std::filesystem::create_directories(work);
+  const hipforge::testing::ScratchDir scratch("analyzer-" + name);
+  const auto& work = scratch.path();
   {
     std::ofstream out(work / "fixed.cu");
     out << source;
@@ -66,10 +67,7 @@ absl::StatusOr<ProcessResult> CompileForGfx90a(const std::string& source, const 
                "-o", (work / "fixed.o").string()};
   spec.timeout = std::chrono::minutes(5);
   BoostProcessLauncher launcher;
-  absl::StatusOr<ProcessResult> result = hipforge::testing::RunWithPrivateTmp(launcher, spec, work);
-  std::error_code ignored;
-  std::filesystem::remove_all(work, ignored);
-  return result;
+  return hipforge::testing::RunWithPrivateTmp(launcher, spec, work);
 }
 
 TEST_P(RuleGoldenTest, FixedOutputCompilesForGfx90a) {

@@ -10,6 +10,7 @@
 
 #include "common/process.h"
 #include "tests/analyze/test_support.h"
+#include "tests/support/scratch_dir.h"
 #include "tests/support/compiler_tmp.h"
 #include "worker/translate/core/source_translator.h"
 
@@ -47,9 +48,8 @@ TEST_P(TranslatedFixTest, TranslatorOutputWithFixesCompilesForGfx90a) {
   const EditsByFile fixes = CollectFixEdits(analysis, /*with_annotations=*/false);
   ASSERT_TRUE(fixes.count("input.cu")) << GetParam() << " made no fixes";
 
-  const auto work = std::filesystem::temp_directory_path() / ("hipforge-translated-fix-" + GetParam());
-  std::filesystem::remove_all(work);
-  std::filesystem::create_directories(work);
+  const hipforge::testing::ScratchDir scratch("translated-fix-" + GetParam());
+  const auto& work = scratch.path();
   TranslateOptions options;
   options.target_hip_version = {5, 2};  // Debian's hipcc 5.2.3
   options.jobs = 1;

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/process.h"
+#include "tests/support/scratch_dir.h"
 
 namespace hipforge::client {
 namespace {
@@ -18,22 +19,7 @@ using ::testing::HasSubstr;
 
 const fs::path kExample = fs::path(HIPFORGE_SOURCE_DIR) / "examples/cuda-vector-stats";
 
-class ScratchDir {
- public:
-  explicit ScratchDir(const std::string& tag) {
-    std::random_device random;
-    path_ = fs::temp_directory_path() / ("hipforge-cli-local-" + tag + "-" + std::to_string(random()));
-    fs::create_directories(path_);
-  }
-  ~ScratchDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
+using ScratchDir = hipforge::testing::ScratchDir;  // tests/support/scratch_dir.h
 
 ProcessResult RunCli(std::vector<std::string> args) {
   args.insert(args.begin(), HIPFORGE_MIGRATE_CLI_BIN);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "client/commands/cli_context.h"
+#include "tests/support/scratch_dir.h"
 
 namespace hipforge::client::testing {
 
@@ -44,21 +45,6 @@ inline int ClosedPort() {
   return ntohs(address.sin_port);
 }
 
-class ScratchDir {
- public:
-  explicit ScratchDir(const std::string& tag) {
-    std::random_device random;
-    path_ = std::filesystem::temp_directory_path() / ("hipforge-" + tag + "-" + std::to_string(random()));
-    std::filesystem::create_directories(path_);
-  }
-  ~ScratchDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
+using ScratchDir = hipforge::testing::ScratchDir;  // tests/support/scratch_dir.h
 
 }  // namespace hipforge::client::testing

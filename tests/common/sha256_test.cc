@@ -1,3 +1,4 @@
+#include "tests/support/scratch_dir.h"
 #include "common/sha256.h"
 
 #include <gtest/gtest.h>
@@ -13,7 +14,8 @@ TEST(Sha256Test, KnownVectors) {
 }
 
 TEST(Sha256Test, FileMatchesInMemoryDigest) {
-  const auto path = std::filesystem::temp_directory_path() / "hipforge_sha256_test.bin";
+  const hipforge::testing::ScratchDir scratch("sha256-test");
+  const auto path = scratch.path() / "data.bin";
   std::string data(200000, 'x');
   std::ofstream(path, std::ios::binary) << data;
   auto digest = Sha256HexOfFile(path);

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <string>
 
+#include "tests/support/scratch_dir.h"
 #include "worker/translate/repo/repository_migration.h"
 
 namespace hipforge::translate {
@@ -22,21 +23,10 @@ inline std::string ReadText(const std::filesystem::path& path) {
   return data.str();
 }
 
-class TempDir {
+// The repository tests' scratch tree (tests/support/scratch_dir.h).
+class TempDir : public hipforge::testing::ScratchDir {
  public:
-  TempDir() {
-    std::mt19937_64 rng{std::random_device{}()};
-    path_ = std::filesystem::temp_directory_path() / ("hipforge-repo-test-" + std::to_string(rng()));
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    if (std::getenv("HIPFORGE_KEEP_TEST_DIRS") == nullptr) std::filesystem::remove_all(path_, ignored);
-  }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
+  TempDir() : ScratchDir("repo-test") {}
 };
 
 // A migration result, or why the test has to skip (the source translator is not built into this binary).

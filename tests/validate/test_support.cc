@@ -11,18 +11,6 @@
 namespace hipforge::validate::testing {
 namespace fs = std::filesystem;
 
-ScratchDir::ScratchDir(const std::string& name) {
-  std::random_device random;
-  path_ = fs::temp_directory_path() / ("hipforge-validate-" + name + "-" + std::to_string(::getpid()) + "-" +
-                                       std::to_string(random()));
-  fs::create_directories(path_);
-}
-
-ScratchDir::~ScratchDir() {
-  std::error_code ec;
-  fs::remove_all(path_, ec);
-}
-
 fs::path TestData(const std::string& relative) { return fs::path(HIPFORGE_VALIDATE_TEST_DATA) / relative; }
 
 bool HaveHipcc() { return !FindProgram("hipcc").empty(); }

@@ -3,18 +3,12 @@
 #include <filesystem>
 #include <string>
 
+#include "tests/support/scratch_dir.h"
+
 namespace hipforge::validate::testing {
 
-// A fresh directory under the system temp dir, removed by the destructor.
-class ScratchDir {
- public:
-  explicit ScratchDir(const std::string& name);
-  ~ScratchDir();
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
+// A fresh directory under the system temp dir, removed by the destructor (tests/support/scratch_dir.h).
+using ScratchDir = hipforge::testing::ScratchDir;
 
 std::filesystem::path TestData(const std::string& relative);
 bool HaveHipcc();
