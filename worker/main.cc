@@ -41,7 +41,7 @@ int main(int argc, char** argv) {
   std::string default_hip_version = EnvOr("MIGRATE_WORKER_HIP_VERSION", "auto");
   std::string toolchain_dir = EnvOr("MIGRATE_TOOLCHAIN_DIR", "/var/cache/hipforge/toolchains");
   std::string host_toolchain = EnvOr("MIGRATE_HOST_TOOLCHAIN", "host");
-  std::string pch_cache_size = EnvOr("HIPFORGE_PCH_CACHE_SIZE", "");
+  std::string pch_cache_size;
   int lease_wait_ms = 20000;
   bool keep_scratch = false;
   std::string log_level = EnvOr("MIGRATE_LOG_LEVEL", "info");
@@ -113,15 +113,22 @@ int main(int argc, char** argv) {
   role_options.default_hip_version = default_hip_version;
   role_options.toolchain_dir = toolchain_dir == "none" ? "" : toolchain_dir;
   role_options.host_toolchain_name = host_toolchain;
+  // Checked here, not at the first task: a bad size would fail every translation the worker leases.
+  std::optional<uint64_t> pch_cache_flag;
   if (!pch_cache_size.empty()) {
-    // Checked here, not at the first task: a bad size would fail every translation the worker leases.
-    role_options.pch_cache_bytes = hipforge::translate::ParseByteSize(pch_cache_size);
-    if (!role_options.pch_cache_bytes) {
-      std::fprintf(stderr, "migrate-worker: --pch-cache-size / HIPFORGE_PCH_CACHE_SIZE: not a size: '%s' (2G, 500M, 0 = unbounded)\n",
+    pch_cache_flag = hipforge::translate::ParseByteSize(pch_cache_size);
+    if (!pch_cache_flag) {
+      std::fprintf(stderr, "migrate-worker: --pch-cache-size: not a size: '%s' (2G, 500M, 0 = unbounded)\n",
                    pch_cache_size.c_str());
       return 2;
     }
   }
+  absl::StatusOr<uint64_t> pch_cache_cap = hipforge::translate::PchCacheCap(pch_cache_flag);
+  if (!pch_cache_cap.ok()) {
+    std::fprintf(stderr, "migrate-worker: %s\n", std::string(pch_cache_cap.status().message()).c_str());
+    return 2;
+  }
+  role_options.pch_cache_bytes = *pch_cache_cap;
   auto role_set = hipforge::worker::MakeRoleSet(roles, launcher, role_options);
   if (!role_set.ok()) {
     spdlog::error("{}", role_set.status().ToString());

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 
@@ -68,6 +69,14 @@ std::optional<uint64_t> ParseByteSize(std::string_view text) {
   if (shift == kShift.end()) return std::nullopt;
   if (shift->second && value > (UINT64_MAX >> shift->second)) return std::nullopt;
   return value << shift->second;
+}
+
+absl::StatusOr<uint64_t> PchCacheCap(std::optional<uint64_t> bytes) {
+  if (bytes) return *bytes;
+  const char* text = std::getenv("HIPFORGE_PCH_CACHE_SIZE");
+  if (!text || !*text) return kDefaultPchCacheBytes;
+  if (std::optional<uint64_t> parsed = ParseByteSize(text)) return *parsed;
+  return absl::InvalidArgumentError(std::string("HIPFORGE_PCH_CACHE_SIZE: not a size (2G, 500M, 0 = unbounded): ") + text);
 }
 
 PchCache::PchCache(fs::path directory, uint64_t cap_bytes, const Clock& clock)

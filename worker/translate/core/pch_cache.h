@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "common/clock.h"
 
 namespace hipforge::translate {
@@ -37,6 +38,10 @@ constexpr uint64_t kDefaultPchCacheBytes = uint64_t{2} << 30;  // 2 GiB: ~60 lib
 
 // "2G", "500M", "64k", "1048576" (bytes; binary units, case-insensitive); nullopt when malformed.
 std::optional<uint64_t> ParseByteSize(std::string_view text);
+
+// The cap in force: `bytes` when given (a flag, TranslateOptions::pch_cache_bytes), else $HIPFORGE_PCH_CACHE_SIZE,
+// else kDefaultPchCacheBytes; InvalidArgument for a malformed environment value (docs/translator-caches.md).
+absl::StatusOr<uint64_t> PchCacheCap(std::optional<uint64_t> bytes);
 
 struct PchEviction {
   uint64_t bytes_before = 0;

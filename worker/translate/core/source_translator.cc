@@ -41,14 +41,6 @@ fs::path DefaultPchDirectory(const TranslateOptions& options) {
   return fs::temp_directory_path() / "hipforge-pch";
 }
 
-// TranslateOptions::pch_cache_bytes, else $HIPFORGE_PCH_CACHE_SIZE, else the default (docs/translator-caches.md).
-absl::StatusOr<uint64_t> PchCacheBytes(const TranslateOptions& options) {
-  if (options.pch_cache_bytes) return *options.pch_cache_bytes;
-  const char* text = std::getenv("HIPFORGE_PCH_CACHE_SIZE");
-  if (!text || !*text) return kDefaultPchCacheBytes;
-  if (std::optional<uint64_t> bytes = ParseByteSize(text)) return *bytes;
-  return absl::InvalidArgumentError(std::string("HIPFORGE_PCH_CACHE_SIZE: not a size (2G, 500M, 0 = unbounded): ") + text);
-}
 
 // Runs `work(i)` for i in [0, count) on `jobs` threads.
 template <typename Work>
@@ -565,7 +557,7 @@ absl::StatusOr<std::unique_ptr<SourceTranslator>> CreateSourceTranslator(Transla
   }
   auto frontend = CudaFrontend::Create(options.frontend);
   if (!frontend.ok()) return frontend.status();
-  absl::StatusOr<uint64_t> cap = PchCacheBytes(options);
+  absl::StatusOr<uint64_t> cap = PchCacheCap(options.pch_cache_bytes);
   if (!cap.ok()) return cap.status();
   return std::make_unique<SourceTranslatorImpl>(std::move(options), std::move(*frontend), *cap);
 }
