@@ -20,10 +20,9 @@ namespace hipforge {
 namespace fs = std::filesystem;
 namespace {
 
-// Entry names leave room below PATH_MAX/NAME_MAX for the worker's scratch prefix and for the renames
-// the translator makes (kernel.cu -> kernel.hip), so a name accepted at submit never fails later.
+// Entry names leave room below PATH_MAX for the worker's scratch prefix; names per component are
+// limited by the caller (kMaxInputNameBytes for uploads, kMaxDerivedNameBytes for trees derived from them).
 constexpr size_t kMaxPathBytes = 3072;
-constexpr size_t kMaxComponentBytes = 240;
 constexpr size_t kReadBlockBytes = 64 << 10;
 
 // libarchive converts names between the tar headers (pax: UTF-8) and the current locale's charset,
@@ -92,7 +91,7 @@ bool IsWithin(const fs::path& candidate, const fs::path& root) {
 }
 
 // The server refuses what SafeExtract would refuse; say so before uploading, naming the file.
-absl::Status CheckPackableName(const std::string& relative) {
+absl::Status CheckPackableName(const std::string& relative, size_t max_name_bytes) {
   if (!IsValidUtf8(relative)) {
     return absl::InvalidArgumentError(absl::StrCat("file name is not valid UTF-8 (rename it or add it to .gitignore): ",
                                                    EscapeForMessage(relative)));
@@ -102,9 +101,9 @@ absl::Status CheckPackableName(const std::string& relative) {
         absl::StrCat("path longer than ", kMaxPathBytes, " bytes: ", EscapeForMessage(relative.substr(0, 200)), "..."));
   }
   for (absl::string_view part : absl::StrSplit(relative, '/')) {
-    if (part.size() > kMaxComponentBytes) {
+    if (part.size() > max_name_bytes) {
       return absl::InvalidArgumentError(
-          absl::StrCat("file name longer than ", kMaxComponentBytes, " bytes: ", EscapeForMessage(relative)));
+          absl::StrCat("file name longer than ", max_name_bytes, " bytes: ", EscapeForMessage(relative)));
     }
   }
   return absl::OkStatus();
@@ -119,9 +118,19 @@ bool IsGitWorkTree(const fs::path& root, ProcessLauncher& launcher) {
   return result.ok() && result->exit_code == 0 && result->standard_output.rfind("true", 0) == 0;
 }
 
+// True when the link at `link` (absolute) resolves to a directory that contains the link itself
+// (`src/self -> .`): whatever walks the tree following links never ends.
+bool MakesDirectoryLoop(const fs::path& link, const fs::path& resolved) {
+  std::error_code error;
+  if (!fs::is_directory(resolved, error)) return false;
+  const fs::path parent = fs::canonical(link.parent_path(), error);
+  return !error && IsWithin(parent, resolved);
+}
+
 // Adds `relative` (a path under root) to `out` if it is something we pack; walks directories
 // (submodules show up as directories in git's listing).
-absl::Status CollectEntry(const fs::path& root, const fs::path& relative, std::set<std::string>& out) {
+absl::Status CollectEntry(const fs::path& root, const fs::path& relative, size_t max_name_bytes,
+                          std::set<std::string>& out) {
   if (relative.empty() || HasGitComponent(relative)) return absl::OkStatus();
   std::error_code error;
   const fs::path absolute = root / relative;
@@ -136,15 +145,15 @@ absl::Status CollectEntry(const fs::path& root, const fs::path& relative, std::s
     }
     // SafeExtract refuses links that do not resolve (dangling, loops): leave them out here.
     const fs::path resolved = fs::canonical(absolute, error);
-    if (error || !IsWithin(resolved, root)) {
+    if (error || !IsWithin(resolved, root) || MakesDirectoryLoop(absolute, resolved)) {
       spdlog::warn("archive: skipping symlink {} -> {} (dangling or a loop)", EscapeForMessage(relative.generic_string()),
                    EscapeForMessage(target));
       return absl::OkStatus();
     }
-    if (auto checked = CheckPackableName(relative.generic_string()); !checked.ok()) return checked;
+    if (auto checked = CheckPackableName(relative.generic_string(), max_name_bytes); !checked.ok()) return checked;
     out.insert(relative.generic_string());
   } else if (fs::is_regular_file(status)) {
-    if (auto checked = CheckPackableName(relative.generic_string()); !checked.ok()) return checked;
+    if (auto checked = CheckPackableName(relative.generic_string(), max_name_bytes); !checked.ok()) return checked;
     out.insert(relative.generic_string());
   } else if (fs::is_directory(status)) {
     for (fs::recursive_directory_iterator it(absolute, fs::directory_options::none, error), end; it != end;
@@ -155,7 +164,7 @@ absl::Status CollectEntry(const fs::path& root, const fs::path& relative, std::s
         continue;
       }
       if (it->is_directory(error) && !it->is_symlink(error)) continue;
-      auto status_of_child = CollectEntry(root, it->path().lexically_relative(root), out);
+      auto status_of_child = CollectEntry(root, it->path().lexically_relative(root), max_name_bytes, out);
       if (!status_of_child.ok()) return status_of_child;
     }
     if (error) return absl::InternalError(absl::StrCat("cannot list ", absolute.string(), ": ", error.message()));
@@ -243,7 +252,7 @@ la_ssize_t ReadFromSource(archive* a, void* client, const void** buffer) {
 // Normalises an entry name to a relative generic path; empty result means "the root itself".
 // Names must be valid UTF-8: reports, JSON and the database carry them (a Latin-1 name once made
 // the report serialiser throw and took the server down).
-absl::StatusOr<std::string> CheckedEntryName(const char* raw, const std::string& what) {
+absl::StatusOr<std::string> CheckedEntryName(const char* raw, const std::string& what, size_t max_name_bytes) {
   if (raw == nullptr) return absl::InvalidArgumentError(absl::StrCat(what, " has no readable name"));
   std::string name(raw);
   if (!IsValidUtf8(name)) {
@@ -260,8 +269,8 @@ absl::StatusOr<std::string> CheckedEntryName(const char* raw, const std::string&
   for (absl::string_view part : absl::StrSplit(name, '/')) {
     if (part.empty() || part == ".") continue;
     if (part == "..") return absl::InvalidArgumentError(absl::StrCat(what, " contains '..': ", EscapeForMessage(name)));
-    if (part.size() > kMaxComponentBytes) {
-      return absl::InvalidArgumentError(absl::StrCat(what, " has a path component over ", kMaxComponentBytes,
+    if (part.size() > max_name_bytes) {
+      return absl::InvalidArgumentError(absl::StrCat(what, " has a path component over ", max_name_bytes,
                                                      " bytes: ", EscapeForMessage(name)));
     }
     if (std::any_of(part.begin(), part.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; })) {
@@ -346,7 +355,7 @@ class Extractor {
     if (++entries_ > limits_.max_files) {
       return absl::ResourceExhaustedError(absl::StrCat("archive has more than ", limits_.max_files, " entries"));
     }
-    auto name = CheckedEntryName(archive_entry_pathname(entry), "archive entry");
+    auto name = CheckedEntryName(archive_entry_pathname(entry), "archive entry", limits_.max_name_bytes);
     if (!name.ok()) return name.status();
     const std::string& relative = *name;
     const mode_t type = archive_entry_filetype(entry);
@@ -360,7 +369,7 @@ class Extractor {
     Kind kind;
     std::string hardlink_relative;
     if (hardlink != nullptr) {
-      auto link = CheckedEntryName(hardlink, absl::StrCat("hard link ", relative));
+      auto link = CheckedEntryName(hardlink, absl::StrCat("hard link ", relative), limits_.max_name_bytes);
       if (!link.ok()) return link.status();
       auto known = seen_.find(*link);
       if (link->empty() || known == seen_.end() || known->second != Kind::kFile) {
@@ -410,6 +419,11 @@ class Extractor {
     // dropped: the link is just the other name.
     int64_t declared = archive_entry_size_is_set(entry) ? archive_entry_size(entry) : 0;
     if (declared < 0) return absl::InvalidArgumentError(absl::StrCat("negative size for ", relative));
+    // A body that is not written (a hard link's, or one declared on a directory or symlink) is still
+    // inflated when libarchive skips it: it counts too, before a byte of it is decompressed.
+    if (declared > 0 && !(kind == Kind::kFile && hardlink_relative.empty())) {
+      if (auto status = Account(static_cast<uint64_t>(declared), relative); !status.ok()) return status;
+    }
     if (!hardlink_relative.empty()) {
       archive_entry_set_size(entry, 0);
       declared = static_cast<int64_t>(file_sizes_[hardlink_relative]);
@@ -534,6 +548,10 @@ class Extractor {
       if (!IsWithin(resolved, root_)) {
         return absl::InvalidArgumentError(absl::StrCat("symlink ", relative, " resolves outside the archive"));
       }
+      if (MakesDirectoryLoop(root_ / relative, resolved)) {
+        return absl::InvalidArgumentError(absl::StrCat("symlink ", relative, " -> ", fs::read_symlink(root_ / relative, error).string(),
+                                                       " makes a directory loop (it points at a directory that holds it)"));
+      }
     }
     return absl::OkStatus();
   }
@@ -571,7 +589,10 @@ absl::StatusOr<std::vector<std::string>> ListFilesToPack(const fs::path& root, P
     if (listing.ok() && listing->exit_code == 0 && !listing->output_truncated) {
       listed_by_git = true;
       for (absl::string_view path : absl::StrSplit(listing->standard_output, '\0', absl::SkipEmpty())) {
-        if (auto status = CollectEntry(canonical_root, fs::path(std::string(path)), files); !status.ok()) return status;
+        if (auto status = CollectEntry(canonical_root, fs::path(std::string(path)), options.max_name_bytes, files);
+            !status.ok()) {
+          return status;
+        }
       }
     } else {
       spdlog::warn("archive: git ls-files failed in {} ({}); packing without .gitignore", canonical_root.string(),
@@ -580,7 +601,10 @@ absl::StatusOr<std::vector<std::string>> ListFilesToPack(const fs::path& root, P
   }
   if (!listed_by_git) {
     for (fs::directory_iterator it(canonical_root, error), end; it != end; it.increment(error)) {
-      if (auto status = CollectEntry(canonical_root, it->path().filename(), files); !status.ok()) return status;
+      if (auto status = CollectEntry(canonical_root, it->path().filename(), options.max_name_bytes, files);
+          !status.ok()) {
+        return status;
+      }
     }
     if (error) return absl::InternalError(absl::StrCat("cannot list ", root.string(), ": ", error.message()));
   }

@@ -17,6 +17,12 @@ namespace hipforge {
 
 enum class ArchiveCompression { kGzip, kZstd };
 
+// Longest name per path component: uploads (input trees) 240 bytes, trees the service derives from
+// them (translated, renamed) up to NAME_MAX, so a rename of an accepted name (kernel.cu -> kernel.hip)
+// never fails later in the pipeline.
+inline constexpr size_t kMaxInputNameBytes = 240;
+inline constexpr size_t kMaxDerivedNameBytes = 255;
+
 // ---- Packing -------------------------------------------------------------------------------------
 
 struct PackOptions {
@@ -25,6 +31,7 @@ struct PackOptions {
   // (tracked files plus untracked files that .gitignore does not exclude). `.git` is always skipped.
   bool honour_gitignore = true;
   size_t chunk_bytes = 64 << 10;  // size of the pieces handed to the sink (the last one may be smaller)
+  size_t max_name_bytes = kMaxInputNameBytes;  // per component (kMaxDerivedNameBytes for derived trees)
 };
 
 struct PackProgress {
@@ -76,13 +83,16 @@ struct ExtractLimits {
   double max_compression_ratio = 200.0;
   uint64_t ratio_check_floor_bytes = 8ull << 20;
   bool reject_empty = true;  // an archive with no regular file is an error (InvalidArgument)
+  size_t max_name_bytes = kMaxInputNameBytes;  // per component (kMaxDerivedNameBytes for derived trees)
 };
 
 struct ExtractResult {
   uint64_t files = 0;  // regular files (hard links included)
   uint64_t directories = 0;
   uint64_t symlinks = 0;
-  uint64_t uncompressed_bytes = 0;  // logical sizes of all files written (hard links included)
+  // Logical sizes of all files written (hard links included), plus every body inflated without being
+  // written (a hard link's own body, one declared on a directory or symlink).
+  uint64_t uncompressed_bytes = 0;
   uint64_t compressed_bytes = 0;
 };
 
@@ -94,14 +104,16 @@ using ArchiveChunkSource = std::function<absl::StatusOr<std::string_view>()>;
 // empty directory. Refuses, with nothing left behind in `target`:
 //   InvalidArgument    corrupt or truncated archive, not a tar, entry names that are absolute,
 //                      contain "..", are not valid UTF-8, hold control characters or are longer
-//                      than 3072 bytes (240 per component: room for the worker's prefix and renames),
+//                      than 3072 bytes or max_name_bytes per component,
 //                      duplicate entries, symlinks or hard links leaving the root, symlinks that do
-//                      not resolve (dangling, loops), device files, FIFOs, sockets, an archive
+//                      not resolve (dangling, loops) or point at a directory that holds them
+//                      (a directory loop: `src/self -> .`), device files, FIFOs, sockets, an archive
 //                      without files (reject_empty);
 //   ResourceExhausted  over max_compressed_bytes / max_uncompressed_bytes / max_files, or a
 //                      compression ratio above max_compression_ratio (decompression bomb). Sizes
 //                      count what is written: sparse entries at their full size, hard links at
-//                      their target's size (a hard link's own body is ignored). The source is read
+//                      their target's size; a body that is skipped (a hard link's own) counts at
+//                      its declared size, refused before it is inflated. The source is read
 //                      in fixed blocks, so the outcome does not depend on how it is chunked;
 //   FailedPrecondition `target` is not empty; Internal for local I/O errors.
 // Nothing is ever written outside `target`: entry names are checked here and libarchive's

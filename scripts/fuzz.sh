@@ -9,7 +9,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build_dir=${BUILD_DIR:-$here/build}
 fuzz_dir=$build_dir/fuzz-clang
-all_targets=(archive_fuzzer submit_stream_fuzzer manifest_fuzzer cmake_tokenizer_fuzzer token_pass_fuzzer)
+all_targets=(archive_fuzzer submit_stream_fuzzer manifest_fuzzer cmake_tokenizer_fuzzer token_pass_fuzzer
+             http_query_fuzzer)
 
 build() {
   export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$here} CCACHE_NOHASHDIR=1

@@ -20,6 +20,7 @@
 #include "server/job_service.h"
 #include "server/lease_rescuer.h"
 #include "server/orphan_collector.h"
+#include "server/store/data_dir.h"
 #include "server/store/artifact_store.h"
 #include "server/store/dashboard_reader.h"
 #include "server/store/embedded_postgres.h"
@@ -74,9 +75,9 @@ absl::StatusOr<std::unique_ptr<ServerApp>> ServerApp::Start(const ServerConfig& 
   parts->clock = &clock;
   parts->shutdown_grace = config.shutdown_grace;
   std::error_code ec;
-  fs::create_directories(config.data_dir, ec);
-  if (ec) return absl::InternalError(absl::StrCat("cannot create data dir ", config.data_dir.string(), ": ", ec.message()));
-  const fs::path data_dir = fs::absolute(config.data_dir);
+  absl::StatusOr<fs::path> opened_data_dir = OpenPrivateDataDir(config.data_dir);
+  if (!opened_data_dir.ok()) return opened_data_dir.status();
+  const fs::path data_dir = *opened_data_dir;
 
   std::string database_url = config.database_url;
   if (database_url.empty()) {
@@ -123,6 +124,10 @@ absl::StatusOr<std::unique_ptr<ServerApp>> ServerApp::Start(const ServerConfig& 
     fs::remove_all(it->path(), ignored);
   }
   ec.clear();
+  // Upload checks unpack every team's code here: the owner only (root's 0711 data dir lets others pass).
+  fs::create_directories(scratch_dir, ec);
+  fs::permissions(scratch_dir, fs::perms::owner_all, fs::perm_options::replace, ec);
+  if (ec) return absl::InternalError(absl::StrCat("cannot make ", scratch_dir.string(), " private: ", ec.message()));
   parts->artifacts = std::make_unique<ArtifactStore>(data_dir, config.limits.max_artifact_bytes);
   if (absl::Status status = parts->artifacts->Init(); !status.ok()) return status;
   parts->jobs = std::make_unique<JobService>(*parts->store, *parts->artifacts, clock, config.limits,

@@ -97,10 +97,19 @@ absl::StatusOr<std::optional<LeaseGrant>> TaskService::Lease(const WorkerIdentit
   if (absl::Status granted = CheckRolesGranted(identity, request.roles); !granted.ok()) return granted;
   (void)store_.WorkerHeartbeat(worker_id);
   for (;;) {
+    // A caller that went away (a worker that stopped) must not be handed a task nobody will run.
+    if (cancelled()) return std::nullopt;
     absl::StatusOr<std::optional<LeasedTask>> leased = store_.LeaseTask(request);
     if (!leased.ok()) return leased.status();
     if (leased->has_value()) {
       LeasedTask& task = **leased;
+      if (cancelled()) {
+        // It left while the lease was being taken: give the task back at once, its attempt not counted.
+        (void)store_.GiveBackTask(task.task_id, task.lease_token, "the worker stopped before it received the task");
+        spdlog::info("[job={}] [worker={}] task {} given back: the worker's poll ended before the lease reached it",
+                     task.job_id, worker_id, task.task_id);
+        return std::nullopt;
+      }
       absl::StatusOr<Job> job = store_.GetJob(task.job_id);
       if (!job.ok()) return job.status();
       spdlog::info("[job={}] [worker={}] leased {} task {} attempt {}/{}", task.job_id, worker_id,
@@ -206,6 +215,15 @@ absl::StatusOr<FailureOutcome> TaskService::Fail(const std::string& job_id, cons
                                                  const std::string& lease_token, const std::string& raw_error,
                                                  bool permanent) {
   const std::string error = RedactSecrets(raw_error);  // becomes the job's error message
+  // Logged only once the lease is known to be the caller's: anyone's text must not read as a task's failure.
+  if (absl::Status lease = CheckLease(task_id, lease_token); !lease.ok()) {
+    if (lease.code() != absl::StatusCode::kFailedPrecondition && lease.code() != absl::StatusCode::kNotFound) {
+      return lease;
+    }
+    spdlog::warn("[job={}] FailTask for task {} refused (its text not recorded): {}", job_id, task_id,
+                 std::string(lease.message()));
+    return FailureOutcome::kLeaseLost;
+  }
   spdlog::warn("[job={}] task {} failed{}: {}", job_id, task_id, permanent ? " permanently" : "", error);
   if (permanent) {
     // A retry cannot help: finish the task with the job failed.

@@ -128,6 +128,7 @@ absl::StatusOr<TaskOutput> TranslateTaskRunner::Run(const TaskContext& context) 
   PackOptions pack;
   pack.compression = compression_;
   pack.honour_gitignore = false;  // the output tree is exactly what the translator wrote
+  pack.max_name_bytes = kMaxDerivedNameBytes;  // renames may lengthen an accepted name
   absl::StatusOr<PackResult> packed = PackDirectoryToFile(output_root, tree_archive, launcher_, pack);
   if (!packed.ok()) return packed.status();
   output.artifacts.push_back({v1::ARTIFACT_KIND_TRANSLATED_TREE,

@@ -66,6 +66,8 @@ absl::Status Worker::Register() {
     if (limits.max_compression_ratio() > 0) extract.max_compression_ratio = limits.max_compression_ratio();
     if (limits.ratio_check_floor_bytes() > 0) extract.ratio_check_floor_bytes = limits.ratio_check_floor_bytes();
   }
+  // Inputs include translated trees, whose renamed names (kernel.cu -> kernel.hip) may pass the upload's limit.
+  options_.extract_limits.max_name_bytes = kMaxDerivedNameBytes;
   spdlog::info("[worker={}] registered; lease {} ms", options_.worker_id, lease_duration_.count());
   return absl::OkStatus();
 }

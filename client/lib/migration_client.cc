@@ -290,7 +290,9 @@ absl::StatusOr<ExtractResult> MigrationClient::FetchTreeInto(const std::string& 
   if (!temp.ok()) return temp.status();
   // The server's tree is extracted with the same limits as an upload: a compromised server must not
   // be able to write outside --out either.
-  auto extracted = SafeExtractFile(*temp, absolute_out);
+  ExtractLimits limits;
+  limits.max_name_bytes = kMaxDerivedNameBytes;  // a translated tree: renamed names may be longer than an upload's
+  auto extracted = SafeExtractFile(*temp, absolute_out, limits);
   fs::remove(*temp, error);
   return extracted;
 }

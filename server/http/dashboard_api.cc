@@ -16,7 +16,9 @@
 #include "absl/strings/str_split.h"
 #include "absl/time/time.h"
 #include "common/sha256.h"
+#include "common/utf8.h"
 #include "server/http/patch_hunks.h"
+#include "server/http/query_params.h"
 #include "server/proto_convert.h"
 
 namespace hipforge::server::http {
@@ -71,76 +73,6 @@ HttpResponse Error(const absl::Status& status) {
   const int code = HttpStatusOf(status);
   if (code == 500) spdlog::error("[job=-] http: {}", status.ToString());
   return Error(code, code == 500 ? absl::string_view("internal error") : status.message());
-}
-
-// Query parameters of one endpoint: unknown names are refused (a typo must not silently widen a filter).
-class Params {
- public:
-  Params(const HttpRequest& request, std::set<std::string> allowed) : request_(request) {
-    for (const auto& [name, value] : request.query) {
-      if (allowed.count(name) == 0) {
-        problem_ = absl::StrCat("unknown query parameter '", name, "'");
-      } else if (request.query.count(name) > 1) {
-        problem_ = absl::StrCat("query parameter '", name, "' given more than once");
-      }
-    }
-  }
-  const std::optional<std::string>& problem() const { return problem_; }
-
-  std::optional<std::string> Text(const std::string& name) const {
-    auto it = request_.query.find(name);
-    if (it == request_.query.end() || it->second.empty()) return std::nullopt;
-    return it->second;
-  }
-  absl::StatusOr<int> Int(const std::string& name, int fallback, int min, int max) const {
-    auto text = Text(name);
-    if (!text) return fallback;
-    int value = 0;
-    if (!absl::SimpleAtoi(*text, &value) || value < min || value > max) {
-      return absl::InvalidArgumentError(absl::StrCat(name, " must be an integer in [", min, ", ", max, "], got '", *text, "'"));
-    }
-    return value;
-  }
-  absl::StatusOr<std::optional<std::string>> OneOf(const std::string& name, std::set<std::string> values) const {
-    auto text = Text(name);
-    if (text && values.count(*text) == 0) {
-      std::string allowed;
-      for (const auto& v : values) absl::StrAppend(&allowed, allowed.empty() ? "" : ", ", v);
-      return absl::InvalidArgumentError(absl::StrCat(name, " must be one of ", allowed, ", got '", *text, "'"));
-    }
-    return text;
-  }
-  // RFC 3339 time -> microseconds since the epoch.
-  absl::StatusOr<std::optional<int64_t>> Time(const std::string& name) const {
-    auto text = Text(name);
-    if (!text) return std::optional<int64_t>();
-    absl::Time time;
-    std::string error;
-    if (!absl::ParseTime(absl::RFC3339_full, *text, &time, &error)) {
-      return absl::InvalidArgumentError(absl::StrCat(name, " must be an RFC 3339 time like 2026-01-31T12:00:00Z, got '",
-                                                     *text, "'"));
-    }
-    return std::optional<int64_t>(absl::ToUnixMicros(time));
-  }
-
- private:
-  const HttpRequest& request_;
-  std::optional<std::string> problem_;
-};
-
-// Page tokens are base64url JSON {"k": kind, ...}: opaque to clients, checked on the way back in.
-std::string EncodeToken(json token) { return absl::WebSafeBase64Escape(token.dump()); }
-
-absl::StatusOr<std::optional<json>> DecodeToken(const Params& params, const std::string& kind) {
-  auto text = params.Text("page_token");
-  if (!text) return std::optional<json>();
-  std::string raw;
-  json token;
-  if (absl::WebSafeBase64Unescape(*text, &raw)) token = json::parse(raw, nullptr, false);
-  if (!token.is_object() || token.value("k", "") != kind) {
-    return absl::InvalidArgumentError("invalid page token (use next_page_token from the previous page)");
-  }
-  return std::optional<json>(std::move(token));
 }
 
 std::string JoinJson(const std::vector<std::string>& items) {
@@ -212,13 +144,11 @@ HttpResponse DashboardApi::Api(const HttpRequest& request, const Caller& caller)
     if (params.problem()) return Error(400, *params.problem());
     auto page_size = params.Int("page_size", 100, 1, kMaxPageSize);
     if (!page_size.ok()) return Error(page_size.status());
-    auto token = DecodeToken(params, "repositories");
-    if (!token.ok()) return Error(token.status());
-    std::optional<std::string> after;
-    if (*token) after = (**token).value("after", "");
-    auto page = reader_.ListRepositories(team, after, *page_size, params.Text("repository"));
+    absl::StatusOr<std::optional<std::string>> after = DecodeRepositoriesCursor(params);
+    if (!after.ok()) return Error(after.status());
+    auto page = reader_.ListRepositories(team, *after, *page_size, params.Text("repository"));
     if (!page.ok()) return Error(page.status());
-    json next = page->next_after ? json(EncodeToken({{"k", "repositories"}, {"after", *page->next_after}})) : json("");
+    json next = page->next_after ? json(EncodeRepositoriesCursor(*page->next_after)) : json("");
     return Json(200, absl::StrCat(R"({"team":)", json(team).dump(), R"(,"repositories":)",
                                   JoinJson(page->repositories_json), R"(,"next_page_token":)", next.dump(), "}"));
   }
@@ -248,16 +178,12 @@ HttpResponse DashboardApi::Api(const HttpRequest& request, const Caller& caller)
     auto page_size = params.Int("page_size", 50, 1, kMaxPageSize);
     if (!page_size.ok()) return Error(page_size.status());
     filter.page_size = *page_size;
-    auto token = DecodeToken(params, "jobs");
-    if (!token.ok()) return Error(token.status());
-    if (*token) {
-      const json& seq = (**token)["before"];
-      if (!seq.is_number_integer()) return Error(400, "invalid page token (use next_page_token from the previous page)");
-      filter.before_seq = seq.get<int64_t>();
-    }
+    absl::StatusOr<std::optional<int64_t>> before_seq = DecodeJobsCursor(params);
+    if (!before_seq.ok()) return Error(before_seq.status());
+    filter.before_seq = *before_seq;
     auto page = reader_.ListJobs(team, filter);
     if (!page.ok()) return Error(page.status());
-    json next = page->next_before_seq ? json(EncodeToken({{"k", "jobs"}, {"before", *page->next_before_seq}})) : json("");
+    json next = page->next_before_seq ? json(EncodeJobsCursor(*page->next_before_seq)) : json("");
     return Json(200, absl::StrCat(R"({"jobs":)", JoinJson(page->jobs_json), R"(,"next_page_token":)", next.dump(), "}"));
   }
   if (collection == "jobs" && (parts.size() == 4 || parts.size() == 5 || parts.size() == 6)) {
@@ -425,21 +351,12 @@ HttpResponse DashboardApi::JobResource(const HttpRequest& request, const Caller&
     auto page_size = params.Int("page_size", 100, 1, kMaxPageSize);
     if (!page_size.ok()) return Error(page_size.status());
     query.page_size = *page_size;
-    auto token = DecodeToken(params, "findings");
-    if (!token.ok()) return Error(token.status());
-    if (*token) {
-      const json& t = **token;
-      if (!t.contains("r") || !t["r"].is_string() || !t.contains("p") || !t["p"].is_string() ||
-          !t.contains("l") || !t["l"].is_number_integer() || !t.contains("o") || !t["o"].is_number_integer()) {
-        return Error(400, "invalid page token (use next_page_token from the previous page)");
-      }
-      query.after = FindingCursor{t["r"], t["p"], t["l"], t["o"]};
-    }
+    absl::StatusOr<std::optional<FindingCursor>> cursor = DecodeFindingsCursor(params);
+    if (!cursor.ok()) return Error(cursor.status());
+    query.after = *cursor;
     auto page = reader_.ListFindings(team, query);
     if (!page.ok()) return Error(page.status());
-    json next = page->next ? json(EncodeToken({{"k", "findings"}, {"r", page->next->rule_id}, {"p", page->next->path},
-                                               {"l", page->next->line}, {"o", page->next->ordinal}}))
-                           : json("");
+    json next = page->next ? json(EncodeFindingsCursor(*page->next)) : json("");
     return respond(absl::StrCat(R"({"findings":)", JoinJson(page->findings_json), R"(,"next_page_token":)",
                                 next.dump(), R"(,"compared_with":)", compared_with.dump(), "}"));
   }
@@ -481,6 +398,7 @@ HttpResponse DashboardApi::Events(const HttpRequest& request, const Caller& call
   HttpResponse response;
   response.content_type = "text/event-stream";
   response.headers = {{"Cache-Control", "no-store"}, {"X-Accel-Buffering", "no"}};
+  response.stream_key = caller.team;  // the server caps streams per team
   const auto keepalive = options_.keepalive_interval;
   response.stream = [this, caller, job_id, after, keepalive](EventSink& sink) {
     google::protobuf::util::JsonPrintOptions print;

@@ -45,6 +45,8 @@ struct HttpResponse {
   // When set, the headers go out without a length and this writes the body until it returns; the
   // connection then closes (Server-Sent Events).
   std::function<void(EventSink&)> stream;
+  // Streams are capped per key (the caller's team) as well as in all: one team cannot hold them all.
+  std::string stream_key;
 };
 
 class HttpHandler {
@@ -53,9 +55,19 @@ class HttpHandler {
   virtual HttpResponse Handle(const HttpRequest& request) = 0;
 };
 
+// Budgets and deadlines (docs/operations.md, "HTTP connections"). A connection that is not inside a
+// handler or a stream (waiting for a request, or reading one) can be closed to make room, oldest
+// first, so idle and slow peers never keep anyone out; handlers and streams have budgets of their
+// own below the connection cap, so health checks always find a connection.
 struct HttpServerOptions {
-  int max_connections = 128;      // beyond: 503 at once
-  int idle_timeout_seconds = 30;  // a keep-alive connection with no request for this long is closed
+  int max_connections = 512;       // open at once; at the cap the oldest idle or reading one is closed
+  int max_api_requests = 128;      // non-health requests inside a handler at once; beyond: 503
+  int max_streams = 256;           // event streams at once; beyond: 503
+  int max_streams_per_key = 32;    // ... per HttpResponse::stream_key (team); beyond: 429
+  std::vector<std::string> health_paths = {"/healthz", "/readyz"};  // outside max_api_requests
+  int idle_timeout_seconds = 30;     // keep-alive: no next request for this long closes the connection
+  int request_timeout_seconds = 10;  // a request's headers and body, from its first byte (or the accept)
+  int write_timeout_seconds = 30;    // each response, and each event of a stream, must be taken this fast
   size_t max_request_bytes = 64 << 10;
 };
 
@@ -75,6 +87,10 @@ class HttpServer {
   explicit HttpServer(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
+
+// A request target ("/path?k=v&...") as HttpRequest's target, path and query (percent-decoded; method
+// and headers left empty). nullopt for a malformed escape.
+std::optional<HttpRequest> ParseTarget(absl::string_view target);
 
 // "a%20b+c" -> "a b c" (query strings: '+' is a space). nullopt for a malformed escape.
 std::optional<std::string> PercentDecode(absl::string_view text, bool plus_is_space);

@@ -32,6 +32,14 @@ std::string RandomSuffix() {
   return out.str();
 }
 
+// Every team's code lives here: directories 0700 and files 0600, whatever the umask (the data
+// directory above is private too; this holds if it is ever loosened).
+void CreatePrivateDirectories(const fs::path& dir, std::error_code& error) {
+  fs::create_directories(dir, error);
+  if (error) return;
+  fs::permissions(dir, fs::perms::owner_all, fs::perm_options::replace, error);
+}
+
 // Hashes while writing (common/sha256.h hashes whole buffers or files; a stream needs an
 // incremental digest, so this uses the same OpenSSL EVP primitive directly).
 class FileArtifactWriter final : public ArtifactWriter {
@@ -44,7 +52,7 @@ class FileArtifactWriter final : public ArtifactWriter {
   ~FileArtifactWriter() override { Abort(); }
 
   absl::Status Open() {
-    fd_ = ::open(temp_path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    fd_ = ::open(temp_path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (fd_ < 0) return absl::InternalError("cannot create " + temp_path_.string() + ": " + std::strerror(errno));
     return absl::OkStatus();
   }
@@ -86,7 +94,7 @@ class FileArtifactWriter final : public ArtifactWriter {
     StoredArtifact stored{HexOf(bytes.data(), length), bytes_written_};
     const fs::path final_path = root_ / stored.digest.substr(0, 2) / stored.digest.substr(2);
     std::error_code error;
-    fs::create_directories(final_path.parent_path(), error);
+    CreatePrivateDirectories(final_path.parent_path(), error);
     if (error) {
       Abort();
       return absl::InternalError("cannot create " + final_path.parent_path().string() + ": " + error.message());
@@ -158,7 +166,8 @@ ArtifactStore::ArtifactStore(fs::path data_dir, int64_t default_max_bytes)
 
 absl::Status ArtifactStore::Init() {
   std::error_code error;
-  fs::create_directories(root_ / "tmp", error);
+  CreatePrivateDirectories(root_ / "tmp", error);
+  if (!error) fs::permissions(root_, fs::perms::owner_all, fs::perm_options::replace, error);
   if (error) return absl::InternalError("cannot create " + (root_ / "tmp").string() + ": " + error.message());
   return absl::OkStatus();
 }

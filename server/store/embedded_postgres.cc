@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <set>
 #include <pqxx/pqxx>
 #include <thread>
 
@@ -152,7 +153,12 @@ absl::Status EmbeddedPostgres::StartImpl() {
   fs::create_directories(cluster_dir_, error);
   fs::create_directories(socket_dir_, error);
   if (error) return absl::InternalError("cannot create cluster directories: " + error.message());
-  fs::permissions(cluster_dir_, fs::perms::owner_all, fs::perm_options::replace, error);
+  // Only the cluster's owner reaches the socket (root passes any mode): another local account can
+  // neither connect nor, with peer authentication, log in as anyone.
+  for (const fs::path& dir : {cluster_dir_, socket_dir_}) {
+    fs::permissions(dir, fs::perms::owner_all, fs::perm_options::replace, error);
+    if (error) return absl::InternalError("cannot make " + dir.string() + " private: " + error.message());
+  }
   if (as_root_) {
     for (const fs::path& dir : {cluster_dir_, socket_dir_}) {
       if (::chown(dir.c_str(), user->pw_uid, user->pw_gid) != 0) {
@@ -165,8 +171,10 @@ absl::Status EmbeddedPostgres::StartImpl() {
     if (!fs::is_empty(cluster_dir_, error)) {
       return absl::FailedPreconditionError(cluster_dir_.string() + " is not empty and holds no PostgreSQL cluster");
     }
-    std::vector<std::string> args = {"-D", cluster_dir_.string(), "-U", "postgres", "-A", "trust",
-                                     "-E", "UTF8", "--locale=C"};
+    // peer, not trust: pg_hba.conf is rewritten below on every start anyway, but no cluster of ours
+    // should ever have existed that lets any local account in as the superuser.
+    std::vector<std::string> args = {"-D", cluster_dir_.string(), "-U", "postgres", "--auth-local=peer",
+                                     "--auth-host=reject", "-E", "UTF8", "--locale=C"};
     if (!options_.durable) args.push_back("--no-sync");
     auto result = RunPg("initdb", args);
     if (!result.ok()) return result.status();
@@ -174,11 +182,13 @@ absl::Status EmbeddedPostgres::StartImpl() {
     std::ofstream conf(cluster_dir_ / "postgresql.conf", std::ios::app);
     conf << "\n# Settings written by hipforge on every start.\ninclude_if_exists = 'hipforge.conf'\n";
   }
+  if (auto status = WriteAccessRules(); !status.ok()) return status;
   {
     // Unix socket only: no TCP port to collide with other clusters on the machine.
     std::ofstream conf(cluster_dir_ / "hipforge.conf", std::ios::trunc);
     conf << "listen_addresses = ''\n"
          << "unix_socket_directories = '" << socket_dir_.string() << "'\n"
+         << "unix_socket_permissions = 0700\n"
          << "port = " << options_.port << "\n"
          << "max_connections = 200\n";
     // Not durable: no fsync, so an OS crash may lose data, but a killed process may not. Commits stay
@@ -232,6 +242,41 @@ absl::Status EmbeddedPostgres::StartImpl() {
     return absl::InternalError(std::string("cannot create the database: ") + failure.what());
   }
   spdlog::info("embedded postgres: running in {} (socket {})", cluster_dir_.string(), socket_dir_.string());
+  return absl::OkStatus();
+}
+
+absl::Status EmbeddedPostgres::WriteAccessRules() {
+  // Who may log in as the superuser `postgres`: the OS account that runs this server and the one that
+  // owns the cluster (the same one unless the server runs as root), each proved by the kernel (peer:
+  // SO_PEERCRED on the unix socket). Written on every start, so clusters initialised with `trust` by
+  // older versions are closed too.
+  std::set<std::string> accounts;
+  if (const passwd* self = ::getpwuid(::geteuid()); self != nullptr) accounts.insert(self->pw_name);
+  if (as_root_) accounts.insert(options_.unprivileged_user);
+  if (accounts.empty()) return absl::FailedPreconditionError("the server's own user id has no account name");
+  std::ofstream hba(cluster_dir_ / "pg_hba.conf", std::ios::trunc);
+  hba << "# Written by hipforge on every start: unix socket only, peer authentication (pg_ident.conf).\n"
+      << "local all all peer map=hipforge\n";
+  std::ofstream ident(cluster_dir_ / "pg_ident.conf", std::ios::trunc);
+  ident << "# Written by hipforge on every start: the accounts that may connect, as the superuser only.\n";
+  for (const std::string& account : accounts) ident << "hipforge " << account << " postgres\n";
+  hba.close();
+  ident.close();
+  if (!hba || !ident) return absl::InternalError("cannot write the access rules in " + cluster_dir_.string());
+  if (as_root_) {
+    const passwd* owner = ::getpwnam(options_.unprivileged_user.c_str());
+    for (const char* name : {"pg_hba.conf", "pg_ident.conf"}) {
+      const fs::path file = cluster_dir_ / name;
+      if (owner == nullptr || ::chown(file.c_str(), owner->pw_uid, owner->pw_gid) != 0) {
+        return absl::InternalError("cannot chown " + file.string());
+      }
+    }
+  }
+  std::error_code error;
+  for (const char* name : {"pg_hba.conf", "pg_ident.conf"}) {
+    fs::permissions(cluster_dir_ / name, fs::perms::owner_read | fs::perms::owner_write, fs::perm_options::replace,
+                    error);
+  }
   return absl::OkStatus();
 }
 

@@ -3,7 +3,9 @@
 // is given, and by tests/benchmarks that have no HIPFORGE_TEST_DATABASE_URL.
 //
 // The cluster lives in <data_dir>/postgres and listens only on a unix socket in <data_dir>/run
-// (listen_addresses=''), so several clusters never fight over a TCP port. PostgreSQL refuses to run
+// (listen_addresses=''), so several clusters never fight over a TCP port. Other local accounts are kept
+// out twice: the socket directory is 0700, and pg_hba.conf allows only peer authentication of the
+// server's own account (docs/security.md, "Local accounts"). PostgreSQL refuses to run
 // as root, so when euid is 0 initdb/pg_ctl run through `runuser -u <unprivileged_user> --` on a
 // directory chowned to that user (see cluster_dir() for where it goes if that user cannot reach
 // the data directory).
@@ -52,6 +54,7 @@ class EmbeddedPostgres {
  private:
   EmbeddedPostgres(ProcessLauncher& launcher, EmbeddedPostgresOptions options);
   absl::Status StartImpl();
+  absl::Status WriteAccessRules();  // pg_hba.conf + pg_ident.conf
   absl::StatusOr<ProcessResult> RunPg(const std::string& program, std::vector<std::string> args);
 
   ProcessLauncher& launcher_;

@@ -78,6 +78,28 @@ TEST_F(SubmitHostileWithWorkerTest, NameThatIsNotUtf8IsRefusedAtSubmitAndTheServ
   EXPECT_EQ(job.state(), v1::JOB_STATE_SUCCEEDED) << job.error();
 }
 
+TEST_F(SubmitHostileWithWorkerTest, ALongestAcceptedCudaNameStillTranslatesWithRenameToHip) {
+  // 240 bytes is the longest name Submit accepts; renamed to .hip it is 241 bytes. It was accepted, then failed in
+  // the worker on every attempt ("file name longer than 240 bytes", issue 24, item 9).
+  const std::string name = std::string(240 - 3, 'k') + ".cu";
+  v1::JobSpec spec = TestSpec("longest-name");
+  spec.mutable_options()->set_rename_to_hip(true);
+  SubmitOutcome outcome = SubmitArchive(*api_, spec, TarForge().PaxHeader({{"path", "src/" + name}}).File("x", kCuda).Build());
+  ASSERT_TRUE(outcome.status.ok()) << outcome.status.error_message();
+  v1::Job job = WaitForJob(outcome.job.id(), [](const v1::Job& j) { return IsFinal(j.state()); }, 180s);
+  ASSERT_EQ(job.state(), v1::JOB_STATE_SUCCEEDED) << job.error();
+  EXPECT_EQ(job.attempts(), 1);
+  std::string tree;
+  v1::ArtifactInfo info;
+  ASSERT_TRUE(FetchAll(*api_, job.id(), v1::ARTIFACT_KIND_TRANSLATED_TREE, &tree, &info).ok());
+  ExtractLimits derived;
+  derived.max_name_bytes = kMaxDerivedNameBytes;
+  const fs::path out = temp_dir_ / "renamed";
+  absl::StatusOr<ExtractResult> extracted = SafeExtractBuffer(tree, out, derived);
+  ASSERT_TRUE(extracted.ok()) << extracted.status();
+  EXPECT_TRUE(fs::exists(out / "src" / (std::string(240 - 3, 'k') + ".hip")));
+}
+
 TEST_F(SubmitHostileWithWorkerTest, Utf8NamesWorkEndToEndUnderTheCLocale) {
   const fs::path repo = temp_dir_ / "repo";
   fs::create_directories(repo / "données");
@@ -153,6 +175,10 @@ TEST_F(SubmitHostileTest, WhatWouldFailInTheWorkerIsDecidedAtSubmit) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"dangling symlink", TarForge().File("src/a.cu", kCuda).Symlink("src/b.cu", "missing.cu").Build()},
       {"self-referencing symlink", TarForge().File("src/a.cu", kCuda).Symlink("src/loop", "loop").Build()},
+      // Resolves inside the tree, but a walk that follows links (the patch's diff) never ends: it was accepted,
+      // then failed in the worker on every attempt (issue 24, item 8).
+      {"symlink to its own directory", TarForge().File("src/a.cu", kCuda).Symlink("src/self", ".").Build()},
+      {"symlink to the root from below", TarForge().File("src/a.cu", kCuda).Symlink("src/deep/up", "../..").Build()},
       {"name too long once renamed",
        TarForge().File("src/a.cu", kCuda).PaxHeader({{"path", std::string(246, 'k') + ".cu"}}).File("x", kCuda).Build()},
   };
@@ -161,6 +187,24 @@ TEST_F(SubmitHostileTest, WhatWouldFailInTheWorkerIsDecidedAtSubmit) {
     EXPECT_EQ(outcome.status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << what << " was accepted";
   }
   ExpectNoJobAndNothingStored();
+}
+
+TEST_F(SubmitHostileTest, AHardLinkBodyCountsAgainstTheUploadLimitBeforeItIsInflated) {
+  // 1 MB on the wire, 32 GiB once inflated: accepted in 4.4 s, then inflated again by the worker (issue 24,
+  // item 5). The same bytes as a regular file were refused at once; now both are, the same way.
+  const uint64_t body = config_.limits.upload.max_uncompressed_bytes + (1u << 20);
+  const std::string header_only = TarForge().File("src/a.cu", kCuda).HardlinkWithBody("src/b.cu", "src/a.cu", 0).Build();
+  TarForge forged;
+  forged.File("src/a.cu", kCuda).HardlinkWithBody("src/b.cu", "src/a.cu", body);
+  const auto started = std::chrono::steady_clock::now();
+  SubmitOutcome outcome = SubmitArchive(*api_, TestSpec("hardlink-bomb"), hipforge::testing::Gzip(forged.Build()));
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  EXPECT_EQ(outcome.status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << outcome.status.error_message();
+  EXPECT_THAT(outcome.status.error_message(), HasSubstr("uncompressed size limit"));
+  EXPECT_LT(seconds, 5.0) << "the body was inflated before it was counted";
+  ExpectNoJobAndNothingStored();
+  // A hard link without a body is still fine.
+  EXPECT_TRUE(SubmitArchive(*api_, TestSpec("hardlink-ok"), header_only).status.ok());
 }
 
 TEST_F(SubmitHostileTest, OrphanArtifactsAndLeftoverScratchAreRemovedOnStart) {

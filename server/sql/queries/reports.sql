@@ -74,24 +74,34 @@ FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS p(v, ord)
 -- name: get_report
 -- The document with its tabular sections rebuilt from the tables (the tables are the source of truth for their
 -- columns; fields without a column, e.g. a file's kind and left_for_person, come from the document's entry).
+-- Each section's document entries are unnested once and joined by ordinal: a lookup `document->...->ordinal` per
+-- row read (and detoasted) the whole document for every row (20,000 files: > 30 s).
 SELECT (d.document || jsonb_build_object('job_id', d.job_id::text)
   || CASE WHEN d.document ? 'translation' THEN jsonb_build_object('translation',
        coalesce(d.document->'translation', '{}'::jsonb) || jsonb_build_object('files', coalesce(
-         (SELECT jsonb_agg(coalesce(d.document->'translation'->'files'->f.ordinal, '{}'::jsonb)
+         (SELECT jsonb_agg(coalesce(e.v, '{}'::jsonb)
                            || jsonb_build_object('path', f.path, 'status', f.status, 'fallback_reason', f.fallback_reason,
                                               'converted', f.converted, 'unconverted', f.unconverted,
                                               'unsupported', f.unsupported, 'lines_changed', f.lines_changed,
                                               'changed_by', to_jsonb(f.changed_by)) ORDER BY f.ordinal)
-          FROM report_files f WHERE f.job_id = d.job_id), '[]'::jsonb)))
+          FROM report_files f
+          LEFT JOIN jsonb_array_elements(CASE WHEN jsonb_typeof(d.document->'translation'->'files') = 'array'
+                                              THEN d.document->'translation'->'files' ELSE '[]'::jsonb END)
+                    WITH ORDINALITY AS e(v, ord) ON e.ord - 1 = f.ordinal
+          WHERE f.job_id = d.job_id), '[]'::jsonb)))
      ELSE '{}'::jsonb END
   || CASE WHEN d.document ? 'findings' THEN jsonb_build_object('findings', coalesce(
-       (SELECT jsonb_agg(coalesce(d.document->'findings'->f.ordinal, '{}'::jsonb)
+       (SELECT jsonb_agg(coalesce(e.v, '{}'::jsonb)
                          || jsonb_build_object('rule_id', f.rule_id, 'severity', f.severity, 'path', f.path,
                                             'line', f.line, 'column', f.col, 'message', f.message, 'fix', f.fix,
                                             'auto_fixed', f.auto_fixed)
                          || CASE WHEN f.source_line <> '' THEN jsonb_build_object('source_line', f.source_line)
                                  ELSE '{}'::jsonb END ORDER BY f.ordinal)
-        FROM report_findings f WHERE f.job_id = d.job_id), '[]'::jsonb))
+        FROM report_findings f
+        LEFT JOIN jsonb_array_elements(CASE WHEN jsonb_typeof(d.document->'findings') = 'array'
+                                            THEN d.document->'findings' ELSE '[]'::jsonb END)
+                  WITH ORDINALITY AS e(v, ord) ON e.ord - 1 = f.ordinal
+        WHERE f.job_id = d.job_id), '[]'::jsonb))
      ELSE '{}'::jsonb END
   || CASE WHEN d.document ? 'builds' THEN jsonb_build_object('builds', coalesce(
        (SELECT jsonb_agg(jsonb_strip_nulls(jsonb_build_object('requested_arch', b.requested_arch, 'arch', b.arch,
@@ -113,11 +123,15 @@ SELECT (d.document || jsonb_build_object('job_id', d.job_id::text)
         FROM report_tests t WHERE t.job_id = d.job_id), '[]'::jsonb))
      ELSE '{}'::jsonb END
   || CASE WHEN d.document ? 'parity' THEN jsonb_build_object('parity', coalesce(
-       (SELECT jsonb_agg(coalesce(d.document->'parity'->p.ordinal, '{}'::jsonb)
+       (SELECT jsonb_agg(coalesce(e.v, '{}'::jsonb)
                          || jsonb_build_object('case', p.case_name, 'verdict', p.verdict,
                                             'max_abs_error', p.max_abs_error, 'max_rel_error', p.max_rel_error,
                                             'mismatches', p.mismatches) ORDER BY p.ordinal)
-        FROM report_parity p WHERE p.job_id = d.job_id), '[]'::jsonb))
+        FROM report_parity p
+        LEFT JOIN jsonb_array_elements(CASE WHEN jsonb_typeof(d.document->'parity') = 'array'
+                                            THEN d.document->'parity' ELSE '[]'::jsonb END)
+                  WITH ORDINALITY AS e(v, ord) ON e.ord - 1 = p.ordinal
+        WHERE p.job_id = d.job_id), '[]'::jsonb))
      ELSE '{}'::jsonb END)::text
 FROM report_documents d WHERE d.job_id = $1::uuid
 

@@ -4,6 +4,8 @@
 #include <thread>
 
 #include <gtest/gtest.h>
+
+#include "absl/strings/escaping.h"
 #include <nlohmann/json.hpp>
 
 #include "absl/strings/match.h"
@@ -231,6 +233,24 @@ TEST_F(DashboardApiTest, JobListPagesAndFilters) {
   ExpectError("/api/v1/jobs?page_token=AAAA", 400, "invalid page token");
   ExpectError("/api/v1/jobs?statee=succeeded", 400, "unknown query parameter 'statee'");
   ExpectError("/api/v1/nothing", 404, "no such API endpoint");
+}
+
+TEST_F(DashboardApiTest, MalformedTokensAndNonUtf8FiltersAreBadRequestsNotInternalErrors) {
+  // Each answered 500 (nlohmann type_error.316 / .302) before (issue 24, item 7).
+  SeedTwoJobs();
+  auto token = [](const std::string& json_text) { return UrlEncode(absl::WebSafeBase64Escape(json_text)); };
+  ExpectError("/api/v1/jobs?label=k%3D%ff", 400, "not valid UTF-8");
+  ExpectError("/api/v1/jobs?repository=%c3%28", 400, "not valid UTF-8");
+  for (const std::string& bad : {std::string(R"({"k":7})"), std::string(R"({"k":null})"), std::string("[1]"),
+                                 std::string(R"({"k":"jobs","before":"x"})")}) {
+    ExpectError("/api/v1/jobs?page_token=" + token(bad), 400, "invalid page token");
+    ExpectError("/api/v1/teams/qa/repositories?page_token=" + token(bad), 400, "invalid page token");
+  }
+  for (const std::string& bad : {std::string(R"({"k":"repositories","after":3})"),
+                                 std::string(R"({"k":"repositories","after":null})"),
+                                 std::string(R"({"k":"repositories"})")}) {
+    ExpectError("/api/v1/teams/qa/repositories?page_token=" + token(bad), 400, "invalid page token");
+  }
 }
 
 TEST_F(DashboardApiTest, JobDetailIsTeamScopedAndFinishedJobsRevalidateWithETags) {

@@ -5,6 +5,10 @@
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
+
+#include <sstream>
 
 #include "server/job_service.h"
 #include "server/task_service.h"
@@ -178,6 +182,49 @@ TEST_F(ServiceLogicTest, FailuresRetryWithBackoffThenDeadLetterTheJob) {
   absl::StatusOr<Job> failed = store_.GetJob(job.id);
   EXPECT_EQ(failed->state, JobState::kFailed);
   EXPECT_EQ(failed->error_message, "boom again");
+}
+
+TEST_F(ServiceLogicTest, APollThatEndedIsNotHandedATaskAndSpendsNoAttempt) {
+  // A stopped worker's pending long poll leased a task 173 ms after its "stopped" line; the job waited for the lease
+  // to expire and spent an attempt (issue 24, item 10).
+  const Job job = NewJob();
+  ASSERT_TRUE(tasks_.RegisterWorker(Pool(), {.id = "gone", .roles = {TaskKind::kTranslate}}, {}).ok());
+  absl::StatusOr<std::optional<LeaseGrant>> none =
+      tasks_.Lease(Pool(), "gone", {}, std::chrono::milliseconds(0), [] { return true; });
+  ASSERT_TRUE(none.ok()) << none.status();
+  EXPECT_FALSE(none->has_value()) << "a poll already cancelled leased a task";
+  // The poll ends while the lease is being taken: the task goes back at once.
+  int checks = 0;
+  absl::StatusOr<std::optional<LeaseGrant>> raced =
+      tasks_.Lease(Pool(), "gone", {}, std::chrono::milliseconds(0), [&] { return ++checks > 1; });
+  ASSERT_TRUE(raced.ok()) << raced.status();
+  EXPECT_FALSE(raced->has_value());
+  std::optional<LeaseGrant> next = Lease("t", TaskKind::kTranslate);
+  ASSERT_TRUE(next.has_value()) << "the task was not given back";
+  EXPECT_EQ(next->task.job_id, job.id);
+  EXPECT_EQ(next->task.attempt, 1) << "the lease nobody received spent an attempt";
+}
+
+TEST_F(ServiceLogicTest, ARefusedFailTaskIsNotLoggedAsTheTasksFailure) {
+  // A FailTask with a wrong lease token was logged as "task ... failed permanently: <caller's text>" (item 11).
+  const Job job = NewJob();
+  std::optional<LeaseGrant> held = Lease("t", TaskKind::kTranslate);
+  ASSERT_TRUE(held.has_value());
+  std::ostringstream log;
+  auto previous = spdlog::default_logger();
+  spdlog::set_default_logger(
+      std::make_shared<spdlog::logger>("capture", std::make_shared<spdlog::sinks::ostream_sink_mt>(log)));
+  absl::StatusOr<FailureOutcome> refused = tasks_.Fail(job.id, held->task.task_id, "00000000-0000-4000-8000-000000000000",
+                                                       "forged: your build is broken", /*permanent=*/true);
+  spdlog::set_default_logger(previous);
+  ASSERT_TRUE(refused.ok()) << refused.status();
+  EXPECT_EQ(*refused, FailureOutcome::kLeaseLost);
+  EXPECT_EQ(log.str().find("failed permanently"), std::string::npos) << log.str();
+  EXPECT_EQ(log.str().find("forged"), std::string::npos) << log.str();
+  EXPECT_NE(log.str().find("refused"), std::string::npos) << log.str();
+  EXPECT_EQ(store_.GetJob(job.id)->state, JobState::kTranslating) << "a refused FailTask changed the job";
+  EXPECT_EQ(*tasks_.Fail(job.id, held->task.task_id, held->task.lease_token, "real", false),
+            FailureOutcome::kRetryScheduled);
 }
 
 TEST_F(ServiceLogicTest, CancelTellsTheWorkerThroughItsHeartbeat) {

@@ -1,6 +1,9 @@
 // Reports: stored as JSON and as queryable rows, assembled back from the tables.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cstdio>
+
 #include <nlohmann/json.hpp>
 
 #include "tests/common/report_schema_check.h"
@@ -113,6 +116,44 @@ TEST_F(ReportStoreTest, ResubmittedSectionReplacesRows) {
   auto counts = store_->CountFindingsByRule(job.id);
   EXPECT_EQ(*counts, (std::map<std::string, int64_t>{{"HB200", 1}}));
   EXPECT_EQ(store_->ListFileResults(job.id)->size(), 3u) << "untouched sections keep their rows";
+}
+
+// A report with `files` file entries (each with a field only the document keeps) and as many findings.
+std::string LargeReport(int files) {
+  json report = {{"translation", {{"files", json::array()}}}, {"findings", json::array()}};
+  for (int i = 0; i < files; ++i) {
+    const std::string path = "src/dir" + std::to_string(i / 100) + "/kernel_" + std::to_string(i) + ".cu";
+    report["translation"]["files"].push_back({{"path", path}, {"status", "translated"}, {"kind", "cuda"},
+                                              {"lines_changed", i % 7}, {"changed_by", {"runtime"}}});
+    report["findings"].push_back({{"rule_id", "HB101"}, {"severity", "warning"}, {"path", path}, {"line", i},
+                                  {"message", "warp size assumed 32 at a place in this file"}});
+  }
+  return report.dump();
+}
+
+TEST_F(ReportStoreTest, AReportWithTwentyThousandFilesIsReadInLinearTime) {
+  // GetJob and GetReport took > 30 s on every call for a 20,000-file upload (issue 24, item 6): each row looked its
+  // document entry up by ordinal, reading the whole document again per row. 2,000 files then took 0.33 s.
+  auto seconds_to_read = [&](int files) {
+    const Job job = CreateTestJob("large-" + std::to_string(files));
+    EXPECT_TRUE(store_->StoreReport(job.id, LargeReport(files)).ok());
+    const auto started = std::chrono::steady_clock::now();
+    absl::StatusOr<std::string> text = store_->GetReport(job.id);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    EXPECT_TRUE(text.ok()) << text.status();
+    if (text.ok()) {
+      const json report = json::parse(*text);
+      EXPECT_EQ(report["translation"]["files"].size(), static_cast<size_t>(files));
+      EXPECT_EQ(report["translation"]["files"][files - 1]["kind"], "cuda") << "document-only fields are kept";
+      EXPECT_EQ(report["findings"][files - 1]["line"], files - 1);
+    }
+    return seconds;
+  };
+  const double small = seconds_to_read(2000);
+  const double large = seconds_to_read(20000);
+  std::printf("GetReport: 2,000 files %.3f s, 20,000 files %.3f s\n", small, large);
+  EXPECT_LT(large, 5.0);
+  EXPECT_LT(large, 10 * small + 1.0) << "ten times the files took more than ten times as long (plus 1 s)";
 }
 
 TEST_F(ReportStoreTest, MissingReportIsNotFoundAndBadReportRejected) {
