@@ -548,8 +548,13 @@ class Extractor {
       if (!IsWithin(resolved, root_)) {
         return absl::InvalidArgumentError(absl::StrCat("symlink ", relative, " resolves outside the archive"));
       }
-      if (MakesDirectoryLoop(root_ / relative, resolved)) {
-        return absl::InvalidArgumentError(absl::StrCat("symlink ", relative, " -> ", fs::read_symlink(root_ / relative, error).string(),
+    }
+    // Then loops (after every escape is refused: an escape is the graver finding).
+    for (const auto& relative : symlinks_) {
+      std::error_code error;
+      if (MakesDirectoryLoop(root_ / relative, fs::canonical(root_ / relative, error))) {
+        return absl::InvalidArgumentError(absl::StrCat("symlink ", relative, " -> ",
+                                                       fs::read_symlink(root_ / relative, error).string(),
                                                        " makes a directory loop (it points at a directory that holds it)"));
       }
     }

@@ -123,7 +123,10 @@ void RenderBuilds(const std::vector<report::BuildResult>& builds, std::ostream& 
     out << "\n";
     if (!build.note.empty()) out << "      note: " << build.note << "\n";
     for (const report::BuildError& error : build.errors) {
-      out << "      " << error.path << ":" << error.line << ": " << error.message << "\n";
+      // A step's failure has no source position: no ":0:" in front of it.
+      out << "      ";
+      if (!error.path.empty()) out << error.path << (error.line > 0 ? ":" + std::to_string(error.line) : "") << ": ";
+      out << error.message << "\n";
     }
     if (!build.log_excerpt.empty()) {
       // The failing step's own words: the only explanation when no error could be parsed.

@@ -44,7 +44,7 @@ std::optional<std::chrono::seconds> Seconds(const YAML::Node& node) {
 absl::StatusOr<BuildSection> ParseBuild(const YAML::Node& node) {
   BuildSection build;
   if (!node) return build;
-  if (auto s = CheckKeys(node, "build", {"system", "cmake_args", "make_args", "commands", "timeout_s"}); !s.ok()) {
+  if (auto s = CheckKeys(node, "build", {"system", "cmake_args", "make_args", "commands", "roots", "timeout_s"}); !s.ok()) {
     return s;
   }
   if (node["system"]) {
@@ -58,6 +58,7 @@ absl::StatusOr<BuildSection> ParseBuild(const YAML::Node& node) {
   build.cmake_args = StringList(node["cmake_args"]);
   build.make_args = StringList(node["make_args"]);
   build.commands = StringList(node["commands"]);
+  build.roots = StringList(node["roots"]);
   build.timeout = Seconds(node["timeout_s"]);
   if (build.system == BuildSystem::kCommands && build.commands.empty()) {
     return absl::InvalidArgumentError("build.system is commands but build.commands is empty");

@@ -21,6 +21,7 @@ struct BuildSection {
   std::vector<std::string> cmake_args;
   std::vector<std::string> make_args;
   std::vector<std::string> commands;  // shell commands; ${ARCH} ${BUILD_DIR} ${SOURCE_DIR} substituted
+  std::vector<std::string> roots;     // directories to build from (relative); empty: found (FindBuildRoots)
   std::optional<std::chrono::seconds> timeout;
 };
 

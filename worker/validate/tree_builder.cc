@@ -1,5 +1,7 @@
 #include "worker/validate/tree_builder.h"
 
+#include <algorithm>
+#include <map>
 #include <regex>
 
 #include "absl/strings/str_cat.h"
@@ -13,12 +15,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr const char* kRemarkFlag = "-Rpass-analysis=kernel-resource-usage";
-
-struct Step {
-  std::string name;
-  std::vector<std::string> argv;
-  fs::path cwd;
-};
 
 bool IsRemarkLine(const std::string& line) { return line.find(": remark: ") != std::string::npos; }
 
@@ -83,31 +79,59 @@ BuildSystem TreeBuilder::DetectBuildSystem(const fs::path& source_dir, const Man
   return BuildSystem::kAuto;  // nothing to build with
 }
 
-BuildOutcome TreeBuilder::Build(const BuildInput& input, const ExecutionContext& base_context) {
-  BuildOutcome outcome;
-  const auto start = std::chrono::steady_clock::now();
-  outcome.system = DetectBuildSystem(input.source_dir, input.manifest);
-
-  ExecutionContext context = base_context;
-  const std::string arch_flags = absl::StrCat("--offload-arch=", input.arch, " ", kRemarkFlag);
-  context.environment["HIPCC_COMPILE_FLAGS_APPEND"] = arch_flags;
-  context.environment["HIP_PLATFORM"] = "amd";
+absl::StatusOr<std::vector<BuildRoot>> FindBuildRoots(const fs::path& source_dir, const Manifest* manifest,
+                                                      size_t max_roots) {
+  std::vector<BuildRoot> roots;
+  if (manifest != nullptr && !manifest->build.roots.empty()) {
+    for (const std::string& root : manifest->build.roots) {
+      const fs::path relative = fs::path(root).lexically_normal();
+      if (relative.is_absolute() || (!relative.empty() && *relative.begin() == "..")) {
+        return absl::InvalidArgumentError(absl::StrCat("hipforge.yaml build.roots: ", root, " is not inside the tree"));
+      }
+      const BuildSystem system = TreeBuilder::DetectBuildSystem(source_dir / relative, manifest);
+      if (system == BuildSystem::kAuto) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("hipforge.yaml build.roots: ", root, " has no CMakeLists.txt or Makefile"));
+      }
+      roots.push_back({relative.empty() ? fs::path(".") : relative, system});
+    }
+    return roots;
+  }
+  if (BuildSystem system = TreeBuilder::DetectBuildSystem(source_dir, manifest); system != BuildSystem::kAuto) {
+    return std::vector<BuildRoot>{{".", system}};
+  }
+  // No build file at the top (a repository of several programs, each with its own): every top-most
+  // directory that has one is a build root, as a user would `cd` into it and build.
   std::error_code ec;
-  fs::create_directories(input.build_dir, ec);
+  for (fs::recursive_directory_iterator it(source_dir, fs::directory_options::none, ec), end; !ec && it != end;
+       it.increment(ec)) {
+    if (!it->is_directory(ec) || it->is_symlink(ec)) continue;
+    const std::string name = it->path().filename().string();
+    if (!name.empty() && name.front() == '.') {
+      it.disable_recursion_pending();
+      continue;
+    }
+    const BuildSystem system = TreeBuilder::DetectBuildSystem(it->path(), nullptr);
+    if (system == BuildSystem::kAuto) continue;
+    roots.push_back({it->path().lexically_relative(source_dir), system});
+    it.disable_recursion_pending();  // what is below is built by this root's own build
+  }
+  std::sort(roots.begin(), roots.end(), [](const BuildRoot& a, const BuildRoot& b) { return a.dir < b.dir; });
+  if (roots.size() > max_roots) roots.resize(max_roots);
+  return roots;
+}
 
+std::vector<TreeBuilder::Step> TreeBuilder::StepsFor(const BuildRoot& root, const BuildInput& input,
+                                                     const fs::path& source, const fs::path& build,
+                                                     const std::map<std::string, std::string>& variables) const {
   const std::string jobs = std::to_string(std::max(1, toolchain_.parallel_jobs));
-  const std::map<std::string, std::string> variables = {{"ARCH", input.arch},
-                                                        {"BUILD_DIR", input.build_dir.string()},
-                                                        {"SOURCE_DIR", input.source_dir.string()},
-                                                        {"HIPCC", toolchain_.hipcc.string()},
-                                                        {"JOBS", jobs}};
   std::vector<Step> steps;
-  switch (outcome.system) {
+  switch (root.system) {
     case BuildSystem::kCMake: {
       const bool ninja = toolchain_.rootfs.empty() ? !FindProgram("ninja").empty()
                                                    : fs::exists(toolchain_.rootfs / "usr/bin/ninja");
-      std::vector<std::string> configure = {toolchain_.cmake.string(), "-S", input.source_dir.string(), "-B",
-                                            input.build_dir.string(), "-G", ninja ? "Ninja" : "Unix Makefiles",
+      std::vector<std::string> configure = {toolchain_.cmake.string(), "-S", source.string(), "-B", build.string(),
+                                            "-G", ninja ? "Ninja" : "Unix Makefiles",
                                             "-DCMAKE_CXX_COMPILER=" + toolchain_.hipcc.string(),
                                             "-DCMAKE_HIP_ARCHITECTURES=" + input.arch,
                                             "-DAMDGPU_TARGETS=" + input.arch, "-DGPU_TARGETS=" + input.arch,
@@ -116,12 +140,11 @@ BuildOutcome TreeBuilder::Build(const BuildInput& input, const ExecutionContext&
       if (input.manifest) {
         for (const auto& arg : input.manifest->build.cmake_args) configure.push_back(ExpandVariables(arg, variables));
       }
-      steps.push_back({"cmake configure", configure, input.build_dir});
+      steps.push_back({"cmake configure", configure, build});
       // Keep going after the first error so the report lists every broken file.
-      std::vector<std::string> build = {toolchain_.cmake.string(), "--build", input.build_dir.string(), "-j", jobs,
-                                        "--"};
-      build.push_back(ninja ? "-k0" : "-k");
-      steps.push_back({"cmake build", build, input.build_dir});
+      std::vector<std::string> build_step = {toolchain_.cmake.string(), "--build", build.string(), "-j", jobs, "--"};
+      build_step.push_back(ninja ? "-k0" : "-k");
+      steps.push_back({"cmake build", build_step, build});
       break;
     }
     case BuildSystem::kMake: {
@@ -130,53 +153,115 @@ BuildOutcome TreeBuilder::Build(const BuildInput& input, const ExecutionContext&
       if (input.manifest) {
         for (const auto& arg : input.manifest->build.make_args) make.push_back(ExpandVariables(arg, variables));
       }
-      steps.push_back({"make", make, input.source_dir});
+      steps.push_back({"make", make, source});
       break;
     }
     case BuildSystem::kCommands:
       for (const std::string& command : input.manifest->build.commands) {
-        steps.push_back({command, ShellCommand(ExpandVariables(command, variables)), input.source_dir});
+        steps.push_back({command, ShellCommand(ExpandVariables(command, variables)), source});
       }
       break;
-    case BuildSystem::kAuto:
-      outcome.failure = "no CMakeLists.txt or Makefile in the tree and no build commands in hipforge.yaml";
-      outcome.log = outcome.failure;
-      outcome.log_excerpt = outcome.failure;
-      return outcome;
+    case BuildSystem::kAuto: break;
   }
+  return steps;
+}
 
-  outcome.ok = true;
-  outcome.compiler_cwd = steps.empty() ? input.source_dir : steps.back().cwd;
+// Runs one root's steps until one fails; its errors with paths made absolute (roots build in different directories).
+TreeBuilder::RootRun TreeBuilder::RunSteps(const std::vector<Step>& steps, const ExecutionContext& context,
+                                           std::chrono::steady_clock::time_point deadline) {
+  RootRun run;
+  run.ok = true;
+  std::string output;
   for (const Step& step : steps) {
     if (cancelled_ != nullptr && cancelled_->load()) {
-      outcome.ok = false;
-      outcome.failure = absl::StrCat(step.name, ": cancelled");
+      run.ok = false;
+      run.failure = absl::StrCat(step.name, ": cancelled");
       break;
     }
-    const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
-    const auto left = std::max(std::chrono::milliseconds(1000), input.timeout - elapsed);
+    const auto left = std::max(std::chrono::milliseconds(1000), std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                                     deadline - std::chrono::steady_clock::now()));
     auto result = launcher_.Run(PrepareCommand(context, step.argv, step.cwd, left));
-    absl::StrAppend(&outcome.log, "$ ", absl::StrJoin(step.argv, " "), "\n");
+    absl::StrAppend(&run.log, "$ ", absl::StrJoin(step.argv, " "), "\n");
     if (!result.ok()) {
-      outcome.ok = false;
-      outcome.failure = absl::StrCat(step.name, ": ", result.status().message());
-      outcome.log_excerpt = outcome.failure;
+      run.ok = false;
+      run.failure = absl::StrCat(step.name, ": ", result.status().message());
+      run.log_excerpt = run.failure;
       break;
     }
-    absl::StrAppend(&outcome.log, result->standard_output, result->standard_error);
+    const std::string step_output = absl::StrCat(result->standard_output, result->standard_error);
+    absl::StrAppend(&run.log, step_output);
+    for (RawDiagnostic error : ParseBuildErrors(step_output)) {
+      if (!error.path.empty() && fs::path(error.path).is_relative()) error.path = (step.cwd / error.path).string();
+      run.errors.push_back(std::move(error));
+    }
     if (result->timed_out || result->exit_code != 0) {
-      outcome.ok = false;
-      outcome.log_excerpt = BuildLogExcerpt(absl::StrCat(result->standard_output, result->standard_error));
-      outcome.failure = result->timed_out ? absl::StrCat(step.name, " timed out")
-                                          : absl::StrCat(step.name, " exited ", result->exit_code);
+      run.ok = false;
+      run.log_excerpt = BuildLogExcerpt(step_output);
+      run.failure = result->timed_out ? absl::StrCat(step.name, " timed out")
+                                      : absl::StrCat(step.name, " exited ", result->exit_code);
       break;
     }
   }
+  return run;
+}
+
+BuildOutcome TreeBuilder::Build(const BuildInput& input, const ExecutionContext& base_context) {
+  BuildOutcome outcome;
+  const auto start = std::chrono::steady_clock::now();
+  ExecutionContext context = base_context;
+  context.environment["HIPCC_COMPILE_FLAGS_APPEND"] = absl::StrCat("--offload-arch=", input.arch, " ", kRemarkFlag);
+  context.environment["HIP_PLATFORM"] = "amd";
+  std::error_code ec;
+  fs::create_directories(input.build_dir, ec);
+  const std::map<std::string, std::string> variables = {
+      {"ARCH", input.arch}, {"BUILD_DIR", input.build_dir.string()}, {"SOURCE_DIR", input.source_dir.string()},
+      {"HIPCC", toolchain_.hipcc.string()}, {"JOBS", std::to_string(std::max(1, toolchain_.parallel_jobs))}};
+
+  absl::StatusOr<std::vector<BuildRoot>> roots =
+      DetectBuildSystem(input.source_dir, input.manifest) == BuildSystem::kCommands
+          ? std::vector<BuildRoot>{{".", BuildSystem::kCommands}}
+          : FindBuildRoots(input.source_dir, input.manifest);
+  if (roots.ok() && roots->empty()) {
+    roots = absl::NotFoundError("no CMakeLists.txt or Makefile anywhere in the tree and no build commands in "
+                                "hipforge.yaml (build.commands, or build.roots to pick directories)");
+  }
+  if (!roots.ok()) {
+    outcome.failure = std::string(roots.status().message());
+    outcome.log = outcome.log_excerpt = outcome.failure;
+    return outcome;
+  }
+  outcome.system = roots->front().system;
+  outcome.compiler_cwd = input.source_dir;  // error paths are absolute (RunSteps)
+  outcome.ok = true;
+  std::vector<std::string> failed;
+  const bool single = roots->size() == 1;
+  for (const BuildRoot& root : *roots) {
+    const fs::path source = (input.source_dir / root.dir).lexically_normal();
+    // One root builds in BUILD_DIR itself (ctest finds it there); several get a directory each.
+    const fs::path build = single ? input.build_dir : (input.build_dir / root.dir).lexically_normal();
+    fs::create_directories(build, ec);
+    if (!single) absl::StrAppend(&outcome.log, "== build root ", root.dir.generic_string(), " ==\n");
+    RootRun run = RunSteps(StepsFor(root, input, source, build, variables), context, start + input.timeout);
+    absl::StrAppend(&outcome.log, run.log);
+    outcome.errors.insert(outcome.errors.end(), run.errors.begin(), run.errors.end());
+    if (!run.ok) {
+      outcome.ok = false;
+      failed.push_back(single ? run.failure : absl::StrCat(root.dir.generic_string(), ": ", run.failure));
+      if (outcome.log_excerpt.size() < 4096) absl::StrAppend(&outcome.log_excerpt, run.log_excerpt);
+    }
+    if (cancelled_ != nullptr && cancelled_->load()) break;
+  }
+  if (!failed.empty()) {
+    outcome.failure = single ? failed.front()
+                             : absl::StrCat(failed.size(), " of ", roots->size(), " build roots failed (",
+                                            absl::StrJoin(failed, "; "), ")");
+  }
+  outcome.roots = roots->size();
   outcome.duration_ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
-  outcome.errors = ParseBuildErrors(outcome.log);
   outcome.kernels = ParseKernelResourceRemarks(outcome.log);
-  outcome.has_ctest = outcome.system == BuildSystem::kCMake && fs::exists(input.build_dir / "CTestTestfile.cmake");
+  outcome.has_ctest = single && outcome.system == BuildSystem::kCMake &&
+                      fs::exists(input.build_dir / "CTestTestfile.cmake");
   return outcome;
 }
 

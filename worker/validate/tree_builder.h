@@ -1,14 +1,17 @@
 #pragma once
 // Builds one copy of the translated tree for one offload arch: CMake, Makefile, or the manifest's
-// commands. The arch and the resource remarks reach every hipcc invocation through
+// commands, from each build root (FindBuildRoots: the top, or every top-most directory with a build
+// file); a root that fails does not stop the others, and the outcome names each that failed. The arch and the resource remarks reach every hipcc invocation through
 // HIPCC_COMPILE_FLAGS_APPEND (honoured by hipcc itself), so Makefiles need no cooperation; CMake
 // projects additionally get CMAKE_HIP_ARCHITECTURES/AMDGPU_TARGETS/GPU_TARGETS.
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "common/process.h"
 #include "worker/validate/compiler_diagnostics.h"
 #include "worker/validate/manifest.h"
@@ -45,7 +48,21 @@ struct BuildOutcome {
   std::string log_excerpt;  // failed builds: the failing step's error lines (BuildLogExcerpt)
   bool has_ctest = false;
   std::filesystem::path compiler_cwd;  // where relative paths in the log are rooted
+  size_t roots = 0;                    // build roots built (FindBuildRoots)
 };
+
+// A directory the tree is built from, and with what.
+struct BuildRoot {
+  std::filesystem::path dir;  // relative to the tree; "." for the top
+  BuildSystem system = BuildSystem::kAuto;
+};
+
+// Where a user's build starts: hipforge.yaml's build.roots when given; else the top of the tree when it
+// has a CMakeLists.txt or Makefile; else every top-most directory below that has one (a repository of
+// several programs), sorted, at most `max_roots`. Empty when there is none; InvalidArgument for a
+// build.roots entry outside the tree or without a build file.
+absl::StatusOr<std::vector<BuildRoot>> FindBuildRoots(const std::filesystem::path& source_dir,
+                                                      const Manifest* manifest, size_t max_roots = 64);
 
 // What a person needs from a failed step's output, at most `max_bytes`: the lines that report errors
 // (compiler, linker, CMake, make/ninja) with the two lines after each, else the output's tail.
@@ -63,6 +80,22 @@ class TreeBuilder {
   static BuildSystem DetectBuildSystem(const std::filesystem::path& source_dir, const Manifest* manifest);
 
  private:
+  struct Step {
+    std::string name;
+    std::vector<std::string> argv;
+    std::filesystem::path cwd;
+  };
+  struct RootRun {
+    bool ok = false;
+    std::string log, failure, log_excerpt;
+    std::vector<RawDiagnostic> errors;
+  };
+  std::vector<Step> StepsFor(const BuildRoot& root, const BuildInput& input, const std::filesystem::path& source,
+                             const std::filesystem::path& build,
+                             const std::map<std::string, std::string>& variables) const;
+  RootRun RunSteps(const std::vector<Step>& steps, const ExecutionContext& context,
+                   std::chrono::steady_clock::time_point deadline);
+
   ProcessLauncher& launcher_;
   BuildToolchain toolchain_;
   const std::atomic<bool>* cancelled_;

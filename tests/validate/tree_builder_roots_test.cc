@@ -1,0 +1,84 @@
+// Build roots (issue 29, build discovery): a tree whose build files sit in sub-directories, as most
+// multi-program repositories have them, is built from each top-most one ("no CMakeLists.txt or Makefile in
+// the tree" before); a root that fails does not stop the others and is named; hipforge.yaml can pick.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "worker/validate/tree_builder.h"
+#include "tests/validate/test_support.h"
+
+namespace hipforge::validate {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+
+std::vector<std::string> Dirs(const std::vector<BuildRoot>& roots) {
+  std::vector<std::string> dirs;
+  for (const BuildRoot& root : roots) dirs.push_back(root.dir.generic_string());
+  return dirs;
+}
+
+TEST(BuildRootsTest, TopMostBuildFilesBelowATreeWithoutOneAreItsRoots) {
+  testing::ScratchDir dir("roots");
+  const fs::path tree = dir.path();
+  testing::WriteFile(tree / "programs/saxpy/Makefile", "all:\n");
+  testing::WriteFile(tree / "programs/saxpy/lib/Makefile", "all:\n");  // built by saxpy's own Makefile
+  testing::WriteFile(tree / "programs/reduce/CMakeLists.txt", "project(r)\n");
+  testing::WriteFile(tree / "samples/deep/scan/makefile", "all:\n");
+  testing::WriteFile(tree / ".github/Makefile", "all:\n");  // hidden: not a program
+  testing::WriteFile(tree / "README.md", "# many programs\n");
+  absl::StatusOr<std::vector<BuildRoot>> roots = FindBuildRoots(tree, nullptr);
+  ASSERT_TRUE(roots.ok()) << roots.status();
+  EXPECT_EQ(Dirs(*roots), (std::vector<std::string>{"programs/reduce", "programs/saxpy", "samples/deep/scan"}));
+  EXPECT_EQ(roots->front().system, BuildSystem::kCMake);
+  EXPECT_EQ(roots->back().system, BuildSystem::kMake);
+
+  // A build file at the top is the one root, whatever is below.
+  testing::WriteFile(tree / "CMakeLists.txt", "project(all)\n");
+  EXPECT_EQ(Dirs(*FindBuildRoots(tree, nullptr)), (std::vector<std::string>{"."}));
+
+  // hipforge.yaml picks; a pick outside the tree or without a build file is an error naming it.
+  Manifest manifest;
+  manifest.build.roots = {"programs/saxpy"};
+  EXPECT_EQ(Dirs(*FindBuildRoots(tree, &manifest)), (std::vector<std::string>{"programs/saxpy"}));
+  manifest.build.roots = {"../elsewhere"};
+  EXPECT_THAT(std::string(FindBuildRoots(tree, &manifest).status().message()), HasSubstr("not inside the tree"));
+  manifest.build.roots = {"README.md"};
+  EXPECT_THAT(std::string(FindBuildRoots(tree, &manifest).status().message()), HasSubstr("no CMakeLists.txt"));
+}
+
+TEST(BuildRootsTest, EachRootIsBuiltAFailingOneIsNamedAndTheOthersStillBuild) {
+  if (FindProgram("make").empty()) GTEST_SKIP() << "no make";
+  testing::ScratchDir dir("roots-build");
+  const fs::path tree = dir.path() / "src";
+  testing::WriteFile(tree / "a/Makefile", "all:\n\ttouch built-a\n");
+  testing::WriteFile(tree / "b/Makefile", "all:\n\t@echo 'kernel.cpp:3:1: error: no member named x' >&2; exit 1\n");
+  testing::WriteFile(tree / "c/Makefile", "all:\n\ttouch built-c\n");
+  BoostProcessLauncher launcher;
+  TreeBuilder builder(launcher, BuildToolchain{.hipcc = "/bin/true", .parallel_jobs = 1});
+  ExecutionContext context;
+  context.environment["PATH"] = "/usr/bin:/bin";  // what the job environment gives every build
+  BuildOutcome outcome =
+      builder.Build({.source_dir = tree, .build_dir = dir.path() / "build", .arch = "gfx942"}, context);
+  EXPECT_FALSE(outcome.ok);
+  EXPECT_EQ(outcome.roots, 3u);
+  EXPECT_THAT(outcome.failure, HasSubstr("1 of 3 build roots failed (b: make exited 2)")) << outcome.log;
+  EXPECT_TRUE(fs::exists(tree / "a/built-a"));
+  EXPECT_TRUE(fs::exists(tree / "c/built-c")) << "a failing root stopped the roots after it";
+  ASSERT_EQ(outcome.errors.size(), 1u);
+  EXPECT_EQ(fs::path(outcome.errors[0].path), tree / "b/kernel.cpp") << "the error's path is rooted where it built";
+  EXPECT_THAT(outcome.log, HasSubstr("== build root b =="));
+
+  // No build file anywhere: the message says where to look and what hipforge.yaml can say.
+  testing::ScratchDir empty("roots-none");
+  testing::WriteFile(empty.path() / "src/kernel.hip", "int main() {}\n");
+  BuildOutcome none = builder.Build({.source_dir = empty.path() / "src", .build_dir = empty.path() / "build",
+                                     .arch = "gfx942"}, context);
+  EXPECT_FALSE(none.ok);
+  EXPECT_THAT(none.failure, HasSubstr("anywhere in the tree"));
+  EXPECT_THAT(none.failure, HasSubstr("build.roots"));
+}
+
+}  // namespace
+}  // namespace hipforge::validate
