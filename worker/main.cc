@@ -62,6 +62,14 @@ int main(int argc, char** argv) {
   app.add_option("--pch-cache-size", pch_cache_size,
                  "translate role: size cap of the PCH cache, least recently used evicted past it (2G, 500M; 0: "
                  "unbounded; env HIPFORGE_PCH_CACHE_SIZE; default 2G)");
+  std::string gpu_platform = EnvOr("MIGRATE_GPU_PLATFORM", "auto");
+  std::string nvcc = EnvOr("MIGRATE_NVCC", "");
+  app.add_option("--gpu-platform", gpu_platform,
+                 "validate role: amd (ROCm), nvidia (HIP's NVIDIA platform: nvcc + the HIP-on-CUDA headers, targets "
+                 "sm_XX) or auto: nvidia when nvidia-smi lists GPUs and no AMD GPU is found (env MIGRATE_GPU_PLATFORM)")
+      ->check(CLI::IsMember({"auto", "amd", "nvidia"}));
+  app.add_option("--nvcc", nvcc, "nvidia platform: nvcc to build with (env MIGRATE_NVCC; default PATH, "
+                                 "then /usr/local/cuda/bin/nvcc)");
   app.add_option("--lease-wait-ms", lease_wait_ms, "long-poll bound per LeaseTask");
   app.add_flag("--keep-scratch", keep_scratch, "keep task dirs for debugging");
   app.add_option("--log-level", log_level, "trace|debug|info|warn|error");
@@ -113,6 +121,8 @@ int main(int argc, char** argv) {
   role_options.default_hip_version = default_hip_version;
   role_options.toolchain_dir = toolchain_dir == "none" ? "" : toolchain_dir;
   role_options.host_toolchain_name = host_toolchain;
+  role_options.gpu_platform = gpu_platform;
+  role_options.nvcc = nvcc;
   // Checked here, not at the first task: a bad size would fail every translation the worker leases.
   std::optional<uint64_t> pch_cache_flag;
   if (!pch_cache_size.empty()) {

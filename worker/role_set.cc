@@ -1,5 +1,8 @@
 #include "worker/role_set.h"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <regex>
 #include <set>
 
@@ -13,6 +16,8 @@
 #include "worker/validate/arch_selection.h"
 #include "worker/validate/gpu_inventory.h"
 #include "worker/validate/gpu_lease.h"
+#include "worker/validate/nvidia_backend/hip_on_cuda_toolchain.h"
+#include "worker/validate/nvidia_backend/nvidia_inventory.h"
 #include "worker/validate/validator.h"
 #include "worker/validate_runner.h"
 
@@ -30,7 +35,7 @@ class RoleSetImpl final : public RoleSet {
   v1::WorkerCapabilities capabilities() override { return capabilities_; }
 
   std::unique_ptr<TranslateTaskRunner> translate_;
-  std::unique_ptr<validate::HipRocmSmiInventory> inventory_;
+  std::unique_ptr<validate::GpuInventory> inventory_;
   std::unique_ptr<validate::FileLockLeaseManager> leases_;
   std::unique_ptr<validate::Validator> validator_;
   std::unique_ptr<ValidateTaskRunner> validate_;
@@ -61,6 +66,77 @@ std::vector<validate::Toolchain> DiscoverToolchains(ProcessLauncher& launcher, c
   return toolchains;
 }
 
+
+// The validate role on one platform: its inventory, toolchains, leases and what it registers.
+absl::Status AddValidateRole(RoleSetImpl& set, ProcessLauncher& launcher, const RoleSetOptions& options,
+                             std::vector<validate::Toolchain> toolchains) {
+  auto amd = std::make_unique<validate::HipRocmSmiInventory>(launcher, options.hipcc);
+  bool nvidia = options.gpu_platform == "nvidia";
+  if (options.gpu_platform == "auto") {
+    const validate::Capabilities amd_caps = validate::DescribeCapabilities(*amd);
+    if (amd_caps.gpus.empty()) {
+      validate::NvidiaSmiInventory probe(launcher);
+      absl::StatusOr<std::vector<validate::GpuDevice>> gpus = probe.ListGpus();
+      nvidia = gpus.ok() && !gpus->empty();
+    }
+  } else if (!nvidia && options.gpu_platform != "amd") {
+    return absl::InvalidArgumentError("--gpu-platform must be auto, amd or nvidia, not " + options.gpu_platform);
+  }
+  validate::ValidatorOptions validator_options;
+  validator_options.hipcc = options.hipcc;
+  if (nvidia) {
+    set.inventory_ = std::make_unique<validate::NvidiaSmiInventory>(launcher);
+    std::vector<std::string> archs;
+    absl::StatusOr<std::vector<validate::GpuDevice>> gpus = set.inventory_->ListGpus();
+    if (gpus.ok()) {
+      for (const validate::GpuDevice& gpu : *gpus) {
+        if (std::find(archs.begin(), archs.end(), gpu.arch) == archs.end()) archs.push_back(gpu.arch);
+      }
+    }
+    validate::HipOnCudaToolchainOptions hip_on_cuda;
+    hip_on_cuda.dir = std::filesystem::temp_directory_path() / ("hipforge-hip-on-cuda-" + std::to_string(::getuid()));
+    hip_on_cuda.nvcc = options.nvcc;
+    hip_on_cuda.archs = archs;
+    absl::StatusOr<validate::Toolchain> made = validate::MakeHipOnCudaToolchain(launcher, hip_on_cuda);
+    if (!made.ok()) return made.status();
+    spdlog::info("validate role on HIP's NVIDIA platform: {} (targets {})", made->Describe(),
+                 absl::StrJoin(made->probe.offload_archs, ","));
+    toolchains = {*made};
+    validator_options.visibility = validate::VisibilityVariable::kCudaVisibleDevices;
+  } else {
+    set.inventory_ = std::move(amd);
+  }
+  validate::Capabilities caps = validate::DescribeCapabilities(*set.inventory_);
+  for (const auto& gpu : caps.gpus) set.capabilities_.add_gpu_archs(gpu.arch);
+  set.capabilities_.set_has_gpu(!caps.gpus.empty());
+  if (toolchains.empty()) {
+    for (const auto& target : caps.compile_targets) set.capabilities_.add_toolchain_targets(target);
+    set.capabilities_.set_toolchain(caps.toolchain);
+  } else {
+    set.capabilities_.set_toolchain(toolchains.front().Describe());
+    std::set<std::string> targets;
+    for (const validate::Toolchain& toolchain : toolchains) {
+      v1::ToolchainCapability* capability = set.capabilities_.add_toolchains();
+      capability->set_name(toolchain.name);
+      capability->set_hip_version(toolchain.probe.hip_version);
+      capability->set_clang_version(toolchain.probe.clang_version);
+      for (const auto& arch : toolchain.probe.offload_archs) capability->add_offload_archs(arch);
+      for (const auto& library : toolchain.probe.libraries) capability->add_libraries(library);
+      for (const auto& arch : validate::ReachableArchs(toolchain.probe.offload_archs)) capability->add_stand_in_archs(arch);
+      targets.insert(toolchain.probe.offload_archs.begin(), toolchain.probe.offload_archs.end());
+    }
+    for (const auto& target : targets) set.capabilities_.add_toolchain_targets(target);
+  }
+  std::filesystem::path lock_dir = options.gpu_lock_dir.empty()
+                                       ? std::filesystem::temp_directory_path() / "hipforge-gpu-locks"
+                                       : options.gpu_lock_dir;
+  set.leases_ = std::make_unique<validate::FileLockLeaseManager>(caps.gpus, lock_dir);
+  validator_options.toolchains = toolchains;
+  set.validator_ = std::make_unique<validate::Validator>(launcher, *set.inventory_, *set.leases_, validator_options);
+  set.validate_ = std::make_unique<ValidateTaskRunner>(*set.validator_);
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<v1::TaskRole> ParseRole(std::string_view name) {
@@ -72,7 +148,7 @@ absl::StatusOr<v1::TaskRole> ParseRole(std::string_view name) {
 absl::StatusOr<std::unique_ptr<RoleSet>> MakeRoleSet(const std::vector<v1::TaskRole>& roles,
                                                      ProcessLauncher& launcher, const RoleSetOptions& options) {
   auto set = std::make_unique<RoleSetImpl>();
-  const std::vector<validate::Toolchain> toolchains = DiscoverToolchains(launcher, options);
+  std::vector<validate::Toolchain> toolchains = DiscoverToolchains(launcher, options);
   const std::string newest_release = toolchains.empty() ? "" : toolchains.front().HipRelease();
   const std::string newest = toolchains.empty() ? "" : toolchains.front().Describe();
   for (v1::TaskRole role : roles) {
@@ -92,40 +168,7 @@ absl::StatusOr<std::unique_ptr<RoleSet>> MakeRoleSet(const std::vector<v1::TaskR
       set->translate_ = std::make_unique<TranslateTaskRunner>(launcher, ArchiveCompression::kZstd, hip_version,
                                                               options.pch_cache_bytes);
     } else if (role == v1::TASK_ROLE_VALIDATE) {
-      set->inventory_ = std::make_unique<validate::HipRocmSmiInventory>(launcher, options.hipcc);
-      validate::Capabilities caps = validate::DescribeCapabilities(*set->inventory_);
-      for (const auto& gpu : caps.gpus) set->capabilities_.add_gpu_archs(gpu.arch);
-      set->capabilities_.set_has_gpu(!caps.gpus.empty());
-      if (toolchains.empty()) {
-        for (const auto& target : caps.compile_targets) set->capabilities_.add_toolchain_targets(target);
-        set->capabilities_.set_toolchain(caps.toolchain);
-      } else {
-        set->capabilities_.set_toolchain(toolchains.front().Describe());
-        std::set<std::string> targets;
-        for (const validate::Toolchain& toolchain : toolchains) {
-          v1::ToolchainCapability* capability = set->capabilities_.add_toolchains();
-          capability->set_name(toolchain.name);
-          capability->set_hip_version(toolchain.probe.hip_version);
-          capability->set_clang_version(toolchain.probe.clang_version);
-          for (const auto& arch : toolchain.probe.offload_archs) capability->add_offload_archs(arch);
-          for (const auto& library : toolchain.probe.libraries) capability->add_libraries(library);
-          for (const auto& arch : validate::ReachableArchs(toolchain.probe.offload_archs)) {
-            capability->add_stand_in_archs(arch);
-          }
-          targets.insert(toolchain.probe.offload_archs.begin(), toolchain.probe.offload_archs.end());
-        }
-        for (const auto& target : targets) set->capabilities_.add_toolchain_targets(target);
-      }
-      std::filesystem::path lock_dir = options.gpu_lock_dir.empty()
-                                           ? std::filesystem::temp_directory_path() / "hipforge-gpu-locks"
-                                           : options.gpu_lock_dir;
-      set->leases_ = std::make_unique<validate::FileLockLeaseManager>(caps.gpus, lock_dir);
-      validate::ValidatorOptions validator_options;
-      validator_options.hipcc = options.hipcc;
-      validator_options.toolchains = toolchains;
-      set->validator_ = std::make_unique<validate::Validator>(launcher, *set->inventory_, *set->leases_,
-                                                              validator_options);
-      set->validate_ = std::make_unique<ValidateTaskRunner>(*set->validator_);
+      if (absl::Status status = AddValidateRole(*set, launcher, options, toolchains); !status.ok()) return status;
     } else {
       return absl::InvalidArgumentError("unspecified role");
     }

@@ -27,6 +27,11 @@ struct RoleSetOptions {
   std::string host_toolchain_name = "host";  // how reports name the `hipcc` above
   // Translate role: the PCH cache's size cap in bytes (0: unbounded); unset: the translator's default.
   std::optional<uint64_t> pch_cache_bytes;
+  // Validate role: which GPUs this worker validates on. "amd": ROCm (HIP runtime, rocm-smi, toolchains);
+  // "nvidia": HIP's NVIDIA platform (nvidia-smi, nvcc with the HIP-on-CUDA header set, target sm_XX, leases
+  // through CUDA_VISIBLE_DEVICES); "auto": nvidia when nvidia-smi lists GPUs and no AMD GPU is found.
+  std::string gpu_platform = "auto";
+  std::filesystem::path nvcc;  // nvidia platform; empty: PATH, then /usr/local/cuda/bin/nvcc
 };
 
 class RoleSet {
