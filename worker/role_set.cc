@@ -67,44 +67,51 @@ std::vector<validate::Toolchain> DiscoverToolchains(ProcessLauncher& launcher, c
 }
 
 
-// The validate role on one platform: its inventory, toolchains, leases and what it registers.
-absl::Status AddValidateRole(RoleSetImpl& set, ProcessLauncher& launcher, const RoleSetOptions& options,
-                             std::vector<validate::Toolchain> toolchains) {
-  auto amd = std::make_unique<validate::HipRocmSmiInventory>(launcher, options.hipcc);
-  bool nvidia = options.gpu_platform == "nvidia";
-  if (options.gpu_platform == "auto") {
-    const validate::Capabilities amd_caps = validate::DescribeCapabilities(*amd);
-    if (amd_caps.gpus.empty()) {
-      validate::NvidiaSmiInventory probe(launcher);
-      absl::StatusOr<std::vector<validate::GpuDevice>> gpus = probe.ListGpus();
-      nvidia = gpus.ok() && !gpus->empty();
-    }
-  } else if (!nvidia && options.gpu_platform != "amd") {
+// Whether the validate role runs on HIP's NVIDIA platform (RoleSetOptions::gpu_platform).
+absl::StatusOr<bool> ValidatesOnNvidia(ProcessLauncher& launcher, const RoleSetOptions& options) {
+  if (options.gpu_platform == "nvidia") return true;
+  if (options.gpu_platform == "amd") return false;
+  if (options.gpu_platform != "auto") {
     return absl::InvalidArgumentError("--gpu-platform must be auto, amd or nvidia, not " + options.gpu_platform);
   }
+  validate::HipRocmSmiInventory amd(launcher, options.hipcc);
+  if (!validate::DescribeCapabilities(amd).gpus.empty()) return false;
+  validate::NvidiaSmiInventory nvidia(launcher);
+  absl::StatusOr<std::vector<validate::GpuDevice>> gpus = nvidia.ListGpus();
+  return gpus.ok() && !gpus->empty();
+}
+
+// The hip-on-cuda toolchain for the GPUs nvidia-smi lists (their sm_XX targets).
+absl::StatusOr<validate::Toolchain> NvidiaToolchain(ProcessLauncher& launcher, const RoleSetOptions& options) {
+  validate::NvidiaSmiInventory inventory(launcher);
+  std::vector<std::string> archs;
+  if (absl::StatusOr<std::vector<validate::GpuDevice>> gpus = inventory.ListGpus(); gpus.ok()) {
+    for (const validate::GpuDevice& gpu : *gpus) {
+      if (std::find(archs.begin(), archs.end(), gpu.arch) == archs.end()) archs.push_back(gpu.arch);
+    }
+  }
+  validate::HipOnCudaToolchainOptions hip_on_cuda;
+  hip_on_cuda.dir = std::filesystem::temp_directory_path() / ("hipforge-hip-on-cuda-" + std::to_string(::getuid()) + "-" + std::to_string(::getpid()));
+  hip_on_cuda.nvcc = options.nvcc;
+  hip_on_cuda.archs = archs;
+  absl::StatusOr<validate::Toolchain> made = validate::MakeHipOnCudaToolchain(launcher, hip_on_cuda);
+  if (made.ok()) {
+    spdlog::info("validate role on HIP's NVIDIA platform: {} (targets {})", made->Describe(),
+                 absl::StrJoin(made->probe.offload_archs, ","));
+  }
+  return made;
+}
+
+// The validate role: its inventory, toolchains, leases and what it registers.
+absl::Status AddValidateRole(RoleSetImpl& set, ProcessLauncher& launcher, const RoleSetOptions& options,
+                             const std::vector<validate::Toolchain>& toolchains, bool nvidia) {
   validate::ValidatorOptions validator_options;
   validator_options.hipcc = options.hipcc;
   if (nvidia) {
     set.inventory_ = std::make_unique<validate::NvidiaSmiInventory>(launcher);
-    std::vector<std::string> archs;
-    absl::StatusOr<std::vector<validate::GpuDevice>> gpus = set.inventory_->ListGpus();
-    if (gpus.ok()) {
-      for (const validate::GpuDevice& gpu : *gpus) {
-        if (std::find(archs.begin(), archs.end(), gpu.arch) == archs.end()) archs.push_back(gpu.arch);
-      }
-    }
-    validate::HipOnCudaToolchainOptions hip_on_cuda;
-    hip_on_cuda.dir = std::filesystem::temp_directory_path() / ("hipforge-hip-on-cuda-" + std::to_string(::getuid()));
-    hip_on_cuda.nvcc = options.nvcc;
-    hip_on_cuda.archs = archs;
-    absl::StatusOr<validate::Toolchain> made = validate::MakeHipOnCudaToolchain(launcher, hip_on_cuda);
-    if (!made.ok()) return made.status();
-    spdlog::info("validate role on HIP's NVIDIA platform: {} (targets {})", made->Describe(),
-                 absl::StrJoin(made->probe.offload_archs, ","));
-    toolchains = {*made};
     validator_options.visibility = validate::VisibilityVariable::kCudaVisibleDevices;
   } else {
-    set.inventory_ = std::move(amd);
+    set.inventory_ = std::make_unique<validate::HipRocmSmiInventory>(launcher, options.hipcc);
   }
   validate::Capabilities caps = validate::DescribeCapabilities(*set.inventory_);
   for (const auto& gpu : caps.gpus) set.capabilities_.add_gpu_archs(gpu.arch);
@@ -149,6 +156,19 @@ absl::StatusOr<std::unique_ptr<RoleSet>> MakeRoleSet(const std::vector<v1::TaskR
                                                      ProcessLauncher& launcher, const RoleSetOptions& options) {
   auto set = std::make_unique<RoleSetImpl>();
   std::vector<validate::Toolchain> toolchains = DiscoverToolchains(launcher, options);
+  // An NVIDIA validate pool builds with its hip-on-cuda toolchain only, and the translate role beside it targets
+  // the HIP release that toolchain stands for.
+  bool nvidia = false;
+  if (std::find(roles.begin(), roles.end(), v1::TASK_ROLE_VALIDATE) != roles.end()) {
+    absl::StatusOr<bool> on_nvidia = ValidatesOnNvidia(launcher, options);
+    if (!on_nvidia.ok()) return on_nvidia.status();
+    nvidia = *on_nvidia;
+  }
+  if (nvidia) {
+    absl::StatusOr<validate::Toolchain> made = NvidiaToolchain(launcher, options);
+    if (!made.ok()) return made.status();
+    toolchains = {*made};
+  }
   const std::string newest_release = toolchains.empty() ? "" : toolchains.front().HipRelease();
   const std::string newest = toolchains.empty() ? "" : toolchains.front().Describe();
   for (v1::TaskRole role : roles) {
@@ -168,7 +188,9 @@ absl::StatusOr<std::unique_ptr<RoleSet>> MakeRoleSet(const std::vector<v1::TaskR
       set->translate_ = std::make_unique<TranslateTaskRunner>(launcher, ArchiveCompression::kZstd, hip_version,
                                                               options.pch_cache_bytes);
     } else if (role == v1::TASK_ROLE_VALIDATE) {
-      if (absl::Status status = AddValidateRole(*set, launcher, options, toolchains); !status.ok()) return status;
+      if (absl::Status status = AddValidateRole(*set, launcher, options, toolchains, nvidia); !status.ok()) {
+        return status;
+      }
     } else {
       return absl::InvalidArgumentError("unspecified role");
     }

@@ -1,4 +1,5 @@
 // A stage of Validator::Validate (validator.cc runs the list; validator_state.h holds the State it extends).
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "worker/validate/validator_state.h"
 
@@ -25,6 +26,11 @@ absl::Status Validator::LeaseGpu(State& state) {
       gpu.device_key = state.lease->device().key;
       gpu.device_arch = state.lease->device().arch;
       gpu.note = absl::StrCat("ran on ", state.lease->device().name, " ", state.lease->device().key);
+      if (absl::StartsWith(state.lease->device().arch, "sm_")) {
+        // What an NVIDIA run proves, and what it does not (docs/validation.md, "NVIDIA validate pool").
+        absl::StrAppend(&gpu.note, ": behaviour checked on HIP's NVIDIA platform (", state.lease->device().arch,
+                        ", warpSize 32); not on AMD hardware");
+      }
     }
   }
   return absl::OkStatus();
