@@ -76,7 +76,8 @@ v1::TaskRole ToProto(TaskKind kind) {
 }
 
 absl::StatusOr<JobSpec> FromProto(const v1::JobSpec& spec) {
-  static const std::regex kArch("gfx[0-9a-f]{3,5}");
+  // AMD targets, or an NVIDIA compute capability for HIP's NVIDIA platform (the NVIDIA validate pool).
+  static const std::regex kArch("gfx[0-9a-f]{3,5}|sm_[0-9]{2,3}[af]?");
   static const std::regex kLabelKey("[A-Za-z0-9_.\\-/]{1,63}");
   JobSpec out;
   out.name = spec.name().empty() ? "job" : spec.name();
@@ -91,7 +92,8 @@ absl::StatusOr<JobSpec> FromProto(const v1::JobSpec& spec) {
   for (const std::string& target : spec.targets()) {
     if (!std::regex_match(target, kArch)) {
       return absl::InvalidArgumentError(
-          absl::StrCat("target '", target, "' is not an AMD GPU architecture name like gfx90a or gfx942"));
+          absl::StrCat("target '", target, "' is not an AMD GPU architecture name like gfx90a or gfx942, nor an "
+                       "NVIDIA one like sm_90 (HIP's NVIDIA platform)"));
     }
     out.targets.push_back(target);
   }

@@ -91,7 +91,9 @@ absl::StatusOr<validate::Toolchain> NvidiaToolchain(ProcessLauncher& launcher, c
     }
   }
   validate::HipOnCudaToolchainOptions hip_on_cuda;
-  hip_on_cuda.dir = std::filesystem::temp_directory_path() / ("hipforge-hip-on-cuda-" + std::to_string(::getuid()) + "-" + std::to_string(::getpid()));
+  // Not under /tmp: sandboxed builds get a private /tmp (bubblewrap --tmpfs), and they must see the toolchain.
+  hip_on_cuda.dir = std::filesystem::path("/var/tmp") /
+                    ("hipforge-hip-on-cuda-" + std::to_string(::getuid()) + "-" + std::to_string(::getpid()));
   hip_on_cuda.nvcc = options.nvcc;
   hip_on_cuda.archs = archs;
   absl::StatusOr<validate::Toolchain> made = validate::MakeHipOnCudaToolchain(launcher, hip_on_cuda);

@@ -42,6 +42,8 @@ struct Toolchain {
   ToolchainProbe probe;
   // Set for a toolchain known only through a GpuInventory (no probe): Describe() returns it as is.
   std::string description;
+  // Host directories its commands need inside a sandbox (the hip-on-cuda toolchain's own dir: headers, hipcc).
+  std::vector<std::filesystem::path> sandbox_paths;
 
   // "rocm-6.4: HIP 6.4.3, clang 21.1.8" (what reports name per build).
   std::string Describe() const;

@@ -177,6 +177,7 @@ absl::StatusOr<Toolchain> MakeHipOnCudaToolchain(ProcessLauncher& launcher, cons
   Toolchain toolchain;
   toolchain.name = kHipOnCudaToolchainName;
   toolchain.hipcc = hipcc;
+  toolchain.sandbox_paths = {dir};
   toolchain.probe.hip_version = kHipOnCudaHipRelease;
   toolchain.probe.clang_version = "nvcc " + nvcc_release;
   toolchain.probe.offload_archs = archs;

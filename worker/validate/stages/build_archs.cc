@@ -120,7 +120,10 @@ ExecutionContext Validator::BuildContext(const State& state, const Toolchain& to
                                 .requested = state.manifest.env, .work_dir = state.work_dir};
   if (toolchain.hipcc.has_parent_path()) env_input.path_prefix.push_back(toolchain.hipcc.parent_path());
   context.environment = BuildJobEnvironment(env_input).variables;
-  if (state.sandbox_ok) context.sandbox = SandboxSpec{.work_dir = state.work_dir, .root = toolchain.rootfs};
+  if (state.sandbox_ok) {
+    context.sandbox = SandboxSpec{.work_dir = state.work_dir, .root = toolchain.rootfs,
+                                  .read_only_paths = toolchain.sandbox_paths};
+  }
   context.cancelled = state.request.cancelled;
   return context;
 }

@@ -1,4 +1,5 @@
 // A stage of Validator::Validate (validator.cc runs the list; validator_state.h holds the State it extends).
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "worker/validate/job_environment.h"
 #include "worker/validate/sandbox.h"
@@ -45,8 +46,13 @@ absl::Status Validator::ChooseRunBuild(State& state) {
   for (const std::string& warning : env.warnings) state.report.gpu.warnings.push_back(warning);
   state.run_context = ExecutionContext{.environment = env.variables, .cancelled = state.request.cancelled};
   if (state.sandbox_ok) {
+    // An NVIDIA GPU (HIP's NVIDIA platform) is reached through its /dev/nvidia* nodes, an AMD one through KFD.
+    const bool nvidia = absl::StartsWith(device.arch, "sm_");
     state.run_context.sandbox = SandboxSpec{.work_dir = state.work_dir, .root = toolchain.rootfs,
-                                            .devices = AmdDeviceNodes(device.render_node), .expose_sysfs = true};
+                                            .read_only_paths = toolchain.sandbox_paths,
+                                            .devices = nvidia ? NvidiaDeviceNodes(device.hip_index)
+                                                              : AmdDeviceNodes(device.render_node),
+                                            .expose_sysfs = true};
   }
   state.variables = {{"ARCH", state.run_build->result.arch},
                      {"BUILD_DIR", state.run_build->build_dir.string()},
