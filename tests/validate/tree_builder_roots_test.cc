@@ -4,6 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "worker/validate/test_runner.h"
 #include "worker/validate/tree_builder.h"
 #include "tests/validate/test_support.h"
 
@@ -78,6 +79,49 @@ TEST(BuildRootsTest, EachRootIsBuiltAFailingOneIsNamedAndTheOthersStillBuild) {
   EXPECT_FALSE(none.ok);
   EXPECT_THAT(none.failure, HasSubstr("anywhere in the tree"));
   EXPECT_THAT(none.failure, HasSubstr("build.roots"));
+}
+
+}  // namespace
+}  // namespace hipforge::validate
+
+namespace hipforge::validate {
+namespace {
+
+TEST(DiscoveredTestsTest, AMakefilesRunTargetIsATestAndItsFailLineFailsIt) {
+  // HeCBench-style programs: `make run` runs the program, which prints PASS or FAIL and exits 0 either way.
+  testing::ScratchDir dir("discovered");
+  const fs::path tree = dir.path() / "src";
+  testing::WriteFile(tree / "good/Makefile", "all:\n\ttrue\nrun: all\n\t@echo 'max error 0.0'; echo PASS\n");
+  testing::WriteFile(tree / "bad/Makefile", "all:\n\ttrue\nrun: all\n\t@echo 'max error 3.5'; echo FAIL\n");
+  testing::WriteFile(tree / "tested/Makefile", "all:\n\ttrue\ntest:\n\t@exit 3\nrun:\n\t@true\n");
+  testing::WriteFile(tree / "none/Makefile", "all:\n\ttrue\nRUN := yes\n");
+  absl::StatusOr<std::vector<BuildRoot>> roots = FindBuildRoots(tree, nullptr);
+  ASSERT_TRUE(roots.ok());
+  std::vector<TestCommand> tests = DiscoveredTests(tree, *roots, "sm_90", "/opt/hipcc");
+  ASSERT_EQ(tests.size(), 3u);
+  EXPECT_EQ(tests[0].name, "bad: make run");
+  EXPECT_EQ(tests[1].name, "good: make run");
+  EXPECT_EQ(tests[2].name, "tested: make test") << "test is preferred to run";
+  EXPECT_TRUE(tests[0].discovered);
+  EXPECT_THAT(tests[0].run, HasSubstr("ARCH=sm_90"));
+
+  BoostProcessLauncher launcher;
+  TestRunner runner(launcher);
+  ExecutionContext context;
+  context.environment["PATH"] = "/usr/bin:/bin";
+  std::vector<TestResult> results =
+      runner.Run({.arch = "sm_90", .source_dir = tree, .build_dir = tree, .rerun_failures_serialized = false,
+                  .discovered = tests},
+                 context);
+  ASSERT_EQ(results.size(), 3u);
+  EXPECT_EQ(results[0].status, TestStatus::kFailed) << "exit 0 but FAIL printed";
+  EXPECT_THAT(results[0].output_excerpt, HasSubstr("its output says FAIL"));
+  EXPECT_EQ(results[1].status, TestStatus::kPassed) << results[1].output_excerpt;
+  EXPECT_EQ(results[2].status, TestStatus::kFailed);
+
+  EXPECT_TRUE(OutputSaysFail("n = 4096\nFAIL\n"));
+  EXPECT_TRUE(OutputSaysFail("FAILED: mismatch at 17"));
+  EXPECT_FALSE(OutputSaysFail("PASS\n0 FAILURES\nno FAILs\n"));
 }
 
 }  // namespace

@@ -29,6 +29,9 @@ struct TestCommand {
   std::string name;
   std::string run;  // shell command
   std::optional<std::chrono::seconds> timeout;
+  // Found in the build files, not written by the user (DiscoveredTests): a line of its output that reads
+  // FAIL or FAILED fails it too, as a person reading a self-checking program's output would judge it.
+  bool discovered = false;
 };
 
 struct TestsSection {

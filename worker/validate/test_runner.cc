@@ -1,5 +1,9 @@
 #include "worker/validate/test_runner.h"
 
+#include <sstream>
+
+#include <set>
+
 #include <fstream>
 #include <iterator>
 #include <regex>
@@ -66,6 +70,8 @@ std::vector<TestResult> TestRunner::Run(const TestRunInput& input, const Executi
     for (const TestCommand& command : input.manifest->tests.commands) {
       results.push_back(RunCommand(input, command, context));
     }
+  } else if (!RunsCTest(input.manifest, input.use_ctest)) {
+    for (const TestCommand& command : input.discovered) results.push_back(RunCommand(input, command, context));
   }
   if (RunsCTest(input.manifest, input.use_ctest)) {
     auto ctest_results = RunCTest(input, context);
@@ -94,6 +100,11 @@ TestResult TestRunner::RunCommand(const TestRunInput& input, const TestCommand& 
   test.status = result->timed_out ? TestStatus::kTimedOut
                                   : (result->exit_code == 0 ? TestStatus::kPassed : TestStatus::kFailed);
   test.output_excerpt = OutputExcerpt(result->standard_output + result->standard_error);
+  if (test.status == TestStatus::kPassed && command.discovered &&
+      OutputSaysFail(result->standard_output + result->standard_error)) {
+    test.status = TestStatus::kFailed;
+    test.output_excerpt = "exit 0, but its output says FAIL\n" + test.output_excerpt;
+  }
   if (test.status != TestStatus::kPassed && input.rerun_failures_serialized) {
     ExecutionContext serialized = context;
     serialized.environment["AMD_SERIALIZE_KERNEL"] = "3";
@@ -123,6 +134,45 @@ std::vector<TestResult> TestRunner::RunCTest(const TestRunInput& input, const Ex
     return {failed};
   }
   return ParseJUnitXml(std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()), input.arch);
+}
+
+std::vector<TestCommand> DiscoveredTests(const fs::path& source_dir, const std::vector<BuildRoot>& roots,
+                                         const std::string& arch, const fs::path& hipcc) {
+  static const std::regex kTarget(R"(^(test|check|run)\s*:([^=]|$))");
+  std::vector<TestCommand> tests;
+  for (const BuildRoot& root : roots) {
+    if (root.system != BuildSystem::kMake) continue;
+    const fs::path dir = (source_dir / root.dir).lexically_normal();
+    std::string text;
+    for (const char* name : {"GNUmakefile", "makefile", "Makefile"}) {
+      std::ifstream in(dir / name);
+      if (in) {
+        text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+        break;
+      }
+    }
+    std::set<std::string> targets;
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) {
+      std::smatch match;
+      if (std::regex_search(line, match, kTarget)) targets.insert(match[1].str());
+    }
+    for (const char* target : {"test", "check", "run"}) {
+      if (targets.count(target) == 0) continue;
+      const std::string prefix = root.dir == "." ? "" : root.dir.generic_string() + ": ";
+      tests.push_back({.name = absl::StrCat(prefix, "make ", target),
+                       .run = absl::StrCat("make -C '", dir.string(), "' ", target, " ARCH=", arch, " HIPCC='",
+                                           hipcc.string(), "'"),
+                       .discovered = true});
+      break;
+    }
+  }
+  return tests;
+}
+
+bool OutputSaysFail(const std::string& output) {
+  static const std::regex kFail(R"((^|\n)\s*(FAIL|FAILED)(\b|$))");
+  return std::regex_search(output, kFail);
 }
 
 bool RunsCTest(const Manifest* manifest, bool build_has_ctest) {

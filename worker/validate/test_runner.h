@@ -12,6 +12,7 @@
 #include "worker/validate/manifest.h"
 #include "worker/validate/report.h"
 #include "worker/validate/sandbox.h"
+#include "worker/validate/tree_builder.h"
 
 namespace hipforge::validate {
 
@@ -23,6 +24,7 @@ struct TestRunInput {
   const Manifest* manifest = nullptr;
   std::chrono::milliseconds default_timeout{std::chrono::minutes(10)};
   bool rerun_failures_serialized = true;
+  std::vector<TestCommand> discovered;  // run when the manifest names no test commands (DiscoveredTests)
 };
 
 class TestRunner {
@@ -41,6 +43,14 @@ class TestRunner {
 
 // Last `max_bytes` of a test's output, cut at a line start when possible.
 std::string OutputExcerpt(const std::string& output, size_t max_bytes = 2048);
+
+// Tests a user would run that the build files name, for builds with neither manifest test commands nor
+// ctest: per Makefile build root, its `test`, else `check`, else `run` target (`make -C ROOT TARGET`), named
+// "make run" (or "samples/scan: make run" for a root below the top). Each is `discovered` (FAIL lines fail it).
+std::vector<TestCommand> DiscoveredTests(const std::filesystem::path& source_dir, const std::vector<BuildRoot>& roots,
+                                         const std::string& arch, const std::filesystem::path& hipcc);
+// True when a line of `output` reads FAIL or FAILED (alone or followed by punctuation or text: "FAIL: x").
+bool OutputSaysFail(const std::string& output);
 
 // Whether Run runs ctest: the manifest's tests.ctest, else for CMake builds without test commands.
 bool RunsCTest(const Manifest* manifest, bool build_has_ctest);

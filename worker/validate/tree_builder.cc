@@ -257,6 +257,7 @@ BuildOutcome TreeBuilder::Build(const BuildInput& input, const ExecutionContext&
                                             absl::StrJoin(failed, "; "), ")");
   }
   outcome.roots = roots->size();
+  outcome.built_roots = *roots;
   outcome.duration_ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
   outcome.kernels = ParseKernelResourceRemarks(outcome.log);

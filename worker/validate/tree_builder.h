@@ -37,6 +37,12 @@ struct BuildInput {
   std::chrono::milliseconds timeout{std::chrono::minutes(20)};
 };
 
+// A directory the tree is built from, and with what.
+struct BuildRoot {
+  std::filesystem::path dir;  // relative to the tree; "." for the top
+  BuildSystem system = BuildSystem::kAuto;
+};
+
 struct BuildOutcome {
   bool ok = false;
   BuildSystem system = BuildSystem::kAuto;  // what was actually used
@@ -49,12 +55,7 @@ struct BuildOutcome {
   bool has_ctest = false;
   std::filesystem::path compiler_cwd;  // where relative paths in the log are rooted
   size_t roots = 0;                    // build roots built (FindBuildRoots)
-};
-
-// A directory the tree is built from, and with what.
-struct BuildRoot {
-  std::filesystem::path dir;  // relative to the tree; "." for the top
-  BuildSystem system = BuildSystem::kAuto;
+  std::vector<BuildRoot> built_roots;
 };
 
 // Where a user's build starts: hipforge.yaml's build.roots when given; else the top of the tree when it

@@ -12,6 +12,7 @@
 #include "spdlog/spdlog.h"
 #include "worker/validate/manifest.h"
 #include "worker/validate/toolchain_choice.h"
+#include "worker/validate/tree_builder.h"
 #include "worker/validate/validator.h"
 
 namespace hipforge::validate {
@@ -37,6 +38,7 @@ struct Validator::ArchBuild {
   std::filesystem::path source_dir;
   std::filesystem::path build_dir;
   bool has_ctest = false;
+  std::vector<BuildRoot> roots;  // what was built (TreeBuilder): where discovered tests run
 };
 
 // Everything one validation knows; each stage reads what earlier stages left and adds its part.

@@ -108,6 +108,7 @@ void Validator::BuildOne(State& state, ArchBuild& build) {
   if (!outcome.ok && build.result.errors.empty()) build.result.errors.push_back({.message = outcome.failure});
   if (!outcome.ok) build.result.log_excerpt = outcome.log_excerpt;
   build.has_ctest = outcome.has_ctest;
+  build.roots = outcome.built_roots;
   std::ofstream(arch_dir / "build.log") << outcome.log;
   Progress(state.progress, "build",
            absl::StrCat(arch, outcome.ok ? " built" : " failed: " + outcome.failure, ", ", outcome.kernels.size(),

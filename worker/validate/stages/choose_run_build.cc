@@ -68,6 +68,11 @@ void Validator::ListTestsNotRun(State& state, const std::string& why) {
                                     .output_excerpt = detail});
     };
     for (const TestCommand& t : state.manifest.tests.commands) not_run(t.name, why);
+    if (state.manifest.tests.commands.empty() && !RunsCTest(&state.manifest, b.has_ctest)) {
+      for (const TestCommand& t : DiscoveredTests(b.source_dir, b.roots, b.result.arch, b.toolchain->hipcc)) {
+        not_run(t.name, why);
+      }
+    }
     // CTest tests are known only to a configured build dir: ask ctest there, inside the build's toolchain.
     if (!b.result.ok || b.build_dir.empty() || !RunsCTest(&state.manifest, b.has_ctest)) continue;
     auto names = runner.ListCTest({.arch = b.result.arch, .source_dir = b.source_dir, .build_dir = b.build_dir},
