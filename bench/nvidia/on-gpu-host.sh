@@ -1,32 +1,48 @@
 #!/usr/bin/env bash
-# Runs on the lent GPU host (device tool): unpacks the service bundle (scripts/make-gpu-bundle.sh), then measures
-# through the product only: run-demo.sh starts migrate-server (embedded PostgreSQL, local translate + validate
-# workers, which find the H200 and validate on HIP's NVIDIA platform), submits each repository unchanged with
-# `migrate-cli submit --wait --target sm_90`, and keeps the reports. Nothing is built or patched by hand.
+# Runs on the lent GPU host (device tool): unpacks the service bundle (scripts/make-gpu-bundle.sh) and measures
+# through the product only: one migrate-server (embedded PostgreSQL, local translate + validate workers, which
+# find the H200 and validate on HIP's NVIDIA platform), each repository submitted unchanged with
+# `migrate-cli submit --wait --target sm_90`, the reports kept. Nothing is built, patched or run by hand.
 #   bench/nvidia/on-gpu-host.sh BUNDLE.tar.xz OUT_DIR REPOSITORY...
+# OUT_DIR gets host.txt, summary.tsv (name, exit code, seconds), reports.tar.gz (JSON and text reports, CLI
+# logs) and server.log.
 set -uo pipefail
 bundle=$1 out=$2
 shift 2
-here=$(cd "$(dirname "$0")/../.." && pwd)
-root=/tmp/hipforge-bundle
-mkdir -p "$root" "$out"
-tar -xJf "$bundle" -C "$root"
-chmod 755 "$root" "$root/hipforge"
+root=/tmp/hipforge-bundle work=/tmp/hipforge-bench
+mkdir -p "$root" "$out" "$work/reports"
+tar -xJf "$bundle" -C "$root" && chmod 755 "$root" "$root/hipforge"
 # PostgreSQL refuses to run as root; the embedded store runs it as this account.
 id postgres >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin postgres
 export PATH=$root/hipforge/bin:/usr/local/cuda/bin:$PATH
+env=$root/hipforge/bin/hipforge-env
 {
-  echo "bundle $(cat "$root/hipforge/VERSION"), host $(. /etc/os-release; echo "$PRETTY_NAME"), $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
+  echo "bundle $(cat "$root/hipforge/VERSION"); $(. /etc/os-release; echo "$PRETTY_NAME"); $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
   for b in migrate-server migrate-worker migrate-cli; do ldd "$root/hipforge/bin/$b" | grep "not found" | sed "s/^/$b: /"; done
-  ls -d /usr/lib/llvm-16/lib/clang/16/include 2>&1
 } | tee "$out/host.txt"
-for repository in "$@"; do
+"$env" migrate-server --listen 127.0.0.1:0 --data-dir "$work/data" --local-workers "${WORKERS:-4}" \
+  --local-worker-roles translate,validate --port-file "$work/port" > "$out/server.log" 2>&1 &
+server_pid=$!
+for _ in $(seq 1 120); do [ -s "$work/port" ] && break; sleep 0.5; done
+"$env" migrate-server token create --data-dir "$work/data" --team bench --scopes submit,read --expires 1d \
+  > "$work/token" 2>>"$out/server.log"
+export MIGRATE_TOKEN_FILE=$work/token MIGRATE_SERVER=127.0.0.1:$(cat "$work/port")
+submit_one() {
+  local repository=$1 name start status
   name=$(basename "$repository")
   start=$(date +%s)
-  DEMO_DIR=/tmp/hipforge-run-$name KEEP_DATA=1 DEMO_TARGETS=sm_90 HIPFORGE_TOOLCHAINS=none JOB_TIMEOUT=480 \
-    SERVER_BIN=$root/hipforge/bin/migrate-server CLI_BIN=$root/hipforge/bin/migrate-cli \
-    "$root/hipforge/bin/hipforge-env" "$here/scripts/run-demo.sh" "$repository" > "$out/$name.log" 2>&1
-  echo "$name: run-demo exit $? in $(( $(date +%s) - start )) s" | tee -a "$out/summary.txt"
-  for f in report.json report.txt; do cp "/tmp/hipforge-run-$name/out/$f" "$out/$name.$f" 2>/dev/null; done
-  tail -n 200 "/tmp/hipforge-run-$name/server.log" > "$out/$name.server.log" 2>/dev/null
-done
+  migrate-cli submit "$repository" --wait --wait-timeout "${JOB_TIMEOUT:-420}" --target sm_90 --name "$name" \
+    > "$work/reports/$name.submit.out" 2> "$work/reports/$name.submit.err"
+  status=$?
+  job=$(head -n 1 "$work/reports/$name.submit.out")
+  if [ -n "$job" ]; then
+    migrate-cli report "$job" --format json --output "$work/reports/$name.json" 2>/dev/null
+    migrate-cli report "$job" --format text --output "$work/reports/$name.txt" 2>/dev/null
+  fi
+  printf '%s\t%s\t%s\n' "$name" "$status" "$(( $(date +%s) - start ))"
+}
+export -f submit_one
+export work
+printf '%s\n' "$@" | xargs -P "${PARALLEL:-4}" -I{} bash -c 'submit_one "$@"' _ {} | tee "$out/summary.tsv"
+kill -TERM "$server_pid"; wait "$server_pid" 2>/dev/null
+tar -C "$work" -czf "$out/reports.tar.gz" reports

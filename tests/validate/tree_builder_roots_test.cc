@@ -35,6 +35,13 @@ TEST(BuildRootsTest, TopMostBuildFilesBelowATreeWithoutOneAreItsRoots) {
   EXPECT_EQ(roots->front().system, BuildSystem::kCMake);
   EXPECT_EQ(roots->back().system, BuildSystem::kMake);
 
+  // A CMakeLists.txt without project() is a piece of a bigger build: beside a Makefile, make builds it.
+  testing::WriteFile(tree / "programs/saxpy/CMakeLists.txt", "add_hecbench_benchmark(NAME saxpy MODEL cuda)\n");
+  EXPECT_EQ(FindBuildRoots(tree, nullptr)->back().system, BuildSystem::kMake);
+  EXPECT_EQ(TreeBuilder::DetectBuildSystem(tree / "programs/saxpy", nullptr), BuildSystem::kMake);
+  testing::WriteFile(tree / "programs/saxpy/CMakeLists.txt", "cmake_minimum_required(VERSION 3.20)\nProject(s)\n");
+  EXPECT_EQ(TreeBuilder::DetectBuildSystem(tree / "programs/saxpy", nullptr), BuildSystem::kCMake);
+
   // A build file at the top is the one root, whatever is below.
   testing::WriteFile(tree / "CMakeLists.txt", "project(all)\n");
   EXPECT_EQ(Dirs(*FindBuildRoots(tree, nullptr)), (std::vector<std::string>{"."}));

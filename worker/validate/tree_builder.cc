@@ -1,6 +1,7 @@
 #include "worker/validate/tree_builder.h"
 
 #include <algorithm>
+#include <fstream>
 #include <map>
 #include <regex>
 
@@ -17,6 +18,14 @@ namespace {
 constexpr const char* kRemarkFlag = "-Rpass-analysis=kernel-resource-usage";
 
 bool IsRemarkLine(const std::string& line) { return line.find(": remark: ") != std::string::npos; }
+
+// Whether a CMakeLists.txt starts a project of its own (calls project()).
+bool IsCMakeProject(const fs::path& cmake_lists) {
+  static const std::regex kProject(R"((^|\n)\s*project\s*\()", std::regex::icase);
+  std::ifstream in(cmake_lists);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return std::regex_search(text, kProject);
+}
 
 }  // namespace
 
@@ -72,11 +81,14 @@ TreeBuilder::TreeBuilder(ProcessLauncher& launcher, BuildToolchain toolchain, co
 
 BuildSystem TreeBuilder::DetectBuildSystem(const fs::path& source_dir, const Manifest* manifest) {
   if (manifest != nullptr && manifest->build.system != BuildSystem::kAuto) return manifest->build.system;
-  if (fs::exists(source_dir / "CMakeLists.txt")) return BuildSystem::kCMake;
-  for (const char* name : {"Makefile", "makefile", "GNUmakefile"}) {
-    if (fs::exists(source_dir / name)) return BuildSystem::kMake;
+  bool has_makefile = false;
+  for (const char* name : {"Makefile", "makefile", "GNUmakefile"}) has_makefile |= fs::exists(source_dir / name);
+  if (fs::exists(source_dir / "CMakeLists.txt")) {
+    // A CMakeLists.txt without project() is a piece of a bigger CMake build (HeCBench's per-program files call
+    // the top level's add_hecbench_benchmark): beside a Makefile, the Makefile is what builds this directory.
+    if (!has_makefile || IsCMakeProject(source_dir / "CMakeLists.txt")) return BuildSystem::kCMake;
   }
-  return BuildSystem::kAuto;  // nothing to build with
+  return has_makefile ? BuildSystem::kMake : BuildSystem::kAuto;  // kAuto: nothing to build with
 }
 
 absl::StatusOr<std::vector<BuildRoot>> FindBuildRoots(const fs::path& source_dir, const Manifest* manifest,
