@@ -200,7 +200,8 @@ std::string RenderText(const nlohmann::json& json) {
   if (!parsed.ok()) return "Report cannot be read: " + std::string(parsed.status().message()) + "\n";
   const report::Report& r = *parsed;
   if (!r.job_id.empty()) out << "Report for job " << r.job_id << "\n";
-  if (const std::string verdict = BuildFailureVerdict(json); !verdict.empty()) out << "Verdict: " << verdict << "\n";
+  // What the job proved, in every text report (stored by the validate role; translated only without it).
+  out << "Verdict: " << report::VerdictSentence(r.verdict ? *r.verdict : report::DecideVerdict(r)) << "\n";
   if (r.translation) RenderTranslation(*r.translation, out);
   if (r.findings) RenderFindings(*r.findings, out);
   if (r.effort) RenderEffort(*r.effort, out);

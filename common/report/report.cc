@@ -112,6 +112,106 @@ void Report::MergeSections(const Report& other) {
   if (other.parity) parity = other.parity;
   if (other.profile) profile = other.profile;
   if (other.gpu) gpu = other.gpu;
+  if (other.verdict) verdict = other.verdict;
+}
+
+std::string_view VerdictLevelName(VerdictLevel level) {
+  switch (level) {
+    case VerdictLevel::kTranslatedOnly: return "translated_only";
+    case VerdictLevel::kBuilds: return "builds";
+    case VerdictLevel::kBehaviourChecked: return "behaviour_checked";
+    case VerdictLevel::kFailed: return "failed";
+  }
+  return "translated_only";
+}
+
+std::optional<VerdictLevel> ParseVerdictLevel(std::string_view name) {
+  for (VerdictLevel level : {VerdictLevel::kTranslatedOnly, VerdictLevel::kBuilds, VerdictLevel::kBehaviourChecked,
+                             VerdictLevel::kFailed}) {
+    if (VerdictLevelName(level) == name) return level;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+std::string PlatformOf(const GpuSection& gpu) {
+  if (gpu.device_arch.rfind("sm_", 0) == 0) return "HIP's NVIDIA platform (" + gpu.device_arch + ")";
+  return gpu.device_arch.empty() ? std::string("a GPU") : "AMD " + gpu.device_arch;
+}
+
+}  // namespace
+
+Verdict DecideVerdict(const Report& report) {
+  Verdict verdict;
+  if (!report.builds || report.builds->empty()) {
+    verdict.not_proved = {"no build was made (translation only)"};
+    return verdict;
+  }
+  std::vector<std::string> failed;
+  std::string builds_failed;
+  for (const BuildResult& build : *report.builds) {
+    if (build.ok) continue;
+    const std::string requested = build.requested_arch.empty() ? build.arch : build.requested_arch;
+    builds_failed += (builds_failed.empty() ? "" : ", ") + requested;
+    if (!build.arch.empty() && build.arch != requested) builds_failed += " (built as " + build.arch + ")";
+  }
+  if (!builds_failed.empty()) failed.push_back("build failed for " + builds_failed);
+  int passed = 0, not_run = 0, failed_tests = 0;
+  for (const TestResult& test : report.tests.value_or(std::vector<TestResult>{})) {
+    if (test.status == TestStatus::kPassed) ++passed;
+    if (test.status == TestStatus::kNotRun) ++not_run;
+    if (test.status == TestStatus::kFailed || test.status == TestStatus::kTimedOut) ++failed_tests;
+  }
+  if (failed_tests > 0) {
+    failed.push_back(std::to_string(failed_tests) + (failed_tests == 1 ? " test failed" : " tests failed"));
+  }
+  int matched = 0;
+  std::string mismatched;
+  for (const ParityResult& parity : report.parity.value_or(std::vector<ParityResult>{})) {
+    if (parity.verdict == ParityVerdict::kMismatch) mismatched += (mismatched.empty() ? "" : ", ") + parity.case_name;
+    if (parity.verdict == ParityVerdict::kMatch) ++matched;
+  }
+  if (!mismatched.empty()) failed.push_back("parity mismatch in " + mismatched);
+  if (!failed.empty()) {
+    verdict.level = VerdictLevel::kFailed;
+    for (size_t i = 0; i < failed.size(); ++i) verdict.why += (i ? "; " : "") + failed[i];
+    return verdict;
+  }
+  const bool ran = report.gpu && report.gpu->ran_on_gpu;
+  if (ran && (passed > 0 || matched > 0)) {
+    verdict.level = VerdictLevel::kBehaviourChecked;
+    verdict.platform = PlatformOf(*report.gpu);
+    if (matched == 0) verdict.not_proved.push_back("parity: no case compared HIP's outputs with CUDA's");
+    if (report.gpu->device_arch.rfind("sm_", 0) == 0) {
+      verdict.not_proved.push_back("AMD hardware: warpSize is 32 on NVIDIA, 64 on CDNA (MI250/MI300)");
+    }
+    return verdict;
+  }
+  verdict.level = VerdictLevel::kBuilds;
+  const std::string note = report.gpu && !report.gpu->note.empty() ? report.gpu->note : "no GPU run";
+  if (not_run > 0) {
+    verdict.not_proved.push_back("tests: " + std::to_string(not_run) + " not run (" + note + ")");
+  } else {
+    verdict.not_proved.push_back("tests: none defined (hipforge.yaml tests, ctest, or a make test/check/run target)");
+  }
+  if (matched == 0) verdict.not_proved.push_back("parity: no case compared HIP's outputs with CUDA's");
+  return verdict;
+}
+
+std::string VerdictSentence(const Verdict& verdict) {
+  std::string text;
+  switch (verdict.level) {
+    case VerdictLevel::kTranslatedOnly: text = "translated only"; break;
+    case VerdictLevel::kBuilds: text = "builds"; break;
+    case VerdictLevel::kBehaviourChecked: text = "behaviour checked on " + verdict.platform; break;
+    case VerdictLevel::kFailed: text = "failed: " + verdict.why; break;
+  }
+  if (!verdict.not_proved.empty()) {
+    text += "; not proved: ";
+    for (size_t i = 0; i < verdict.not_proved.size(); ++i) text += (i ? "; " : "") + verdict.not_proved[i];
+  }
+  return text;
 }
 
 }  // namespace hipforge::report

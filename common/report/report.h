@@ -191,6 +191,28 @@ struct GpuSection {
   std::vector<std::string> warnings;  // e.g. HSA_OVERRIDE_GFX_VERSION refused
 };
 
+// ---- the verdict: what a job proved ----------------------------------------------------------------------
+
+// A job's state says whether the pipeline ran; the verdict says what it proved (docs/report.md, "Verdict").
+// translated_only: no build was asked for or made; builds: every requested target built, nothing ran (or no
+// test exists); behaviour_checked: tests ran on a GPU and passed; failed: a build, test or parity case failed.
+enum class VerdictLevel { kTranslatedOnly, kBuilds, kBehaviourChecked, kFailed };
+std::string_view VerdictLevelName(VerdictLevel level);  // "translated_only", "builds", "behaviour_checked", "failed"
+std::optional<VerdictLevel> ParseVerdictLevel(std::string_view name);
+
+struct Verdict {
+  VerdictLevel level = VerdictLevel::kTranslatedOnly;
+  std::string platform;                 // where behaviour was checked: "HIP's NVIDIA platform (sm_90)", "AMD gfx942"
+  std::string why;                      // failed: what failed
+  std::vector<std::string> not_proved;  // what this job did not prove, each a short sentence
+};
+
+struct Report;
+// The one definition every output uses (the validate worker stores it in the report's `verdict`).
+Verdict DecideVerdict(const Report& report);
+// "builds (tests not run: not run on a GPU: compile-only worker; parity: no case)" and the like.
+std::string VerdictSentence(const Verdict& verdict);
+
 // ---- the report --------------------------------------------------------------------------------------------
 
 // Every section is optional: each worker role contributes its own, the store merges them per top-level
@@ -205,6 +227,7 @@ struct Report {
   std::optional<std::vector<ParityResult>> parity;
   std::optional<std::vector<KernelProfile>> profile;
   std::optional<GpuSection> gpu;
+  std::optional<Verdict> verdict;  // written by the validate role (DecideVerdict); absent: translated only
 
   // Copies the sections present in `other` over this report's (what the store does with a role's report).
   void MergeSections(const Report& other);

@@ -99,6 +99,13 @@ json ProfileJson(const KernelProfile& k) {
           {"cuda_baseline_ns", k.cuda_baseline_ns ? json(*k.cuda_baseline_ns) : json(nullptr)}};
 }
 
+json VerdictJson(const Verdict& verdict) {
+  json out = {{"level", VerdictLevelName(verdict.level)}, {"not_proved", verdict.not_proved}};
+  if (!verdict.platform.empty()) out["platform"] = verdict.platform;
+  if (!verdict.why.empty()) out["why"] = verdict.why;
+  return out;
+}
+
 json GpuJson(const GpuSection& gpu) {
   json out = {{"ran_on_gpu", gpu.ran_on_gpu}, {"note", gpu.note}};
   if (!gpu.device_key.empty()) out["device_key"] = gpu.device_key;
@@ -342,6 +349,15 @@ void ReadProfile(const Reader& r, KernelProfile& k) {
   }
 }
 
+void ReadVerdict(const Reader& r, Verdict& v) {
+  std::string level;
+  r.Read("level", level);
+  v.level = ParseVerdictLevel(level).value_or(VerdictLevel::kTranslatedOnly);
+  r.Read("platform", v.platform);
+  r.Read("why", v.why);
+  r.Read("not_proved", v.not_proved);
+}
+
 void ReadGpu(const Reader& r, GpuSection& g) {
   r.Read("ran_on_gpu", g.ran_on_gpu);
   r.Read("note", g.note);
@@ -434,6 +450,7 @@ nlohmann::json ToJson(const Report& report) {
   if (report.parity) out["parity"] = Array(*report.parity, &ParityJson);
   if (report.profile) out["profile"] = Array(*report.profile, &ProfileJson);
   if (report.gpu) out["gpu"] = GpuJson(*report.gpu);
+  if (report.verdict) out["verdict"] = VerdictJson(*report.verdict);
   return out;
 }
 
@@ -450,6 +467,7 @@ absl::StatusOr<Report> ReportFromJson(const nlohmann::json& value) {
   ReadSection(r, "parity", report.parity, &ReadParity);
   ReadSection(r, "profile", report.profile, &ReadProfile);
   ReadObjectSection(r, "gpu", report.gpu, &ReadGpu);
+  ReadObjectSection(r, "verdict", report.verdict, &ReadVerdict);
   if (!status.ok()) return status;
   return report;
 }

@@ -9,6 +9,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "common/report/report_json.h"
+
 #include "client/lib/exit_codes.h"
 
 namespace hipforge::client {
@@ -69,10 +71,43 @@ TEST(BuildFailureVerdictTest, NamesFailedBuildsAndTheTextReportShowsWhy) {
   EXPECT_EQ(BuildFailureVerdict(ReportWithFindings()), "");
 
   const std::string text = RenderText(report);
-  EXPECT_THAT(text, HasSubstr("Verdict: build failed for gfx90a, gfx942 (built as gfx940)"));
+  EXPECT_THAT(text, HasSubstr("Verdict: failed: build failed for gfx90a, gfx942 (built as gfx940)"));
   EXPECT_THAT(text, HasSubstr("| clang: error: unsupported option '--use_fast_math'"));
   EXPECT_THAT(text, HasSubstr("note: nearest target gfx940"));
-  EXPECT_THAT(RenderText(ReportWithFindings()), Not(HasSubstr("Verdict")));
+  // Always said, also when nothing was built (issue 26: a verdict in every output).
+  EXPECT_THAT(RenderText(ReportWithFindings()), HasSubstr("Verdict: translated only"));
+}
+
+// The verdict says what a job proved: a compile-only worker's report "builds" and names what was not proved,
+// never passed; tests that ran on the NVIDIA pool "behaviour checked" there, with AMD hardware not proved.
+TEST(VerdictTest, SaysWhatWasProvedAndWhatWasNot) {
+  report::Report compile_only;
+  compile_only.builds = std::vector<report::BuildResult>{{.requested_arch = "gfx942", .arch = "gfx942", .ok = true}};
+  compile_only.tests = std::vector<report::TestResult>{{.name = "vector_stats_small", .status = report::TestStatus::kNotRun}};
+  compile_only.gpu = report::GpuSection{.ran_on_gpu = false, .note = "not run on a GPU: compile-only worker"};
+  report::Verdict builds = report::DecideVerdict(compile_only);
+  EXPECT_EQ(builds.level, report::VerdictLevel::kBuilds);
+  EXPECT_THAT(report::VerdictSentence(builds),
+              HasSubstr("builds; not proved: tests: 1 not run (not run on a GPU: compile-only worker)"));
+
+  report::Report nvidia = compile_only;
+  nvidia.builds = std::vector<report::BuildResult>{{.requested_arch = "sm_90", .arch = "sm_90", .ok = true}};
+  nvidia.tests = std::vector<report::TestResult>{{.name = "make run", .status = report::TestStatus::kPassed}};
+  nvidia.gpu = report::GpuSection{.ran_on_gpu = true, .device_arch = "sm_90"};
+  report::Verdict checked = report::DecideVerdict(nvidia);
+  EXPECT_EQ(checked.level, report::VerdictLevel::kBehaviourChecked);
+  EXPECT_EQ(checked.platform, "HIP's NVIDIA platform (sm_90)");
+  EXPECT_THAT(report::VerdictSentence(checked), HasSubstr("not proved: parity"));
+  EXPECT_THAT(report::VerdictSentence(checked), HasSubstr("AMD hardware"));
+
+  nvidia.tests->push_back({.name = "large", .status = report::TestStatus::kTimedOut});
+  EXPECT_EQ(report::VerdictSentence(report::DecideVerdict(nvidia)), "failed: 1 test failed");
+  // Stored with the report and read back.
+  nvidia.verdict = report::DecideVerdict(nvidia);
+  absl::StatusOr<report::Report> round_trip = report::ReportFromJson(report::ToJson(nvidia));
+  ASSERT_TRUE(round_trip.ok()) << round_trip.status();
+  ASSERT_TRUE(round_trip->verdict.has_value());
+  EXPECT_EQ(round_trip->verdict->level, report::VerdictLevel::kFailed);
 }
 
 }  // namespace

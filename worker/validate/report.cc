@@ -13,6 +13,7 @@ report::Report ToReport(const ValidationReport& validation) {
   out.parity = validation.parity;
   out.profile = validation.profile;
   out.gpu = validation.gpu;
+  out.verdict = report::DecideVerdict(out);  // what this validation proved, stored with it
   return out;
 }
 
