@@ -52,13 +52,14 @@ absl::Status RequireScope(const Caller& caller, Scope scope, std::string_view ac
 }  // namespace
 
 JobService::JobService(JobStore& store, ArtifactStore& artifacts, const Clock& clock, ServiceLimits limits,
-                       fs::path scratch_dir, AuditTrail* audit)
+                       fs::path scratch_dir, AuditTrail* audit, RepositoryTargets repository_targets)
     : store_(store),
       artifacts_(artifacts),
       clock_(clock),
       limits_(limits),
       scratch_dir_(std::move(scratch_dir)),
-      audit_(audit) {}
+      audit_(audit),
+      repository_targets_(std::move(repository_targets)) {}
 
 // Records the outcome of `action` on `target` (when there is an audit trail) and passes it on.
 template <typename T>
@@ -128,6 +129,22 @@ absl::StatusOr<Job> JobService::SubmitUnaudited(const Caller& caller, JobSpec sp
     return absl::InvalidArgumentError(
         "repository has no CUDA code (no .cu/.cuh files and no C/C++ file using CUDA headers, APIs or "
         "kernels): nothing to migrate");
+  }
+  if (spec.validate && spec.targets.empty() && repository_targets_) {
+    // Without --target, the repository's own hipforge.yaml says what to validate for (a label says where the
+    // targets came from); without either the job is translated only, and its verdict says so.
+    absl::StatusOr<std::vector<std::string>> targets = repository_targets_(tree);
+    if (!targets.ok()) return absl::InvalidArgumentError(absl::StrCat("hipforge.yaml: ", targets.status().message()));
+    for (const std::string& target : *targets) {
+      if (!IsTargetName(target)) {
+        return absl::InvalidArgumentError(absl::StrCat("hipforge.yaml: target '", target, "' is not a GPU target "
+                                                       "like gfx90a, gfx942 or sm_90"));
+      }
+    }
+    if (!targets->empty()) {
+      spec.targets = *targets;
+      spec.labels["hipforge.targets"] = "hipforge.yaml";
+    }
   }
   absl::StatusOr<StoredArtifact> stored = (*writer)->Finish();
   if (!stored.ok()) return stored.status();

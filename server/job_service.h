@@ -47,8 +47,11 @@ class JobService {
  public:
   // `scratch_dir` holds uploads being checked (one private directory per upload, removed after).
   // `audit` (may be null) records submissions, report/artifact reads, cancels and refusals.
+  // The targets a repository names for itself (hipforge.yaml's `targets:`), read from an accepted upload.
+  using RepositoryTargets = std::function<absl::StatusOr<std::vector<std::string>>(const std::filesystem::path& tree)>;
+  // `repository_targets` (may be empty): used when a job to validate names no target.
   JobService(JobStore& store, ArtifactStore& artifacts, const Clock& clock, ServiceLimits limits,
-             std::filesystem::path scratch_dir, AuditTrail* audit = nullptr);
+             std::filesystem::path scratch_dir, AuditTrail* audit = nullptr, RepositoryTargets repository_targets = {});
 
   // Every method takes the authenticated caller: the scope is checked here (PermissionDenied) and the
   // caller's team is a parameter of every store query, so another team's job reads as NotFound. The
@@ -89,6 +92,7 @@ class JobService {
 
   std::filesystem::path scratch_dir_;
   AuditTrail* audit_;
+  RepositoryTargets repository_targets_;
 };
 
 }  // namespace hipforge::server

@@ -1,5 +1,7 @@
 #include "server/job_spec_checks.h"
 
+#include <regex>
+
 #include <algorithm>
 #include <string_view>
 
@@ -27,6 +29,11 @@ absl::Status CheckSpecText(absl::string_view field, absl::string_view value, siz
 }
 
 }  // namespace
+
+bool IsTargetName(const std::string& target) {
+  static const std::regex kArch("gfx[0-9a-f]{3,5}|sm_[0-9]{2,3}[af]?");
+  return std::regex_match(target, kArch);
+}
 
 absl::Status CheckJobSpec(const JobSpec& spec, const SpecLimits& limits) {
   if (absl::Status status = CheckSpecText("name", spec.name, limits.max_name_bytes); !status.ok()) return status;

@@ -1,5 +1,7 @@
 #include "server/proto_convert.h"
 
+#include "server/job_spec_checks.h"
+
 #include <regex>
 
 #include <google/protobuf/util/json_util.h>
@@ -76,8 +78,6 @@ v1::TaskRole ToProto(TaskKind kind) {
 }
 
 absl::StatusOr<JobSpec> FromProto(const v1::JobSpec& spec) {
-  // AMD targets, or an NVIDIA compute capability for HIP's NVIDIA platform (the NVIDIA validate pool).
-  static const std::regex kArch("gfx[0-9a-f]{3,5}|sm_[0-9]{2,3}[af]?");
   static const std::regex kLabelKey("[A-Za-z0-9_.\\-/]{1,63}");
   JobSpec out;
   out.name = spec.name().empty() ? "job" : spec.name();
@@ -90,7 +90,7 @@ absl::StatusOr<JobSpec> FromProto(const v1::JobSpec& spec) {
     out.labels[key] = value;
   }
   for (const std::string& target : spec.targets()) {
-    if (!std::regex_match(target, kArch)) {
+    if (!IsTargetName(target)) {
       return absl::InvalidArgumentError(
           absl::StrCat("target '", target, "' is not an AMD GPU architecture name like gfx90a or gfx942, nor an "
                        "NVIDIA one like sm_90 (HIP's NVIDIA platform)"));

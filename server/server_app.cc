@@ -27,6 +27,7 @@
 #include "server/store/postgres_job_store.h"
 #include "server/task_service.h"
 #include "worker/role_set.h"
+#include "worker/validate/manifest.h"
 #include "worker/worker.h"
 
 namespace hipforge::server {
@@ -130,8 +131,14 @@ absl::StatusOr<std::unique_ptr<ServerApp>> ServerApp::Start(const ServerConfig& 
   if (ec) return absl::InternalError(absl::StrCat("cannot make ", scratch_dir.string(), " private: ", ec.message()));
   parts->artifacts = std::make_unique<ArtifactStore>(data_dir, config.limits.max_artifact_bytes);
   if (absl::Status status = parts->artifacts->Init(); !status.ok()) return status;
-  parts->jobs = std::make_unique<JobService>(*parts->store, *parts->artifacts, clock, config.limits,
-                                             scratch_dir, parts->audit.get());
+  parts->jobs = std::make_unique<JobService>(
+      *parts->store, *parts->artifacts, clock, config.limits, scratch_dir, parts->audit.get(),
+      [](const fs::path& tree) -> absl::StatusOr<std::vector<std::string>> {
+        if (!fs::exists(tree / "hipforge.yaml")) return std::vector<std::string>{};
+        absl::StatusOr<validate::Manifest> manifest = validate::LoadManifest(tree / "hipforge.yaml");
+        if (!manifest.ok()) return manifest.status();
+        return manifest->targets;
+      });
   parts->tasks = std::make_unique<TaskService>(*parts->store, *parts->artifacts, clock, config.limits);
   parts->migration_api = std::make_unique<GrpcMigrationService>(*parts->jobs, *parts->authorizer);
   parts->worker_api = std::make_unique<GrpcWorkerService>(*parts->tasks, *parts->authorizer);

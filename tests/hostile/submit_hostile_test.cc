@@ -207,6 +207,29 @@ TEST_F(SubmitHostileTest, AHardLinkBodyCountsAgainstTheUploadLimitBeforeItIsInfl
   EXPECT_TRUE(SubmitArchive(*api_, TestSpec("hardlink-ok"), header_only).status.ok());
 }
 
+TEST_F(SubmitHostileTest, WithoutATargetTheRepositorysHipforgeYamlSaysWhatToValidate) {
+  // A submit without --target skipped validation although hipforge.yaml listed targets, and still ended succeeded
+  // (issue 26, item 2). Now its targets are the job's, and a label says where they came from.
+  v1::JobSpec spec = TestSpec("yaml-targets", "qa", /*translate_only=*/false);
+  spec.clear_targets();
+  SubmitOutcome outcome = SubmitArchive(
+      *api_, spec, TarForge().File("src/a.cu", kCuda).File("hipforge.yaml", "targets: [gfx942, sm_90]\n").Build());
+  ASSERT_TRUE(outcome.status.ok()) << outcome.status.error_message();
+  EXPECT_THAT(outcome.job.spec().targets(), ::testing::ElementsAre("gfx942", "sm_90"));
+  EXPECT_EQ(outcome.job.spec().labels().at("hipforge.targets"), "hipforge.yaml");
+  // A target that is no GPU's, or a hipforge.yaml that does not parse, is refused at submit.
+  SubmitOutcome bad = SubmitArchive(
+      *api_, spec, TarForge().File("src/a.cu", kCuda).File("hipforge.yaml", "targets: [cuda13]\n").Build());
+  EXPECT_EQ(bad.status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(bad.status.error_message(), HasSubstr("cuda13"));
+  // Translate-only jobs and jobs with --target keep what they asked for.
+  v1::JobSpec given = TestSpec("given", "qa", /*translate_only=*/false);
+  SubmitOutcome kept = SubmitArchive(
+      *api_, given, TarForge().File("src/a.cu", kCuda).File("hipforge.yaml", "targets: [gfx942]\n").Build());
+  ASSERT_TRUE(kept.status.ok());
+  EXPECT_THAT(kept.job.spec().targets(), ::testing::ElementsAre("gfx90a"));
+}
+
 TEST_F(SubmitHostileTest, OrphanArtifactsAndLeftoverScratchAreRemovedOnStart) {
   SubmitOutcome kept = SubmitArchive(*api_, TestSpec("kept"), SmallCudaRepoArchive());
   ASSERT_TRUE(kept.status.ok()) << kept.status.error_message();
