@@ -35,6 +35,20 @@ TEST(BuildCommandsTest, MakeDryRunLinesBecomeCompileCommands) {
   EXPECT_EQ(commands[2]["file"], "/src/tools/a b.cc");
 }
 
+TEST(BuildCommandsTest, CompilerLinesBehindAnEnvironmentPrefixAreCompileCommandsToo) {
+  // issue 29: `PATH=... nvcc ...` lines were skipped, so the unit got g++ flags.
+  const std::string output =
+      "PATH=/usr/local/cuda/bin:/usr/bin NVCC_APPEND_FLAGS=-lineinfo nvcc -DFROM_MAKE=1 -c main.cu -o main.o\n"
+      "env CUDA_HOME=/usr/local/cuda nvcc -DTOOL=2 -c tool.cu -o tool.o\n"
+      "FLAGS=x echo nvcc -c not_a_command.cu\n";
+  const nlohmann::json commands = CompileCommandsFromMakeDryRun(output, "/src");
+  ASSERT_EQ(commands.size(), 2u) << commands.dump(1);
+  EXPECT_EQ(commands[0]["file"], "/src/main.cu");
+  EXPECT_EQ(commands[0]["arguments"][0], "nvcc");
+  EXPECT_EQ(commands[0]["arguments"][1], "-DFROM_MAKE=1");
+  EXPECT_EQ(commands[1]["file"], "/src/tool.cu");
+}
+
 TEST(BuildCommandsTest, CudaSwitchesOfACMakeProjectAreFound) {
   const auto names = CudaOptionsInCMake("option(GGML_CUDA \"ggml: use CUDA\" OFF)\noption(GGML_METAL \"m\" OFF)\n"
                                         "option(GGML_CUDA_FORCE_MMQ \"mmq\" OFF)\n"

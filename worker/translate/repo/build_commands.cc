@@ -158,7 +158,14 @@ nlohmann::json CompileCommandsFromMakeDryRun(const std::string& output, const fs
       continue;
     }
     fs::path cwd = directories.back();
-    for (const auto& words : SplitShellLine(line)) {
+    for (auto words : SplitShellLine(line)) {
+      // `PATH=/opt/cuda/bin:$PATH nvcc ...` and `env CUDA_HOME=x nvcc ...`: the compiler is the first word after
+      // the environment (such a line was skipped, and its unit got a host compiler's flags).
+      static const std::regex kAssignment("[A-Za-z_][A-Za-z0-9_]*=.*");
+      size_t first = 0;
+      if (!words.empty() && words[0] == "env") ++first;
+      while (first < words.size() && std::regex_match(words[first], kAssignment)) ++first;
+      words.erase(words.begin(), words.begin() + static_cast<std::ptrdiff_t>(first));
       if (words.empty()) continue;
       if (words[0] == "cd" && words.size() > 1) {
         cwd = fs::path(words[1]).is_absolute() ? fs::path(words[1]) : cwd / words[1];
