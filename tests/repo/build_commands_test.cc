@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include "tests/repo/repo_test_support.h"
+#include "worker/validate/sandbox.h"
+
+#include <fstream>
 
 namespace hipforge::translate {
 namespace {
@@ -47,6 +50,39 @@ TEST(BuildCommandsTest, CompilerLinesBehindAnEnvironmentPrefixAreCompileCommands
   EXPECT_EQ(commands[0]["arguments"][0], "nvcc");
   EXPECT_EQ(commands[0]["arguments"][1], "-DFROM_MAKE=1");
   EXPECT_EQ(commands[1]["file"], "/src/tool.cu");
+}
+
+TEST(BuildCommandsTest, EachProgramsUnitsGetTheirOwnProgramsDefines) {
+  // issue 29: with the Makefiles in sub-directories nothing was discovered, and the build-file scan then applied
+  // every -D of every file to every unit (another program's -DUSE_X= broke a parse).
+  {
+    BoostProcessLauncher probe;
+    if (!validate::ProbeSandbox(probe, "/usr/bin/bwrap").ok()) GTEST_SKIP() << "no sandbox";
+  }
+  TempDir dir;
+  Write(dir.path() / "src/alpha/Makefile", "all:\n\tnvcc -DALPHA_ONLY=1 -c alpha.cu -o alpha.o\n");
+  Write(dir.path() / "src/alpha/alpha.cu", "__global__ void a() {}\n");
+  Write(dir.path() / "src/beta/Makefile", "all:\n\tnvcc -DBETA_ONLY=2 -c beta.cu -o beta.o\n");
+  Write(dir.path() / "src/beta/beta.cu", "__global__ void b() {}\n");
+  BuildDiscoveryOptions options;
+  options.scratch = dir.path() / "scratch";
+  BoostProcessLauncher launcher;
+  BuildDiscovery discovery = DiscoverBuildCommands(launcher, dir.path() / "src", options);
+  ASSERT_TRUE(discovery.compile_commands.has_value()) << (discovery.notes.empty() ? "" : discovery.notes.back());
+  const nlohmann::json commands = nlohmann::json::parse(std::ifstream(*discovery.compile_commands));
+  ASSERT_EQ(commands.size(), 2u) << commands.dump(1);
+  for (const auto& command : commands) {
+    const std::string file = command["file"];
+    const std::string words = command["arguments"].dump();
+    if (file.ends_with("alpha.cu")) {
+      EXPECT_NE(words.find("-DALPHA_ONLY=1"), std::string::npos) << words;
+      EXPECT_EQ(words.find("BETA_ONLY"), std::string::npos) << words;
+    } else {
+      EXPECT_NE(words.find("-DBETA_ONLY=2"), std::string::npos) << words;
+      EXPECT_EQ(words.find("ALPHA_ONLY"), std::string::npos) << words;
+    }
+  }
+  EXPECT_EQ(discovery.notes.size(), 2u) << "one note per build root";
 }
 
 TEST(BuildCommandsTest, CudaSwitchesOfACMakeProjectAreFound) {

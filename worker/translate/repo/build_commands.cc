@@ -1,12 +1,15 @@
 #include "worker/translate/repo/build_commands.h"
 #include "common/file_io.h"
 
+#include <algorithm>
 #include <fstream>
 #include <regex>
 #include <set>
 #include <sstream>
 
+#include "absl/strings/str_replace.h"
 #include "worker/validate/sandbox.h"
+#include "worker/validate/tree_builder.h"
 
 namespace hipforge::translate {
 namespace {
@@ -184,14 +187,87 @@ nlohmann::json CompileCommandsFromMakeDryRun(const std::string& output, const fs
   return commands;
 }
 
+namespace {
+
+// One build root's compile commands, its paths still the copy's; nullopt (with a note) when its tool failed.
+std::optional<nlohmann::json> DiscoverRoot(ProcessLauncher& launcher, const fs::path& copy, const fs::path& root,
+                                           bool cmake, const fs::path& build_dir, const BuildDiscoveryOptions& options,
+                                           std::vector<std::string>& notes) {
+  std::error_code error;
+  validate::SandboxSpec spec;
+  spec.work_dir = options.scratch;
+  spec.chdir = root;
+  spec.limits.cpu_seconds = options.timeout.count();
+  std::vector<std::string> command;
+  if (cmake) {
+    command = {"cmake", "-S", root.string(), "-B", build_dir.string(), "-G", "Unix Makefiles",
+               "-Wno-dev", "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON",
+               "-DCMAKE_CUDA_COMPILER=" + (options.cuda_path / "bin" / "nvcc").string(),
+               "-DCMAKE_CUDA_ARCHITECTURES=80",  // CUDA 13 dropped sm_70 (its try_compile fails)
+               // Includes on the command line, not in nvcc --options-file response files.
+               "-DCMAKE_CUDA_USE_RESPONSE_FILE_FOR_INCLUDES=OFF", "-DCMAKE_CXX_USE_RESPONSE_FILE_FOR_INCLUDES=OFF"};
+    std::set<std::string> switches;
+    for (auto it = fs::recursive_directory_iterator(root, error); !error && it != fs::recursive_directory_iterator();
+         it.increment(error)) {
+      const std::string name = it->path().filename().string();
+      if (name != "CMakeLists.txt" && it->path().extension() != ".cmake") continue;
+      for (const auto& option : CudaOptionsInCMake(ReadText(it->path()))) switches.insert(option);
+    }
+    for (const auto& option : switches) command.push_back("-D" + option + "=ON");
+    for (const auto& option : options.cmake_options) command.push_back(option);
+  } else {
+    command = {"make", "-n", "-w", "-B", "-k", "-C", root.string()};
+  }
+  ProcessSpec process;
+  process.argv = validate::SandboxCommand(options.bwrap, options.prlimit, spec, command);
+  process.working_directory = root;
+  process.timeout = options.timeout;
+  auto result = launcher.Run(process);
+  std::string summary;
+  for (size_t i = 0; i < command.size(); ++i) {
+    if (i == 2 && cmake) continue;
+    summary += (summary.empty() ? "" : " ") + command[i];
+  }
+  summary = absl::StrReplaceAll(summary, {{copy.string() + "/", ""}, {copy.string(), "."}});
+  if (!result.ok()) {
+    notes.push_back("`" + summary + "` did not run: " + std::string(result.status().message()));
+    return std::nullopt;
+  }
+  nlohmann::json commands;
+  if (cmake) {
+    const fs::path json = build_dir / "compile_commands.json";
+    if (result->exit_code != 0 || !fs::exists(json)) {
+      std::string tail = result->standard_error.substr(result->standard_error.size() > 400
+                                                           ? result->standard_error.size() - 400 : 0);
+      notes.push_back("cmake configure failed (exit " + std::to_string(result->exit_code) + "): " + tail);
+      return std::nullopt;
+    }
+    commands = nlohmann::json::parse(ReadText(json), nullptr, /*allow_exceptions=*/false);
+    if (!commands.is_array()) {
+      notes.push_back("cmake wrote an unreadable compile_commands.json");
+      return std::nullopt;
+    }
+    InlineOptionFiles(commands, options.scratch);
+  } else {
+    commands = CompileCommandsFromMakeDryRun(result->standard_output, root);
+  }
+  notes.push_back(std::to_string(commands.size()) + " compile command(s) from `" + summary + "`");
+  return commands;
+}
+
+}  // namespace
+
 BuildDiscovery DiscoverBuildCommands(ProcessLauncher& launcher, const fs::path& input,
                                      const BuildDiscoveryOptions& options) {
   BuildDiscovery discovery;
-  const bool cmake = fs::exists(input / "CMakeLists.txt");
-  const bool make = !cmake && (fs::exists(input / "Makefile") || fs::exists(input / "makefile") ||
-                               fs::exists(input / "GNUmakefile"));
-  if (!cmake && !make) return discovery;
-  discovery.tool = cmake ? "cmake" : "make -n";
+  // Where a user's build starts (the validate role builds from the same roots): the top, or each top-most
+  // directory with a build file; each unit's arguments come from the root whose build compiles it.
+  absl::StatusOr<std::vector<validate::BuildRoot>> roots = validate::FindBuildRoots(input, nullptr);
+  if (!roots.ok() || roots->empty()) return discovery;
+  const bool any_cmake = std::any_of(roots->begin(), roots->end(), [](const validate::BuildRoot& root) {
+    return root.system == validate::BuildSystem::kCMake;
+  });
+  discovery.tool = any_cmake ? "cmake" : "make -n";
   if (absl::Status sandbox = validate::ProbeSandbox(launcher, options.bwrap); !sandbox.ok()) {
     discovery.notes.push_back("build commands not discovered: " + discovery.tool +
                               " runs user code and needs the sandbox: " + std::string(sandbox.message()));
@@ -206,67 +282,21 @@ BuildDiscovery DiscoverBuildCommands(ProcessLauncher& launcher, const fs::path& 
     discovery.notes.push_back("build commands not discovered: cannot copy the tree: " + error.message());
     return discovery;
   }
-  validate::SandboxSpec spec;
-  spec.work_dir = options.scratch;
-  spec.chdir = copy;
-  spec.limits.cpu_seconds = options.timeout.count();
-  std::vector<std::string> command;
-  if (cmake) {
-    command = {"cmake", "-S", copy.string(), "-B", (options.scratch / "build").string(), "-G", "Unix Makefiles",
-               "-Wno-dev", "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON",
-               "-DCMAKE_CUDA_COMPILER=" + (options.cuda_path / "bin" / "nvcc").string(),
-               "-DCMAKE_CUDA_ARCHITECTURES=80",  // CUDA 13 dropped sm_70 (its try_compile fails)
-               // Includes on the command line, not in nvcc --options-file response files.
-               "-DCMAKE_CUDA_USE_RESPONSE_FILE_FOR_INCLUDES=OFF", "-DCMAKE_CXX_USE_RESPONSE_FILE_FOR_INCLUDES=OFF"};
-    std::set<std::string> switches;
-    for (auto it = fs::recursive_directory_iterator(copy, error); !error && it != fs::recursive_directory_iterator();
-         it.increment(error)) {
-      const std::string name = it->path().filename().string();
-      if (name != "CMakeLists.txt" && it->path().extension() != ".cmake") continue;
-      for (const auto& option : CudaOptionsInCMake(ReadText(it->path()))) switches.insert(option);
-    }
-    for (const auto& option : switches) command.push_back("-D" + option + "=ON");
-    for (const auto& option : options.cmake_options) command.push_back(option);
-  } else {
-    command = {"make", "-n", "-w", "-B", "-k", "-C", copy.string()};
+  nlohmann::json commands = nlohmann::json::array();
+  int index = 0;
+  for (const validate::BuildRoot& root : *roots) {
+    const bool cmake = root.system == validate::BuildSystem::kCMake;
+    const fs::path build_dir = options.scratch / (roots->size() == 1 ? std::string("build")
+                                                                     : "build-" + std::to_string(index++));
+    std::optional<nlohmann::json> found = DiscoverRoot(launcher, copy, (copy / root.dir).lexically_normal(), cmake,
+                                                       build_dir, options, discovery.notes);
+    if (found) commands.insert(commands.end(), found->begin(), found->end());
   }
-  ProcessSpec process;
-  process.argv = validate::SandboxCommand(options.bwrap, options.prlimit, spec, command);
-  process.working_directory = copy;
-  process.timeout = options.timeout;
-  auto result = launcher.Run(process);
-  std::string summary;
-  for (size_t i = 0; i < command.size(); ++i) {
-    if (i == 2 && cmake) continue;
-    summary += (summary.empty() ? "" : " ") + command[i];
-  }
-  if (!result.ok()) {
-    discovery.notes.push_back("`" + summary + "` did not run: " + std::string(result.status().message()));
-    return discovery;
-  }
-  nlohmann::json commands;
-  if (cmake) {
-    const fs::path json = options.scratch / "build" / "compile_commands.json";
-    if (result->exit_code != 0 || !fs::exists(json)) {
-      std::string tail = result->standard_error.substr(result->standard_error.size() > 400
-                                                           ? result->standard_error.size() - 400 : 0);
-      discovery.notes.push_back("cmake configure failed (exit " + std::to_string(result->exit_code) + "): " + tail);
-      return discovery;
-    }
-    commands = nlohmann::json::parse(ReadText(json), nullptr, /*allow_exceptions=*/false);
-    if (!commands.is_array()) {
-      discovery.notes.push_back("cmake wrote an unreadable compile_commands.json");
-      return discovery;
-    }
-    InlineOptionFiles(commands, options.scratch);
-  } else {
-    commands = CompileCommandsFromMakeDryRun(result->standard_output, copy);
-  }
+  if (commands.empty()) return discovery;
   ReplacePrefix(commands, copy.string(), fs::weakly_canonical(input).string());
   const fs::path out = options.scratch / "compile_commands.json";
   std::ofstream(out) << commands.dump(1);
   discovery.compile_commands = out;
-  discovery.notes.push_back(std::to_string(commands.size()) + " compile command(s) from `" + summary + "`");
   return discovery;
 }
 
