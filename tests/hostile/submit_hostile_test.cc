@@ -213,15 +213,24 @@ TEST_F(SubmitHostileTest, WithoutATargetTheRepositorysHipforgeYamlSaysWhatToVali
   v1::JobSpec spec = TestSpec("yaml-targets", "qa", /*translate_only=*/false);
   spec.clear_targets();
   SubmitOutcome outcome = SubmitArchive(
-      *api_, spec, TarForge().File("src/a.cu", kCuda).File("hipforge.yaml", "targets: [gfx942, sm_90]\n").Build());
+      *api_, spec, TarForge().File("src/a.cu", kCuda).File("hipforge.yaml", "targets: [gfx90a, gfx942]\n").Build());
   ASSERT_TRUE(outcome.status.ok()) << outcome.status.error_message();
-  EXPECT_THAT(outcome.job.spec().targets(), ::testing::ElementsAre("gfx942", "sm_90"));
+  EXPECT_THAT(outcome.job.spec().targets(), ::testing::ElementsAre("gfx90a", "gfx942"));
   EXPECT_EQ(outcome.job.spec().labels().at("hipforge.targets"), "hipforge.yaml");
   // A target that is no GPU's, or a hipforge.yaml that does not parse, is refused at submit.
   SubmitOutcome bad = SubmitArchive(
       *api_, spec, TarForge().File("src/a.cu", kCuda).File("hipforge.yaml", "targets: [cuda13]\n").Build());
   EXPECT_EQ(bad.status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_THAT(bad.status.error_message(), HasSubstr("cuda13"));
+  // AMD and NVIDIA targets in one job would wait for ever (no pool builds both): refused, in the file or the spec.
+  SubmitOutcome mixed = SubmitArchive(
+      *api_, spec, TarForge().File("src/a.cu", kCuda).File("hipforge.yaml", "targets: [gfx942, sm_90]\n").Build());
+  EXPECT_EQ(mixed.status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(mixed.status.error_message(), HasSubstr("submit once per platform"));
+  v1::JobSpec both = TestSpec("both", "qa", /*translate_only=*/false);
+  both.add_targets("sm_90");
+  EXPECT_EQ(SubmitArchive(*api_, both, TarForge().File("src/a.cu", kCuda).Build()).status.error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
   // Translate-only jobs and jobs with --target keep what they asked for.
   v1::JobSpec given = TestSpec("given", "qa", /*translate_only=*/false);
   SubmitOutcome kept = SubmitArchive(
