@@ -43,6 +43,8 @@ submit_one() {
 }
 export -f submit_one
 export work
-printf '%s\n' "$@" | xargs -P "${PARALLEL:-4}" -I{} bash -c 'submit_one "$@"' _ {} | tee "$out/summary.tsv"
+# Bounded, so what finished is kept even when the device call's time runs out.
+printf '%s\n' "$@" | timeout "${BUDGET_S:-480}" xargs -P "${PARALLEL:-4}" -I{} bash -c 'submit_one "$@"' _ {} |
+  tee "$out/summary.tsv"
 kill -TERM "$server_pid"; wait "$server_pid" 2>/dev/null
 tar -C "$work" -czf "$out/reports.tar.gz" reports
