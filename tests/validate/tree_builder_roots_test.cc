@@ -129,6 +129,8 @@ TEST(DiscoveredTestsTest, AMakefilesRunTargetIsATestAndItsFailLineFailsIt) {
   EXPECT_TRUE(OutputSaysFail("n = 4096\nFAIL\n"));
   EXPECT_TRUE(OutputSaysFail("FAILED: mismatch at 17"));
   EXPECT_FALSE(OutputSaysFail("PASS\n0 FAILURES\nno FAILs\n"));
+  // What btree-cuda printed on the H200 before exiting 0.
+  EXPECT_TRUE(OutputSaysFail("CUDA error at allocator/pool_allocator.cuh 42: an illegal memory access was encountered\n"));
 }
 
 }  // namespace

@@ -49,7 +49,8 @@ std::string OutputExcerpt(const std::string& output, size_t max_bytes = 2048);
 // "make run" (or "samples/scan: make run" for a root below the top). Each is `discovered` (FAIL lines fail it).
 std::vector<TestCommand> DiscoveredTests(const std::filesystem::path& source_dir, const std::vector<BuildRoot>& roots,
                                          const std::string& arch, const std::filesystem::path& hipcc);
-// True when a line of `output` reads FAIL or FAILED (alone or followed by punctuation or text: "FAIL: x").
+// True when a line of `output` reads FAIL or FAILED (alone or followed by punctuation or text: "FAIL: x"), or it
+// reports a GPU runtime error (an illegal memory access, a launch failure, "CUDA error"/"HIP error").
 bool OutputSaysFail(const std::string& output);
 
 // Whether Run runs ctest: the manifest's tests.ctest, else for CMake builds without test commands.

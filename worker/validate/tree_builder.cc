@@ -1,5 +1,7 @@
 #include "worker/validate/tree_builder.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <fstream>
 #include <map>
@@ -140,7 +142,7 @@ std::vector<TreeBuilder::Step> TreeBuilder::StepsFor(const BuildRoot& root, cons
   std::vector<Step> steps;
   switch (root.system) {
     case BuildSystem::kCMake: {
-      const bool ninja = toolchain_.rootfs.empty() ? !FindProgram("ninja").empty()
+      const bool ninja = toolchain_.rootfs.empty() ? !build_path_ninja_.empty()
                                                    : fs::exists(toolchain_.rootfs / "usr/bin/ninja");
       std::vector<std::string> configure = {toolchain_.cmake.string(), "-S", source.string(), "-B", build.string(),
                                             "-G", ninja ? "Ninja" : "Unix Makefiles",
@@ -221,6 +223,20 @@ BuildOutcome TreeBuilder::Build(const BuildInput& input, const ExecutionContext&
   BuildOutcome outcome;
   const auto start = std::chrono::steady_clock::now();
   ExecutionContext context = base_context;
+  // Ninja only when the build's own PATH has it (the worker's may have one the build does not see: the GPU host's
+  // came from a Python virtual environment, and CMake then failed "unable to find ... Ninja").
+  build_path_ninja_.clear();
+  if (auto path = context.environment.find("PATH"); path != context.environment.end()) {
+    for (absl::string_view dir : absl::StrSplit(path->second, ':', absl::SkipEmpty())) {
+      const fs::path candidate = fs::path(std::string(dir)) / "ninja";
+      if (::access(candidate.c_str(), X_OK) == 0) {
+        build_path_ninja_ = candidate;
+        break;
+      }
+    }
+  } else {
+    build_path_ninja_ = FindProgram("ninja");
+  }
   context.environment["HIPCC_COMPILE_FLAGS_APPEND"] = absl::StrCat("--offload-arch=", input.arch, " ", kRemarkFlag);
   context.environment["HIP_PLATFORM"] = "amd";
   std::error_code ec;

@@ -99,6 +99,7 @@ class TreeBuilder {
 
   ProcessLauncher& launcher_;
   BuildToolchain toolchain_;
+  std::filesystem::path build_path_ninja_;  // ninja as the build's PATH finds it; empty: Unix Makefiles
   const std::atomic<bool>* cancelled_;
 };
 
