@@ -66,7 +66,6 @@ std::vector<validate::Toolchain> DiscoverToolchains(ProcessLauncher& launcher, c
   return toolchains;
 }
 
-
 // Whether the validate role runs on HIP's NVIDIA platform (RoleSetOptions::gpu_platform).
 absl::StatusOr<bool> ValidatesOnNvidia(ProcessLauncher& launcher, const RoleSetOptions& options) {
   if (options.gpu_platform == "nvidia") return true;

@@ -110,12 +110,11 @@ class DeadlineSocket {
       if (!Wait(POLLIN, read_deadline_, ec)) return 0;
     }
   }
+  // The throwing forms the stream concepts require.
   template <class Buffers>
   size_t read_some(const Buffers& buffers) {
     beast::error_code ec;
-    const size_t n = read_some(buffers, ec);
-    if (ec) throw beast::system_error(ec);
-    return n;
+    return OrThrow(read_some(buffers, ec), ec);
   }
   template <class Buffers>
   size_t write_some(const Buffers& buffers, beast::error_code& ec) {
@@ -128,12 +127,15 @@ class DeadlineSocket {
   template <class Buffers>
   size_t write_some(const Buffers& buffers) {
     beast::error_code ec;
-    const size_t n = write_some(buffers, ec);
+    return OrThrow(write_some(buffers, ec), ec);
+  }
+
+ private:
+  static size_t OrThrow(size_t n, const beast::error_code& ec) {
     if (ec) throw beast::system_error(ec);
     return n;
   }
 
- private:
   bool Wait(short events, Steady::time_point deadline, beast::error_code& ec) {
     for (;;) {
       const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Steady::now()).count();
