@@ -108,6 +108,7 @@ absl::Status AddValidateRole(RoleSetImpl& set, ProcessLauncher& launcher, const 
                              const std::vector<validate::Toolchain>& toolchains, bool nvidia) {
   validate::ValidatorOptions validator_options;
   validator_options.hipcc = options.hipcc;
+  validator_options.cuda_reference = options.cuda_reference;
   if (nvidia) {
     set.inventory_ = std::make_unique<validate::NvidiaSmiInventory>(launcher);
     validator_options.visibility = validate::VisibilityVariable::kCudaVisibleDevices;

@@ -32,6 +32,8 @@ struct RoleSetOptions {
   // through CUDA_VISIBLE_DEVICES); "auto": nvidia when nvidia-smi lists GPUs and no AMD GPU is found.
   std::string gpu_platform = "auto";
   std::filesystem::path nvcc;  // nvidia platform; empty: PATH, then /usr/local/cuda/bin/nvcc
+  // nvidia platform: also build the submitted CUDA tree and run the same tests (the automatic CUDA reference).
+  bool cuda_reference = true;
 };
 
 class RoleSet {

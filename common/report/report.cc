@@ -142,6 +142,23 @@ std::string PlatformOf(const GpuSection& gpu) {
 
 }  // namespace
 
+bool FailsInCudaToo(const TestResult& test) {
+  return test.cuda && (test.cuda->status == TestStatus::kFailed || test.cuda->status == TestStatus::kTimedOut);
+}
+
+bool IsMigrationFailure(const TestResult& test) {
+  return (test.status == TestStatus::kFailed || test.status == TestStatus::kTimedOut) && !FailsInCudaToo(test);
+}
+
+std::optional<double> HipCudaRatio(const KernelProfile& kernel) {
+  if (!kernel.cuda_baseline_ns || *kernel.cuda_baseline_ns <= 0 || kernel.total_ns <= 0) return std::nullopt;
+  double ratio = static_cast<double>(kernel.total_ns) / static_cast<double>(*kernel.cuda_baseline_ns);
+  if (kernel.cuda_calls && *kernel.cuda_calls > 0 && kernel.calls > 0 && *kernel.cuda_calls != kernel.calls) {
+    ratio *= static_cast<double>(*kernel.cuda_calls) / static_cast<double>(kernel.calls);
+  }
+  return ratio;
+}
+
 Verdict DecideVerdict(const Report& report) {
   Verdict verdict;
   if (!report.builds || report.builds->empty()) {
@@ -158,10 +175,14 @@ Verdict DecideVerdict(const Report& report) {
   }
   if (!builds_failed.empty()) failed.push_back("build failed for " + builds_failed);
   int passed = 0, not_run = 0, failed_tests = 0;
+  std::string fail_in_cuda;  // failing with HIP and in the CUDA original: not the migration's fault, not proved
   for (const TestResult& test : report.tests.value_or(std::vector<TestResult>{})) {
     if (test.status == TestStatus::kPassed) ++passed;
     if (test.status == TestStatus::kNotRun) ++not_run;
-    if (test.status == TestStatus::kFailed || test.status == TestStatus::kTimedOut) ++failed_tests;
+    if (IsMigrationFailure(test)) ++failed_tests;
+    if (test.status != TestStatus::kPassed && FailsInCudaToo(test)) {
+      fail_in_cuda += (fail_in_cuda.empty() ? "" : ", ") + test.name;
+    }
   }
   if (failed_tests > 0) {
     failed.push_back(std::to_string(failed_tests) + (failed_tests == 1 ? " test failed" : " tests failed"));
@@ -179,6 +200,7 @@ Verdict DecideVerdict(const Report& report) {
     return verdict;
   }
   const bool ran = report.gpu && report.gpu->ran_on_gpu;
+  if (!fail_in_cuda.empty()) verdict.not_proved.push_back("tests failing in the CUDA original too: " + fail_in_cuda);
   if (ran && (passed > 0 || matched > 0)) {
     verdict.level = VerdictLevel::kBehaviourChecked;
     verdict.platform = PlatformOf(*report.gpu);
@@ -192,6 +214,8 @@ Verdict DecideVerdict(const Report& report) {
   const std::string note = report.gpu && !report.gpu->note.empty() ? report.gpu->note : "no GPU run";
   if (not_run > 0) {
     verdict.not_proved.push_back("tests: " + std::to_string(not_run) + " not run (" + note + ")");
+  } else if (!fail_in_cuda.empty()) {
+    // Every test that ran failed in the CUDA original too: nothing passed that could prove behaviour.
   } else {
     verdict.not_proved.push_back("tests: none defined (hipforge.yaml tests, ctest, or a make test/check/run target)");
   }

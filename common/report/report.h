@@ -154,13 +154,27 @@ enum class TestStatus { kPassed, kFailed, kTimedOut, kNotRun };
 std::string_view TestStatusName(TestStatus status);  // "passed", "failed", "timed_out", "not_run"
 std::optional<TestStatus> ParseTestStatus(std::string_view name);
 
+// The same test run on the submitted CUDA tree, built for the same GPU (the automatic CUDA reference of an
+// NVIDIA validate pool, docs/validation.md): tells a migration regression from a test that fails in CUDA too.
+struct ReferenceRun {
+  TestStatus status = TestStatus::kNotRun;
+  int64_t duration_ms = 0;
+  std::string output_excerpt;
+};
+
 struct TestResult {
   std::string name;
   std::string arch;
   TestStatus status = TestStatus::kNotRun;
   int64_t duration_ms = 0;
   std::string output_excerpt;
+  std::optional<ReferenceRun> cuda;  // JSON "cuda"; absent when no CUDA reference ran
 };
+
+// A test that failed or timed out with HIP; one that fails in its CUDA original too is not a migration failure
+// (FailsInCudaToo), and the verdict lists it among what was not proved.
+bool FailsInCudaToo(const TestResult& test);
+bool IsMigrationFailure(const TestResult& test);
 
 enum class ParityVerdict { kMatch, kMismatch, kMissing };
 std::string_view ParityVerdictName(ParityVerdict verdict);  // "match", "mismatch", "missing"
@@ -180,8 +194,11 @@ struct KernelProfile {
   std::string kernel;
   int64_t calls = 0;
   int64_t total_ns = 0;
-  std::optional<int64_t> cuda_baseline_ns;
+  std::optional<int64_t> cuda_baseline_ns;  // the CUDA original's total for the same kernel (KernelMatchKey)
+  std::optional<int64_t> cuda_calls;        // its launches: the ratio compares per-launch times when they differ
 };
+// HIP time / CUDA time of one kernel (per launch when both call counts are known); empty without a baseline.
+std::optional<double> HipCudaRatio(const KernelProfile& kernel);
 
 struct GpuSection {
   bool ran_on_gpu = false;
@@ -189,6 +206,9 @@ struct GpuSection {
   std::string device_key;    // PCI BDF or unique id of the leased GPU
   std::string device_arch;   // gcnArchName of the leased GPU
   std::vector<std::string> warnings;  // e.g. HSA_OVERRIDE_GFX_VERSION refused
+  // The automatic CUDA reference, a sentence: "the submitted CUDA tree built for sm_90 (12 s) and ran 3 tests:
+  // 3 passed", or why there is none. Empty on AMD workers.
+  std::string cuda_reference;
 };
 
 // ---- the verdict: what a job proved ----------------------------------------------------------------------

@@ -74,11 +74,17 @@ json BuildJson(const BuildResult& build) {
 }
 
 json TestJson(const TestResult& test) {
-  return {{"name", test.name},
-          {"arch", test.arch},
-          {"status", TestStatusName(test.status)},
-          {"duration_ms", test.duration_ms},
-          {"output_excerpt", test.output_excerpt}};
+  json out = {{"name", test.name},
+              {"arch", test.arch},
+              {"status", TestStatusName(test.status)},
+              {"duration_ms", test.duration_ms},
+              {"output_excerpt", test.output_excerpt}};
+  if (test.cuda) {
+    out["cuda"] = {{"status", TestStatusName(test.cuda->status)},
+                   {"duration_ms", test.cuda->duration_ms},
+                   {"output_excerpt", test.cuda->output_excerpt}};
+  }
+  return out;
 }
 
 json ParityJson(const ParityResult& p) {
@@ -93,10 +99,12 @@ json ParityJson(const ParityResult& p) {
 }
 
 json ProfileJson(const KernelProfile& k) {
-  return {{"kernel", k.kernel},
+  json out = {{"kernel", k.kernel},
           {"calls", k.calls},
           {"total_ns", k.total_ns},
           {"cuda_baseline_ns", k.cuda_baseline_ns ? json(*k.cuda_baseline_ns) : json(nullptr)}};
+  if (k.cuda_calls) out["cuda_calls"] = *k.cuda_calls;
+  return out;
 }
 
 json VerdictJson(const Verdict& verdict) {
@@ -111,6 +119,7 @@ json GpuJson(const GpuSection& gpu) {
   if (!gpu.device_key.empty()) out["device_key"] = gpu.device_key;
   if (!gpu.device_arch.empty()) out["device_arch"] = gpu.device_arch;
   if (!gpu.warnings.empty()) out["warnings"] = gpu.warnings;
+  if (!gpu.cuda_reference.empty()) out["cuda_reference"] = gpu.cuda_reference;
   return out;
 }
 
@@ -326,6 +335,14 @@ void ReadTest(const Reader& r, TestResult& t) {
   r.ReadEnum("status", t.status, &ParseTestStatus);
   r.Read("duration_ms", t.duration_ms);
   r.Read("output_excerpt", t.output_excerpt);
+  if (r.Field("cuda") != nullptr) {
+    ReferenceRun cuda;
+    Reader c(*r.Field("cuda"), r.At("cuda"), r.status());
+    c.ReadEnum("status", cuda.status, &ParseTestStatus);
+    c.Read("duration_ms", cuda.duration_ms);
+    c.Read("output_excerpt", cuda.output_excerpt);
+    t.cuda = std::move(cuda);
+  }
 }
 
 void ReadParity(const Reader& r, ParityResult& p) {
@@ -347,6 +364,11 @@ void ReadProfile(const Reader& r, KernelProfile& k) {
     r.Read("cuda_baseline_ns", baseline);
     k.cuda_baseline_ns = baseline;
   }
+  if (r.Field("cuda_calls") != nullptr) {
+    int64_t calls = 0;
+    r.Read("cuda_calls", calls);
+    k.cuda_calls = calls;
+  }
 }
 
 void ReadVerdict(const Reader& r, Verdict& v) {
@@ -364,6 +386,7 @@ void ReadGpu(const Reader& r, GpuSection& g) {
   r.Read("device_key", g.device_key);
   r.Read("device_arch", g.device_arch);
   r.Read("warnings", g.warnings);
+  r.Read("cuda_reference", g.cuda_reference);
 }
 
 // An optional top-level array section.

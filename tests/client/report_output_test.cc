@@ -110,5 +110,26 @@ TEST(VerdictTest, SaysWhatWasProvedAndWhatWasNot) {
   EXPECT_EQ(round_trip->verdict->level, report::VerdictLevel::kFailed);
 }
 
+// A test that fails with HIP and in its CUDA original (the automatic reference) is not a migration failure: the
+// verdict names it among what was not proved; one that passes in CUDA and fails with HIP still fails the job.
+TEST(VerdictTest, ATestFailingInTheCudaOriginalTooIsNotAMigrationFailure) {
+  report::Report nvidia;
+  nvidia.builds = std::vector<report::BuildResult>{{.requested_arch = "sm_90", .arch = "sm_90", .ok = true}};
+  nvidia.gpu = report::GpuSection{.ran_on_gpu = true, .device_arch = "sm_90"};
+  const report::ReferenceRun cuda_failed{.status = report::TestStatus::kFailed};
+  const report::ReferenceRun cuda_passed{.status = report::TestStatus::kPassed};
+  nvidia.tests = std::vector<report::TestResult>{
+      {.name = "make run", .status = report::TestStatus::kPassed, .cuda = cuda_passed},
+      {.name = "bscan: make run", .status = report::TestStatus::kFailed, .cuda = cuda_failed}};
+  report::Verdict verdict = report::DecideVerdict(nvidia);
+  EXPECT_EQ(verdict.level, report::VerdictLevel::kBehaviourChecked);
+  EXPECT_THAT(report::VerdictSentence(verdict), HasSubstr("tests failing in the CUDA original too: bscan: make run"));
+  EXPECT_FALSE(report::IsMigrationFailure(nvidia.tests->at(1)));
+
+  nvidia.tests->at(1).cuda = cuda_passed;
+  EXPECT_TRUE(report::IsMigrationFailure(nvidia.tests->at(1)));
+  EXPECT_EQ(report::VerdictSentence(report::DecideVerdict(nvidia)), "failed: 1 test failed");
+}
+
 }  // namespace
 }  // namespace hipforge::client

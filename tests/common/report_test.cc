@@ -47,14 +47,19 @@ Report FullReport() {
        .kernels = {{.name = "k", .vgprs = 32, .sgprs = 20, .occupancy = 8}}, .note = "gfx942 not supported",
        .log_excerpt = "error: boom"}};
   report.tests = std::vector<TestResult>{{.name = "t", .arch = "gfx940", .status = TestStatus::kTimedOut,
-                                          .duration_ms = 10, .output_excerpt = "..."}};
+                                          .duration_ms = 10, .output_excerpt = "..."},
+                                         {.name = "u", .arch = "sm_90", .status = TestStatus::kFailed,
+                                          .cuda = ReferenceRun{.status = TestStatus::kFailed, .duration_ms = 7,
+                                                               .output_excerpt = "FAIL"}}};
   report.parity = std::vector<ParityResult>{{.case_name = "c", .verdict = ParityVerdict::kMismatch,
                                              .max_abs_error = INFINITY, .max_rel_error = 0.5, .mismatches = 3,
                                              .elements = 100, .detail = "first at 7"}};
-  report.profile = std::vector<KernelProfile>{{.kernel = "k", .calls = 1, .total_ns = 1000, .cuda_baseline_ns = 900},
+  report.profile = std::vector<KernelProfile>{{.kernel = "k", .calls = 1, .total_ns = 1000, .cuda_baseline_ns = 900,
+                                               .cuda_calls = 1},
                                               {.kernel = "j", .calls = 2, .total_ns = 10}};
   report.gpu = GpuSection{.ran_on_gpu = true, .note = "ran on MI250 0000:03:00.0", .device_key = "0000:03:00.0",
-                          .device_arch = "gfx90a", .warnings = {"HSA_OVERRIDE_GFX_VERSION refused"}};
+                          .device_arch = "gfx90a", .warnings = {"HSA_OVERRIDE_GFX_VERSION refused"},
+                          .cuda_reference = "the submitted CUDA tree built for sm_90"};
   return report;
 }
 
@@ -66,6 +71,9 @@ TEST(ReportJsonTest, EverySectionRoundTripsThroughTheOneSerializer) {
   EXPECT_TRUE(std::isinf(parsed->parity->at(0).max_abs_error));  // null in JSON
   EXPECT_TRUE(first["parity"][0]["max_abs_error"].is_null());
   EXPECT_FALSE(parsed->profile->at(1).cuda_baseline_ns.has_value());
+  ASSERT_TRUE(parsed->tests->at(1).cuda.has_value());
+  EXPECT_EQ(first["tests"][1]["cuda"]["status"], "failed");
+  EXPECT_FALSE(first["tests"][0].contains("cuda")) << "no reference ran for it";
   EXPECT_EQ(first["builds"][0]["toolchain"], "hipcc 5.2.3 (Debian)");
   EXPECT_EQ(first["translation"]["files"][0]["left_for_person"], json::array());
   EXPECT_EQ(first["translation"]["files"][3]["left_for_person"][0], "check the HIP architectures");

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace hipforge::validate {
 namespace {
 
@@ -70,6 +72,67 @@ TEST(ProfileTest, ProfilerCommandLines) {
   Profiler v1{ProfilerKind::kRocprof, "/usr/bin/rocprof"};
   argv = ProfilerCommand(v1, "/w/prof", {"./app"});
   EXPECT_EQ(argv, (std::vector<std::string>{"/usr/bin/rocprof", "--stats", "-o", "/w/prof/results.csv", "./app"}));
+}
+
+// ncu --csv --page raw --print-units base --metrics gpu__time_duration.sum: a row per launch, a units row first; its
+// log starts with ncu's own lines.
+constexpr const char* kNcuRaw =
+    "==PROF== Connected to process 4242 (/work/cuda-sm_90/src/main)\n"
+    "==PROF== Profiling \"scale\" - 0: 0%....50%....100% - 1 pass\n"
+    "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\",\"Stream\",\"Block Size\","
+    "\"Grid Size\",\"Device\",\"CC\",\"gpu__time_duration.sum\"\n"
+    "\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"nsecond\"\n"
+    "\"0\",\"4242\",\"main\",\"127.0.0.1\",\"void scale<float>(float *, float, int)\",\"1\",\"7\",\"(256, 1, 1)\","
+    "\"(4096, 1, 1)\",\"0\",\"9.0\",\"5216\"\n"
+    "\"1\",\"4242\",\"main\",\"127.0.0.1\",\"void scale<float>(float *, float, int)\",\"1\",\"7\",\"(256, 1, 1)\","
+    "\"(4096, 1, 1)\",\"0\",\"9.0\",\"4800\"\n"
+    "\"2\",\"4242\",\"main\",\"127.0.0.1\",\"reduce(const float *, float *)\",\"1\",\"7\",\"(512, 1, 1)\","
+    "\"(1, 1, 1)\",\"0\",\"9.0\",\"1,200\"\n";
+
+// The details page: a row per metric and launch, with its unit.
+constexpr const char* kNcuDetails =
+    "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\",\"Stream\",\"Block Size\","
+    "\"Grid Size\",\"Device\",\"CC\",\"Section Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+    "\"0\",\"9\",\"main\",\"127.0.0.1\",\"scale\",\"1\",\"7\",\"(256, 1, 1)\",\"(16, 1, 1)\",\"0\",\"9.0\","
+    "\"Command line profiler metrics\",\"gpu__time_duration.sum\",\"usecond\",\"5.5\"\n"
+    "\"0\",\"9\",\"main\",\"127.0.0.1\",\"scale\",\"1\",\"7\",\"(256, 1, 1)\",\"(16, 1, 1)\",\"0\",\"9.0\","
+    "\"Command line profiler metrics\",\"dram__bytes.sum\",\"byte\",\"4096\"\n";
+
+TEST(ProfileTest, ParsesNcuRawPagePerLaunchIntoPerKernelTotals) {
+  auto profile = ParseKernelStatsCsv(kNcuRaw);
+  ASSERT_TRUE(profile.ok()) << profile.status();
+  ASSERT_EQ(profile->size(), 2u);
+  EXPECT_EQ((*profile)[0].kernel, "void scale<float>(float *, float, int)");
+  EXPECT_EQ((*profile)[0].calls, 2);
+  EXPECT_EQ((*profile)[0].total_ns, 10016);
+  EXPECT_EQ((*profile)[1].total_ns, 1200) << "thousands separators";
+}
+
+TEST(ProfileTest, ParsesNcuDetailsPageInItsUnitAndIgnoresOtherMetrics) {
+  auto profile = ParseKernelStatsCsv(kNcuDetails);
+  ASSERT_TRUE(profile.ok()) << profile.status();
+  ASSERT_EQ(profile->size(), 1u);
+  EXPECT_EQ((*profile)[0].calls, 1);
+  EXPECT_EQ((*profile)[0].total_ns, 5500);
+}
+
+TEST(ProfileTest, TheCudaRunsCallsComeWithItsBaselineAndTheRatioIsPerLaunch) {
+  std::vector<KernelProfile> hip = {{.kernel = "void scale<float>(float *, float, int)", .calls = 4, .total_ns = 8000}};
+  AttachBaseline(hip, {{.kernel = "void scale<float>(float*, float, int)", .calls = 2, .total_ns = 2000}});
+  ASSERT_TRUE(hip[0].cuda_baseline_ns.has_value());
+  EXPECT_EQ(*hip[0].cuda_baseline_ns, 2000);
+  EXPECT_EQ(*hip[0].cuda_calls, 2);
+  // 2000 ns per HIP launch against 1000 per CUDA launch.
+  EXPECT_DOUBLE_EQ(*report::HipCudaRatio(hip[0]), 2.0);
+}
+
+TEST(ProfileTest, NcuCommandLine) {
+  const Profiler ncu{ProfilerKind::kNcu, "/usr/local/cuda/bin/ncu"};
+  auto argv = ProfilerCommand(ncu, "/w/profile-hip", {"sh", "-c", "./main"});
+  EXPECT_EQ(argv.front(), "/usr/local/cuda/bin/ncu");
+  EXPECT_NE(std::find(argv.begin(), argv.end(), "gpu__time_duration.sum"), argv.end());
+  EXPECT_NE(std::find(argv.begin(), argv.end(), "/w/profile-hip/ncu.csv"), argv.end());
+  EXPECT_EQ(argv.back(), "./main");
 }
 
 }  // namespace

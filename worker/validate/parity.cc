@@ -326,4 +326,31 @@ ParityResult CompareArrays(const std::string& case_name, const ArrayData& actual
   return result;
 }
 
+namespace {
+
+// `text` without its timing lines (kTimingLinePattern).
+std::string WithoutTimingLines(std::string_view text_std) {
+  static const std::regex kTiming(kTimingLinePattern, std::regex::ECMAScript | std::regex::icase);
+  std::string kept;
+  for (absl::string_view line : absl::StrSplit(ToAbsl(text_std), '\n')) {
+    const std::string owned(line);
+    if (std::regex_search(owned, kTiming)) continue;
+    absl::StrAppend(&kept, owned, "\n");
+  }
+  return kept;
+}
+
+}  // namespace
+
+std::optional<ParityResult> CompareOutputs(const std::string& case_name, std::string_view actual,
+                                           std::string_view expected) {
+  absl::StatusOr<ArrayData> want = ParseTextArray(WithoutTimingLines(expected), DType::kFloat64);
+  absl::StatusOr<ArrayData> got = ParseTextArray(WithoutTimingLines(actual), DType::kFloat64);
+  if (!want.ok() || !got.ok() || want->size() == 0) return std::nullopt;
+  ParityResult result = CompareArrays(case_name, *got, *want, kOutputTolerance);
+  const std::string what = absl::StrCat(want->size(), " printed numbers against the CUDA original's, timing lines left out");
+  result.detail = result.detail.empty() ? what : absl::StrCat(result.detail, "; ", what);
+  return result;
+}
+
 }  // namespace hipforge::validate

@@ -58,6 +58,19 @@ absl::StatusOr<ArrayData> ParseTextArray(std::string_view text, DType dtype, con
 ParityResult CompareArrays(const std::string& case_name, const ArrayData& actual, const ArrayData& expected,
                            Tolerance tolerance);
 
+// Lines a program prints about time or speed (ECMAScript, case-insensitive): they differ between runs and are not
+// its result, so output comparisons leave them out.
+inline constexpr char kTimingLinePattern[] =
+    R"((time|elapsed|took|duration|throughput|bandwidth|latency|speed|perf|[GMK]i?B/s|FLOP|/s\b|)"
+    R"(\b(ns|us|usec|ms|msec|sec|secs|seconds)\b|\((ns|us|ms|s)\)))";
+// Tolerance of output comparisons: printed values, typically with 6 significant digits or more.
+inline constexpr Tolerance kOutputTolerance{.rtol = 1e-5, .atol = 1e-8};
+
+// The numbers of `actual` against those of `expected` (standard outputs of a HIP run and its CUDA reference), timing
+// lines left out (kTimingLinePattern); kOutputTolerance. Empty when `expected` has no number left to compare.
+std::optional<ParityResult> CompareOutputs(const std::string& case_name, std::string_view actual,
+                                           std::string_view expected);
+
 // Bit-level conversions used for raw/npy half types (round-to-nearest-even on the way in).
 double HalfToDouble(uint16_t bits);
 double BFloat16ToDouble(uint16_t bits);

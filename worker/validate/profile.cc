@@ -3,12 +3,14 @@
 
 #include <fstream>
 #include <map>
+#include <optional>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 
 namespace hipforge::validate {
@@ -70,13 +72,67 @@ std::vector<std::string> CsvRecords(absl::string_view csv) {
   return records;
 }
 
+// Nanoseconds per unit of an ncu time metric ("nsecond", "usecond", "msecond", "second"; also ns/us/ms/s).
+std::optional<double> NanosecondsPer(absl::string_view unit) {
+  unit = absl::StripAsciiWhitespace(unit);
+  if (unit.empty() || unit == "nsecond" || unit == "ns") return 1.0;
+  if (unit == "usecond" || unit == "us") return 1e3;
+  if (unit == "msecond" || unit == "ms") return 1e6;
+  if (unit == "second" || unit == "s") return 1e9;
+  return std::nullopt;
+}
+
+// ncu --csv, per launch: the details page (one row per metric: "Metric Name", "Metric Unit", "Metric Value") or
+// the raw page (one column per metric, a units row under the header). Launches are summed per kernel name.
+absl::StatusOr<std::vector<KernelProfile>> ParseNcuCsv(const std::vector<std::string>& records) {
+  constexpr absl::string_view kMetric = "gpu__time_duration.sum";
+  const std::vector<std::string> header = SplitCsvRecord(records[0]);
+  const int name_col = FindColumn(header, {"Kernel Name"});
+  const int metric_name_col = FindColumn(header, {"Metric Name"});
+  const int metric_unit_col = FindColumn(header, {"Metric Unit"});
+  const int metric_value_col = FindColumn(header, {"Metric Value"});
+  const int raw_col = FindColumn(header, {kMetric});
+  if (name_col < 0 || (raw_col < 0 && (metric_name_col < 0 || metric_value_col < 0))) {
+    return absl::InvalidArgumentError(absl::StrCat("ncu CSV without kernel names or ", kMetric, ": ", records[0]));
+  }
+  std::vector<KernelProfile> out;
+  std::map<std::string, size_t> index;
+  std::string raw_unit = "nsecond";
+  for (size_t r = 1; r < records.size(); ++r) {
+    const std::vector<std::string> fields = SplitCsvRecord(records[r]);
+    const int value_col = raw_col >= 0 ? raw_col : metric_value_col;
+    if (static_cast<int>(fields.size()) <= std::max({name_col, value_col, metric_name_col, metric_unit_col})) continue;
+    std::string unit = raw_col >= 0 ? raw_unit : (metric_unit_col >= 0 ? fields[metric_unit_col] : "nsecond");
+    if (raw_col < 0 && fields[metric_name_col] != kMetric) continue;
+    std::string value = absl::StrReplaceAll(fields[value_col], {{",", ""}});  // "1,234" in some locales
+    double number = 0;
+    if (!absl::SimpleAtod(absl::StripAsciiWhitespace(value), &number)) {
+      if (raw_col >= 0 && fields[name_col].empty()) raw_unit = fields[raw_col];  // the raw page's units row
+      continue;
+    }
+    const std::optional<double> scale = NanosecondsPer(unit);
+    if (!scale) return absl::InvalidArgumentError(absl::StrCat("ncu CSV: unknown time unit '", unit, "'"));
+    const std::string name(absl::StripAsciiWhitespace(fields[name_col]));
+    auto [it, inserted] = index.try_emplace(name, out.size());
+    if (inserted) out.push_back({.kernel = name});
+    out[it->second].calls += 1;
+    out[it->second].total_ns += static_cast<int64_t>(number * *scale + 0.5);
+  }
+  return out;
+}
+
 }  // namespace
 
 absl::StatusOr<std::vector<KernelProfile>> ParseKernelStatsCsv(std::string_view csv_std) {
   const absl::string_view csv = ToAbsl(csv_std);
   std::vector<std::string> records = CsvRecords(csv);
+  // ncu's log starts with its own "==PROF==" / "==WARNING==" lines (and the program's, when they share the file).
+  while (!records.empty() && absl::StartsWith(absl::StripLeadingAsciiWhitespace(records.front()), "==")) {
+    records.erase(records.begin());
+  }
   if (records.empty()) return absl::InvalidArgumentError("empty stats CSV");
   const std::vector<std::string> header = SplitCsvRecord(records[0]);
+  if (FindColumn(header, {"Kernel Name"}) >= 0 && FindColumn(header, {"ID"}) >= 0) return ParseNcuCsv(records);
   const int name_col = FindColumn(header, {"Name", "KernelName", "Kernel_Name", "kernel"});
   const int calls_col = FindColumn(header, {"Calls", "Instances", "calls", "Count"});
   const int total_col = FindColumn(header, {"TotalDurationNs", "Total Time (ns)", "total_ns", "TotalDuration(ns)"});
@@ -123,10 +179,17 @@ std::string KernelMatchKey(std::string_view kernel_name_std) {
 }
 
 void AttachBaseline(std::vector<KernelProfile>& profile, const std::vector<KernelProfile>& baseline) {
-  std::map<std::string, int64_t> by_key;
-  for (const KernelProfile& k : baseline) by_key[KernelMatchKey(k.kernel)] += k.total_ns;
+  std::map<std::string, std::pair<int64_t, int64_t>> by_key;  // total_ns, calls
+  for (const KernelProfile& k : baseline) {
+    auto& [total, calls] = by_key[KernelMatchKey(k.kernel)];
+    total += k.total_ns;
+    calls += k.calls;
+  }
   for (KernelProfile& k : profile) {
-    if (auto it = by_key.find(KernelMatchKey(k.kernel)); it != by_key.end()) k.cuda_baseline_ns = it->second;
+    if (auto it = by_key.find(KernelMatchKey(k.kernel)); it != by_key.end()) {
+      k.cuda_baseline_ns = it->second.first;
+      k.cuda_calls = it->second.second;
+    }
   }
 }
 
@@ -135,6 +198,13 @@ Profiler FindProfiler(const fs::path& toolchain_bin) {
     if (!toolchain_bin.empty() && fs::exists(toolchain_bin / name)) return {kind, toolchain_bin / name};
     if (fs::path found = FindProgram(name); !found.empty()) return {kind, found};
   }
+  return {};
+}
+
+Profiler FindNcu(const fs::path& cuda_bin) {
+  if (!cuda_bin.empty() && fs::exists(cuda_bin / "ncu")) return {ProfilerKind::kNcu, cuda_bin / "ncu"};
+  if (fs::path found = FindProgram("ncu"); !found.empty()) return {ProfilerKind::kNcu, found};
+  if (fs::exists("/usr/local/cuda/bin/ncu")) return {ProfilerKind::kNcu, "/usr/local/cuda/bin/ncu"};
   return {};
 }
 
@@ -149,6 +219,12 @@ std::vector<std::string> ProfilerCommand(const Profiler& profiler, const fs::pat
     case ProfilerKind::kRocprof:
       argv = {profiler.program.string(), "--stats", "-o", (output_dir / "results.csv").string()};
       break;
+    case ProfilerKind::kNcu:
+      // One metric, one pass per launch; the first kNcuLaunchCount launches (ncu serializes and replays each).
+      argv = {profiler.program.string(), "--csv", "--page", "raw", "--print-units", "base", "--print-kernel-base",
+              "demangled", "--metrics", "gpu__time_duration.sum", "--launch-count", std::to_string(kNcuLaunchCount),
+              "--target-processes", "all", "--log-file", (output_dir / "ncu.csv").string()};
+      break;
     case ProfilerKind::kNone:
       return command;
   }
@@ -157,7 +233,9 @@ std::vector<std::string> ProfilerCommand(const Profiler& profiler, const fs::pat
 }
 
 absl::StatusOr<fs::path> FindStatsCsv(const Profiler& profiler, const fs::path& output_dir) {
-  const absl::string_view wanted = profiler.kind == ProfilerKind::kRocprofV3 ? "kernel_stats.csv" : ".stats.csv";
+  const absl::string_view wanted = profiler.kind == ProfilerKind::kRocprofV3 ? "kernel_stats.csv"
+                                   : profiler.kind == ProfilerKind::kNcu     ? "ncu.csv"
+                                                                             : ".stats.csv";
   std::error_code ec;
   for (auto it = fs::recursive_directory_iterator(output_dir, ec); !ec && it != fs::recursive_directory_iterator();
        it.increment(ec)) {

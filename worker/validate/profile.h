@@ -1,5 +1,5 @@
 #pragma once
-// Kernel timing statistics: rocprofv3 `--kernel-trace --stats` (<prefix>_kernel_stats.csv),
+// Kernel timing statistics: rocprofv3 `--kernel-trace --stats` (<prefix>_kernel_stats.csv), ncu `--csv` (per launch),
 // rocprof `--stats` (results.stats.csv), and CUDA baselines (nsys cuda_gpu_kern_sum CSV or our own
 // cuda_timings.csv with kernel,calls,total_ns). Columns are found by header name, not position.
 #include <filesystem>
@@ -25,13 +25,19 @@ std::string KernelMatchKey(std::string_view kernel_name);
 // Fills cuda_baseline_ns of `profile` entries from `baseline` by KernelMatchKey.
 void AttachBaseline(std::vector<KernelProfile>& profile, const std::vector<KernelProfile>& baseline);
 
-enum class ProfilerKind { kNone, kRocprofV3, kRocprof };
+enum class ProfilerKind { kNone, kRocprofV3, kRocprof, kNcu };
+// ncu profiles at most this many launches per run (each is serialized and replayed): both sides of a CUDA/HIP pair
+// stop at the same launch, so their totals stay comparable.
+inline constexpr int kNcuLaunchCount = 200;
 struct Profiler {
   ProfilerKind kind = ProfilerKind::kNone;
   std::filesystem::path program;
 };
 // rocprofv3 preferred, then rocprof; looked up in `toolchain_bin` first, then PATH.
 Profiler FindProfiler(const std::filesystem::path& toolchain_bin);
+
+// Nsight Compute for HIP's NVIDIA platform and the CUDA reference: `cuda_bin`/ncu, PATH, /usr/local/cuda/bin.
+Profiler FindNcu(const std::filesystem::path& cuda_bin);
 
 // argv prefix that profiles `command` writing stats under `output_dir`, and where the stats CSV lands.
 std::vector<std::string> ProfilerCommand(const Profiler& profiler, const std::filesystem::path& output_dir,

@@ -14,6 +14,7 @@ using report::KernelProfile;
 using report::KernelResources;
 using report::ParityResult;
 using report::ParityVerdict;
+using report::ReferenceRun;
 using report::TestResult;
 using report::TestStatus;
 

@@ -96,6 +96,7 @@ TestResult TestRunner::RunCommand(const TestRunInput& input, const TestCommand& 
     test.output_excerpt = std::string(result.status().message());
     return test;
   }
+  if (input.outputs != nullptr) (*input.outputs)[command.name] = result->standard_output;
   test.duration_ms = result->wall_time.count();
   test.status = result->timed_out ? TestStatus::kTimedOut
                                   : (result->exit_code == 0 ? TestStatus::kPassed : TestStatus::kFailed);
@@ -133,7 +134,31 @@ std::vector<TestResult> TestRunner::RunCTest(const TestRunInput& input, const Ex
                                         : std::string(result.status().message());
     return {failed};
   }
-  return ParseJUnitXml(std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()), input.arch);
+  std::vector<TestResult> results =
+      ParseJUnitXml(std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()), input.arch);
+  if (input.outputs != nullptr) {
+    for (const TestResult& r : results) (*input.outputs)[r.name] = r.output_excerpt;
+  }
+  return results;
+}
+
+absl::StatusOr<std::string> TestRunner::RerunOutput(const TestRunInput& input, const std::string& name,
+                                                    const ExecutionContext& context) {
+  const std::vector<TestCommand>& commands =
+      input.manifest && !input.manifest->tests.commands.empty() ? input.manifest->tests.commands : input.discovered;
+  for (const TestCommand& command : commands) {
+    if (command.name != name) continue;
+    std::map<std::string, std::string> outputs;
+    TestRunInput once = input;
+    once.outputs = &outputs;
+    once.rerun_failures_serialized = false;
+    const TestResult result = RunCommand(once, command, context);
+    if (result.status != TestStatus::kPassed) {
+      return absl::AbortedError(absl::StrCat(name, " ", std::string(TestStatusName(result.status)), " when run again"));
+    }
+    return outputs[name];
+  }
+  return absl::NotFoundError(absl::StrCat("no test command named ", name));
 }
 
 std::vector<TestCommand> DiscoveredTests(const fs::path& source_dir, const std::vector<BuildRoot>& roots,

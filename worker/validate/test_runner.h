@@ -4,6 +4,7 @@
 // shows whether the failure localises to one kernel launch.
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,9 @@ struct TestRunInput {
   std::chrono::milliseconds default_timeout{std::chrono::minutes(10)};
   bool rerun_failures_serialized = true;
   std::vector<TestCommand> discovered;  // run when the manifest names no test commands (DiscoveredTests)
+  // When set: each test's standard output by name (ctest tests: the output its JUnit file kept), for comparing
+  // a HIP run with its CUDA reference.
+  std::map<std::string, std::string>* outputs = nullptr;
 };
 
 class TestRunner {
@@ -34,12 +38,17 @@ class TestRunner {
   // The names of the tests a CMake build dir defines (`ctest -N --show-only=json-v1`, run in `context`,
   // e.g. inside the build's toolchain): what a report lists as not_run when nothing can run them.
   absl::StatusOr<std::vector<std::string>> ListCTest(const TestRunInput& input, const ExecutionContext& context);
+  // One test of Run's list again, by name (commands only; NotFound for a ctest test or an unknown name): its
+  // status and standard output, e.g. to see whether a CUDA reference's output is stable between runs.
+  absl::StatusOr<std::string> RerunOutput(const TestRunInput& input, const std::string& name,
+                                          const ExecutionContext& context);
 
  private:
   std::vector<TestResult> RunCTest(const TestRunInput& input, const ExecutionContext& context);
   TestResult RunCommand(const TestRunInput& input, const TestCommand& command, const ExecutionContext& context);
   ProcessLauncher& launcher_;
 };
+
 
 // Last `max_bytes` of a test's output, cut at a line start when possible.
 std::string OutputExcerpt(const std::string& output, size_t max_bytes = 2048);

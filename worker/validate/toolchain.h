@@ -44,6 +44,9 @@ struct Toolchain {
   std::string description;
   // Host directories its commands need inside a sandbox (the hip-on-cuda toolchain's own dir: headers, hipcc).
   std::vector<std::filesystem::path> sandbox_paths;
+  // hip-on-cuda only: an nvcc that builds the submitted CUDA tree for the GPU's arch (the automatic CUDA
+  // reference, CudaReferenceNvccScript); empty elsewhere.
+  std::filesystem::path cuda_reference_nvcc;
 
   // "rocm-6.4: HIP 6.4.3, clang 21.1.8" (what reports name per build).
   std::string Describe() const;

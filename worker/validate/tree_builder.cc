@@ -145,12 +145,19 @@ std::vector<TreeBuilder::Step> TreeBuilder::StepsFor(const BuildRoot& root, cons
       const bool ninja = toolchain_.rootfs.empty() ? !build_path_ninja_.empty()
                                                    : fs::exists(toolchain_.rootfs / "usr/bin/ninja");
       std::vector<std::string> configure = {toolchain_.cmake.string(), "-S", source.string(), "-B", build.string(),
-                                            "-G", ninja ? "Ninja" : "Unix Makefiles",
-                                            "-DCMAKE_CXX_COMPILER=" + toolchain_.hipcc.string(),
-                                            "-DCMAKE_HIP_ARCHITECTURES=" + input.arch,
-                                            "-DAMDGPU_TARGETS=" + input.arch, "-DGPU_TARGETS=" + input.arch,
-                                            std::string("-DCMAKE_HIP_FLAGS=") + kRemarkFlag,
-                                            "-DCMAKE_BUILD_TYPE=Release"};
+                                            "-G", ninja ? "Ninja" : "Unix Makefiles"};
+      if (toolchain_.cuda_original) {
+        // sm_90 -> 90: what CMAKE_CUDA_ARCHITECTURES takes.
+        const std::string number = input.arch.rfind("sm_", 0) == 0 ? input.arch.substr(3) : input.arch;
+        configure.insert(configure.end(), {"-DCMAKE_CUDA_COMPILER=" + toolchain_.hipcc.string(),
+                                           "-DCMAKE_CUDA_ARCHITECTURES=" + number, "-DCMAKE_BUILD_TYPE=Release"});
+      } else {
+        configure.insert(configure.end(), {"-DCMAKE_CXX_COMPILER=" + toolchain_.hipcc.string(),
+                                           "-DCMAKE_HIP_ARCHITECTURES=" + input.arch,
+                                           "-DAMDGPU_TARGETS=" + input.arch, "-DGPU_TARGETS=" + input.arch,
+                                           std::string("-DCMAKE_HIP_FLAGS=") + kRemarkFlag,
+                                           "-DCMAKE_BUILD_TYPE=Release"});
+      }
       if (input.manifest) {
         for (const auto& arg : input.manifest->build.cmake_args) configure.push_back(ExpandVariables(arg, variables));
       }
@@ -163,7 +170,8 @@ std::vector<TreeBuilder::Step> TreeBuilder::StepsFor(const BuildRoot& root, cons
     }
     case BuildSystem::kMake: {
       std::vector<std::string> make = {toolchain_.make.string(), "-k", "-j", jobs,
-                                       "HIPCC=" + toolchain_.hipcc.string(), "ARCH=" + input.arch};
+                                       (toolchain_.cuda_original ? "NVCC=" : "HIPCC=") + toolchain_.hipcc.string(),
+                                       "ARCH=" + input.arch};
       if (input.manifest) {
         for (const auto& arg : input.manifest->build.make_args) make.push_back(ExpandVariables(arg, variables));
       }
@@ -237,8 +245,10 @@ BuildOutcome TreeBuilder::Build(const BuildInput& input, const ExecutionContext&
   } else {
     build_path_ninja_ = FindProgram("ninja");
   }
-  context.environment["HIPCC_COMPILE_FLAGS_APPEND"] = absl::StrCat("--offload-arch=", input.arch, " ", kRemarkFlag);
-  context.environment["HIP_PLATFORM"] = "amd";
+  if (!toolchain_.cuda_original) {
+    context.environment["HIPCC_COMPILE_FLAGS_APPEND"] = absl::StrCat("--offload-arch=", input.arch, " ", kRemarkFlag);
+    context.environment["HIP_PLATFORM"] = "amd";
+  }
   std::error_code ec;
   fs::create_directories(input.build_dir, ec);
   const std::map<std::string, std::string> variables = {
@@ -249,6 +259,10 @@ BuildOutcome TreeBuilder::Build(const BuildInput& input, const ExecutionContext&
       DetectBuildSystem(input.source_dir, input.manifest) == BuildSystem::kCommands
           ? std::vector<BuildRoot>{{".", BuildSystem::kCommands}}
           : FindBuildRoots(input.source_dir, input.manifest);
+  if (roots.ok() && toolchain_.cuda_original && !roots->empty() && roots->front().system == BuildSystem::kCommands) {
+    roots = absl::FailedPreconditionError("hipforge.yaml's build.commands build the HIP tree; the CUDA original is "
+                                          "built only from its CMakeLists.txt or Makefiles");
+  }
   if (roots.ok() && roots->empty()) {
     roots = absl::NotFoundError("no CMakeLists.txt or Makefile anywhere in the tree and no build commands in "
                                 "hipforge.yaml (build.commands, or build.roots to pick directories)");

@@ -27,6 +27,10 @@ struct BuildToolchain {
   std::string label;  // goes into the report
   int parallel_jobs = 2;
   std::filesystem::path rootfs;  // the toolchain's root filesystem the steps run in; empty: the host
+  // Builds the submitted CUDA tree (the automatic CUDA reference) instead of a HIP one: `hipcc` is then the nvcc
+  // to use, CMake gets it as CMAKE_CUDA_COMPILER with CMAKE_CUDA_ARCHITECTURES, make gets NVCC= and ARCH=, and
+  // nothing HIP-specific is set. Manifest build commands (written for the HIP tree) are refused.
+  bool cuda_original = false;
 };
 
 struct BuildInput {

@@ -12,7 +12,8 @@ absl::StatusOr<ValidationReport> Validator::Validate(const ValidationRequest& re
   using Stage = absl::Status (Validator::*)(State&);
   static constexpr Stage kStages[] = {&Validator::LoadInputs, &Validator::CheckSandbox, &Validator::SelectToolchains,
                                       &Validator::BuildArchs, &Validator::LeaseGpu,     &Validator::ChooseRunBuild,
-                                      &Validator::RunTests,   &Validator::CheckParity,  &Validator::Profile};
+                                      &Validator::RunTests,   &Validator::RunCudaReference,
+                                      &Validator::CheckParity, &Validator::Profile};
   State state{.request = request, .progress = progress};
   for (Stage stage : kStages) {
     if (Cancelled(request)) return absl::CancelledError("validation stopped: the job was cancelled");

@@ -15,6 +15,7 @@
 #include "worker/validate/gpu_inventory.h"
 #include "worker/validate/gpu_lease.h"
 #include "worker/validate/job_environment.h"
+#include "worker/validate/manifest.h"
 #include "worker/validate/report.h"
 #include "worker/validate/sandbox.h"
 #include "worker/validate/toolchain.h"
@@ -64,7 +65,10 @@ struct ValidatorOptions {
   std::chrono::milliseconds build_timeout{std::chrono::minutes(20)};
   std::chrono::milliseconds test_timeout{std::chrono::minutes(10)};
   std::chrono::milliseconds lease_wait{std::chrono::minutes(30)};
-  bool profile = true;  // rocprofv3/rocprof when present and a GPU is leased
+  bool profile = true;  // rocprofv3/rocprof (ncu on NVIDIA) when present and a GPU is leased
+  // On an NVIDIA GPU: build the submitted CUDA tree too and run the same tests (the automatic CUDA reference).
+  bool cuda_reference = true;
+  std::filesystem::path ncu;  // NVIDIA kernel profiles; empty: FindNcu (PATH, /usr/local/cuda/bin)
   int parallel_jobs = 2;
 };
 
@@ -81,6 +85,7 @@ class Validator {
   // tests/validate/stages/, which is why they are public.
   struct State;
   struct ArchBuild;
+  struct CudaReference;
   absl::Status LoadInputs(State& state);
   absl::Status CheckSandbox(State& state);
   absl::Status SelectToolchains(State& state);
@@ -88,6 +93,7 @@ class Validator {
   absl::Status LeaseGpu(State& state);
   absl::Status ChooseRunBuild(State& state);
   absl::Status RunTests(State& state);
+  absl::Status RunCudaReference(State& state);
   absl::Status CheckParity(State& state);
   absl::Status Profile(State& state);
 
@@ -97,6 +103,13 @@ class Validator {
   ExecutionContext BuildContext(const State& state, const Toolchain& toolchain) const;
   // Nothing runs on a GPU: the tests each build would have run, all not_run with `why`.
   void ListTestsNotRun(State& state, const std::string& why);
+  // CheckParity's parts: the manifest's cases, and each test's output against its CUDA reference run.
+  ParityResult CompareCase(State& state, const ParityCase& c);
+  void CompareTestOutputs(State& state);
+  // Profile's part: per-kernel times of `command` run in `build_dir` with `context`; empty with a warning.
+  std::vector<KernelProfile> ProfileRun(State& state, const Toolchain& toolchain, const std::string& command,
+                                        const std::filesystem::path& build_dir, const ExecutionContext& context,
+                                        const std::string& side);
 
   ProcessLauncher& launcher_;
   GpuInventory& inventory_;

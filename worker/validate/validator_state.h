@@ -11,6 +11,7 @@
 
 #include "spdlog/spdlog.h"
 #include "worker/validate/manifest.h"
+#include "worker/validate/test_runner.h"
 #include "worker/validate/toolchain_choice.h"
 #include "worker/validate/tree_builder.h"
 #include "worker/validate/validator.h"
@@ -28,6 +29,9 @@ inline bool Cancelled(const ValidationRequest& request) {
   return request.cancelled != nullptr && request.cancelled->load();
 }
 
+// A private copy of a tree (`to` replaced), symlinks kept: what each build works in (build_archs.cc).
+absl::Status CopyTree(const std::filesystem::path& from, const std::filesystem::path& to);
+
 inline ParityResult Missing(const std::string& name, const std::string& why) {
   return {.case_name = name, .verdict = ParityVerdict::kMissing, .detail = why};
 }
@@ -39,6 +43,19 @@ struct Validator::ArchBuild {
   std::filesystem::path build_dir;
   bool has_ctest = false;
   std::vector<BuildRoot> roots;  // what was built (TreeBuilder): where discovered tests run
+};
+
+// The submitted CUDA tree built for the leased NVIDIA GPU and run with the same tests (RunCudaReference): the
+// automatic reference that parity and the profile compare the HIP build with.
+struct Validator::CudaReference {
+  bool built = false;  // at least one build root built; its tests ran
+  std::filesystem::path source_dir;
+  std::filesystem::path build_dir;
+  TestRunInput tests;                 // how its tests ran (RerunOutput; `outputs` is not kept)
+  ExecutionContext context;           // the leased GPU's environment, PATH to the reference nvcc
+  std::map<std::string, std::string> variables;  // ${ARCH}, ${BUILD_DIR}, ${SOURCE_DIR} of this build
+  std::map<std::string, TestResult> results;     // by test name
+  std::map<std::string, std::string> outputs;    // standard output by test name
 };
 
 // Everything one validation knows; each stage reads what earlier stages left and adds its part.
@@ -58,6 +75,8 @@ struct Validator::State {
   const ArchBuild* run_build = nullptr;  // the build tests run from
   ExecutionContext run_context;           // its toolchain, the leased GPU's environment and devices
   std::map<std::string, std::string> variables;  // ${ARCH}, ${BUILD_DIR}, ${SOURCE_DIR} of run_build
+  std::map<std::string, std::string> outputs;  // the HIP tests' standard output by name (RunTests)
+  std::unique_ptr<CudaReference> cuda;         // set by RunCudaReference on an NVIDIA GPU
   ValidationReport report;
   bool finished = false;  // a stage completed the report early (nothing runs on a GPU)
 };

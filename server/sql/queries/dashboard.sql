@@ -136,8 +136,9 @@ FROM report_builds b JOIN jobs j ON j.id = b.job_id AND j.team = $1
 WHERE b.job_id = $2::uuid
 
 -- name: dashboard_tests
-SELECT coalesce(jsonb_agg(jsonb_build_object('name', t.name, 'arch', t.arch, 'status', t.status,
-                                             'duration_ms', t.duration_ms, 'output_excerpt', t.output_excerpt)
+SELECT coalesce(jsonb_agg(jsonb_strip_nulls(jsonb_build_object('name', t.name, 'arch', t.arch, 'status', t.status,
+                                             'duration_ms', t.duration_ms, 'output_excerpt', t.output_excerpt,
+                                             'cuda_status', t.cuda_status))
                           ORDER BY t.ordinal), '[]'::jsonb)::text
 FROM report_tests t JOIN jobs j ON j.id = t.job_id AND j.team = $1
 WHERE t.job_id = $2::uuid

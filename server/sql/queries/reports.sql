@@ -57,9 +57,9 @@ FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS b(v, ord),
 DELETE FROM report_tests WHERE job_id = $1::uuid
 
 -- name: insert_report_tests
-INSERT INTO report_tests (job_id, ordinal, name, arch, status, duration_ms, output_excerpt)
+INSERT INTO report_tests (job_id, ordinal, name, arch, status, duration_ms, output_excerpt, cuda_status)
 SELECT $1::uuid, t.ord - 1, t.v->>'name', coalesce(t.v->>'arch', ''), t.v->>'status',
-       coalesce((t.v->>'duration_ms')::bigint, 0), coalesce(t.v->>'output_excerpt', '')
+       coalesce((t.v->>'duration_ms')::bigint, 0), coalesce(t.v->>'output_excerpt', ''), t.v->'cuda'->>'status'
 FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS t(v, ord)
 
 -- name: delete_report_parity
@@ -117,10 +117,15 @@ SELECT (d.document || jsonb_build_object('job_id', d.job_id::text)
         FROM report_builds b WHERE b.job_id = d.job_id), '[]'::jsonb))
      ELSE '{}'::jsonb END
   || CASE WHEN d.document ? 'tests' THEN jsonb_build_object('tests', coalesce(
-       (SELECT jsonb_agg(jsonb_build_object('name', t.name, 'arch', t.arch, 'status', t.status,
+       (SELECT jsonb_agg(coalesce(e.v, '{}'::jsonb)
+                         || jsonb_build_object('name', t.name, 'arch', t.arch, 'status', t.status,
                                             'duration_ms', t.duration_ms, 'output_excerpt', t.output_excerpt)
                          ORDER BY t.ordinal)
-        FROM report_tests t WHERE t.job_id = d.job_id), '[]'::jsonb))
+        FROM report_tests t
+        LEFT JOIN jsonb_array_elements(CASE WHEN jsonb_typeof(d.document->'tests') = 'array'
+                                            THEN d.document->'tests' ELSE '[]'::jsonb END)
+                  WITH ORDINALITY AS e(v, ord) ON e.ord - 1 = t.ordinal
+        WHERE t.job_id = d.job_id), '[]'::jsonb))
      ELSE '{}'::jsonb END
   || CASE WHEN d.document ? 'parity' THEN jsonb_build_object('parity', coalesce(
        (SELECT jsonb_agg(coalesce(e.v, '{}'::jsonb)

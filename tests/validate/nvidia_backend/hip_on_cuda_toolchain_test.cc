@@ -99,5 +99,84 @@ TEST_F(HipOnCudaToolchainTest, AMakefileThatLinksObjectsAndSourcesBuilds) {
   EXPECT_TRUE(fs::exists(tree / "app"));
 }
 
+// The automatic CUDA reference: the submitted tree's own build files, run with the reference nvcc, build for the
+// GPU's arch even where they name one CUDA 13 no longer builds (sm_60) or pin CMAKE_CUDA_ARCHITECTURES.
+const char* kCudaSource = R"(#include <cstdio>
+__global__ void Twice(float* v) { v[threadIdx.x] *= 2.0f; }
+int main() {
+  float* v;
+  cudaMalloc(&v, 32 * sizeof(float));
+  Twice<<<1, 32>>>(v);
+  printf("%s\n", cudaGetErrorString(cudaDeviceSynchronize()));
+  return 0;
+}
+)";
+
+class CudaReferenceBuildTest : public HipOnCudaToolchainTest {
+ protected:
+  BuildOutcome BuildOriginal(const fs::path& tree) {
+    ExecutionContext context = context_;
+    context.environment["PATH"] = toolchain_.cuda_reference_nvcc.parent_path().string() + ":" +
+                                  context.environment["PATH"];
+    context.environment["HIPFORGE_CUDA_ARCH"] = "sm_90";
+    TreeBuilder builder(launcher_, BuildToolchain{.hipcc = toolchain_.cuda_reference_nvcc, .parallel_jobs = 2,
+                                                  .cuda_original = true});
+    return builder.Build({.source_dir = tree, .build_dir = tree.parent_path() / "build", .arch = "sm_90"}, context);
+  }
+};
+
+TEST_F(CudaReferenceBuildTest, AMakefileNamingAnArchCuda13DroppedBuildsForTheGpusArch) {
+  const fs::path tree = scratch_.path() / "cuda-make" / "src";
+  testing::WriteFile(tree / "Makefile", "ARCH = sm_60\nmain: main.cu\n\tnvcc -O2 -arch=$(ARCH) -gencode "
+                                        "arch=compute_60,code=sm_60 main.cu -o main\n");
+  testing::WriteFile(tree / "main.cu", kCudaSource);
+  BuildOutcome outcome = BuildOriginal(tree);
+  // CUDA 13's nvcc refuses sm_60 ("Unsupported gpu architecture"): a build proves the options were replaced.
+  ASSERT_TRUE(outcome.ok) << outcome.failure << "\n" << outcome.log;
+  if (!fs::exists("/usr/local/cuda/bin/cuobjdump")) return;  // a minimal CUDA install (this CI's)
+  ProcessSpec objdump;
+  objdump.argv = {"/usr/local/cuda/bin/cuobjdump", "--list-elf", (tree / "main").string()};
+  absl::StatusOr<ProcessResult> listed = launcher_.Run(objdump);
+  ASSERT_TRUE(listed.ok()) << listed.status();
+  EXPECT_THAT(listed->standard_output, HasSubstr("sm_90"));
+}
+
+TEST_F(CudaReferenceBuildTest, ACMakeCudaProjectWithPinnedArchitecturesBuildsForTheGpusArch) {
+  const fs::path tree = scratch_.path() / "cuda-cmake" / "src";
+  testing::WriteFile(tree / "CMakeLists.txt", R"(cmake_minimum_required(VERSION 3.21)
+project(app LANGUAGES CXX CUDA)
+set(CMAKE_CUDA_ARCHITECTURES 52)
+add_executable(app main.cu)
+)");
+  testing::WriteFile(tree / "main.cu", kCudaSource);
+  BuildOutcome outcome = BuildOriginal(tree);
+  EXPECT_TRUE(outcome.ok) << outcome.failure << "\n" << outcome.log;
+  EXPECT_TRUE(fs::exists(tree.parent_path() / "build" / "app"));
+}
+
+TEST(CudaReferenceNvccScriptTest, ReplacesEveryArchitectureOptionWithTheGpusArch) {
+  testing::ScratchDir scratch("reference-nvcc");
+  // A stand-in nvcc that prints its arguments: what the real one would be given.
+  const fs::path fake = scratch.path() / "nvcc-args";
+  testing::WriteFile(fake, "#!/bin/sh\necho \"$@\"\n");
+  fs::permissions(fake, fs::perms::owner_all);
+  const fs::path script = scratch.path() / "nvcc";
+  testing::WriteFile(script, CudaReferenceNvccScript(fake, "sm_90"));
+  fs::permissions(script, fs::perms::owner_all);
+  BoostProcessLauncher launcher;
+  ProcessSpec spec;
+  spec.argv = {script.string(), "-O3", "-arch", "sm_60", "-gencode=arch=compute_70,code=sm_70", "--generate-code",
+               "arch=compute_80,code=sm_80", "--gpu-architecture=sm_52", "-code=sm_52", "-arch=native", "a.cu"};
+  spec.environment = {{"PATH", "/usr/bin:/bin"}, {"HIPFORGE_CUDA_ARCH", "sm_100"}};
+  absl::StatusOr<ProcessResult> result = launcher.Run(spec);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->standard_output, "-arch=sm_100 -O3 a.cu\n");
+  spec.environment.erase("HIPFORGE_CUDA_ARCH");
+  spec.argv = {script.string(), "--version"};
+  result = launcher.Run(spec);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->standard_output, "--version\n") << "--version goes through untouched";
+}
+
 }  // namespace
 }  // namespace hipforge::validate

@@ -54,3 +54,88 @@ TEST_F(CheckParityTest, EachCaseGetsAVerdictOrSaysWhyItIsMissing) {
 
 }  // namespace
 }  // namespace hipforge::validate::testing
+
+namespace hipforge::validate::testing {
+namespace {
+namespace fs = std::filesystem;
+
+// Parity against the automatic CUDA reference (RunCudaReference left state.cuda).
+class ReferenceParityTest : public ValidatorStageTest {
+ protected:
+  Validator::State& RunState(const std::string& hip_output, const std::string& cuda_output) {
+    Validator::State& state = MakeState();
+    state.references_dir = work_.path() / "refs";
+    Validator::ArchBuild build;
+    build.toolchain = &toolchain_;
+    build.result = {.requested_arch = "sm_90", .arch = "sm_90", .ok = true};
+    build.build_dir = work_.path() / "hip";
+    state.builds.push_back(std::move(build));
+    state.run_build = &state.builds[0];
+    state.variables = {{"BUILD_DIR", state.builds[0].build_dir.string()}};
+    state.report.tests = {TestResult{.name = "make run", .status = TestStatus::kPassed,
+                                     .cuda = ReferenceRun{.status = TestStatus::kPassed}}};
+    state.outputs["make run"] = hip_output;
+    state.cuda = std::make_unique<Validator::CudaReference>();
+    state.cuda->built = true;
+    state.cuda->build_dir = work_.path() / "cuda";
+    state.cuda->variables = {{"BUILD_DIR", state.cuda->build_dir.string()}};
+    state.cuda->outputs["make run"] = cuda_output;
+    state.cuda->tests.discovered = {TestCommand{.name = "make run", .run = "make run", .discovered = true}};
+    state.cuda->tests.build_dir = state.cuda->build_dir;
+    return state;
+  }
+  Toolchain toolchain_{.name = "hip-on-cuda"};
+};
+
+TEST_F(ReferenceParityTest, PrintedNumbersMatchTheCudaRunWithTimingLinesLeftOut) {
+  Validator::State& state = RunState("checksum: 1.500000 42\nAverage kernel execution time: 12.5 (us)\nPASS\n",
+                                     "checksum: 1.500000 42\nAverage kernel execution time: 9.1 (us)\nPASS\n");
+  ASSERT_TRUE(MakeValidator().CheckParity(state).ok());
+  ASSERT_EQ(state.report.parity.size(), 1u);
+  EXPECT_EQ(state.report.parity[0].case_name, "output of make run");
+  EXPECT_EQ(state.report.parity[0].verdict, ParityVerdict::kMatch) << state.report.parity[0].detail;
+  EXPECT_EQ(state.report.parity[0].elements, 2);
+  EXPECT_TRUE(launcher_.specs.empty()) << "a match needs no second CUDA run";
+}
+
+TEST_F(ReferenceParityTest, AMismatchStandsWhenTheCudaRunRepeatsItself) {
+  Validator::State& state = RunState("checksum: 1.75\n", "checksum: 1.5\n");
+  launcher_.answer = [](const ProcessSpec&) -> absl::StatusOr<ProcessResult> {
+    return ProcessResult{.exit_code = 0, .standard_output = "checksum: 1.5\n"};
+  };
+  ASSERT_TRUE(MakeValidator().CheckParity(state).ok());
+  ASSERT_EQ(state.report.parity.size(), 1u);
+  EXPECT_EQ(state.report.parity[0].verdict, ParityVerdict::kMismatch);
+  ASSERT_EQ(launcher_.specs.size(), 1u) << "the CUDA test once more";
+  EXPECT_EQ(launcher_.specs[0].working_directory, work_.path() / "cuda");
+}
+
+TEST_F(ReferenceParityTest, OutputThatVariesBetweenCudaRunsIsNoReference) {
+  Validator::State& state = RunState("seed 17 sum 4\n", "seed 3 sum 4\n");
+  launcher_.answer = [](const ProcessSpec&) -> absl::StatusOr<ProcessResult> {
+    return ProcessResult{.exit_code = 0, .standard_output = "seed 99 sum 4\n"};
+  };
+  ASSERT_TRUE(MakeValidator().CheckParity(state).ok());
+  EXPECT_TRUE(state.report.parity.empty());
+  ASSERT_EQ(state.report.gpu.warnings.size(), 1u);
+  EXPECT_NE(state.report.gpu.warnings[0].find("differs between two runs"), std::string::npos);
+}
+
+TEST_F(ReferenceParityTest, AManifestCaseWithoutAGoldenComparesWithTheCudaBuildsOutput) {
+  Validator::State& state = RunState("", "");
+  WriteFile(work_.path() / "hip/out.txt", "1.0 2.0 3.0\n");
+  WriteFile(work_.path() / "cuda/out.txt", "1.0 2.0 3.5\n");
+  state.manifest.parity = {ParityCase{.name = "out", .output = "out.txt", .reference = "out.txt"}};
+  ASSERT_TRUE(MakeValidator().CheckParity(state).ok());
+  ASSERT_EQ(state.report.parity.size(), 1u);
+  EXPECT_EQ(state.report.parity[0].verdict, ParityVerdict::kMismatch);
+  EXPECT_NE(state.report.parity[0].detail.find("the CUDA original's output"), std::string::npos);
+  // A golden the user gave still wins.
+  WriteFile(work_.path() / "refs/out.txt", "1.0 2.0 3.0\n");
+  state.report.parity.clear();
+  ASSERT_TRUE(validator_->CheckParity(state).ok());
+  EXPECT_EQ(state.report.parity[0].verdict, ParityVerdict::kMatch) << state.report.parity[0].detail;
+}
+
+}  // namespace
+}  // namespace hipforge::validate::testing

@@ -1,4 +1,6 @@
 // Profile's decisions without a profiler run (the CSV parsing and baselines: tests/validate/profile_test.cc).
+#include <algorithm>
+
 #include "tests/validate/stages/stage_test_support.h"
 
 namespace hipforge::validate::testing {
@@ -51,7 +53,36 @@ TEST_F(ProfileStageTest, AProfilerBesideHipccProfilesTheFirstTestCommand) {
   EXPECT_NE(run.argv.back().find("./unit"), std::string::npos);
   EXPECT_EQ(run.working_directory, work_.path() / "build");
   ASSERT_EQ(state.report.gpu.warnings.size(), 1u);
-  EXPECT_NE(state.report.gpu.warnings[0].find("profiling produced no stats"), std::string::npos);
+  EXPECT_NE(state.report.gpu.warnings[0].find("profiling (hip) produced no kernel times"), std::string::npos);
+}
+
+TEST_F(ProfileStageTest, OnNvidiaNcuProfilesTheHipBuildAndTheCudaReferenceAndPairsTheirKernels) {
+  // ncu (a stand-in path) runs the same command in both builds; each run's CSV gives per-kernel times, and the
+  // CUDA run's become the HIP kernels' baseline.
+  options_.ncu = "/usr/local/cuda/bin/ncu";
+  leases_.device.arch = "sm_90";
+  Validator::State& state = RunState("/opt/hip-on-cuda/bin/hipcc");
+  state.lease = std::make_unique<GpuLease>(leases_, leases_.device);
+  state.cuda = std::make_unique<Validator::CudaReference>();
+  state.cuda->built = true;
+  state.cuda->build_dir = work_.path() / "cuda";
+  launcher_.answer = [](const ProcessSpec& spec) -> absl::StatusOr<ProcessResult> {
+    auto log = std::find(spec.argv.begin(), spec.argv.end(), "--log-file");
+    const bool cuda = spec.working_directory.filename() == "cuda";
+    WriteFile(*(log + 1), std::string("\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\"\n\"\",\"\",\"nsecond\"\n") +
+                              "\"0\",\"scale(float *, int)\",\"" + (cuda ? "1000" : "1500") + "\"\n");
+    return ProcessResult{.exit_code = 0};
+  };
+  ASSERT_TRUE(MakeValidator().Profile(state).ok());
+  ASSERT_EQ(launcher_.specs.size(), 2u);
+  EXPECT_EQ(launcher_.specs[0].argv.front(), "/usr/local/cuda/bin/ncu");
+  EXPECT_EQ(launcher_.specs[0].working_directory, work_.path() / "build");
+  EXPECT_EQ(launcher_.specs[1].working_directory, work_.path() / "cuda");
+  ASSERT_EQ(state.report.profile.size(), 1u);
+  EXPECT_EQ(state.report.profile[0].total_ns, 1500);
+  ASSERT_TRUE(state.report.profile[0].cuda_baseline_ns.has_value());
+  EXPECT_EQ(*state.report.profile[0].cuda_baseline_ns, 1000);
+  EXPECT_TRUE(state.report.gpu.warnings.empty());
 }
 
 }  // namespace

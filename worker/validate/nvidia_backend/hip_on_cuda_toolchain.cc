@@ -89,6 +89,26 @@ done
 "$nvcc" "${common[@]}" "${flags[@]}" "${objects[@]}" "${others[@]}" "${link[@]}" ${out:+-o "$out"}
 )SCRIPT";
 
+constexpr const char* kReferenceScript = R"SCRIPT(#!/usr/bin/env bash
+# nvcc for the automatic CUDA reference, written by migrate-worker (worker/validate/nvidia_backend/hip_on_cuda_toolchain.cc):
+# the submitted CUDA tree's own build runs this as nvcc; its GPU-architecture options become -arch= the leased GPU's
+# (HIPFORGE_CUDA_ARCH, set by the validate role; @ARCH@ otherwise).
+set -uo pipefail
+nvcc=@NVCC@
+arch=${HIPFORGE_CUDA_ARCH:-@ARCH@}
+case "${1:-}" in --version|-V|"") exec "$nvcc" "$@" ;; esac
+args=()
+while [ $# -gt 0 ]; do
+  a=$1; shift
+  case "$a" in
+    -arch|--gpu-architecture|-code|--gpu-code|-gencode|--generate-code) shift ;;
+    -arch=*|--gpu-architecture=*|-code=*|--gpu-code=*|-gencode=*|--generate-code=*|-arch*) ;;
+    *) args+=("$a") ;;
+  esac
+done
+exec "$nvcc" -arch="$arch" "${args[@]}"
+)SCRIPT";
+
 // CMake packages: find_package(hip) and the libraries' packages succeed; the hipcc above does the work.
 constexpr const char* kHipConfig = R"CMAKE(# hip's CMake package on HIP's NVIDIA platform (written by migrate-worker): the targets carry nothing because
 # the hipcc next to ../../../include (nvcc underneath) already knows everything.
@@ -138,6 +158,10 @@ std::string ShellQuoted(const std::string& text) { return "'" + absl::StrReplace
 
 }  // namespace
 
+std::string CudaReferenceNvccScript(const fs::path& nvcc, const std::string& arch) {
+  return absl::StrReplaceAll(kReferenceScript, {{"@NVCC@", ShellQuoted(nvcc.string())}, {"@ARCH@", arch}});
+}
+
 std::string HipccOverNvccScript(const fs::path& nvcc, const fs::path& include_dir, const std::string& default_arch) {
   return absl::StrReplaceAll(kScript, {{"@NVCC@", ShellQuoted(nvcc.string())},
                                        {"@INCLUDE@", ShellQuoted(include_dir.string())},
@@ -169,8 +193,12 @@ absl::StatusOr<Toolchain> MakeHipOnCudaToolchain(ProcessLauncher& launcher, cons
   }
   const fs::path hipcc = dir / "bin" / "hipcc";
   WriteText(hipcc, HipccOverNvccScript(nvcc, dir / "include", archs.front()), ec);
-  fs::permissions(hipcc, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                             fs::perms::others_read | fs::perms::others_exec, ec);
+  const fs::path reference_nvcc = dir / "reference" / "bin" / "nvcc";
+  WriteText(reference_nvcc, CudaReferenceNvccScript(nvcc, archs.front()), ec);
+  for (const fs::path& script : {hipcc, reference_nvcc}) {
+    fs::permissions(script, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                                fs::perms::others_read | fs::perms::others_exec, ec);
+  }
   // CMake finds <prefix>/lib/cmake/<name> for every PATH entry's parent: the build's PATH starts with dir/bin.
   const fs::path cmake_dir = dir / "lib" / "cmake";
   WritePackage(cmake_dir, "hip", kHipConfig, ec);
@@ -178,6 +206,7 @@ absl::StatusOr<Toolchain> MakeHipOnCudaToolchain(ProcessLauncher& launcher, cons
   toolchain.name = kHipOnCudaToolchainName;
   toolchain.hipcc = hipcc;
   toolchain.sandbox_paths = {dir};
+  toolchain.cuda_reference_nvcc = reference_nvcc;
   toolchain.probe.hip_version = kHipOnCudaHipRelease;
   toolchain.probe.clang_version = "nvcc " + nvcc_release;
   toolchain.probe.offload_archs = archs;

@@ -29,6 +29,12 @@ struct HipOnCudaToolchainOptions {
 // NotFound without nvcc.
 absl::StatusOr<Toolchain> MakeHipOnCudaToolchain(ProcessLauncher& launcher, const HipOnCudaToolchainOptions& options);
 
+// The nvcc that builds the submitted CUDA tree for the automatic CUDA reference (exposed for tests): the tree's own
+// build files run it as they would nvcc, and its GPU-architecture options (-arch, -gencode, -code,
+// --gpu-architecture, ...) become `-arch=<arch>`, the GPU the HIP build runs on: old build files name sm_5x-sm_7x,
+// which CUDA 13 no longer builds, and a reference for another GPU would not be one.
+std::string CudaReferenceNvccScript(const std::filesystem::path& nvcc, const std::string& arch);
+
 // The wrapper script's text (exposed for tests): hipcc's options mapped to nvcc's.
 std::string HipccOverNvccScript(const std::filesystem::path& nvcc, const std::filesystem::path& include_dir,
                                 const std::string& default_arch);

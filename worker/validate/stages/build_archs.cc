@@ -12,8 +12,6 @@
 namespace hipforge::validate {
 namespace fs = std::filesystem;
 
-namespace {
-
 absl::Status CopyTree(const fs::path& from, const fs::path& to) {
   std::error_code ec;
   fs::remove_all(to, ec);
@@ -22,8 +20,6 @@ absl::Status CopyTree(const fs::path& from, const fs::path& to) {
   if (ec) return absl::InternalError(absl::StrCat("copying ", from.string(), " to ", to.string(), ": ", ec.message()));
   return absl::OkStatus();
 }
-
-}  // namespace
 
 absl::Status Validator::BuildArchs(State& state) {
   const ValidationRequest& request = state.request;

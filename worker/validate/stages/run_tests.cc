@@ -17,7 +17,8 @@ absl::Status Validator::RunTests(State& state) {
                                    .build_dir = run_build.build_dir, .use_ctest = run_build.has_ctest,
                                    .manifest = &state.manifest, .default_timeout = options_.test_timeout,
                                    .discovered = DiscoveredTests(run_build.source_dir, run_build.roots,
-                                                                 run_build.result.arch, run_build.toolchain->hipcc)},
+                                                                 run_build.result.arch, run_build.toolchain->hipcc),
+                                   .outputs = &state.outputs},
                                   state.run_context);
   std::ofstream(state.work_dir / "junit.xml") << ToJUnitXml(state.request.job_id, state.report.tests);
   return absl::OkStatus();
