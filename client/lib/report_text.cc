@@ -2,10 +2,12 @@
 // costs), and how the builds and tests went. Reads the typed report (common/report); a section the report does
 // not have is left out, a section that is there but empty says "none".
 #include <cstdio>
+#include <optional>
 #include <sstream>
 
 #include "client/lib/report_output.h"
 #include "client/lib/report_render.h"
+#include "absl/strings/str_format.h"
 #include "common/report/report_json.h"
 
 namespace hipforge::client {
@@ -150,6 +152,11 @@ void RenderTests(const std::vector<report::TestResult>& tests, std::ostream& out
     if (!test.arch.empty()) out << " [" << test.arch << "]";
     out << ": " << report::TestStatusName(test.status);
     if (test.status != report::TestStatus::kNotRun) out << " in " << Seconds(test.duration_ms);
+    if (test.cuda) {
+      out << "; CUDA original: " << report::TestStatusName(test.cuda->status);
+      if (test.cuda->status != report::TestStatus::kNotRun) out << " in " << Seconds(test.cuda->duration_ms);
+      if (report::FailsInCudaToo(test) && test.status != report::TestStatus::kPassed) out << " (not a migration failure)";
+    }
     out << "\n";
   }
 }
@@ -171,7 +178,14 @@ void RenderProfile(const std::vector<report::KernelProfile>& profile, std::ostre
   out << "Profile:" << (profile.empty() ? " none" : "") << "\n";
   for (const report::KernelProfile& item : profile) {
     out << "  " << item.kernel << ": " << item.calls << " calls, " << item.total_ns << " ns";
-    if (item.cuda_baseline_ns.value_or(0) > 0) out << " (CUDA baseline " << *item.cuda_baseline_ns << " ns)";
+    if (item.cuda_baseline_ns.value_or(0) > 0) {
+      out << " (CUDA " << (item.cuda_calls ? std::to_string(*item.cuda_calls) + " calls, " : std::string())
+          << *item.cuda_baseline_ns << " ns";
+      if (std::optional<double> ratio = report::HipCudaRatio(item)) {
+        out << "; HIP/CUDA " << absl::StrFormat("%.2f", *ratio);
+      }
+      out << ")";
+    }
     out << "\n";
   }
 }
@@ -189,6 +203,7 @@ void RenderGpu(const report::GpuSection& gpu, std::ostream& out) {
     out << "not run on a GPU";
   }
   out << "\n";
+  if (!gpu.cuda_reference.empty()) out << "  CUDA reference: " << gpu.cuda_reference << "\n";
   for (const std::string& warning : gpu.warnings) out << "  warning: " << warning << "\n";
 }
 

@@ -1,5 +1,7 @@
 #include "server/http/dashboard_api.h"
 
+#include "common/report/report.h"
+
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -291,9 +293,14 @@ HttpResponse DashboardApi::JobResource(const HttpRequest& request, const Caller&
       json profile = json::parse(*section, nullptr, false);
       if (profile.is_array()) {
         for (json& kernel : profile) {
-          const double hip = kernel.value("total_ns", 0.0);
-          const json& cuda = kernel["cuda_baseline_ns"];
-          kernel["ratio"] = cuda.is_number() && cuda.get<double>() > 0 ? json(hip / cuda.get<double>()) : json(nullptr);
+          // Per launch when the call counts differ (report::HipCudaRatio, as the text report says it).
+          report::KernelProfile k{.calls = kernel.value("calls", int64_t{0}), .total_ns = kernel.value("total_ns", int64_t{0})};
+          if (kernel["cuda_baseline_ns"].is_number_integer()) k.cuda_baseline_ns = kernel["cuda_baseline_ns"].get<int64_t>();
+          if (kernel.contains("cuda_calls") && kernel["cuda_calls"].is_number_integer()) {
+            k.cuda_calls = kernel["cuda_calls"].get<int64_t>();
+          }
+          const std::optional<double> ratio = report::HipCudaRatio(k);
+          kernel["ratio"] = ratio ? json(*ratio) : json(nullptr);
         }
         *section = profile.dump();
       }

@@ -229,8 +229,9 @@ function Job({ id }: { id: string }) {
       {builds.data ? <BuildMatrix builds={builds.data.builds} /> : <Loading error={builds.error} />}
       <h3>Tests</h3>
       {tests.data && (tests.data.tests.length === 0 ? <p class="muted">No tests ran.</p> :
-        <table data-testid="tests"><thead><tr><th>test</th><th>arch</th><th>status</th><th class="num">ms</th><th>output</th></tr></thead>
+        <table data-testid="tests"><thead><tr><th>test</th><th>arch</th><th>status</th><th>CUDA original</th><th class="num">ms</th><th>output</th></tr></thead>
           <tbody>{tests.data.tests.map((x: Json) => <tr><td>{x.name}</td><td>{x.arch}</td><td><Badge value={x.status} /></td>
+            <td>{x.cuda_status ? <Badge value={x.cuda_status} /> : <span class="muted">–</span>}</td>
             <td class="num">{x.duration_ms}</td><td><pre>{x.output_excerpt}</pre></td></tr>)}</tbody></table>)}
       <h3>Parity (CUDA reference vs HIP)</h3>
       {parity.data && (parity.data.parity.length === 0 ? <p class="muted">No parity cases.</p> :
@@ -244,6 +245,10 @@ function Job({ id }: { id: string }) {
           labels: profile.data.profile.map((k: Json) => k.kernel),
           datasets: [{ label: 'HIP ns', data: profile.data.profile.map((k: Json) => k.total_ns), backgroundColor: '#8b1e3f' },
                      { label: 'CUDA ns', data: profile.data.profile.map((k: Json) => k.cuda_baseline_ns), backgroundColor: '#1a7f37' }] } }} />)}
+      {profile.data && profile.data.profile.some((k: Json) => k.ratio != null) &&
+        <table data-testid="profile-ratios"><thead><tr><th>kernel</th><th class="num">HIP ns</th><th class="num">CUDA ns</th><th class="num">HIP/CUDA</th></tr></thead>
+          <tbody>{profile.data.profile.map((k: Json) => <tr><td>{k.kernel}</td><td class="num">{k.total_ns}</td>
+            <td class="num">{k.cuda_baseline_ns ?? '–'}</td><td class="num">{k.ratio == null ? '–' : k.ratio.toFixed(2)}</td></tr>)}</tbody></table>}
     </section>
   );
 }

@@ -10,10 +10,10 @@ Validator::Validator(ProcessLauncher& launcher, GpuInventory& inventory, GpuLeas
 
 absl::StatusOr<ValidationReport> Validator::Validate(const ValidationRequest& request, ProgressSink* progress) {
   using Stage = absl::Status (Validator::*)(State&);
-  static constexpr Stage kStages[] = {&Validator::LoadInputs, &Validator::CheckSandbox, &Validator::SelectToolchains,
-                                      &Validator::BuildArchs, &Validator::LeaseGpu,     &Validator::ChooseRunBuild,
-                                      &Validator::RunTests,   &Validator::RunCudaReference,
-                                      &Validator::CheckParity, &Validator::Profile};
+  static constexpr Stage kStages[] = {
+      &Validator::LoadInputs, &Validator::CheckSandbox,   &Validator::SelectToolchains, &Validator::BuildArchs,
+      &Validator::BuildCudaReference, &Validator::LeaseGpu, &Validator::ChooseRunBuild, &Validator::RunTests,
+      &Validator::RunCudaReference, &Validator::CheckParity, &Validator::Profile};
   State state{.request = request, .progress = progress};
   for (Stage stage : kStages) {
     if (Cancelled(request)) return absl::CancelledError("validation stopped: the job was cancelled");

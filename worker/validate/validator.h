@@ -90,6 +90,7 @@ class Validator {
   absl::Status CheckSandbox(State& state);
   absl::Status SelectToolchains(State& state);
   absl::Status BuildArchs(State& state);
+  absl::Status BuildCudaReference(State& state);
   absl::Status LeaseGpu(State& state);
   absl::Status ChooseRunBuild(State& state);
   absl::Status RunTests(State& state);

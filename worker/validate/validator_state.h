@@ -48,11 +48,13 @@ struct Validator::ArchBuild {
 // The submitted CUDA tree built for the leased NVIDIA GPU and run with the same tests (RunCudaReference): the
 // automatic reference that parity and the profile compare the HIP build with.
 struct Validator::CudaReference {
-  bool built = false;  // at least one build root built; its tests ran
+  std::string arch;    // the sm_XX it was built for (the HIP build's)
+  bool built = false;  // at least one build root built: its tests can run
+  std::string build_note;  // "the submitted CUDA tree built for sm_90 with its own build files (12 s)"
   std::filesystem::path source_dir;
   std::filesystem::path build_dir;
   TestRunInput tests;                 // how its tests ran (RerunOutput; `outputs` is not kept)
-  ExecutionContext context;           // the leased GPU's environment, PATH to the reference nvcc
+  ExecutionContext context;           // RunCudaReference: the leased GPU's environment, PATH to the reference nvcc
   std::map<std::string, std::string> variables;  // ${ARCH}, ${BUILD_DIR}, ${SOURCE_DIR} of this build
   std::map<std::string, TestResult> results;     // by test name
   std::map<std::string, std::string> outputs;    // standard output by test name
@@ -76,7 +78,7 @@ struct Validator::State {
   ExecutionContext run_context;           // its toolchain, the leased GPU's environment and devices
   std::map<std::string, std::string> variables;  // ${ARCH}, ${BUILD_DIR}, ${SOURCE_DIR} of run_build
   std::map<std::string, std::string> outputs;  // the HIP tests' standard output by name (RunTests)
-  std::unique_ptr<CudaReference> cuda;         // set by RunCudaReference on an NVIDIA GPU
+  std::unique_ptr<CudaReference> cuda;         // BuildCudaReference, for an NVIDIA target; RunCudaReference runs it
   ValidationReport report;
   bool finished = false;  // a stage completed the report early (nothing runs on a GPU)
 };

@@ -44,7 +44,11 @@ TEST_F(RunCudaReferenceTest, BuildsTheSubmittedTreeForTheLeasedGpuAndRunsTheSame
     }
     return ProcessResult{.exit_code = 0};
   };
-  ASSERT_TRUE(MakeValidator().RunCudaReference(state).ok());
+  // Built before the GPU is leased (the lease is exclusive; builds need no GPU), run after the HIP tests.
+  ASSERT_TRUE(MakeValidator().BuildCudaReference(state).ok());
+  ASSERT_EQ(launcher_.specs.size(), 1u);
+  EXPECT_THAT(state.report.gpu.cuda_reference, HasSubstr("its tests did not run"));
+  ASSERT_TRUE(validator_->RunCudaReference(state).ok());
   ASSERT_GE(launcher_.specs.size(), 2u);
   // The build: the tree's own Makefile, in a private copy, with the reference nvcc and the GPU's arch.
   const ProcessSpec& make = launcher_.specs[0];
@@ -53,12 +57,14 @@ TEST_F(RunCudaReferenceTest, BuildsTheSubmittedTreeForTheLeasedGpuAndRunsTheSame
   EXPECT_THAT(make.argv, ::testing::Contains("ARCH=sm_90"));
   EXPECT_TRUE(fs::equivalent(make.working_directory, state.work_dir / "cuda-sm_90/src"));
   EXPECT_TRUE(fs::exists(state.work_dir / "cuda-sm_90/src/main.cu"));
-  EXPECT_EQ(make.environment.at("PATH"), "/opt/hip-on-cuda/reference/bin:/usr/bin");
+  EXPECT_THAT(make.environment.at("PATH"), ::testing::StartsWith("/opt/hip-on-cuda/reference/bin:"));
   EXPECT_EQ(make.environment.at("HIPFORGE_CUDA_ARCH"), "sm_90");
-  EXPECT_EQ(make.environment.at("CUDA_VISIBLE_DEVICES"), "0") << "the leased GPU only";
   EXPECT_EQ(make.environment.count("HIPCC_COMPILE_FLAGS_APPEND"), 0u) << "nothing HIP-specific";
+  const ProcessSpec& test = launcher_.specs[1];
+  EXPECT_EQ(test.environment.at("PATH"), "/opt/hip-on-cuda/reference/bin:/usr/bin");
+  EXPECT_EQ(test.environment.at("CUDA_VISIBLE_DEVICES"), "0") << "the leased GPU only";
   // The same discovered test, run in the CUDA copy; its result sits beside the HIP one.
-  EXPECT_THAT(launcher_.specs[1].argv.back(), HasSubstr((state.work_dir / "cuda-sm_90/src").string()));
+  EXPECT_THAT(test.argv.back(), HasSubstr((state.work_dir / "cuda-sm_90/src").string()));
   ASSERT_TRUE(state.report.tests[0].cuda.has_value());
   EXPECT_EQ(state.report.tests[0].cuda->status, TestStatus::kPassed);
   EXPECT_FALSE(state.report.tests[1].cuda.has_value()) << "no CUDA twin named ctest";
@@ -74,7 +80,8 @@ TEST_F(RunCudaReferenceTest, AReferenceThatDoesNotBuildIsSaidAndNothingRuns) {
   launcher_.answer = [](const ProcessSpec&) -> absl::StatusOr<ProcessResult> {
     return ProcessResult{.exit_code = 2, .standard_error = "main.cu(1): error: identifier \"x\" is undefined\n"};
   };
-  ASSERT_TRUE(MakeValidator().RunCudaReference(state).ok());
+  ASSERT_TRUE(MakeValidator().BuildCudaReference(state).ok());
+  ASSERT_TRUE(validator_->RunCudaReference(state).ok());
   EXPECT_EQ(launcher_.specs.size(), 1u) << "no test runs without a build";
   EXPECT_THAT(state.report.gpu.cuda_reference, HasSubstr("did not build for sm_90 (make exited 2)"));
   EXPECT_FALSE(state.report.tests[0].cuda.has_value());
@@ -83,18 +90,18 @@ TEST_F(RunCudaReferenceTest, AReferenceThatDoesNotBuildIsSaidAndNothingRuns) {
 
 TEST_F(RunCudaReferenceTest, NothingHappensOnAnAmdGpuOrWhenTurnedOffOrWithoutTheOriginal) {
   Validator::State& amd = RunState("gfx942");
-  ASSERT_TRUE(MakeValidator().RunCudaReference(amd).ok());
+  ASSERT_TRUE(MakeValidator().BuildCudaReference(amd).ok());
   EXPECT_TRUE(amd.report.gpu.cuda_reference.empty());
 
   options_.cuda_reference = false;
   Validator::State& off = RunState("sm_90");
-  ASSERT_TRUE(MakeValidator().RunCudaReference(off).ok());
+  ASSERT_TRUE(MakeValidator().BuildCudaReference(off).ok());
   EXPECT_THAT(off.report.gpu.cuda_reference, HasSubstr("turned off"));
 
   options_.cuda_reference = true;
   Validator::State& missing = RunState("sm_90");
   request_.original_tree.clear();
-  ASSERT_TRUE(MakeValidator().RunCudaReference(missing).ok());
+  ASSERT_TRUE(MakeValidator().BuildCudaReference(missing).ok());
   EXPECT_THAT(missing.report.gpu.cuda_reference, HasSubstr("did not reach this worker"));
   EXPECT_TRUE(launcher_.specs.empty());
 }
