@@ -58,11 +58,11 @@ absl::StatusOr<ArrayData> ParseTextArray(std::string_view text, DType dtype, con
 ParityResult CompareArrays(const std::string& case_name, const ArrayData& actual, const ArrayData& expected,
                            Tolerance tolerance);
 
-// Lines a program prints about time or speed (ECMAScript, case-insensitive): they differ between runs and are not
-// its result, so output comparisons leave them out.
+// Lines a program prints about time or speed (ECMAScript, case-insensitive), and make's own lines (its directories
+// differ between the two builds): they are not the program's result, so output comparisons leave them out.
 inline constexpr char kTimingLinePattern[] =
     R"((time|elapsed|took|duration|throughput|bandwidth|latency|speed|perf|[GMK]i?B/s|FLOP|/s\b|)"
-    R"(\b(ns|us|usec|ms|msec|sec|secs|seconds)\b|\((ns|us|ms|s)\)))";
+    R"(\b(ns|us|usec|ms|msec|sec|secs|seconds)\b|\((ns|us|ms|s)\)|^make(\[[0-9]+\])?: ))";
 // Tolerance of output comparisons: printed values, typically with 6 significant digits or more.
 inline constexpr Tolerance kOutputTolerance{.rtol = 1e-5, .atol = 1e-8};
 

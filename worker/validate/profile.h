@@ -27,8 +27,9 @@ void AttachBaseline(std::vector<KernelProfile>& profile, const std::vector<Kerne
 
 enum class ProfilerKind { kNone, kRocprofV3, kRocprof, kNcu };
 // ncu profiles at most this many launches per run (each is serialized and replayed): both sides of a CUDA/HIP pair
-// stop at the same launch, so their totals stay comparable.
-inline constexpr int kNcuLaunchCount = 200;
+// stop at the same launch, so their totals stay comparable. On the H200, 200 launches took 27-29 s per run (the
+// GPU is leased meanwhile); 20 keep a run to a few seconds.
+inline constexpr int kNcuLaunchCount = 20;
 struct Profiler {
   ProfilerKind kind = ProfilerKind::kNone;
   std::filesystem::path program;
