@@ -7,6 +7,7 @@
 #include "client/lib/git_identity.h"
 #include "client/lib/progress_display.h"
 #include "client/lib/report_output.h"
+#include "common/report/report_json.h"
 
 namespace hipforge::client {
 namespace {
@@ -29,6 +30,7 @@ struct SubmitOptions {
   std::string fail_on = "none";
   std::string report_format;
   std::string report_file;
+  std::string require = "none";  // with --wait: the least verdict that exits 0 (builds, behaviour_checked)
   std::optional<std::string> repository, branch, commit;  // override what git says
   bool no_git = false;
 };
@@ -58,7 +60,33 @@ absl::StatusOr<hipforge::v1::JobSpec> BuildSpec(const SubmitOptions& options, Pr
   return spec;
 }
 
-// After the job finished: fetch what was asked for and apply --fail-on.
+// --require: exit kExitNotProved when the job's verdict (the report's, as every output says it) is below `required`.
+int CheckRequiredVerdict(CliContext& context, MigrationClient& client, const hipforge::v1::Job& job,
+                         const std::string& required) {
+  auto fetched = client.GetReport(job.id());
+  if (!fetched.ok()) return context.Fail(fetched.status());
+  absl::StatusOr<report::Report> parsed =
+      report::ParseReport(fetched->report_json().empty() ? "{}" : fetched->report_json());
+  if (!parsed.ok()) return context.Fail(parsed.status());
+  const report::Verdict verdict = parsed->verdict ? *parsed->verdict : report::DecideVerdict(*parsed);
+  // translated_only < builds < behaviour_checked; failed proves nothing.
+  auto rank = [](report::VerdictLevel level) {
+    switch (level) {
+      case report::VerdictLevel::kTranslatedOnly: return 1;
+      case report::VerdictLevel::kBuilds: return 2;
+      case report::VerdictLevel::kBehaviourChecked: return 3;
+      case report::VerdictLevel::kFailed: return 0;
+    }
+    return 0;
+  };
+  const std::optional<report::VerdictLevel> wanted = report::ParseVerdictLevel(required);
+  if (wanted && rank(verdict.level) >= rank(*wanted)) return kExitOk;
+  context.err() << "job " << job.id() << " proved less than --require " << required << ": "
+                << report::VerdictSentence(verdict) << "\n";
+  return kExitNotProved;
+}
+
+// After the job finished: fetch what was asked for and apply --fail-on and --require.
 int FinishWaitedJob(CliContext& context, MigrationClient& client, const hipforge::v1::Job& job,
                     const SubmitOptions& options) {
   int code = ExitCodeForJob(job);
@@ -105,6 +133,7 @@ int FinishWaitedJob(CliContext& context, MigrationClient& client, const hipforge
       if (!findings_code.ok()) return context.Fail(findings_code.status());
       if (code == kExitOk) code = *findings_code;
     }
+    if (code == kExitOk && options.require != "none") code = CheckRequiredVerdict(context, client, job, options.require);
   }
   return code;
 }
@@ -168,6 +197,10 @@ void AddSubmitCommand(CLI::App& app, CliContext& context) {
       ->check(CLI::NonNegativeNumber);
   command->add_option("--fail-on", options->fail_on, "With --wait: exit 4 on findings of this severity or worse")
       ->check(CLI::IsMember({"none", "error", "warning", "note"}));
+  command->add_option("--require", options->require,
+                      "With --wait: exit 10 unless the job's verdict is at least this (builds: every target built; "
+                      "behaviour_checked: tests passed on a GPU)")
+      ->check(CLI::IsMember({"none", "translated_only", "builds", "behaviour_checked"}));
   command->add_option("--report", options->report_format, "With --wait: print the report (text|json|sarif|junit)");
   command->add_option("--report-output", options->report_file, "Write the --report output to this file");
   command->add_option("--repository", options->repository,

@@ -15,6 +15,7 @@ enum ExitCode : int {
   kExitInputRejected = 7,      // the input was refused (bad/empty repository, unsafe archive, over limits)
   kExitTimeout = 8,            // --wait-timeout/--timeout ran out before the job finished
   kExitInternal = 9,           // anything else (server error, local I/O error, feature not built in)
+  kExitNotProved = 10,         // --require: the job's verdict is below the level asked for
   kExitUnauthorized = 11,      // no/invalid/expired/revoked token (UNAUTHENTICATED) or scope/team refused
 };
 

@@ -183,6 +183,19 @@ TEST_F(CliAgainstServer, SubmitWaitFetchAndReportTheExampleRepository) {
   EXPECT_EQ(Cli({"fetch", job_id, "--out", tree.string()}).exit_code, kExitInputRejected);  // not empty
 }
 
+// --require gates a CI step on the verdict, not the state: a translate-only job succeeds but proves only that it
+// translated, so requiring builds exits 10 with the verdict on stderr; requiring translated_only passes.
+TEST_F(CliAgainstServer, RequireExitsTenWhenTheVerdictIsBelowIt) {
+  auto builds = Cli({"submit", ExampleRepo().string(), "--wait", "--translate-only", "--require", "builds",
+                     "--team", "qa", "--wait-timeout", "600"});
+  EXPECT_EQ(builds.exit_code, kExitNotProved) << builds.err;
+  EXPECT_TRUE(Contains(builds.err, "proved less than --require builds: translated only")) << builds.err;
+  auto translated = Cli({"submit", ExampleRepo().string(), "--wait", "--translate-only", "--require",
+                         "translated_only", "--team", "qa", "--wait-timeout", "600"});
+  EXPECT_EQ(translated.exit_code, kExitOk) << translated.err;
+  EXPECT_EQ(Cli({"submit", ExampleRepo().string(), "--require", "passed"}).exit_code, kExitUsage);
+}
+
 TEST_F(CliAgainstServer, UnknownJobsExitSix) {
   EXPECT_EQ(Cli({"status", "00000000-0000-0000-0000-000000000000"}).exit_code, kExitNotFound);
   EXPECT_EQ(Cli({"report", "00000000-0000-0000-0000-000000000000"}).exit_code, kExitNotFound);
