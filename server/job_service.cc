@@ -141,9 +141,6 @@ absl::StatusOr<Job> JobService::SubmitUnaudited(const Caller& caller, JobSpec sp
                                                        "like gfx90a, gfx942 or sm_90"));
       }
     }
-    if (absl::Status one = CheckOnePlatform(*targets); !one.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat("hipforge.yaml: ", one.message()));
-    }
     if (!targets->empty()) {
       spec.targets = *targets;
       spec.labels["hipforge.targets"] = "hipforge.yaml";

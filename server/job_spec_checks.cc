@@ -35,17 +35,8 @@ bool IsTargetName(const std::string& target) {
   return std::regex_match(target, kArch);
 }
 
-absl::Status CheckOnePlatform(const std::vector<std::string>& targets) {
-  std::string amd, nvidia;
-  for (const std::string& target : targets) (target.rfind("sm_", 0) == 0 ? nvidia : amd) = target;
-  if (amd.empty() || nvidia.empty()) return absl::OkStatus();
-  return absl::InvalidArgumentError(absl::StrCat("targets mix AMD (", amd, ") and NVIDIA (", nvidia,
-                                                 ") GPUs: a job validates on one platform; submit once per platform"));
-}
-
 absl::Status CheckJobSpec(const JobSpec& spec, const SpecLimits& limits) {
   if (absl::Status status = CheckSpecText("name", spec.name, limits.max_name_bytes); !status.ok()) return status;
-  if (absl::Status status = CheckOnePlatform(spec.targets); !status.ok()) return status;
   if (absl::Status status = CheckSpecText("team", spec.team, limits.max_team_bytes); !status.ok()) return status;
   if (spec.labels.size() > limits.max_labels) {
     return absl::InvalidArgumentError(absl::StrCat("job has ", spec.labels.size(), " labels; at most ",

@@ -11,8 +11,5 @@ namespace hipforge::server {
 absl::Status CheckJobSpec(const JobSpec& spec, const SpecLimits& limits);
 // An AMD target (gfx90a, gfx942) or an NVIDIA compute capability for HIP's NVIDIA platform (sm_90).
 bool IsTargetName(const std::string& target);
-// InvalidArgument when `targets` mix AMD and NVIDIA ones: one validate task goes to one pool, which builds for
-// one platform, so such a job would wait for ever; the message says to submit once per platform.
-absl::Status CheckOnePlatform(const std::vector<std::string>& targets);
 
 }  // namespace hipforge::server

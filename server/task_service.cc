@@ -118,6 +118,13 @@ absl::StatusOr<std::optional<LeaseGrant>> TaskService::Lease(const WorkerIdentit
       if (task.kind == TaskKind::kValidate) {
         const nlohmann::json payload = nlohmann::json::parse(task.payload_json, nullptr, false);
         if (payload.is_object()) hints = report::ValidateHintsFromJson(payload.value("hints", nlohmann::json()));
+        // One validate task per platform of a job with gfx and sm_ targets: the worker builds this task's only.
+        if (payload.is_object() && payload.contains("platform") && payload["targets"].is_array()) {
+          job->spec.targets.clear();
+          for (const auto& target : payload["targets"]) {
+            if (target.is_string()) job->spec.targets.push_back(target.get<std::string>());
+          }
+        }
       }
       return LeaseGrant{std::move(task), *std::move(job), hints};
     }

@@ -1,5 +1,7 @@
 #include "common/report/report.h"
 
+#include <set>
+
 #include <array>
 #include <utility>
 
@@ -159,6 +161,67 @@ std::optional<double> HipCudaRatio(const KernelProfile& kernel) {
   return ratio;
 }
 
+namespace {
+
+// "nvidia" for sm_XX targets, "amd" for the rest; of a build its requested target.
+std::string PlatformOfTarget(const std::string& target) { return target.rfind("sm_", 0) == 0 ? "nvidia" : "amd"; }
+
+std::set<std::string> BuildPlatforms(const std::optional<std::vector<BuildResult>>& builds) {
+  std::set<std::string> platforms;
+  for (const BuildResult& b : builds.value_or(std::vector<BuildResult>{})) {
+    platforms.insert(PlatformOfTarget(b.requested_arch.empty() ? b.arch : b.requested_arch));
+  }
+  return platforms;
+}
+
+template <typename T>
+void Prepend(const std::optional<std::vector<T>>& stored, std::optional<std::vector<T>>& mine) {
+  if (!stored || stored->empty()) return;
+  std::vector<T> both = *stored;
+  if (mine) both.insert(both.end(), mine->begin(), mine->end());
+  mine = std::move(both);
+}
+
+}  // namespace
+
+bool Report::AddOtherPlatform(const Report& stored) {
+  const std::set<std::string> mine = BuildPlatforms(builds), theirs = BuildPlatforms(stored.builds);
+  if (mine.empty() || theirs.empty()) return false;
+  for (const std::string& platform : mine) {
+    if (theirs.count(platform) != 0) return false;
+  }
+  // AMD's sections first, whichever task finished first: every output lists them in one order.
+  const bool stored_first = *theirs.begin() < *mine.begin();
+  auto combine = [&](auto& section, const auto& other) {
+    if (stored_first) {
+      Prepend(other, section);
+    } else if (other && !other->empty()) {
+      auto appended = section.value_or(std::decay_t<decltype(*other)>{});
+      appended.insert(appended.end(), other->begin(), other->end());
+      section = std::move(appended);
+    }
+  };
+  combine(builds, stored.builds);
+  combine(tests, stored.tests);
+  combine(parity, stored.parity);
+  combine(profile, stored.profile);
+  if (stored.gpu) {
+    GpuSection other = *stored.gpu;
+    GpuSection merged = gpu.value_or(GpuSection{});
+    // The platform that ran is the one the verdict names; both notes are kept, AMD's first.
+    if (!merged.ran_on_gpu && other.ran_on_gpu) std::swap(merged, other);
+    const std::string first = stored_first ? stored.gpu->note : (gpu ? gpu->note : "");
+    const std::string second = stored_first ? (gpu ? gpu->note : "") : stored.gpu->note;
+    merged.note = first.empty() ? second : second.empty() ? first : first + "; " + second;
+    merged.ran_on_gpu = merged.ran_on_gpu || other.ran_on_gpu;
+    merged.warnings.insert(merged.warnings.end(), other.warnings.begin(), other.warnings.end());
+    if (merged.cuda_reference.empty()) merged.cuda_reference = other.cuda_reference;
+    gpu = std::move(merged);
+  }
+  verdict = DecideVerdict(*this);
+  return true;
+}
+
 Verdict DecideVerdict(const Report& report) {
   Verdict verdict;
   if (!report.builds || report.builds->empty()) {
@@ -175,10 +238,16 @@ Verdict DecideVerdict(const Report& report) {
   }
   if (!builds_failed.empty()) failed.push_back("build failed for " + builds_failed);
   int passed = 0, not_run = 0, failed_tests = 0;
+  std::string not_run_archs;  // where tests did not run although they ran elsewhere (a job of two platforms)
   std::string fail_in_cuda;  // failing with HIP and in the CUDA original: not the migration's fault, not proved
   for (const TestResult& test : report.tests.value_or(std::vector<TestResult>{})) {
     if (test.status == TestStatus::kPassed) ++passed;
-    if (test.status == TestStatus::kNotRun) ++not_run;
+    if (test.status == TestStatus::kNotRun) {
+      ++not_run;
+      if (!test.arch.empty() && not_run_archs.find(test.arch) == std::string::npos) {
+        not_run_archs += (not_run_archs.empty() ? "" : ", ") + test.arch;
+      }
+    }
     if (IsMigrationFailure(test)) ++failed_tests;
     if (test.status != TestStatus::kPassed && FailsInCudaToo(test)) {
       fail_in_cuda += (fail_in_cuda.empty() ? "" : ", ") + test.name;
@@ -204,6 +273,10 @@ Verdict DecideVerdict(const Report& report) {
   if (ran && (passed > 0 || matched > 0)) {
     verdict.level = VerdictLevel::kBehaviourChecked;
     verdict.platform = PlatformOf(*report.gpu);
+    if (not_run > 0) {
+      verdict.not_proved.push_back("tests: " + std::to_string(not_run) + " not run" +
+                                   (not_run_archs.empty() ? "" : " (" + not_run_archs + ")"));
+    }
     if (matched == 0) verdict.not_proved.push_back("parity: no case compared HIP's outputs with CUDA's");
     if (report.gpu->device_arch.rfind("sm_", 0) == 0) {
       verdict.not_proved.push_back("AMD hardware: warpSize is 32 on NVIDIA, 64 on CDNA (MI250/MI300)");

@@ -251,6 +251,11 @@ struct Report {
 
   // Copies the sections present in `other` over this report's (what the store does with a role's report).
   void MergeSections(const Report& other);
+  // A job with gfx and sm_ targets validates in one task per platform: when `stored` holds the other platform's
+  // validation (its builds' targets and this report's share no platform), its builds, tests, parity, profile and
+  // gpu section are added to this report's and the verdict is decided again over both. Otherwise nothing changes
+  // (a single-platform job's report replaces the stored one, as before). True when it merged.
+  bool AddOtherPlatform(const Report& stored);
 };
 
 // ---- validate hints ----------------------------------------------------------------------------------------

@@ -141,7 +141,7 @@ class PostgresJobStore final : public JobStore {
       attached.role = input.role.empty() ? "input" : input.role;
       tx.exec_prepared("attach_artifact", job.id, attached.role, attached.digest);
       tx.exec_prepared("enqueue_task", job.id, std::string(TaskKindName(TaskKind::kTranslate)),
-                       options_.default_max_attempts, now, std::string("[]"), nullptr);
+                       options_.default_max_attempts, now, std::string("[]"), nullptr, std::string());
       return job;
     });
   }
@@ -325,12 +325,19 @@ class PostgresJobStore final : public JobStore {
         tx.exec_prepared("set_job_state", job_id, "failed", *completion.job_failure, now);
       } else if (kind == TaskKind::kTranslate && job[1].as<bool>() && job[2].as<int>() > 0) {
         tx.exec_prepared("set_job_state", job_id, "translated", "", now);
-        tx.exec_prepared("enqueue_task", job_id, std::string(TaskKindName(TaskKind::kValidate)),
-                         options_.default_max_attempts, now, job[3].as<std::string>(),
-                         completion.validate_hints_json.empty() ? nullptr : completion.validate_hints_json.c_str());
-      } else {
+        // Targets of two platforms (gfx and sm_): one validate task each, for each platform's pool.
+        std::vector<std::string> platforms;
+        for (const auto& row : tx.exec_prepared("job_platforms", job_id)) platforms.push_back(row[0].as<std::string>());
+        if (platforms.size() < 2) platforms = {""};
+        for (const std::string& platform : platforms) {
+          tx.exec_prepared("enqueue_task", job_id, std::string(TaskKindName(TaskKind::kValidate)),
+                           options_.default_max_attempts, now, job[3].as<std::string>(),
+                           completion.validate_hints_json.empty() ? nullptr : completion.validate_hints_json.c_str(),
+                           platform);
+        }
+      } else if (tx.exec_prepared1("open_sibling_tasks", job_id, completion.task_id)[0].as<int64_t>() == 0) {
         tx.exec_prepared("set_job_state", job_id, "succeeded", "", now);
-      }
+      }  // else another platform's validate task is still to finish: the job stays validating
       return CompletionOutcome::kApplied;
     });
   }

@@ -28,7 +28,21 @@ absl::Status Store(pqxx::transaction_base& tx, const std::string& job_id, const 
   }
   // Checked by the typed report's parser (a section of the wrong shape is refused, naming the field); stored as
   // sent, so fields a producer left out (e.g. a kernel's unknown AGPR count) stay NULL in the tables.
-  if (absl::StatusOr<report::Report> typed = report::ReportFromJson(report); !typed.ok()) return typed.status();
+  absl::StatusOr<report::Report> typed = report::ReportFromJson(report);
+  if (!typed.ok()) return typed.status();
+  if (typed->builds) {
+    // One validate task per platform (gfx and sm_ targets): the second one's sections join the first one's.
+    const auto stored = tx.exec_prepared("get_report_document", job_id);
+    if (!stored.empty()) {
+      absl::StatusOr<report::Report> earlier = report::ParseReport(stored[0][0].as<std::string>());
+      if (earlier.ok() && typed->AddOtherPlatform(*earlier)) {
+        const nlohmann::json merged = report::ToJson(*typed);
+        for (const char* section : {"builds", "tests", "parity", "profile", "gpu", "verdict"}) {
+          if (merged.contains(section)) report[section] = merged[section];
+        }
+      }
+    }
+  }
   report.erase("job_id");  // the job id is the row's key, not document content
   tx.exec_prepared("merge_report_document", job_id, report.dump(), now_micros);
   if (report.contains("translation")) {

@@ -55,22 +55,33 @@ WHERE job_id = $1::uuid AND state IN ('available', 'running', 'failed')
 -- name: enqueue_task
 -- The payload carries what a worker needs to start without another round trip; $6: the previous stage's hints
 -- for this one (JSON object or NULL). ON CONFLICT: a stage is enqueued at most once per job. The insert
--- trigger sends the NOTIFY that wakes idle workers.
+-- trigger sends the NOTIFY that wakes idle workers. $7: the platform of a validate task of a job whose targets
+-- span two ('amd': its gfx targets, 'nvidia': its sm_ targets); '' for every other task (all targets).
 INSERT INTO tasks (job_id, kind, max_attempts, run_after, required_capabilities, required_toolchain, payload,
-                   created_at, updated_at)
+                   created_at, updated_at, platform)
 SELECT j.id, $2, $3::integer, ts($4), ARRAY(SELECT jsonb_array_elements_text($5::jsonb)),
        -- A validate task needs a toolchain with the job's targets (processor names) and HIP release.
        CASE WHEN $2 = 'validate' THEN jsonb_build_object(
-         'targets', coalesce((SELECT jsonb_agg(DISTINCT split_part(t, ':', 1)) FROM unnest(j.targets) t), '[]'::jsonb),
+         'targets', coalesce((SELECT jsonb_agg(DISTINCT split_part(t, ':', 1)) FROM unnest(j.targets) t
+                              WHERE target_platform(t) = $7 OR $7 = ''), '[]'::jsonb),
          'hip_release', coalesce(substring(j.options->>'hip_version' from '^[0-9]+\.[0-9]+'), '')) END,
        jsonb_strip_nulls(jsonb_build_object(
-         'input_digest', j.input_digest, 'targets', to_jsonb(j.targets), 'options', j.options,
+         'input_digest', j.input_digest, 'options', j.options, 'platform', nullif($7, ''),
+         'targets', to_jsonb(ARRAY(SELECT t FROM unnest(j.targets) t WHERE target_platform(t) = $7 OR $7 = '')),
          'job_name', j.name, 'team', j.team,
          'translated_digest', (SELECT digest FROM job_artifacts a WHERE a.job_id = j.id AND a.role = 'translated_tree'),
          'hints', $6::jsonb)),
-       ts($4), ts($4)
+       ts($4), ts($4), $7
 FROM jobs j WHERE j.id = $1::uuid
-ON CONFLICT (job_id, kind) DO NOTHING
+ON CONFLICT (job_id, kind, platform) DO NOTHING
+
+-- name: job_platforms
+-- The platforms a job's targets span, in a stable order ('amd', 'nvidia'): one validate task each when two.
+SELECT DISTINCT target_platform(t) AS platform FROM jobs j, unnest(j.targets) t WHERE j.id = $1::uuid ORDER BY 1
+
+-- name: open_sibling_tasks
+-- Tasks of the job other than $2 that have not finished: the job succeeds when its last validate task completes.
+SELECT count(*) FROM tasks WHERE job_id = $1::uuid AND id <> $2::uuid AND state NOT IN ('completed', 'dead')
 
 -- name: upsert_artifact
 INSERT INTO artifacts (digest, size_bytes, media_type, created_at) VALUES ($1, $2::bigint, $3, ts($4))

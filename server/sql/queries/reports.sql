@@ -6,6 +6,10 @@ INSERT INTO report_documents (job_id, document, updated_at) VALUES ($1::uuid, $2
 ON CONFLICT (job_id) DO UPDATE
 SET document = report_documents.document || EXCLUDED.document, updated_at = EXCLUDED.updated_at
 
+-- name: get_report_document
+-- The document as stored, for a validate report that joins another platform's (Report::AddOtherPlatform).
+SELECT document::text FROM report_documents WHERE job_id = $1::uuid
+
 -- name: delete_report_files
 DELETE FROM report_files WHERE job_id = $1::uuid
 

@@ -204,6 +204,52 @@ TEST_F(TaskQueueTest, ValidateTaskGoesToAWorkerWhoseToolchainHasEveryTarget) {
   EXPECT_EQ(task.job_id, job.id);
 }
 
+constexpr const char* kHipOnCudaToolchain =
+    R"([{"name": "hip-on-cuda", "hip_release": "6.4", "archs": ["sm_90"], "stand_in_archs": ["sm_90"]}])";
+
+// A job with gfx and sm_ targets: one validate task per platform, each leased by its own pool with its own targets;
+// the job succeeds when the second completes, and the report holds both platforms' builds and tests with one
+// verdict over both.
+TEST_F(TaskQueueTest, AJobOverTwoPlatformsValidatesOncePerPlatformAndReportsBoth) {
+  const Job job = CreateTestJob("two-platforms", {"gfx942", "sm_90"});
+  ASSERT_EQ(*store_->CompleteTask(Completion(MustLease(Translator()))), CompletionOutcome::kApplied);
+  EXPECT_EQ(QueryScalar("SELECT count(*) FROM tasks WHERE kind = 'validate' AND job_id = '" + job.id + "'"), "2");
+  const LeasedTask nvidia = MustLease(ValidatorWith(kHipOnCudaToolchain, "nvidia-worker"));
+  const nlohmann::json nvidia_payload = nlohmann::json::parse(nvidia.payload_json);
+  EXPECT_EQ(nvidia_payload["platform"], "nvidia");
+  EXPECT_EQ(nvidia_payload["targets"], nlohmann::json::array({"sm_90"}));
+  EXPECT_TRUE(NothingToLease(ValidatorWith(kHipOnCudaToolchain, "nvidia-worker-2")));
+  const LeasedTask amd = MustLease(ValidatorWith(kRocm64Toolchain, "rocm-worker"));
+  EXPECT_EQ(nlohmann::json::parse(amd.payload_json)["targets"], nlohmann::json::array({"gfx942"}));
+
+  TaskCompletion nvidia_done = Completion(nvidia);
+  nvidia_done.report_json = R"({"builds": [{"requested_arch": "sm_90", "arch": "sm_90", "ok": true}],
+      "tests": [{"name": "make run", "arch": "sm_90", "status": "passed"}],
+      "gpu": {"ran_on_gpu": true, "device_arch": "sm_90", "note": "ran on NVIDIA H200"}})";
+  ASSERT_EQ(*store_->CompleteTask(nvidia_done), CompletionOutcome::kApplied);
+  EXPECT_EQ(StateOf(job.id), JobState::kValidating) << "the AMD task is still to finish";
+  TaskCompletion amd_done = Completion(amd);
+  amd_done.report_json = R"({"builds": [{"requested_arch": "gfx942", "arch": "gfx942", "ok": true}],
+      "tests": [{"name": "make run", "arch": "gfx942", "status": "not_run"}],
+      "gpu": {"ran_on_gpu": false, "note": "not run on a GPU: compile-only worker"}})";
+  ASSERT_EQ(*store_->CompleteTask(amd_done), CompletionOutcome::kApplied);
+  EXPECT_EQ(StateOf(job.id), JobState::kSucceeded);
+
+  auto stored = store_->GetReport(job.id);
+  ASSERT_TRUE(stored.ok()) << stored.status();
+  const nlohmann::json report = nlohmann::json::parse(*stored);
+  ASSERT_EQ(report["builds"].size(), 2u) << report.dump();
+  EXPECT_EQ(report["builds"][0]["requested_arch"], "gfx942") << "AMD first";
+  EXPECT_EQ(report["builds"][1]["requested_arch"], "sm_90");
+  ASSERT_EQ(report["tests"].size(), 2u);
+  EXPECT_EQ(report["verdict"]["level"], "behaviour_checked");
+  EXPECT_EQ(report["verdict"]["platform"], "HIP's NVIDIA platform (sm_90)");
+  EXPECT_NE(report["verdict"]["not_proved"].dump().find("tests: 1 not run (gfx942)"), std::string::npos)
+      << report["verdict"].dump();
+  EXPECT_NE(report["gpu"]["note"].get<std::string>().find("compile-only worker; ran on NVIDIA H200"),
+            std::string::npos) << report["gpu"].dump();
+}
+
 TEST_F(TaskQueueTest, StandInToolchainTakesTheTaskOnlyAfterTheGracePeriod) {
   const Job job = CreateTestJob("toolchain-stand-in", {"gfx942"});
   ASSERT_EQ(*store_->CompleteTask(Completion(MustLease(Translator()))), CompletionOutcome::kApplied);
