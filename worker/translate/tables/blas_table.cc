@@ -31,7 +31,8 @@ constexpr ApiMapping kRecords[] = {
     // branch, which the per-feature version choice (version_conditions.h) turns off for HIP.
     {.cuda_name = "cublasSetWorkspace", .hip_name = "hipblasSetWorkspace", .kind = kFunction, .library = kBlas, .hip_state = kUnsupported, .cuda_introduced = {11, 0}},
     {.cuda_name = "cublasSetWorkspace_v2", .hip_name = "hipblasSetWorkspace", .kind = kFunction, .library = kBlas, .hip_state = kUnsupported, .cuda_introduced = {11, 0}},
-    {.cuda_name = "cublasGetStatusName", .hip_name = "hipblasGetStatusName", .kind = kFunction, .library = kBlas, .hip_state = kUnsupported, .cuda_introduced = {11, 4}},
+    // hipblasStatusToString returns the status's name ("HIPBLAS_STATUS_SUCCESS"), as cublasGetStatusName does.
+    {.cuda_name = "cublasGetStatusName", .hip_name = "hipblasStatusToString", .roc_name = "rocblas_status_to_string", .kind = kFunction, .library = kBlas, .roc_state = kSupported, .cuda_introduced = {11, 4}, .hip_introduced = {5, 7}, .roc_introduced = {3, 5}},
     // hipforge: hipBLAS spells it hipblasStatusToString (checked: hipblas.h of ROCm 5.7.1 and 6.4.3); HIPIFY's
     // hipblasGetStatusString exists in neither. HeCBench gels-cuda.
     {.cuda_name = "cublasGetStatusString", .hip_name = "hipblasStatusToString", .roc_name = "rocblas_status_to_string", .kind = kFunction, .library = kBlas, .roc_state = kSupported, .cuda_introduced = {11, 4}, .hip_introduced = {5, 7}, .roc_introduced = {3, 5}},
