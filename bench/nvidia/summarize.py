@@ -11,7 +11,7 @@ from pathlib import Path
 def ratio(kernel):
     # As report::HipCudaRatio: per launch when the call counts differ.
     cuda, hip = kernel.get("cuda_baseline_ns"), kernel.get("total_ns", 0)
-    if not cuda or not hip:
+    if not cuda or not hip or cuda <= 0 or hip <= 0:
         return None
     r = hip / cuda
     calls, cuda_calls = kernel.get("calls", 0), kernel.get("cuda_calls")

@@ -87,7 +87,10 @@ constexpr const char* kNcuRaw =
     "\"1\",\"4242\",\"main\",\"127.0.0.1\",\"void scale<float>(float *, float, int)\",\"1\",\"7\",\"(256, 1, 1)\","
     "\"(4096, 1, 1)\",\"0\",\"9.0\",\"4800\"\n"
     "\"2\",\"4242\",\"main\",\"127.0.0.1\",\"reduce(const float *, float *)\",\"1\",\"7\",\"(512, 1, 1)\","
-    "\"(1, 1, 1)\",\"0\",\"9.0\",\"1,200\"\n";
+    "\"(1, 1, 1)\",\"0\",\"9.0\",\"1,200\"\n"
+    // A launch that faulted (an illegal memory access): no time.
+    "\"3\",\"4242\",\"main\",\"127.0.0.1\",\"reduce(const float *, float *)\",\"1\",\"7\",\"(512, 1, 1)\","
+    "\"(1, 1, 1)\",\"0\",\"9.0\",\"nan\"\n";
 
 // The details page: a row per metric and launch, with its unit.
 constexpr const char* kNcuDetails =
@@ -105,7 +108,8 @@ TEST(ProfileTest, ParsesNcuRawPagePerLaunchIntoPerKernelTotals) {
   EXPECT_EQ((*profile)[0].kernel, "void scale<float>(float *, float, int)");
   EXPECT_EQ((*profile)[0].calls, 2);
   EXPECT_EQ((*profile)[0].total_ns, 10016);
-  EXPECT_EQ((*profile)[1].total_ns, 1200) << "thousands separators";
+  EXPECT_EQ((*profile)[1].total_ns, 1200) << "thousands separators; the faulted launch left out";
+  EXPECT_EQ((*profile)[1].calls, 1);
 }
 
 TEST(ProfileTest, ParsesNcuDetailsPageInItsUnitAndIgnoresOtherMetrics) {

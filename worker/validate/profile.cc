@@ -1,6 +1,7 @@
 #include "worker/validate/profile.h"
 #include "worker/validate/text_util.h"
 
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -110,6 +111,9 @@ absl::StatusOr<std::vector<KernelProfile>> ParseNcuCsv(const std::vector<std::st
       if (raw_col >= 0 && fields[name_col].empty()) raw_unit = fields[raw_col];  // the raw page's units row
       continue;
     }
+    // A launch that faulted reads n/a or a non-finite time in ncu (on the H200 btree's illegal memory access gave
+    // one that became INT64_MIN): it has no time to compare.
+    if (!std::isfinite(number) || number < 0) continue;
     const std::optional<double> scale = NanosecondsPer(unit);
     if (!scale) return absl::InvalidArgumentError(absl::StrCat("ncu CSV: unknown time unit '", unit, "'"));
     const std::string name(absl::StripAsciiWhitespace(fields[name_col]));

@@ -85,5 +85,19 @@ TEST_F(ProfileStageTest, OnNvidiaNcuProfilesTheHipBuildAndTheCudaReferenceAndPai
   EXPECT_TRUE(state.report.gpu.warnings.empty());
 }
 
+TEST_F(ProfileStageTest, ACTestBuildWithoutTestCommandsProfilesItsCTestRun) {
+  options_.ncu = "/usr/local/cuda/bin/ncu";
+  leases_.device.arch = "sm_90";
+  Validator::State& state = RunState("/opt/hip-on-cuda/bin/hipcc");
+  state.manifest.tests.commands.clear();
+  state.builds[0].has_ctest = true;
+  state.variables = {{"BUILD_DIR", (work_.path() / "build").string()}};
+  state.lease = std::make_unique<GpuLease>(leases_, leases_.device);
+  ASSERT_TRUE(MakeValidator().Profile(state).ok());
+  ASSERT_EQ(launcher_.specs.size(), 1u);
+  EXPECT_NE(launcher_.specs[0].argv.back().find("ctest --test-dir '" + (work_.path() / "build").string() + "'"),
+            std::string::npos) << launcher_.specs[0].argv.back();
+}
+
 }  // namespace
 }  // namespace hipforge::validate::testing

@@ -19,11 +19,12 @@ std::string ReadText(const fs::path& path) {
 }
 
 // What is profiled: the manifest's profile command, else its first test command, else the first test the build
-// files name (`make run`).
-std::string ProfileCommand(const Manifest& manifest, const std::vector<TestCommand>& discovered) {
+// files name (`make run`), else the build's ctest tests.
+std::string ProfileCommand(const Manifest& manifest, const std::vector<TestCommand>& discovered, bool ctest) {
   if (!manifest.profile.command.empty()) return manifest.profile.command;
   if (!manifest.tests.commands.empty()) return manifest.tests.commands[0].run;
-  return discovered.empty() ? "" : discovered[0].run;
+  if (!discovered.empty() && !RunsCTest(&manifest, ctest)) return discovered[0].run;
+  return RunsCTest(&manifest, ctest) ? "ctest --test-dir '${BUILD_DIR}'" : "";
 }
 
 }  // namespace
@@ -36,11 +37,11 @@ absl::Status Validator::Profile(State& state) {
   const Toolchain& toolchain = *run_build.toolchain;
   const std::string command =
       ProfileCommand(manifest, DiscoveredTests(run_build.source_dir, run_build.roots, run_build.result.arch,
-                                               toolchain.hipcc));
+                                               toolchain.hipcc), run_build.has_ctest);
   if (!options_.profile || !manifest.profile.enabled || command.empty()) return absl::OkStatus();
   state.report.profile = ProfileRun(state, toolchain, command, run_build.build_dir, state.run_context, "hip");
   if (state.cuda != nullptr && state.cuda->built) {
-    const std::string cuda_command = ProfileCommand(manifest, state.cuda->tests.discovered);
+    const std::string cuda_command = ProfileCommand(manifest, state.cuda->tests.discovered, state.cuda->tests.use_ctest);
     std::vector<KernelProfile> cuda = ProfileRun(state, toolchain, ExpandVariables(cuda_command, state.cuda->variables),
                                                  state.cuda->build_dir, state.cuda->context, "cuda");
     if (!cuda.empty()) AttachBaseline(state.report.profile, cuda);
