@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "client/lib/report_render.h"
+#include "common/report/report.h"
 
 namespace hipforge::client {
 namespace {
@@ -144,7 +145,16 @@ std::string RenderJUnit(const json& report) {
       TestCase test{item.value("name", "?"), "tests." + item.value("arch", ""), item.value("duration_ms", 0.0) / 1000.0};
       const std::string status = item.value("status", "");
       test.details = item.value("output_excerpt", "");
-      if (status == "failed") {
+      // One definition with the verdict and the gate: failing in the CUDA original too is no migration failure.
+      report::TestResult typed{.status = report::ParseTestStatus(status).value_or(report::TestStatus::kNotRun)};
+      if (item.contains("cuda") && item["cuda"].is_object()) {
+        typed.cuda = report::ReferenceRun{
+            .status = report::ParseTestStatus(item["cuda"].value("status", "")).value_or(report::TestStatus::kNotRun)};
+      }
+      if ((status == "failed" || status == "timed_out") && !report::IsMigrationFailure(typed)) {
+        test.outcome = TestCase::Outcome::kSkipped;
+        test.message = "fails in the CUDA original too: not a migration failure";
+      } else if (status == "failed") {
         test.outcome = TestCase::Outcome::kFailed;
         test.message = "test failed";
       } else if (status == "timed_out") {

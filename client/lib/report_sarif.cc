@@ -85,6 +85,11 @@ json RenderSarif(const json& report, const RenderOptions& options) {
                {{"%SRCROOT%", {{"description", {{"text", "Root of the analyzed CUDA repository"}}}}}}},
               {"columnKind", "unicodeCodePoints"},
               {"results", results}};
+  // What the job proved (docs/report.md, "Verdict"), as every other output says it.
+  if (absl::StatusOr<report::Report> typed = report::ReportFromJson(report); typed.ok() && typed->verdict) {
+    run["properties"] = {{"hipforge.verdict", std::string(report::VerdictLevelName(typed->verdict->level))},
+                         {"hipforge.verdictSentence", report::VerdictSentence(*typed->verdict)}};
+  }
   if (report.contains("job_id") && report["job_id"].is_string() && !report["job_id"].get<std::string>().empty()) {
     run["automationDetails"] = {{"id", "hipforge/" + report["job_id"].get<std::string>()}};
   }

@@ -12,6 +12,7 @@
 #include "common/report/report_json.h"
 
 #include "client/lib/exit_codes.h"
+#include "client/lib/report_render.h"
 
 namespace hipforge::client {
 namespace {
@@ -129,6 +130,29 @@ TEST(VerdictTest, ATestFailingInTheCudaOriginalTooIsNotAMigrationFailure) {
   nvidia.tests->at(1).cuda = cuda_passed;
   EXPECT_TRUE(report::IsMigrationFailure(nvidia.tests->at(1)));
   EXPECT_EQ(report::VerdictSentence(report::DecideVerdict(nvidia)), "failed: 1 test failed");
+}
+
+// JUnit and SARIF say what the verdict says: a test failing in the CUDA original too is skipped in JUnit (no CI
+// failure), and SARIF's run carries the verdict.
+TEST(VerdictTest, JUnitAndSarifAgreeWithTheVerdictOnTestsFailingInCudaToo) {
+  report::Report nvidia;
+  nvidia.builds = std::vector<report::BuildResult>{{.requested_arch = "sm_90", .arch = "sm_90", .ok = true}};
+  nvidia.gpu = report::GpuSection{.ran_on_gpu = true, .device_arch = "sm_90"};
+  nvidia.tests = std::vector<report::TestResult>{
+      {.name = "make run", .arch = "sm_90", .status = report::TestStatus::kPassed},
+      {.name = "groupnorm", .arch = "sm_90", .status = report::TestStatus::kFailed,
+       .cuda = report::ReferenceRun{.status = report::TestStatus::kFailed}},
+      {.name = "btree", .arch = "sm_90", .status = report::TestStatus::kFailed,
+       .cuda = report::ReferenceRun{.status = report::TestStatus::kPassed}}};
+  nvidia.verdict = report::DecideVerdict(nvidia);
+  const nlohmann::json json = report::ToJson(nvidia);
+  const std::string junit = RenderJUnit(json);
+  EXPECT_THAT(junit, HasSubstr("fails in the CUDA original too: not a migration failure"));
+  EXPECT_THAT(junit, HasSubstr("failures=\"1\"")) << junit;
+  const nlohmann::json sarif = RenderSarif(json, RenderOptions{});
+  EXPECT_EQ(sarif["runs"][0]["properties"]["hipforge.verdict"], "failed");
+  EXPECT_THAT(sarif["runs"][0]["properties"]["hipforge.verdictSentence"].get<std::string>(),
+              HasSubstr("failed: 1 test failed"));
 }
 
 }  // namespace
