@@ -174,12 +174,14 @@ std::set<std::string> BuildPlatforms(const std::optional<std::vector<BuildResult
   return platforms;
 }
 
+// `first`'s entries, then `second`'s; absent when both are.
 template <typename T>
-void Prepend(const std::optional<std::vector<T>>& stored, std::optional<std::vector<T>>& mine) {
-  if (!stored || stored->empty()) return;
-  std::vector<T> both = *stored;
-  if (mine) both.insert(both.end(), mine->begin(), mine->end());
-  mine = std::move(both);
+std::optional<std::vector<T>> Concat(const std::optional<std::vector<T>>& first,
+                                     const std::optional<std::vector<T>>& second) {
+  if (!first && !second) return std::nullopt;
+  std::vector<T> both = first.value_or(std::vector<T>{});
+  if (second) both.insert(both.end(), second->begin(), second->end());
+  return both;
 }
 
 }  // namespace
@@ -191,31 +193,23 @@ bool Report::AddOtherPlatform(const Report& stored) {
     if (theirs.count(platform) != 0) return false;
   }
   // AMD's sections first, whichever task finished first: every output lists them in one order.
+  const Report mine_copy = *this;
   const bool stored_first = *theirs.begin() < *mine.begin();
-  auto combine = [&](auto& section, const auto& other) {
-    if (stored_first) {
-      Prepend(other, section);
-    } else if (other && !other->empty()) {
-      auto appended = section.value_or(std::decay_t<decltype(*other)>{});
-      appended.insert(appended.end(), other->begin(), other->end());
-      section = std::move(appended);
-    }
-  };
-  combine(builds, stored.builds);
-  combine(tests, stored.tests);
-  combine(parity, stored.parity);
-  combine(profile, stored.profile);
-  if (stored.gpu) {
-    GpuSection other = *stored.gpu;
-    GpuSection merged = gpu.value_or(GpuSection{});
-    // The platform that ran is the one the verdict names; both notes are kept, AMD's first.
-    if (!merged.ran_on_gpu && other.ran_on_gpu) std::swap(merged, other);
-    const std::string first = stored_first ? stored.gpu->note : (gpu ? gpu->note : "");
-    const std::string second = stored_first ? (gpu ? gpu->note : "") : stored.gpu->note;
-    merged.note = first.empty() ? second : second.empty() ? first : first + "; " + second;
-    merged.ran_on_gpu = merged.ran_on_gpu || other.ran_on_gpu;
-    merged.warnings.insert(merged.warnings.end(), other.warnings.begin(), other.warnings.end());
-    if (merged.cuda_reference.empty()) merged.cuda_reference = other.cuda_reference;
+  const Report& first = stored_first ? stored : mine_copy;
+  const Report& second = stored_first ? mine_copy : stored;
+  builds = Concat(first.builds, second.builds);
+  tests = Concat(first.tests, second.tests);
+  parity = Concat(first.parity, second.parity);
+  profile = Concat(first.profile, second.profile);
+  if (first.gpu || second.gpu) {
+    const GpuSection a = first.gpu.value_or(GpuSection{}), b = second.gpu.value_or(GpuSection{});
+    // The platform that ran is the one the verdict names (its device); both notes are kept, AMD's first.
+    GpuSection merged = !a.ran_on_gpu && b.ran_on_gpu ? b : a;
+    merged.note = a.note.empty() ? b.note : b.note.empty() ? a.note : a.note + "; " + b.note;
+    merged.ran_on_gpu = a.ran_on_gpu || b.ran_on_gpu;
+    merged.warnings = a.warnings;
+    merged.warnings.insert(merged.warnings.end(), b.warnings.begin(), b.warnings.end());
+    merged.cuda_reference = a.cuda_reference.empty() ? b.cuda_reference : a.cuda_reference;
     gpu = std::move(merged);
   }
   verdict = DecideVerdict(*this);

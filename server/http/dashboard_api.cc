@@ -1,6 +1,7 @@
 #include "server/http/dashboard_api.h"
 
 #include "common/report/report.h"
+#include "common/report/report_json.h"
 
 #include <fstream>
 #include <set>
@@ -291,16 +292,13 @@ HttpResponse DashboardApi::JobResource(const HttpRequest& request, const Caller&
     if (section.ok() && resource == "profile") {
       // Each kernel's HIP/CUDA time ratio, for the plot (null without a CUDA baseline).
       json profile = json::parse(*section, nullptr, false);
-      if (profile.is_array()) {
-        for (json& kernel : profile) {
-          // Per launch when the call counts differ (report::HipCudaRatio, as the text report says it).
-          report::KernelProfile k{.calls = kernel.value("calls", int64_t{0}), .total_ns = kernel.value("total_ns", int64_t{0})};
-          if (kernel["cuda_baseline_ns"].is_number_integer()) k.cuda_baseline_ns = kernel["cuda_baseline_ns"].get<int64_t>();
-          if (kernel.contains("cuda_calls") && kernel["cuda_calls"].is_number_integer()) {
-            k.cuda_calls = kernel["cuda_calls"].get<int64_t>();
-          }
-          const std::optional<double> ratio = report::HipCudaRatio(k);
-          kernel["ratio"] = ratio ? json(*ratio) : json(nullptr);
+      // Read through the typed report (its one parser); per launch when the call counts differ (report::HipCudaRatio,
+      // as the text report says it).
+      absl::StatusOr<report::Report> typed = report::ReportFromJson(json{{"profile", profile}});
+      if (profile.is_array() && typed.ok() && typed->profile && typed->profile->size() == profile.size()) {
+        for (size_t i = 0; i < profile.size(); ++i) {
+          const std::optional<double> ratio = report::HipCudaRatio((*typed->profile)[i]);
+          profile[i]["ratio"] = ratio ? json(*ratio) : json(nullptr);
         }
         *section = profile.dump();
       }

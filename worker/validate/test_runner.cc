@@ -64,15 +64,20 @@ std::string OutputExcerpt(const std::string& output, size_t max_bytes) {
 
 TestRunner::TestRunner(ProcessLauncher& launcher) : launcher_(launcher) {}
 
+namespace {
+
+// The command tests Run runs: the manifest's, else (when ctest does not run) those the build files name.
+const std::vector<TestCommand>& CommandTests(const TestRunInput& input) {
+  static const std::vector<TestCommand> kNone;
+  if (input.manifest && !input.manifest->tests.commands.empty()) return input.manifest->tests.commands;
+  return RunsCTest(input.manifest, input.use_ctest) ? kNone : input.discovered;
+}
+
+}  // namespace
+
 std::vector<TestResult> TestRunner::Run(const TestRunInput& input, const ExecutionContext& context) {
   std::vector<TestResult> results;
-  if (input.manifest && !input.manifest->tests.commands.empty()) {
-    for (const TestCommand& command : input.manifest->tests.commands) {
-      results.push_back(RunCommand(input, command, context));
-    }
-  } else if (!RunsCTest(input.manifest, input.use_ctest)) {
-    for (const TestCommand& command : input.discovered) results.push_back(RunCommand(input, command, context));
-  }
+  for (const TestCommand& command : CommandTests(input)) results.push_back(RunCommand(input, command, context));
   if (RunsCTest(input.manifest, input.use_ctest)) {
     auto ctest_results = RunCTest(input, context);
     results.insert(results.end(), ctest_results.begin(), ctest_results.end());
@@ -144,9 +149,7 @@ std::vector<TestResult> TestRunner::RunCTest(const TestRunInput& input, const Ex
 
 absl::StatusOr<std::string> TestRunner::RerunOutput(const TestRunInput& input, const std::string& name,
                                                     const ExecutionContext& context) {
-  const std::vector<TestCommand>& commands =
-      input.manifest && !input.manifest->tests.commands.empty() ? input.manifest->tests.commands : input.discovered;
-  for (const TestCommand& command : commands) {
+  for (const TestCommand& command : CommandTests(input)) {
     if (command.name != name) continue;
     std::map<std::string, std::string> outputs;
     TestRunInput once = input;

@@ -39,7 +39,7 @@ class TestRunner {
   // e.g. inside the build's toolchain): what a report lists as not_run when nothing can run them.
   absl::StatusOr<std::vector<std::string>> ListCTest(const TestRunInput& input, const ExecutionContext& context);
   // One test of Run's list again, by name (commands only; NotFound for a ctest test or an unknown name): its
-  // status and standard output, e.g. to see whether a CUDA reference's output is stable between runs.
+  // standard output, Aborted when it does not pass again; e.g. whether a CUDA reference's output is stable.
   absl::StatusOr<std::string> RerunOutput(const TestRunInput& input, const std::string& name,
                                           const ExecutionContext& context);
 

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -107,10 +108,15 @@ class Validator {
   // CheckParity's parts: the manifest's cases, and each test's output against its CUDA reference run.
   ParityResult CompareCase(State& state, const ParityCase& c);
   void CompareTestOutputs(State& state);
-  // Profile's part: per-kernel times of `command` run in `build_dir` with `context`; empty with a warning.
+  // Where one side's command runs: its build dir, context and ${...} variables (the HIP build or the CUDA reference).
+  struct RunPlace {
+    const std::filesystem::path& build_dir;
+    const ExecutionContext& context;
+    const std::map<std::string, std::string>& variables;
+  };
+  // Profile's part: per-kernel times of `command` run at `place`; empty with a warning.
   std::vector<KernelProfile> ProfileRun(State& state, const Toolchain& toolchain, const std::string& command,
-                                        const std::filesystem::path& build_dir, const ExecutionContext& context,
-                                        const std::string& side);
+                                        const RunPlace& place, const std::string& side);
 
   ProcessLauncher& launcher_;
   GpuInventory& inventory_;

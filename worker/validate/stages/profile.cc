@@ -39,11 +39,12 @@ absl::Status Validator::Profile(State& state) {
       ProfileCommand(manifest, DiscoveredTests(run_build.source_dir, run_build.roots, run_build.result.arch,
                                                toolchain.hipcc), run_build.has_ctest);
   if (!options_.profile || !manifest.profile.enabled || command.empty()) return absl::OkStatus();
-  state.report.profile = ProfileRun(state, toolchain, command, run_build.build_dir, state.run_context, "hip");
+  state.report.profile =
+      ProfileRun(state, toolchain, command, {run_build.build_dir, state.run_context, state.variables}, "hip");
   if (state.cuda != nullptr && state.cuda->built) {
     const std::string cuda_command = ProfileCommand(manifest, state.cuda->tests.discovered, state.cuda->tests.use_ctest);
-    std::vector<KernelProfile> cuda = ProfileRun(state, toolchain, ExpandVariables(cuda_command, state.cuda->variables),
-                                                 state.cuda->build_dir, state.cuda->context, "cuda");
+    std::vector<KernelProfile> cuda = ProfileRun(
+        state, toolchain, cuda_command, {state.cuda->build_dir, state.cuda->context, state.cuda->variables}, "cuda");
     if (!cuda.empty()) AttachBaseline(state.report.profile, cuda);
     return absl::OkStatus();
   }
@@ -56,8 +57,7 @@ absl::Status Validator::Profile(State& state) {
 }
 
 std::vector<KernelProfile> Validator::ProfileRun(State& state, const Toolchain& toolchain, const std::string& command,
-                                                 const fs::path& build_dir, const ExecutionContext& context,
-                                                 const std::string& side) {
+                                                 const RunPlace& place, const std::string& side) {
   // ncu on an NVIDIA GPU; rocprofv3/rocprof of the toolchain on an AMD one.
   const bool nvidia = state.lease && absl::StartsWith(state.lease->device().arch, "sm_");
   const fs::path bin = toolchain.hipcc.has_parent_path() ? toolchain.hipcc.parent_path() : fs::path();
@@ -76,8 +76,8 @@ std::vector<KernelProfile> Validator::ProfileRun(State& state, const Toolchain& 
   std::error_code ec;
   fs::remove_all(out_dir, ec);
   fs::create_directories(out_dir, ec);
-  auto argv = ProfilerCommand(profiler, out_dir, ShellCommand(ExpandVariables(command, state.variables)));
-  auto result = launcher_.Run(PrepareCommand(context, argv, build_dir, options_.test_timeout));
+  auto argv = ProfilerCommand(profiler, out_dir, ShellCommand(ExpandVariables(command, place.variables)));
+  auto result = launcher_.Run(PrepareCommand(place.context, argv, place.build_dir, options_.test_timeout));
   absl::StatusOr<fs::path> csv_path = FindStatsCsv(profiler, out_dir);
   absl::StatusOr<std::vector<KernelProfile>> parsed =
       !result.ok() ? absl::StatusOr<std::vector<KernelProfile>>(result.status())
