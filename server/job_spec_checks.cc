@@ -31,7 +31,8 @@ absl::Status CheckSpecText(absl::string_view field, absl::string_view value, siz
 }  // namespace
 
 bool IsTargetName(const std::string& target) {
-  static const std::regex kArch("gfx[0-9a-f]{3,5}|sm_[0-9]{2,3}[af]?");
+  // sm_90:wave64: HIP's NVIDIA platform with AMD's 64-wide wavefront emulated (docs/wave64.md).
+  static const std::regex kArch("gfx[0-9a-f]{3,5}|sm_[0-9]{2,3}[af]?(:wave64)?");
   return std::regex_match(target, kArch);
 }
 

@@ -8,9 +8,6 @@ namespace hipforge::validate {
 
 namespace {
 
-// Target IDs may carry features ("gfx90a:xnack+"); the processor is the part before ':'.
-std::string Processor(const std::string& target) { return target.substr(0, target.find(':')); }
-
 // The family is the processor without its last digit: gfx942 -> gfx94, gfx1101 -> gfx110.
 std::string Family(const std::string& processor) { return processor.substr(0, processor.size() - 1); }
 
@@ -22,9 +19,11 @@ int Stepping(const std::string& processor) {
 
 }  // namespace
 
+std::string TargetProcessor(const std::string& target) { return target.substr(0, target.find(':')); }
+
 ArchChoice ChooseBuildArch(const std::string& requested, const std::vector<std::string>& toolchain_targets) {
   ArchChoice choice{.requested = requested};
-  const std::string processor = Processor(requested);
+  const std::string processor = TargetProcessor(requested);
   if (std::find(toolchain_targets.begin(), toolchain_targets.end(), processor) != toolchain_targets.end()) {
     choice.arch = requested;  // features kept: the toolchain takes the full target ID
     return choice;

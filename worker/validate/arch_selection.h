@@ -12,6 +12,9 @@ struct ArchChoice {
   std::string note;  // set when arch != requested, or when nothing could be chosen
 };
 
+// A target ID's processor: "gfx90a:xnack+" -> gfx90a, "sm_90:wave64" -> sm_90.
+std::string TargetProcessor(const std::string& target);
+
 ArchChoice ChooseBuildArch(const std::string& requested, const std::vector<std::string>& toolchain_targets);
 
 // `toolchain_targets` plus the AMD GPU archs jobs ask for (Instinct, recent Radeon) that ChooseBuildArch

@@ -13,7 +13,7 @@ absl::StatusOr<ValidationReport> Validator::Validate(const ValidationRequest& re
   static constexpr Stage kStages[] = {
       &Validator::LoadInputs, &Validator::CheckSandbox,   &Validator::SelectToolchains, &Validator::BuildArchs,
       &Validator::BuildCudaReference, &Validator::LeaseGpu, &Validator::ChooseRunBuild, &Validator::RunTests,
-      &Validator::RunCudaReference, &Validator::CheckParity, &Validator::Profile};
+      &Validator::RunCudaReference, &Validator::CheckParity, &Validator::RunOtherBuilds, &Validator::Profile};
   State state{.request = request, .progress = progress};
   for (Stage stage : kStages) {
     if (Cancelled(request)) return absl::CancelledError("validation stopped: the job was cancelled");

@@ -97,6 +97,7 @@ class Validator {
   absl::Status RunTests(State& state);
   absl::Status RunCudaReference(State& state);
   absl::Status CheckParity(State& state);
+  absl::Status RunOtherBuilds(State& state);
   absl::Status Profile(State& state);
 
  private:
@@ -107,7 +108,11 @@ class Validator {
   void ListTestsNotRun(State& state, const std::string& why);
   // CheckParity's parts: the manifest's cases, and each test's output against its CUDA reference run.
   ParityResult CompareCase(State& state, const ParityCase& c);
-  void CompareTestOutputs(State& state);
+  // `tests` (with `outputs`, by test name) against their CUDA runs; `suffix` names another build's cases.
+  void CompareTestOutputs(State& state, const std::vector<TestResult>& tests,
+                          const std::map<std::string, std::string>& outputs, const std::string& suffix);
+  // How tests of `build` run on the leased GPU: its environment, devices, toolchain; the environment's warnings.
+  ExecutionContext RunContext(const State& state, const ArchBuild& build, std::vector<std::string>* warnings) const;
   // Where one side's command runs: its build dir, context and ${...} variables (the HIP build or the CUDA reference).
   struct RunPlace {
     const std::filesystem::path& build_dir;

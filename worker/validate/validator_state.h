@@ -60,6 +60,11 @@ struct Validator::CudaReference {
   std::map<std::string, std::string> outputs;    // standard output by test name
 };
 
+// Each test with a CUDA twin of the same name gets its run beside it (`test.cuda`); how many had one.
+int PairWithCuda(const Validator::CudaReference& cuda, std::vector<TestResult>& tests);
+// The wave64 layer's "hipforge-wave64: ..." lines (docs/wave64.md) out of each output, into `gpu`'s warnings.
+void TakeWave64Notes(const std::string& arch, std::map<std::string, std::string>& outputs, GpuSection& gpu);
+
 // Everything one validation knows; each stage reads what earlier stages left and adds its part.
 struct Validator::State {
   const ValidationRequest& request;

@@ -4,6 +4,8 @@
 #include <string_view>
 #include <vector>
 
+#include "worker/validate/nvidia_backend/wave64_header.h"
+
 namespace hipforge::validate {
 
 using translate::ApiKind;
@@ -235,7 +237,10 @@ std::map<std::string, std::string> GenerateHipOnCudaHeaders(std::span<const std:
   }
   common += "// " + std::to_string(macros) + " names mapped from the tables, " + std::to_string(wrappers) +
             " driver-API functions wrapped.\n";
+  // The wave64 mode (a :wave64 target) redefines the wavefront API last, over the mappings above.
+  common += std::string("#if defined(HIPFORGE_WAVE64)\n#include \"") + kWave64HeaderName + "\"\n#endif\n";
   files[kCommonHeader] = common;
+  files[kWave64HeaderName] = Wave64Header();
 
   // Include guards that helper headers test (`#ifdef HIPBLAS_H`): defined once the CUDA header they stand for
   // is in, at the end of every generated header (whichever comes last sees it), never merely by the mapping.

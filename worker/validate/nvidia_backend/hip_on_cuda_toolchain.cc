@@ -9,6 +9,7 @@
 #include "absl/strings/str_replace.h"
 #include "worker/translate/tables/mapping_index.h"
 #include "worker/validate/nvidia_backend/hip_on_cuda_header.h"
+#include "worker/validate/nvidia_backend/wave64_header.h"
 
 namespace hipforge::validate {
 namespace fs = std::filesystem;
@@ -28,11 +29,14 @@ if [ $# -eq 1 ] && { [ "$1" = "--version" ] || [ "$1" = "-v" ]; }; then
   exec "$nvcc" --version
 fi
 read -r -a appended <<< "${HIPCC_COMPILE_FLAGS_APPEND:-}"
-flags=() sources=() others=() out="" compile_only=0 arch_given=0 lang=cu openmp=0
+flags=() sources=() others=() out="" compile_only=0 arch_given=0 lang=cu openmp=0 wave64=0
 set -- "$@" "${appended[@]}"
 while [ $# -gt 0 ]; do
   a=$1; shift
   case "$a" in
+    # sm_90:wave64: AMD's 64-wide wavefront emulated on the NVIDIA GPU (the layer's hipforge_wave64.h).
+    --offload-arch=sm_*:wave64|--cuda-gpu-arch=sm_*:wave64|-arch=sm_*:wave64)
+      a=${a#*=}; flags+=("-arch=${a%:wave64}"); arch_given=1; wave64=1 ;;
     --offload-arch=sm_*|--cuda-gpu-arch=sm_*) flags+=("-arch=${a#*=}"); arch_given=1 ;;
     --offload-arch=*|--cuda-gpu-arch=*|-Rpass*|-fno-gpu-rdc|-munsafe-fp-atomics|-mno-unsafe-fp-atomics|-mcumode|-mno-cumode|\
     --rocm-path=*|--hip-path=*|-fhip-new-launch-api|-D__HIP_PLATFORM_AMD__|-D__HIP_PLATFORM_HCC__|-mwavefrontsize64|\
@@ -66,6 +70,7 @@ while [ $# -gt 0 ]; do
 done
 common=(-I "$layer" -D__HIP_PLATFORM_NVIDIA__ --expt-relaxed-constexpr --extended-lambda -Wno-deprecated-gpu-targets)
 [ $arch_given -eq 1 ] || common+=("-arch=@ARCH@")
+[ $wave64 -eq 0 ] || common+=("-DHIPFORGE_WAVE64=1")
 link=()
 [ $compile_only -eq 1 ] || [ $openmp -eq 0 ] || link+=("-lgomp")
 if [ ${#sources[@]} -eq 0 ]; then
@@ -210,6 +215,8 @@ absl::StatusOr<Toolchain> MakeHipOnCudaToolchain(ProcessLauncher& launcher, cons
   toolchain.probe.hip_version = kHipOnCudaHipRelease;
   toolchain.probe.clang_version = "nvcc " + nvcc_release;
   toolchain.probe.offload_archs = archs;
+  // Each GPU also as itself with AMD's 64-wide wavefront (docs/wave64.md): sm_90:wave64.
+  for (const std::string& arch : archs) toolchain.probe.offload_archs.push_back(arch + kWave64Feature);
   const fs::path cuda_lib = nvcc.parent_path().parent_path() / "lib64";
   for (const LibraryPackage& library : kLibraryPackages) {
     const bool present = library.cuda_library[0] == '\0' ||

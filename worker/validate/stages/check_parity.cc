@@ -37,7 +37,7 @@ absl::Status Validator::CheckParity(State& state) {
     Progress(state.progress, "parity", c.name);
     state.report.parity.push_back(CompareCase(state, c));
   }
-  CompareTestOutputs(state);
+  CompareTestOutputs(state, state.report.tests, state.outputs, "");
   return absl::OkStatus();
 }
 
@@ -75,16 +75,17 @@ ParityResult Validator::CompareCase(State& state, const ParityCase& c) {
 
 // Each test that passed in both forms: the numbers it printed with HIP against those of its CUDA run. A mismatch is
 // checked against a second CUDA run first: output that varies between CUDA runs is no reference.
-void Validator::CompareTestOutputs(State& state) {
+void Validator::CompareTestOutputs(State& state, const std::vector<TestResult>& tests,
+                                   const std::map<std::string, std::string>& outputs, const std::string& suffix) {
   if (state.cuda == nullptr) return;
   CudaReference& cuda = *state.cuda;
-  for (const TestResult& test : state.report.tests) {
+  for (const TestResult& test : tests) {
     if (Cancelled(state.request)) return;
     if (test.status != TestStatus::kPassed || !test.cuda || test.cuda->status != TestStatus::kPassed) continue;
-    auto hip_output = state.outputs.find(test.name);
+    auto hip_output = outputs.find(test.name);
     auto cuda_output = cuda.outputs.find(test.name);
-    if (hip_output == state.outputs.end() || cuda_output == cuda.outputs.end()) continue;
-    const std::string name = "output of " + test.name;
+    if (hip_output == outputs.end() || cuda_output == cuda.outputs.end()) continue;
+    const std::string name = "output of " + test.name + suffix;
     std::optional<ParityResult> result = CompareOutputs(name, hip_output->second, cuda_output->second);
     if (!result) continue;  // nothing but words and timings: the test's status is all there is
     if (result->verdict == ParityVerdict::kMismatch) {

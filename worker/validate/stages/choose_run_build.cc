@@ -1,6 +1,7 @@
 // A stage of Validator::Validate (validator.cc runs the list; validator_state.h holds the State it extends).
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "worker/validate/arch_selection.h"
 #include "worker/validate/job_environment.h"
 #include "worker/validate/sandbox.h"
 #include "worker/validate/test_runner.h"
@@ -24,6 +25,12 @@ absl::Status Validator::ChooseRunBuild(State& state) {
         if (b.result.ok && b.result.arch == device_arch) state.run_build = &b;
       }
     }
+    // Only a build of the GPU with a feature (sm_90:wave64): tests run from it.
+    for (const ArchBuild& b : state.builds) {
+      if (state.run_build == nullptr && b.result.ok && TargetProcessor(b.result.arch) == device_arch) {
+        state.run_build = &b;
+      }
+    }
   }
   if (!state.lease || state.run_build == nullptr) {
     // Nothing runs: every test and parity case says not_run/missing with the reason, never passed.
@@ -35,29 +42,38 @@ absl::Status Validator::ChooseRunBuild(State& state) {
     return absl::OkStatus();
   }
 
+  std::vector<std::string> warnings;
+  state.run_context = RunContext(state, *state.run_build, &warnings);
+  for (const std::string& warning : warnings) state.report.gpu.warnings.push_back(warning);
+  state.variables = {{"ARCH", state.run_build->result.arch},
+                     {"BUILD_DIR", state.run_build->build_dir.string()},
+                     {"SOURCE_DIR", state.run_build->source_dir.string()}};
+  return absl::OkStatus();
+}
+
+ExecutionContext Validator::RunContext(const State& state, const ArchBuild& build,
+                                       std::vector<std::string>* warnings) const {
+  // The leased GPU's environment (device isolation, HSA/CUDA settings), inside the build's toolchain.
   const GpuDevice& device = state.lease->device();
-  const Toolchain& toolchain = *state.run_build->toolchain;
+  const Toolchain& toolchain = *build.toolchain;
   JobEnvironmentInput env_input{.device = &device, .visibility = options_.visibility,
                                 .requested = state.manifest.env,
                                 .managed_memory = state.request.managed_memory_found || state.manifest.managed_memory,
                                 .work_dir = state.work_dir};
   if (toolchain.hipcc.has_parent_path()) env_input.path_prefix.push_back(toolchain.hipcc.parent_path());
   JobEnvironment env = BuildJobEnvironment(env_input);
-  for (const std::string& warning : env.warnings) state.report.gpu.warnings.push_back(warning);
-  state.run_context = ExecutionContext{.environment = env.variables, .cancelled = state.request.cancelled};
+  if (warnings != nullptr) *warnings = env.warnings;
+  ExecutionContext context{.environment = env.variables, .cancelled = state.request.cancelled};
   if (state.sandbox_ok) {
     // An NVIDIA GPU (HIP's NVIDIA platform) is reached through its /dev/nvidia* nodes, an AMD one through KFD.
     const bool nvidia = absl::StartsWith(device.arch, "sm_");
-    state.run_context.sandbox = SandboxSpec{.work_dir = state.work_dir, .root = toolchain.rootfs,
-                                            .read_only_paths = toolchain.sandbox_paths,
-                                            .devices = nvidia ? NvidiaDeviceNodes(device.hip_index)
-                                                              : AmdDeviceNodes(device.render_node),
-                                            .expose_sysfs = true};
+    context.sandbox = SandboxSpec{.work_dir = state.work_dir, .root = toolchain.rootfs,
+                                  .read_only_paths = toolchain.sandbox_paths,
+                                  .devices = nvidia ? NvidiaDeviceNodes(device.hip_index)
+                                                    : AmdDeviceNodes(device.render_node),
+                                  .expose_sysfs = true};
   }
-  state.variables = {{"ARCH", state.run_build->result.arch},
-                     {"BUILD_DIR", state.run_build->build_dir.string()},
-                     {"SOURCE_DIR", state.run_build->source_dir.string()}};
-  return absl::OkStatus();
+  return context;
 }
 
 void Validator::ListTestsNotRun(State& state, const std::string& why) {

@@ -3,6 +3,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "worker/validate/arch_selection.h"
 #include "worker/validate/job_environment.h"
 #include "worker/validate/sandbox.h"
 #include "worker/validate/test_runner.h"
@@ -37,6 +38,18 @@ void PrependReferenceNvcc(ExecutionContext& context, const Toolchain& toolchain,
 
 }  // namespace
 
+int PairWithCuda(const Validator::CudaReference& cuda, std::vector<TestResult>& tests) {
+  int paired = 0;
+  for (TestResult& test : tests) {
+    auto it = cuda.results.find(test.name);
+    if (it == cuda.results.end()) continue;
+    test.cuda = ReferenceRun{.status = it->second.status, .duration_ms = it->second.duration_ms,
+                             .output_excerpt = it->second.output_excerpt};
+    ++paired;
+  }
+  return paired;
+}
+
 absl::Status Validator::BuildCudaReference(State& state) {
   // On HIP's NVIDIA platform the CUDA original can run on the same GPU: build the submitted tree with its own build
   // files and the reference nvcc for the arch the HIP build targets, before the GPU is leased (builds need none).
@@ -60,7 +73,7 @@ absl::Status Validator::BuildCudaReference(State& state) {
     return absl::OkStatus();
   }
   const Toolchain& toolchain = *hip->toolchain;
-  const std::string& arch = hip->result.arch;
+  const std::string arch = TargetProcessor(hip->result.arch);  // sm_90:wave64 is a HIP-side mode of sm_90
   auto cuda = std::make_unique<CudaReference>();
   cuda->arch = arch;
   const fs::path dir = state.work_dir / ("cuda-" + arch);
@@ -121,14 +134,7 @@ absl::Status Validator::RunCudaReference(State& state) {
   TestRunInput run = cuda.tests;
   run.outputs = &cuda.outputs;
   for (TestResult& result : TestRunner(launcher_).Run(run, cuda.context)) cuda.results[result.name] = std::move(result);
-  int paired = 0;
-  for (TestResult& test : state.report.tests) {
-    auto it = cuda.results.find(test.name);
-    if (it == cuda.results.end()) continue;
-    test.cuda = ReferenceRun{.status = it->second.status, .duration_ms = it->second.duration_ms,
-                             .output_excerpt = it->second.output_excerpt};
-    ++paired;
-  }
+  const int paired = PairWithCuda(cuda, state.report.tests);
   gpu.cuda_reference = absl::StrCat(cuda.build_note, " and ran the same tests: ", Tally(cuda.results));
   if (paired < static_cast<int>(state.report.tests.size())) {
     absl::StrAppend(&gpu.cuda_reference, "; ", state.report.tests.size() - paired, " HIP test(s) had no CUDA twin");

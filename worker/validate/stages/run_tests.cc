@@ -20,6 +20,7 @@ absl::Status Validator::RunTests(State& state) {
                                                                  run_build.result.arch, run_build.toolchain->hipcc),
                                    .outputs = &state.outputs},
                                   state.run_context);
+  TakeWave64Notes(run_build.result.arch, state.outputs, state.report.gpu);
   std::ofstream(state.work_dir / "junit.xml") << ToJUnitXml(state.request.job_id, state.report.tests);
   return absl::OkStatus();
 }
