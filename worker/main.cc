@@ -74,6 +74,10 @@ int main(int argc, char** argv) {
   app.add_flag("--no-cuda-reference", no_cuda_reference,
                "nvidia platform: do not build and run the submitted CUDA tree beside the HIP build (the automatic "
                "CUDA reference of parity and profiles; env MIGRATE_NO_CUDA_REFERENCE=1)");
+  bool no_profile = EnvOr("MIGRATE_NO_PROFILE", "") == "1";
+  app.add_flag("--no-profile", no_profile,
+               "validate role: no kernel profiles (ncu, rocprofv3); tests and parity run as before "
+               "(env MIGRATE_NO_PROFILE=1)");
   app.add_option("--lease-wait-ms", lease_wait_ms, "long-poll bound per LeaseTask");
   app.add_flag("--keep-scratch", keep_scratch, "keep task dirs for debugging");
   app.add_option("--log-level", log_level, "trace|debug|info|warn|error");
@@ -128,6 +132,7 @@ int main(int argc, char** argv) {
   role_options.gpu_platform = gpu_platform;
   role_options.nvcc = nvcc;
   role_options.cuda_reference = !no_cuda_reference;
+  role_options.profile = !no_profile;
   // Checked here, not at the first task: a bad size would fail every translation the worker leases.
   std::optional<uint64_t> pch_cache_flag;
   if (!pch_cache_size.empty()) {

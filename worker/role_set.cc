@@ -109,6 +109,7 @@ absl::Status AddValidateRole(RoleSetImpl& set, ProcessLauncher& launcher, const 
   validate::ValidatorOptions validator_options;
   validator_options.hipcc = options.hipcc;
   validator_options.cuda_reference = options.cuda_reference;
+  validator_options.profile = options.profile;
   if (nvidia) {
     set.inventory_ = std::make_unique<validate::NvidiaSmiInventory>(launcher);
     validator_options.visibility = validate::VisibilityVariable::kCudaVisibleDevices;

@@ -34,6 +34,7 @@ struct RoleSetOptions {
   std::filesystem::path nvcc;  // nvidia platform; empty: PATH, then /usr/local/cuda/bin/nvcc
   // nvidia platform: also build the submitted CUDA tree and run the same tests (the automatic CUDA reference).
   bool cuda_reference = true;
+  bool profile = true;  // kernel profiles of the validate role (--no-profile)
 };
 
 class RoleSet {

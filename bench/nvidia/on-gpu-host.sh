@@ -2,7 +2,8 @@
 # Runs on the lent GPU host (device tool): unpacks the service bundle (scripts/make-gpu-bundle.sh) and measures
 # through the product only: one migrate-server (embedded PostgreSQL, local translate + validate workers, which
 # find the H200 and validate on HIP's NVIDIA platform), each repository submitted unchanged with
-# `migrate-cli submit --wait --target sm_90`, the reports kept. Nothing is built, patched or run by hand.
+# `migrate-cli submit --wait --target sm_90` (TARGETS="sm_90 sm_90:wave64" for more), the reports kept. Nothing is
+# built, patched or run by hand. MIGRATE_NO_PROFILE=1 leaves kernel profiles out (GPU time).
 #   bench/nvidia/on-gpu-host.sh BUNDLE.tar.xz OUT_DIR REPOSITORY...
 # OUT_DIR gets host.txt, summary.tsv (name, exit code, seconds), reports.tar.gz (JSON and text reports, CLI
 # logs) and server.log.
@@ -31,7 +32,9 @@ submit_one() {
   local repository=$1 name start status
   name=$(basename "$repository")
   start=$(date +%s)
-  migrate-cli submit "$repository" --wait --wait-timeout "${JOB_TIMEOUT:-420}" --target sm_90 --name "$name" \
+  local targets=()
+  for t in ${TARGETS:-sm_90}; do targets+=(--target "$t"); done
+  migrate-cli submit "$repository" --wait --wait-timeout "${JOB_TIMEOUT:-420}" "${targets[@]}" --name "$name" \
     > "$work/reports/$name.submit.out" 2> "$work/reports/$name.submit.err"
   status=$?
   job=$(head -n 1 "$work/reports/$name.submit.out")
@@ -42,7 +45,7 @@ submit_one() {
   printf '%s\t%s\t%s\n' "$name" "$status" "$(( $(date +%s) - start ))"
 }
 export -f submit_one
-export work
+export work TARGETS
 # Bounded, so what finished is kept even when the device call's time runs out.
 printf '%s\n' "$@" | timeout "${BUDGET_S:-480}" xargs -P "${PARALLEL:-4}" -I{} bash -c 'submit_one "$@"' _ {} |
   tee "$out/summary.tsv"

@@ -134,14 +134,16 @@ struct Exchanged {
 // exited or took another branch (HIPFORGE_WAVE64_WAIT_NS), with `*alone` set in the latter case.
 __device__ inline bool AwaitPartner(volatile Control* other, unsigned tag, unsigned epoch, unsigned count,
                                     bool* alone) {
-  const unsigned long long start = NowNs();
-  for (;;) {
+  unsigned long long start = 0;
+  for (unsigned spins = 0;; ++spins) {
     const Position p = Decode(other->flag, tag);
     if (p.current && p.alone) return false;  // it went on alone: its lanes are off for us too
     const unsigned ahead_epochs = (p.epoch - epoch) & 0x7fffu;
     if (p.current && ahead_epochs == 1) return true;  // at the next barrier: done with this operation
     if (p.current && ahead_epochs == 0 && static_cast<short>(p.count - count) >= 0) return true;
-    if (NowNs() - start > HIPFORGE_WAVE64_WAIT_NS) {
+    if ((spins & 63u) != 0) continue;  // the global timer is slow to read: now and then
+    if (spins == 0) start = NowNs();
+    if (spins != 0 && NowNs() - start > HIPFORGE_WAVE64_WAIT_NS) {
       *alone = true;
       Say(kSaidAlone, "half a wave waited at a wave operation for its other half, which did not come (exited or "
                       "on another branch), and went on with those lanes off until the next __syncthreads");
@@ -234,12 +236,19 @@ __device__ __forceinline__ int SourceLane(Shuffle kind, int self, int arg, int w
   return self;
 }
 
-// One 32-bit word shuffled across the wave. A width of 32 or less keeps every source inside the caller's half: CUDA's
-// own shuffle does it; wider ones go through Exchange.
+// Whether no lane of the wave reads from the other half (then CUDA's own shuffle does it, no exchange): an xor
+// without bit 5 in its mask never leaves the half; the others stay inside it with a width of 32 or less. From the
+// arguments alone, the same in both halves, so both take the same path.
+__device__ __forceinline__ bool StaysInHalf(Shuffle kind, int arg, int width) {
+  if ((width & (width - 1)) != 0 || width <= 0) return false;
+  return kind == Shuffle::kXor ? (arg & 32) == 0 : width <= 32;
+}
+
+// One 32-bit word shuffled across the wave.
 __device__ inline unsigned ShuffleWord(unsigned m, Shuffle kind, unsigned v, int arg, int width) {
   const int self = static_cast<int>(WaveLane());
   const int source = SourceLane(kind, self, arg, width) & 63;
-  if (width <= 32 && (width & (width - 1)) == 0 && width > 0) {
+  if (StaysInHalf(kind, arg, width)) {
     const int hw = source & 31;
     const unsigned got = __shfl_sync(m, v, hw);
     return (m >> hw) & 1u ? got : 0u;
