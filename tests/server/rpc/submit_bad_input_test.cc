@@ -171,7 +171,21 @@ TEST_F(SubmitBadInputTest, MissingHeaderAndBadSpecAreInvalidArgument) {
   SubmitOutcome outcome = SubmitArchive(*api_, spec, SmallCudaRepoArchive());
   EXPECT_EQ(outcome.status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_THAT(outcome.status.error_message(), HasSubstr("sm80"));
+  v1::JobSpec feature = TestSpec("bad-feature");
+  feature.add_targets("sm_90:wave32");  // the one feature of an NVIDIA target is :wave64 (docs/wave64.md)
+  outcome = SubmitArchive(*api_, feature, SmallCudaRepoArchive());
+  EXPECT_EQ(outcome.status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(outcome.status.error_message(), HasSubstr("sm_90:wave32"));
   ExpectServerHealthyAndClean();
+}
+
+TEST_F(SubmitBadInputTest, AWave64TargetIsAccepted) {
+  v1::JobSpec spec = TestSpec("wave64");
+  spec.add_targets("sm_90");
+  spec.add_targets("sm_90:wave64");
+  SubmitOutcome outcome = SubmitArchive(*api_, spec, SmallCudaRepoArchive(), 100);
+  ASSERT_TRUE(outcome.status.ok()) << outcome.status.error_message();
+  EXPECT_EQ(outcome.job.state(), v1::JOB_STATE_QUEUED);
 }
 
 TEST_F(SubmitBadInputTest, GoodArchiveStillAcceptedAfterBadOnes) {

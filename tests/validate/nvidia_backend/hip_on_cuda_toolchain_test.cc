@@ -71,6 +71,45 @@ TEST_F(HipOnCudaToolchainTest, DescribesItselfAsHipOnNvidia) {
   EXPECT_THAT(result->standard_output, HasSubstr("Cuda compilation tools"));
 }
 
+// The wave64 mode (docs/wave64.md): offered beside each GPU, chosen by the :wave64 target, and what it refuses says
+// so at build time. (Its behaviour on a GPU: tests/validate/nvidia_backend/wave64/.)
+TEST_F(HipOnCudaToolchainTest, AWave64TargetBuildsWithTheWave64LayerAndRefusesWhatItCannotEmulate) {
+  EXPECT_TRUE(toolchain_.HasArch("sm_90:wave64"));
+  const fs::path dir = scratch_.path() / "wave64";
+  testing::WriteFile(dir / "a.hip", R"(#include <hip/hip_runtime.h>
+#if !defined(HIPFORGE_WAVE64_ACTIVE)
+#error "not the wave64 layer"
+#endif
+__global__ void K(unsigned long long* out) { out[threadIdx.x] = __ballot(threadIdx.x % 3 == 0) + __lane_id() + warpSize; }
+int main() {
+  hipDeviceProp_t prop;
+  return hipGetDeviceProperties(&prop, 0) == hipSuccess && prop.warpSize == 64 ? 0 : 1;
+}
+)");
+  testing::WriteFile(dir / "dpp.hip", R"(#include <hip/hip_runtime.h>
+__global__ void K(int* out) { out[threadIdx.x] = __builtin_amdgcn_mov_dpp(out[threadIdx.x], 0x111, 0xf, 0xf, false); }
+int main() { return 0; }
+)");
+  auto compile = [&](const std::string& arch, const std::string& source) {
+    ProcessSpec spec;
+    spec.argv = {toolchain_.hipcc.string(), "--offload-arch=" + arch, "-c", (dir / source).string(), "-o",
+                 (dir / (source + "." + arch + ".o")).string()};
+    spec.environment = context_.environment;
+    spec.timeout = std::chrono::seconds(120);
+    absl::StatusOr<ProcessResult> result = launcher_.Run(spec);
+    EXPECT_TRUE(result.ok()) << result.status();
+    return result.ok() ? *result : ProcessResult{.exit_code = -1};
+  };
+  const ProcessResult wave64 = compile("sm_90:wave64", "a.hip");
+  EXPECT_EQ(wave64.exit_code, 0) << wave64.standard_error;
+  const ProcessResult native = compile("sm_90", "a.hip");
+  EXPECT_NE(native.exit_code, 0);
+  EXPECT_THAT(native.standard_error, HasSubstr("not the wave64 layer"));
+  const ProcessResult refused = compile("sm_90:wave64", "dpp.hip");
+  EXPECT_NE(refused.exit_code, 0);
+  EXPECT_THAT(refused.standard_error, HasSubstr("hipforge wave64 refused: __builtin_amdgcn_mov_dpp (DPP)"));
+}
+
 TEST_F(HipOnCudaToolchainTest, ACMakeTreeWithFindPackageHipBuildsForSm90) {
   const fs::path tree = scratch_.path() / "cmake" / "src";
   testing::WriteFile(tree / "CMakeLists.txt", R"(cmake_minimum_required(VERSION 3.21)

@@ -18,7 +18,9 @@ void TakeWave64Notes(const std::string& arch, std::map<std::string, std::string>
   for (auto& [test, output] : outputs) {
     if (!absl::StrContains(output, kWave64Note)) continue;
     std::string kept;
-    for (absl::string_view line : absl::StrSplit(output, '\n')) {
+    std::vector<absl::string_view> lines = absl::StrSplit(output, '\n');
+    if (!lines.empty() && lines.back().empty()) lines.pop_back();  // the newline that ends the output
+    for (absl::string_view line : lines) {
       const size_t at = line.find(kWave64Note);
       if (at == absl::string_view::npos) {
         absl::StrAppend(&kept, line, "\n");
