@@ -47,3 +47,13 @@ void launch(const float* in, float* out, int n) {
   dim3 grid((n + 31) / 32, n / 32);
   transpose<<<grid, block>>>(in, out, n);
 }
+
+// Rows of 32 by design: a lane from `& 31` indexes `tile[..][32]`; left as written (consistent on wave64).
+__global__ void rows_of_32(const int* in, int* out) {
+  __shared__ int tile[8][32];
+  const int lane = threadIdx.x & 31;
+  const int warp = threadIdx.x / 32;
+  tile[warp][lane] = in[threadIdx.x];
+  __syncthreads();
+  out[threadIdx.x] = tile[warp][31 - lane];
+}

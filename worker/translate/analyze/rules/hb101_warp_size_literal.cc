@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "worker/translate/analyze/ast_helpers.h"
 
@@ -40,6 +41,42 @@ const clang::NamedDecl* Destination(clang::ASTContext& context, const clang::Exp
     parents = context.getParents(parent);
   }
   return nullptr;
+}
+
+// A lane computed with a literal 32 (`% 32`, `& 31` of the thread index) that indexes an array dimension of 32
+// (`tile[warp][lane]` with `tile[..][32]`): the function's 32s are rows of 32 by design. Widening the lane alone makes
+// lanes 32-63 write past the row; consistent 32s are right on a 64-wide wavefront too (two rows per wave).
+class LaneIndexesRowOf32 : public clang::RecursiveASTVisitor<LaneIndexesRowOf32> {
+ public:
+  explicit LaneIndexesRowOf32(clang::ASTContext& context) : context_(context) {}
+  bool VisitArraySubscriptExpr(clang::ArraySubscriptExpr* subscript) {
+    // A row of a 2-D array (`tile[warp][lane]`); a 1-D `partial[32]` read by lane holds one slot per warp.
+    const clang::Expr* base = subscript->getBase()->IgnoreImpCasts();
+    const auto* array = context_.getAsConstantArrayType(base->getType());
+    if (!array || array->getSize() != 32 || !llvm::isa<clang::ArraySubscriptExpr>(base->IgnoreParens())) return true;
+    const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(StripCasts(subscript->getIdx()));
+    const auto* var = ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+    if (!var || !var->getInit()) return true;
+    const auto* op = llvm::dyn_cast<clang::BinaryOperator>(StripCasts(var->getInit()));
+    if (!op || MentionsWarpSize(op->getRHS()) || !DerivesFromThreadIndex(op->getLHS(), false)) return true;
+    const auto value = ConstantValue(op->getRHS(), context_);
+    if ((op->getOpcode() == clang::BO_Rem && value == 32) || (op->getOpcode() == clang::BO_And && value == 31)) {
+      lane = var->getName().str();
+      return false;
+    }
+    return true;
+  }
+  std::string lane;
+
+ private:
+  clang::ASTContext& context_;
+};
+
+std::string LaneOfRowOf32(const clang::FunctionDecl* function, clang::ASTContext& context) {
+  if (!function || !function->hasBody()) return {};
+  LaneIndexesRowOf32 finder(context);
+  finder.TraverseStmt(function->getBody());
+  return finder.lane;
 }
 
 }  // namespace
@@ -101,7 +138,11 @@ void WarpSizeLiteralRule::check(const MatchFinder::MatchResult& result) {
   const bool literal_in_file = literal && !literal->getBeginLoc().isMacroID() && !op->getOperatorLoc().isMacroID() &&
                                !sm.isBeforeInTranslationUnit(literal->getBeginLoc(), op->getBeginLoc()) &&
                                !sm.isBeforeInTranslationUnit(op->getEndLoc(), literal->getBeginLoc());
-  if (device && literal_in_file && macro.empty()) {
+  const std::string row_lane = LaneOfRowOf32(function, context);
+  if (!row_lane.empty()) {
+    message += "; `" + row_lane + "` indexes a 32-wide array dimension, so this function's 32s are rows of 32";
+  }
+  if (device && literal_in_file && macro.empty() && row_lane.empty()) {
     const unsigned literal_begin = *FileOffset(sm, literal->getBeginLoc());
     const unsigned literal_end = *TokenEndOffset(sm, context.getLangOpts(), literal->getBeginLoc());
     if (is_shift) {
@@ -127,7 +168,10 @@ void WarpSizeLiteralRule::check(const MatchFinder::MatchResult& result) {
       fix = "Replace 32 with warpSize.";
     }
   }
-  if (edits.empty()) {
+  if (edits.empty() && !row_lane.empty()) {
+    fix = "Left as written: widening the lane alone makes lanes 32-63 index past the 32-wide row. Keep every 32 of "
+          "the function (two rows per 64-wide wavefront), or widen the array, the lane and the warp index together.";
+  } else if (edits.empty()) {
     fix = macro.empty()
               ? "Use warpSize (a run-time value on HIP) instead of the literal."
               : "Use warpSize where " + macro +
