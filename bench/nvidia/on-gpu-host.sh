@@ -24,6 +24,9 @@ env=$root/hipforge/bin/hipforge-env
 "$env" migrate-server --listen 127.0.0.1:0 --data-dir "$work/data" --local-workers "${WORKERS:-4}" \
   --local-worker-roles translate,validate --port-file "$work/port" > "$out/server.log" 2>&1 &
 server_pid=$!
+# The reports so far come back even when the device call's time runs out and the script is killed.
+trap 'tar -C "$work" -czf "$out/reports.tar.gz" reports 2>/dev/null' EXIT
+trap 'exit 143' TERM INT
 for _ in $(seq 1 120); do [ -s "$work/port" ] && break; sleep 0.5; done
 "$env" migrate-server token create --data-dir "$work/data" --team bench --scopes submit,read --expires 1d \
   > "$work/token" 2>>"$out/server.log"
@@ -50,4 +53,3 @@ export work TARGETS
 printf '%s\n' "$@" | timeout "${BUDGET_S:-480}" xargs -P "${PARALLEL:-4}" -I{} bash -c 'submit_one "$@"' _ {} |
   tee "$out/summary.tsv"
 kill -TERM "$server_pid"; wait "$server_pid" 2>/dev/null
-tar -C "$work" -czf "$out/reports.tar.gz" reports
