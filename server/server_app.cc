@@ -1,4 +1,3 @@
-#include <cstdlib>
 #include "server/server_app.h"
 
 #include <fstream>
@@ -233,12 +232,7 @@ absl::StatusOr<std::unique_ptr<ServerApp>> ServerApp::Start(const ServerConfig& 
     absl::StatusOr<std::shared_ptr<grpc::Channel>> made = MakeChannel(local_worker_target, security);
     if (!made.ok()) return made.status();
     std::shared_ptr<grpc::Channel> channel = *made;
-    // The validate role's switches read as migrate-worker reads them (MIGRATE_NO_CUDA_REFERENCE, MIGRATE_NO_PROFILE).
-    worker::RoleSetOptions role_options;
-    const char* no_cuda_reference = std::getenv("MIGRATE_NO_CUDA_REFERENCE");
-    const char* no_profile = std::getenv("MIGRATE_NO_PROFILE");
-    role_options.cuda_reference = no_cuda_reference == nullptr || std::string_view(no_cuda_reference) != "1";
-    role_options.profile = no_profile == nullptr || std::string_view(no_profile) != "1";
+    const worker::RoleSetOptions role_options = worker::RoleSetOptionsFromEnvironment();
     for (int i = 0; i < config.local_workers; ++i) {
       absl::StatusOr<std::unique_ptr<worker::RoleSet>> role_set = worker::MakeRoleSet(roles, launcher, role_options);
       if (!role_set.ok()) return role_set.status();

@@ -70,11 +70,12 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"auto", "amd", "nvidia"}));
   app.add_option("--nvcc", nvcc, "nvidia platform: nvcc to build with (env MIGRATE_NVCC; default PATH, "
                                  "then /usr/local/cuda/bin/nvcc)");
-  bool no_cuda_reference = EnvOr("MIGRATE_NO_CUDA_REFERENCE", "") == "1";
+  const hipforge::worker::RoleSetOptions from_environment = hipforge::worker::RoleSetOptionsFromEnvironment();
+  bool no_cuda_reference = !from_environment.cuda_reference;
   app.add_flag("--no-cuda-reference", no_cuda_reference,
                "nvidia platform: do not build and run the submitted CUDA tree beside the HIP build (the automatic "
                "CUDA reference of parity and profiles; env MIGRATE_NO_CUDA_REFERENCE=1)");
-  bool no_profile = EnvOr("MIGRATE_NO_PROFILE", "") == "1";
+  bool no_profile = !from_environment.profile;
   app.add_flag("--no-profile", no_profile,
                "validate role: no kernel profiles (ncu, rocprofv3); tests and parity run as before "
                "(env MIGRATE_NO_PROFILE=1)");

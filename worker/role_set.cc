@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <string_view>
 #include <regex>
 #include <set>
 
@@ -153,6 +155,17 @@ absl::StatusOr<v1::TaskRole> ParseRole(std::string_view name) {
   if (name == "translate") return v1::TASK_ROLE_TRANSLATE;
   if (name == "validate") return v1::TASK_ROLE_VALIDATE;
   return absl::InvalidArgumentError(absl::StrCat("unknown role '", std::string(name), "' (expected translate or validate)"));
+}
+
+RoleSetOptions RoleSetOptionsFromEnvironment() {
+  auto set = [](const char* name) {
+    const char* value = std::getenv(name);
+    return value != nullptr && std::string_view(value) == "1";
+  };
+  RoleSetOptions options;
+  options.cuda_reference = !set("MIGRATE_NO_CUDA_REFERENCE");
+  options.profile = !set("MIGRATE_NO_PROFILE");
+  return options;
 }
 
 absl::StatusOr<std::unique_ptr<RoleSet>> MakeRoleSet(const std::vector<v1::TaskRole>& roles,

@@ -45,6 +45,10 @@ class RoleSet {
 };
 
 // Unimplemented when a role's library was not built into this binary.
+// Default options with the validate role's switches as the environment sets them (MIGRATE_NO_CUDA_REFERENCE=1,
+// MIGRATE_NO_PROFILE=1): migrate-worker's flag defaults and migrate-server's local workers both start from it.
+RoleSetOptions RoleSetOptionsFromEnvironment();
+
 absl::StatusOr<std::unique_ptr<RoleSet>> MakeRoleSet(const std::vector<v1::TaskRole>& roles,
                                                      ProcessLauncher& launcher, const RoleSetOptions& options);
 
