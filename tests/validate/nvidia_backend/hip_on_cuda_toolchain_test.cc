@@ -90,6 +90,32 @@ int main() {
 __global__ void K(int* out) { out[threadIdx.x] = __builtin_amdgcn_mov_dpp(out[threadIdx.x], 0x111, 0xf, 0xf, false); }
 int main() { return 0; }
 )");
+  // hipCUB's warp primitives are 64 wide on CDNA (rocPRIM's default): the layer's own in wave64 mode, CUB's otherwise.
+  testing::WriteFile(dir / "warp_reduce.hip", R"(#include <hip/hip_runtime.h>
+#include <hipcub/hipcub.hpp>
+#include <type_traits>
+#ifdef HIPFORGE_WAVE64_ACTIVE
+static_assert(std::is_same<hipcub::WarpReduce<float>, hipforge_w64::WarpReduce<float, 64>>::value, "64-wide");
+#else
+static_assert(std::is_same<hipcub::WarpReduce<float>, cub::WarpReduce<float>>::value, "CUB's");
+#endif
+struct MaxOp {
+  __device__ float operator()(float a, float b) const { return a > b ? a : b; }
+};
+__global__ void K(const float* in, float* out, int* scanned) {
+  using Reduce = hipcub::WarpReduce<float>;
+  using Scan = hipcub::WarpScan<int>;
+  __shared__ typename Reduce::TempStorage reduce_storage[16];
+  __shared__ typename Scan::TempStorage scan_storage[16];
+  const int warp = threadIdx.x / warpSize;
+  const float total = Reduce(reduce_storage[warp]).Reduce(in[threadIdx.x], MaxOp());
+  int prefix = 0, aggregate = 0;
+  Scan(scan_storage[warp]).ExclusiveSum(1, prefix, aggregate);
+  out[threadIdx.x] = total + Reduce(reduce_storage[warp]).Sum(in[threadIdx.x], 7);
+  scanned[threadIdx.x] = prefix + aggregate;
+}
+int main() { return 0; }
+)");
   auto compile = [&](const std::string& arch, const std::string& source) {
     ProcessSpec spec;
     spec.argv = {toolchain_.hipcc.string(), "--offload-arch=" + arch, "-c", (dir / source).string(), "-o",
@@ -105,6 +131,10 @@ int main() { return 0; }
   const ProcessResult native = compile("sm_90", "a.hip");
   EXPECT_NE(native.exit_code, 0);
   EXPECT_THAT(native.standard_error, HasSubstr("not the wave64 layer"));
+  for (const char* arch : {"sm_90:wave64", "sm_90"}) {
+    const ProcessResult warp_reduce = compile(arch, "warp_reduce.hip");
+    EXPECT_EQ(warp_reduce.exit_code, 0) << arch << ": " << warp_reduce.standard_error;
+  }
   const ProcessResult refused = compile("sm_90:wave64", "dpp.hip");
   EXPECT_NE(refused.exit_code, 0);
   EXPECT_THAT(refused.standard_error, HasSubstr("hipforge wave64 refused: __builtin_amdgcn_mov_dpp (DPP)"));

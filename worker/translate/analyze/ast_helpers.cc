@@ -219,4 +219,106 @@ const clang::ValueDecl* NamedStorage(const clang::Expr* expr) {
   return nullptr;
 }
 
+bool IsBallotName(llvm::StringRef name) {
+  return name == "__ballot_sync" || name == "__ballot" || name == "__activemask";
+}
+
+namespace {
+
+bool ContainsBallot(const clang::Stmt* stmt) {
+  if (!stmt) return false;
+  if (const auto* call = llvm::dyn_cast<clang::CallExpr>(stmt)) {
+    if (IsBallotName(CalleeName(call))) return true;
+  }
+  for (const clang::Stmt* child : stmt->children()) {
+    if (ContainsBallot(child)) return true;
+  }
+  return false;
+}
+
+class BallotStoreFinder : public clang::RecursiveASTVisitor<BallotStoreFinder> {
+ public:
+  explicit BallotStoreFinder(clang::ASTContext& context) : context_(context) {}
+  bool VisitBinaryOperator(clang::BinaryOperator* op) {
+    // The mask itself (`= votes`, `= __ballot_sync(...)`, through casts), not a value computed from it.
+    const clang::Expr* value = StripCasts(op->getRHS());
+    if (op->getOpcode() != clang::BO_Assign || !(llvm::isa<clang::DeclRefExpr>(value) || llvm::isa<clang::CallExpr>(value)) ||
+        !HoldsBallot(value)) {
+      return true;
+    }
+    const clang::Expr* lhs = op->getLHS()->IgnoreParens();
+    const clang::QualType type = lhs->getType();
+    if (type->isDependentType() || !type->isIntegerType() || context_.getTypeSize(type) > 32) return true;
+    if (llvm::isa<clang::DeclRefExpr>(lhs)) return true;  // a local kept in 32 bits is HB103's widening case
+    found = op;
+    return false;
+  }
+  const clang::BinaryOperator* found = nullptr;
+
+ private:
+  clang::ASTContext& context_;
+};
+
+class SegmentShuffleFinder : public clang::RecursiveASTVisitor<SegmentShuffleFinder> {
+ public:
+  explicit SegmentShuffleFinder(clang::ASTContext& context) : context_(context) {}
+  bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
+    if (ref->getDecl()->getName() == "warpSize") other = true;
+    return !other;
+  }
+  bool VisitCallExpr(clang::CallExpr* call) {
+    const std::string callee = CalleeName(call);
+    const llvm::StringRef name(callee);
+    if (name.startswith("__shfl")) {
+      const unsigned width_index = name.endswith("_sync") ? 3 : 2;
+      const clang::Expr* width = call->getNumArgs() > width_index ? call->getArg(width_index) : nullptr;
+      if (!width || llvm::isa<clang::CXXDefaultArgExpr>(width) || ConstantValue(width, context_) != 32 ||
+          MentionsWarpSize(width)) {
+        other = true;
+      } else {
+        ++segment_shuffles;
+      }
+    } else if (name.startswith("__ballot") || name.startswith("__any") || name.startswith("__all") ||
+               name.startswith("__match") || name.startswith("__reduce_") || name == "tiled_partition") {
+      // __activemask is left out: it is the mask argument of segment shuffles (`__shfl_up_sync(__activemask(), ...)`).
+      other = true;
+    }
+    return !other;
+  }
+  int segment_shuffles = 0;
+  bool other = false;
+
+ private:
+  clang::ASTContext& context_;
+};
+
+}  // namespace
+
+bool HoldsBallot(const clang::Stmt* stmt) {
+  if (!stmt) return false;
+  if (ContainsBallot(stmt)) return true;
+  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(stmt)) {
+    if (const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl())) return var->getInit() && ContainsBallot(var->getInit());
+    return false;
+  }
+  for (const clang::Stmt* child : stmt->children()) {
+    if (HoldsBallot(child)) return true;
+  }
+  return false;
+}
+
+const clang::BinaryOperator* BallotStoredIn32Bits(const clang::FunctionDecl* function, clang::ASTContext& context) {
+  if (!function || !function->hasBody()) return nullptr;
+  BallotStoreFinder finder(context);
+  finder.TraverseStmt(function->getBody());
+  return finder.found;
+}
+
+bool ShufflesInSegmentsOf32(const clang::FunctionDecl* function, clang::ASTContext& context) {
+  if (!function || !function->hasBody()) return false;
+  SegmentShuffleFinder finder(context);
+  finder.TraverseStmt(function->getBody());
+  return !finder.other && finder.segment_shuffles > 0;
+}
+
 }  // namespace hipforge::translate::analyze

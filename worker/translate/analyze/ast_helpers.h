@@ -52,6 +52,24 @@ std::optional<unsigned> FileOffset(const clang::SourceManager& sm, clang::Source
 std::optional<unsigned> TokenEndOffset(const clang::SourceManager& sm, const clang::LangOptions& lang,
                                        clang::SourceLocation location);
 
+// __ballot_sync, __ballot or __activemask: the calls whose result is a lane mask (64-bit in HIP).
+bool IsBallotName(llvm::StringRef name);
+
+// A ballot result in `stmt`, directly or through a variable initialized from one (`__popc(mask & lanemask_lt)`
+// counts the ballot too).
+bool HoldsBallot(const clang::Stmt* stmt);
+
+// The first store in `function` of a ballot result into 32-bit memory (`words[i / 32] = votes`: an array element,
+// a field or a dereference, not a local variable): a bitmap of 32-bit words by design, whose 32s are word sizes.
+// nullptr if none.
+const clang::BinaryOperator* BallotStoredIn32Bits(const clang::FunctionDecl* function, clang::ASTContext& context);
+
+// True when `function` shuffles only with an explicit width of 32 (`__shfl_up_sync(mask, v, d, 32)`) and uses no
+// other warp-wide primitive (ballot, vote, match, reduce, tiles) nor warpSize: it works in segments of 32 lanes,
+// which a 64-wide wavefront runs as two segments, so its other 32s (lane % 32, loop bounds, lane 31) belong to the
+// segments and stay as written.
+bool ShufflesInSegmentsOf32(const clang::FunctionDecl* function, clang::ASTContext& context);
+
 // The variable or field an lvalue expression names (`x`, `s.f`, `p->f`, `x[i]`'s base), or nullptr.
 const clang::ValueDecl* NamedStorage(const clang::Expr* expr);
 

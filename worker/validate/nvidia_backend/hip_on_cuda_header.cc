@@ -283,7 +283,13 @@ std::map<std::string, std::string> GenerateHipOnCudaHeaders(std::span<const std:
     for (const ApiMapping* m : chosen) text += "#include <" + std::string(m->cuda_name) + ">\n";
     text += "#include \"" + relative_up + kCommonHeader + "\"\n";
     // hipCUB mirrors CUB's namespace one to one.
-    if (hip_header.rfind("hipcub/", 0) == 0) text += "namespace hipcub = cub;\n";
+    // In wave64 mode its WarpReduce/WarpScan are the layer's 64-wide ones (rocPRIM's default width on CDNA).
+    if (hip_header.rfind("hipcub/", 0) == 0) {
+      text +=
+          "#ifdef HIPFORGE_WAVE64_ACTIVE\n"
+          "namespace hipcub {\nusing namespace cub;\nusing hipforge_w64::WarpReduce;\nusing hipforge_w64::WarpScan;\n}\n"
+          "#else\nnamespace hipcub = cub;\n#endif\n";
+    }
     files[hip_header] = text + guard_block;
   }
   return files;

@@ -487,6 +487,91 @@ __device__ coalesced_group hipforge_w64_coalesced_threads() {
 _CG_END_NAMESPACE
 #define coalesced_threads hipforge_w64_coalesced_threads
 
+// hipCUB's warp-level primitives: on CDNA their default width is the wavefront's 64 (rocPRIM), where CUB's is 32.
+// WarpReduce and WarpScan over the wave's shuffles; the generated hipcub headers bring them into namespace hipcub.
+namespace hipforge_w64 {
+struct Plus {
+  template <typename A>
+  __device__ A operator()(const A& a, const A& b) const { return a + b; }
+};
+template <typename T, int kWidth = 64, int kArch = 0>
+class WarpReduce {
+  static_assert(kWidth >= 1 && kWidth <= 64 && (kWidth & (kWidth - 1)) == 0,
+                "hipforge wave64 refused: hipcub::WarpReduce of a width that is not a power of two up to 64 (docs/wave64.md)");
+  static_assert(std::is_arithmetic<T>::value,
+                "hipforge wave64 refused: hipcub::WarpReduce of a non-arithmetic type (docs/wave64.md)");
+
+ public:
+  struct TempStorage {};
+  __device__ explicit WarpReduce(TempStorage&) {}
+  // CUB's contract: the result is valid in the first lane of each logical warp.
+  template <typename Op>
+  __device__ T Reduce(T v, Op op, int valid = kWidth) {
+    const int lane = static_cast<int>(WaveLane()) % kWidth;
+    for (int o = kWidth / 2; o > 0; o /= 2) {
+      const T other = hipforge_w64_shfl_down(v, static_cast<unsigned>(o), kWidth);
+      if (lane + o < valid) v = op(v, other);
+    }
+    return v;
+  }
+  __device__ T Sum(T v, int valid = kWidth) { return Reduce(v, Plus{}, valid); }
+};
+template <typename T, int kWidth = 64, int kArch = 0>
+class WarpScan {
+  static_assert(kWidth >= 1 && kWidth <= 64 && (kWidth & (kWidth - 1)) == 0,
+                "hipforge wave64 refused: hipcub::WarpScan of a width that is not a power of two up to 64 (docs/wave64.md)");
+  static_assert(std::is_arithmetic<T>::value,
+                "hipforge wave64 refused: hipcub::WarpScan of a non-arithmetic type (docs/wave64.md)");
+
+ public:
+  struct TempStorage {};
+  __device__ explicit WarpScan(TempStorage&) {}
+  template <typename Op>
+  __device__ void InclusiveScan(T in, T& out, Op op) {
+    const int lane = Lane();
+    T v = in;
+    for (int o = 1; o < kWidth; o *= 2) {
+      const T up = hipforge_w64_shfl_up(v, static_cast<unsigned>(o), kWidth);
+      if (lane >= o) v = op(up, v);
+    }
+    out = v;
+  }
+  template <typename Op>
+  __device__ void InclusiveScan(T in, T& out, Op op, T& aggregate) {
+    InclusiveScan(in, out, op);
+    aggregate = hipforge_w64_shfl(out, kWidth - 1, kWidth);
+  }
+  __device__ void InclusiveSum(T in, T& out) { InclusiveScan(in, out, Plus{}); }
+  __device__ void InclusiveSum(T in, T& out, T& aggregate) { InclusiveScan(in, out, Plus{}, aggregate); }
+  template <typename Op>
+  __device__ void ExclusiveScan(T in, T& out, T initial, Op op) {
+    T aggregate;
+    ExclusiveScan(in, out, initial, op, aggregate);
+  }
+  template <typename Op>
+  __device__ void ExclusiveScan(T in, T& out, T initial, Op op, T& aggregate) {
+    T inclusive;
+    InclusiveScan(in, inclusive, op, aggregate);
+    const T up = hipforge_w64_shfl_up(inclusive, 1u, kWidth);
+    out = Lane() == 0 ? initial : op(initial, up);
+  }
+  // Without an initial value the first lane's output is undefined (CUB's contract); it gets its input back here.
+  template <typename Op>
+  __device__ void ExclusiveScan(T in, T& out, Op op) {
+    T inclusive;
+    InclusiveScan(in, inclusive, op);
+    const T up = hipforge_w64_shfl_up(inclusive, 1u, kWidth);
+    out = Lane() == 0 ? in : up;
+  }
+  __device__ void ExclusiveSum(T in, T& out) { ExclusiveScan(in, out, T(0), Plus{}); }
+  __device__ void ExclusiveSum(T in, T& out, T& aggregate) { ExclusiveScan(in, out, T(0), Plus{}, aggregate); }
+  __device__ T Broadcast(T in, unsigned src) { return hipforge_w64_shfl(in, static_cast<int>(src), kWidth); }
+
+ private:
+  __device__ static int Lane() { return static_cast<int>(WaveLane()) % kWidth; }
+};
+}  // namespace hipforge_w64
+
 // warpSize: the wave's 64, a run-time value. An object-like macro so that a member of that name still works:
 // hipDeviceProp_t below carries it, and a local `warpSize` (thrust's enum, a host variable) just shadows.
 static __device__ const hipforge_w64::WaveSize hipforge_warpSize{};

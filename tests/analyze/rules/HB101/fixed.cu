@@ -57,3 +57,24 @@ __global__ void rows_of_32(const int* in, int* out) {
   __syncthreads();
   out[threadIdx.x] = tile[warp][31 - lane];
 }
+
+// The last lane written as 31 (a scan's total): fixed. In 32-lane segments (width-32 shuffles) and beside 32-bit
+// ballot words, the 32s are sizes by design: reported, left as written.
+__global__ void last_lane(const int* in, int* out) {
+  const int lane = threadIdx.x % warpSize;
+  int v = in[threadIdx.x];
+  v += __shfl_up_sync(__activemask(), v, 1);
+  if (lane == (warpSize - 1)) out[threadIdx.x / warpSize] = v;
+}
+
+__global__ void segments_of_32(const int* in, int* out) {
+  const int lane = threadIdx.x % 32;
+  int v = in[threadIdx.x];
+  v += __shfl_up_sync(__activemask(), v, 1, 32);
+  if (lane == 31) out[threadIdx.x / 32] = v;
+}
+
+__global__ void ballot_words(const int* in, unsigned* words) {
+  const unsigned long long votes = __ballot_sync(__activemask(), in[threadIdx.x] > 0);
+  if (threadIdx.x % 32 == 0) words[threadIdx.x / 32] = static_cast<unsigned>(votes);
+}

@@ -18,3 +18,18 @@ __global__ void count_positive(const float* in, int* out) {
   int bits = __popc(static_cast<unsigned int>(blockIdx.x));
   out[threadIdx.x] = count + first + (wide != 0) + (deduced != 0) + any_big + bits + lowest + lowest_masked;
 }
+
+// A 32-bit lane bit beside a ballot (the lanes below) is computed in 64 bits; one beside a plain integer stays.
+__global__ void lanes_below(const int* in, int* out) {
+  const int lane = threadIdx.x % warpSize;
+  unsigned long long votes = __ballot_sync(__activemask(), in[threadIdx.x] > 0);
+  int below = __popcll(votes & ((1ull << lane) - 1));
+  unsigned flags = in[0] & (1u << lane);
+  out[threadIdx.x] = below + flags;
+}
+
+// A ballot stored in a 32-bit word of a bitmap: reported, a person picks each half's word.
+__global__ void bitmap(const int* in, unsigned* words) {
+  unsigned long long votes = __ballot_sync(__activemask(), in[threadIdx.x] > 0);
+  if (threadIdx.x % 32 == 0) words[threadIdx.x / 32] = votes;
+}

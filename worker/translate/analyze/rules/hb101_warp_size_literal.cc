@@ -79,6 +79,50 @@ std::string LaneOfRowOf32(const clang::FunctionDecl* function, clang::ASTContext
   return finder.lane;
 }
 
+// Why a function's 32s are not the warp width (they stay as written), or {} when nothing says so.
+struct KeepReason {
+  std::string message;  // appended to the finding's message
+  std::string fix;
+};
+
+KeepReason ThirtyTwosByDesign(const clang::FunctionDecl* function, clang::ASTContext& context) {
+  if (const std::string row_lane = LaneOfRowOf32(function, context); !row_lane.empty()) {
+    return {"; `" + row_lane + "` indexes a 32-wide array dimension, so this function's 32s are rows of 32",
+            "Left as written: widening the lane alone makes lanes 32-63 index past the 32-wide row. Keep every 32 of "
+            "the function (two rows per 64-wide wavefront), or widen the array, the lane and the warp index together."};
+  }
+  if (ShufflesInSegmentsOf32(function, context)) {
+    return {"; every shuffle of this function passes width 32, so its 32s are segments of 32",
+            "Left as written: the function works in 32-lane segments, which a 64-wide wavefront runs as two "
+            "segments. Widen every 32 together (lane, bounds, shuffle width) only if a segment is meant to be the "
+            "whole wavefront."};
+  }
+  if (BallotStoredIn32Bits(function, context)) {
+    return {"; this function stores a ballot as 32-bit words, so its 32s are word sizes",
+            "Left as written: the 32s index 32-bit words of the ballot. Store each 32-lane half's own word (HB103 "
+            "says how) and keep them."};
+  }
+  return {};
+}
+
+// A lane id: `x % 32`, `x % warpSize`, `x & 31`, `x & (warpSize - 1)` of the thread index, or __lane_id(), directly
+// or through the variable initialized with it.
+bool IsLaneId(const clang::Expr* expr, const clang::ASTContext& context) {
+  expr = StripCasts(expr);
+  if (const auto* ref = llvm::dyn_cast_or_null<clang::DeclRefExpr>(expr)) {
+    const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+    if (!var || !var->getInit()) return false;
+    expr = StripCasts(var->getInit());
+  }
+  if (const auto* call = llvm::dyn_cast_or_null<clang::CallExpr>(expr)) return CalleeName(call) == "__lane_id";
+  const auto* op = llvm::dyn_cast_or_null<clang::BinaryOperator>(expr);
+  if (!op || !DerivesFromThreadIndex(op->getLHS(), false)) return false;
+  const auto value = ConstantValue(op->getRHS(), context);
+  if (op->getOpcode() == clang::BO_Rem) return value == 32 || MentionsWarpSize(op->getRHS());
+  if (op->getOpcode() == clang::BO_And) return value == 31 || MentionsWarpSize(op->getRHS());
+  return false;
+}
+
 }  // namespace
 
 const RuleInfo& WarpSizeLiteralRule::info() const {
@@ -90,11 +134,44 @@ const RuleInfo& WarpSizeLiteralRule::info() const {
 void WarpSizeLiteralRule::registerMatchers(MatchFinder* finder) {
   finder->addMatcher(binaryOperator(hasAnyOperatorName("%", "/", "&", ">>", "%=", "/=", "&=", ">>=")).bind("op"),
                      this);
+  finder->addMatcher(binaryOperator(hasAnyOperatorName("==", "!=")).bind("last"), this);
+}
+
+// `lane == 31`: the last lane of a 32-wide warp (a scan's total, a leader); a 64-wide wavefront's is 63.
+void WarpSizeLiteralRule::CheckLastLane(const clang::BinaryOperator& comparison, clang::ASTContext& context) {
+  const clang::SourceManager& sm = context.getSourceManager();
+  const clang::Expr* lane = comparison.getLHS();
+  const clang::Expr* constant = comparison.getRHS();
+  if (ConstantValue(constant, context) != 31) std::swap(lane, constant);
+  if (ConstantValue(constant, context) != 31 || MentionsWarpSize(constant) || !IsLaneId(lane, context)) return;
+  const clang::FunctionDecl* function = EnclosingFunction(context, comparison);
+  if (!UsesWarpPrimitives(function)) return;
+  std::string message = "the last lane written as 31 (`== 31`): a 64-wide wavefront's (MI250/MI300) last lane is 63";
+  std::string fix;
+  std::vector<EditSpec> edits;
+  const KeepReason keep = ThirtyTwosByDesign(function, context);
+  const clang::IntegerLiteral* literal = WrittenIntegerLiteral(constant);
+  if (!keep.message.empty()) {
+    message += keep.message;
+    fix = keep.fix;
+  } else if (literal && IsDeviceFunction(function) && !literal->getBeginLoc().isMacroID()) {
+    const unsigned begin = *FileOffset(sm, literal->getBeginLoc());
+    const unsigned end = *TokenEndOffset(sm, context.getLangOpts(), literal->getBeginLoc());
+    edits.push_back({begin, end - begin, "(warpSize - 1)"});
+    fix = "Replace 31 with (warpSize - 1).";
+  } else {
+    fix = "Compare with warpSize - 1.";
+  }
+  Report(sm, constant->getBeginLoc(), MacroPlacement::kUse, std::move(message), std::move(fix), std::move(edits));
 }
 
 void WarpSizeLiteralRule::check(const MatchFinder::MatchResult& result) {
-  const auto* op = result.Nodes.getNodeAs<clang::BinaryOperator>("op");
   clang::ASTContext& context = *result.Context;
+  if (const auto* comparison = result.Nodes.getNodeAs<clang::BinaryOperator>("last")) {
+    CheckLastLane(*comparison, context);
+    return;
+  }
+  const auto* op = result.Nodes.getNodeAs<clang::BinaryOperator>("op");
   const clang::SourceManager& sm = *result.SourceManager;
   if (MentionsWarpSize(op->getRHS())) return;
   const auto value = ConstantValue(op->getRHS(), context);
@@ -138,11 +215,9 @@ void WarpSizeLiteralRule::check(const MatchFinder::MatchResult& result) {
   const bool literal_in_file = literal && !literal->getBeginLoc().isMacroID() && !op->getOperatorLoc().isMacroID() &&
                                !sm.isBeforeInTranslationUnit(literal->getBeginLoc(), op->getBeginLoc()) &&
                                !sm.isBeforeInTranslationUnit(op->getEndLoc(), literal->getBeginLoc());
-  const std::string row_lane = LaneOfRowOf32(function, context);
-  if (!row_lane.empty()) {
-    message += "; `" + row_lane + "` indexes a 32-wide array dimension, so this function's 32s are rows of 32";
-  }
-  if (device && literal_in_file && macro.empty() && row_lane.empty()) {
+  const KeepReason keep = ThirtyTwosByDesign(function, context);
+  message += keep.message;
+  if (device && literal_in_file && macro.empty() && keep.message.empty()) {
     const unsigned literal_begin = *FileOffset(sm, literal->getBeginLoc());
     const unsigned literal_end = *TokenEndOffset(sm, context.getLangOpts(), literal->getBeginLoc());
     if (is_shift) {
@@ -168,9 +243,8 @@ void WarpSizeLiteralRule::check(const MatchFinder::MatchResult& result) {
       fix = "Replace 32 with warpSize.";
     }
   }
-  if (edits.empty() && !row_lane.empty()) {
-    fix = "Left as written: widening the lane alone makes lanes 32-63 index past the 32-wide row. Keep every 32 of "
-          "the function (two rows per 64-wide wavefront), or widen the array, the lane and the warp index together.";
+  if (edits.empty() && !keep.fix.empty()) {
+    fix = keep.fix;
   } else if (edits.empty()) {
     fix = macro.empty()
               ? "Use warpSize (a run-time value on HIP) instead of the literal."

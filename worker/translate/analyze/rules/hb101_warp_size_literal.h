@@ -6,7 +6,9 @@ namespace hipforge::translate::analyze {
 // HB101: a literal warp size in lane/warp arithmetic (`threadIdx.x % 32`, `/ 32`, `& 31`, `>> 5`, a WARP_SIZE
 // macro defined as 32 used that way). Tile sizes (`blockIdx.y * 32`, `dim3 block(32, 32)`, `tile[32][33]`)
 // stay silent: the left operand must come from the thread index, and there must be warp evidence (warp
-// primitives in the function, a lane/warp-named result, or a WARP-named constant).
+// primitives in the function, a lane/warp-named result, or a WARP-named constant). The last lane written as 31
+// (`lane == 31`) is the same assumption. Functions whose 32s are sizes of something else by design are reported and
+// left as written: rows of a 32-wide array, shuffles of width 32 (segments), ballots stored as 32-bit words.
 class WarpSizeLiteralRule final : public Rule {
  public:
   using Rule::Rule;
@@ -14,6 +16,9 @@ class WarpSizeLiteralRule final : public Rule {
   void registerMatchers(clang::ast_matchers::MatchFinder* finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult& result) override;
   void checkTokens(const TextFile& file) override;
+
+ private:
+  void CheckLastLane(const clang::BinaryOperator& comparison, clang::ASTContext& context);
 };
 
 }  // namespace hipforge::translate::analyze

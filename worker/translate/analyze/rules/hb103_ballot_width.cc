@@ -10,34 +10,37 @@ namespace {
 
 using namespace clang::ast_matchers;
 
-bool IsBallotName(llvm::StringRef name) {
-  return name == "__ballot_sync" || name == "__ballot" || name == "__activemask";
-}
-
-bool ContainsBallot(const clang::Stmt* stmt) {
-  if (!stmt) return false;
-  if (const auto* call = llvm::dyn_cast<clang::CallExpr>(stmt)) {
-    if (IsBallotName(CalleeName(call))) return true;
+// The bitwise operation (`&`, `|`, `^`, or their assignments) a `1 << n` feeds, through parentheses, casts,
+// `~` and `- 1` (`votes & ((1u << lane) - 1)`), or nullptr.
+const clang::BinaryOperator* MaskOperation(clang::ASTContext& context, const clang::Expr& shift) {
+  const clang::Stmt* child = &shift;
+  clang::DynTypedNodeList parents = context.getParents(shift);
+  for (int guard = 0; guard < 8 && !parents.empty(); ++guard) {
+    const clang::DynTypedNode& parent = parents[0];
+    if (const auto* op = parent.get<clang::BinaryOperator>()) {
+      switch (op->getOpcode()) {
+        case clang::BO_And: case clang::BO_Or: case clang::BO_Xor:
+        case clang::BO_AndAssign: case clang::BO_OrAssign: case clang::BO_XorAssign:
+          return op;
+        case clang::BO_Sub: case clang::BO_Add:
+          if (op->getLHS()->IgnoreParenImpCasts() != child && op->getLHS() != child) return nullptr;
+          break;
+        default: return nullptr;
+      }
+      child = op;
+    } else if (const auto* unary = parent.get<clang::UnaryOperator>()) {
+      if (unary->getOpcode() != clang::UO_Not) return nullptr;
+      child = unary;
+    } else if (const auto* expr = parent.get<clang::Expr>();
+               expr && (llvm::isa<clang::ParenExpr>(expr) || llvm::isa<clang::ImplicitCastExpr>(expr) ||
+                        llvm::isa<clang::CStyleCastExpr>(expr) || llvm::isa<clang::CXXStaticCastExpr>(expr))) {
+      child = expr;
+    } else {
+      return nullptr;
+    }
+    parents = context.getParents(*child);
   }
-  for (const clang::Stmt* child : stmt->children()) {
-    if (ContainsBallot(child)) return true;
-  }
-  return false;
-}
-
-// A ballot result, directly or through a variable initialized from one, anywhere in the expression
-// (`__popc(mask & lanemask_lt)` counts the ballot too).
-bool HoldsBallot(const clang::Stmt* stmt) {
-  if (!stmt) return false;
-  if (ContainsBallot(stmt)) return true;
-  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(stmt)) {
-    if (const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl())) return var->getInit() && ContainsBallot(var->getInit());
-    return false;
-  }
-  for (const clang::Stmt* child : stmt->children()) {
-    if (HoldsBallot(child)) return true;
-  }
-  return false;
+  return nullptr;
 }
 
 constexpr const char* kMessage32 =
@@ -66,6 +69,12 @@ void BallotWidthRule::registerMatchers(MatchFinder* finder) {
   finder->addMatcher(
       callExpr(callee(functionDecl(hasAnyName("__popc", "__ffs", "__clz", "__brev"))), argumentCountIs(1)).bind("count"),
       this);
+  finder->addMatcher(binaryOperator(hasOperatorName("<<"), hasLHS(ignoringParenImpCasts(integerLiteral(equals(1)))))
+                         .bind("shift"),
+                     this);
+  finder->addMatcher(functionDecl(isDefinition(), anyOf(hasAttr(clang::attr::CUDAGlobal), hasAttr(clang::attr::CUDADevice)))
+                         .bind("function"),
+                     this);
 }
 
 void BallotWidthRule::check(const MatchFinder::MatchResult& result) {
@@ -90,6 +99,21 @@ void BallotWidthRule::check(const MatchFinder::MatchResult& result) {
            edits.empty() ? "Declare the variable as unsigned long long (uint64_t)."
                          : "Widen the variable to unsigned long long.",
            std::move(edits));
+    return;
+  }
+  if (const auto* shift = result.Nodes.getNodeAs<clang::BinaryOperator>("shift")) {
+    CheckLaneBit(*shift, context);
+    return;
+  }
+  if (const auto* function = result.Nodes.getNodeAs<clang::FunctionDecl>("function")) {
+    const clang::BinaryOperator* store = BallotStoredIn32Bits(function, context);
+    if (!store) return;
+    Report(sm, store->getOperatorLoc(), MacroPlacement::kUse,
+           "a ballot stored in a 32-bit word: on a 64-wide wavefront (MI250/MI300) lanes 32-63 are in the upper 32 "
+           "bits, which this store drops",
+           "Where each 32-lane half keeps its own word (a bitmap of 32-bit words), store "
+           "`static_cast<unsigned>(mask >> (__lane_id() & 32))` and keep the 32s that index the words; otherwise "
+           "widen the destination to 64 bits.");
     return;
   }
   if (const auto* assign = result.Nodes.getNodeAs<clang::BinaryOperator>("assign")) {
@@ -129,6 +153,25 @@ void BallotWidthRule::check(const MatchFinder::MatchResult& result) {
   Report(sm, name_loc, MacroPlacement::kUse,
          name + " on a ballot/activemask result counts only 32 lanes; wave64 masks are 64-bit", std::move(fix),
          std::move(edits));
+}
+
+// `1u << lane` combined with a 64-bit ballot (`votes & ((1u << lane) - 1)`, the lanes below): a 32-bit bit for
+// lanes 32-63 is 0 (or undefined), so the mask is computed in 64 bits.
+void BallotWidthRule::CheckLaneBit(const clang::BinaryOperator& shift, clang::ASTContext& context) {
+  const clang::SourceManager& sm = context.getSourceManager();
+  if (shift.getType()->isDependentType() || context.getTypeSize(shift.getType()) > 32) return;
+  const clang::BinaryOperator* mask = MaskOperation(context, shift);
+  if (!mask) return;
+  if (!HoldsBallot(mask->getLHS()) && !HoldsBallot(mask->getRHS())) return;
+  std::vector<EditSpec> edits;
+  const clang::Expr* one = shift.getLHS()->IgnoreParenImpCasts();
+  const auto begin = FileOffset(sm, one->getBeginLoc());
+  const auto end = TokenEndOffset(sm, context.getLangOpts(), one->getBeginLoc());
+  if (begin && end && !shift.getOperatorLoc().isMacroID()) edits.push_back({*begin, *end - *begin, "1ull"});
+  Report(sm, one->getBeginLoc(), MacroPlacement::kUse,
+         "32-bit lane bit (`1 << lane`) combined with a ballot: lanes 32-63 of a 64-wide wavefront (MI250/MI300) "
+         "need a 64-bit bit",
+         "Shift 1ull (a 64-bit lane mask).", std::move(edits));
 }
 
 // Token version: `__popc(__ballot_sync(` / `__ffs(__activemask(` written out.

@@ -12,6 +12,9 @@ class BallotWidthRule final : public Rule {
   void registerMatchers(clang::ast_matchers::MatchFinder* finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult& result) override;
   void checkTokens(const TextFile& file) override;
+
+ private:
+  void CheckLaneBit(const clang::BinaryOperator& shift, clang::ASTContext& context);
 };
 
 }  // namespace hipforge::translate::analyze

@@ -81,6 +81,10 @@ Direction StepOf(const clang::Expr* increment, const clang::VarDecl* variable, c
 
 constexpr const char* kLoopMessage =
     "shuffle loop offsets assume 32 lanes; a 64-wide wavefront (MI250/MI300) needs offsets up to 32";
+constexpr const char* kSegmentsMessage = "; every shuffle of this function passes width 32 (segments of 32 lanes)";
+constexpr const char* kSegmentsFix =
+    "Left as written: the function works in 32-lane segments, which a 64-wide wavefront runs as two segments. Widen "
+    "every 32 together (lane, bounds, shuffle width) only if a segment is meant to be the whole wavefront.";
 
 }  // namespace
 
@@ -126,8 +130,10 @@ void ShuffleOffsetsRule::CheckLoop(const clang::ForStmt& loop, clang::ASTContext
   use.TraverseStmt(const_cast<clang::Stmt*>(loop.getBody()));
   if (!use.found) return;
   const clang::FunctionDecl* function = EnclosingFunction(context, loop);
-  const bool device = IsDeviceFunction(function);
+  const bool segments = ShufflesInSegmentsOf32(function, context);
+  const bool device = IsDeviceFunction(function) && !segments;
   const clang::LangOptions& lang = context.getLangOpts();
+  const std::string message = std::string(kLoopMessage) + (segments ? kSegmentsMessage : "");
 
   if (direction == Direction::kHalving && *start_value == 16) {
     std::vector<EditSpec> edits;
@@ -137,8 +143,9 @@ void ShuffleOffsetsRule::CheckLoop(const clang::ForStmt& loop, clang::ASTContext
     if (device && begin && end && WrittenIntegerLiteral(start)) {
       edits.push_back({*begin, *end - *begin, "warpSize / 2"});
     }
-    Report(sm, start->getBeginLoc(), MacroPlacement::kUse, kLoopMessage,
-           edits.empty() ? "Start the loop at warpSize / 2." : "Start the loop at warpSize / 2 (was 16).",
+    Report(sm, start->getBeginLoc(), MacroPlacement::kUse, message,
+           segments ? kSegmentsFix
+           : edits.empty() ? "Start the loop at warpSize / 2." : "Start the loop at warpSize / 2 (was 16).",
            std::move(edits));
     return;
   }
@@ -158,8 +165,8 @@ void ShuffleOffsetsRule::CheckLoop(const clang::ForStmt& loop, clang::ASTContext
                                                                               : "warpSize - 1";
       edits.push_back({*begin, *end - *begin, replacement});
     }
-    Report(sm, condition->getRHS()->getBeginLoc(), MacroPlacement::kUse, kLoopMessage,
-           "Bound the loop by warpSize.", std::move(edits));
+    Report(sm, condition->getRHS()->getBeginLoc(), MacroPlacement::kUse, message,
+           segments ? kSegmentsFix : "Bound the loop by warpSize.", std::move(edits));
   }
 }
 
@@ -175,14 +182,17 @@ void ShuffleOffsetsRule::CheckCall(const clang::CallExpr& call, clang::ASTContex
   if (call.getNumArgs() > width_index && !llvm::isa<clang::CXXDefaultArgExpr>(call.getArg(width_index))) {
     const clang::Expr* width = call.getArg(width_index);
     if (ConstantValue(width, context) == 32 && !MentionsWarpSize(width)) {
+      const bool segments = ShufflesInSegmentsOf32(EnclosingFunction(context, call), context);
       std::vector<EditSpec> edits;
       const clang::Expr* stripped = StripCasts(width);
       const auto begin = FileOffset(sm, stripped->getBeginLoc());
       const auto end = TokenEndOffset(sm, context.getLangOpts(), stripped->getEndLoc());
-      if (begin && end && WrittenIntegerLiteral(width)) edits.push_back({*begin, *end - *begin, "warpSize"});
+      if (begin && end && WrittenIntegerLiteral(width) && !segments) {
+        edits.push_back({*begin, *end - *begin, "warpSize"});
+      }
       Report(sm, width->getBeginLoc(), MacroPlacement::kUse,
-             name + " with width 32 shuffles within half of a 64-wide wavefront",
-             "Use warpSize as the width (or omit it).", std::move(edits));
+             name + " with width 32 shuffles within half of a 64-wide wavefront" + (segments ? kSegmentsMessage : ""),
+             segments ? kSegmentsFix : "Use warpSize as the width (or omit it).", std::move(edits));
     }
   }
   // Unrolled trees start with offset 16 (down/xor) in a function that shuffles by constants.
