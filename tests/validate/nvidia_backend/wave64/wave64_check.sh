@@ -64,6 +64,21 @@ build() {
       esac
     done
   done | xargs -P "$jobs" -I{} sh -c '{} > /dev/null 2>&1 || echo "build failed: {}"'
+  # The analyzer's warp-size goldens (HB101-HB105 fixed.cu, translated): they must build under wave64, nothing
+  # refused. (They are kernels without a main; what each pattern computes is run by the kernel set above.)
+  mkdir -p "$out/goldens"
+  for rule in HB101 HB102 HB103 HB104 HB105; do
+    local g="$repo/tests/analyze/rules/$rule"
+    [ -f "$g/fixed.cu" ] || continue
+    mkdir -p "$out/goldens/$rule-cuda" && cp "$g/fixed.cu" "$out/goldens/$rule-cuda/fixed.cu"
+    "$build_dir/bin/migrate-cli" -q translate "$out/goldens/$rule-cuda" -o "$out/goldens/$rule" --no-fixes >/dev/null 2>&1
+    if "$hipcc" --offload-arch=sm_90:wave64 "${flags[@]}" -c "$out/goldens/$rule/fixed.cu" -o "$out/goldens/$rule.o" \
+         > "$out/goldens/$rule.log" 2>&1; then
+      echo "golden $rule: fixed.cu builds under sm_90:wave64" >> "$out/goldens/results.txt"
+    else
+      echo "golden $rule: fixed.cu does NOT build under sm_90:wave64: $(grep -m1 -E 'error|refused' "$out/goldens/$rule.log")" >> "$out/goldens/results.txt"
+    fi
+  done
   "$hipcc" --offload-arch=sm_90 "${flags[@]}" "$repo/bench/nvidia/wave64_overhead.hip" -o "$out/bin/overhead-sm_90"
   "$hipcc" --offload-arch=sm_90:wave64 "${flags[@]}" "$repo/bench/nvidia/wave64_overhead.hip" -o "$out/bin/overhead-wave64"
   rm -rf "$out/mutant"*/lib "$out/toolchain/lib"
