@@ -7,6 +7,9 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
+#include <algorithm>
+#include <vector>
+
 namespace hipforge::translate::analyze {
 namespace {
 
@@ -259,6 +262,8 @@ class BallotStoreFinder : public clang::RecursiveASTVisitor<BallotStoreFinder> {
   clang::ASTContext& context_;
 };
 
+// Looks for a function that works in 32-lane segments on its own: a lane from a literal 32 of the thread index, and
+// only shuffles whose source lane stays in its segment (explicit width 32, or an xor mask below 32).
 class SegmentShuffleFinder : public clang::RecursiveASTVisitor<SegmentShuffleFinder> {
  public:
   explicit SegmentShuffleFinder(clang::ASTContext& context) : context_(context) {}
@@ -266,30 +271,71 @@ class SegmentShuffleFinder : public clang::RecursiveASTVisitor<SegmentShuffleFin
     if (ref->getDecl()->getName() == "warpSize") other = true;
     return !other;
   }
+  bool VisitBinaryOperator(clang::BinaryOperator* op) {
+    const auto value = ConstantValue(op->getRHS(), context_);
+    if (((op->getOpcode() == clang::BO_Rem && value == 32) || (op->getOpcode() == clang::BO_And && value == 31)) &&
+        DerivesFromThreadIndex(op->getLHS(), false)) {
+      lane_from_32 = true;
+    }
+    return true;
+  }
+  // `for (m = 1; m < 32; m *= 2)`, `for (m = 16; m > 0; m /= 2)`: the loop variable stays below 32.
+  bool VisitForStmt(clang::ForStmt* loop) {
+    const auto* decl = llvm::dyn_cast_or_null<clang::DeclStmt>(loop->getInit());
+    const auto* var = decl && decl->isSingleDecl() ? llvm::dyn_cast<clang::VarDecl>(decl->getSingleDecl()) : nullptr;
+    const auto* condition = llvm::dyn_cast_or_null<clang::BinaryOperator>(
+        loop->getCond() ? loop->getCond()->IgnoreParenImpCasts() : nullptr);
+    if (!var || !var->getInit() || !condition) return true;
+    const auto start = ConstantValue(var->getInit(), context_);
+    const auto bound = ConstantValue(condition->getRHS(), context_);
+    if (!start || !bound || *start < 1 || *start > 31) return true;
+    const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(StripCasts(condition->getLHS()));
+    if (!ref || ref->getDecl() != var) return true;
+    const bool below = (condition->getOpcode() == clang::BO_LT && *bound <= 32) ||
+                       (condition->getOpcode() == clang::BO_LE && *bound < 32) ||
+                       (condition->getOpcode() == clang::BO_GT && *bound >= 0 && *start <= 16);
+    if (below) bounded_.push_back(var);
+    return true;
+  }
   bool VisitCallExpr(clang::CallExpr* call) {
     const std::string callee = CalleeName(call);
     const llvm::StringRef name(callee);
     if (name.startswith("__shfl")) {
-      const unsigned width_index = name.endswith("_sync") ? 3 : 2;
-      const clang::Expr* width = call->getNumArgs() > width_index ? call->getArg(width_index) : nullptr;
-      if (!width || llvm::isa<clang::CXXDefaultArgExpr>(width) || ConstantValue(width, context_) != 32 ||
-          MentionsWarpSize(width)) {
-        other = true;
-      } else {
+      if (StaysInSegment(*call, name)) {
         ++segment_shuffles;
+      } else {
+        other = true;
       }
     } else if (name.startswith("__ballot") || name.startswith("__any") || name.startswith("__all") ||
                name.startswith("__match") || name.startswith("__reduce_") || name == "tiled_partition") {
       // __activemask is left out: it is the mask argument of segment shuffles (`__shfl_up_sync(__activemask(), ...)`).
       other = true;
+    } else if (const clang::FunctionDecl* helper = call->getDirectCallee();
+               helper && !context_.getSourceManager().isInSystemHeader(helper->getLocation()) &&
+               UsesWarpPrimitives(helper)) {
+      other = true;  // a helper of the project that shuffles is fixed on its own terms
     }
     return !other;
   }
   int segment_shuffles = 0;
+  bool lane_from_32 = false;
   bool other = false;
 
  private:
+  bool StaysInSegment(const clang::CallExpr& call, llvm::StringRef name) const {
+    const unsigned value_index = name.endswith("_sync") ? 1 : 0;
+    const unsigned width_index = value_index + 2;
+    const clang::Expr* width = call.getNumArgs() > width_index ? call.getArg(width_index) : nullptr;
+    const bool default_width = !width || llvm::isa<clang::CXXDefaultArgExpr>(width);
+    if (!default_width) return ConstantValue(width, context_) == 32 && !MentionsWarpSize(width);
+    if (!name.startswith("__shfl_xor") || call.getNumArgs() <= value_index + 1) return false;
+    const clang::Expr* lane_mask = call.getArg(value_index + 1);
+    if (const auto value = ConstantValue(lane_mask, context_)) return *value >= 0 && *value < 32;
+    const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(StripCasts(lane_mask));
+    return ref && std::find(bounded_.begin(), bounded_.end(), ref->getDecl()) != bounded_.end();
+  }
   clang::ASTContext& context_;
+  std::vector<const clang::ValueDecl*> bounded_;
 };
 
 }  // namespace
@@ -318,7 +364,7 @@ bool ShufflesInSegmentsOf32(const clang::FunctionDecl* function, clang::ASTConte
   if (!function || !function->hasBody()) return false;
   SegmentShuffleFinder finder(context);
   finder.TraverseStmt(function->getBody());
-  return !finder.other && finder.segment_shuffles > 0;
+  return !finder.other && finder.segment_shuffles > 0 && finder.lane_from_32;
 }
 
 }  // namespace hipforge::translate::analyze

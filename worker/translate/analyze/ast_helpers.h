@@ -64,9 +64,10 @@ bool HoldsBallot(const clang::Stmt* stmt);
 // nullptr if none.
 const clang::BinaryOperator* BallotStoredIn32Bits(const clang::FunctionDecl* function, clang::ASTContext& context);
 
-// True when `function` shuffles only with an explicit width of 32 (`__shfl_up_sync(mask, v, d, 32)`) and uses no
-// other warp-wide primitive (ballot, vote, match, reduce, tiles) nor warpSize: it works in segments of 32 lanes,
-// which a 64-wide wavefront runs as two segments, so its other 32s (lane % 32, loop bounds, lane 31) belong to the
+// True when `function` works in 32-lane segments on its own: it computes a lane from a literal 32 of the thread
+// index (`% 32`, `& 31`), every shuffle stays in its segment (an explicit width 32, or an xor mask below 32), and it
+// uses no other warp-wide primitive (ballot, vote, match, reduce, tiles), no project helper that shuffles, nor
+// warpSize. A 64-wide wavefront runs it as two segments, so its 32s (lane, loop bounds, lane 31, width) belong to the
 // segments and stay as written.
 bool ShufflesInSegmentsOf32(const clang::FunctionDecl* function, clang::ASTContext& context);
 

@@ -78,3 +78,10 @@ __global__ void ballot_words(const int* in, unsigned* words) {
   const unsigned long long votes = __ballot_sync(__activemask(), in[threadIdx.x] > 0);
   if (threadIdx.x % 32 == 0) words[threadIdx.x / 32] = static_cast<unsigned>(votes);
 }
+
+// Xor masks below 32 stay in a 32-lane segment: a subgroup of 32 by design (HeCBench shuffle-cuda), left as written.
+__global__ void xor_subgroups_of_32(int* out) {
+  int value = threadIdx.x & 0x1f;
+  for (int mask = 1; mask < 0x1f; mask *= 2) value += __shfl_xor_sync(__activemask(), value, mask);
+  out[threadIdx.x] = value;
+}

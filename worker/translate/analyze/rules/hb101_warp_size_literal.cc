@@ -92,7 +92,7 @@ KeepReason ThirtyTwosByDesign(const clang::FunctionDecl* function, clang::ASTCon
             "the function (two rows per 64-wide wavefront), or widen the array, the lane and the warp index together."};
   }
   if (ShufflesInSegmentsOf32(function, context)) {
-    return {"; every shuffle of this function passes width 32, so its 32s are segments of 32",
+    return {"; every shuffle of this function stays in its 32-lane segment (width 32, or xor masks below 32), so its 32s are segments of 32",
             "Left as written: the function works in 32-lane segments, which a 64-wide wavefront runs as two "
             "segments. Widen every 32 together (lane, bounds, shuffle width) only if a segment is meant to be the "
             "whole wavefront."};

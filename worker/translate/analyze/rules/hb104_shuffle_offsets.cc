@@ -81,7 +81,7 @@ Direction StepOf(const clang::Expr* increment, const clang::VarDecl* variable, c
 
 constexpr const char* kLoopMessage =
     "shuffle loop offsets assume 32 lanes; a 64-wide wavefront (MI250/MI300) needs offsets up to 32";
-constexpr const char* kSegmentsMessage = "; every shuffle of this function passes width 32 (segments of 32 lanes)";
+constexpr const char* kSegmentsMessage = "; every shuffle of this function stays in its 32-lane segment (width 32, or xor masks below 32)";
 constexpr const char* kSegmentsFix =
     "Left as written: the function works in 32-lane segments, which a 64-wide wavefront runs as two segments. Widen "
     "every 32 together (lane, bounds, shuffle width) only if a segment is meant to be the whole wavefront.";
