@@ -85,3 +85,9 @@ __global__ void xor_subgroups_of_32(int* out) {
   for (int mask = 1; mask < 0x1f; mask *= 2) value += __shfl_xor_sync(__activemask(), value, mask);
   out[threadIdx.x] = value;
 }
+
+// The number of warps as a float (HeCBench logprob-cuda): fixed like `/ 32`.
+__global__ void warps_as_float(const float* partial, float* out) {
+  float v = threadIdx.x < blockDim.x / static_cast<float>(warpSize) ? partial[threadIdx.x] : 0.0f;
+  out[threadIdx.x] = __shfl_down_sync(__activemask(), v, 1);
+}

@@ -137,6 +137,34 @@ void WarpSizeLiteralRule::registerMatchers(MatchFinder* finder) {
   finder->addMatcher(binaryOperator(hasAnyOperatorName("==", "!=")).bind("last"), this);
 }
 
+// `blockDim.x / 32.f`: the number of warps as a float (HeCBench logprob-cuda's block reduction reads that many
+// per-warp partials), the same assumption with a floating literal.
+void WarpSizeLiteralRule::CheckFloatDivision(const clang::BinaryOperator& op, clang::ASTContext& context) {
+  const clang::SourceManager& sm = context.getSourceManager();
+  const auto* literal = llvm::dyn_cast<clang::FloatingLiteral>(op.getRHS()->IgnoreParenImpCasts());
+  if (op.getOpcode() != clang::BO_Div || !literal || literal->getValueAsApproximateDouble() != 32.0) return;
+  if (!DerivesFromThreadIndex(op.getLHS(), /*allow_block_dim=*/true)) return;
+  const clang::FunctionDecl* function = EnclosingFunction(context, op);
+  if (!UsesWarpPrimitives(function)) return;
+  std::string message = "lane/warp arithmetic assumes 32-wide warps (`/ 32.f`); AMD CDNA wavefronts (MI250/MI300) are 64 wide";
+  std::string fix;
+  std::vector<EditSpec> edits;
+  const KeepReason keep = ThirtyTwosByDesign(function, context);
+  const auto begin = FileOffset(sm, literal->getBeginLoc());
+  const auto end = TokenEndOffset(sm, context.getLangOpts(), literal->getBeginLoc());
+  if (!keep.message.empty()) {
+    message += keep.message;
+    fix = keep.fix;
+  } else if (begin && end && IsDeviceFunction(function)) {
+    const bool is_float = literal->getType()->isSpecificBuiltinType(clang::BuiltinType::Float);
+    edits.push_back({*begin, *end - *begin, is_float ? "static_cast<float>(warpSize)" : "static_cast<double>(warpSize)"});
+    fix = "Divide by warpSize (as a floating value).";
+  } else {
+    fix = "Divide by warpSize.";
+  }
+  Report(sm, literal->getBeginLoc(), MacroPlacement::kUse, std::move(message), std::move(fix), std::move(edits));
+}
+
 // `lane == 31`: the last lane of a 32-wide warp (a scan's total, a leader); a 64-wide wavefront's is 63.
 void WarpSizeLiteralRule::CheckLastLane(const clang::BinaryOperator& comparison, clang::ASTContext& context) {
   const clang::SourceManager& sm = context.getSourceManager();
@@ -175,7 +203,10 @@ void WarpSizeLiteralRule::check(const MatchFinder::MatchResult& result) {
   const clang::SourceManager& sm = *result.SourceManager;
   if (MentionsWarpSize(op->getRHS())) return;
   const auto value = ConstantValue(op->getRHS(), context);
-  if (!value) return;
+  if (!value) {
+    CheckFloatDivision(*op, context);
+    return;
+  }
   const clang::BinaryOperatorKind kind = op->getOpcode();
   const bool is_mod_div = kind == clang::BO_Rem || kind == clang::BO_Div || kind == clang::BO_RemAssign ||
                           kind == clang::BO_DivAssign;

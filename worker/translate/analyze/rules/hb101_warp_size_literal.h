@@ -19,6 +19,7 @@ class WarpSizeLiteralRule final : public Rule {
 
  private:
   void CheckLastLane(const clang::BinaryOperator& comparison, clang::ASTContext& context);
+  void CheckFloatDivision(const clang::BinaryOperator& op, clang::ASTContext& context);
 };
 
 }  // namespace hipforge::translate::analyze
