@@ -58,6 +58,46 @@ TEST(GpuLeaseTest, ManyThreadsNeverShareAGpu) {
   EXPECT_EQ(peak.load(), 2);  // both GPUs were in use at once, never more
 }
 
+// Waiters get the GPU in the order they came: a job is not starved by later ones (the H200 pool's kernel-set job
+// waited 7 minutes behind later jobs before the queue).
+TEST(GpuLeaseTest, WaitersGetTheGpuInArrivalOrder) {
+  testing::ScratchDir locks("locks");
+  FileLockLeaseManager manager({GpuDevice{.hip_index = 0, .key = "gpu-a", .arch = "gfx942"}}, locks.path());
+  auto holder = manager.Acquire("first", {}, 1s);
+  ASSERT_TRUE(holder.ok());
+  std::mutex mutex;
+  std::vector<int> order;
+  std::vector<std::thread> waiters;
+  for (int i = 0; i < 5; ++i) {
+    waiters.emplace_back([&, i] {
+      auto lease = manager.Acquire("job-" + std::to_string(i), {}, 10s);
+      ASSERT_TRUE(lease.ok()) << lease.status();
+      {
+        std::lock_guard lock(mutex);
+        order.push_back(i);
+      }
+      std::this_thread::sleep_for(5ms);
+    });
+    std::this_thread::sleep_for(20ms);  // arrival order
+  }
+  holder->reset();
+  for (auto& waiter : waiters) waiter.join();
+  EXPECT_EQ(order, (std::vector<int>{0, 1, 2, 3, 4}));
+  // The queue is empty again: no ticket is left behind.
+  EXPECT_TRUE(std::filesystem::is_empty(locks.path() / "queue"));
+}
+
+// A ticket whose waiter died (a crashed worker process) does not hold the queue up.
+TEST(GpuLeaseTest, AStaleTicketDoesNotBlockTheQueue) {
+  testing::ScratchDir locks("locks");
+  std::filesystem::create_directories(locks.path() / "queue");
+  testing::WriteFile(locks.path() / "queue" / "00000000000000000001-0000000001-0000000000", "");
+  FileLockLeaseManager manager({GpuDevice{.hip_index = 0, .key = "gpu-a", .arch = "gfx942"}}, locks.path());
+  auto lease = manager.Acquire("job", {}, 2s);
+  ASSERT_TRUE(lease.ok()) << lease.status();
+  EXPECT_TRUE(std::filesystem::is_empty(locks.path() / "queue"));
+}
+
 TEST(GpuLeaseTest, WaitsThenTimesOutAndFiltersByArch) {
   testing::ScratchDir locks("locks");
   FileLockLeaseManager manager({GpuDevice{.hip_index = 0, .key = "gpu-a", .arch = "gfx942"}}, locks.path());

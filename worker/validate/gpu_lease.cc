@@ -4,8 +4,12 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <time.h>
+
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
+#include <cstdio>
 #include <map>
 #include <mutex>
 
@@ -43,6 +47,68 @@ int TryLockFile(const fs::path& path, const std::string& job_id) {
   return fd;
 }
 
+// Waiters in arrival order, across processes: a ticket file per waiter in <lock_dir>/queue, named by its arrival
+// time, held with flock for as long as the waiter waits (so a ticket whose waiter died is seen as stale, in any pid
+// namespace). Only the oldest live tickets, as many as there are GPUs, try the lock files: the job that has waited
+// longest gets the next free GPU. (Without the queue, the H200 pool's wave64 kernel set waited 7 minutes while
+// later jobs took the GPU in turn.)
+class Ticket {
+ public:
+  explicit Ticket(const fs::path& lock_dir) : dir_(lock_dir / "queue") {
+    std::error_code ec;
+    fs::create_directories(dir_, ec);
+    static std::atomic<unsigned long long> sequence = 0;
+    timespec now{};
+    ::clock_gettime(CLOCK_REALTIME, &now);
+    char name[64];
+    std::snprintf(name, sizeof(name), "%020llu-%010d-%010llu",
+                  static_cast<unsigned long long>(now.tv_sec) * 1000000000ull + static_cast<unsigned long long>(now.tv_nsec),
+                  static_cast<int>(::getpid()), sequence.fetch_add(1));
+    name_ = name;
+    // Locked under a temporary name, then renamed: a ticket is never visible unlocked.
+    const fs::path temporary = dir_ / ("." + name_);
+    fd_ = ::open(temporary.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd_ >= 0 && (::flock(fd_, LOCK_EX) != 0 || ::rename(temporary.c_str(), (dir_ / name_).c_str()) != 0)) {
+      ::close(fd_);
+      ::unlink(temporary.c_str());
+      fd_ = -1;
+    }
+  }
+  ~Ticket() {
+    if (fd_ < 0) return;
+    ::unlink((dir_ / name_).c_str());
+    ::close(fd_);
+  }
+  Ticket(const Ticket&) = delete;
+  Ticket& operator=(const Ticket&) = delete;
+
+  // Live tickets older than this one; tickets whose waiter is gone are removed. Without a ticket (the queue
+  // directory is not writable) a waiter does not queue.
+  size_t Position() const {
+    if (fd_ < 0) return 0;
+    size_t older = 0;
+    std::error_code ec;
+    for (const fs::directory_entry& entry : fs::directory_iterator(dir_, ec)) {
+      const std::string other = entry.path().filename().string();
+      if (other.empty() || other[0] == '.' || other >= name_) continue;
+      const int fd = ::open(entry.path().c_str(), O_RDWR | O_CLOEXEC);
+      if (fd < 0) continue;  // its waiter just left
+      if (::flock(fd, LOCK_EX | LOCK_NB) == 0) {
+        ::unlink(entry.path().c_str());  // stale: nobody holds it
+      } else {
+        ++older;
+      }
+      ::close(fd);
+    }
+    return older;
+  }
+
+ private:
+  fs::path dir_;
+  std::string name_;
+  int fd_ = -1;
+};
+
 }  // namespace
 
 struct FileLockLeaseManager::State {
@@ -75,9 +141,12 @@ absl::StatusOr<std::unique_ptr<GpuLease>> FileLockLeaseManager::Acquire(
     return absl::NotFoundError(absl::StrCat("no GPU on this worker has arch ", absl::StrJoin(acceptable_archs, "/")));
   }
   const auto deadline = std::chrono::steady_clock::now() + wait;
+  const Ticket ticket(state_->lock_dir);
   std::unique_lock lock(state_->mutex);
   while (true) {
+    const bool my_turn = ticket.Position() < state_->devices.size();
     for (const GpuDevice& device : state_->devices) {
+      if (!my_turn) break;
       if (!acceptable(device) || state_->held.count(device.key)) continue;
       const int fd = TryLockFile(state_->lock_dir / LockFileName(device.key), job_id);
       if (fd < 0) continue;  // another worker process has it
