@@ -21,10 +21,12 @@ std::string ReadText(const std::filesystem::path& path) {
 
 std::vector<std::filesystem::path> GoldenInputs(const std::filesystem::path& dir) {
   std::vector<std::filesystem::path> inputs;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+  // Sub-directories too (HB505's golden has a build file one level down).
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
+    if (!entry.is_regular_file()) continue;
     const std::string name = entry.path().filename().string();
     if (name == "expected.txt" || name == "compile.skip" || name.rfind("fixed.", 0) == 0) continue;
-    inputs.push_back(entry.path().filename());
+    inputs.push_back(std::filesystem::relative(entry.path(), dir));
   }
   std::sort(inputs.begin(), inputs.end());
   return inputs;

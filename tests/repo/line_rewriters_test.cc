@@ -25,6 +25,9 @@ TEST(NvccFlagMapperTest, TableActions) {
   EXPECT_EQ(Map({"-Xlinker", "-rpath=/x"}), (V{"-Wl,-rpath=/x"}));
   EXPECT_EQ(Map({"--default-stream", "per-thread"}), (V{"-fgpu-default-stream=per-thread"}));
   EXPECT_EQ(Map({"-x", "cu", "-dc"}), (V{"-x", "hip", "-fgpu-rdc", "-c"}));
+  // nvcc's long and = spellings (HeCBench leukocyte-cuda: `--x cu`, which hipcc refused as `unknown argument`).
+  EXPECT_EQ(Map({"--x", "cu"}), (V{"-x", "hip"}));
+  EXPECT_EQ(Map({"-x=cu", "--x=cu"}), (V{"-x", "hip", "-x", "hip"}));
   EXPECT_EQ(Map({"-lcudart", "-lcublas", "-lcublasLt", "-lcurand", "-lcufft", "-lcusparse", "-lcusolver", "-lm"}),
             (V{"-lamdhip64", "-lhipblas", "-lhipblaslt", "-lhiprand", "-lhipfft", "-lhipsparse", "-lhipsolver", "-lm"}));
   EXPECT_EQ(Map({"-arch=native"}), (V{"--offload-arch=native"}));

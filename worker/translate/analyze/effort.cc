@@ -27,7 +27,7 @@ double DefaultHours(Severity severity) {
 double RuleHours(const Finding& finding) {
   static const std::map<std::string, double, std::less<>> kHours = {
       {"HB201", 2.0},  {"HB202", 16.0}, {"HB205", 4.0}, {"HB302", 8.0}, {"HB304", 16.0}, {"HB401", 2.0},
-      {"HB405", 3.0},  {"HB408", 6.0},  {"HB501", 0.5}, {"HB502", 0.5}, {"HB503", 0.25}, {"HB504", 0.5},
+      {"HB405", 3.0},  {"HB408", 6.0},  {"HB501", 0.5}, {"HB502", 0.5}, {"HB503", 0.25}, {"HB504", 0.5}, {"HB505", 0.25},
   };
   // One API call the mapping tables mark unsupported (HB304's message names the table) is a local rewrite, not
   // a library replacement.

@@ -29,6 +29,7 @@
 #include "worker/translate/analyze/rules/hb502_cuda_cmake.h"
 #include "worker/translate/analyze/rules/hb503_cuda_env_var.h"
 #include "worker/translate/analyze/rules/hb504_nvidia_tool.h"
+#include "worker/translate/analyze/rules/hb505_outside_tree_path.h"
 
 namespace hipforge::translate::analyze {
 namespace {
@@ -66,6 +67,7 @@ std::vector<std::unique_ptr<Rule>> AllRules(FindingSink& sink, const MappingInde
   all.push_back(std::make_unique<CudaCmakeRule>(sink));
   all.push_back(std::make_unique<CudaEnvVarRule>(sink));
   all.push_back(std::make_unique<NvidiaToolRule>(sink));
+  all.push_back(std::make_unique<OutsideTreePathRule>(sink));
   return all;
 }
 

@@ -94,11 +94,16 @@ FlagMapResult MapNvccFlags(const std::vector<std::string>& flags, const FlagMapO
       }
     } recorder{result, first_output, word_index};
     const std::string& word = flags[i];
-    // `-x cu` selects the CUDA language: HIP's is `-x hip`.
-    if (word == "-x" && i + 1 < flags.size() && flags[i + 1] == "cu") {
+    // `-x cu` (also nvcc's `--x cu`, `-x=cu`, `--x=cu`) selects the CUDA language: HIP's is `-x hip`.
+    if ((word == "-x" || word == "--x") && i + 1 < flags.size() && flags[i + 1] == "cu") {
       result.flags.insert(result.flags.end(), {"-x", "hip"});
       result.changed = true;
       ++i;
+      continue;
+    }
+    if (word == "-x=cu" || word == "--x=cu") {
+      result.flags.insert(result.flags.end(), {"-x", "hip"});
+      result.changed = true;
       continue;
     }
     if (word.rfind("-l", 0) == 0 && word.size() > 2) {

@@ -1,0 +1,17 @@
+#pragma once
+#include "worker/translate/analyze/rule.h"
+
+namespace hipforge::translate::analyze {
+
+// HB505: a build file reads a path outside the submitted tree (`-I../tensorAccessor-cuda`,
+// `main.o: ../include/SDKBitMap.h`, `include(../common.cmake)`): the service builds only what was submitted, so the
+// build fails there though it works in the user's checkout (46 of HeCBench's 526 program directories, submitted as
+// they are).
+class OutsideTreePathRule final : public Rule {
+ public:
+  using Rule::Rule;
+  const RuleInfo& info() const override;
+  void checkLines(const TextFile& file) override;
+};
+
+}  // namespace hipforge::translate::analyze
