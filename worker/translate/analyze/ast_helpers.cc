@@ -223,7 +223,8 @@ const clang::ValueDecl* NamedStorage(const clang::Expr* expr) {
 }
 
 bool IsBallotName(llvm::StringRef name) {
-  return name == "__ballot_sync" || name == "__ballot" || name == "__activemask";
+  return name == "__ballot_sync" || name == "__ballot" || name == "__activemask" || name == "__match_any_sync" ||
+         name == "__match_all_sync";
 }
 
 namespace {
@@ -237,6 +238,36 @@ bool ContainsBallot(const clang::Stmt* stmt) {
     if (ContainsBallot(child)) return true;
   }
   return false;
+}
+
+// A local assigned a lane mask in its function: `mask = __ballot_sync(...)` or `mask = votes` (votes initialized from
+// one). One level deep, so a chain of copies is not followed.
+class LaneMaskAssignment : public clang::RecursiveASTVisitor<LaneMaskAssignment> {
+ public:
+  explicit LaneMaskAssignment(const clang::VarDecl* var) : var_(var) {}
+  bool VisitBinaryOperator(clang::BinaryOperator* op) {
+    if (op->getOpcode() != clang::BO_Assign) return true;
+    const auto* lhs = llvm::dyn_cast<clang::DeclRefExpr>(op->getLHS()->IgnoreParenImpCasts());
+    if (!lhs || lhs->getDecl() != var_) return true;
+    const clang::Expr* value = StripCasts(op->getRHS());
+    const auto* from = llvm::dyn_cast<clang::DeclRefExpr>(value);
+    const auto* source = from ? llvm::dyn_cast<clang::VarDecl>(from->getDecl()) : nullptr;
+    found = ContainsBallot(value) || (source && source->getInit() && ContainsBallot(source->getInit()));
+    return !found;
+  }
+  bool found = false;
+
+ private:
+  const clang::VarDecl* var_;
+};
+
+bool AssignedLaneMask(const clang::VarDecl* var) {
+  if (!var->hasLocalStorage() || llvm::isa<clang::ParmVarDecl>(var)) return false;
+  const auto* function = llvm::dyn_cast_or_null<clang::FunctionDecl>(var->getParentFunctionOrMethod());
+  if (!function || !function->hasBody()) return false;
+  LaneMaskAssignment finder(var);
+  finder.TraverseStmt(function->getBody());
+  return finder.found;
 }
 
 class BallotStoreFinder : public clang::RecursiveASTVisitor<BallotStoreFinder> {
@@ -344,8 +375,9 @@ bool HoldsBallot(const clang::Stmt* stmt) {
   if (!stmt) return false;
   if (ContainsBallot(stmt)) return true;
   if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(stmt)) {
-    if (const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl())) return var->getInit() && ContainsBallot(var->getInit());
-    return false;
+    const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+    if (!var) return false;
+    return (var->getInit() && ContainsBallot(var->getInit())) || AssignedLaneMask(var);
   }
   for (const clang::Stmt* child : stmt->children()) {
     if (HoldsBallot(child)) return true;

@@ -33,3 +33,13 @@ __global__ void bitmap(const int* in, unsigned* words) {
   unsigned long long votes = __ballot_sync(__activemask(), in[threadIdx.x] > 0);
   if (threadIdx.x % 32 == 0) words[threadIdx.x / 32] = votes;
 }
+
+// A mask declared apart from its assignment (HeCBench atomicAggregate): the declaration is widened, and what is
+// computed from it follows.
+__global__ void leader_of_matches(int* ptr, int* out) {
+  int mask;
+  unsigned long long votes = __ballot_sync(__activemask(), ptr[threadIdx.x] > 0);
+  mask = votes;
+  const int lane = threadIdx.x % warpSize;
+  out[threadIdx.x] = __popc(mask & ((1 << lane) - 1)) + __ffs(mask);
+}

@@ -43,6 +43,23 @@ const clang::BinaryOperator* MaskOperation(clang::ASTContext& context, const cla
   return nullptr;
 }
 
+// The edit that declares `var` as unsigned long long (keeping const), or none where its type is not written plainly.
+std::vector<EditSpec> WidenDeclaration(const clang::VarDecl& var, const clang::SourceManager& sm,
+                                       const clang::LangOptions& lang) {
+  std::vector<EditSpec> edits;
+  const clang::TypeLoc type_loc = var.getTypeSourceInfo() ? var.getTypeSourceInfo()->getTypeLoc() : clang::TypeLoc();
+  const clang::SourceRange range = type_loc.getSourceRange();
+  const auto begin = FileOffset(sm, range.getBegin());
+  const auto end = TokenEndOffset(sm, lang, range.getEnd());
+  if (begin && end && type_loc.getType()->isIntegerType() && !var.getType().isVolatileQualified()) {
+    const std::string qualifiers = var.getType().isConstQualified() ? "const " : "";
+    std::string written(sm.getCharacterData(range.getBegin()), *end - *begin);
+    if (written.find("const") != std::string::npos) edits.push_back({*begin, *end - *begin, qualifiers + "unsigned long long"});
+    else edits.push_back({*begin, *end - *begin, "unsigned long long"});
+  }
+  return edits;
+}
+
 constexpr const char* kMessage32 =
     "ballot/activemask result kept in 32 bits: HIP's lane masks are 64-bit and wave64 (MI250/MI300) sets the upper "
     "32 bits";
@@ -58,14 +75,10 @@ const RuleInfo& BallotWidthRule::info() const {
 void BallotWidthRule::registerMatchers(MatchFinder* finder) {
   finder->addMatcher(
       varDecl(hasInitializer(ignoringParenImpCasts(callExpr(callee(functionDecl(
-                  hasAnyName("__ballot_sync", "__ballot", "__activemask")))))))
+                  hasAnyName("__ballot_sync", "__ballot", "__activemask", "__match_any_sync", "__match_all_sync")))))))
           .bind("var"),
       this);
-  finder->addMatcher(
-      binaryOperator(isAssignmentOperator(), hasRHS(ignoringParenImpCasts(callExpr(callee(functionDecl(
-                                                 hasAnyName("__ballot_sync", "__ballot", "__activemask")))))))
-          .bind("assign"),
-      this);
+  finder->addMatcher(binaryOperator(hasOperatorName("=")).bind("assign"), this);
   finder->addMatcher(
       callExpr(callee(functionDecl(hasAnyName("__popc", "__ffs", "__clz", "__brev"))), argumentCountIs(1)).bind("count"),
       this);
@@ -84,17 +97,7 @@ void BallotWidthRule::check(const MatchFinder::MatchResult& result) {
   if (const auto* var = result.Nodes.getNodeAs<clang::VarDecl>("var")) {
     if (var->getType()->isDependentType() || context.getTypeSize(var->getType()) > 32) return;
     if (var->getType()->getContainedAutoType()) return;  // `auto` follows HIP's 64-bit return type
-    std::vector<EditSpec> edits;
-    const clang::TypeLoc type_loc = var->getTypeSourceInfo() ? var->getTypeSourceInfo()->getTypeLoc() : clang::TypeLoc();
-    const clang::SourceRange range = type_loc.getSourceRange();
-    const auto begin = FileOffset(sm, range.getBegin());
-    const auto end = TokenEndOffset(sm, lang, range.getEnd());
-    if (begin && end && type_loc.getType()->isIntegerType() && !var->getType().isVolatileQualified()) {
-      const std::string qualifiers = var->getType().isConstQualified() ? "const " : "";
-      std::string written(sm.getCharacterData(range.getBegin()), *end - *begin);
-      if (written.find("const") != std::string::npos) edits.push_back({*begin, *end - *begin, qualifiers + "unsigned long long"});
-      else edits.push_back({*begin, *end - *begin, "unsigned long long"});
-    }
+    std::vector<EditSpec> edits = WidenDeclaration(*var, sm, lang);
     Report(sm, var->getTypeSpecStartLoc(), MacroPlacement::kUse, kMessage32,
            edits.empty() ? "Declare the variable as unsigned long long (uint64_t)."
                          : "Widen the variable to unsigned long long.",
@@ -117,10 +120,26 @@ void BallotWidthRule::check(const MatchFinder::MatchResult& result) {
     return;
   }
   if (const auto* assign = result.Nodes.getNodeAs<clang::BinaryOperator>("assign")) {
+    // A lane mask assigned: a ballot/match call, or a variable initialized from one (`mask = my_mask`).
+    const clang::Expr* value = StripCasts(assign->getRHS());
+    const auto* call = llvm::dyn_cast<clang::CallExpr>(value);
+    if (!(call && IsBallotName(CalleeName(call))) && !(llvm::isa<clang::DeclRefExpr>(value) && HoldsBallot(value))) return;
     const clang::QualType type = assign->getLHS()->getType();
-    if (type->isDependentType() || context.getTypeSize(type) > 32) return;
+    if (type->isDependentType() || !type->isIntegerType() || context.getTypeSize(type) > 32) return;
+    // A local declared apart from its assignment (`int mask; ... mask = __match_any_sync(...)`, HeCBench
+    // atomicAggregate): its declaration is widened, once.
+    const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(assign->getLHS()->IgnoreParenImpCasts());
+    if (!ref) return;  // a store into memory (`words[i] = votes`): the function's store finding says what to do
+    const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+    std::vector<EditSpec> edits;
+    if (var && var->hasLocalStorage() && !llvm::isa<clang::ParmVarDecl>(var) && !var->getType()->getContainedAutoType()) {
+      if (!widened_.insert(var).second) return;
+      edits = WidenDeclaration(*var, sm, lang);
+    }
     Report(sm, assign->getLHS()->getBeginLoc(), MacroPlacement::kUse, kMessage32,
-           "Declare the destination as unsigned long long (uint64_t).");
+           edits.empty() ? "Declare the destination as unsigned long long (uint64_t)."
+                         : "Widen the variable's declaration to unsigned long long.",
+           std::move(edits));
     return;
   }
   const auto* count = result.Nodes.getNodeAs<clang::CallExpr>("count");

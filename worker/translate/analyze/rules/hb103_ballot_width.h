@@ -1,4 +1,6 @@
 #pragma once
+#include <set>
+
 #include "worker/translate/analyze/rule.h"
 
 namespace hipforge::translate::analyze {
@@ -15,6 +17,7 @@ class BallotWidthRule final : public Rule {
 
  private:
   void CheckLaneBit(const clang::BinaryOperator& shift, clang::ASTContext& context);
+  std::set<const clang::VarDecl*> widened_;  // locals whose declaration an assignment already widened
 };
 
 }  // namespace hipforge::translate::analyze
