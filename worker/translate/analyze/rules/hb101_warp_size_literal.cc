@@ -137,60 +137,54 @@ void WarpSizeLiteralRule::registerMatchers(MatchFinder* finder) {
   finder->addMatcher(binaryOperator(hasAnyOperatorName("==", "!=")).bind("last"), this);
 }
 
+// One literal of the function: left as written where its 32s are sizes of something else by design, else replaced
+// by `edit.replacement` where it is written in device code (`literal` a file location), else only reported.
+void WarpSizeLiteralRule::ReportLiteral(clang::ASTContext& context, const clang::FunctionDecl* function,
+                                        clang::SourceLocation literal, bool editable, std::string message,
+                                        const LiteralFix& edit) {
+  const clang::SourceManager& sm = context.getSourceManager();
+  const KeepReason keep = ThirtyTwosByDesign(function, context);
+  const auto begin = FileOffset(sm, literal);
+  const auto end = TokenEndOffset(sm, context.getLangOpts(), literal);
+  std::string fix = edit.fix_without;
+  std::vector<EditSpec> edits;
+  if (!keep.message.empty()) {
+    message += keep.message;
+    fix = keep.fix;
+  } else if (editable && begin && end && IsDeviceFunction(function)) {
+    edits.push_back({*begin, *end - *begin, edit.replacement});
+    fix = edit.fix_with;
+  }
+  Report(sm, literal, MacroPlacement::kUse, std::move(message), std::move(fix), std::move(edits));
+}
+
 // `blockDim.x / 32.f`: the number of warps as a float (HeCBench logprob-cuda's block reduction reads that many
 // per-warp partials), the same assumption with a floating literal.
 void WarpSizeLiteralRule::CheckFloatDivision(const clang::BinaryOperator& op, clang::ASTContext& context) {
-  const clang::SourceManager& sm = context.getSourceManager();
   const auto* literal = llvm::dyn_cast<clang::FloatingLiteral>(op.getRHS()->IgnoreParenImpCasts());
   if (op.getOpcode() != clang::BO_Div || !literal || literal->getValueAsApproximateDouble() != 32.0) return;
   if (!DerivesFromThreadIndex(op.getLHS(), /*allow_block_dim=*/true)) return;
   const clang::FunctionDecl* function = EnclosingFunction(context, op);
   if (!UsesWarpPrimitives(function)) return;
-  std::string message = "lane/warp arithmetic assumes 32-wide warps (`/ 32.f`); AMD CDNA wavefronts (MI250/MI300) are 64 wide";
-  std::string fix;
-  std::vector<EditSpec> edits;
-  const KeepReason keep = ThirtyTwosByDesign(function, context);
-  const auto begin = FileOffset(sm, literal->getBeginLoc());
-  const auto end = TokenEndOffset(sm, context.getLangOpts(), literal->getBeginLoc());
-  if (!keep.message.empty()) {
-    message += keep.message;
-    fix = keep.fix;
-  } else if (begin && end && IsDeviceFunction(function)) {
-    const bool is_float = literal->getType()->isSpecificBuiltinType(clang::BuiltinType::Float);
-    edits.push_back({*begin, *end - *begin, is_float ? "static_cast<float>(warpSize)" : "static_cast<double>(warpSize)"});
-    fix = "Divide by warpSize (as a floating value).";
-  } else {
-    fix = "Divide by warpSize.";
-  }
-  Report(sm, literal->getBeginLoc(), MacroPlacement::kUse, std::move(message), std::move(fix), std::move(edits));
+  const bool is_float = literal->getType()->isSpecificBuiltinType(clang::BuiltinType::Float);
+  ReportLiteral(context, function, literal->getBeginLoc(), /*editable=*/true,
+                "lane/warp arithmetic assumes 32-wide warps (`/ 32.f`); AMD CDNA wavefronts (MI250/MI300) are 64 wide",
+                {is_float ? "static_cast<float>(warpSize)" : "static_cast<double>(warpSize)",
+                 "Divide by warpSize (as a floating value).", "Divide by warpSize."});
 }
 
 // `lane == 31`: the last lane of a 32-wide warp (a scan's total, a leader); a 64-wide wavefront's is 63.
 void WarpSizeLiteralRule::CheckLastLane(const clang::BinaryOperator& comparison, clang::ASTContext& context) {
-  const clang::SourceManager& sm = context.getSourceManager();
   const clang::Expr* lane = comparison.getLHS();
   const clang::Expr* constant = comparison.getRHS();
   if (ConstantValue(constant, context) != 31) std::swap(lane, constant);
   if (ConstantValue(constant, context) != 31 || MentionsWarpSize(constant) || !IsLaneId(lane, context)) return;
   const clang::FunctionDecl* function = EnclosingFunction(context, comparison);
   if (!UsesWarpPrimitives(function)) return;
-  std::string message = "the last lane written as 31 (`== 31`): a 64-wide wavefront's (MI250/MI300) last lane is 63";
-  std::string fix;
-  std::vector<EditSpec> edits;
-  const KeepReason keep = ThirtyTwosByDesign(function, context);
   const clang::IntegerLiteral* literal = WrittenIntegerLiteral(constant);
-  if (!keep.message.empty()) {
-    message += keep.message;
-    fix = keep.fix;
-  } else if (literal && IsDeviceFunction(function) && !literal->getBeginLoc().isMacroID()) {
-    const unsigned begin = *FileOffset(sm, literal->getBeginLoc());
-    const unsigned end = *TokenEndOffset(sm, context.getLangOpts(), literal->getBeginLoc());
-    edits.push_back({begin, end - begin, "(warpSize - 1)"});
-    fix = "Replace 31 with (warpSize - 1).";
-  } else {
-    fix = "Compare with warpSize - 1.";
-  }
-  Report(sm, constant->getBeginLoc(), MacroPlacement::kUse, std::move(message), std::move(fix), std::move(edits));
+  ReportLiteral(context, function, literal ? literal->getBeginLoc() : constant->getBeginLoc(), literal != nullptr,
+                "the last lane written as 31 (`== 31`): a 64-wide wavefront's (MI250/MI300) last lane is 63",
+                {"(warpSize - 1)", "Replace 31 with (warpSize - 1).", "Compare with warpSize - 1."});
 }
 
 void WarpSizeLiteralRule::check(const MatchFinder::MatchResult& result) {

@@ -1,4 +1,6 @@
 #pragma once
+#include <string>
+
 #include "worker/translate/analyze/rule.h"
 
 namespace hipforge::translate::analyze {
@@ -20,6 +22,13 @@ class WarpSizeLiteralRule final : public Rule {
  private:
   void CheckLastLane(const clang::BinaryOperator& comparison, clang::ASTContext& context);
   void CheckFloatDivision(const clang::BinaryOperator& op, clang::ASTContext& context);
+  struct LiteralFix {
+    std::string replacement;  // the literal's new text
+    std::string fix_with;     // the fix text when it is replaced
+    std::string fix_without;  // the fix text when it is only reported
+  };
+  void ReportLiteral(clang::ASTContext& context, const clang::FunctionDecl* function, clang::SourceLocation literal,
+                     bool editable, std::string message, const LiteralFix& edit);
 };
 
 }  // namespace hipforge::translate::analyze
