@@ -1,4 +1,6 @@
 // migrate-cli list: jobs filtered by team, state and label, one page at a time (or --all).
+#include <google/protobuf/util/json_util.h>
+
 #include "client/commands/cli_context.h"
 
 namespace hipforge::client {
@@ -11,6 +13,7 @@ struct ListOptions {
   int page_size = 0;
   std::string page_token;
   bool all = false;
+  bool json = false;
 };
 
 int RunList(CliContext& context, const ListOptions& options) {
@@ -28,16 +31,30 @@ int RunList(CliContext& context, const ListOptions& options) {
     return context.Usage("--label must be key=value");
   }
   auto client = context.Connect();
+  hipforge::v1::ListJobsResponse listed;  // for --json: every job printed, and the next page's token
   for (;;) {
     auto page = client->ListJobs(request);
     if (!page.ok()) return context.Fail(page.status());
-    for (const auto& job : page->jobs()) context.out() << JobLine(job) << "\n";
+    for (const auto& job : page->jobs()) {
+      if (options.json) *listed.add_jobs() = job;
+      else context.out() << JobLine(job) << "\n";
+    }
+    listed.set_next_page_token(page->next_page_token());
     if (page->next_page_token().empty()) break;
     if (!options.all) {
-      context.err() << "more jobs: --page-token " << page->next_page_token() << " (or --all)\n";
+      if (!options.json) context.err() << "more jobs: --page-token " << page->next_page_token() << " (or --all)\n";
       break;
     }
     request.set_page_token(page->next_page_token());
+  }
+  if (options.json) {
+    std::string text;
+    google::protobuf::util::JsonPrintOptions print;
+    print.add_whitespace = true;
+    print.preserve_proto_field_names = true;
+    print.always_print_primitive_fields = true;  // "jobs": [] and "next_page_token": "" when empty
+    (void)google::protobuf::util::MessageToJsonString(listed, &text, print);
+    context.out() << text;
   }
   return kExitOk;
 }
@@ -56,6 +73,8 @@ void AddListCommand(CLI::App& app, CliContext& context) {
       ->check(CLI::Range(1, 500));
   command->add_option("--page-token", options->page_token, "Continue after a previous page");
   command->add_flag("--all", options->all, "Follow all pages");
+  command->add_flag("--json", options->json,
+                    "One JSON document: {\"jobs\": [...], \"next_page_token\": ...} (the API's Job messages)");
   command->callback([&context, options] { context.exit_code = RunList(context, *options); });
 }
 

@@ -37,19 +37,20 @@ struct TranslateOptions {
 };
 
 // "6.4" -> {6, 4}; "auto": the local hipcc's release (like the translate worker), else the translator's default.
-absl::StatusOr<translate::ApiVersion> ResolveHipVersion(CliContext& context, const TranslateOptions& options) {
+// `source` says where the version came from, for the line the command prints (a host's old hipcc picked silently
+// made the translation hold back names newer HIP has).
+absl::StatusOr<translate::ApiVersion> ResolveHipVersion(CliContext& context, const TranslateOptions& options,
+                                                        std::string* source) {
   std::string text = options.hip_version;
+  *source = "--hip-version";
   if (text == "auto") {
     absl::StatusOr<std::string> detected = DetectHipVersion(context.launcher(), options.hipcc);
     if (!detected.ok()) {
-      if (!context.globals.quiet) {
-        context.err() << "note: " << detected.status().message() << "; translating for HIP "
-                      << int(translate::TranslateOptions{}.target_hip_version.major) << "."
-                      << int(translate::TranslateOptions{}.target_hip_version.minor) << "\n";
-      }
+      *source = "the translator's default (" + std::string(detected.status().message()) + ")";
       return translate::TranslateOptions{}.target_hip_version;
     }
     text = *detected;
+    *source = "auto: `" + options.hipcc + " --version`; choose another with --hip-version";
   }
   int major = 0, minor = 0;
   char dot = 0;
@@ -75,8 +76,13 @@ int RunTranslate(CliContext& context, const TranslateOptions& options) {
   migration.annotate = options.annotate;
   migration.apply_fixes = !options.no_fixes;
   if (!options.cache_dir.empty()) migration.translate.cache_directory = options.cache_dir;
-  auto hip_version = ResolveHipVersion(context, options);
+  std::string hip_source;
+  auto hip_version = ResolveHipVersion(context, options, &hip_source);
   if (!hip_version.ok()) return context.Usage(std::string(hip_version.status().message()));
+  if (!context.globals.quiet) {
+    context.err() << "translating for HIP " << int(hip_version->major) << "." << int(hip_version->minor) << " ("
+                  << hip_source << ")\n";
+  }
   migration.translate.target_hip_version = *hip_version;
   translate::CudaFrontendOptions& frontend = migration.translate.frontend;
   frontend.defines = options.defines;

@@ -67,6 +67,20 @@ TEST(CliLocalModesTest, TranslateWritesTheHipTreeReportAndPatch) {
   EXPECT_THAT(again.standard_error, HasSubstr("not empty"));
 }
 
+// The HIP release translated for is said, with where it came from (a host's old hipcc was picked silently).
+TEST(CliLocalModesTest, TranslateSaysWhichHipVersionItTargetsAndWhy) {
+  ScratchDir scratch("translate-version");
+  ProcessResult chosen = RunCli({"translate", kExample.string(), "-o", (scratch.path() / "a").string(),
+                                 "--hip-version", "6.4", "--format", "json"});
+  ASSERT_EQ(chosen.exit_code, 0) << chosen.standard_error;
+  EXPECT_THAT(chosen.standard_error, HasSubstr("translating for HIP 6.4 (--hip-version)"));
+  ProcessResult no_hipcc = RunCli({"translate", kExample.string(), "-o", (scratch.path() / "b").string(),
+                                   "--hipcc", (scratch.path() / "no-such-hipcc").string(), "--format", "json"});
+  ASSERT_EQ(no_hipcc.exit_code, 0) << no_hipcc.standard_error;
+  EXPECT_THAT(no_hipcc.standard_error, HasSubstr("translating for HIP "));
+  EXPECT_THAT(no_hipcc.standard_error, HasSubstr("(the translator's default ("));
+}
+
 TEST(CliLocalModesTest, AnalyzeWritesSarifAndGatesOnFindings) {
   ScratchDir scratch("analyze");
   const fs::path sarif_path = scratch.path() / "hipforge.sarif";

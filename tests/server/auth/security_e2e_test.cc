@@ -288,6 +288,12 @@ TEST_F(SecurityTest, TokensAndDatabasePasswordsAppearInNoOutput) {
   const std::string job_id = submitted.out.substr(0, submitted.out.find('\n'));
   EXPECT_EQ(Cli({"report", job_id, "--format", "json"}, env).exit_code, 0);
   EXPECT_EQ(Cli({"status", job_id}, env).exit_code, 0);
+  // `list --json` (for CI): one JSON document of the API's Job messages.
+  Ran listed = Cli({"list", "--json"}, env);
+  ASSERT_EQ(listed.exit_code, 0) << listed.err;
+  EXPECT_THAT(listed.out, HasSubstr("\"jobs\": ["));
+  EXPECT_THAT(listed.out, HasSubstr("\"id\": \"" + job_id + "\""));
+  EXPECT_THAT(listed.out, HasSubstr("\"next_page_token\": \"\""));
   // Errors with secrets in them: a bad token and an unreachable database named with a password.
   Ran bad = Cli({"--token", token.substr(0, 17) + std::string(48, '0'), "list"});
   EXPECT_EQ(bad.exit_code, 11);

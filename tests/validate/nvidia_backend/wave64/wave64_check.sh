@@ -43,7 +43,7 @@ build() {
   # The kernel set in its forms.
   local kernels="$repo/examples/wave64-kernels"
   "$here/naive_port.sh" "$kernels/src" "$out/src-naive"
-  "$build_dir/bin/migrate-cli" translate "$kernels" -o "$out/translated" >/dev/null || return 1
+  "$build_dir/bin/migrate-cli" -q translate "$kernels" -o "$out/translated" --hip-version 6.4 >/dev/null || return 1
   # What a person does with the to-dos the translation leaves: hand_fixes/ holds those files as fixed by hand.
   cp -r "$out/translated/src" "$out/src-fixed"
   cp "$here"/hand_fixes/*.cu "$out/src-fixed/"
@@ -71,7 +71,7 @@ build() {
     local g="$repo/tests/analyze/rules/$rule"
     [ -f "$g/fixed.cu" ] || continue
     mkdir -p "$out/goldens/$rule-cuda" && cp "$g/fixed.cu" "$out/goldens/$rule-cuda/fixed.cu"
-    "$build_dir/bin/migrate-cli" -q translate "$out/goldens/$rule-cuda" -o "$out/goldens/$rule" --no-fixes >/dev/null 2>&1
+    "$build_dir/bin/migrate-cli" -q translate "$out/goldens/$rule-cuda" -o "$out/goldens/$rule" --no-fixes --hip-version 6.4 >/dev/null 2>&1
     if "$hipcc" --offload-arch=sm_90:wave64 "${flags[@]}" -c "$out/goldens/$rule/fixed.cu" -o "$out/goldens/$rule.o" \
          > "$out/goldens/$rule.log" 2>&1; then
       echo "golden $rule: fixed.cu builds under sm_90:wave64" >> "$out/goldens/results.txt"
