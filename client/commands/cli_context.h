@@ -1,6 +1,9 @@
 #pragma once
 // What every migrate-cli subcommand receives: output streams, global options, a way to reach the
 // server, and the exit-code convention. No globals: RunCli builds one context per invocation.
+#ifndef HIPFORGE_VERSION
+#define HIPFORGE_VERSION "dev"
+#endif
 #include <memory>
 #include <ostream>
 #include <string>

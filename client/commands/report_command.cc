@@ -30,6 +30,7 @@ int RunReport(CliContext& context, const ReportOptions& options) {
   ReportOutputOptions output{.format = *format, .output_path = options.output, .fail_on = *fail_on,
                              .fail_on_name = options.fail_on};
   output.render.rule_catalog = RuleCatalogJson();
+  output.render.tool_version = HIPFORGE_VERSION;  // SARIF driver.version
   output.render.help_uri_base = options.help_uri_base;
   absl::StatusOr<int> code = WriteReport(document, output, context.out(), context.err());
   if (!code.ok()) return context.Fail(code.status());

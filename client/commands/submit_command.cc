@@ -123,6 +123,7 @@ int FinishWaitedJob(CliContext& context, MigrationClient& client, const hipforge
       const nlohmann::json document = nlohmann::json::parse(report->report_json().empty() ? "{}" : report->report_json());
       ReportOutputOptions output{.fail_on = *fail_on, .fail_on_name = options.fail_on};
       output.render.rule_catalog = RuleCatalogJson();
+      output.render.tool_version = HIPFORGE_VERSION;  // SARIF driver.version
       std::ostringstream discarded;  // --fail-on without --report: count only
       if (!options.report_format.empty()) {
         output.format = *ParseReportFormat(options.report_format);

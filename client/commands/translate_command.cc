@@ -119,6 +119,7 @@ int RunTranslate(CliContext& context, const TranslateOptions& options) {
   for (const auto& note : result->notes) context.err() << "note: " << note << "\n";
   ReportOutputOptions output{.format = *format, .fail_on = *fail_on, .fail_on_name = options.fail_on};
   output.render.rule_catalog = RuleCatalogJson();
+  output.render.tool_version = HIPFORGE_VERSION;  // SARIF driver.version
   absl::StatusOr<int> code = WriteReport(report, output, context.out(), context.err());
   if (!code.ok()) return context.Fail(code.status());
   return *code;

@@ -90,6 +90,8 @@ TEST(CliLocalModesTest, AnalyzeWritesSarifAndGatesOnFindings) {
   const nlohmann::json sarif = nlohmann::json::parse(ReadFile(sarif_path));
   EXPECT_EQ(sarif["version"], "2.1.0");
   ASSERT_EQ(sarif["runs"].size(), 1u);
+  // The tool names its version (code-scanning services show which analyzer produced the alerts).
+  EXPECT_FALSE(sarif["runs"][0]["tool"]["driver"].value("version", "").empty());
   const nlohmann::json& results = sarif["runs"][0]["results"];
   // The example is written the 32-lane way on purpose: warp-size findings in reductions.cu.
   ASSERT_FALSE(results.empty());
