@@ -68,6 +68,29 @@ int CountLines(const std::string& text) {
 
 }  // namespace
 
+void WriteStatsCsv(const std::vector<FileTranslation>& files, double seconds, std::ostream& out) {
+  out << "file,status,converted,unconverted,unsupported,conversion_percent,total_lines,changed_lines\n";
+  TranslationStats total;
+  int lines_total = 0;
+  auto row = [&out](const std::string& name, const std::string& status, const TranslationStats& stats, int lines) {
+    const int converted = stats.ConvertedTotal();
+    const int references = converted + stats.unconverted + stats.unsupported;
+    std::string quoted = "\"";
+    for (char ch : name) quoted += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    out << quoted << "\"," << status << "," << converted << "," << stats.unconverted << "," << stats.unsupported << ","
+        << std::fixed << std::setprecision(1) << (references ? 100.0 * converted / references : 100.0) << ","
+        << lines << "," << stats.lines_changed << "\n";
+  };
+  for (const auto& file : files) {
+    const int lines = CountLines(file.output);
+    row(file.path, FileStatusName(file.status), file.stats, lines);
+    total.Add(file.stats);
+    lines_total += lines;
+  }
+  row("TOTAL", "-", total, lines_total);
+  out << "\"TIME ELAPSED s\",-,,,," << std::fixed << std::setprecision(2) << seconds << ",,\n";
+}
+
 void PrintStats(const std::vector<FileTranslation>& files, double seconds, std::ostream& out) {
   TranslationStats total;
   int lines_total = 0;

@@ -19,5 +19,7 @@ nlohmann::json FindingJson(const Finding& finding);
 
 // Per-file and total statistics in the spirit of hipify-clang's --print-stats.
 void PrintStats(const std::vector<FileTranslation>& files, double seconds, std::ostream& out);
+// The same statistics as CSV, a row per file, a TOTAL row and the time (migrate-hipify --print-stats-csv/--o-stats).
+void WriteStatsCsv(const std::vector<FileTranslation>& files, double seconds, std::ostream& out);
 
 }  // namespace hipforge::translate

@@ -6,7 +6,9 @@
 #include <fstream>
 #include <iostream>
 
+#include "clang/Basic/Version.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
 #include "common/file_io.h"
 #include "worker/translate/core/pch_cache.h"
 #include "worker/translate/core/source_translator.h"
@@ -89,7 +91,12 @@ int main(int argc, char** argv) {
   cl::opt<bool> print_stats("print-stats", cl::desc("Print translation statistics"), cl::cat(category));
   cl::opt<std::string> stats_json("o-stats-json", cl::desc("Write statistics and findings as JSON"),
                                   cl::value_desc("filename"), cl::cat(category));
-  cl::opt<bool> inplace("inplace", cl::desc("Modify input files in place"), cl::cat(category));
+  cl::opt<bool> print_stats_csv("print-stats-csv",
+                                cl::desc("Statistics as CSV: to --o-stats if given, else to stderr"), cl::cat(category));
+  cl::opt<std::string> stats_csv("o-stats", cl::desc("Write the statistics as CSV to this file"),
+                                 cl::value_desc("filename"), cl::cat(category));
+  cl::opt<bool> inplace("inplace", cl::desc("Modify input files in place (the original kept as <file>.prehip)"),
+                        cl::cat(category));
   cl::opt<bool> no_output("no-output", cl::desc("Do not write output files"), cl::cat(category));
   cl::opt<bool> examine("examine", cl::desc("Combine -no-output and -print-stats"), cl::cat(category));
   cl::opt<bool> verbose("v", cl::desc("Show notes too"), cl::cat(category));
@@ -114,6 +121,10 @@ int main(int argc, char** argv) {
                                   cl::desc("Also write the project headers the sources include (to -o-dir)"),
                                   cl::cat(category));
   cl::HideUnrelatedOptions(category);
+  cl::SetVersionPrinter([](llvm::raw_ostream& out) {
+    out << "migrate-hipify (hipforge) " << HIPFORGE_VERSION << ", hipify-clang compatible; Clang " << CLANG_VERSION_STRING
+        << "\n";
+  });
   if (!cl::ParseCommandLineOptions(static_cast<int>(own_args.size()), own_args.data(),
                                    "CUDA to HIP source translator (hipify-clang compatible)\n", &llvm::errs())) {
     return 1;
@@ -212,6 +223,15 @@ int main(int argc, char** argv) {
     fs::path destination;
     if (inplace) {
       destination = input;
+      // hipify-clang's backup of the original beside it.
+      std::error_code copy_error;
+      fs::copy_file(input, input.string() + ".prehip", fs::copy_options::overwrite_existing, copy_error);
+      if (copy_error) {
+        std::cerr << "[migrate-hipify] error: cannot keep the original as " << input.string() << ".prehip: "
+                  << copy_error.message() << "\n";
+        status = 1;
+        continue;
+      }
     } else if (!output_file.empty() && requested) {
       destination = output_dir.empty() ? fs::path(output_file.getValue())
                                        : fs::path(output_dir.getValue()) / output_file.getValue();
@@ -228,6 +248,16 @@ int main(int argc, char** argv) {
     }
   }
   if (print_stats || examine) PrintStats(reported, seconds, std::cerr);
+  if (!stats_csv.empty()) {
+    std::ofstream csv(stats_csv.getValue(), std::ios::binary | std::ios::trunc);
+    WriteStatsCsv(reported, seconds, csv);
+    if (!csv) {
+      std::cerr << "[migrate-hipify] error: cannot write " << stats_csv.getValue() << "\n";
+      status = 1;
+    }
+  } else if (print_stats_csv) {
+    WriteStatsCsv(reported, seconds, std::cerr);
+  }
   if (!stats_json.empty()) {
     nlohmann::json json = {{"translation", TranslationSectionJson(reported)}, {"findings", nlohmann::json::array()}};
     for (const auto& file : reported) {
