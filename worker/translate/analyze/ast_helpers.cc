@@ -8,6 +8,7 @@
 #include "clang/Lex/Lexer.h"
 
 #include <algorithm>
+#include <set>
 #include <vector>
 
 namespace hipforge::translate::analyze {
@@ -240,44 +241,33 @@ bool ContainsBallot(const clang::Stmt* stmt) {
   return false;
 }
 
-// A local assigned a lane mask in its function: `mask = __ballot_sync(...)` or `mask = votes` (votes initialized from
+// The locals a function assigns a lane mask: `mask = __ballot_sync(...)` or `mask = votes` (votes initialized from
 // one). One level deep, so a chain of copies is not followed.
-class LaneMaskAssignment : public clang::RecursiveASTVisitor<LaneMaskAssignment> {
+class LaneMaskAssignments : public clang::RecursiveASTVisitor<LaneMaskAssignments> {
  public:
-  explicit LaneMaskAssignment(const clang::VarDecl* var) : var_(var) {}
   bool VisitBinaryOperator(clang::BinaryOperator* op) {
     if (op->getOpcode() != clang::BO_Assign) return true;
     const auto* lhs = llvm::dyn_cast<clang::DeclRefExpr>(op->getLHS()->IgnoreParenImpCasts());
-    if (!lhs || lhs->getDecl() != var_) return true;
+    const auto* var = lhs ? llvm::dyn_cast<clang::VarDecl>(lhs->getDecl()) : nullptr;
+    if (!var || !var->hasLocalStorage() || llvm::isa<clang::ParmVarDecl>(var)) return true;
     const clang::Expr* value = StripCasts(op->getRHS());
     const auto* from = llvm::dyn_cast<clang::DeclRefExpr>(value);
     const auto* source = from ? llvm::dyn_cast<clang::VarDecl>(from->getDecl()) : nullptr;
-    found = ContainsBallot(value) || (source && source->getInit() && ContainsBallot(source->getInit()));
-    return !found;
+    if (ContainsBallot(value) || (source && source->getInit() && ContainsBallot(source->getInit()))) found.insert(var);
+    return true;
   }
-  bool found = false;
-
- private:
-  const clang::VarDecl* var_;
+  std::set<const clang::VarDecl*> found;
 };
-
-bool AssignedLaneMask(const clang::VarDecl* var) {
-  if (!var->hasLocalStorage() || llvm::isa<clang::ParmVarDecl>(var)) return false;
-  const auto* function = llvm::dyn_cast_or_null<clang::FunctionDecl>(var->getParentFunctionOrMethod());
-  if (!function || !function->hasBody()) return false;
-  LaneMaskAssignment finder(var);
-  finder.TraverseStmt(function->getBody());
-  return finder.found;
-}
 
 class BallotStoreFinder : public clang::RecursiveASTVisitor<BallotStoreFinder> {
  public:
   explicit BallotStoreFinder(clang::ASTContext& context) : context_(context) {}
+  LaneMaskLocals lane_masks;
   bool VisitBinaryOperator(clang::BinaryOperator* op) {
     // The mask itself (`= votes`, `= __ballot_sync(...)`, through casts), not a value computed from it.
     const clang::Expr* value = StripCasts(op->getRHS());
     if (op->getOpcode() != clang::BO_Assign || !(llvm::isa<clang::DeclRefExpr>(value) || llvm::isa<clang::CallExpr>(value)) ||
-        !HoldsBallot(value)) {
+        !HoldsBallot(value, lane_masks)) {
       return true;
     }
     const clang::Expr* lhs = op->getLHS()->IgnoreParens();
@@ -303,11 +293,7 @@ class SegmentShuffleFinder : public clang::RecursiveASTVisitor<SegmentShuffleFin
     return !other;
   }
   bool VisitBinaryOperator(clang::BinaryOperator* op) {
-    const auto value = ConstantValue(op->getRHS(), context_);
-    if (((op->getOpcode() == clang::BO_Rem && value == 32) || (op->getOpcode() == clang::BO_And && value == 31)) &&
-        DerivesFromThreadIndex(op->getLHS(), false)) {
-      lane_from_32 = true;
-    }
+    lane_from_32 |= IsLaneExpression(*op, context_, /*or_warp_size=*/false);
     return true;
   }
   // `for (m = 1; m < 32; m *= 2)`, `for (m = 16; m > 0; m /= 2)`: the loop variable stays below 32.
@@ -371,16 +357,37 @@ class SegmentShuffleFinder : public clang::RecursiveASTVisitor<SegmentShuffleFin
 
 }  // namespace
 
-bool HoldsBallot(const clang::Stmt* stmt) {
+bool IsLaneExpression(const clang::BinaryOperator& op, const clang::ASTContext& context, bool or_warp_size) {
+  if (!DerivesFromThreadIndex(op.getLHS(), false)) return false;
+  const bool warp_size = MentionsWarpSize(op.getRHS());
+  if (warp_size) return or_warp_size && (op.getOpcode() == clang::BO_Rem || op.getOpcode() == clang::BO_And);
+  const auto value = ConstantValue(op.getRHS(), context);
+  return (op.getOpcode() == clang::BO_Rem && value == 32) || (op.getOpcode() == clang::BO_And && value == 31);
+}
+
+bool LaneMaskLocals::Assigned(const clang::VarDecl* var) {
+  if (!var->hasLocalStorage() || llvm::isa<clang::ParmVarDecl>(var)) return false;
+  const auto* function = llvm::dyn_cast_or_null<clang::FunctionDecl>(var->getParentFunctionOrMethod());
+  if (!function || !function->hasBody()) return false;
+  auto [it, inserted] = by_function_.try_emplace(function);
+  if (inserted) {
+    LaneMaskAssignments finder;
+    finder.TraverseStmt(function->getBody());
+    it->second = std::move(finder.found);
+  }
+  return it->second.count(var) > 0;
+}
+
+bool HoldsBallot(const clang::Stmt* stmt, LaneMaskLocals& lane_masks) {
   if (!stmt) return false;
   if (ContainsBallot(stmt)) return true;
   if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(stmt)) {
     const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
     if (!var) return false;
-    return (var->getInit() && ContainsBallot(var->getInit())) || AssignedLaneMask(var);
+    return (var->getInit() && ContainsBallot(var->getInit())) || lane_masks.Assigned(var);
   }
   for (const clang::Stmt* child : stmt->children()) {
-    if (HoldsBallot(child)) return true;
+    if (HoldsBallot(child, lane_masks)) return true;
   }
   return false;
 }

@@ -1,6 +1,8 @@
 #pragma once
 // AST helpers shared by the rules. Internal (Clang headers).
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "clang/AST/ASTContext.h"
@@ -52,12 +54,25 @@ std::optional<unsigned> FileOffset(const clang::SourceManager& sm, clang::Source
 std::optional<unsigned> TokenEndOffset(const clang::SourceManager& sm, const clang::LangOptions& lang,
                                        clang::SourceLocation location);
 
-// __ballot_sync, __ballot or __activemask: the calls whose result is a lane mask (64-bit in HIP).
+// __ballot_sync, __ballot, __activemask, __match_any_sync, __match_all_sync: the calls whose result is a lane mask
+// (64-bit in HIP).
 bool IsBallotName(llvm::StringRef name);
 
-// A ballot result in `stmt`, directly or through a variable initialized from one (`__popc(mask & lanemask_lt)`
-// counts the ballot too).
-bool HoldsBallot(const clang::Stmt* stmt);
+// The locals each function assigns a lane mask apart from their declaration (`int mask; ... mask = votes;`), found
+// with one pass over a function the first time one of its locals is asked about. Cleared for each AST (it keeps
+// pointers into one).
+class LaneMaskLocals {
+ public:
+  bool Assigned(const clang::VarDecl* var);
+  void Clear() { by_function_.clear(); }
+
+ private:
+  std::map<const clang::FunctionDecl*, std::set<const clang::VarDecl*>> by_function_;
+};
+
+// A ballot result in `stmt`, directly or through a variable initialized or assigned from one (`__popc(mask &
+// lanemask_lt)` counts the ballot too).
+bool HoldsBallot(const clang::Stmt* stmt, LaneMaskLocals& lane_masks);
 
 // The first store in `function` of a ballot result into 32-bit memory (`words[i / 32] = votes`: an array element,
 // a field or a dereference, not a local variable): a bitmap of 32-bit words by design, whose 32s are word sizes.
@@ -70,6 +85,16 @@ const clang::BinaryOperator* BallotStoredIn32Bits(const clang::FunctionDecl* fun
 // warpSize. A 64-wide wavefront runs it as two segments, so its 32s (lane, loop bounds, lane 31, width) belong to the
 // segments and stay as written.
 bool ShufflesInSegmentsOf32(const clang::FunctionDecl* function, clang::ASTContext& context);
+// What HB101 and HB104 say of such a function's 32s.
+inline constexpr char kSegmentsOf32Reason[] =
+    "; every shuffle of this function stays in its 32-lane segment (width 32, or xor masks below 32)";
+inline constexpr char kSegmentsOf32Fix[] =
+    "Left as written: the function works in 32-lane segments, which a 64-wide wavefront runs as two segments. Widen "
+    "every 32 together (lane, bounds, shuffle width) only if a segment is meant to be the whole wavefront.";
+
+// `x % 32` or `x & 31` of the thread index: a lane from a literal 32. With `or_warp_size`, `x % warpSize` and
+// `x & (warpSize - 1)` count too.
+bool IsLaneExpression(const clang::BinaryOperator& op, const clang::ASTContext& context, bool or_warp_size);
 
 // The variable or field an lvalue expression names (`x`, `s.f`, `p->f`, `x[i]`'s base), or nullptr.
 const clang::ValueDecl* NamedStorage(const clang::Expr* expr);

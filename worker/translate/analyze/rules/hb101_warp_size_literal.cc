@@ -58,13 +58,9 @@ class LaneIndexesRowOf32 : public clang::RecursiveASTVisitor<LaneIndexesRowOf32>
     const auto* var = ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
     if (!var || !var->getInit()) return true;
     const auto* op = llvm::dyn_cast<clang::BinaryOperator>(StripCasts(var->getInit()));
-    if (!op || MentionsWarpSize(op->getRHS()) || !DerivesFromThreadIndex(op->getLHS(), false)) return true;
-    const auto value = ConstantValue(op->getRHS(), context_);
-    if ((op->getOpcode() == clang::BO_Rem && value == 32) || (op->getOpcode() == clang::BO_And && value == 31)) {
-      lane = var->getName().str();
-      return false;
-    }
-    return true;
+    if (!op || !IsLaneExpression(*op, context_, /*or_warp_size=*/false)) return true;
+    lane = var->getName().str();
+    return false;
   }
   std::string lane;
 
@@ -92,10 +88,7 @@ KeepReason ThirtyTwosByDesign(const clang::FunctionDecl* function, clang::ASTCon
             "the function (two rows per 64-wide wavefront), or widen the array, the lane and the warp index together."};
   }
   if (ShufflesInSegmentsOf32(function, context)) {
-    return {"; every shuffle of this function stays in its 32-lane segment (width 32, or xor masks below 32), so its 32s are segments of 32",
-            "Left as written: the function works in 32-lane segments, which a 64-wide wavefront runs as two "
-            "segments. Widen every 32 together (lane, bounds, shuffle width) only if a segment is meant to be the "
-            "whole wavefront."};
+    return {std::string(kSegmentsOf32Reason) + ", so its 32s are segments of 32", kSegmentsOf32Fix};
   }
   if (BallotStoredIn32Bits(function, context)) {
     return {"; this function stores a ballot as 32-bit words, so its 32s are word sizes",
@@ -116,11 +109,7 @@ bool IsLaneId(const clang::Expr* expr, const clang::ASTContext& context) {
   }
   if (const auto* call = llvm::dyn_cast_or_null<clang::CallExpr>(expr)) return CalleeName(call) == "__lane_id";
   const auto* op = llvm::dyn_cast_or_null<clang::BinaryOperator>(expr);
-  if (!op || !DerivesFromThreadIndex(op->getLHS(), false)) return false;
-  const auto value = ConstantValue(op->getRHS(), context);
-  if (op->getOpcode() == clang::BO_Rem) return value == 32 || MentionsWarpSize(op->getRHS());
-  if (op->getOpcode() == clang::BO_And) return value == 31 || MentionsWarpSize(op->getRHS());
-  return false;
+  return op && IsLaneExpression(*op, context, /*or_warp_size=*/true);
 }
 
 }  // namespace

@@ -123,7 +123,7 @@ void BallotWidthRule::check(const MatchFinder::MatchResult& result) {
     // A lane mask assigned: a ballot/match call, or a variable initialized from one (`mask = my_mask`).
     const clang::Expr* value = StripCasts(assign->getRHS());
     const auto* call = llvm::dyn_cast<clang::CallExpr>(value);
-    if (!(call && IsBallotName(CalleeName(call))) && !(llvm::isa<clang::DeclRefExpr>(value) && HoldsBallot(value))) return;
+    if (!(call && IsBallotName(CalleeName(call))) && !(llvm::isa<clang::DeclRefExpr>(value) && HoldsBallot(value, lane_masks_))) return;
     const clang::QualType type = assign->getLHS()->getType();
     if (type->isDependentType() || !type->isIntegerType() || context.getTypeSize(type) > 32) return;
     // A local declared apart from its assignment (`int mask; ... mask = __match_any_sync(...)`, HeCBench
@@ -143,7 +143,7 @@ void BallotWidthRule::check(const MatchFinder::MatchResult& result) {
     return;
   }
   const auto* count = result.Nodes.getNodeAs<clang::CallExpr>("count");
-  if (!count || !HoldsBallot(count->getArg(0))) return;
+  if (!count || !HoldsBallot(count->getArg(0), lane_masks_)) return;
   const std::string name = CalleeName(count);
   const clang::SourceLocation name_loc = count->getCallee()->IgnoreImpCasts()->getBeginLoc();
   std::vector<EditSpec> edits;
@@ -181,7 +181,7 @@ void BallotWidthRule::CheckLaneBit(const clang::BinaryOperator& shift, clang::AS
   if (shift.getType()->isDependentType() || context.getTypeSize(shift.getType()) > 32) return;
   const clang::BinaryOperator* mask = MaskOperation(context, shift);
   if (!mask) return;
-  if (!HoldsBallot(mask->getLHS()) && !HoldsBallot(mask->getRHS())) return;
+  if (!HoldsBallot(mask->getLHS(), lane_masks_) && !HoldsBallot(mask->getRHS(), lane_masks_)) return;
   std::vector<EditSpec> edits;
   const clang::Expr* one = shift.getLHS()->IgnoreParenImpCasts();
   const auto begin = FileOffset(sm, one->getBeginLoc());

@@ -1,6 +1,7 @@
 #pragma once
 #include <set>
 
+#include "worker/translate/analyze/ast_helpers.h"
 #include "worker/translate/analyze/rule.h"
 
 namespace hipforge::translate::analyze {
@@ -14,10 +15,16 @@ class BallotWidthRule final : public Rule {
   void registerMatchers(clang::ast_matchers::MatchFinder* finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult& result) override;
   void checkTokens(const TextFile& file) override;
+  // A unit can be parsed more than once (host and device): what is kept per AST starts empty for each.
+  void onStartOfTranslationUnit() override {
+    widened_.clear();
+    lane_masks_.Clear();
+  }
 
  private:
   void CheckLaneBit(const clang::BinaryOperator& shift, clang::ASTContext& context);
   std::set<const clang::VarDecl*> widened_;  // locals whose declaration an assignment already widened
+  LaneMaskLocals lane_masks_;                 // one pass per function, not one per use
 };
 
 }  // namespace hipforge::translate::analyze

@@ -81,10 +81,6 @@ Direction StepOf(const clang::Expr* increment, const clang::VarDecl* variable, c
 
 constexpr const char* kLoopMessage =
     "shuffle loop offsets assume 32 lanes; a 64-wide wavefront (MI250/MI300) needs offsets up to 32";
-constexpr const char* kSegmentsMessage = "; every shuffle of this function stays in its 32-lane segment (width 32, or xor masks below 32)";
-constexpr const char* kSegmentsFix =
-    "Left as written: the function works in 32-lane segments, which a 64-wide wavefront runs as two segments. Widen "
-    "every 32 together (lane, bounds, shuffle width) only if a segment is meant to be the whole wavefront.";
 
 }  // namespace
 
@@ -133,7 +129,7 @@ void ShuffleOffsetsRule::CheckLoop(const clang::ForStmt& loop, clang::ASTContext
   const bool segments = ShufflesInSegmentsOf32(function, context);
   const bool device = IsDeviceFunction(function) && !segments;
   const clang::LangOptions& lang = context.getLangOpts();
-  const std::string message = std::string(kLoopMessage) + (segments ? kSegmentsMessage : "");
+  const std::string message = std::string(kLoopMessage) + (segments ? kSegmentsOf32Reason : "");
 
   if (direction == Direction::kHalving && *start_value == 16) {
     std::vector<EditSpec> edits;
@@ -144,7 +140,7 @@ void ShuffleOffsetsRule::CheckLoop(const clang::ForStmt& loop, clang::ASTContext
       edits.push_back({*begin, *end - *begin, "warpSize / 2"});
     }
     Report(sm, start->getBeginLoc(), MacroPlacement::kUse, message,
-           segments ? kSegmentsFix
+           segments ? kSegmentsOf32Fix
            : edits.empty() ? "Start the loop at warpSize / 2." : "Start the loop at warpSize / 2 (was 16).",
            std::move(edits));
     return;
@@ -166,7 +162,7 @@ void ShuffleOffsetsRule::CheckLoop(const clang::ForStmt& loop, clang::ASTContext
       edits.push_back({*begin, *end - *begin, replacement});
     }
     Report(sm, condition->getRHS()->getBeginLoc(), MacroPlacement::kUse, message,
-           segments ? kSegmentsFix : "Bound the loop by warpSize.", std::move(edits));
+           segments ? kSegmentsOf32Fix : "Bound the loop by warpSize.", std::move(edits));
   }
 }
 
@@ -191,8 +187,8 @@ void ShuffleOffsetsRule::CheckCall(const clang::CallExpr& call, clang::ASTContex
         edits.push_back({*begin, *end - *begin, "warpSize"});
       }
       Report(sm, width->getBeginLoc(), MacroPlacement::kUse,
-             name + " with width 32 shuffles within half of a 64-wide wavefront" + (segments ? kSegmentsMessage : ""),
-             segments ? kSegmentsFix : "Use warpSize as the width (or omit it).", std::move(edits));
+             name + " with width 32 shuffles within half of a 64-wide wavefront" + (segments ? kSegmentsOf32Reason : ""),
+             segments ? kSegmentsOf32Fix : "Use warpSize as the width (or omit it).", std::move(edits));
     }
   }
   // Unrolled trees start with offset 16 (down/xor) in a function that shuffles by constants.
