@@ -79,6 +79,11 @@ int main(int argc, char** argv) {
   app.add_flag("--no-profile", no_profile,
                "validate role: no kernel profiles (ncu, rocprofv3); tests and parity run as before "
                "(env MIGRATE_NO_PROFILE=1)");
+  int gpu_slots = from_environment.gpu_slots;
+  app.add_option("--gpu-slots", gpu_slots,
+                 "validate role: how many jobs' tests may run on one GPU at once (default 1: a GPU is leased to one "
+                 "job; more turns kernel profiles off; env MIGRATE_GPU_SLOTS)")
+      ->check(CLI::Range(1, 64));
   app.add_option("--lease-wait-ms", lease_wait_ms, "long-poll bound per LeaseTask");
   app.add_flag("--keep-scratch", keep_scratch, "keep task dirs for debugging");
   app.add_option("--log-level", log_level, "trace|debug|info|warn|error");
@@ -134,6 +139,7 @@ int main(int argc, char** argv) {
   role_options.nvcc = nvcc;
   role_options.cuda_reference = !no_cuda_reference;
   role_options.profile = !no_profile;
+  role_options.gpu_slots = gpu_slots;
   // Checked here, not at the first task: a bad size would fail every translation the worker leases.
   std::optional<uint64_t> pch_cache_flag;
   if (!pch_cache_size.empty()) {

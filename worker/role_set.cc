@@ -8,6 +8,7 @@
 #include <regex>
 #include <set>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "spdlog/spdlog.h"
@@ -111,7 +112,12 @@ absl::Status AddValidateRole(RoleSetImpl& set, ProcessLauncher& launcher, const 
   validate::ValidatorOptions validator_options;
   validator_options.hipcc = options.hipcc;
   validator_options.cuda_reference = options.cuda_reference;
-  validator_options.profile = options.profile;
+  validator_options.gpu_slots = std::max(1, options.gpu_slots);
+  // Kernel times measured while other jobs' tests share the GPU would be wrong, not just noisy.
+  validator_options.profile = options.profile && validator_options.gpu_slots == 1;
+  if (validator_options.gpu_slots > 1) {
+    spdlog::info("validate role: up to {} jobs' tests share each GPU; kernel profiles off", validator_options.gpu_slots);
+  }
   if (nvidia) {
     set.inventory_ = std::make_unique<validate::NvidiaSmiInventory>(launcher);
     validator_options.visibility = validate::VisibilityVariable::kCudaVisibleDevices;
@@ -142,7 +148,7 @@ absl::Status AddValidateRole(RoleSetImpl& set, ProcessLauncher& launcher, const 
   std::filesystem::path lock_dir = options.gpu_lock_dir.empty()
                                        ? std::filesystem::temp_directory_path() / "hipforge-gpu-locks"
                                        : options.gpu_lock_dir;
-  set.leases_ = std::make_unique<validate::FileLockLeaseManager>(caps.gpus, lock_dir);
+  set.leases_ = std::make_unique<validate::FileLockLeaseManager>(caps.gpus, lock_dir, validator_options.gpu_slots);
   validator_options.toolchains = toolchains;
   set.validator_ = std::make_unique<validate::Validator>(launcher, *set.inventory_, *set.leases_, validator_options);
   set.validate_ = std::make_unique<ValidateTaskRunner>(*set.validator_);
@@ -165,6 +171,10 @@ RoleSetOptions RoleSetOptionsFromEnvironment() {
   RoleSetOptions options;
   options.cuda_reference = !set("MIGRATE_NO_CUDA_REFERENCE");
   options.profile = !set("MIGRATE_NO_PROFILE");
+  if (const char* slots = std::getenv("MIGRATE_GPU_SLOTS"); slots != nullptr) {
+    int value = 0;
+    if (absl::SimpleAtoi(slots, &value) && value >= 1) options.gpu_slots = value;
+  }
   return options;
 }
 

@@ -35,6 +35,9 @@ struct RoleSetOptions {
   // nvidia platform: also build the submitted CUDA tree and run the same tests (the automatic CUDA reference).
   bool cuda_reference = true;
   bool profile = true;  // kernel profiles of the validate role (--no-profile)
+  // Validate role: how many jobs' tests may run on one GPU at once (--gpu-slots, env MIGRATE_GPU_SLOTS). 1: a GPU
+  // is leased to one job (the default; needed for kernel profiles, which more than 1 turns off).
+  int gpu_slots = 1;
 };
 
 class RoleSet {

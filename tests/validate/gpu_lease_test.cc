@@ -6,6 +6,7 @@
 #include <atomic>
 #include <map>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -155,6 +156,33 @@ TEST(GpuLeaseTest, SecondProcessCannotTakeAHeldGpu) {
   auto after = manager.Acquire("parent-job-3", {}, 2s);  // seen by polling the lock file
   ASSERT_TRUE(after.ok()) << after.status();
   EXPECT_EQ((*after)->device().key, "0000:c1:00.0");
+}
+
+// A pool with slots: that many jobs hold one GPU at once, never more, and separate manager instances (the server's
+// local workers, other processes) share the count through the slot lock files.
+TEST(GpuLeaseTest, SlotsLetThatManyJobsShareOneGpu) {
+  testing::ScratchDir locks("locks");
+  const std::vector<GpuDevice> one{GpuDevice{.hip_index = 0, .key = "gpu-a", .arch = "sm_90"}};
+  FileLockLeaseManager first(one, locks.path(), 3), second(one, locks.path(), 3);
+  auto a = first.Acquire("job-a", {}, 100ms);
+  auto b = second.Acquire("job-b", {}, 100ms);
+  auto c = first.Acquire("job-c", {}, 100ms);
+  ASSERT_TRUE(a.ok() && b.ok() && c.ok());
+  EXPECT_EQ((*a)->device().key, "gpu-a");
+  EXPECT_EQ(std::set<int>({(*a)->slot(), (*b)->slot(), (*c)->slot()}), (std::set<int>{0, 1, 2}));
+  auto d = second.Acquire("job-d", {}, 50ms);
+  EXPECT_EQ(d.status().code(), absl::StatusCode::kDeadlineExceeded);
+  const int freed = (*b)->slot();
+  b->reset();  // released through the other instance: seen by polling its lock file
+  auto e = first.Acquire("job-e", {}, 2s);
+  ASSERT_TRUE(e.ok()) << e.status();
+  EXPECT_EQ((*e)->slot(), freed);
+  // One slot (the default) is the exclusive lease, with the lock file name it always had.
+  FileLockLeaseManager exclusive({GpuDevice{.hip_index = 0, .key = "gpu-b", .arch = "sm_90"}}, locks.path());
+  auto only = exclusive.Acquire("job-f", {}, 100ms);
+  ASSERT_TRUE(only.ok());
+  EXPECT_TRUE(std::filesystem::exists(locks.path() / "gpu-b.lock"));
+  EXPECT_EQ(exclusive.Acquire("job-g", {}, 50ms).status().code(), absl::StatusCode::kDeadlineExceeded);
 }
 
 }  // namespace

@@ -22,13 +22,15 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string LockFileName(const std::string& key) {
+std::string LockFileName(const std::string& key, int slot) {
   std::string name = key;
   for (char& c : name) {
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_') c = '_';
   }
-  return name + ".lock";
+  return slot == 0 ? name + ".lock" : absl::StrCat(name, ".slot", slot, ".lock");
 }
+
+std::string HeldKey(const std::string& key, int slot) { return absl::StrCat(key, "#", slot); }
 
 // Cross-process half: a lock file per GPU, flock()ed for the lease's lifetime. Returns the fd or -1
 // when another process holds it.
@@ -116,12 +118,14 @@ struct FileLockLeaseManager::State {
   fs::path lock_dir;
   std::mutex mutex;
   std::condition_variable released;
-  std::map<std::string, int> held;  // key -> lock fd (in-process half)
+  int slots = 1;
+  std::map<std::string, int> held;  // HeldKey(key, slot) -> lock fd (in-process half)
 };
 
-FileLockLeaseManager::FileLockLeaseManager(std::vector<GpuDevice> devices, fs::path lock_dir)
+FileLockLeaseManager::FileLockLeaseManager(std::vector<GpuDevice> devices, fs::path lock_dir, int slots_per_gpu)
     : state_(std::make_unique<State>()) {
   state_->devices = std::move(devices);
+  state_->slots = std::max(1, slots_per_gpu);
   state_->lock_dir = std::move(lock_dir);
   std::error_code ec;
   fs::create_directories(state_->lock_dir, ec);
@@ -144,15 +148,18 @@ absl::StatusOr<std::unique_ptr<GpuLease>> FileLockLeaseManager::Acquire(
   const Ticket ticket(state_->lock_dir);
   std::unique_lock lock(state_->mutex);
   while (true) {
-    const bool my_turn = ticket.Position() < state_->devices.size();
-    for (const GpuDevice& device : state_->devices) {
-      if (!my_turn) break;
-      if (!acceptable(device) || state_->held.count(device.key)) continue;
-      const int fd = TryLockFile(state_->lock_dir / LockFileName(device.key), job_id);
-      if (fd < 0) continue;  // another worker process has it
-      state_->held[device.key] = fd;
-      spdlog::info("GPU {} ({}) leased to job {}", device.key, device.arch, job_id);
-      return std::make_unique<GpuLease>(*this, device);
+    const bool my_turn = ticket.Position() < state_->devices.size() * static_cast<size_t>(state_->slots);
+    // Slot by slot, so that with several slots the jobs spread over the GPUs before they share one.
+    for (int slot = 0; my_turn && slot < state_->slots; ++slot) {
+      for (const GpuDevice& device : state_->devices) {
+        if (!acceptable(device) || state_->held.count(HeldKey(device.key, slot))) continue;
+        const int fd = TryLockFile(state_->lock_dir / LockFileName(device.key, slot), job_id);
+        if (fd < 0) continue;  // another worker process has it
+        state_->held[HeldKey(device.key, slot)] = fd;
+        spdlog::info("GPU {} ({}) leased to job {}{}", device.key, device.arch, job_id,
+                     state_->slots > 1 ? absl::StrCat(" (slot ", slot + 1, " of ", state_->slots, ")") : "");
+        return std::make_unique<GpuLease>(*this, device, slot);
+      }
     }
     if (std::chrono::steady_clock::now() >= deadline) {
       return absl::DeadlineExceededError(absl::StrCat("no GPU became free within ", wait.count(), " ms"));
@@ -163,10 +170,10 @@ absl::StatusOr<std::unique_ptr<GpuLease>> FileLockLeaseManager::Acquire(
   }
 }
 
-void FileLockLeaseManager::Release(const GpuDevice& device) {
+void FileLockLeaseManager::Release(const GpuDevice& device, int slot) {
   {
     std::lock_guard lock(state_->mutex);
-    auto it = state_->held.find(device.key);
+    auto it = state_->held.find(HeldKey(device.key, slot));
     if (it == state_->held.end()) return;
     ::close(it->second);  // drops the flock
     state_->held.erase(it);

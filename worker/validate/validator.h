@@ -67,6 +67,8 @@ struct ValidatorOptions {
   std::chrono::milliseconds test_timeout{std::chrono::minutes(10)};
   std::chrono::milliseconds lease_wait{std::chrono::minutes(30)};
   bool profile = true;  // rocprofv3/rocprof (ncu on NVIDIA) when present and a GPU is leased
+  // Jobs whose tests may share one GPU (FileLockLeaseManager's slots); reports say when a run shared it.
+  int gpu_slots = 1;
   // On an NVIDIA GPU: build the submitted CUDA tree too and run the same tests (the automatic CUDA reference).
   bool cuda_reference = true;
   std::filesystem::path ncu;  // NVIDIA kernel profiles; empty: FindNcu (PATH, /usr/local/cuda/bin)

@@ -36,7 +36,7 @@ class FakeLeases final : public GpuLeaseManager {
     if (!refusal.ok()) return refusal;
     return std::make_unique<GpuLease>(*this, device);
   }
-  void Release(const GpuDevice&) override { ++released; }
+  void Release(const GpuDevice&, int) override { ++released; }
   GpuDevice device{.hip_index = 0, .key = "0000:c1:00.0", .arch = "gfx90a", .name = "AMD Instinct MI250X"};
   absl::Status refusal;
   std::vector<std::string> asked_archs;

@@ -26,6 +26,10 @@ absl::Status Validator::LeaseGpu(State& state) {
       gpu.device_key = state.lease->device().key;
       gpu.device_arch = state.lease->device().arch;
       gpu.note = absl::StrCat("ran on ", state.lease->device().name, " ", state.lease->device().key);
+      if (options_.gpu_slots > 1) {
+        absl::StrAppend(&gpu.note, " (shared: up to ", options_.gpu_slots, " jobs' tests at once on this GPU, slot ",
+                        state.lease->slot() + 1, "; no kernel profiles)");
+      }
       if (absl::StartsWith(state.lease->device().arch, "sm_")) {
         // What an NVIDIA run proves, and what it does not (docs/validation.md, "NVIDIA validate pool").
         absl::StrAppend(&gpu.note, ": behaviour checked on HIP's NVIDIA platform (", state.lease->device().arch,
