@@ -204,5 +204,35 @@ TEST(PythonRewriterTest, CupyKernelGoesThroughTheTranslator) {
   EXPECT_EQ(result.output, "SRC = r'''/*hip*/\n__global__ void k() {}\n'''\nk = cp.RawKernel(SRC, 'k')\n");
 }
 
+TEST(MakefileRewriterTest, CFilesThatNvccCompiledAsCxxStayCxxUnderHipcc) {
+  // HeCBench frna/prna: a pattern rule for `.c` through CC = nvcc; heartwall: `.c` files named in the recipe.
+  const RewriteResult pattern = Makefile(
+      "CC = nvcc\n"
+      "%.o: %.c\n"
+      "\t$(CC) $(CFLAGS) -c $< -o $@\n"
+      "%.o: %.cu\n"
+      "\t$(CC) $(CFLAGS) -c $< -o $@\n");
+  EXPECT_EQ(pattern.output,
+            "CC = hipcc\n"
+            "%.o: %.c\n"
+            "\t$(CC) $(CFLAGS) -c -x c++ $< -x none -o $@\n"
+            "%.o: %.cu\n"
+            "\t$(CC) $(CFLAGS) -c $< -o $@\n");
+  const RewriteResult named = Makefile(
+      "CC = nvcc\n"
+      "a.o: a.h \\\n"
+      "\ta.c\n"
+      "\t$(CC)\t$(CFLAGS) ./a.c \\\n"
+      "\t\t-c -o a.o\n");
+  EXPECT_EQ(named.output,
+            "CC = hipcc\n"
+            "a.o: a.h \\\n"
+            "\ta.c\n"
+            "\t$(CC)\t$(CFLAGS) -x c++ ./a.c -x none \\\n"
+            "\t\t-c -o a.o\n");
+  // A C compiler that is not nvcc keeps compiling C.
+  EXPECT_EQ(Makefile("CC = gcc\n%.o: %.c\n\t$(CC) -c $< -o $@\n").output, "CC = gcc\n%.o: %.c\n\t$(CC) -c $< -o $@\n");
+}
+
 }  // namespace
 }  // namespace hipforge::translate

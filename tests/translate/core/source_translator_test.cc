@@ -106,6 +106,29 @@ TEST_F(SourceTranslatorTest, HeaderIncludedByTwoUnitsIsTranslatedOnceInContext) 
   EXPECT_NE((*results)[1].output.find("hipFree(d)"), std::string::npos);
 }
 
+// nvcc includes cuda_runtime.h before a unit's first line. A C++ unit that defines a one-letter macro and then
+// includes a header using the runtime without including it (HeCBench pad: host_task.cpp, `#define T double`,
+// support/partitioner.h) must meet HIP's headers before its macro, or HIP's templates break.
+TEST_F(SourceTranslatorTest, AUnitSeesTheRuntimeBeforeItsOwnMacros) {
+  Write("include/part.h",
+        "#pragma once\nstruct Part { int* list; };\n"
+        "__device__ inline int first(Part* p) { return atomicAdd(p->list, 1); }\n"
+        "inline void sync_part(cudaStream_t s) { cudaStreamSynchronize(s); }\n");
+  Write("src/host.cpp", "#define T double\n#include \"part.h\"\nT host(Part* p) { return 0; }\n");
+  auto translator = CreateSourceTranslator(Options());
+  ASSERT_TRUE(translator.ok());
+  auto results = (*translator)->Translate(root_, {"src/host.cpp"}, {}, nullptr);
+  ASSERT_TRUE(results.ok()) << results.status();
+  const FileTranslation* header = Find(*results, "include/part.h");
+  const FileTranslation* unit = Find(*results, "src/host.cpp");
+  ASSERT_NE(header, nullptr);
+  ASSERT_NE(unit, nullptr);
+  EXPECT_NE(header->output.find("#include <hip/hip_runtime.h>"), std::string::npos) << header->output;
+  const size_t runtime = unit->output.find("#include <hip/hip_runtime.h>");
+  ASSERT_NE(runtime, std::string::npos) << unit->output;
+  EXPECT_LT(runtime, unit->output.find("#define T double")) << unit->output;
+}
+
 TEST_F(SourceTranslatorTest, ExtraEditsAreAppliedWithTheTranslatorsOwn) {
   Write("src/a.cu", "#include <cuda_runtime.h>\nint main() { int* d; cudaMalloc(&d, 4); return 0; }\n");
   auto translator = CreateSourceTranslator(Options());

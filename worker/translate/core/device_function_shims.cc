@@ -51,29 +51,55 @@ constexpr std::string_view kBfloat16IntegerCode =
 #undef HIPFORGE_BF16_CONVERSIONS
 #undef HIPFORGE_BF16_CONVERSION
 
-// atomicAdd on __half2 and __half: a compare-and-swap loop on the 32-bit word, right on every kind of memory
-// (HIP's unsafeAtomicAdd(__half2*) uses the hardware add, which fine-grained host memory does not support).
-// The whole word changes atomically, stronger than CUDA's per-half guarantee; the old value is returned.
+// atomicAdd on the 16-bit pairs and singles (__half2/__half, __hip_bfloat162/__hip_bfloat16): a compare-and-swap
+// loop on the 32-bit word, right on every kind of memory (HIP's unsafeAtomicAdd on them uses the hardware add, which
+// fine-grained host memory does not support). The whole word changes atomically, stronger than CUDA's per-half
+// guarantee; the old value is returned. One text for both families (pair type, single type, their adds).
+#define HIPFORGE_16BIT_ATOMIC_ADD(pair, single)                                                                   \
+  "__device__ inline " pair " atomicAdd(" pair "* address, " pair " value) { "                                    \
+  "unsigned int* word = reinterpret_cast<unsigned int*>(address); unsigned int old = *word, assumed; do { "      \
+  "assumed = old; " pair " current; __builtin_memcpy(&current, &assumed, 4); const " pair                         \
+  " sum = __hadd2(current, value); "                                                                              \
+  "unsigned int next; __builtin_memcpy(&next, &sum, 4); old = atomicCAS(word, assumed, next); } while (old != "   \
+  "assumed); " pair " previous; __builtin_memcpy(&previous, &old, 4); return previous; } "                        \
+  "__device__ inline " single " atomicAdd(" single "* address, " single " value) { "                              \
+  "const unsigned int shift = (reinterpret_cast<unsigned long long>(address) & 2) * 8; "                          \
+  "unsigned int* word = reinterpret_cast<unsigned int*>(reinterpret_cast<char*>(address) - shift / 8); "          \
+  "unsigned int old = *word, assumed; do { assumed = old; const unsigned short bits = "                           \
+  "static_cast<unsigned short>(assumed >> shift); " single " current; __builtin_memcpy(&current, &bits, 2); "     \
+  "const " single " sum = __hadd(current, value); unsigned short sum_bits; __builtin_memcpy(&sum_bits, &sum, 2); " \
+  "old = atomicCAS(word, assumed, (assumed & ~(0xffffu << shift)) | (static_cast<unsigned int>(sum_bits) << "     \
+  "shift)); } while (old != assumed); const unsigned short previous_bits = static_cast<unsigned short>(old >> "   \
+  "shift); " single " previous; __builtin_memcpy(&previous, &previous_bits, 2); return previous; }\n"
 constexpr std::string_view kHalfAtomicNames[] = {"atomicAdd"};
 constexpr std::string_view kHalfTypeWords[] = {"__half", "__half2", "half", "half2"};
 constexpr std::string_view kHalfAtomicCode =
     "#include <hip/hip_runtime.h>\n#include <hip/hip_fp16.h>\n"
     "#ifndef HIPFORGE_HALF_ATOMIC_ADD_SHIM\n"
     "#define HIPFORGE_HALF_ATOMIC_ADD_SHIM /* hipforge: HIP has no atomicAdd on __half2/__half */\n"
-    "__device__ inline __half2 atomicAdd(__half2* address, __half2 value) { "
-    "unsigned int* word = reinterpret_cast<unsigned int*>(address); unsigned int old = *word, assumed; do { "
-    "assumed = old; __half2 current; __builtin_memcpy(&current, &assumed, 4); const __half2 sum = __hadd2(current, value); "
-    "unsigned int next; __builtin_memcpy(&next, &sum, 4); old = atomicCAS(word, assumed, next); } while (old != assumed); "
-    "__half2 previous; __builtin_memcpy(&previous, &old, 4); return previous; } "
-    "__device__ inline __half atomicAdd(__half* address, __half value) { "
-    "const unsigned int shift = (reinterpret_cast<unsigned long long>(address) & 2) * 8; "
-    "unsigned int* word = reinterpret_cast<unsigned int*>(reinterpret_cast<char*>(address) - shift / 8); "
-    "unsigned int old = *word, assumed; do { assumed = old; const unsigned short bits = "
-    "static_cast<unsigned short>(assumed >> shift); __half current; __builtin_memcpy(&current, &bits, 2); "
-    "const __half sum = __hadd(current, value); unsigned short sum_bits; __builtin_memcpy(&sum_bits, &sum, 2); "
-    "old = atomicCAS(word, assumed, (assumed & ~(0xffffu << shift)) | (static_cast<unsigned int>(sum_bits) << shift)); "
-    "} while (old != assumed); const unsigned short previous_bits = static_cast<unsigned short>(old >> shift); "
-    "__half previous; __builtin_memcpy(&previous, &previous_bits, 2); return previous; }\n"
+    HIPFORGE_16BIT_ATOMIC_ADD("__half2", "__half")
+    "#endif\n";
+// HeCBench f16atomic: HIP 6.4.3's amd_hip_bf16.h has unsafeAtomicAdd(__hip_bfloat162*) and no atomicAdd on either.
+constexpr std::string_view kBfloat16TypeWords[] = {"__nv_bfloat16", "__nv_bfloat162", "nv_bfloat16", "nv_bfloat162"};
+constexpr std::string_view kBfloat16AtomicCode =
+    "#include <hip/hip_runtime.h>\n#include <hip/hip_bf16.h>\n"
+    "#ifndef HIPFORGE_BF16_ATOMIC_ADD_SHIM\n"
+    "#define HIPFORGE_BF16_ATOMIC_ADD_SHIM /* hipforge: HIP has no atomicAdd on __hip_bfloat162/__hip_bfloat16 */\n"
+    HIPFORGE_16BIT_ATOMIC_ADD("__hip_bfloat162", "__hip_bfloat16")
+    "#endif\n";
+#undef HIPFORGE_16BIT_ATOMIC_ADD
+
+// CubDebugExit: CUB's util_debug.cuh defines it as `if (cub::Debug((cudaError_t) (e), __FILE__, __LINE__)) { exit(1); }`;
+// hipCUB has HipcubDebug (hipcub::Debug with the same arguments, printing under HIPCUB_STDERR as CUB's does under
+// CUB_STDERR, which the tables map) but no exiting form. The same expansion over HipcubDebug.
+constexpr std::string_view kCubDebugExitNames[] = {"CubDebugExit"};
+constexpr std::string_view kCubDebugExitCode =
+    "#include <cstdlib>\n#include <hipcub/hipcub.hpp>\n"
+    "#ifndef HIPFORGE_CUB_DEBUG_EXIT_SHIM\n"
+    "#define HIPFORGE_CUB_DEBUG_EXIT_SHIM /* hipforge: hipCUB has no CubDebugExit */\n"
+    "#ifndef CubDebugExit\n"
+    "#define CubDebugExit(e) if (HipcubDebug(e)) { exit(1); }\n"
+    "#endif\n"
     "#endif\n";
 
 constexpr DeviceFunctionShim kShims[] = {
@@ -96,12 +122,25 @@ constexpr DeviceFunctionShim kShims[] = {
      .code = kHalfAtomicCode,
      .note = "HIP has no atomicAdd on __half2/__half: inline overloads (a compare-and-swap loop on the 32-bit "
              "word, correct on device and host memory) are written after the includes"},
+    {.guard = "HIPFORGE_BF16_ATOMIC_ADD_SHIM",
+     .names = kHalfAtomicNames,
+     .with_any_of = kBfloat16TypeWords,
+     .checked_through = {6, 4},
+     .code = kBfloat16AtomicCode,
+     .note = "HIP has no atomicAdd on __hip_bfloat162/__hip_bfloat16: inline overloads (a compare-and-swap loop on "
+             "the 32-bit word, correct on device and host memory) are written after the includes"},
     {.guard = "HIPFORGE_SIMD_INTRINSICS_SHIM",
      .names = kSimdIntrinsicNames,
      .record = "__vadd2",
      .code = kSimdIntrinsicsCode,
      .note = "HIP has no per-byte/per-halfword SIMD intrinsics (__vadd4, __vcmpne2, ...): inline definitions of all "
              "82, lane by lane (checked bit for bit against CUDA's), are written after the includes"},
+    {.guard = "HIPFORGE_CUB_DEBUG_EXIT_SHIM",
+     .names = kCubDebugExitNames,
+     .record = "CubDebugExit",
+     .code = kCubDebugExitCode,
+     .note = "hipCUB has no CubDebugExit: CUB's definition over hipCUB's HipcubDebug (exit(1) when the call failed) "
+             "is written after the includes"},
     {.guard = "HIPFORGE_DPX_INTRINSICS_SHIM",
      .names = kDpxIntrinsicNames,
      .record = "__vimax3_s32",

@@ -25,7 +25,10 @@ class Composer {
  public:
   Composer(const ComposeInput& input, const TranslateOptions& options) : input_(input), options_(options) {
     token_edits_ = input.token_edits;
-    std::sort(token_edits_.begin(), token_edits_.end(),
+    // Stable: insertions at one offset keep the order the pass made them in (HIP_ENABLE_WARP_SYNC_BUILTINS before
+    // the hip_runtime.h include at the top of a file; unordered, HeCBench rsmt got the include first and
+    // "use of undeclared identifier '__any_sync'").
+    std::stable_sort(token_edits_.begin(), token_edits_.end(),
               [](const TextEdit& a, const TextEdit& b) { return a.offset < b.offset; });
   }
 

@@ -45,6 +45,7 @@ class TokenPass {
         NoteUsingNamespaceCub(i);
         if (HandleQualifiedCooperativeGroups(i)) continue;
         if (HandleShimmedCall(i)) continue;
+        if (HandleThrustCudaSystem(i)) continue;
         if (input_.discover_sites && HasArgumentRewrites(Text(token))) DiscoverCall(i);
         RenameIdentifier(token);
       } else if (token.kind == clang::tok::string_literal) {
@@ -135,6 +136,7 @@ class TokenPass {
     bool guard_defined = false;
     std::string_view last_directive;
     int directive_number = 0;
+    bool include_seen = false;
     for (size_t hash : collect_directive_names_) {
       if (hash + 1 >= tokens_.size() || !IsIdentifier(tokens_[hash + 1])) continue;
       const std::string_view directive = Text(tokens_[hash + 1]);
@@ -142,7 +144,9 @@ class TokenPass {
       ++directive_number;
       const bool has_name = hash + 2 < tokens_.size() && IsIdentifier(tokens_[hash + 2]) &&
                             !tokens_[hash + 2].line_start;
+      if (!first_directive_offset_) first_directive_offset_ = tokens_[hash].begin;
       if (directive == "define" && has_name) {
+        if (!include_seen) define_before_include_ = true;
         project_macros_.insert(std::string(Text(tokens_[hash + 2])));
         // `#define FULL_MASK 0xffffffff`: remembered so warp calls using the macro count as full-mask.
         const uint32_t define_end = LineEnd(tokens_[hash + 2].end());
@@ -163,6 +167,7 @@ class TokenPass {
       } else if (directive == "pragma" && has_name && Text(tokens_[hash + 2]) == "once" && !pragma_once_end_) {
         pragma_once_end_ = tokens_[hash + 2].end();
       } else if (directive == "include" || directive == "include_next" || directive == "import") {
+        include_seen = true;
         const auto include = ParseInclude(tokens_[hash + 1].end());
         if (include && include->name == "cublas_v2.h") blas_v2_included_ = true;
         if (include && IsCublasHeader(include->name)) blas_header_included_ = true;
@@ -348,6 +353,9 @@ class TokenPass {
       offset = *guard_insert_offset_;
     } else if (first_include_offset_) {
       offset = *first_include_offset_;
+      // nvcc includes the runtime before a unit's first line: a main file that #defines a macro before its first
+      // include (`#define T double`) gets it above its first directive, or HIP's headers meet the macro.
+      if (input_.main_file && define_before_include_ && first_directive_offset_) offset = *first_directive_offset_;
     }
     // A header whose CUDA names all sit in an `#ifdef __CUDACC__` region includes the runtime there: C units
     // include it too (nvcc compiles .c files as C, where hip_runtime.h cannot be included).
@@ -391,9 +399,12 @@ class TokenPass {
       if (std::find(shims[s].names.begin(), shims[s].names.end(), name) == shims[s].names.end()) continue;
       const CallUse use = ClassifyCallUse(content_, tokens_, index);
       if (use == CallUse::kOwnDeclaration) own_shim_names_.insert(std::string(name));
-      if (use != CallUse::kCall || !ShimApplies(shims[s])) return false;
+      if (use != CallUse::kCall) return false;
+      if (!ShimApplies(shims[s])) continue;
       if (!shim_first_use_.count(s)) shim_first_use_[s] = tokens_[index].begin;
-      if (shims[s].record.empty()) return false;  // an overload of a name HIP has: renamed as usual
+      // An overload of a name HIP has (atomicAdd on half, on bfloat16): renamed as usual, and the other shims of the
+      // name are remembered too (each is written only where its types appear).
+      if (shims[s].record.empty()) continue;
       output_.stats.converted["function"]++;
       uses_runtime_api_ = true;
       runtime_use_offsets_.push_back(tokens_[index].begin);
@@ -653,6 +664,24 @@ class TokenPass {
            "unqualified, which is ambiguous with hipcub::internal when it is included after the directive.");
   }
 
+  // rocThrust keeps Thrust's CUDA-system policies and types under `hip` (thrust::hip::par, par_nosync,
+  // thrust::system::hip::...); `thrust::cuda::` names nothing there (HeCBench nosync: "no member named 'cuda' in
+  // namespace 'thrust'").
+  bool HandleThrustCudaSystem(size_t index) {
+    if (Text(tokens_[index]) != "cuda" || index < 2 || index + 1 >= tokens_.size() ||
+        tokens_[index - 1].kind != clang::tok::coloncolon || tokens_[index + 1].kind != clang::tok::coloncolon) {
+      return false;
+    }
+    std::string_view qualifier = Text(tokens_[index - 2]);
+    if (qualifier == "system" && index >= 4 && tokens_[index - 3].kind == clang::tok::coloncolon) {
+      qualifier = Text(tokens_[index - 4]);
+    }
+    if (qualifier != "thrust") return false;
+    AddEdit(tokens_[index].begin, tokens_[index].length, "hip", "thrust");
+    output_.stats.converted["namespace"]++;
+    return true;
+  }
+
   // `__syncwarp()` / `__syncwarp(mask)` where the target HIP has no __syncwarp (compat_shims.h).
   bool HandleSyncWarp(size_t index) {
     if (Text(tokens_[index]) != "__syncwarp" || index + 1 >= tokens_.size() ||
@@ -763,6 +792,8 @@ class TokenPass {
   std::optional<uint32_t> pragma_once_end_;
   std::optional<uint32_t> guard_insert_offset_;
   std::optional<uint32_t> first_include_offset_;
+  std::optional<uint32_t> first_directive_offset_;
+  bool define_before_include_ = false;  // a #define precedes the first #include
 };
 
 }  // namespace

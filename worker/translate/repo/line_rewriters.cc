@@ -106,6 +106,64 @@ std::set<std::string> ArchOnlyVariables(const std::vector<std::string>& lines) {
   return variables;
 }
 
+// nvcc hands a `.c` file to its host compiler as C++; hipcc, like clang, compiles it as C (then `-std=c++17` is
+// refused and C++ in the file fails). The physical lines of recipes that give a `.c` file to nvcc (directly, by a
+// path ending in /nvcc, or through a variable assigned one), each with whether its rule's source `$<` is a `.c`.
+std::map<uint32_t, bool> NvccCSourceRecipeLines(const std::vector<std::string>& lines) {
+  static const std::regex kNvccVariable(
+      R"(^\s*(?:override\s+|export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(?:\?|:|::)?=\s*(?:\S*/)?nvcc(?:\s.*)?$)");
+  static const std::regex kCompiler(R"(^[@+\-\s]*(?:(?:\S*/)?nvcc|\$[({]([A-Za-z_][A-Za-z0-9_]*)[)}])(?:\s|$))");
+  std::set<std::string> nvcc_variables;
+  for (const std::string& line : lines) {
+    std::smatch m;
+    if (std::regex_match(line, m, kNvccVariable)) nvcc_variables.insert(m[1].str());
+  }
+  std::map<uint32_t, bool> recipe_lines;
+  bool in_recipe = false, source_is_c = false;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string& line = lines[i];
+    const size_t first = line.find_first_not_of(" \t\r\n");
+    if (!line.empty() && line[0] == '\t' && in_recipe) {
+      // One command and its continuation lines.
+      const auto continued = [](const std::string& text) {
+        const size_t end = text.find_last_not_of(" \t\r\n");
+        return end != std::string::npos && text[end] == '\\';
+      };
+      size_t last = i;
+      while (last + 1 < lines.size() && continued(lines[last])) ++last;
+      std::smatch m;
+      if (std::regex_search(line, m, kCompiler) && (!m[1].matched || nvcc_variables.count(m[1].str()))) {
+        for (size_t j = i; j <= last; ++j) recipe_lines[static_cast<uint32_t>(j + 1)] = source_is_c;
+      }
+      i = last;
+      continue;
+    }
+    if (first == std::string::npos || line[first] == '#') continue;
+    in_recipe = false;
+    // A rule: `targets: prerequisites` (also `targets: %.o: %.c`), not an assignment.
+    const size_t colon = line.find(':');
+    if (colon == std::string::npos || line.compare(colon, 2, ":=") == 0 || line.compare(colon, 3, "::=") == 0 ||
+        line.substr(0, colon).find('=') != std::string::npos) {
+      continue;
+    }
+    in_recipe = true;
+    static const std::regex kFirstPrerequisite(R"(^[ \t]*(\S+?\.c)(?:[ \t\r\n\\]|$))");
+    source_is_c = std::regex_search(line.substr(line.find_last_of(':') + 1), kFirstPrerequisite);
+  }
+  return recipe_lines;
+}
+
+// `-x c++ FILE.c -x none` for each `.c` word of a recipe line (and `$<` when the rule's source is a `.c`).
+bool CompileCAsCxx(std::string& line, bool source_is_c) {
+  static const std::regex kCWord(R"((^|[ \t])([^\s$]*\.c)(?=[ \t\r\n\\]|$))");
+  static const std::regex kSource(R"((^|[ \t])(\$<)(?=[ \t\r\n\\]|$))");
+  std::string out = std::regex_replace(line, kCWord, "$1-x c++ $2 -x none");
+  if (source_is_c) out = std::regex_replace(out, kSource, "$1-x c++ $2 -x none");
+  if (out == line) return false;
+  line = out;
+  return true;
+}
+
 }  // namespace
 
 std::string MapContainerImage(const std::string& image, const std::string& rocm_version, std::string& note) {
@@ -142,7 +200,14 @@ RewriteResult MakefileRewriter::Rewrite(const std::string& relative_path, const 
   ScriptLineRewriter rewriter(options);
   std::string architectures;
   for (const auto& arch : options.architectures) architectures += (architectures.empty() ? "" : " ") + arch;
+  const std::map<uint32_t, bool> c_recipes = NvccCSourceRecipeLines(SplitLinesKeepEnd(content, ends_with_newline));
   return RewriteLines(content, rewriter, "makefile", [&](std::string& line, uint32_t number, RewriteResult& result) {
+    if (const auto recipe = c_recipes.find(number); recipe != c_recipes.end() && CompileCAsCxx(line, recipe->second)) {
+      result.notes.push_back({"HB501", number, "a .c file nvcc compiled as C++: `-x c++` for hipcc, which compiles .c as C",
+                              false});
+      result.changed_by.insert("HB501");
+      return false;  // the line's other words are still rewritten (nvcc -> hipcc, flags)
+    }
     const std::optional<ArchAssignment> assignment = ParseArchAssignment(line);
     if (!assignment || !options.arch_variables.count(assignment->name)) return false;
     result.notes.push_back({"HB501", number,

@@ -11,7 +11,7 @@ class MakefileRewriter final : public BuildFileRewriter {
  public:
   RepoFileKind kind() const override { return RepoFileKind::kMakefile; }
   std::string name() const override { return "makefile"; }
-  int version() const override { return 2; }
+  int version() const override { return 3; }
   RewriteResult Rewrite(const std::string& relative_path, const std::string& content,
                         const RewriteContext& context) const override;
 };
