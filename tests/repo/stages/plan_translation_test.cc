@@ -32,6 +32,22 @@ TEST_F(PlanTranslationTest, TranslatesWhatUsesCudaAndKeepsExtensionSourcesAndHip
   EXPECT_FALSE(state_.context.relocatable_device_code_needed);
 }
 
+// nvcc compiled a C++ source that includes a header with kernel code with cuda_runtime.h before its first line
+// (HeCBench pad: host_task.cpp, support/partitioner.h): it is translated as a unit so that it gets the runtime
+// before its own macros. One that includes only plain headers stays as it is.
+TEST_F(PlanTranslationTest, TranslatesCppSourcesThatIncludeKernelHeaders) {
+  Add("support/partitioner.h", RepoFileKind::kHeader, "__device__ inline int first(int* p) { return *p; }\n");
+  Add("support/plain.h", RepoFileKind::kHeader, "inline int plain() { return 0; }\n");
+  Add("host_task.cpp", RepoFileKind::kOther, "#define T double\n#include \"support/partitioner.h\"\n");
+  Add("other.cpp", RepoFileKind::kOther, "#include \"support/plain.h\"\n");
+  ASSERT_TRUE(PlanTranslation(state_, Tools()).ok());
+  std::vector<std::string> planned;
+  for (const fs::path& path : state_.to_translate) planned.push_back(path.generic_string());
+  EXPECT_EQ(planned, (std::vector<std::string>{"host_task.cpp"}));
+  EXPECT_EQ(state_.kinds["host_task.cpp"], RepoFileKind::kCppSource);
+  EXPECT_EQ(state_.kinds["other.cpp"], RepoFileKind::kOther);
+}
+
 TEST_F(PlanTranslationTest, RenamesCudaSourcesOnlyWhenAsked) {
   options_.rename_to_hip = true;
   Add("a.cu", RepoFileKind::kCudaSource, "__global__ void k() {}\n");

@@ -1,6 +1,7 @@
 #include "worker/translate/repo/stages/plan_translation.h"
 
 #include <regex>
+#include <set>
 
 #include "worker/translate/repo/cmake_rewriter.h"
 #include "worker/translate/repo/file_classifier.h"
@@ -8,6 +9,43 @@
 
 namespace hipforge::translate {
 namespace fs = std::filesystem;
+
+namespace {
+
+// A C++ source that uses no CUDA itself but includes a project header that does (HeCBench pad: host_task.cpp
+// includes support/partitioner.h, which has __device__ functions and system atomics): nvcc compiled it with
+// cuda_runtime.h included before its first line. It is translated as a unit too, so that it meets HIP's headers
+// before its own macros (source_translator.cc, AddRuntimeIncludeToIncluders).
+void AddCppIncludersOfCudaHeaders(MigrationState& state) {
+  // CUDA code: what the translator needs, or kernel code (__device__, __global__), which only nvcc compiled.
+  static const std::regex kKernelCode(R"(\b__(?:device|global|host)__\b)");
+  const auto is_cuda = [&](const std::string& header) {
+    const auto content = state.contents.find(header);
+    return content != state.contents.end() &&
+           (UsesCuda(content->second) || std::regex_search(content->second, kKernelCode));
+  };
+  const std::set<std::string> planned(state.to_translate.begin(), state.to_translate.end());
+  static const std::regex kQuotedInclude(R"re((?:^|\n)[ \t]*#[ \t]*include[ \t]*"([^"]+)")re");
+  for (auto& [path, kind] : state.kinds) {
+    // The classifier files C++ sources without CUDA names as kOther (copied as they are).
+    const std::string& text = state.contents[path];
+    if (kind != RepoFileKind::kOther || FileKindOf(path, text) != FileKind::kCppSource || planned.count(path) ||
+        state.extension_sources.count(path)) {
+      continue;
+    }
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), kQuotedInclude); it != std::sregex_iterator(); ++it) {
+      const fs::path named = (*it)[1].str();
+      const std::string beside = (fs::path(path).parent_path() / named).lexically_normal().generic_string();
+      if (is_cuda(beside) || is_cuda(named.lexically_normal().generic_string())) {
+        state.to_translate.push_back(path);
+        kind = RepoFileKind::kCppSource;
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace
 
 absl::Status PlanTranslation(MigrationState& state, const MigrationTools&) {
   const MigrationOptions& options = state.options;
@@ -42,6 +80,7 @@ absl::Status PlanTranslation(MigrationState& state, const MigrationTools&) {
       }
     }
   }
+  AddCppIncludersOfCudaHeaders(state);
   for (const auto& [path, kind] : kinds) {
     if (kind != RepoFileKind::kCMake) continue;
     for (const auto& lib : CudaLibrariesInCMake(contents[path])) context.cmake_cuda_libraries.insert(lib);
