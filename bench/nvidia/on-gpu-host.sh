@@ -3,8 +3,10 @@
 # through the product only: one migrate-server (embedded PostgreSQL, local translate + validate workers, which
 # find the H200 and validate on HIP's NVIDIA platform), each repository submitted unchanged with
 # `migrate-cli submit --wait --target sm_90` (TARGETS="sm_90 sm_90:wave64" for more), the reports kept. Nothing is
-# built, patched or run by hand. MIGRATE_NO_PROFILE=1 leaves kernel profiles out (GPU time).
-#   bench/nvidia/on-gpu-host.sh BUNDLE.tar.xz OUT_DIR REPOSITORY...
+# built, patched or run by hand. MIGRATE_NO_PROFILE=1 leaves kernel profiles out (GPU time); MIGRATE_GPU_SLOTS=N lets
+# N jobs' tests share the GPU (the pool's --gpu-slots; profiles off). A REPOSITORY written DIR=T1,T2 is submitted
+# with those targets instead of TARGETS.
+#   bench/nvidia/on-gpu-host.sh BUNDLE.tar.xz OUT_DIR REPOSITORY[=TARGETS]...
 # OUT_DIR gets host.txt, summary.tsv (name, exit code, seconds), reports.tar.gz (JSON and text reports, CLI
 # logs) and server.log.
 set -uo pipefail
@@ -32,11 +34,12 @@ for _ in $(seq 1 120); do [ -s "$work/port" ] && break; sleep 0.5; done
   > "$work/token" 2>>"$out/server.log"
 export MIGRATE_TOKEN_FILE=$work/token MIGRATE_SERVER=127.0.0.1:$(cat "$work/port")
 submit_one() {
-  local repository=$1 name start status
+  local repository=${1%%=*} name start status wanted=${TARGETS:-sm_90}
+  [[ $1 == *=* ]] && wanted=${1#*=}
   name=$(basename "$repository")
   start=$(date +%s)
   local targets=()
-  for t in ${TARGETS:-sm_90}; do targets+=(--target "$t"); done
+  for t in ${wanted//,/ }; do targets+=(--target "$t"); done
   migrate-cli submit "$repository" --wait --wait-timeout "${JOB_TIMEOUT:-420}" "${targets[@]}" --name "$name" \
     > "$work/reports/$name.submit.out" 2> "$work/reports/$name.submit.err"
   status=$?

@@ -34,14 +34,26 @@ def row(path):
     median = f"{statistics.median(ratios):.2f}" if ratios else "-"
     verdict = r.get("verdict", {}).get("level", "-")
     return [path.stem, build, f"{hip}/{len(tests)}", f"{cuda}/{len(tests)}", str(both),
-            f"{match}/{len(parity)}", f"{len(ratios)}", median, verdict]
+            f"{match}/{len(parity)}", f"{len(ratios)}", median, verdict, same_as_cuda(tests)]
+
+
+def same_as_cuda(tests):
+    """Whether the HIP build's self-checks end as the CUDA original's: 'same' when every test that ran in both forms
+    has one status in both, 'differs' (with the tests) otherwise, 'not run' when no test ran in both forms."""
+    ran = [t for t in tests if t.get("status") in ("passed", "failed") and
+           t.get("cuda", {}).get("status") in ("passed", "failed")]
+    if not ran:
+        return "not run"
+    differ = [f"{t.get('name', '?')} (HIP {t['status']}, CUDA {t['cuda']['status']})"
+              for t in ran if t["status"] != t["cuda"]["status"]]
+    return "same" if not differ else "differs: " + ", ".join(differ)
 
 
 def main():
     reports = Path(sys.argv[1])
     rows = [row(p) for p in sorted(reports.glob("*.json"))]
     header = ["program", "build", "HIP tests passed", "CUDA tests passed", "passed in both", "parity match",
-              "kernels paired", "median HIP/CUDA", "verdict"]
+              "kernels paired", "median HIP/CUDA", "verdict", "self-check as CUDA"]
     print("| " + " | ".join(header) + " |")
     print("|" + " --- |" * len(header))
     for r in rows:
@@ -55,8 +67,13 @@ def main():
     both = sum(int(r[4]) > 0 for r in rows)
     with_parity = sum(r[5].split("/")[0] != "0" for r in rows)
     with_ratio = sum(r[7] != "-" for r in rows)
+    ran = [r for r in rows if r[9] != "not run"]
+    same = sum(r[9] == "same" for r in ran)
     print(f"\n{len(rows)} reports; tests passed in both forms: {both}; parity match: {with_parity}; "
           f"kernel ratios: {with_ratio}")
+    if ran:
+        print(f"self-check as the CUDA original: {same} of {len(ran)} programs whose tests ran in both forms "
+              f"({100.0 * same / len(ran):.1f}%)")
 
 
 if __name__ == "__main__":
