@@ -46,6 +46,7 @@ class TokenPass {
         if (HandleQualifiedCooperativeGroups(i)) continue;
         if (HandleShimmedCall(i)) continue;
         if (HandleThrustCudaSystem(i)) continue;
+        GuardOwnFloatAtomic(i);
         if (input_.discover_sites && HasArgumentRewrites(Text(token))) DiscoverCall(i);
         RenameIdentifier(token);
       } else if (token.kind == clang::tok::string_literal) {
@@ -662,6 +663,53 @@ class TokenPass {
     Report(kRuleCompatShim, Severity::kNote, tokens_[index - 2].begin,
            "hip/hip_fp8.h is included before `using namespace hipcub;`: HIP's amd_hip_fp8.h names `internal::` "
            "unqualified, which is ambiguous with hipcub::internal when it is included after the directive.");
+  }
+
+  // CUDA has atomicMax/atomicMin only on integers, so programs define their own on float and double (HeCBench
+  // lebesgue, michalewicz: a compare-and-swap loop returning the old value); HIP declares those four overloads
+  // (amd_hip_atomic.h) with the same meaning, and the program's definition is a redefinition there. It stays for
+  // HIP's NVIDIA platform (CUDA's headers lack them) under `#if !defined(__HIP_PLATFORM_AMD__)`; AMD uses HIP's.
+  void GuardOwnFloatAtomic(size_t index) {
+    const std::string_view name = Text(tokens_[index]);
+    if ((name != "atomicMax" && name != "atomicMin") ||
+        ClassifyCallUse(content_, tokens_, index) != CallUse::kOwnDeclaration || index + 4 >= tokens_.size()) {
+      return;
+    }
+    // `(float *` / `(double *` / `(const float *`-free first parameter, then the body.
+    size_t at = index + 2;
+    const std::string_view type = Text(tokens_[at]);
+    if ((type != "float" && type != "double") || tokens_[at + 1].kind != clang::tok::star) return;
+    int depth = 0;
+    size_t close = index + 1;
+    for (; close < tokens_.size(); ++close) {
+      if (tokens_[close].kind == clang::tok::l_paren) ++depth;
+      if (tokens_[close].kind == clang::tok::r_paren && --depth == 0) break;
+    }
+    if (close + 1 >= tokens_.size() || tokens_[close + 1].kind != clang::tok::l_brace) return;  // a prototype
+    size_t end = close + 1;
+    for (depth = 0; end < tokens_.size(); ++end) {
+      if (tokens_[end].kind == clang::tok::l_brace) ++depth;
+      if (tokens_[end].kind == clang::tok::r_brace && --depth == 0) break;
+    }
+    if (end >= tokens_.size()) return;
+    // The declaration starts with the specifiers and type words before the name (`__device__ __forceinline__
+    // double`), on the line of the first of them.
+    size_t first = index;
+    while (first > 0 && !directive_tokens_.count(first - 1) &&
+           (IsIdentifier(tokens_[first - 1]) || tokens_[first - 1].kind == clang::tok::star ||
+            tokens_[first - 1].kind == clang::tok::amp)) {
+      --first;
+    }
+    uint32_t start = tokens_[first].begin;
+    while (start > 0 && content_[start - 1] != '\n') --start;
+    AddEdit(start, 0, "#if !defined(__HIP_PLATFORM_AMD__)  // hipforge: HIP has " + std::string(name) + "(" +
+                          std::string(type) + "*, " + std::string(type) + ")\n", "device");
+    AddEdit(tokens_[end].end(), 0, "\n#endif", "device");
+    Report(kRuleCompatShim, Severity::kNote, tokens_[index].begin,
+           "the program's own " + std::string(name) + "(" + std::string(type) + "*, " + std::string(type) +
+               ") is kept for HIP's NVIDIA platform only: HIP declares it (the same atomic " +
+               (name == "atomicMax" ? "maximum" : "minimum") + ", returning the old value), and a second definition "
+               "does not compile.");
   }
 
   // rocThrust keeps Thrust's CUDA-system policies and types under `hip` (thrust::hip::par, par_nosync,
