@@ -102,6 +102,28 @@ constexpr std::string_view kCubDebugExitCode =
     "#endif\n"
     "#endif\n";
 
+// The cache-hint loads and stores (__ldcs, __ldcg, __ldca, __ldlu, __ldcv, __stcs, __stcg, __stwb, __stwt): CUDA
+// defines them for every built-in and vector type; HIP 6.4.3 has __ldcg/__ldca/__ldcs for __half and __half2 only
+// (amd_hip_fp16.h) and none of the others. A hint changes caching, not the value: templates that load and store
+// plainly (HIP's own __half ones are plain loads too; the non-template overloads still win for those types).
+constexpr std::string_view kCacheHintNames[] = {"__ldcs", "__ldcg", "__ldca", "__ldlu", "__ldcv",
+                                                "__stcs", "__stcg", "__stwb", "__stwt"};
+#define HIPFORGE_CACHE_HINT_LOAD(name) \
+  "template <typename T> __device__ inline T " name "(const T* p) { return *p; } "
+#define HIPFORGE_CACHE_HINT_STORE(name) \
+  "template <typename T> __device__ inline void " name "(T* p, typename hipforge_hint_value<T>::type v) { *p = v; } "
+constexpr std::string_view kCacheHintCode =
+    "#include <hip/hip_runtime.h>\n"
+    "#ifndef HIPFORGE_CACHE_HINT_SHIM\n"
+    "#define HIPFORGE_CACHE_HINT_SHIM /* hipforge: HIP has no cache-hint loads/stores for most types */\n"
+    "template <typename T> struct hipforge_hint_value { using type = T; }; "
+    HIPFORGE_CACHE_HINT_LOAD("__ldcs") HIPFORGE_CACHE_HINT_LOAD("__ldcg") HIPFORGE_CACHE_HINT_LOAD("__ldca")
+    HIPFORGE_CACHE_HINT_LOAD("__ldlu") HIPFORGE_CACHE_HINT_LOAD("__ldcv") HIPFORGE_CACHE_HINT_STORE("__stcs")
+    HIPFORGE_CACHE_HINT_STORE("__stcg") HIPFORGE_CACHE_HINT_STORE("__stwb") HIPFORGE_CACHE_HINT_STORE("__stwt")
+    "\n#endif\n";
+#undef HIPFORGE_CACHE_HINT_STORE
+#undef HIPFORGE_CACHE_HINT_LOAD
+
 constexpr DeviceFunctionShim kShims[] = {
     {.guard = "HIPFORGE_DP4A_SHIM",
      .names = kDp4aNames,
@@ -141,6 +163,13 @@ constexpr DeviceFunctionShim kShims[] = {
      .code = kCubDebugExitCode,
      .note = "hipCUB has no CubDebugExit: CUB's definition over hipCUB's HipcubDebug (exit(1) when the call failed) "
              "is written after the includes"},
+    {.guard = "HIPFORGE_CACHE_HINT_SHIM",
+     .names = kCacheHintNames,
+     .record = "__stcs",
+     .code = kCacheHintCode,
+     .note = "HIP has no cache-hint loads and stores (__ldcs, __stcs, ...) except __ldcs/__ldcg/__ldca on half types: "
+             "templates that load and store plainly (the hint changes caching, not the value) are written after the "
+             "includes"},
     {.guard = "HIPFORGE_DPX_INTRINSICS_SHIM",
      .names = kDpxIntrinsicNames,
      .record = "__vimax3_s32",
