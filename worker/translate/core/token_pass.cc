@@ -6,6 +6,7 @@
 #include <cstring>
 #include <map>
 #include <optional>
+#include <regex>
 
 #include "worker/translate/core/argument_rewrites.h"
 #include "worker/translate/core/compat_shims.h"
@@ -65,6 +66,7 @@ class TokenPass {
       AddEdit(ByteOrderMarkLength(content_), 0, "#define HIP_ENABLE_WARP_SYNC_BUILTINS 1\n", "warp");
     }
     DropRegisterStorage();
+    IncludeMathHForHostClassification();
     if (!runtime_header_present_ && (input_.main_file || uses_runtime_api_)) InsertRuntimeHeader();
     InsertDeviceFunctionShims();
     if (input_.facts && resolver_.options().target_hip_version < kHipWarpSyncIntroduced) {
@@ -371,6 +373,29 @@ class TokenPass {
   void InsertRuntimeHeader() { AddEdit(RuntimeHeaderOffset(), 0, "\n#include <hip/hip_runtime.h>\n", "runtime"); }
 
   // --- clang is stricter than nvcc (token_rewrites.h) --------------------------------------------------
+
+  // nvcc's math headers declare isfinite/isnan/isinf/signbit in the global namespace for host code too; with HIP,
+  // host code finds them there only through <math.h> (libstdc++'s brings std's overloads into the global
+  // namespace). HeCBench qkv: `isfinite(cpu_reference[i])` in a host template after <cmath> failed with "no matching
+  // function for call to 'isfinite'".
+  void IncludeMathHForHostClassification() {
+    static constexpr std::string_view kNames[] = {"isfinite", "isnan", "isinf", "signbit"};
+    if (!first_include_offset_) return;
+    bool uses = false;
+    for (size_t i = 0; i + 1 < tokens_.size() && !uses; ++i) {
+      if (directive_tokens_.count(i) || !IsIdentifier(tokens_[i]) || tokens_[i + 1].kind != clang::tok::l_paren ||
+          std::find(std::begin(kNames), std::end(kNames), Text(tokens_[i])) == std::end(kNames)) {
+        continue;
+      }
+      const auto before = i == 0 ? clang::tok::unknown : tokens_[i - 1].kind;
+      uses = before != clang::tok::coloncolon && before != clang::tok::period && before != clang::tok::arrow;
+    }
+    static const std::regex kMathH(R"re((^|\n)[ \t]*#[ \t]*include[ \t]*<math\.h>)re");
+    if (!uses || std::regex_search(content_.begin(), content_.end(), kMathH)) return;
+    AddEdit(*first_include_offset_, 0,
+            "#include <math.h>  // hipforge: host isfinite/isnan/isinf in the global namespace, as nvcc declares them\n",
+            "headers");
+  }
 
   void DropRegisterStorage() {
     const std::vector<ByteRange> words = RegisterStorageWords(content_, tokens_);
