@@ -34,26 +34,37 @@ def row(path):
     median = f"{statistics.median(ratios):.2f}" if ratios else "-"
     verdict = r.get("verdict", {}).get("level", "-")
     return [path.stem, build, f"{hip}/{len(tests)}", f"{cuda}/{len(tests)}", str(both),
-            f"{match}/{len(parity)}", f"{len(ratios)}", median, verdict, same_as_cuda(tests)]
+            f"{match}/{len(parity)}", f"{len(ratios)}", median, verdict, same_as_cuda(tests), wave64(tests)]
 
 
 def same_as_cuda(tests):
     """Whether the HIP build's self-checks end as the CUDA original's: 'same' when every test that ran in both forms
     has one status in both, 'differs' (with the tests) otherwise, 'not run' when no test ran in both forms."""
-    ran = [t for t in tests if t.get("status") in ("passed", "failed") and
+    ran = [t for t in tests if ":wave64" not in t.get("arch", "") and t.get("status") in ("passed", "failed") and
            t.get("cuda", {}).get("status") in ("passed", "failed")]
     if not ran:
         return "not run"
     differ = [f"{t.get('name', '?')} (HIP {t['status']}, CUDA {t['cuda']['status']})"
               for t in ran if t["status"] != t["cuda"]["status"]]
-    return "same" if not differ else "differs: " + ", ".join(differ)
+    if differ:
+        return "differs: " + ", ".join(differ)
+    return "same" if any(t["status"] == "passed" for t in ran) else "same (fails in CUDA too)"
+
+
+def wave64(tests):
+    """The wave64 build's tests (sm_XX:wave64 targets): passed of run, with the failing names."""
+    w = [t for t in tests if ":wave64" in t.get("arch", "")]
+    if not w:
+        return "-"
+    failed = [t.get("name", "?") for t in w if t.get("status") != "passed"]
+    return f"{len(w) - len(failed)}/{len(w)}" + (" (failed: " + ", ".join(failed) + ")" if failed else "")
 
 
 def main():
     reports = Path(sys.argv[1])
     rows = [row(p) for p in sorted(reports.glob("*.json"))]
     header = ["program", "build", "HIP tests passed", "CUDA tests passed", "passed in both", "parity match",
-              "kernels paired", "median HIP/CUDA", "verdict", "self-check as CUDA"]
+              "kernels paired", "median HIP/CUDA", "verdict", "self-check as CUDA (sm_90)", "wave64 tests"]
     print("| " + " | ".join(header) + " |")
     print("|" + " --- |" * len(header))
     for r in rows:
@@ -68,12 +79,14 @@ def main():
     with_parity = sum(r[5].split("/")[0] != "0" for r in rows)
     with_ratio = sum(r[7] != "-" for r in rows)
     ran = [r for r in rows if r[9] != "not run"]
-    same = sum(r[9] == "same" for r in ran)
+    same = sum(r[9].startswith("same") for r in ran)
+    passing = [r for r in ran if r[9] == "same" or r[9].startswith("differs")]
     print(f"\n{len(rows)} reports; tests passed in both forms: {both}; parity match: {with_parity}; "
           f"kernel ratios: {with_ratio}")
     if ran:
         print(f"self-check as the CUDA original: {same} of {len(ran)} programs whose tests ran in both forms "
-              f"({100.0 * same / len(ran):.1f}%)")
+              f"({100.0 * same / len(ran):.1f}%); where the CUDA original passes a test: "
+              f"{sum(r[9] == 'same' for r in passing)} of {len(passing)}")
 
 
 if __name__ == "__main__":
