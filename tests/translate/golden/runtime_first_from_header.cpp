@@ -2,8 +2,7 @@
 // project header that uses the runtime without including it. nvcc had included cuda_runtime.h before the unit's
 // first line; a hip_runtime.h include after `#define T double` broke HIP's templates ("declaration of anonymous
 // class must be a definition"). A main file that defines a macro before its first include gets the runtime above
-// its first directive. (In a repository pass, a unit that gets no include of its own but includes a header that
-// got one is given a guarded one at its top: RepositoryTranslationTest.)
+// its first directive (and the repository pass translates such a .cpp as a unit: PlanTranslationTest).
 // CHECK: #include <hip/hip_runtime.h>
 // CHECK-NEXT: #define T double
 #define T double

@@ -210,7 +210,6 @@ class SourceTranslatorImpl : public SourceTranslator {
       results[i] = TranslateFile(state, paths[i], merged[paths[i]],
                                  extra == extra_edits.end() ? std::vector<TextEdit>{} : extra->second);
     });
-    AddRuntimeIncludeToIncluders(units, facts, results);
     AddWarpSyncDefineToIncluders(units, facts, results);
     // Units first, in the order given, then headers.
     std::stable_sort(results.begin(), results.end(), [&](const FileTranslation& a, const FileTranslation& b) {
@@ -224,42 +223,6 @@ class SourceTranslatorImpl : public SourceTranslator {
   }
 
  private:
-  // nvcc includes cuda_runtime.h before the first line of every unit it compiles; HIP has no implicit include. A
-  // unit without a HIP include of its own that includes a project header into which the token pass inserted
-  // hip_runtime.h (the header used the runtime without including it) would first meet HIP's headers in the middle
-  // of its own code, after its macros (HeCBench pad and sc: `#define T double`, then partitioner.h, broke HIP's
-  // templates). Such a unit includes the runtime first, as nvcc did, when it is compiled as HIP or by nvcc; a
-  // host compiler skips the lines.
-  static void AddRuntimeIncludeToIncluders(const std::vector<std::string>& units, const std::vector<UnitOutcome>& facts,
-                                           std::vector<FileTranslation>& results) {
-    constexpr std::string_view kInclude =
-        "#if defined(__HIP__) || defined(__CUDACC__)  // hipforge: the runtime first, as nvcc includes it\n"
-        "#include <hip/hip_runtime.h>\n"
-        "#endif\n";
-    std::map<std::string, FileTranslation*> by_path;
-    std::set<std::string> inserted;  // files the token pass gave hip_runtime.h
-    for (FileTranslation& result : results) {
-      by_path[result.path] = &result;
-      if (result.changed_by.count("runtime")) inserted.insert(result.path);
-    }
-    if (inserted.empty()) return;
-    for (size_t i = 0; i < units.size(); ++i) {
-      const auto unit = by_path.find(units[i]);
-      if (unit == by_path.end() || unit->second->status == FileStatus::kFailed ||
-          unit->second->output.find("hip/hip_runtime.h") != std::string::npos) {
-        continue;
-      }
-      bool includes_inserted = false;
-      for (const auto& [path, unused] : facts[i].files) includes_inserted |= path != units[i] && inserted.count(path);
-      if (!includes_inserted) continue;
-      FileTranslation& file = *unit->second;
-      file.output.insert(ByteOrderMarkLength(file.output), kInclude);
-      file.stats.lines_changed++;
-      file.changed_by.insert("runtime");
-      if (file.status == FileStatus::kUnchanged) file.status = FileStatus::kTranslated;
-    }
-  }
-
   // HIP 6.2+ declares the *_sync warp functions only when HIP_ENABLE_WARP_SYNC_BUILTINS is defined before the
   // first HIP include of the unit. The token pass defines it in each file that calls them; a unit that includes
   // such a project header after a HIP header of its own (HeCBench attentionMultiHeadKVCache: main.cu includes

@@ -15,7 +15,7 @@ namespace {
 // A C++ source that uses no CUDA itself but includes a project header that does (HeCBench pad: host_task.cpp
 // includes support/partitioner.h, which has __device__ functions and system atomics): nvcc compiled it with
 // cuda_runtime.h included before its first line. It is translated as a unit too, so that it meets HIP's headers
-// before its own macros (source_translator.cc, AddRuntimeIncludeToIncluders).
+// before its own macros (token_pass.cc puts the runtime above a main file's first #define).
 void AddCppIncludersOfCudaHeaders(MigrationState& state) {
   // CUDA code: what the translator needs, or kernel code (__device__, __global__), which only nvcc compiled.
   static const std::regex kKernelCode(R"(\b__(?:device|global|host)__\b)");
