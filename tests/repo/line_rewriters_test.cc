@@ -230,6 +230,9 @@ TEST(MakefileRewriterTest, CFilesThatNvccCompiledAsCxxStayCxxUnderHipcc) {
             "\ta.c\n"
             "\t$(CC)\t$(CFLAGS) -x c++ ./a.c -x none \\\n"
             "\t\t-c -o a.o\n");
+  // A Makefile that chose the language itself keeps its choice (HeCBench leukocyte: `--x cu`, its .c files are CUDA).
+  EXPECT_EQ(Makefile("CC = nvcc\nCFLAGS := -O3 --x cu\n%.o: %.c\n\t$(CC) $(CFLAGS) $< -c\n").output,
+            "CC = hipcc\nCFLAGS := -O3 -x hip\n%.o: %.c\n\t$(CC) $(CFLAGS) $< -c\n");
   // A C compiler that is not nvcc keeps compiling C.
   EXPECT_EQ(Makefile("CC = gcc\n%.o: %.c\n\t$(CC) -c $< -o $@\n").output, "CC = gcc\n%.o: %.c\n\t$(CC) -c $< -o $@\n");
 }

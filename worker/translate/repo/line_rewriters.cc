@@ -113,8 +113,11 @@ std::map<uint32_t, bool> NvccCSourceRecipeLines(const std::vector<std::string>& 
   static const std::regex kNvccVariable(
       R"(^\s*(?:override\s+|export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(?:\?|:|::)?=\s*(?:\S*/)?nvcc(?:\s.*)?$)");
   static const std::regex kCompiler(R"(^[@+\-\s]*(?:(?:\S*/)?nvcc|\$[({]([A-Za-z_][A-Za-z0-9_]*)[)}])(?:\s|$))");
+  // A Makefile that chooses the language itself (`--x cu`, HeCBench leukocyte: its .c files are CUDA) keeps it.
+  static const std::regex kLanguageChoice(R"((^|\s)--?x(\s+|=)(cu|c\+\+|hip)(\s|$))");
   std::set<std::string> nvcc_variables;
   for (const std::string& line : lines) {
+    if (std::regex_search(line, kLanguageChoice)) return {};
     std::smatch m;
     if (std::regex_match(line, m, kNvccVariable)) nvcc_variables.insert(m[1].str());
   }
