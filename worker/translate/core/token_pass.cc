@@ -700,7 +700,7 @@ class TokenPass {
         ClassifyCallUse(content_, tokens_, index) != CallUse::kOwnDeclaration || index + 4 >= tokens_.size()) {
       return;
     }
-    // `(float *` / `(double *` / `(const float *`-free first parameter, then the body.
+    // The first parameter is `float*` or `double*`; a definition (a body follows), not a prototype.
     size_t at = index + 2;
     const std::string_view type = Text(tokens_[at]);
     if ((type != "float" && type != "double") || tokens_[at + 1].kind != clang::tok::star) return;
