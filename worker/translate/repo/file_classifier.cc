@@ -80,9 +80,20 @@ RepoFileKind ClassifyFile(const std::string& relative_path, const std::string& c
   return kind;
 }
 
+std::vector<std::vector<std::string>> QuotedIncludeCandidates(const std::string& path, const std::string& content) {
+  static const std::regex kInclude(R"re(#\s*include\s*"([^"]+)")re");
+  const std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  std::vector<std::vector<std::string>> includes;
+  for (auto it = std::sregex_iterator(content.begin(), content.end(), kInclude); it != std::sregex_iterator(); ++it) {
+    const std::filesystem::path included = (*it)[1].str();
+    includes.push_back({(dir / included).lexically_normal().generic_string(),
+                        included.lexically_normal().generic_string()});
+  }
+  return includes;
+}
+
 void PromoteIncludedHeaders(const std::map<std::string, std::string>& contents,
                             std::map<std::string, RepoFileKind>& kinds) {
-  static const std::regex kInclude(R"re(#\s*include\s*"([^"]+)")re");
   std::vector<std::string> work;
   for (const auto& [path, kind] : kinds) {
     if (kind == RepoFileKind::kCudaSource || kind == RepoFileKind::kHeader) work.push_back(path);
@@ -92,12 +103,8 @@ void PromoteIncludedHeaders(const std::map<std::string, std::string>& contents,
     work.pop_back();
     const auto content = contents.find(path);
     if (content == contents.end()) continue;
-    const std::filesystem::path dir = std::filesystem::path(path).parent_path();
-    for (auto it = std::sregex_iterator(content->second.begin(), content->second.end(), kInclude);
-         it != std::sregex_iterator(); ++it) {
-      const std::string included = (*it)[1].str();
-      for (const std::filesystem::path& candidate : {dir / included, std::filesystem::path(included)}) {
-        const std::string key = candidate.lexically_normal().generic_string();
+    for (const std::vector<std::string>& candidates : QuotedIncludeCandidates(path, content->second)) {
+      for (const std::string& key : candidates) {
         auto kind = kinds.find(key);
         if (kind == kinds.end() || kind->second != RepoFileKind::kOther) continue;
         if (FileKindOf(key, "") != FileKind::kHeader) continue;

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "common/source_files.h"
 #include "worker/translate/repo/repository_migration.h"
@@ -12,6 +13,10 @@ namespace hipforge::translate {
 // The repository pass's kind: common/source_files.h's FileKindOf, except that a C/C++ file that does not use CUDA
 // (UsesCuda) is kOther. .cu and .cuh files are CUDA whatever they contain.
 RepoFileKind ClassifyFile(const std::string& relative_path, const std::string& content);
+
+// The repository paths a file's `#include "..."` lines may name, in the order a compiler looks: beside the file,
+// then from the repository root (each normalized; whether it exists is the caller's question).
+std::vector<std::vector<std::string>> QuotedIncludeCandidates(const std::string& path, const std::string& content);
 
 // Marks headers included (transitively) from CUDA sources as kHeader. `kinds` and `contents` are keyed by
 // relative path; only entries classified kOther with a header extension are promoted.

@@ -121,6 +121,10 @@ std::map<uint32_t, bool> NvccCSourceRecipeLines(const std::vector<std::string>& 
     std::smatch m;
     if (std::regex_match(line, m, kNvccVariable)) nvcc_variables.insert(m[1].str());
   }
+  const auto continued = [](const std::string& text) {
+    const size_t end = text.find_last_not_of(" \t\r\n");
+    return end != std::string::npos && text[end] == '\\';
+  };
   std::map<uint32_t, bool> recipe_lines;
   bool in_recipe = false, source_is_c = false;
   for (size_t i = 0; i < lines.size(); ++i) {
@@ -128,10 +132,6 @@ std::map<uint32_t, bool> NvccCSourceRecipeLines(const std::vector<std::string>& 
     const size_t first = line.find_first_not_of(" \t\r\n");
     if (!line.empty() && line[0] == '\t' && in_recipe) {
       // One command and its continuation lines.
-      const auto continued = [](const std::string& text) {
-        const size_t end = text.find_last_not_of(" \t\r\n");
-        return end != std::string::npos && text[end] == '\\';
-      };
       size_t last = i;
       while (last + 1 < lines.size() && continued(lines[last])) ++last;
       std::smatch m;

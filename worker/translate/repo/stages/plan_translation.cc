@@ -1,5 +1,6 @@
 #include "worker/translate/repo/stages/plan_translation.h"
 
+#include <algorithm>
 #include <regex>
 #include <set>
 
@@ -25,7 +26,6 @@ void AddCppIncludersOfCudaHeaders(MigrationState& state) {
            (UsesCuda(content->second) || std::regex_search(content->second, kKernelCode));
   };
   const std::set<std::string> planned(state.to_translate.begin(), state.to_translate.end());
-  static const std::regex kQuotedInclude(R"re((?:^|\n)[ \t]*#[ \t]*include[ \t]*"([^"]+)")re");
   for (auto& [path, kind] : state.kinds) {
     // The classifier files C++ sources without CUDA names as kOther (copied as they are).
     const std::string& text = state.contents[path];
@@ -33,10 +33,8 @@ void AddCppIncludersOfCudaHeaders(MigrationState& state) {
         state.extension_sources.count(path)) {
       continue;
     }
-    for (auto it = std::sregex_iterator(text.begin(), text.end(), kQuotedInclude); it != std::sregex_iterator(); ++it) {
-      const fs::path named = (*it)[1].str();
-      const std::string beside = (fs::path(path).parent_path() / named).lexically_normal().generic_string();
-      if (is_cuda(beside) || is_cuda(named.lexically_normal().generic_string())) {
+    for (const std::vector<std::string>& candidates : QuotedIncludeCandidates(path, text)) {
+      if (std::any_of(candidates.begin(), candidates.end(), is_cuda)) {
         state.to_translate.push_back(path);
         kind = RepoFileKind::kCppSource;
         break;
