@@ -13,6 +13,8 @@ set -uo pipefail
 bundle=$1 out=$2
 shift 2
 root=/tmp/hipforge-bundle work=/tmp/hipforge-bench
+# A warm host keeps the last call's files: a stale port file would send every client to a server that is gone.
+rm -rf "$work"
 mkdir -p "$root" "$out" "$work/reports"
 tar -xJf "$bundle" -C "$root" && chmod 755 "$root" "$root/hipforge"
 # PostgreSQL refuses to run as root; the embedded store runs it as this account.
