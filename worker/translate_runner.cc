@@ -138,8 +138,8 @@ absl::StatusOr<TaskOutput> TranslateTaskRunner::Run(const TaskContext& context) 
   if (absl::Status written = WriteFileBytes(patch, result->unified_patch); !written.ok()) return written;
   output.artifacts.push_back({v1::ARTIFACT_KIND_PATCH, v1::COMPRESSION_FORMAT_UNSPECIFIED, patch});
 
-  output.summary = absl::StrCat(output.files_translated, " of ", output.files_total, " CUDA files translated, ",
-                                packed->files, " files in the output tree");
+  output.summary = absl::StrCat(report::CudaFilesSummary(report.translation->totals), ", ", packed->files,
+                                " files in the output tree");
   context.progress.Step("translate", "repository", "ok", output.summary);
   return output;
 }

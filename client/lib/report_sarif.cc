@@ -69,11 +69,14 @@ json RenderSarif(const json& report, const RenderOptions& options) {
     json properties = json::object();
     if (!finding.fix.empty()) properties["fix"] = finding.fix;
     properties["autoFixed"] = finding.auto_fixed;
+    if (finding.inactive) properties["inactive"] = true;
     result["properties"] = properties;
-    if (finding.auto_fixed) {
-      // Fixed in the migrated tree: not an open issue for code-scanning dashboards.
-      result["suppressions"] = json::array({{{"kind", "external"},
-                                             {"justification", "fixed automatically by hipforge"}}});
+    if (finding.auto_fixed || finding.inactive) {
+      // Fixed in the migrated tree, or in code the build does not compile: not an open issue for dashboards.
+      result["suppressions"] = json::array(
+          {{{"kind", "external"},
+            {"justification", finding.auto_fixed ? "fixed automatically by hipforge"
+                                                 : "in code the build's preprocessing drops"}}});
     }
     results.push_back(std::move(result));
   }

@@ -77,6 +77,14 @@ void RenderFindings(const std::vector<Finding>& findings, std::ostream& out) {
     out << "  " << Location(finding) << ": [" << finding.rule_id << "] " << finding.message << "\n";
     if (!finding.fix.empty()) out << "      fixed: " << finding.fix << "\n";
   }
+  if (counts.inactive > 0) {
+    out << "In code the build does not compile (not charged): " << Count(counts.inactive, "finding") << "\n";
+    for (const Finding& finding : findings) {
+      if (finding.inactive && !finding.auto_fixed) {
+        out << "  " << Location(finding) << ": [" << finding.rule_id << "] " << finding.message << "\n";
+      }
+    }
+  }
   out << "Left for a person: ";
   if (counts.left() == 0) {
     out << "none\n";
@@ -85,7 +93,7 @@ void RenderFindings(const std::vector<Finding>& findings, std::ostream& out) {
   out << Count(counts.left_errors, "error") << ", " << Count(counts.left_warnings, "warning") << ", "
       << Count(counts.left_notes, "note") << "\n";
   for (const Finding& finding : findings) {
-    if (finding.auto_fixed) continue;
+    if (finding.auto_fixed || finding.inactive) continue;
     out << "  " << Location(finding) << ": " << report::SeverityName(finding.severity) << ": [" << finding.rule_id
         << "] " << finding.message << "\n";
     if (!finding.fix.empty() && finding.fix != finding.message) {

@@ -83,9 +83,18 @@ TranslationTotals ComputeTotals(const std::vector<FileEntry>& files) {
     if (IsCudaRelevant(file)) {
       ++t.cuda_files;
       if (CountsAsTranslated(file)) ++t.cuda_files_translated;
+      if (file.status == FileStatus::kUnchanged) ++t.cuda_files_unchanged;
     }
   }
   return t;
+}
+
+std::string CudaFilesSummary(const TranslationTotals& t) {
+  std::string text = std::to_string(t.cuda_files_translated) + " translated";
+  if (t.cuda_files_unchanged > 0) text += ", " + std::to_string(t.cuda_files_unchanged) + " needed no change";
+  const int other = t.cuda_files - t.cuda_files_translated - t.cuda_files_unchanged;  // failed or copied
+  if (other > 0) text += ", " + std::to_string(other) + " not translated";
+  return text + " (" + std::to_string(t.cuda_files) + " CUDA files)";
 }
 
 FindingCounts CountFindings(const std::vector<Finding>& findings) {
@@ -93,6 +102,10 @@ FindingCounts CountFindings(const std::vector<Finding>& findings) {
   for (const Finding& finding : findings) {
     if (finding.auto_fixed) {
       ++counts.fixed;
+      continue;
+    }
+    if (finding.inactive) {
+      ++counts.inactive;
       continue;
     }
     switch (finding.severity) {

@@ -58,9 +58,13 @@ struct TranslationTotals {
   int converted = 0, unconverted = 0, unsupported = 0, lines_changed = 0;
   // The job's progress counters (Job.files_total / files_translated): IsCudaRelevant / CountsAsTranslated.
   int cuda_files = 0, cuda_files_translated = 0;
+  int cuda_files_unchanged = 0;  // of cuda_files, those that needed no change (not "untranslated")
 };
 // The one definition of every total, from the file entries.
 TranslationTotals ComputeTotals(const std::vector<FileEntry>& files);
+// The CUDA files in words: "2 translated, 2 needed no change (4 CUDA files)"; an unchanged header is not a file
+// the translation missed.
+std::string CudaFilesSummary(const TranslationTotals& totals);
 
 struct TranslationSection {
   std::vector<FileEntry> files;
@@ -84,11 +88,13 @@ struct Finding {
   bool auto_fixed = false;  // the fix was applied to the migrated tree
   bool fixable = false;     // an automatic fix exists (applied or not)
   std::string source_line;  // the CUDA source line the finding points at (input tree); empty: unknown
+  bool inactive = false;    // in lines the build's preprocessing drops (#if branch not taken): listed, not left
 };
 
 // Findings split the way a person reads them: what was fixed for them, and what is left, by severity.
 struct FindingCounts {
   int fixed = 0;
+  int inactive = 0;  // open, but in code the build does not compile: not left for a person
   int left_errors = 0, left_warnings = 0, left_notes = 0;
   int left() const { return left_errors + left_warnings + left_notes; }
 };

@@ -28,7 +28,7 @@ json TotalsJson(const TranslationTotals& t) {
           {"fallback", t.fallback},     {"copied", t.copied},           {"failed", t.failed},
           {"converted", t.converted},   {"unconverted", t.unconverted}, {"unsupported", t.unsupported},
           {"lines_changed", t.lines_changed}, {"cuda_files", t.cuda_files},
-          {"cuda_files_translated", t.cuda_files_translated}};
+          {"cuda_files_translated", t.cuda_files_translated}, {"cuda_files_unchanged", t.cuda_files_unchanged}};
 }
 
 json TranslationJson(const TranslationSection& section) {
@@ -231,6 +231,7 @@ void ReadFinding(const Reader& r, Finding& f) {
   r.Read("auto_fixed", f.auto_fixed);
   r.Read("fixable", f.fixable);
   r.Read("source_line", f.source_line);
+  r.Read("inactive", f.inactive);
   if (f.auto_fixed) f.fixable = true;
 }
 
@@ -280,7 +281,8 @@ void ReadTranslation(const Reader& r, TranslationSection& t) {
              {"unsupported", &s.unsupported},
              {"lines_changed", &s.lines_changed},
              {"cuda_files", &s.cuda_files},
-             {"cuda_files_translated", &s.cuda_files_translated}}) {
+             {"cuda_files_translated", &s.cuda_files_translated},
+             {"cuda_files_unchanged", &s.cuda_files_unchanged}}) {
       tr.Read(key, *field);
     }
   }
@@ -419,6 +421,7 @@ nlohmann::json FindingToJson(const Finding& finding) {
               {"auto_fixed", finding.auto_fixed},
               {"fixable", finding.fixable || finding.auto_fixed}};
   if (!finding.source_line.empty()) out["source_line"] = finding.source_line;
+  if (finding.inactive) out["inactive"] = true;
   return out;
 }
 

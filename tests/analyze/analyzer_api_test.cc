@@ -135,6 +135,47 @@ TEST(AnalyzerTest, PreprocessorSkippedBlocksGetTokenRules) {
   EXPECT_EQ(FindingKeys(result.findings), (std::set<std::string>{"arch.cu:4:23 HB102"}));
 }
 
+// Code under a define the build never sets is listed but marked inactive (the effort model does not charge it);
+// the same code in the branch the build takes, and device code under __CUDA_ARCH__, is active.
+TEST(AnalyzerTest, FindingsInBranchesTheBuildDropsAreInactive) {
+  const auto dir = ScratchDir("inactive");
+  Write(dir / "arch.cu",
+        "__device__ float warp_max(float v) {\n"
+        "#ifdef __CUDA_ARCH__\n"
+        "  v = fmaxf(v, __shfl_xor_sync(0xffffffff, v, 1));\n"
+        "#endif\n"
+        "  return v;\n"
+        "}\n"
+        "__global__ void k(float* out) {\n"
+        "  float v = out[threadIdx.x];\n"
+        "#if defined(NEVER_SET)\n"
+        "  v = __shfl_xor_sync(0xffffffff, v, 1);\n"
+        "#else\n"
+        "  v = __shfl_xor_sync(0xffffffff, v, 2);\n"
+        "#endif\n"
+        "#if 0\n"
+        "  v = __shfl_xor_sync(0xffffffff, v, 4);\n"
+        "#endif\n"
+        "  out[threadIdx.x] = warp_max(v);\n"
+        "}\n");
+  auto result = AnalyzeDir(dir);
+  ASSERT_EQ(result.files.size(), 1u);
+  EXPECT_TRUE(result.files[0].ast_analyzed) << result.files[0].ast_skipped_reason;
+  std::set<std::string> inactive, active;
+  for (const Finding& finding : result.findings) {
+    (finding.inactive ? inactive : active).insert(finding.rule_id + " line " + std::to_string(finding.location.line));
+  }
+  EXPECT_EQ(inactive, (std::set<std::string>{"HB102 line 10", "HB102 line 15"}));
+  EXPECT_EQ(active, (std::set<std::string>{"HB102 line 3", "HB102 line 12"}));
+  // The translator's diagnostics are marked from the same lines.
+  std::vector<Finding> diagnostics(2);
+  diagnostics[0].location = {"arch.cu", 10, 7};
+  diagnostics[1].location = {"arch.cu", 12, 7};
+  MarkInactiveFindings(diagnostics, result.files);
+  EXPECT_TRUE(diagnostics[0].inactive);
+  EXPECT_FALSE(diagnostics[1].inactive);
+}
+
 // Device code under __CUDA_ARCH__ is parsed by a device-side pass: the AST rules (here HB104's loop analysis,
 // which has no token form) see it, each finding once, and the token rules do not repeat them.
 TEST(AnalyzerTest, DeviceOnlyBlocksGetTheAstRulesOnce) {
@@ -336,20 +377,46 @@ TEST(AnalyzerTest, DisabledRulesStaySilentAndUnknownIdsAreRejected) {
   EXPECT_FALSE(CreateAnalyzer(options).ok());
 }
 
+// Issue 29: a gfx942-only job was told about gfx90a. Messages and fixes name the job's targets only.
+TEST(AnalyzerTest, MessagesNameOnlyTheJobsTargets) {
+  const auto dir = ScratchDir("targets");
+  Write(dir / "Makefile", "main: main.cu\n\tnvcc -arch=sm_60 -o main main.cu\n");
+  Write(dir / "CMakeLists.txt", "project(p LANGUAGES CXX CUDA)\nset(CMAKE_CUDA_ARCHITECTURES 60)\n");
+  Write(dir / "main.cu",
+        "#include <mma.h>\n"
+        "__global__ void k(float* out, cudaDeviceProp p) {\n"
+        "  nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float> c;\n"
+        "  if (p.major >= 7) out[0] = 1;\n"
+        "}\n"
+        "int main() { float* m; cudaMallocManaged(&m, 4); }\n");
+  AnalyzeOptions options;
+  options.target_architectures = {"gfx942"};
+  const AnalysisResult result = AnalyzeDir(dir, options);
+  std::set<std::string> rules;
+  for (const Finding& finding : result.findings) {
+    rules.insert(finding.rule_id);
+    EXPECT_EQ(finding.message.find("gfx90a"), std::string::npos) << finding.rule_id << ": " << finding.message;
+    EXPECT_EQ(finding.fix.find("gfx90a"), std::string::npos) << finding.rule_id << ": " << finding.fix;
+    if (finding.rule_id == "HB501") EXPECT_NE(finding.fix.find("--offload-arch=gfx942 "), std::string::npos);
+  }
+  EXPECT_TRUE(rules.count("HB501") && rules.count("HB502") && rules.count("HB202") && rules.count("HB404"))
+      << ::testing::PrintToString(rules);
+}
+
+Finding At(const std::string& rule, Severity severity, const std::string& path, uint32_t line) {
+  Finding finding;
+  finding.rule_id = rule;
+  finding.severity = severity;
+  finding.location = {path, line, 1};
+  return finding;
+}
+
 TEST(EffortModelTest, FollowsTheDocumentedModel) {
-  Finding ptx;
-  ptx.rule_id = "HB201";
-  ptx.severity = Severity::kError;
-  ptx.location.path = "a.cu";
-  Finding lane;
-  lane.rule_id = "HB101";
-  lane.severity = Severity::kWarning;
-  lane.location.path = "a.cu";
+  Finding ptx = At("HB201", Severity::kError, "a.cu", 10);
+  Finding lane = At("HB101", Severity::kWarning, "a.cu", 12);
   lane.edits.push_back(TextEdit{0, 2, "warpSize", "HB101"});
-  Finding copy;
-  copy.rule_id = "HB402";
-  copy.severity = Severity::kWarning;
-  copy.location.path = "b.cu";
+  Finding unknown = At("TR008", Severity::kNote, "a.cu", 20);
+  Finding copy = At("HB402", Severity::kWarning, "b.cu", 5);
   FileTranslation a;
   a.path = "a.cu";
   a.status = FileStatus::kTranslated;
@@ -358,13 +425,14 @@ TEST(EffortModelTest, FollowsTheDocumentedModel) {
   FileTranslation c;
   c.path = "c.cu";
   c.status = FileStatus::kFallback;
-  const EffortEstimate effort = EstimateEffort({ptx, lane, copy}, {a, c});
-  // a.cu: 2 (HB201) + 0.1 (reviewed fix) + 2 * 0.5 (unconverted) + 0.25 = 3.35; b.cu: 1 + 0.25; c.cu: 1 + 0.25.
-  EXPECT_NEAR(effort.engineer_hours, 3.35 + 1.25 + 1.25, 1e-9);
+  const EffortEstimate effort = EstimateEffort({ptx, lane, unknown, copy}, {a, c});
+  // a.cu: 2 (HB201) + 0.1 (reviewed fix) + 0.5 (TR008; the 2 unconverted uses are its count) + 0.25 = 2.85;
+  // b.cu: 1 + 0.25; c.cu: 1 + 0.25.
+  EXPECT_NEAR(effort.engineer_hours, 2.85 + 1.25 + 1.25, 1e-9);
   ASSERT_EQ(effort.files.size(), 3u);
-  EXPECT_NEAR(effort.files[0].engineer_hours, 3.35, 1e-9);
-  // Automatic: 90 converted + 1 fixed finding; manual: 2 unconverted + 2 findings without a fix.
-  EXPECT_NEAR(effort.automatic_share, 91.0 / 95.0, 1e-9);
+  EXPECT_NEAR(effort.files[0].engineer_hours, 2.85, 1e-9);
+  // Automatic: 90 converted + 1 fixable finding; manual: 2 unconverted + 3 findings without a fix.
+  EXPECT_NEAR(effort.automatic_share, 91.0 / 96.0, 1e-9);
   EXPECT_EQ(effort.by_severity.at("error"), 1);
   EXPECT_EQ(effort.by_severity.at("warning"), 2);
   const auto json = EffortToJson(effort);
@@ -378,6 +446,66 @@ TEST(EffortModelTest, FollowsTheDocumentedModel) {
   }
   EXPECT_NEAR(items, effort.engineer_hours, 1e-9);
   EXPECT_EQ(effort.model, "docs/rules/effort-model.md");
+}
+
+// Issue 29: one call the tables mark unsupported showed HB304 (2 h), TR001 (1 h) and the translator's unsupported
+// count (1 h) on one line: one place is charged once, at the largest.
+TEST(EffortModelTest, OnePlaceIsChargedOnce) {
+  Finding library_call = At("HB304", Severity::kError, "x.cu", 5);
+  library_call.one_call = true;
+  const Finding unsupported = At("TR001", Severity::kWarning, "x.cu", 5);
+  FileTranslation x;
+  x.path = "x.cu";
+  x.status = FileStatus::kTranslated;
+  x.stats.unsupported = 1;
+  const EffortEstimate effort = EstimateEffort({library_call, unsupported}, {x});
+  EXPECT_NEAR(effort.engineer_hours, 2.0 + 0.25, 1e-9);
+  EXPECT_EQ(effort.by_severity.at("error"), 1);  // both are still listed and counted
+  EXPECT_EQ(effort.by_severity.at("warning"), 1);
+  double items = 0;
+  for (const auto& item : effort.items) items += item.hours;
+  EXPECT_NEAR(items, effort.engineer_hours, 1e-9);
+}
+
+// The same line under a define the build never sets costs nothing: listed, marked inactive.
+TEST(EffortModelTest, LinesTheBuildDropsAreNotCharged) {
+  Finding library_call = At("HB304", Severity::kError, "x.cu", 5);
+  library_call.one_call = true;
+  library_call.inactive = true;
+  Finding unsupported = At("TR001", Severity::kWarning, "x.cu", 5);
+  unsupported.inactive = true;
+  FileTranslation x;
+  x.path = "x.cu";
+  x.status = FileStatus::kTranslated;
+  x.stats.unsupported = 1;
+  const EffortEstimate effort = EstimateEffort({library_call, unsupported}, {x});
+  EXPECT_EQ(effort.engineer_hours, 0.0);
+  EXPECT_TRUE(effort.by_severity.empty());
+  ASSERT_EQ(effort.items.size(), 1u);
+  EXPECT_EQ(effort.items[0].count, 2);
+  EXPECT_EQ(effort.items[0].hours, 0.0);
+}
+
+// Issue 29: 10 x HB206 at 2 h for one texture pattern, 4 x HB202 at 16 h for one sample. A rule's first finding in
+// a file costs its hours, each further one 10% of them; another file pays the first again.
+TEST(EffortModelTest, OnePatternIsChargedOncePerFile) {
+  std::vector<Finding> findings;
+  for (uint32_t line = 1; line <= 10; ++line) findings.push_back(At("HB206", Severity::kError, "tex.cu", line));
+  for (uint32_t line = 1; line <= 4; ++line) findings.push_back(At("HB202", Severity::kError, "mma.cu", line * 10));
+  findings.push_back(At("HB206", Severity::kError, "other.cu", 3));
+  const EffortEstimate effort = EstimateEffort(findings, {});
+  ASSERT_EQ(effort.files.size(), 3u);
+  EXPECT_EQ(effort.files[0].path, "mma.cu");
+  EXPECT_NEAR(effort.files[0].engineer_hours, 16.0 + 3 * 1.6 + 0.25, 1e-9);
+  EXPECT_NEAR(effort.files[1].engineer_hours, 2.0 + 0.25, 1e-9);
+  EXPECT_NEAR(effort.files[2].engineer_hours, 2.0 + 9 * 0.2 + 0.25, 1e-9);
+  EXPECT_EQ(effort.by_severity.at("error"), 15);
+  double items = 0;
+  for (const auto& item : effort.items) {
+    EXPECT_NEAR(item.hours, item.count * item.hours_each, 1e-9) << item.what;
+    items += item.hours;
+  }
+  EXPECT_NEAR(items, effort.engineer_hours, 1e-9);
 }
 
 TEST(EffortModelTest, FindingsFixedAutomaticallyLeaveNoWork) {

@@ -125,6 +125,9 @@ TEST(ReportTest, TotalsHaveOneDefinitionIncludingTheProgressCounters) {
   // CUDA sources and headers; translated = translated or fallback. The CMakeLists is not a CUDA file.
   EXPECT_EQ(totals.cuda_files, 3);
   EXPECT_EQ(totals.cuda_files_translated, 2);
+  // Issue 29: "2 of 4 CUDA files translated" where 2 were headers that needed no change.
+  EXPECT_EQ(totals.cuda_files_unchanged, 1);
+  EXPECT_EQ(CudaFilesSummary(totals), "2 translated, 1 needed no change (3 CUDA files)");
   // A report without stored totals gets them computed when read.
   json no_totals = ToJson(FullReport());
   no_totals["translation"].erase("totals");
@@ -139,6 +142,25 @@ TEST(ReportTest, FindingsSplitIntoFixedAndLeft) {
   EXPECT_EQ(counts.left_errors, 0);  // the only error was fixed
   EXPECT_EQ(counts.left_warnings, 2);
   EXPECT_EQ(counts.left(), 2);
+}
+
+// A finding in code the build does not compile is listed and kept through the JSON, but not left for a person.
+TEST(ReportTest, InactiveFindingsAreListedNotLeft) {
+  std::vector<Finding> findings = *FullReport().findings;
+  findings.push_back({.rule_id = "TR001", .severity = Severity::kWarning, .path = "src/a.cu", .line = 40,
+                      .message = "dead", .inactive = true});
+  const FindingCounts counts = CountFindings(findings);
+  EXPECT_EQ(counts.inactive, 1);
+  EXPECT_EQ(counts.left_warnings, 2);
+  const json finding = FindingToJson(findings.back());
+  EXPECT_EQ(finding["inactive"], true);
+  EXPECT_FALSE(FindingToJson(findings.front()).contains("inactive"));
+  Report report = FullReport();
+  report.findings = findings;
+  absl::StatusOr<Report> parsed = ReportFromJson(ToJson(report));
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  EXPECT_TRUE(parsed->findings->back().inactive);
+  EXPECT_TRUE(hipforge::testing::MatchesReportSchema(ToJson(report)));
 }
 
 TEST(ReportTest, MergeTakesTheSectionsTheOtherRoleProduced) {

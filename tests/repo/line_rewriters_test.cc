@@ -153,9 +153,10 @@ TEST(MakefileRewriterTest, ArchitectureVariableUsedElsewhereStays) {
       "OUT := build/$(ARCH)\n");
   EXPECT_EQ(used_elsewhere.output,
             "ARCH ?= sm_80\nHIPCCFLAGS ?= --offload-arch=gfx90a --offload-arch=gfx942\nOUT := build/$(ARCH)\n");
-  bool left = false;
-  for (const auto& note : used_elsewhere.notes) left |= note.left_for_person;
-  EXPECT_TRUE(left) << "a variable the pass could not rewrite is noted for a person";
+  // The flag is rewritten for the job's targets: noted, but done (issue 29: it was charged as an open HB501 error).
+  ASSERT_FALSE(used_elsewhere.notes.empty());
+  for (const auto& note : used_elsewhere.notes) EXPECT_FALSE(note.left_for_person) << note.message;
+  EXPECT_NE(used_elsewhere.notes[0].message.find("used a variable"), std::string::npos);
   // A value that is not a CUDA architecture list (computed, native) stays too.
   EXPECT_EQ(Makefile("ARCH ?= native\nNVCCFLAGS := -arch=$(ARCH)\n").output,
             "ARCH ?= native\nHIPCCFLAGS := --offload-arch=gfx90a --offload-arch=gfx942\n");

@@ -31,7 +31,8 @@ report::Finding ToReportFinding(const Finding& finding) {
           .message = finding.message,
           .fix = finding.fix,
           .auto_fixed = finding.auto_fixed,
-          .fixable = finding.auto_fixed || !finding.edits.empty()};
+          .fixable = finding.auto_fixed || !finding.edits.empty(),
+          .inactive = finding.inactive};
 }
 
 }  // namespace hipforge::translate

@@ -37,6 +37,12 @@ struct Finding {
   std::string fix;                // what the fix does, or the manual step for a person
   std::vector<TextEdit> edits;    // provably safe automatic fix on the original file; empty when manual
   bool auto_fixed = false;        // set by whoever applied `edits`
+  // In lines the build's preprocessing drops (an #if branch neither the host nor the device parse kept, with the
+  // build's defines): listed, not charged (MarkInactiveFindings, effort.cc).
+  bool inactive = false;
+  // The manual fix is one call's rewrite, not a dependency's replacement (HB304 for an API the mapping tables mark
+  // unsupported): charged at its severity's default hours, not its rule's (effort.cc).
+  bool one_call = false;
 };
 
 struct TranslationStats {

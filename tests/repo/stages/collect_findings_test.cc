@@ -33,6 +33,7 @@ TEST_F(CollectFindingsTest, AnalyzerFindingsTranslatorDiagnosticsAndRuleNotesOnc
   const std::vector<Finding>& findings = state_.result.findings;
   ASSERT_EQ(findings.size(), 6u);
   EXPECT_TRUE(findings[0].auto_fixed) << "its line changed under the same rule";
+  EXPECT_EQ(findings[0].fix, "same line as the analyzer's") << "the rewriter's note says what it did";
   EXPECT_FALSE(findings[1].auto_fixed) << "line 3 was not changed";
   EXPECT_FALSE(findings[2].auto_fixed);
   EXPECT_EQ(findings[3].rule_id, "HB900");
@@ -65,6 +66,19 @@ TEST_F(CollectFindingsTest, ALineTheRewriterLeftForAPersonIsNotFixed) {
   EXPECT_TRUE(findings[0].auto_fixed) << "the rename is the whole fix on line 8";
   EXPECT_FALSE(findings[1].auto_fixed) << "line 9 changed, but its arguments are left for a person";
   EXPECT_EQ(findings[1].fix, "nvidia-smi -> amd-smi: check the arguments");
+}
+
+// The translator reports in every #if branch; lines the analyzer found dropped by the build mark its diagnostics
+// inactive (listed, not charged).
+TEST_F(CollectFindingsTest, TranslatorDiagnosticsInLinesTheBuildDropsAreInactive) {
+  state_.analyzed_files = {{.path = "k.cu", .kind = "cuda-source", .ast_analyzed = true, .inactive_lines = {{3, 5}}}};
+  state_.translations["k.cu"].diagnostics.push_back(At("TR001", "k.cu", 9));
+  ASSERT_TRUE(CollectFindings(state_, Tools()).ok());
+  std::map<uint32_t, bool> inactive;
+  for (const Finding& finding : state_.result.findings) {
+    if (finding.location.path == "k.cu") inactive[finding.location.line] = finding.inactive;
+  }
+  EXPECT_EQ(inactive, (std::map<uint32_t, bool>{{1, false}, {4, true}, {9, false}}));
 }
 
 TEST_F(CollectFindingsTest, WithoutAnAnalyzerTheFindingsAreOnlyCounted) {

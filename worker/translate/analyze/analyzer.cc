@@ -196,6 +196,7 @@ class AnalyzerImpl final : public Analyzer {
         if (ast_covered.count(text.path())) {
           entry.ast_analyzed = true;
           text.fallback_ranges = skipped_by_file[text.path()];
+          entry.inactive_lines = InactiveLines(text);
         } else {
           if (auto failure = ast_failure.find(text.path()); failure != ast_failure.end()) {
             entry.ast_skipped_reason =
@@ -230,6 +231,8 @@ class AnalyzerImpl final : public Analyzer {
     for (const Finding& finding : findings) {
       ast_lines.emplace(finding.rule_id, finding.location.path, finding.location.line);
     }
+    // Only token findings can lie in dropped code: the parses that produced the others kept it.
+    MarkInactiveFindings(token_findings, result.files);
     for (Finding& finding : token_findings) {
       if (ast_lines.count({finding.rule_id, finding.location.path, finding.location.line})) continue;
       findings.push_back(std::move(finding));
@@ -244,6 +247,18 @@ class AnalyzerImpl final : public Analyzer {
 
  private:
   using Ranges = std::vector<std::pair<uint32_t, uint32_t>>;
+
+  // The lines strictly inside each range the parses skipped: a range starts at its opening directive (#if, #else)
+  // and ends at the closing one, whose lines the preprocessor does read.
+  static Ranges InactiveLines(const TextFile& text) {
+    Ranges lines;
+    for (const auto& [begin, end] : text.fallback_ranges) {
+      const uint32_t first = text.LineColumn(begin).first + 1;
+      const uint32_t last = text.LineColumn(end).first - 1;
+      if (first <= last) lines.emplace_back(first, last);
+    }
+    return lines;
+  }
 
   static bool InRanges(const Ranges& ranges, uint32_t offset) {
     return std::any_of(ranges.begin(), ranges.end(),
@@ -403,6 +418,20 @@ std::vector<RuleDescription> RuleCatalog() {
                                       std::string("docs/rules/") + info.id + ".md"});
   }
   return catalog;
+}
+
+void MarkInactiveFindings(std::vector<Finding>& findings, const std::vector<AnalyzedFile>& files) {
+  std::map<std::string_view, const AnalyzedFile*> by_path;
+  for (const AnalyzedFile& file : files) {
+    if (!file.inactive_lines.empty()) by_path.emplace(file.path, &file);
+  }
+  for (Finding& finding : findings) {
+    const auto file = by_path.find(finding.location.path);
+    if (file == by_path.end()) continue;
+    for (const auto& [first, last] : file->second->inactive_lines) {
+      if (finding.location.line >= first && finding.location.line <= last) finding.inactive = true;
+    }
+  }
 }
 
 EditsByFile CollectFixEdits(const AnalysisResult& result, bool with_annotations) {

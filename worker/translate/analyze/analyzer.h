@@ -45,6 +45,9 @@ struct AnalyzedFile {
   std::string kind;              // "cuda-source", "header", "cmake", "makefile", "shell", "dockerfile", "ci", "python", "other"
   bool ast_analyzed = false;     // AST rules ran on it (directly or as a header of a parsed source)
   std::string ast_skipped_reason;  // why not (first Clang error, "not a source file", ...); token rules still ran
+  // Lines the build's preprocessing drops, as [first, last] pairs: inside #if branches that neither the host nor the
+  // device parse (with the build's defines) kept, the directive lines themselves left out. Empty unless ast_analyzed.
+  std::vector<std::pair<uint32_t, uint32_t>> inactive_lines;
 };
 
 struct AnalysisResult {
@@ -84,6 +87,10 @@ std::vector<RuleDescription> RuleCatalog();
 // Every finding's automatic fix, grouped by file (the translator's `extra_edits`), plus the annotations when
 // `with_annotations`. Findings without edits contribute nothing.
 EditsByFile CollectFixEdits(const AnalysisResult& result, bool with_annotations);
+
+// Marks the findings that lie in a file's inactive_lines (Finding::inactive): the analyzer's own, and the
+// translator's diagnostics, which it reports for every #if branch.
+void MarkInactiveFindings(std::vector<Finding>& findings, const std::vector<AnalyzedFile>& files);
 
 // The documented effort model (docs/rules/effort-model.md), from findings and the translator's statistics:
 // what is left for a person (findings fixed automatically cost nothing), itemised in `items`.

@@ -1,6 +1,9 @@
 // The effort model; docs/rules/effort-model.md explains the numbers. Keep the two in step.
+#include <algorithm>
 #include <map>
+#include <set>
 #include <string>
+#include <tuple>
 
 #include "worker/translate/analyze/analyzer.h"
 
@@ -9,10 +12,11 @@ namespace {
 
 constexpr double kReviewAutoFixHours = 0.1;   // reading an applied fix
 constexpr double kPerFileOverheadHours = 0.25;  // rebuilding/retesting a file someone touched
-constexpr double kUnconvertedHours = 0.5;       // a CUDA identifier with no mapping
-constexpr double kUnsupportedHours = 1.0;       // mapped, but not in the target HIP
 constexpr double kFallbackFileHours = 1.0;      // translated without the AST: review the whole file
 constexpr double kFailedFileHours = 4.0;        // not translated at all
+// A rule again in a file where it was already charged: the same change, applied again (10 x HB206 for one texture
+// pattern is one piece of work, not ten).
+constexpr double kRepeatShare = 0.1;
 
 double DefaultHours(Severity severity) {
   switch (severity) {
@@ -28,12 +32,12 @@ double RuleHours(const Finding& finding) {
   static const std::map<std::string, double, std::less<>> kHours = {
       {"HB201", 2.0},  {"HB202", 16.0}, {"HB205", 4.0}, {"HB302", 8.0}, {"HB304", 16.0}, {"HB401", 2.0},
       {"HB405", 3.0},  {"HB408", 6.0},  {"HB501", 0.5}, {"HB502", 0.5}, {"HB503", 0.25}, {"HB504", 0.5}, {"HB505", 0.25},
+      // A CUDA-looking name no table knows (reported once per name and file): look it up or write it.
+      {"TR008", 0.5},
+      // The file's fallback translation: charged once as the file's "read it whole" item.
+      {"TR007", 0.0},
   };
-  // One API call the mapping tables mark unsupported (HB304's message names the table) is a local rewrite, not
-  // a library replacement.
-  if (finding.rule_id == "HB304" && finding.message.find("mapping table") != std::string::npos) {
-    return DefaultHours(finding.severity);
-  }
+  if (finding.one_call) return DefaultHours(finding.severity);  // HB304 for one unsupported call: a local rewrite
   if (const auto it = kHours.find(finding.rule_id); it != kHours.end()) return it->second;
   return DefaultHours(finding.severity);
 }
@@ -56,6 +60,53 @@ class Items {
   std::vector<report::EffortItem> items_;
 };
 
+// What an open finding costs when it is the only one on its line. `what` names the kind of item; a kind already
+// charged in the file costs kRepeatShare of its hours.
+struct Charge {
+  std::string kind;
+  std::string what;
+  double hours = 0;
+};
+
+Charge ChargeOf(const Finding& finding, const std::set<std::string>& kinds_charged) {
+  if (!finding.edits.empty()) {  // an automatic fix exists but was not applied (e.g. `analyze`)
+    return {"review", "apply and review an automatic fix", kReviewAutoFixHours};
+  }
+  std::string kind = std::string(SeverityName(finding.severity)) + " " + finding.rule_id;
+  if (finding.one_call) kind += " (one call)";
+  const double hours = RuleHours(finding);
+  if (kinds_charged.count(kind)) {
+    return {kind, kind + " without an automatic fix, again in the same file", hours * kRepeatShare};
+  }
+  return {kind, kind + " without an automatic fix", hours};
+}
+
+// One charge per place: the findings of one line cost the largest of their charges, the others nothing (a dead
+// line once showed HB304, TR001 and the unsupported count for one call). Line 0 (unknown) is no shared place.
+void ChargeFile(const std::vector<const Finding*>& open, Items& items, FileEffort& entry) {
+  std::vector<std::vector<const Finding*>> places;
+  for (const Finding* finding : open) {
+    const bool same_place = !places.empty() && finding->location.line != 0 &&
+                            places.back().front()->location.line == finding->location.line;
+    if (same_place) {
+      places.back().push_back(finding);
+    } else {
+      places.push_back({finding});
+    }
+  }
+  std::set<std::string> kinds_charged;
+  for (const auto& place : places) {
+    std::vector<Charge> charges;
+    for (const Finding* finding : place) charges.push_back(ChargeOf(*finding, kinds_charged));
+    const auto largest = std::max_element(charges.begin(), charges.end(),
+                                          [](const Charge& a, const Charge& b) { return a.hours < b.hours; });
+    items.Add(largest->what, largest->hours);
+    items.Add("another finding on a line already charged", 0, static_cast<int>(charges.size()) - 1);
+    entry.engineer_hours += largest->hours;
+    kinds_charged.insert(largest->kind);
+  }
+}
+
 }  // namespace
 
 EffortEstimate EstimateEffort(const std::vector<Finding>& findings, const std::vector<FileTranslation>& translations) {
@@ -70,32 +121,33 @@ EffortEstimate EstimateEffort(const std::vector<Finding>& findings, const std::v
   Items items;
   double automatic_items = 0;
   double manual_items = 0;
+  std::map<std::string, std::vector<const Finding*>> open;  // open findings in active code, by file
   for (const Finding& finding : findings) {
     if (finding.auto_fixed) {  // applied to the migrated tree: nothing left (the report lists it as fixed)
       automatic_items += 1;
+      continue;
+    }
+    if (finding.inactive) {  // the build never compiles the line: listed, not charged
+      items.Add("finding in lines the build's preprocessing drops (listed, not charged)", 0);
       continue;
     }
     const std::string severity = SeverityName(finding.severity);
     FileEffort& entry = file(finding.location.path);
     entry.by_severity[severity]++;
     estimate.by_severity[severity]++;
-    if (!finding.edits.empty()) {  // an automatic fix exists but was not applied (e.g. `analyze`)
-      items.Add("apply and review an automatic fix", kReviewAutoFixHours);
-      entry.engineer_hours += kReviewAutoFixHours;
-      automatic_items += 1;
-      continue;
-    }
-    const double hours = RuleHours(finding);
-    items.Add(severity + " " + finding.rule_id + " without an automatic fix", hours);
-    entry.engineer_hours += hours;
-    manual_items += 1;
+    (finding.edits.empty() ? manual_items : automatic_items) += 1;
+    open[finding.location.path].push_back(&finding);
+  }
+  for (auto& [path, list] : open) {
+    std::stable_sort(list.begin(), list.end(), [](const Finding* a, const Finding* b) {
+      return std::tie(a->location.line, a->location.column) < std::tie(b->location.line, b->location.column);
+    });
+    ChargeFile(list, items, file(path));
   }
   for (const FileTranslation& translation : translations) {
     FileEffort& entry = file(translation.path);
-    items.Add("unconverted CUDA identifier (no mapping)", kUnconvertedHours, translation.stats.unconverted);
-    items.Add("API unsupported in the target HIP", kUnsupportedHours, translation.stats.unsupported);
-    entry.engineer_hours += translation.stats.unconverted * kUnconvertedHours +
-                            translation.stats.unsupported * kUnsupportedHours;
+    // The translator's unconverted and unsupported counts are not charged again: each unsupported API is a
+    // finding at its place (TR001-TR004, TR006), each unknown name a TR008 once per file, charged above.
     if (translation.status == FileStatus::kFallback) {
       items.Add("file translated without the AST (read it whole)", kFallbackFileHours);
       entry.engineer_hours += kFallbackFileHours;

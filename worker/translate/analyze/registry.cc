@@ -63,8 +63,8 @@ std::vector<std::unique_ptr<Rule>> AllRules(FindingSink& sink, const MappingInde
   all.push_back(std::make_unique<MemoryOrderingRule>(sink));
   all.push_back(std::make_unique<DefaultStreamRule>(sink));
   all.push_back(std::make_unique<DriverModuleRule>(sink));
-  all.push_back(std::make_unique<NvccFlagsRule>(sink));
-  all.push_back(std::make_unique<CudaCmakeRule>(sink));
+  all.push_back(std::make_unique<NvccFlagsRule>(sink, target_architectures));
+  all.push_back(std::make_unique<CudaCmakeRule>(sink, target_architectures));
   all.push_back(std::make_unique<CudaEnvVarRule>(sink));
   all.push_back(std::make_unique<NvidiaToolRule>(sink));
   all.push_back(std::make_unique<OutsideTreePathRule>(sink));

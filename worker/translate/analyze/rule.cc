@@ -118,6 +118,12 @@ bool IsCallAt(const std::vector<Token>& tokens, size_t i) {
   return next < tokens.size() && tokens[next].text == "(";
 }
 
+std::string TargetList(std::span<const std::string> targets, std::string_view separator) {
+  std::string list;
+  for (const std::string& target : targets) list += (list.empty() ? "" : std::string(separator)) + target;
+  return list.empty() ? "<target>" : list;
+}
+
 bool ContainsWord(std::string_view text, std::string_view word) {
   size_t position = 0;
   auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };

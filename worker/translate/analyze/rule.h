@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -99,6 +100,9 @@ bool IsCallAt(const std::vector<Token>& tokens, size_t i);
 size_t MatchingParen(const std::vector<Token>& tokens, size_t open);
 // True when `word` occurs in `text` delimited by non-identifier characters.
 bool ContainsWord(std::string_view text, std::string_view word);
+// The job's GPU targets for a fix text, joined by `separator` ("gfx942", "gfx90a;gfx942"); "<target>" without any.
+// Messages name only these (a gfx942-only job was told about gfx90a).
+std::string TargetList(std::span<const std::string> targets, std::string_view separator);
 
 // Reports one finding per (identifier list) use: every call, or only the first use per function scope.
 struct IdentifierPattern {

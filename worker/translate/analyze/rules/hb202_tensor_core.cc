@@ -58,7 +58,7 @@ void TensorCoreRule::checkTokens(const TextFile& file) {
                      "differ, wavefront is 64 lanes)"
                    : std::string(word) + ": CUDA asynchronous copy/pipeline has no direct HIP equivalent",
            is_wmma ? "Port to rocWMMA (rocwmma::fragment, load_matrix_sync, mma_sync, store_matrix_sync) with "
-                     "supported M/N/K shapes for the target (e.g. 16x16x16 or 32x32x8 on gfx90a)."
+                     "M/N/K shapes each target supports (rocWMMA lists them per architecture)."
                    : "Replace with synchronous global-to-shared copies followed by __syncthreads() (or "
                      "double-buffering by hand).");
   }

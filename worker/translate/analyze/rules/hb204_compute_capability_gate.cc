@@ -11,8 +11,8 @@ namespace {
 using namespace clang::ast_matchers;
 
 constexpr const char* kPropMessage =
-    "compute-capability gate on cudaDeviceProp::{name}: AMD GPUs report their own major/minor (gfx90a: 9.0, gfx942: "
-    "9.4), so NVIDIA-generation checks pick the wrong path";
+    "compute-capability gate on cudaDeviceProp::{name}: AMD GPUs report their own major/minor (the digits "
+    "of their gfx name), so NVIDIA-generation checks pick the wrong path";
 constexpr const char* kPropFix =
     "Decide on features instead (hipDeviceProp_t::gcnArchName, warpSize, sharedMemPerBlock, hipDeviceAttribute*), "
     "or add an explicit AMD branch.";
@@ -66,7 +66,7 @@ void ComputeCapabilityGateRule::checkTokens(const TextFile& file) {
       Report(file, token.offset,
              "compute-capability gate `__CUDA_ARCH__` comparison: HIP does not define __CUDA_ARCH__ for AMD targets, "
              "so this branch silently takes the other path",
-             "Test __HIP_DEVICE_COMPILE__ for device code and feature macros (__gfx90a__, __gfx942__, "
+             "Test __HIP_DEVICE_COMPILE__ for device code and feature macros (__gfx<N>__ of each target, "
              "__AMDGCN_WAVEFRONT_SIZE) or HIP feature tests instead of NVIDIA generations.");
       continue;
     }
@@ -76,7 +76,7 @@ void ComputeCapabilityGateRule::checkTokens(const TextFile& file) {
         token.text == "CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR") {
       if (!lines_done.insert(file.LineColumn(token.offset).first).second) continue;
       Report(file, token.offset,
-             std::string(token.text) + ": AMD GPUs report their own compute capability (gfx90a: 9.0), so "
+             std::string(token.text) + ": AMD GPUs report their own compute capability (the digits of their gfx name), so "
                                        "NVIDIA-generation checks pick the wrong path",
              kPropFix);
       continue;

@@ -98,8 +98,8 @@ void Mi300TextureRule::checkTokens(const TextFile& file) {
                  "` (CUDA arrays, surfaces, legacy references or layered/3D/cube/gather/LOD reads), which plain "
                  "global loads cannot stand in for: needs a person",
              "Keep the data in linear or pitch-linear device memory and read it with loads (point sampling: "
-             "data[y * pitch + x]; bilinear: the four neighbours weighted by the fractions), or build this "
-             "program for gfx90a only.");
+             "data[y * pitch + x]; bilinear: the four neighbours weighted by the fractions), or leave the MI300 "
+             "targets out (CDNA GPUs before MI300 have a texture path).");
     }
     return;
   }

@@ -21,7 +21,7 @@ const IdentifierUseRule::Spec& Tf32MathModeRule::spec() const {
       // CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION ask for full precision (right on AMD too), and GEMM
       // algorithm ids (CUBLAS_GEMM_DEFAULT_TENSOR_OP, CUBLAS_GEMM_ALGO*) are HB301's.
       Granularity::kEveryUse,
-      "{name}: TF32/tensor-op math mode: MI250 (gfx90a) has no TF32 and MI300 uses XF32 only through hipBLASLt, so precision and speed differ",
+      "{name}: TF32/tensor-op math mode: AMD GPUs have no TF32 (MI300's XF32 is reached only through hipBLASLt), so precision and speed differ",
       "Decide the precision explicitly: use FP32 (HIPBLAS_COMPUTE_32F) for parity, or FP16/BF16 inputs for matrix cores; compare results with a tolerance."};
   return kSpec;
 }

@@ -123,6 +123,7 @@ void NoRocmEquivalentRule::CheckUnsupportedCalls(const TextFile& file) {
                std::string(LibraryName(mapping->library)) + " mapping table); the translator leaves the call as is",
            "Rewrite this part by hand: find what the call achieves and use a supported HIP API, or drop it where "
            "it only tunes NVIDIA hardware (docs/mappings lists the supported names).");
+    sink().findings().back().one_call = true;  // a local rewrite, not a library replacement (effort.cc)
   }
 }
 

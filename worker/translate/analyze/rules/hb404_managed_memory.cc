@@ -21,7 +21,7 @@ const IdentifierUseRule::Spec& ManagedMemoryRule::spec() const {
       {"cuMemPrefetchAsync", false}},
       Granularity::kFirstPerScope,
       "{name}: managed memory on MI250/MI300 migrates pages on GPU access only with XNACK (HSA_XNACK=1 and an xnack+ build); otherwise kernels fault or memory stays on the host",
-      "Run with HSA_XNACK=1 and build for the xnack+ target (e.g. gfx90a:xnack+), or replace with explicit device allocations and copies; hipMemAdvise hints differ."};
+      "Run with HSA_XNACK=1 and build for the xnack+ variant of each target (--offload-arch=<target>:xnack+), or replace with explicit device allocations and copies; hipMemAdvise hints differ."};
   return kSpec;
 }
 

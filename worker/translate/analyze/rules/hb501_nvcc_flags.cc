@@ -73,8 +73,8 @@ void NvccFlagsRule::checkLines(const TextFile& file) {
     const size_t first = code.find_first_not_of(" \t");
     Report(file, file.LineStart(line) + static_cast<uint32_t>(first == std::string_view::npos ? 0 : first),
            "nvcc invocation/flags (" + list + "): hipcc/amdclang++ do not accept them",
-           "Build with hipcc (or CMake's HIP language) and translate the flags: --offload-arch=gfx90a;gfx942 for "
-           "-arch/-gencode, -fgpu-rdc for -rdc=true, -ffast-math for --use_fast_math, drop -Xptxas/-Xcompiler "
+           "Build with hipcc (or CMake's HIP language) and translate the flags: --offload-arch=" +
+               TargetList(targets_, ";") + " for -arch/-gencode, -fgpu-rdc for -rdc=true, -ffast-math for --use_fast_math, drop -Xptxas/-Xcompiler "
            "wrappers (pass host flags directly).");
   }
 }

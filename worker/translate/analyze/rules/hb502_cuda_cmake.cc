@@ -56,7 +56,7 @@ void CudaCmakeRule::checkLines(const TextFile& file) {
     Report(file, file.LineStart(line) + static_cast<uint32_t>(first == std::string_view::npos ? 0 : first),
            "CUDA-only CMake (" + what + "): a ROCm build needs the HIP language or hip:: targets",
            "Use enable_language(HIP) / project(... LANGUAGES CXX HIP), set_source_files_properties(... LANGUAGE HIP), "
-           "CMAKE_HIP_ARCHITECTURES (gfx90a;gfx942), find_package(hip) and hip::host/hip::device or roc::/hip:: "
+           "CMAKE_HIP_ARCHITECTURES (" + TargetList(targets_, ";") + "), find_package(hip) and hip::host/hip::device or roc::/hip:: "
            "library targets instead of CUDA::.");
   }
 }

@@ -13,6 +13,7 @@ absl::Status AnalyzeSources(MigrationState& state, const MigrationTools&) {
       state.analyzer->Analyze(state.input, files, state.progress, state.companion.get());
   if (!analysis.ok()) return analysis.status();
   state.analyzer_findings = std::move(analysis->findings);
+  state.analyzed_files = std::move(analysis->files);
   state.annotations = std::move(analysis->annotations);
   return absl::OkStatus();
 }

@@ -11,10 +11,10 @@ absl::Status CollectFindings(MigrationState& state, const MigrationTools& tools)
   using Key = std::tuple<std::string, std::string, uint32_t>;  // rule, path, line
   // What a rewriter left for a person on a line (nvidia-smi -> amd-smi with nvidia-smi's options): a finding of
   // that rule on that line is not fixed, whatever the rewriter changed there, and the note says what is left.
-  std::map<Key, std::string> left_for_person;
+  std::map<Key, std::string> left_for_person, done;
   for (const auto& [path, rewrite] : state.rewrites) {
     for (const RewriteNote& note : rewrite.notes) {
-      if (note.left_for_person) left_for_person.emplace(Key{note.origin, path, note.line}, note.message);
+      (note.left_for_person ? left_for_person : done).emplace(Key{note.origin, path, note.line}, note.message);
     }
   }
   std::set<Key> seen;
@@ -26,12 +26,15 @@ absl::Status CollectFindings(MigrationState& state, const MigrationTools& tools)
       // A build-file finding is fixed when the rewriter changed its line under the same rule.
       if (r->second.changed_lines.count(finding.location.line) && r->second.changed_by.count(finding.rule_id)) {
         finding.auto_fixed = true;
+        if (auto note = done.find(key); note != done.end()) finding.fix = note->second;  // what the rewrite did
       }
     }
     seen.insert(key);
     result.findings.push_back(std::move(finding));
   }
-  for (const auto& [path, translation] : state.translations) {
+  for (auto& [path, translation] : state.translations) {
+    // The translator reports for every #if branch; the analyzer knows which ones the build drops.
+    MarkInactiveFindings(translation.diagnostics, state.analyzed_files);
     for (const Finding& diagnostic : translation.diagnostics) result.findings.push_back(diagnostic);
   }
   for (const auto& [path, rewrite] : state.rewrites) {

@@ -80,6 +80,7 @@ struct MigrationState {
   std::optional<ParsedSources> parsed;
   // AnalyzeSources: findings in the original sources and their safe fixes.
   std::vector<Finding> analyzer_findings;
+  std::vector<AnalyzedFile> analyzed_files;  // with the lines the build's preprocessing drops
   EditsByFile annotations;  // `// HIPFORGE HBxxx:` comments, only with options.annotate
   // ComposeTranslations: the translated CUDA sources and headers, by relative path.
   std::map<std::string, FileTranslation> translations;
