@@ -162,6 +162,117 @@ TEST(MakefileRewriterTest, ArchitectureVariableUsedElsewhereStays) {
             "ARCH ?= native\nHIPCCFLAGS := --offload-arch=gfx90a --offload-arch=gfx942\n");
 }
 
+RewriteResult MakefileWith(const std::string& text, const RewriteContext& base, const std::string& path = "Makefile") {
+  static MigrationOptions options;
+  options.hip_architectures = {"gfx90a", "gfx942"};
+  RewriteContext context = base;
+  context.options = &options;
+  return MakefileRewriter().Rewrite(path, text, context);
+}
+
+// Issue 29: `/usr/local/cuda` became `ROCM_PATH = /opt/rocm`, which Debian's ROCm and the validate toolchains
+// (hipcc in /usr/bin) do not have, and hipcc itself fails under ROCM_PATH=/opt/rocm there.
+TEST(MakefileRewriterTest, CudaRootBecomesTheRootTheInstalledHipccReports) {
+  const std::string root = "$(shell hipconfig --rocmpath 2>/dev/null || echo /opt/rocm)";
+  const RewriteResult samples = Makefile(
+      "CUDA_PATH ?= /usr/local/cuda\n"
+      "NVCC := $(CUDA_PATH)/bin/nvcc\n"
+      "LIBS := -L$(CUDA_PATH)/lib64/stubs -L$(CUDA_PATH)/targets/x86_64-linux/lib -lcuda\n"
+      "INC := -I$(CUDA_PATH)/targets/x86_64-linux/include\n");
+  EXPECT_EQ(samples.output,
+            "ROCM_PATH ?= " + root + "\n"
+            "HIPCC := $(ROCM_PATH)/bin/hipcc\n"
+            "LIBS := -L$(ROCM_PATH)/lib -L$(ROCM_PATH)/lib -lamdhip64\n"
+            "INC := -I$(ROCM_PATH)/include\n");
+  EXPECT_EQ(Makefile(samples.output).output, samples.output) << "idempotent";
+  // A literal install path: the Makefile gets the root variable, defined once at its top.
+  const RewriteResult literal = Makefile("INC := -I/usr/local/cuda-12.2/include\nCUDA_DIR = /sw/cuda-11.0\n");
+  EXPECT_EQ(literal.output,
+            "# hipforge: ROCm's root as the installed hipcc reports it (/usr for Debian's packages, /opt/rocm for "
+            "AMD's)\nROCM_PATH ?= " + root + "\nINC := -I$(ROCM_PATH)/include\nROCM_PATH = " + root + "\n");
+  EXPECT_EQ(Makefile("INC := -I/usr/local/cuda/include\n").output.find("/opt/rocm/"), std::string::npos);
+  EXPECT_EQ(Makefile(literal.output).output, literal.output) << "idempotent";
+  // Scripts ask hipconfig too, unless ROCM_PATH is already set; Dockerfile/CI lines run in rocm/dev images.
+  MigrationOptions options;
+  RewriteContext context;
+  context.options = &options;
+  EXPECT_EQ(ShellScriptRewriter().Rewrite("env.sh", "export CUDA_HOME=/usr/local/cuda-12.2\n", context).output,
+            "export ROCM_PATH=\"${ROCM_PATH:-$(hipconfig --rocmpath 2>/dev/null || echo /opt/rocm)}\"\n");
+  EXPECT_EQ(DockerfileRewriter().Rewrite("Dockerfile", "ENV CUDA_HOME=/usr/local/cuda\n", context).output,
+            "ENV ROCM_PATH=/opt/rocm\n");
+}
+
+// Issue 29: no --offload-arch where the CUDA Makefile had no -arch, and arch flags built by Make functions turned
+// into unbalanced Make text (`--offload-arch=gfx942 .,,${COMPUTE})`).
+TEST(MakefileRewriterTest, EveryHipccCallGetsTheJobsTargetsInValidMake) {
+  const std::string archs = "--offload-arch=gfx90a --offload-arch=gfx942";
+  EXPECT_EQ(Makefile("NVCC = nvcc\na: a.cu\n\t$(NVCC) -O3 a.cu -o a\n").output,
+            "HIPCC = hipcc\na: a.cu\n\t$(HIPCC) " + archs + " -O3 a.cu -o a\n");
+  // CUDA samples: `$(EXEC) $(NVCC) ...`, EXEC empty or an echo.
+  EXPECT_NE(Makefile("EXEC ?= @echo \"[@]\"\nk.o: k.cu\n\t$(EXEC) /usr/local/cuda/bin/nvcc -c k.cu\n").output.find(
+                "\t$(EXEC) $(ROCM_PATH)/bin/hipcc " + archs + " -c k.cu"),
+            std::string::npos);
+  // An architecture that reaches the command through variables (also target-specific ones) is enough.
+  const std::string through_variables =
+      "F := -arch=sm_80\nB = $(F) -O3\nrelease: export NVCCFLAGS := $(B)\na: a.cu\n\tnvcc $(NVCCFLAGS) a.cu\n";
+  EXPECT_EQ(Makefile(through_variables).output.find("hipcc --offload"), std::string::npos);
+  // CUDA samples: per-SM gencode built with foreach/eval, and -Xcompiler through addprefix.
+  EXPECT_EQ(Makefile("$(foreach sm,$(SMS),$(eval GENCODE_FLAGS += -gencode arch=compute_$(sm),code=sm_$(sm)))\n"
+                     "ALL_CCFLAGS += $(addprefix -Xcompiler ,$(CCFLAGS))\n")
+                .output,
+            "$(foreach sm,$(SMS),$(eval GENCODE_FLAGS += " + archs + "))\nALL_CCFLAGS += $(addprefix  ,$(CCFLAGS))\n");
+  EXPECT_EQ(Makefile("GENCODE = $(foreach COMPUTE,$(ARCHS),-gencode=arch=compute_$(subst .,,${COMPUTE}),"
+                     "code=sm_$(subst .,,${COMPUTE}))\n")
+                .output,
+            "GENCODE = $(foreach COMPUTE,$(ARCHS)," + archs + ")\n");
+  // A call split over lines keeps the parenthesis that closes it.
+  EXPECT_EQ(Makefile("G := $(foreach sm,$(SMS),\\\n\t-gencode arch=compute_$(sm),code=sm_$(sm))\n").output,
+            "G := $(foreach sm,$(SMS),\\\n\t" + archs + ")\n");
+}
+
+// Issue 29: `$(shell __nvcc_device_query)` was kept, and a plain `make` built for hipcc's default target, unflagged.
+TEST(MakefileRewriterTest, DeviceQueriesBecomeTheJobsTargets) {
+  const RewriteResult query = Makefile(
+      "GPU_COMPUTE_CAPABILITY = $(shell __nvcc_device_query)\n"
+      "CC := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader | sed 's/\\.//g' | head -n 1)\n");
+  EXPECT_EQ(query.output, "GPU_COMPUTE_CAPABILITY = gfx90a gfx942\nCC := gfx90a gfx942\n");
+  ASSERT_EQ(query.notes.size(), 2u);
+  for (const auto& note : query.notes) EXPECT_FALSE(note.left_for_person) << note.message;
+  // In a script (or a recipe's own `$$(...)`) the query is flagged for a person.
+  MigrationOptions options;
+  RewriteContext context;
+  context.options = &options;
+  const RewriteResult script = ShellScriptRewriter().Rewrite(
+      "build.sh", "SM=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader)\n", context);
+  bool flagged = false;
+  for (const auto& note : script.notes) flagged |= note.left_for_person && note.message.find("compute capability") != std::string::npos;
+  EXPECT_TRUE(flagged);
+}
+
+// Issue 29: `-fatbin` kept for hipcc; g++ compiling a .cpp that includes HIP without the platform define;
+// -lhipblaslt where cuBLASLt is unused.
+TEST(MakefileRewriterTest, OutputModesHostCompilersAndUnusedCublasLt) {
+  EXPECT_EQ(Makefile("k.fatbin: k.cu\n\tnvcc -arch=sm_80 -fatbin k.cu -o k.fatbin\n").output,
+            "k.fatbin: k.cu\n\thipcc --offload-arch=gfx90a --offload-arch=gfx942 --genco k.cu -o k.fatbin\n");
+  RewriteContext context;
+  context.hip_host_sources = {"app/src/host.cpp"};
+  const std::string makefile =
+      "CXX = g++\n"
+      "src/host.o: src/host.cpp\n\t$(CXX) -O2 -c $< -o $@\n"
+      "src/other.o: src/other.cpp\n\t$(CXX) -c $< -o $@\n"
+      "%.o: %.cpp\n\tg++ -c $< -o $@\n";
+  EXPECT_EQ(MakefileWith(makefile, context, "app/Makefile").output,
+            "CXX = g++\n"
+            "src/host.o: src/host.cpp\n\t$(CXX) -D__HIP_PLATFORM_AMD__ -O2 -c $< -o $@\n"
+            "src/other.o: src/other.cpp\n\t$(CXX) -c $< -o $@\n"
+            "%.o: %.cpp\n\tg++ -D__HIP_PLATFORM_AMD__ -c $< -o $@\n");
+  EXPECT_EQ(MakefileWith(makefile, {}, "app/Makefile").output, makefile) << "no source includes HIP";
+  context.cublaslt_used = false;
+  EXPECT_EQ(MakefileWith("LIBS = -lcublas -lcublasLt\n", context).output, "LIBS = -lhipblas\n");
+  context.cublaslt_used = true;
+  EXPECT_EQ(MakefileWith("LIBS = -lcublas -lcublasLt\n", context).output, "LIBS = -lhipblas -lhipblaslt\n");
+}
+
 TEST(ContainerImageTest, CudaImagesMapToRocmDevImages) {
   std::string note;
   EXPECT_EQ(MapContainerImage("nvidia/cuda:12.2.0-devel-ubuntu22.04", "6.4", note), "rocm/dev-ubuntu-22.04:6.4");
@@ -216,9 +327,9 @@ TEST(MakefileRewriterTest, CFilesThatNvccCompiledAsCxxStayCxxUnderHipcc) {
   EXPECT_EQ(pattern.output,
             "CC = hipcc\n"
             "%.o: %.c\n"
-            "\t$(CC) $(CFLAGS) -c -x c++ $< -x none -o $@\n"
+            "\t$(CC) --offload-arch=gfx90a --offload-arch=gfx942 $(CFLAGS) -c -x c++ $< -x none -o $@\n"
             "%.o: %.cu\n"
-            "\t$(CC) $(CFLAGS) -c $< -o $@\n");
+            "\t$(CC) --offload-arch=gfx90a --offload-arch=gfx942 $(CFLAGS) -c $< -o $@\n");
   const RewriteResult named = Makefile(
       "CC = nvcc\n"
       "a.o: a.h \\\n"
@@ -229,11 +340,11 @@ TEST(MakefileRewriterTest, CFilesThatNvccCompiledAsCxxStayCxxUnderHipcc) {
             "CC = hipcc\n"
             "a.o: a.h \\\n"
             "\ta.c\n"
-            "\t$(CC)\t$(CFLAGS) -x c++ ./a.c -x none \\\n"
+            "\t$(CC) --offload-arch=gfx90a --offload-arch=gfx942\t$(CFLAGS) -x c++ ./a.c -x none \\\n"
             "\t\t-c -o a.o\n");
   // A Makefile that chose the language itself keeps its choice (HeCBench leukocyte: `--x cu`, its .c files are CUDA).
   EXPECT_EQ(Makefile("CC = nvcc\nCFLAGS := -O3 --x cu\n%.o: %.c\n\t$(CC) $(CFLAGS) $< -c\n").output,
-            "CC = hipcc\nCFLAGS := -O3 -x hip\n%.o: %.c\n\t$(CC) $(CFLAGS) $< -c\n");
+            "CC = hipcc\nCFLAGS := -O3 -x hip\n%.o: %.c\n\t$(CC) --offload-arch=gfx90a --offload-arch=gfx942 $(CFLAGS) $< -c\n");
   // A C compiler that is not nvcc keeps compiling C.
   EXPECT_EQ(Makefile("CC = gcc\n%.o: %.c\n\t$(CC) -c $< -o $@\n").output, "CC = gcc\n%.o: %.c\n\t$(CC) -c $< -o $@\n");
 }

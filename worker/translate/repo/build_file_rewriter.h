@@ -27,6 +27,11 @@ struct RewriteContext {
   // False when no CUDA source or header declares a __device__ function or an extern device variable without
   // defining it (code that another file defines): -rdc=true / CUDA_SEPARABLE_COMPILATION are then dropped.
   bool relocatable_device_code_needed = true;
+  // False when no source or header of the repository names cuBLASLt (cublasLt*): -lcublasLt is then dropped.
+  bool cublaslt_used = true;
+  // C/C++ sources other than .cu that include HIP after the pass (relative paths): a host compiler (g++) that
+  // compiles one needs -D__HIP_PLATFORM_AMD__, which hipcc would have defined.
+  std::set<std::string> hip_host_sources;
   // Translates a CUDA source snippet (CuPy kernels); empty when the source translator is not available.
   std::function<std::optional<std::string>(const std::string& cuda_source)> translate_snippet;
 };

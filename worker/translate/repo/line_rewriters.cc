@@ -1,6 +1,7 @@
 #include "worker/translate/repo/line_rewriters.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <regex>
@@ -18,8 +19,10 @@ std::string RocmVersion(const RewriteContext& context) {
   return std::to_string(v.major) + "." + std::to_string(v.minor);
 }
 
-ScriptLineOptions LineOptions(const RewriteContext& context, bool rename) {
+ScriptLineOptions LineOptions(const RewriteContext& context, bool rename, LineSyntax syntax = LineSyntax::kPlain) {
   ScriptLineOptions options;
+  options.syntax = syntax;
+  options.cublaslt_used = context.cublaslt_used;
   if (context.options != nullptr) {
     options.architectures = context.options->hip_architectures;
     options.target_rocm = context.options->translate.target_hip_version;
@@ -106,54 +109,191 @@ std::set<std::string> ArchOnlyVariables(const std::vector<std::string>& lines) {
   return variables;
 }
 
-// nvcc hands a `.c` file to its host compiler as C++; hipcc, like clang, compiles it as C (then `-std=c++17` is
-// refused and C++ in the file fails). The physical lines of recipes that give a `.c` file to nvcc (directly, by a
-// path ending in /nvcc, or through a variable assigned one), each with whether its rule's source `$<` is a `.c`.
-std::map<uint32_t, bool> NvccCSourceRecipeLines(const std::vector<std::string>& lines) {
-  static const std::regex kNvccVariable(
-      R"(^\s*(?:override\s+|export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(?:\?|:|::)?=\s*(?:\S*/)?nvcc(?:\s.*)?$)");
-  static const std::regex kCompiler(R"(^[@+\-\s]*(?:(?:\S*/)?nvcc|\$[({]([A-Za-z_][A-Za-z0-9_]*)[)}])(?:\s|$))");
-  // A Makefile that chooses the language itself (`--x cu`, HeCBench leukocyte: its .c files are CUDA) keeps it.
-  static const std::regex kLanguageChoice(R"((^|\s)--?x(\s+|=)(cu|c\+\+|hip)(\s|$))");
-  std::set<std::string> nvcc_variables;
-  for (const std::string& line : lines) {
-    if (std::regex_search(line, kLanguageChoice)) return {};
+// One recipe command that runs a compiler: its physical lines, which compiler, where its name ends on the first
+// line, and what the Makefile tells about it.
+struct CompilerCommand {
+  size_t first = 0, last = 0;   // 0-based physical lines (a command continues over lines ending in `\`)
+  bool nvcc = false;            // nvcc (hipcc after the pass); else a host compiler (g++, $(CXX), mpicxx, ...)
+  size_t compiler_end = 0;      // offset in lines[first] just after the compiler word
+  bool source_is_c = false;     // the rule's first prerequisite is a .c file
+  bool has_arch = false;        // an architecture flag reaches it (directly or through variables)
+  std::vector<std::string> sources;  // C/C++ source words it may compile: names, `%.cpp`/`*.cpp` patterns
+};
+
+// Variables of a Makefile: every value assigned to each (target-specific ones too), continuation lines joined.
+std::map<std::string, std::string> MakeAssignments(const std::vector<std::string>& lines) {
+  static const std::regex kAssignment(
+      R"(^\s*(?:[^:=#\t]*:\s*)?(?:export\s+|override\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(?:\?|:|::|\+|!)?=(.*)$)");
+  std::map<std::string, std::string> values;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::string logical = lines[i];
+    while (!logical.empty() && logical.back() == '\\' && i + 1 < lines.size()) {
+      logical.pop_back();
+      logical += " " + lines[++i];
+    }
+    if (logical.empty() || logical[0] == '\t') continue;
     std::smatch m;
-    if (std::regex_match(line, m, kNvccVariable)) nvcc_variables.insert(m[1].str());
+    if (std::regex_match(logical, m, kAssignment)) values[m[1].str()] += " " + m[2].str();
   }
+  return values;
+}
+
+// Which variables carry an nvcc/hipcc architecture flag, directly or through the variables they reference.
+std::set<std::string> ArchCarryingVariables(const std::map<std::string, std::string>& values) {
+  static const std::regex kArchFlag(R"((^|[\s"'])(-arch[=\s]|--gpu-architecture|-gencode|--generate-code|--offload-arch|--cuda-gpu-arch))");
+  static const std::regex kReference(R"(\$[({]([A-Za-z_][A-Za-z0-9_]*)[:)}])");
+  std::set<std::string> carrying;
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const auto& [name, value] : values) {
+      if (carrying.count(name)) continue;
+      bool carries = std::regex_search(value, kArchFlag);
+      for (auto it = std::sregex_iterator(value.begin(), value.end(), kReference); !carries && it != std::sregex_iterator(); ++it) {
+        carries = carrying.count((*it)[1].str()) > 0;
+      }
+      if (carries) grew = carrying.insert(name).second || grew;
+    }
+  }
+  return carrying;
+}
+
+// The compiler word of a recipe's first line: nvcc (directly, by a path ending in /nvcc, or through a variable
+// assigned one) or a host C/C++ compiler; env prefixes (`PATH=x`) and empty-looking `$(EXEC)` words before it are
+// skipped. Returns the offset after the word, or npos.
+size_t CompilerWordEnd(const std::string& line, const std::map<std::string, std::string>& values, bool& nvcc) {
+  static const std::regex kNvccValue(R"(^\s*(?:\S*/)?nvcc(?:\s.*)?$)");
+  static const std::regex kHostCompiler(
+      R"(^(?:\S*/)?(?:g\+\+|c\+\+|gcc|cc|clang\+\+|clang|mpicxx|mpic\+\+|mpicc|mpiCC|icpx|icpc)(?:-[0-9.]+)?$)");
+  static const std::regex kHostValue(
+      R"(^\s*(?:\S*/)?(?:g\+\+|c\+\+|gcc|cc|clang\+\+|clang|mpicxx|mpic\+\+|mpicc|mpiCC|icpx|icpc)(?:-[0-9.]+)?(?:\s.*)?$)");
+  const SplitWords split = SplitShellWords(line, true);
+  size_t offset = 0;
+  for (size_t w = 0; w < split.words.size() && w < 4; ++w) {
+    offset += split.separators[w].size() + split.words[w].size();
+    std::string word = split.words[w];
+    word.erase(0, word.find_first_not_of("@+-"));
+    const std::optional<std::string> variable = MakeVariableReference(word);
+    const auto value = variable ? values.find(*variable) : values.end();
+    if (word == "nvcc" || (word.size() > 5 && word.compare(word.size() - 5, 5, "/nvcc") == 0) ||
+        (value != values.end() && std::regex_match(value->second, kNvccValue))) {
+      nvcc = true;
+      return offset;
+    }
+    // $(CXX)/$(CC) that the Makefile leaves to make's defaults (g++, cc) are host compilers too.
+    if (std::regex_match(word, kHostCompiler) ||
+        (variable && ((value == values.end() && (*variable == "CXX" || *variable == "CC")) ||
+                      (value != values.end() && std::regex_match(value->second, kHostValue))))) {
+      nvcc = false;
+      return offset;
+    }
+    // Skipped: `VAR=value` before the command, and `$(EXEC)`-like words that are empty or only echo (CUDA samples).
+    const bool env_prefix = word.find('=') != std::string::npos && word[0] != '$' && word[0] != '-';
+    const bool empty_variable = variable && (value == values.end() || value->second.find_first_not_of(" \t") == std::string::npos ||
+                                             value->second.find("echo") != std::string::npos);
+    if (!env_prefix && !empty_variable) return std::string::npos;
+  }
+  return std::string::npos;
+}
+
+// The recipe commands of a Makefile that run a compiler.
+std::vector<CompilerCommand> CompilerCommands(const std::vector<std::string>& lines) {
+  const std::map<std::string, std::string> values = MakeAssignments(lines);
+  const std::set<std::string> carrying = ArchCarryingVariables(values);
+  static const std::regex kArchFlag(R"((^|[\s"'])(-arch[=\s]|--gpu-architecture|-gencode|--generate-code|--offload-arch|--cuda-gpu-arch))");
+  static const std::regex kReference(R"(\$[({]([A-Za-z_][A-Za-z0-9_]*)[:)}])");
+  static const std::regex kSourceWord(R"((?:^|\s)(\S*\.(?:cpp|cc|cxx|c|C|c\+\+))(?=\s|$))");
   const auto continued = [](const std::string& text) {
     const size_t end = text.find_last_not_of(" \t\r\n");
     return end != std::string::npos && text[end] == '\\';
   };
-  std::map<uint32_t, bool> recipe_lines;
-  bool in_recipe = false, source_is_c = false;
+  std::vector<CompilerCommand> commands;
+  bool in_recipe = false;
+  std::string prerequisites;
   for (size_t i = 0; i < lines.size(); ++i) {
     const std::string& line = lines[i];
     const size_t first = line.find_first_not_of(" \t\r\n");
     if (!line.empty() && line[0] == '\t' && in_recipe) {
-      // One command and its continuation lines.
-      size_t last = i;
-      while (last + 1 < lines.size() && continued(lines[last])) ++last;
-      std::smatch m;
-      if (std::regex_search(line, m, kCompiler) && (!m[1].matched || nvcc_variables.count(m[1].str()))) {
-        for (size_t j = i; j <= last; ++j) recipe_lines[static_cast<uint32_t>(j + 1)] = source_is_c;
+      CompilerCommand command;
+      command.first = i;
+      command.last = i;
+      while (command.last + 1 < lines.size() && continued(lines[command.last])) ++command.last;
+      i = command.last;
+      command.compiler_end = CompilerWordEnd(line, values, command.nvcc);
+      if (command.compiler_end == std::string::npos) continue;
+      std::string text;
+      for (size_t j = command.first; j <= command.last; ++j) text += lines[j] + " ";
+      command.has_arch = std::regex_search(text, kArchFlag);
+      for (auto it = std::sregex_iterator(text.begin(), text.end(), kReference); !command.has_arch && it != std::sregex_iterator(); ++it) {
+        command.has_arch = carrying.count((*it)[1].str()) > 0;
       }
-      i = last;
+      // What it compiles: its own source words, else (`$<`, `$^`, `$*.c`) the rule's prerequisites.
+      const std::string automatic = text.find("$<") != std::string::npos || text.find("$^") != std::string::npos ||
+                                            text.find("$+") != std::string::npos || text.find("$?") != std::string::npos
+                                        ? prerequisites
+                                        : "";
+      for (const std::string& from : {text, automatic}) {
+        for (auto it = std::sregex_iterator(from.begin(), from.end(), kSourceWord); it != std::sregex_iterator(); ++it) {
+          command.sources.push_back((*it)[1].str());
+        }
+      }
+      static const std::regex kFirstPrerequisite(R"(^[ \t]*(\S+?\.c)(?:[ \t\r\n\\]|$))");
+      command.source_is_c = std::regex_search(prerequisites, kFirstPrerequisite);
+      commands.push_back(std::move(command));
       continue;
     }
     if (first == std::string::npos || line[first] == '#') continue;
     in_recipe = false;
-    // A rule: `targets: prerequisites` (also `targets: %.o: %.c`), not an assignment.
+    // A rule: `targets: prerequisites` (also `targets: %.o: %.c`), not an assignment; `.cpp.o:` is a suffix rule.
     const size_t colon = line.find(':');
     if (colon == std::string::npos || line.compare(colon, 2, ":=") == 0 || line.compare(colon, 3, "::=") == 0 ||
         line.substr(0, colon).find('=') != std::string::npos) {
       continue;
     }
     in_recipe = true;
-    static const std::regex kFirstPrerequisite(R"(^[ \t]*(\S+?\.c)(?:[ \t\r\n\\]|$))");
-    source_is_c = std::regex_search(line.substr(line.find_last_of(':') + 1), kFirstPrerequisite);
+    prerequisites = line.substr(line.find_last_of(':') + 1);
+    static const std::regex kSuffixRule(R"(^\s*\.(cpp|cc|cxx|c|C)\.o\s*:)");
+    std::smatch m;
+    if (std::regex_search(line, m, kSuffixRule)) prerequisites = "%." + m[1].str() + " " + prerequisites;
+  }
+  return commands;
+}
+
+// nvcc hands a `.c` file to its host compiler as C++; hipcc, like clang, compiles it as C (then `-std=c++17` is
+// refused and C++ in the file fails). The physical lines of recipes that give a `.c` file to nvcc, each with
+// whether its rule's source `$<` is a `.c`.
+std::map<uint32_t, bool> NvccCSourceRecipeLines(const std::vector<std::string>& lines,
+                                                const std::vector<CompilerCommand>& commands) {
+  // A Makefile that chooses the language itself (`--x cu`, HeCBench leukocyte: its .c files are CUDA) keeps it.
+  static const std::regex kLanguageChoice(R"((^|\s)--?x(\s+|=)(cu|c\+\+|hip)(\s|$))");
+  for (const std::string& line : lines) {
+    if (std::regex_search(line, kLanguageChoice)) return {};
+  }
+  std::map<uint32_t, bool> recipe_lines;
+  for (const CompilerCommand& command : commands) {
+    if (!command.nvcc) continue;
+    for (size_t j = command.first; j <= command.last; ++j) recipe_lines[static_cast<uint32_t>(j + 1)] = command.source_is_c;
   }
   return recipe_lines;
+}
+
+// Whether a host compiler command compiles a source that includes HIP after the pass: a named one, or, for a
+// pattern (`%.cpp`, `$*.c`), any such source with that extension under the Makefile's directory.
+bool CompilesHipHostSource(const CompilerCommand& command, const std::string& makefile_path,
+                           const std::set<std::string>& hip_host_sources) {
+  const std::filesystem::path dir = std::filesystem::path(makefile_path).parent_path();
+  for (const std::string& source : command.sources) {
+    const bool pattern = source.find_first_of("%*$") != std::string::npos;
+    const std::string extension = std::filesystem::path(source).extension().string();
+    for (const std::string& hip : hip_host_sources) {
+      const std::filesystem::path relative = std::filesystem::path(hip).lexically_relative(dir);
+      if (relative.empty() || *relative.begin() == "..") continue;
+      if (pattern ? std::filesystem::path(hip).extension() == extension
+                  : (dir / source).lexically_normal().generic_string() == hip) {
+        return true;
+      }
+    }
+  }
+  return false;
 }
 
 // `-x c++ FILE.c -x none` for each `.c` word of a recipe line (and `$<` when the rule's source is a `.c`).
@@ -196,38 +336,80 @@ std::string MapContainerImage(const std::string& image, const std::string& rocm_
 
 RewriteResult MakefileRewriter::Rewrite(const std::string& relative_path, const std::string& content,
                                         const RewriteContext& context) const {
-  (void)relative_path;
-  ScriptLineOptions options = LineOptions(context, true);
+  ScriptLineOptions options = LineOptions(context, true, LineSyntax::kMake);
   bool ends_with_newline = true;
-  options.arch_variables = ArchOnlyVariables(SplitLinesKeepEnd(content, ends_with_newline));
+  const std::vector<std::string> original = SplitLinesKeepEnd(content, ends_with_newline);
+  options.arch_variables = ArchOnlyVariables(original);
   ScriptLineRewriter rewriter(options);
-  std::string architectures;
+  std::string architectures, arch_flags;
   for (const auto& arch : options.architectures) architectures += (architectures.empty() ? "" : " ") + arch;
-  const std::map<uint32_t, bool> c_recipes = NvccCSourceRecipeLines(SplitLinesKeepEnd(content, ends_with_newline));
-  return RewriteLines(content, rewriter, "makefile", [&](std::string& line, uint32_t number, RewriteResult& result) {
-    if (const auto recipe = c_recipes.find(number); recipe != c_recipes.end() && CompileCAsCxx(line, recipe->second)) {
-      result.notes.push_back({"HB501", number, "a .c file nvcc compiled as C++: `-x c++` for hipcc, which compiles .c as C",
-                              false});
-      result.changed_by.insert("HB501");
-      return false;  // the line's other words are still rewritten (nvcc -> hipcc, flags)
-    }
-    const std::optional<ArchAssignment> assignment = ParseArchAssignment(line);
-    if (!assignment || !options.arch_variables.count(assignment->name)) return false;
-    result.notes.push_back({"HB501", number,
-                            assignment->name + ": " + assignment->value + " -> " + architectures +
-                                " (AMD GPU architectures; -arch=$(" + assignment->name +
-                                ") became one --offload-arch per entry)",
-                            false});
-    line = assignment->head + architectures + assignment->tail;
-    result.changed_by.insert("HB501");
-    return true;
-  });
+  for (const auto& flag : OffloadArchFlags(options.architectures)) arch_flags += " " + flag;
+  const std::vector<CompilerCommand> commands = CompilerCommands(original);
+  const std::map<uint32_t, bool> c_recipes = NvccCSourceRecipeLines(original, commands);
+  std::map<uint32_t, const CompilerCommand*> command_at;  // 1-based first line
+  for (const CompilerCommand& command : commands) command_at[static_cast<uint32_t>(command.first + 1)] = &command;
+  RewriteResult rewritten =
+      RewriteLines(content, rewriter, "makefile", [&](std::string& line, uint32_t number, RewriteResult& result) {
+        if (const auto at = command_at.find(number); at != command_at.end()) {
+          const CompilerCommand& command = *at->second;
+          // hipcc without an architecture builds for its default target (or the build machine's GPU): the
+          // job's targets, as nvcc's -arch would have chosen them.
+          std::string inserted;
+          if (command.nvcc && !command.has_arch) inserted = arch_flags;
+          // hipcc defines the HIP platform; a host compiler given a file that includes HIP does not.
+          if (!command.nvcc && line.find("__HIP_PLATFORM_AMD__") == std::string::npos &&
+              CompilesHipHostSource(command, relative_path, context.hip_host_sources)) {
+            inserted = " -D__HIP_PLATFORM_AMD__";
+          }
+          if (!inserted.empty()) {
+            line.insert(command.compiler_end, inserted);
+            result.changed_by.insert("HB501");
+            result.notes.push_back({"HB501", number,
+                                    command.nvcc ? "hipcc called without an architecture: " + arch_flags.substr(1) +
+                                                       " (the job's targets) added"
+                                                 : "a host compiler compiles a file that includes HIP: "
+                                                   "-D__HIP_PLATFORM_AMD__ added (hipcc defines it itself)",
+                                    false});
+          }
+        }
+        if (const auto recipe = c_recipes.find(number); recipe != c_recipes.end() && CompileCAsCxx(line, recipe->second)) {
+          result.notes.push_back({"HB501", number,
+                                  "a .c file nvcc compiled as C++: `-x c++` for hipcc, which compiles .c as C", false});
+          result.changed_by.insert("HB501");
+          return false;  // the line's other words are still rewritten (nvcc -> hipcc, flags)
+        }
+        const std::optional<ArchAssignment> assignment = ParseArchAssignment(line);
+        if (!assignment || !options.arch_variables.count(assignment->name)) return false;
+        result.notes.push_back({"HB501", number,
+                                assignment->name + ": " + assignment->value + " -> " + architectures +
+                                    " (AMD GPU architectures; -arch=$(" + assignment->name +
+                                    ") became one --offload-arch per entry)",
+                                false});
+        line = assignment->head + architectures + assignment->tail;
+        result.changed_by.insert("HB501");
+        return true;
+      });
+  // CUDA paths became $(ROCM_PATH) (ScriptLineRewriter::MapCudaPaths); a Makefile that never set the root gets it.
+  static const std::regex kRocmReference(R"(\$[({]ROCM_PATH[)}])");
+  static const std::regex kRocmAssignment(R"((^|\n)\s*(?:export\s+|override\s+)?ROCM_PATH\s*(?:\?|:|::)?=)");
+  // Also when it is set only below its first use: a `:=` above would read it empty.
+  std::smatch reference, assignment;
+  if (std::regex_search(rewritten.output, reference, kRocmReference) &&
+      (!std::regex_search(rewritten.output, assignment, kRocmAssignment) ||
+       assignment.position(0) > reference.position(0))) {
+    rewritten.output = std::string("# hipforge: ROCm's root as the installed hipcc reports it (/usr for Debian's "
+                                   "packages, /opt/rocm for AMD's)\nROCM_PATH ?= ") +
+                       kMakeRocmRoot + "\n" + rewritten.output;
+    rewritten.changed_lines.insert(1);
+    rewritten.changed_by.insert("paths");
+  }
+  return rewritten;
 }
 
 RewriteResult ShellScriptRewriter::Rewrite(const std::string& relative_path, const std::string& content,
                                            const RewriteContext& context) const {
   (void)relative_path;
-  ScriptLineRewriter rewriter(LineOptions(context, true));
+  ScriptLineRewriter rewriter(LineOptions(context, true, LineSyntax::kShellScript));
   return RewriteLines(content, rewriter, "shell", NoSpecial);
 }
 

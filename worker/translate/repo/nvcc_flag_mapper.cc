@@ -108,6 +108,11 @@ FlagMapResult MapNvccFlags(const std::vector<std::string>& flags, const FlagMapO
     }
     if (word.rfind("-l", 0) == 0 && word.size() > 2) {
       if (const LibraryMapping* lib = FindLibraryMapping(word.substr(2))) {
+        if (!options.cublaslt_used && lib->rocm_link_flag == "-lhipblaslt") {
+          result.notes.push_back({"dropped `" + word + "`: no source of the repository uses cuBLASLt", false});
+          result.changed = true;
+          continue;
+        }
         if (!lib->rocm_link_flag.empty()) result.flags.emplace_back(lib->rocm_link_flag);
         if (!lib->note.empty()) result.notes.push_back({word + ": " + std::string(lib->note), true});
         result.changed = true;

@@ -32,6 +32,9 @@ struct FlagMapOptions {
   // Makefile variables that hold AMD architectures after the pass (their sm_XX values were rewritten):
   // `-arch=$(ARCH)` becomes `$(ARCH:%=--offload-arch=%)`, one flag per entry, so `make ARCH=gfx942` still works.
   std::set<std::string> arch_variables;
+  // false: no source of the repository uses cuBLASLt, so -lcublasLt is dropped rather than mapped: hipBLASLt is a
+  // package of its own (Debian bookworm has none), and CUDA projects often link cuBLASLt beside cuBLAS unused.
+  bool cublaslt_used = true;
 };
 
 // The note for a dropped -rdc=true / CUDA_SEPARABLE_COMPILATION.

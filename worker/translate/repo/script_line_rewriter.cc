@@ -30,7 +30,24 @@ WordParts SplitWordParts(const std::string& word) {
   if (std::regex_search(word, m, kAssignment)) start = static_cast<size_t>(m.length(0));
   while (start < word.size() && (word[start] == '"' || word[start] == '\'')) ++start;
   size_t end = word.size();
-  while (end > start && (word[end - 1] == '"' || word[end - 1] == '\'' || word[end - 1] == ';')) --end;
+  // A `)`/`}` that closes something opened before the word (`$(foreach ...,-arch=sm_$(v))` split over lines, a
+  // shell `$(...)`) stays after the rewritten core, so that a flag replaced as a whole keeps the text balanced.
+  int parens = 0, braces = 0;
+  for (size_t i = start; i < end; ++i) {
+    parens += word[i] == '(' ? 1 : word[i] == ')' ? -1 : 0;
+    braces += word[i] == '{' ? 1 : word[i] == '}' ? -1 : 0;
+  }
+  while (end > start) {
+    const char c = word[end - 1];
+    if (c == ')' && parens < 0) {
+      ++parens;
+    } else if (c == '}' && braces < 0) {
+      ++braces;
+    } else if (c != '"' && c != '\'' && c != ';') {
+      break;
+    }
+    --end;
+  }
   parts.prefix = word.substr(0, start);
   parts.core = word.substr(start, end - start);
   parts.suffix = word.substr(end);
@@ -39,7 +56,21 @@ WordParts SplitWordParts(const std::string& word) {
 
 }  // namespace
 
-SplitWords SplitShellWords(const std::string& text) {
+size_t MakeCallEnd(const std::string& text, size_t dollar) {
+  if (dollar + 1 >= text.size()) return std::string::npos;
+  // Make matches only the bracket kind that opened the reference, counting nested ones of that kind.
+  const char open = text[dollar + 1];
+  const char close = open == '(' ? ')' : open == '{' ? '}' : '\0';
+  if (close == '\0') return std::string::npos;
+  int depth = 0;
+  for (size_t i = dollar + 1; i < text.size(); ++i) {
+    if (text[i] == open) ++depth;
+    if (text[i] == close && --depth == 0) return i;
+  }
+  return std::string::npos;
+}
+
+SplitWords SplitShellWords(const std::string& text, bool make_calls) {
   SplitWords split;
   size_t i = 0;
   std::string separator;
@@ -52,6 +83,18 @@ SplitWords SplitShellWords(const std::string& text) {
     char quote = 0;
     while (i < text.size()) {
       const char c = text[i];
+      if (make_calls && !quote && c == '$' && i + 1 < text.size() && text[i + 1] == '$') {
+        word += "$$";  // Make's escaped `$`: what follows is the shell's
+        i += 2;
+        continue;
+      }
+      if (make_calls && !quote && c == '$' && i + 1 < text.size() && (text[i + 1] == '(' || text[i + 1] == '{')) {
+        const size_t end = MakeCallEnd(text, i);
+        const size_t stop = end == std::string::npos ? text.size() : end + 1;
+        word += text.substr(i, stop - i);
+        i = stop;
+        continue;
+      }
       if (quote) {
         if (c == quote) quote = 0;
       } else if (c == '"' || c == '\'') {
@@ -105,14 +148,10 @@ ScriptLineResult ScriptLineRewriter::Rewrite(const std::string& line) const {
   }
   // Flags that could be someone else's (`-G` for cmake, `-dc`) are nvcc's only where nvcc is meant.
   const bool nvcc_context = IsNvccContext(line);
-  std::string text = RewriteWords(line, nvcc_context, result);
+  std::string text = ReplaceDeviceQueries(line, result);
+  text = RewriteWords(text, nvcc_context, result);
   text = MapIdentifiers(text, result);
-  // CUDA install paths: /usr/local/cuda[-12.2] -> /opt/rocm; its lib64 -> lib.
-  static const std::regex kCudaPath(R"(/usr/local/cuda(-[0-9]+(\.[0-9]+)*)?(?![A-Za-z0-9_]))");
-  std::string mapped = std::regex_replace(text, kCudaPath, "/opt/rocm");
-  static const std::regex kRocmLib64(R"((/opt/rocm|\$\(ROCM_PATH\)|\$\{ROCM_PATH\}|\$ROCM_PATH)/lib64)");
-  mapped = std::regex_replace(mapped, kRocmLib64, "$1/lib");
-  if (mapped != text) result.origins.insert("paths");
+  std::string mapped = MapCudaPaths(text, result);
   if (options_.rename_cu_to_hip) {
     static const std::regex kCuName(R"(([A-Za-z0-9_%*:\-\)])\.cu(?![A-Za-z0-9_]))");
     const std::string renamed = std::regex_replace(mapped, kCuName, "$1.hip");
@@ -125,7 +164,8 @@ ScriptLineResult ScriptLineRewriter::Rewrite(const std::string& line) const {
 
 std::string ScriptLineRewriter::RewriteWords(const std::string& text, bool nvcc_context,
                                              ScriptLineResult& result) const {
-  SplitWords split = SplitShellWords(text);
+  const bool make = options_.syntax == LineSyntax::kMake;
+  SplitWords split = SplitShellWords(text, make);
   if (split.words.empty()) return text;
   const bool docker_line = Lower(text).find("docker") != std::string::npos ||
                            Lower(text).find("podman") != std::string::npos;
@@ -139,12 +179,15 @@ std::string ScriptLineRewriter::RewriteWords(const std::string& text, bool nvcc_
     parts.push_back(SplitWordParts(word));
     cores.push_back(parts.back().core);
     const bool is_value = !cores_to_map.empty() && NvccFlagTakesNextWord(cores_to_map.back(), nvcc_context);
-    cores_to_map.push_back(cores.back().find(' ') != std::string::npos && !is_value && cores.back() != text
+    // In a Makefile a flag may hold a call with blanks (`-gencode=arch=compute_$(subst .,,$(v))`): still one flag.
+    const bool whole_flag = make && FindNvccFlagRule(cores.back(), true) != nullptr;
+    cores_to_map.push_back(cores.back().find_first_of(" \t") != std::string::npos && !is_value && !whole_flag &&
+                                   (cores.back() != text || make)
                                ? kGroupMarker
                                : cores.back());
   }
   FlagMapOptions flag_options{options_.architectures, nvcc_context, options_.relocatable_device_code,
-                              options_.arch_variables};
+                              options_.arch_variables, options_.cublaslt_used};
   FlagMapResult mapped = MapNvccFlags(cores_to_map, flag_options);
   bool changed = mapped.changed;
   for (const auto& note : mapped.notes) result.notes.push_back({"HB501", 0, note.message, note.left_for_person});
@@ -155,10 +198,14 @@ std::string ScriptLineRewriter::RewriteWords(const std::string& text, bool nvcc_
     std::string joined;
     for (const auto& flag : mapped.per_word[i]) joined += (joined.empty() ? "" : " ") + flag;
     // A quoted group of flags (`NVCCFLAGS="-arch=sm_70 -O3"`) is rewritten inside its quotes.
-    if (cores_to_map[i] == kGroupMarker && cores[i] != text) {  // (an unbalanced quote would recurse forever)
-      joined = cores[i];
+    // (an unbalanced quote would recurse forever; RewriteMakeCalls recurses only into a call's arguments)
+    if (cores_to_map[i] == kGroupMarker && (cores[i] != text || make)) {
       ScriptLineResult inner;
-      joined = RewriteWords(cores[i], nvcc_context, inner);
+      // One Make word with blanks inside its calls (`$(addprefix -Xcompiler ,$(F))`): the calls' arguments are
+      // rewritten one by one, so the call keeps its parentheses and commas.
+      joined = make && SplitShellWords(cores[i], true).words.size() <= 1
+                   ? RewriteMakeCalls(cores[i], nvcc_context, inner)
+                   : RewriteWords(cores[i], nvcc_context, inner);
       if (joined != cores[i]) {
         changed = true;
         result.origins.insert(inner.origins.begin(), inner.origins.end());
@@ -182,8 +229,19 @@ std::string ScriptLineRewriter::RewriteWords(const std::string& text, bool nvcc_
       changed = true;
       result.origins.insert("HB502");
     }
-    // A word consumed as a flag's value (or dropped) goes with its quotes; an assignment keeps its name.
-    if (joined.empty() && (mapped.consumed[i] || parts[i].prefix.find('=') == std::string::npos)) continue;
+    // A word consumed as a flag's value (or dropped) goes with its quotes, but not with a `)`/`}` that closes
+    // what an earlier line or word opened; an assignment keeps its name.
+    if (joined.empty() && (mapped.consumed[i] || parts[i].prefix.find('=') == std::string::npos)) {
+      std::string closers;
+      for (char c : parts[i].suffix) {
+        if (c == ')' || c == '}') closers += c;
+      }
+      size_t previous = i;
+      while (previous > 0 && out_words[previous - 1].empty()) --previous;
+      if (!closers.empty() && previous > 0) out_words[previous - 1] += closers;
+      else if (!closers.empty()) out_words[i] = closers;
+      continue;
+    }
     out_words[i] = parts[i].prefix + joined + parts[i].suffix;
   }
   // docker/podman: `--gpus X` -> the ROCm device nodes; `--runtime=nvidia` dropped.
@@ -225,6 +283,116 @@ std::string ScriptLineRewriter::RewriteWords(const std::string& text, bool nvcc_
   }
   if (out.empty()) out = split.separators[0];
   return out + split.trailing;
+}
+
+const char kMakeRocmRoot[] = "$(shell hipconfig --rocmpath 2>/dev/null || echo /opt/rocm)";
+const char kShellRocmRoot[] = "\"${ROCM_PATH:-$(hipconfig --rocmpath 2>/dev/null || echo /opt/rocm)}\"";
+
+std::string ScriptLineRewriter::RewriteMakeCalls(const std::string& text, bool nvcc_context,
+                                                 ScriptLineResult& result) const {
+  // GNU Make's functions and how many arguments each splits at commas (0: any number); the last one keeps its
+  // commas. Other references (`$(CC)`, `$(SRC:.cu=.o)`) are left as written.
+  static const std::map<std::string, size_t> kArguments = {
+      {"foreach", 3}, {"subst", 3},    {"patsubst", 3}, {"addprefix", 2}, {"addsuffix", 2}, {"filter", 2},
+      {"filter-out", 2}, {"if", 3},    {"or", 0},       {"and", 0},       {"call", 0},      {"join", 2},
+      {"findstring", 2}, {"word", 2},  {"wordlist", 3}, {"eval", 1},      {"shell", 1},     {"strip", 1},
+      {"sort", 1},       {"info", 1},  {"warning", 1},  {"error", 1},     {"firstword", 1}, {"lastword", 1}};
+  std::string out;
+  size_t i = 0;
+  while (i < text.size()) {
+    const size_t end = text[i] == '$' && (i == 0 || text[i - 1] != '$') ? MakeCallEnd(text, i) : std::string::npos;
+    const std::string inner = end == std::string::npos ? "" : text.substr(i + 2, end - i - 2);
+    const size_t name_end = inner.find_first_of(" \t");
+    const auto function = name_end == std::string::npos ? kArguments.end() : kArguments.find(inner.substr(0, name_end));
+    if (function == kArguments.end()) {
+      const size_t stop = end == std::string::npos ? i + 1 : end + 1;
+      out += text.substr(i, stop - i);
+      i = stop;
+      continue;
+    }
+    std::vector<std::string> arguments(1);
+    int depth = 0;
+    for (size_t k = name_end + 1; k < inner.size(); ++k) {
+      const char c = inner[k];
+      depth += (c == '(' || c == '{') ? 1 : (c == ')' || c == '}') ? -1 : 0;
+      if (c == ',' && depth == 0 && (function->second == 0 || arguments.size() < function->second)) {
+        arguments.emplace_back();
+        continue;
+      }
+      arguments.back() += c;
+    }
+    out += text.substr(i, 2) + inner.substr(0, name_end + 1);
+    for (size_t a = 0; a < arguments.size(); ++a) {
+      out += (a ? "," : "") + RewriteWords(arguments[a], nvcc_context, result);
+    }
+    out += text[end];
+    i = end + 1;
+  }
+  return out;
+}
+
+std::string ScriptLineRewriter::ReplaceDeviceQueries(const std::string& text, ScriptLineResult& result) const {
+  // What asks the build machine's NVIDIA GPU for its compute capability (llm.c, CUDA samples' scripts).
+  static const std::regex kQuery(R"(__nvcc_device_query|nvidia-smi\b.*compute_cap)");
+  if (!std::regex_search(text, kQuery)) return text;
+  std::string archs;
+  for (const auto& arch : options_.architectures) archs += (archs.empty() ? "" : " ") + arch;
+  std::string out = text;
+  if (options_.syntax == LineSyntax::kMake) {
+    // `$(shell __nvcc_device_query)` becomes the job's targets: without a GPU query a plain `make` would build
+    // for hipcc's default target, silently. The variable it sets can still be given on make's command line.
+    for (size_t i = out.find('$'); i != std::string::npos; i = out.find('$', i + 1)) {
+      if (i > 0 && out[i - 1] == '$') continue;  // `$$(...)`: the recipe's shell, flagged below
+      const size_t end = MakeCallEnd(out, i);
+      if (end == std::string::npos || !std::regex_search(out.substr(i, end - i), kQuery)) continue;
+      result.notes.push_back({"HB501", 0,
+                              "`" + out.substr(i, end + 1 - i) + "` asked the build machine's NVIDIA GPU: the job's "
+                                  "AMD targets (" + archs + ") instead",
+                              false});
+      result.origins.insert("HB501");
+      out.replace(i, end + 1 - i, archs);
+    }
+  }
+  if (std::regex_search(out, kQuery)) {
+    result.notes.push_back({"HB501", 0,
+                            "asks the NVIDIA GPU for its compute capability: give the AMD target (" + archs +
+                                ") instead; amd-smi and rocminfo name it differently",
+                            true});
+  }
+  return out;
+}
+
+std::string ScriptLineRewriter::MapCudaPaths(const std::string& text, ScriptLineResult& result) const {
+  // Where ROCm lives is not known in advance: AMD's packages use /opt/rocm, Debian's and the validate toolchains
+  // /usr (hipcc is /usr/bin/hipcc) and have no /opt/rocm, and hipcc follows ROCM_PATH when it is set, so a
+  // ROCM_PATH=/opt/rocm there breaks hipcc itself. Makefiles and scripts therefore take the root the installed
+  // hipcc reports (`hipconfig --rocmpath`), else /opt/rocm; -I/-L words keep working on both layouts. Dockerfile
+  // and CI lines run in rocm/dev-* images, where /opt/rocm is right.
+  static const std::regex kCudaPath(R"(/usr/local/cuda(-[0-9]+(\.[0-9]+)*)?(?![A-Za-z0-9_]))");
+  // A root variable set to the CUDA install (`CUDA_PATH ?= /usr/local/cuda`, `CUDA_DIR = /sw/cuda-11.0`).
+  static const std::regex kMakeRootAssignment(
+      R"(^(\s*(?:export\s+|override\s+)?ROCM_PATH\s*(?:\?|:|::)?=\s*)["']?/[^\s$"'#]*cuda[^\s$"'#]*["']?(\s*(?:#.*)?)$)",
+      std::regex::icase);
+  static const std::regex kShellRootAssignment(
+      R"(^(\s*(?:export\s+)?ROCM_PATH=)["']?/[^\s$"'#;]*cuda[^\s$"'#;]*["']?(\s.*)?$)", std::regex::icase);
+  std::string mapped = text;
+  std::smatch m;
+  if (options_.syntax == LineSyntax::kMake && std::regex_match(text, m, kMakeRootAssignment)) {
+    mapped = m[1].str() + kMakeRocmRoot + m[2].str();
+  } else if (options_.syntax == LineSyntax::kShellScript && std::regex_match(text, m, kShellRootAssignment)) {
+    mapped = m[1].str() + kShellRocmRoot + m[2].str();
+  } else {
+    mapped = std::regex_replace(text, kCudaPath, options_.syntax == LineSyntax::kMake ? "$$(ROCM_PATH)" : "/opt/rocm");
+  }
+  // CUDA's layout under the root: targets/<triple>/ and lib64 (with its stubs/) have no ROCm counterpart.
+  static const std::regex kRocmTargets(R"((/opt/rocm|\$\(ROCM_PATH\)|\$\{ROCM_PATH\}|\$ROCM_PATH)/targets/[^/\s"']+/)");
+  mapped = std::regex_replace(mapped, kRocmTargets, "$1/");
+  static const std::regex kRocmStubs(R"((/opt/rocm|\$\(ROCM_PATH\)|\$\{ROCM_PATH\}|\$ROCM_PATH)/lib(?:64)?/stubs(?![A-Za-z0-9_]))");
+  mapped = std::regex_replace(mapped, kRocmStubs, "$1/lib");
+  static const std::regex kRocmLib64(R"((/opt/rocm|\$\(ROCM_PATH\)|\$\{ROCM_PATH\}|\$ROCM_PATH)/lib64)");
+  mapped = std::regex_replace(mapped, kRocmLib64, "$1/lib");
+  if (mapped != text) result.origins.insert("paths");
+  return mapped;
 }
 
 std::string ScriptLineRewriter::MapIdentifiers(const std::string& text, ScriptLineResult& result) const {

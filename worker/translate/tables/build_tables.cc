@@ -65,6 +65,13 @@ constexpr std::array kNvccFlagRules = {
     NvccFlagRule{"-default-stream", F::kWithValue, A::kReplace, "-fgpu-default-stream={}", "default stream"},
     NvccFlagRule{"-cudart", F::kWithValue, A::kDrop, "", "hipcc links the HIP runtime itself", true},
     NvccFlagRule{"--cudart", F::kWithValue, A::kDrop, "", "hipcc links the HIP runtime itself"},
+    // nvcc's device-only outputs, loaded with cuModuleLoad: hipcc's is a code object for hipModuleLoad (--genco).
+    NvccFlagRule{"-fatbin", F::kExact, A::kReplace, "--genco", "a code object for hipModuleLoad"},
+    NvccFlagRule{"--fatbin", F::kExact, A::kReplace, "--genco", "a code object for hipModuleLoad"},
+    NvccFlagRule{"-cubin", F::kExact, A::kReplace, "--genco", "a code object for hipModuleLoad"},
+    NvccFlagRule{"--cubin", F::kExact, A::kReplace, "--genco", "a code object for hipModuleLoad"},
+    NvccFlagRule{"-ptx", F::kExact, A::kReplace, "--genco", "no PTX on AMD: a code object for hipModuleLoad"},
+    NvccFlagRule{"--ptx", F::kExact, A::kReplace, "--genco", "no PTX on AMD: a code object for hipModuleLoad"},
     NvccFlagRule{"--keep", F::kExact, A::kReplace, "-save-temps", "keep intermediate files"},
     NvccFlagRule{"-ftz=true", F::kExact, A::kReplace, "-fgpu-flush-denormals-to-zero", "flush denormals"},
     NvccFlagRule{"-ftz=false", F::kExact, A::kDrop, "", "the default for hipcc"},

@@ -84,10 +84,21 @@ absl::Status PlanTranslation(MigrationState& state, const MigrationTools&) {
     for (const auto& lib : CudaLibrariesInCMake(contents[path])) context.cmake_cuda_libraries.insert(lib);
   }
   context.relocatable_device_code_needed = false;
+  context.cublaslt_used = false;
+  static const std::regex kCublasLt(R"(\bcublasLt)");
+  static const std::regex kHipInclude(R"re(#\s*include\s*[<"]hip/)re");
   for (const auto& [path, kind] : kinds) {
-    if (IsTranslatableKind(kind) && DeclaresDeviceCodeDefinedElsewhere(contents[path])) {
-      context.relocatable_device_code_needed = true;
-      break;
+    if (!IsTranslatableKind(kind)) continue;
+    const std::string& text = contents[path];
+    if (DeclaresDeviceCodeDefinedElsewhere(text)) context.relocatable_device_code_needed = true;
+    if (std::regex_search(text, kCublasLt)) context.cublaslt_used = true;
+  }
+  // Sources other than .cu that hold HIP after the pass: those it translates, and those already written for HIP.
+  for (const auto& [path, kind] : kinds) {
+    const std::string extension = fs::path(path).extension().string();
+    if (extension == ".cu" || FileKindOf(path, contents[path]) != FileKind::kCppSource) continue;
+    if (kind == RepoFileKind::kCppSource || std::regex_search(contents[path], kHipInclude)) {
+      context.hip_host_sources.insert(path);
     }
   }
   return absl::OkStatus();

@@ -20,6 +20,8 @@ std::string Fingerprint(const MigrationOptions& options, const RewriteContext& c
   for (const auto& lib : context.cmake_cuda_libraries) text += lib + ";";
   text += "|snippets=" + std::to_string(static_cast<bool>(context.translate_snippet));
   text += "|rdc=" + std::to_string(context.relocatable_device_code_needed);
+  text += "|cublaslt=" + std::to_string(context.cublaslt_used) + "|hip_host=";
+  for (const auto& path : context.hip_host_sources) text += path + ";";
   return text;
 }
 
