@@ -14,11 +14,14 @@ cublasStatus_t modern(cublasHandle_t h) { return cublasSetMathMode(h, CUBLAS_DEF
 cublasStatus_t modern(cublasHandle_t h) { return cublasDestroy(h); }
 #endif
 
-// CHECK: #ifdef __HIPCC__
+// A chain the rewrite would switch into its #error (here also through the nested chain) is left as written, with a
+// located warning (issue 29): as written, HIP reads the CUDA macros as undefined and skips this nvcc-only check.
+// STDERR-DAG: version_conditions.cu:[[@LINE+2]]:1: warning: version chain left as written: rewritten for HIP 6.4, it would select the #error of a version chain nested in it; as written, HIP reads CUDA's version macros as undefined (every{{.*}}[TR014]
+// CHECK: #ifdef __CUDACC_VER_MAJOR__
 #ifdef __CUDACC_VER_MAJOR__
-// CHECK: #if (HIP_VERSION >= 60000000 ? 12 : HIP_VERSION >= 50000000 ? 11 : 10) < 13
+// CHECK: #if __CUDACC_VER_MAJOR__ < 13
 #if __CUDACC_VER_MAJOR__ < 13
-// STDERR-DAG: version_conditions.cu:[[@LINE+1]]:1: warning: under HIP 6.4 the version condition selects this #error{{.*}}[TR014]
+// STDERR-DAG: version_conditions.cu:[[@LINE+1]]:1: warning: version chain left as written: rewritten for HIP 6.4, it would select this #error{{.*}}which selects an #error too{{.*}}[TR014]
 #error "needs nvcc 13"
 #endif
 #endif
@@ -56,6 +59,17 @@ inline int flag() { return 1; }
 __device__ half2 hmax2_nan(half2 a, half2 b) { return __hmax2_nan(a, b); }
 #else
 __device__ half2 hmax2_nan(half2 a, half2 b) { return __hmax2_nan(b, a); }
+#endif
+
+// A lower value would take the #error (issue 29: "CUBLAS error names missing" was taken, its note saying it took
+// the branch HIP provides): an #error is no branch HIP provides, so the table's value stays, with a warning.
+// STDERR-DAG: version_conditions.cu:[[@LINE+3]]:1: warning: under HIP 6.4 this version chain selects a branch that uses 'cublasSetWorkspace', which HIP 6.4 lacks, and no version value selects one that HIP provides{{.*}}[TR014]
+// STDERR-DAG: version_conditions.cu:[[@LINE+2]]:5: note: 'CUBLAS_VER_MAJOR' is not defined by HIP{{.*}}reads 12 under HIP 6.4 (hipBLAS{{.*}}[TR014]
+// CHECK: #if (HIP_VERSION >= 60000000 ? 12 : {{.*}}) >= 11
+#if CUBLAS_VER_MAJOR >= 11
+cublasStatus_t workspace(cublasHandle_t h, void* w, size_t n) { return cublasSetWorkspace(h, w, n); }
+#else
+#error "CUBLAS error names missing"
 #endif
 
 int main() { return dnn(); }

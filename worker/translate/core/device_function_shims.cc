@@ -124,6 +124,50 @@ constexpr std::string_view kCacheHintCode =
 #undef HIPFORGE_CACHE_HINT_STORE
 #undef HIPFORGE_CACHE_HINT_LOAD
 
+// The legacy driver launch API (cuParamSet*, cuFuncSetBlockShape/SharedSize, cuLaunch/cuLaunchGrid/Async,
+// removed from HIP, deprecated since CUDA 9.2): the driver keeps a parameter buffer, block shape and shared size on
+// each function handle and launches with them. The same state per handle (any function may set it, as CUDA allows),
+// launched through hipModuleLaunchKernel's `extra` buffer, the documented form of a packed parameter buffer: the
+// project's offsets already follow the C ABI alignment that AMD kernel arguments use too. 4096 bytes: CUDA's limit.
+// Kept out on HIP's NVIDIA platform, where cuda.h declares CUDA's own.
+constexpr std::string_view kLegacyLaunchNames[] = {"cuParamSetv",    "cuParamSeti",         "cuParamSetf",
+                                                   "cuParamSetSize", "cuFuncSetBlockShape", "cuFuncSetSharedSize",
+                                                   "cuLaunch",       "cuLaunchGrid",        "cuLaunchGridAsync"};
+constexpr std::string_view kLegacyLaunchCode =
+    "#include <hip/hip_runtime.h>\n#include <map>\n#include <mutex>\n"
+    "#if !defined(HIPFORGE_LEGACY_LAUNCH_SHIM) && !defined(__HIP_PLATFORM_NVIDIA__) && !defined(__HIP_PLATFORM_NVCC__)\n"
+    "#define HIPFORGE_LEGACY_LAUNCH_SHIM /* hipforge: HIP has no legacy launch API (cuParamSet*, cuLaunchGrid) */\n"
+    "struct hipforge_legacy_launch { alignas(16) unsigned char args[4096]; unsigned size = 0; "
+    "unsigned block[3] = {1, 1, 1}; unsigned shared = 0; }; "
+    "inline hipforge_legacy_launch& hipforge_legacy_launch_of(hipFunction_t f) { static std::mutex lock; "
+    "static std::map<hipFunction_t, hipforge_legacy_launch> state; std::lock_guard<std::mutex> held(lock); "
+    "return state[f]; } "
+    "inline hipError_t hipforge_legacy_param(hipFunction_t f, int offset, const void* p, unsigned n) { "
+    "if (offset < 0 || static_cast<unsigned long long>(offset) + n > 4096u) return hipErrorInvalidValue; "
+    "__builtin_memcpy(hipforge_legacy_launch_of(f).args + offset, p, n); return hipSuccess; }\n"
+    "inline hipError_t cuParamSetv(hipFunction_t f, int offset, void* p, unsigned n) { "
+    "return hipforge_legacy_param(f, offset, p, n); } "
+    "inline hipError_t cuParamSeti(hipFunction_t f, int offset, unsigned value) { "
+    "return hipforge_legacy_param(f, offset, &value, sizeof value); } "
+    "inline hipError_t cuParamSetf(hipFunction_t f, int offset, float value) { "
+    "return hipforge_legacy_param(f, offset, &value, sizeof value); } "
+    "inline hipError_t cuParamSetSize(hipFunction_t f, unsigned n) { if (n > 4096u) return hipErrorInvalidValue; "
+    "hipforge_legacy_launch_of(f).size = n; return hipSuccess; }\n"
+    "inline hipError_t cuFuncSetBlockShape(hipFunction_t f, int x, int y, int z) { "
+    "hipforge_legacy_launch& l = hipforge_legacy_launch_of(f); l.block[0] = x; l.block[1] = y; l.block[2] = z; "
+    "return hipSuccess; } "
+    "inline hipError_t cuFuncSetSharedSize(hipFunction_t f, unsigned bytes) { "
+    "hipforge_legacy_launch_of(f).shared = bytes; return hipSuccess; }\n"
+    "inline hipError_t cuLaunchGridAsync(hipFunction_t f, int width, int height, hipStream_t stream) { "
+    "hipforge_legacy_launch& l = hipforge_legacy_launch_of(f); size_t size = l.size; "
+    "void* extra[] = {HIP_LAUNCH_PARAM_BUFFER_POINTER, l.args, HIP_LAUNCH_PARAM_BUFFER_SIZE, &size, "
+    "HIP_LAUNCH_PARAM_END}; return hipModuleLaunchKernel(f, width, height, 1, l.block[0], l.block[1], l.block[2], "
+    "l.shared, stream, nullptr, extra); } "
+    "inline hipError_t cuLaunchGrid(hipFunction_t f, int width, int height) { "
+    "return cuLaunchGridAsync(f, width, height, nullptr); } "
+    "inline hipError_t cuLaunch(hipFunction_t f) { return cuLaunchGrid(f, 1, 1); }\n"
+    "#endif\n";
+
 constexpr DeviceFunctionShim kShims[] = {
     {.guard = "HIPFORGE_DP4A_SHIM",
      .names = kDp4aNames,
@@ -176,6 +220,13 @@ constexpr DeviceFunctionShim kShims[] = {
      .code = kDpxIntrinsicsCode,
      .note = "HIP has no DPX functions (__vimax3_s32, __viaddmax_s16x2, __vibmax_u32, ...): inline definitions of all "
              "36 (checked bit for bit against CUDA's) are written after the includes"},
+    {.guard = "HIPFORGE_LEGACY_LAUNCH_SHIM",
+     .names = kLegacyLaunchNames,
+     .record = "cuLaunchGrid",
+     .code = kLegacyLaunchCode,
+     .note = "HIP has no legacy launch API (cuParamSet*, cuFuncSetBlockShape, cuFuncSetSharedSize, cuLaunch*): inline "
+             "host definitions (CUDA's parameter buffer, block shape and shared size per function handle, launched "
+             "with hipModuleLaunchKernel through HIP_LAUNCH_PARAM_BUFFER_POINTER) are written after the includes"},
 };
 
 }  // namespace

@@ -246,8 +246,12 @@ class TokenPass {
       return mapping && TargetHipLacks(mapping, resolver_.options().target_hip_version);
     };
     VersionConditionResult result = translate::RewriteVersionConditions(directives, code, options);
-    for (auto& edit : result.edits) AddEdit(edit.offset, edit.length, std::move(edit.replacement), "version-macros");
+    // Values in code are rewritten too; not in blocks the options skip.
+    for (auto& edit : result.edits) {
+      if (!IsSkipped(edit.offset)) AddEdit(edit.offset, edit.length, std::move(edit.replacement), "version-macros");
+    }
     for (auto& finding : result.findings) {
+      if (IsSkipped(finding.offset)) continue;
       Report(kRuleCudaVersionCondition, finding.severity, finding.offset, std::move(finding.message));
     }
     version_macro_offsets_ = std::move(result.handled_offsets);

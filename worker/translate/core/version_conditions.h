@@ -1,15 +1,17 @@
 #pragma once
 // Version branches kept meaningful (issue 14 item 2): in `#if/#elif/#ifdef/#ifndef` lines, CUDA version
 // macros (tables/version_macros.h) become HIP_VERSION-based expressions and `defined(X)` HIP's own macro,
-// so that the branch whose APIs the target HIP provides is taken; each rewrite gets a located TR014 note.
-// Every chain with a version condition is then evaluated for the target HIP release: when it selects an
-// `#error`, or may select one, a located warning says so, never silently. The token pass still translates
-// every branch.
+// so that the branch whose APIs the target HIP provides is taken; each rewrite gets a located TR014 note. The
+// macro's value in code (`CUDA_VERSION / 1000`, a #define's body) is rewritten the same way, so that code and
+// branch agree. Every chain with a version condition is then evaluated for the target HIP release: a chain whose
+// rewrite would select an `#error` (its own or a nested chain's) is left as written with a located warning (never
+// switched into its #error); one that may select one says so. The token pass still translates every branch.
 // Per feature: the table gives one API level per HIP release, but HIP does not provide every API CUDA had at
 // that level (launch attributes of CUDA 11.8, __hmax2 of 11.7). When the branch a chain selects uses a name the
 // API tables say the target HIP lacks (also through a macro the branch #defines and the file tests elsewhere,
 // or by leaving out a branch that defines such a name itself), the macro reads the highest lower value under
-// which the chain selects a branch HIP provides: a located note names the API, or a warning when none does.
+// which the chain selects a branch HIP provides (an #error is none): a located note names the API, or a warning
+// when none does.
 #include <cstdint>
 #include <functional>
 #include <map>
