@@ -33,6 +33,7 @@ class TokenPass {
   TokenPassOutput Run() {
     ScanDirectives();
     CollectCooperativeGroupsAliases();
+    CollectOwnNames();
     for (size_t i = 0; i < tokens_.size(); ++i) {
       if (directive_tokens_.count(i)) continue;
       const Token& token = tokens_[i];
@@ -502,11 +503,20 @@ class TokenPass {
     return name == "cublas.h" || name == "cublas_v2.h" || name == "cublas_api.h" || name == "cublasLt.h";
   }
 
+  // CUDA-looking names this file declares itself (a program's `int cudaBlockSize = 256;`): its own, not unknown
+  // CUDA names (issue 29: counted and charged as unconverted).
+  void CollectOwnNames() {
+    for (size_t i = 0; i < tokens_.size(); ++i) {
+      if (!IsIdentifier(tokens_[i]) || !LooksLikeCudaName(Text(tokens_[i]))) continue;
+      if (DeclaresName(content_, tokens_, i) && !FindIdentifier(Text(tokens_[i]))) own_names_.emplace(Text(tokens_[i]));
+    }
+  }
+
   void RenameIdentifier(const Token& token) {
     const std::string_view name = Text(token);
     const ApiMapping* mapping = FindIdentifier(name);
     if (!mapping || mapping->kind == ApiKind::kHeader) {
-      if (LooksLikeCudaName(name) && !project_macros_.count(std::string(name))) {
+      if (LooksLikeCudaName(name) && !project_macros_.count(std::string(name)) && !own_names_.count(name)) {
         output_.stats.unconverted++;
         if (reported_unknown_.insert(std::string(name)).second) {
           Report(kRuleUnknownCuda, Severity::kNote, token.begin,
@@ -849,6 +859,7 @@ class TokenPass {
   std::set<size_t> directive_tokens_;
   std::set<uint32_t> version_macro_offsets_;  // rewritten by RewriteVersionConditions
   std::set<std::string> project_macros_;
+  std::set<std::string, std::less<>> own_names_;  // CollectOwnNames
   std::set<std::string> reported_unknown_;
   std::set<std::string> emitted_main_headers_;
   std::set<std::string> emitted_other_headers_;

@@ -176,14 +176,11 @@ std::vector<uint32_t> FileScopeIncludeEnds(std::string_view content, std::span<c
   return ends;
 }
 
-CallUse ClassifyCallUse(std::string_view content, std::span<const RawToken> tokens, size_t index) {
-  if (index + 1 >= tokens.size() || tokens[index + 1].kind != clang::tok::l_paren) return CallUse::kNone;
-  if (index == 0) return CallUse::kCall;
-  const RawToken& before = tokens[index - 1];
-  if (before.kind == clang::tok::period || before.kind == clang::tok::arrow || before.kind == clang::tok::coloncolon) {
-    return CallUse::kNone;
-  }
-  // `T name (`, `T* name (`, `T& name (`: a declaration (a keyword such as return does not name a type).
+namespace {
+
+// Whether the tokens before `index` read as a declaration's type: `T name`, `T* name`, `T& name` (a keyword such
+// as return does not name a type).
+bool TypeBefore(std::string_view content, std::span<const RawToken> tokens, size_t index) {
   static constexpr std::string_view kNotTypes[] = {"return", "case", "else", "do", "goto", "throw", "co_return",
                                                    "co_yield", "sizeof", "decltype", "typeid", "new", "delete"};
   size_t type_end = index - 1;
@@ -195,14 +192,38 @@ CallUse ClassifyCallUse(std::string_view content, std::span<const RawToken> toke
                                 std::end(kNotTypes)) {
     // `a * name (` in an expression would read the same; a declaration's type follows a statement boundary,
     // a qualifier or another type word, an expression's operand does not follow `=`, `(`, `,` etc. here.
-    if (type_end == index - 1 || type_end == 0) return CallUse::kOwnDeclaration;
+    if (type_end == index - 1 || type_end == 0) return true;
     const auto kind = tokens[type_end - 1].kind;
     const bool boundary = kind == clang::tok::semi || kind == clang::tok::r_brace || kind == clang::tok::l_brace ||
                           kind == clang::tok::raw_identifier || kind == clang::tok::greater ||
                           kind == clang::tok::r_paren || tokens[type_end].line_start;
-    return boundary ? CallUse::kOwnDeclaration : CallUse::kCall;
+    return boundary;
   }
-  return CallUse::kCall;
+  return false;
+}
+
+}  // namespace
+
+CallUse ClassifyCallUse(std::string_view content, std::span<const RawToken> tokens, size_t index) {
+  if (index + 1 >= tokens.size() || tokens[index + 1].kind != clang::tok::l_paren) return CallUse::kNone;
+  if (index == 0) return CallUse::kCall;
+  const RawToken& before = tokens[index - 1];
+  if (before.kind == clang::tok::period || before.kind == clang::tok::arrow || before.kind == clang::tok::coloncolon) {
+    return CallUse::kNone;
+  }
+  return TypeBefore(content, tokens, index) ? CallUse::kOwnDeclaration : CallUse::kCall;
+}
+
+bool DeclaresName(std::string_view content, std::span<const RawToken> tokens, size_t index) {
+  if (index == 0 || index + 1 >= tokens.size() || !IsIdentifier(tokens[index])) return false;
+  switch (tokens[index + 1].kind) {
+    case clang::tok::equal: case clang::tok::semi: case clang::tok::comma: case clang::tok::l_square:
+    case clang::tok::l_paren: case clang::tok::r_paren: case clang::tok::l_brace: case clang::tok::colon: break;
+    default: return false;
+  }
+  const auto before = tokens[index - 1].kind;
+  if (before == clang::tok::period || before == clang::tok::arrow || before == clang::tok::coloncolon) return false;
+  return TypeBefore(content, tokens, index);
 }
 
 }  // namespace hipforge::translate

@@ -41,4 +41,9 @@ std::vector<uint32_t> FileScopeIncludeEnds(std::string_view content, std::span<c
 enum class CallUse { kNone, kCall, kOwnDeclaration };
 CallUse ClassifyCallUse(std::string_view content, std::span<const RawToken> tokens, size_t index);
 
+// Whether the identifier at `index` is declared there by the program (`int cudaBlockSize = 256;`, a parameter
+// `dim3 cudaGrid)`, `float cudaTile[32];`, a function `void cudaHelper(`): the same type-before reading as
+// ClassifyCallUse, followed by what ends a declarator.
+bool DeclaresName(std::string_view content, std::span<const RawToken> tokens, size_t index);
+
 }  // namespace hipforge::translate
