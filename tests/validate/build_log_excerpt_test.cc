@@ -47,5 +47,21 @@ TEST(BuildLogExcerptTest, ManyErrorsAreCappedAndMarked) {
   EXPECT_THAT(excerpt, HasSubstr("...\n"));
 }
 
+// Issue 29: build log excerpts showed the server's scratch paths (/tmp/hipforge-worker/<task>/work/...).
+TEST(BuildLogExcerptTest, ScratchPathsBecomeRepositoryRelative) {
+  const std::string work = "/tmp/hipforge-worker/3e0df1ed-7b80/work/validate";
+  const std::string log =
+      work + "/gfx942/src/kernels/main.cu:33:10: fatal error: 'mma.h' file not found\n"
+      "make: *** [Makefile:50: main.o] Error 1 (in " + work + "/gfx942/src)\n"
+      ">>> referenced by " + work + "/tmp/main-gfx942-593839.o:(kernel)\n"
+      "-- Build files have been written to: " + work + "/gfx942/build\n";
+  const std::string cleaned = WithoutScratchPaths(log, work + "/gfx942/src", work + "/gfx942/build", work + "/tmp");
+  EXPECT_THAT(cleaned, Not(HasSubstr("hipforge-worker")));
+  EXPECT_EQ(cleaned.rfind("kernels/main.cu:33:10: fatal error", 0), 0u) << cleaned;
+  EXPECT_THAT(cleaned, HasSubstr("(in .)"));
+  EXPECT_THAT(cleaned, HasSubstr(">>> referenced by $TMPDIR/main-gfx942-593839.o"));
+  EXPECT_THAT(cleaned, HasSubstr("written to: <build>\n"));
+}
+
 }  // namespace
 }  // namespace hipforge::validate

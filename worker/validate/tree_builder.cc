@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "worker/validate/resource_usage.h"
 
@@ -30,6 +31,17 @@ bool IsCMakeProject(const fs::path& cmake_lists) {
 }
 
 }  // namespace
+
+std::string WithoutScratchPaths(std::string text, const fs::path& source_dir, const fs::path& build_dir,
+                                const std::string& tmp_dir) {
+  const std::pair<std::string, std::string> replacements[] = {
+      {source_dir.string() + "/", ""}, {source_dir.string(), "."}, {build_dir.string() + "/", "<build>/"},
+      {build_dir.string(), "<build>"}, {tmp_dir.empty() ? "" : tmp_dir + "/", "$TMPDIR/"}};
+  for (const auto& [from, to] : replacements) {
+    if (from.size() > 1) text = absl::StrReplaceAll(text, {{from, to}});
+  }
+  return text;
+}
 
 std::string BuildLogExcerpt(const std::string& output, size_t max_bytes) {
   static const std::regex kErrorLine(
@@ -303,6 +315,9 @@ BuildOutcome TreeBuilder::Build(const BuildInput& input, const ExecutionContext&
   outcome.duration_ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
   outcome.kernels = ParseKernelResourceRemarks(outcome.log);
+  const auto tmp = context.environment.find("TMPDIR");
+  outcome.log_excerpt = WithoutScratchPaths(std::move(outcome.log_excerpt), input.source_dir, input.build_dir,
+                                            tmp == context.environment.end() ? "" : tmp->second);
   outcome.has_ctest = single && outcome.system == BuildSystem::kCMake &&
                       fs::exists(input.build_dir / "CTestTestfile.cmake");
   return outcome;

@@ -74,6 +74,11 @@ absl::StatusOr<std::vector<BuildRoot>> FindBuildRoots(const std::filesystem::pat
 // Kernel-resource remarks (every kernel, every arch) are left out: they bury the error.
 std::string BuildLogExcerpt(const std::string& output, size_t max_bytes = 4096);
 
+// `text` with the worker's scratch paths replaced: files of the tree become repository-relative, the build
+// directory `<build>`, the job's TMPDIR `$TMPDIR` (a report showed /tmp/hipforge-worker/<task>/work/...).
+std::string WithoutScratchPaths(std::string text, const std::filesystem::path& source_dir,
+                                const std::filesystem::path& build_dir, const std::string& tmp_dir);
+
 class TreeBuilder {
  public:
   // `cancelled` (may be null): checked between steps; a set flag ends the build as failed ("cancelled").
