@@ -1,19 +1,42 @@
 #include "worker/validate/nvidia_backend/hip_on_cuda_header.h"
 
 #include <fstream>
+#include <regex>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "common/process.h"
+#include "tests/validate/test_support.h"
+#include "worker/translate/tables/ptx_table.h"
 #include "worker/translate/tables/mapping_index.h"
 #include "worker/validate/nvidia_backend/cuda_name_refusal.h"
+#include "worker/validate/nvidia_backend/hip_on_cuda_driver.h"
 
 namespace hipforge::validate {
 namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
+
+fs::path Nvcc() {
+  return fs::exists("/usr/local/cuda/bin/nvcc") ? fs::path("/usr/local/cuda/bin/nvcc") : FindProgram("nvcc");
+}
+
+// Writes the header set under `dir`/include and compiles `source` with nvcc for sm_90; the compiler's messages on
+// failure.
+std::string CompileThroughTheLayer(const fs::path& dir, const std::string& name, const std::string& source) {
+  for (const auto& [relative, text] : GenerateHipOnCudaHeaders(translate::AllTables())) {
+    testing::WriteFile(dir / "include" / relative, text);
+  }
+  testing::WriteFile(dir / name, source);
+  BoostProcessLauncher launcher;
+  auto result = launcher.Run({.argv = {Nvcc().string(), "-arch=sm_90", "-I", (dir / "include").string(), "-c",
+                                       (dir / name).string(), "-o", (dir / (name + ".o")).string()},
+                              .timeout = std::chrono::minutes(5)});
+  if (!result.ok()) return result.status().ToString();
+  return result->exit_code == 0 ? "" : name + ":\n" + result->standard_error;
+}
 
 TEST(HipOnCudaHeaderTest, MapsHipNamesBackToCuda) {
   auto files = GenerateHipOnCudaHeaders(translate::AllTables());
@@ -50,10 +73,68 @@ TEST(HipOnCudaHeaderTest, CooperativeGroupsHeaderBringsReduce) {
   EXPECT_THAT(files["hip/hip_cooperative_groups.h"], HasSubstr("#include <cooperative_groups.h>"));
 }
 
+// HIP 6.4's hip/hip_version.h, so `#if HIP_VERSION >= ...` takes HIP 6.4's branch (it took the lowest one).
+TEST(HipOnCudaHeaderTest, DefinesTheHipVersionOfTheReleaseItStandsFor) {
+  auto files = GenerateHipOnCudaHeaders(translate::AllTables());
+  ASSERT_TRUE(files.count("hip/hip_version.h"));
+  const std::string& version = files["hip/hip_version.h"];
+  EXPECT_THAT(version, HasSubstr("#define HIP_VERSION_MAJOR 6\n"));
+  EXPECT_THAT(version, HasSubstr("#define HIP_VERSION_MINOR 4\n"));
+  EXPECT_THAT(version, HasSubstr("#define HIP_VERSION_PATCH 43484\n"));
+  EXPECT_THAT(version, HasSubstr("#define HIP_VERSION_GITHASH \"\"\n"));
+  EXPECT_THAT(version,
+              HasSubstr("#define HIP_VERSION (HIP_VERSION_MAJOR * 10000000 + HIP_VERSION_MINOR * 100000 + HIP_VERSION_PATCH)"));
+  EXPECT_THAT(files["hipforge_hip_on_cuda.h"], HasSubstr("#include \"hip/hip_version.h\""));
+}
+
+// A HIP macro that stands for a library's CUDA macro exists only once that library's header is in: HIPSPARSE_EXPORT
+// (CUSPARSEAPI) was defined in the common header, which switched programs testing it without hipSPARSE.
+TEST(HipOnCudaHeaderTest, LibraryMacrosFollowTheirCudaMacros) {
+  auto files = GenerateHipOnCudaHeaders(translate::AllTables());
+  const std::string& common = files["hipforge_hip_on_cuda.h"];
+  for (const char* macro : {"HIPSPARSE_EXPORT", "HIPCUB_STDERR", "HIP_PI_F", "HIPCUB_WARP_THREADS"}) {
+    EXPECT_THAT(common, ::testing::Not(HasSubstr(std::string("#define ") + macro + " "))) << macro;
+  }
+  EXPECT_THAT(files["hipsparse/hipsparse.h"],
+              HasSubstr("#if !defined(HIPSPARSE_EXPORT) && (defined(CUSPARSEAPI))\n#define HIPSPARSE_EXPORT CUSPARSEAPI\n"));
+  EXPECT_THAT(files["hip/hip_runtime.h"], HasSubstr("#define hipStreamPerThread cudaStreamPerThread\n"));
+}
+
+// The translator's inline copies of CUDA functions HIP lacks stay out where CUDA has the function: its bf16 atomicAdd
+// is the shim's very overload (nvcc: "has already been defined"), its cache-hint loads are the real ones.
+TEST(HipOnCudaHeaderTest, KeepsTheTranslatorsShimsOutWhereCudaHasTheFunctions) {
+  auto files = GenerateHipOnCudaHeaders(translate::AllTables());
+  for (const char* guard : {"HIPFORGE_DP4A_SHIM", "HIPFORGE_BF16_INTEGER_SHIM", "HIPFORGE_HALF_ATOMIC_ADD_SHIM",
+                            "HIPFORGE_BF16_ATOMIC_ADD_SHIM", "HIPFORGE_CACHE_HINT_SHIM"}) {
+    EXPECT_THAT(files["hipforge_hip_on_cuda.h"], HasSubstr(std::string("#define ") + guard + " 1\n")) << guard;
+  }
+}
+
+// Typed as HIP 6.4 declares them: hipDrvGetErrorString takes a hipError_t (CUDA's a CUresult), hipCtxCreate keeps
+// HIP's three parameters over CUDA 13's cuCtxCreate_v4.
+TEST(HipOnCudaHeaderTest, DriverFunctionsAreTypedAsHipDeclaresThem) {
+  auto files = GenerateHipOnCudaHeaders(translate::AllTables());
+  const std::string& common = files["hipforge_hip_on_cuda.h"];
+  EXPECT_THAT(common, HasSubstr("inline hipError_t hipDrvGetErrorString(hipError_t hipError, const char** errorString)"));
+  EXPECT_THAT(common, HasSubstr("inline hipError_t hipCtxCreate(hipCtx_t* ctx, unsigned int flags, hipDevice_t device)"));
+  EXPECT_THAT(common, HasSubstr("inline hipError_t hipModuleLaunchKernel(hipFunction_t f,"));
+  EXPECT_THAT(common, ::testing::Not(HasSubstr("#define hipModuleLaunchKernel(")));
+  EXPECT_THAT(common, ::testing::Not(HasSubstr("#define hipCtxCreate(")));
+  // No pass-through where HIP's parameter types are not CUDA's (hipArray_t is the runtime's cudaArray_t).
+  EXPECT_THAT(common, ::testing::Not(HasSubstr("#define hipMemcpyAtoH(")));
+  EXPECT_THAT(common, HasSubstr("#define hipStreamQuery cudaStreamQuery\n"));
+  for (std::string_view name : {"hipModuleLoad", "hipModuleGetFunction", "hipModuleLaunchKernel", "hipCtxCreate",
+                                "hipDrvGetErrorString", "hipDrvGetErrorName", "hipDeviceGet", "hipInit",
+                                "hipModuleUnload", "hipMemAllocPitch", "hipMemcpyHtoD"}) {
+    EXPECT_EQ(HowToWrapDriverFunction(name), DriverWrapping::kHandWritten) << name;
+    EXPECT_THAT(common, HasSubstr("inline hipError_t " + std::string(name) + "(")) << name;
+  }
+}
+
 TEST(HipOnCudaHeaderTest, DriverFunctionsAreWrappersReturningHipError) {
   auto files = GenerateHipOnCudaHeaders(translate::AllTables());
   const std::string& common = files["hipforge_hip_on_cuda.h"];
-  EXPECT_THAT(common, HasSubstr("#define hipModuleLaunchKernel(...) hipforge_from_cu(cuLaunchKernel(__VA_ARGS__))"));
+  EXPECT_THAT(common, HasSubstr("#define hipMemcpyParam2D(...) hipforge_from_cu(cuMemcpy2D(__VA_ARGS__))"));
   // hipMalloc stands for cudaMalloc (and cuMemAlloc in the tables): HIP's runtime form, as HIP on NVIDIA has it.
   EXPECT_THAT(common, HasSubstr("#define hipMalloc cudaMalloc\n"));
   EXPECT_THAT(common, HasSubstr("#define make_hipFloatComplex make_cuFloatComplex\n"));
@@ -152,6 +233,151 @@ hipblasStatus_t scale(hipblasHandle_t handle, int n, double* x) {
     EXPECT_EQ(result->exit_code, 0) << source << ":\n" << result->standard_error;
   }
   fs::remove_all(dir);
+}
+
+// What a program sees through the layer: HIP 6.4's version, and library macros only with their library.
+TEST(HipOnCudaHeaderTest, NvccSeesHip64AndLibraryMacrosOnlyWithTheirHeaders) {
+  if (Nvcc().empty()) GTEST_SKIP() << "no nvcc";
+  testing::ScratchDir dir("hip-on-cuda-version");
+  EXPECT_EQ(CompileThroughTheLayer(dir.path(), "version.cu", R"CU(#include <hip/hip_runtime.h>
+#if !defined(HIP_VERSION) || HIP_VERSION != 60443484 || HIP_VERSION_MAJOR != 6 || HIP_VERSION_MINOR != 4
+#error "HIP_VERSION is not HIP 6.4's"
+#endif
+#if HIP_VERSION_PATCH != 43484 || HIP_VERSION_BUILD_ID != 0
+#error "HIP_VERSION_PATCH / BUILD_ID"
+#endif
+#ifdef HIPSPARSE_EXPORT
+#error "HIPSPARSE_EXPORT without hipSPARSE"
+#endif
+#ifdef HIP_PI_F
+#error "HIP_PI_F without hip_math_constants.h (HIP's hip_runtime.h has none either)"
+#endif
+#include <hip/hip_math_constants.h>
+#include <hipsparse/hipsparse.h>
+#if !defined(HIPSPARSE_EXPORT) || !defined(HIP_PI_F) || !defined(hipStreamPerThread)
+#error "library macros missing with their headers"
+#endif
+float pi() { return HIP_PI_F; }
+)CU"), "");
+}
+
+// Every HIP spelling the translator writes for inline PTX (tables/ptx_table.cc: __lane_id, __smid, wall_clock64,
+// __any/__all, the mask-less shuffles) and HIP's bit-field helpers compile for sm_90, with CUDA's meaning.
+TEST(HipOnCudaHeaderTest, NvccCompilesEveryDeviceFunctionTheTranslatorWrites) {
+  if (Nvcc().empty()) GTEST_SKIP() << "no nvcc";
+  std::string body;
+  for (const translate::PtxIdiom& idiom : translate::PtxIdioms()) {
+    if (idiom.rewrite != translate::PtxRewrite::kTemplate || idiom.hip.empty()) continue;
+    std::string statement(idiom.hip);
+    for (const auto& [from, to] : {std::pair{"$d", "d"}, {"$a", "a"}, {"$b", "b"}, {"$c", "c"}}) {
+      for (size_t at; (at = statement.find(from)) != std::string::npos;) statement.replace(at, 2, to);
+    }
+    body += "  " + statement + ";  // " + std::string(idiom.ptx) + "\n  out[threadIdx.x] += d;\n";
+  }
+  testing::ScratchDir dir("hip-on-cuda-builtins");
+  EXPECT_EQ(CompileThroughTheLayer(dir.path(), "builtins.cu", R"CU(#include <hip/hip_runtime.h>
+#include <hipcub/hipcub.hpp>
+__global__ void idioms(unsigned long long* out, unsigned long long a, unsigned long long b, unsigned long long c) {
+  unsigned long long d = 0;
+)CU" + body + R"CU(}
+__global__ void helpers(unsigned* out, unsigned long long v) {
+  out[0] = __lane_id() + __smid() + __any(v != 0) + __all(v != 0) + __lastbit_u32_u64(v) +
+           __bitextract_u32(out[1], 4, 8) + __bitinsert_u32(out[2], out[3], 4, 8) +
+           static_cast<unsigned>(__bitextract_u64(v, 40, 8) + __bitinsert_u64(v, v, 40, 8) + __ballot(v != 0));
+  out[1] = static_cast<unsigned>(wall_clock64());
+}
+)CU"), "");
+}
+
+// Driver-API calls as HIP code makes them (HeCBench, the CUDA samples): HIP's types throughout.
+TEST(HipOnCudaHeaderTest, NvccCompilesDriverCallsWithHipTypes) {
+  if (Nvcc().empty()) GTEST_SKIP() << "no nvcc";
+  testing::ScratchDir dir("hip-on-cuda-driver");
+  EXPECT_EQ(CompileThroughTheLayer(dir.path(), "driver.cu", R"CU(#include <hip/hip_runtime.h>
+#include <cstdio>
+#define CHECK(call) do { hipError_t e = (call); if (e != hipSuccess) { const char* s = nullptr; \
+  hipDrvGetErrorString(e, &s); const char* n = nullptr; hipDrvGetErrorName(e, &n); printf("%s %s\n", n, s); } } while (0)
+int main() {
+  hipDevice_t device;
+  hipCtx_t context;
+  hipModule_t module;
+  hipFunction_t function;
+  CHECK(hipInit(0));
+  CHECK(hipDeviceGet(&device, 0));
+  char name[64];
+  int major = 0, minor = 0, api = 0;
+  CHECK(hipDeviceGetName(name, sizeof name, device));
+  CHECK(hipDeviceComputeCapability(&major, &minor, device));
+  CHECK(hipCtxCreate(&context, 0, device));
+  CHECK(hipCtxGetApiVersion(context, &api));
+  CHECK(hipModuleLoad(&module, "kernel.cubin"));
+  CHECK(hipModuleGetFunction(&function, module, "kernel"));
+  hipDeviceptr_t buffer;
+  size_t pitch = 0;
+  CHECK(hipMemAllocPitch(&buffer, &pitch, 256, 4, 4));
+  CHECK(hipMemsetD32Async(buffer, 0, 64));
+  float host[64];
+  CHECK(hipMemcpyHtoD(buffer, host, sizeof host));
+  void* args[] = {&buffer};
+  CHECK(hipModuleLaunchKernel(function, 1, 1, 1, 64, 1, 1, 0, 0, args, NULL));
+  CHECK(hipMemcpyDtoH(host, buffer, sizeof host));
+  CHECK(hipModuleUnload(module));
+  CHECK(hipCtxDestroy(context));
+  return 0;
+}
+)CU"), "");
+}
+
+// Each driver-API function the layer defines accepts HIP 6.4's parameter types (hip_runtime_api.h of the ROCm 6.4
+// toolchain) and returns hipError_t: a g++ syntax check over `hipX(std::declval<HIP parameter types>()...)`.
+TEST(HipOnCudaHeaderTest, DriverFunctionsAcceptHip64ParameterTypes) {
+  const fs::path hip_api = "/var/cache/hipforge/toolchains/rocm-6.4/usr/include/hip/hip_runtime_api.h";
+  const fs::path cuda_include = Nvcc().empty() ? fs::path() : Nvcc().parent_path().parent_path() / "include";
+  if (!fs::exists(hip_api) || cuda_include.empty() || FindProgram("g++").empty()) {
+    GTEST_SKIP() << "needs ROCm 6.4's hip_runtime_api.h, the CUDA headers and g++";
+  }
+  // HIP's prototypes, comments and default arguments out.
+  std::string api = testing::ReadFile(hip_api);
+  api = std::regex_replace(api, std::regex(R"(/\*[\s\S]*?\*/|//[^\n]*)"), " ");
+  api = std::regex_replace(api, std::regex(R"(__dparm\([^)]*\))"), "");
+  std::map<std::string, std::string> prototypes;
+  static const std::regex kPrototype(R"(hipError_t\s+(hip\w+)\s*\(([^;{)]*)\)\s*;)");
+  for (std::sregex_iterator it(api.begin(), api.end(), kPrototype), end; it != end; ++it) {
+    prototypes.emplace((*it)[1].str(), (*it)[2].str());
+  }
+  auto files = GenerateHipOnCudaHeaders(translate::AllTables());
+  const std::string& common = files["hipforge_hip_on_cuda.h"];
+  static const std::regex kDefined(R"((?:#define (hip\w+)\(\.\.\.\) hipforge_from_cu|inline hipError_t (hip\w+)\())");
+  std::string checks = "#include <hip/hip_runtime.h>\n#include <type_traits>\n#include <utility>\n";
+  int count = 0;
+  for (std::sregex_iterator it(common.begin(), common.end(), kDefined), end; it != end; ++it) {
+    const std::string name = (*it)[1].matched ? (*it)[1].str() : (*it)[2].str();
+    if (name.rfind("hipforge", 0) == 0) continue;
+    ASSERT_TRUE(prototypes.count(name)) << name << ": no HIP 6.4 prototype";
+    std::string arguments;
+    static const std::regex kParameter(R"(\s*([^,]*?)\s*\b\w+\s*(?:,|$))");
+    const std::string parameters =
+        std::regex_replace(std::regex_replace(prototypes[name], std::regex(R"(=\s*[^,]+)"), ""), std::regex(R"(\s+)"), " ");
+    if (parameters.find_first_not_of(' ') != std::string::npos && parameters != "void" && parameters != " void ") {
+      for (std::sregex_iterator p(parameters.begin(), parameters.end(), kParameter), pend; p != pend; ++p) {
+        if ((*p)[1].length() == 0) continue;
+        arguments += std::string(arguments.empty() ? "" : ", ") + "std::declval<" + (*p)[1].str() + ">()";
+      }
+    }
+    checks += "static_assert(std::is_same_v<decltype(" + name + "(" + arguments + ")), hipError_t>, \"" + name +
+              "\");  // " + parameters + "\n";
+    ++count;
+  }
+  EXPECT_GT(count, 60);
+  testing::ScratchDir dir("hip-on-cuda-driver-types");
+  for (const auto& [relative, text] : files) testing::WriteFile(dir.path() / "include" / relative, text);
+  testing::WriteFile(dir.path() / "checks.cc", checks);
+  BoostProcessLauncher launcher;
+  auto result = launcher.Run({.argv = {"g++", "-std=c++17", "-fsyntax-only", "-I", (dir.path() / "include").string(),
+                                       "-I", cuda_include.string(), (dir.path() / "checks.cc").string()},
+                              .timeout = std::chrono::minutes(2)});
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->exit_code, 0) << result->standard_error;
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <fstream>
 #include <regex>
+#include <string_view>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
@@ -14,6 +15,17 @@
 namespace hipforge::validate {
 namespace fs = std::filesystem;
 namespace {
+
+// kHipOnCudaHipRelease ("6.4") names the release whose HIP_VERSION macros the header set defines.
+constexpr bool NamesRelease(std::string_view release, HipVersionNumbers v) {
+  int major = 0, minor = 0, *part = &major;
+  for (char c : release) {
+    if (c == '.') part = &minor;
+    else *part = *part * 10 + (c - '0');
+  }
+  return major == v.major && minor == v.minor;
+}
+static_assert(NamesRelease(kHipOnCudaHipRelease, kHipOnCudaHipVersion), "kHipOnCudaHipRelease != kHipOnCudaHipVersion");
 
 // hipcc -> nvcc. hipcc's own options are mapped or dropped (AMD-only), GCC-style options nvcc does not take
 // go to the host compiler, sources compile as CUDA (hipcc compiles .cpp as HIP), and an object/source mix is

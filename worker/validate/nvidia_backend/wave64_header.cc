@@ -351,6 +351,9 @@ using IfMask64 = std::enable_if_t<std::is_integral<M>::value && sizeof(M) == 8, 
 #undef __shfl_down
 #undef __shfl_xor
 #undef __ballot
+#undef __any
+#undef __all
+#undef __lane_id
 template <typename T>
 __device__ inline T hipforge_w64_shfl(T v, int src, int width = 64) {
   return hipforge_w64::ShuffleAny(hipforge_w64::HwActive(), hipforge_w64::Shuffle::kIndex, v, src, width);
