@@ -141,11 +141,11 @@ TEST(HipOnCudaHeaderTest, DriverFunctionsAreWrappersReturningHipError) {
 }
 
 TEST(CudaNameRefusalTest, FindsCudaNamesInCodeOnly) {
-  const auto names = RefusedCudaNames(translate::AllTables());
-  EXPECT_TRUE(names.count("cublasDgemm"));
-  EXPECT_TRUE(names.count("cudaMalloc"));
-  EXPECT_TRUE(names.count("cuLaunchKernel"));
-  EXPECT_FALSE(names.count("__syncthreads"));
+  const auto refused = RefusedCudaNames(translate::AllTables());
+  EXPECT_TRUE(refused.names.count("cublasDgemm"));
+  EXPECT_TRUE(refused.names.count("cudaMalloc"));
+  EXPECT_TRUE(refused.names.count("cuLaunchKernel"));
+  EXPECT_FALSE(refused.names.count("__syncthreads"));
   const auto uses = FindCudaNames("main.hip", R"(#include <hipblas/hipblas.h>
 #include "cuda_helpers.h"
 // cudaMalloc in a comment, /* cublasDgemm */ too
@@ -154,12 +154,78 @@ void f(hipblasHandle_t h, double* a) {
   hipMalloc(&a, 8);
   cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 1, 1, 1, nullptr, a, 1, a, 1, nullptr, a, 1);
 }
-)", names);
+)", refused);
   ASSERT_EQ(uses.size(), 3u);
   EXPECT_EQ(uses[0].name, "cublasDgemm");
   EXPECT_EQ(uses[0].line, 7u);
   EXPECT_EQ(uses[0].column, 3u);
   EXPECT_EQ(uses[1].name, "CUBLAS_OP_N");
+}
+
+// Names in branches the AMD build drops (`#if 0`, NVIDIA-platform branches, HIP versions below 6.4) are not left
+// CUDA; those in kept branches, in conditions nothing decides, and in #define bodies are (10 trees were refused for
+// names only in dropped branches).
+TEST(CudaNameRefusalTest, LooksOnlyAtCodeThePreprocessorKeeps) {
+  const auto refused = RefusedCudaNames(translate::AllTables());
+  const auto uses = FindCudaNames("main.hip", R"(#include <hip/hip_runtime.h>
+#if 0
+cudaMalloc(&p, 4);
+#endif
+#ifndef __HIP_PLATFORM_AMD__
+  cudaDeviceSynchronize();
+#elif defined(__HIP_PLATFORM_NVIDIA__) || \
+      defined(__HIP_PLATFORM_NVCC__)
+  cudaFree(p);
+#else
+  hipFree(p);
+#endif
+#if HIP_VERSION < 50000000  /* older HIP */
+  cudaStreamSynchronize(0);
+#elif USE_LEGACY
+  cudaMemset(p, 0, 4);
+#endif
+#ifdef __HIP_PLATFORM_NVIDIA__
+#if 1
+  cudaEventSynchronize(e);
+#endif
+#else
+#define CHECK(x) cudaGetLastError()
+#endif
+)", refused);
+  ASSERT_EQ(uses.size(), 2u);
+  EXPECT_EQ(uses[0].name, "cudaMemset");  // USE_LEGACY: unknown, so kept
+  EXPECT_EQ(uses[0].line, 16u);
+  EXPECT_EQ(uses[1].name, "cudaGetLastError");
+  EXPECT_EQ(uses[1].line, 23u);
+}
+
+// WMMA (nvcuda::wmma, <mma.h>) and the cache-hint loads/stores are CUDA left in place; the cache hints are not where
+// the translator defined them for HIP (HIPFORGE_CACHE_HINT_SHIM).
+TEST(CudaNameRefusalTest, CatchesWmmaAndCacheHintIntrinsics) {
+  const auto refused = RefusedCudaNames(translate::AllTables());
+  EXPECT_TRUE(refused.headers.count("mma.h"));
+  const auto uses = FindCudaNames("wmma.hip", R"(#include <hip/hip_runtime.h>
+#include <mma.h>
+using namespace nvcuda;
+__global__ void k(const float* in, float* out) {
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+  nvcuda::wmma::fill_fragment(acc, 0.0f);
+  out[0] = __ldcs(in) + __ldcg(in + 1);
+  __stcs(out + 1, 1.0f);
+}
+)", refused);
+  std::vector<std::string> names;
+  for (const CudaNameUse& use : uses) names.push_back(use.name);
+  EXPECT_THAT(names, ::testing::ElementsAre("#include <mma.h>", "nvcuda", "nvcuda", "__ldcs", "__ldcg", "__stcs"));
+  EXPECT_EQ(uses[0].line, 2u);
+  const auto shimmed = FindCudaNames("hint.hip", R"(#include <hip/hip_runtime.h>
+#ifndef HIPFORGE_CACHE_HINT_SHIM
+#define HIPFORGE_CACHE_HINT_SHIM
+template <typename T> __device__ inline T __ldcs(const T* p) { return *p; }
+#endif
+__global__ void k(const float* in, float* out) { out[0] = __ldcs(in); }
+)", refused);
+  EXPECT_TRUE(shimmed.empty()) << shimmed.front().name;
 }
 
 // With the CUDA toolkit's nvcc present (CUDA 13 here), a translated HIP program compiles for sm_90.

@@ -4,6 +4,9 @@
 // built. The check is lexical, over the translated files only (comments, string literals and #include names are
 // not code), with every CUDA name the mapping tables know -- what `#pragma GCC poison` would do to those files,
 // without tripping CUDA's and Thrust's own headers, which name the same APIs and are included after the layer.
+// Only code the preprocessor keeps for the AMD build the translation is for counts: `#if 0`, `#ifdef
+// __HIP_PLATFORM_NVIDIA__`, `#if HIP_VERSION < 50000000` branches are dropped there (HIP 6.4, the release the
+// layer stands for); a condition on anything else is taken as kept.
 #include <filesystem>
 #include <set>
 #include <span>
@@ -15,23 +18,28 @@
 
 namespace hipforge::validate {
 
-// CUDA runtime/driver/library identifiers from the tables (device intrinsics, CUB and cooperative groups, whose
-// HIP spellings are often the same, are not included).
-std::set<std::string, std::less<>> RefusedCudaNames(std::span<const std::span<const translate::ApiMapping>> tables);
+struct RefusedCuda {
+  // CUDA runtime/driver/library identifiers from the tables (device intrinsics, CUB and cooperative groups, whose
+  // HIP spellings are often the same, are not included), WMMA's namespace `nvcuda`, and the cache-hint loads and
+  // stores (__ldcs, __stcs, ...: HIP has three of them for __half only) in a file without the translator's
+  // definitions of them (HIPFORGE_CACHE_HINT_SHIM).
+  std::set<std::string, std::less<>> names;
+  // `#include <...>` of CUDA headers HIP has no counterpart for (mma.h, cuda/pipeline, cuda/barrier, ...).
+  std::set<std::string, std::less<>> headers;
+};
+RefusedCuda RefusedCudaNames(std::span<const std::span<const translate::ApiMapping>> tables);
 
 struct CudaNameUse {
   std::string path;  // as given
   unsigned line = 0;
   unsigned column = 0;
-  std::string name;
+  std::string name;  // the identifier, or `#include <mma.h>`
 };
 
-// Uses of `names` in one translated source's code.
-std::vector<CudaNameUse> FindCudaNames(std::string_view path, std::string_view content,
-                                       const std::set<std::string, std::less<>>& names);
+// Uses of `refused` in one translated source's code.
+std::vector<CudaNameUse> FindCudaNames(std::string_view path, std::string_view content, const RefusedCuda& refused);
 
 // Every C/C++/CUDA/HIP source and header under `root` (relative paths in the result).
-std::vector<CudaNameUse> FindCudaNamesInTree(const std::filesystem::path& root,
-                                             const std::set<std::string, std::less<>>& names);
+std::vector<CudaNameUse> FindCudaNamesInTree(const std::filesystem::path& root, const RefusedCuda& refused);
 
 }  // namespace hipforge::validate

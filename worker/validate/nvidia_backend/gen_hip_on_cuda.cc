@@ -20,8 +20,8 @@
 namespace {
 
 int CheckTree(const std::string& tree) {
-  const auto names = hipforge::validate::RefusedCudaNames(hipforge::translate::AllTables());
-  const auto uses = hipforge::validate::FindCudaNamesInTree(tree, names);
+  const auto refused = hipforge::validate::RefusedCudaNames(hipforge::translate::AllTables());
+  const auto uses = hipforge::validate::FindCudaNamesInTree(tree, refused);
   for (const auto& use : uses) {
     std::cout << use.path << ":" << use.line << ":" << use.column << ": CUDA name left in translated code: " << use.name
               << "\n";
