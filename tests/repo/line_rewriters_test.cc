@@ -225,6 +225,8 @@ TEST(MakefileRewriterTest, EveryHipccCallGetsTheJobsTargetsInValidMake) {
                      "code=sm_$(subst .,,${COMPUTE}))\n")
                 .output,
             "GENCODE = $(foreach COMPUTE,$(ARCHS)," + archs + ")\n");
+  // nvcc's --threads is no host compiler's flag: dropped wherever it is (CUDA samples' ALL_CCFLAGS).
+  EXPECT_EQ(Makefile("ALL_CCFLAGS += --threads 0 --std=c++11\n").output, "ALL_CCFLAGS += --std=c++11\n");
   // A call split over lines keeps the parenthesis that closes it.
   EXPECT_EQ(Makefile("G := $(foreach sm,$(SMS),\\\n\t-gencode arch=compute_$(sm),code=sm_$(sm))\n").output,
             "G := $(foreach sm,$(SMS),\\\n\t" + archs + ")\n");

@@ -100,7 +100,7 @@ constexpr std::array kNvccFlagRules = {
     NvccFlagRule{"-G", F::kExact, A::kReplace, "-ggdb", "device debug information", true},
     NvccFlagRule{"--device-debug", F::kExact, A::kReplace, "-ggdb", "device debug information"},
     NvccFlagRule{"-lcudadevrt", F::kExact, A::kDrop, "", "no separate device runtime library in HIP"},
-    NvccFlagRule{"--threads", F::kWithValue, A::kDrop, "", "nvcc's parallel compilation switch", true},
+    NvccFlagRule{"--threads", F::kWithValue, A::kDrop, "", "nvcc's parallel compilation switch"},  // no host compiler has it
     NvccFlagRule{"-t", F::kWithValue, A::kDrop, "", "nvcc's parallel compilation switch", true},
 };
 
