@@ -3,9 +3,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <iterator>
 #include <fstream>
 #include <mutex>
+#include <regex>
 #include <sstream>
 #include <thread>
 #include <tuple>
@@ -249,15 +251,69 @@ class AnalyzerImpl final : public Analyzer {
   using Ranges = std::vector<std::pair<uint32_t, uint32_t>>;
 
   // The lines strictly inside each range the parses skipped: a range starts at its opening directive (#if, #else)
-  // and ends at the closing one, whose lines the preprocessor does read.
+  // and ends at the closing one, whose lines the preprocessor does read. Only ranges the program's own macros
+  // decide (DecidedByTheProgram).
   static Ranges InactiveLines(const TextFile& text) {
     Ranges lines;
     for (const auto& [begin, end] : text.fallback_ranges) {
-      const uint32_t first = text.LineColumn(begin).first + 1;
+      const uint32_t opening = text.LineColumn(begin).first;
+      const uint32_t first = opening + 1;
       const uint32_t last = text.LineColumn(end).first - 1;
-      if (first <= last) lines.emplace_back(first, last);
+      if (first <= last && DecidedByTheProgram(text, opening)) lines.emplace_back(first, last);
     }
     return lines;
+  }
+
+  // The directive name of a line ("if", "else", ...), empty for other lines.
+  static std::string_view DirectiveName(std::string_view line) {
+    size_t at = line.find_first_not_of(" \t");
+    if (at == std::string_view::npos || line[at] != '#') return {};
+    at = line.find_first_not_of(" \t", at + 1);
+    if (at == std::string_view::npos) return {};
+    size_t end = at;
+    while (end < line.size() && std::isalpha(static_cast<unsigned char>(line[end]))) ++end;
+    return line.substr(at, end - at);
+  }
+
+  // Whether the conditions that drop the branch opening at `line` (its own and those of the earlier branches of its
+  // #if group) name only the program's macros (a define the build never sets, `#if 0`). Macros the compiler
+  // predefines (__PTX__, __CUDA_ARCH__, __CUDACC_VER_MAJOR__) and CUDA's or HIP's version macros are set
+  // differently by Clang's CUDA parse than by the HIP build (Clang defines __PTX__ even on the host side): a branch
+  // they drop may be the one the HIP build compiles, so it is not called inactive.
+  static bool DecidedByTheProgram(const TextFile& text, uint32_t line) {
+    std::string conditions;
+    int depth = 0;
+    for (uint32_t at = line; at >= 1; --at) {
+      const std::string_view directive = DirectiveName(text.Line(at));
+      if (directive == "endif" && at != line) {
+        ++depth;
+      } else if (directive == "if" || directive == "ifdef" || directive == "ifndef" || directive.rfind("elif", 0) == 0 ||
+                 directive == "else") {
+        const bool opens = directive.rfind("if", 0) == 0;
+        if (opens && depth > 0) {
+          --depth;
+        } else if (depth == 0) {
+          for (uint32_t next = at; next <= text.LineCount(); ++next) {  // the directive with its continuations
+            const std::string_view part = text.Line(next);
+            conditions.append(part.substr(0, std::min(part.find("//"), part.find("/*")))).push_back(' ');
+            if (part.empty() || part.back() != '\\') break;
+          }
+          if (opens) break;
+        }
+      }
+    }
+    static const std::regex kIdentifier(R"([A-Za-z_][A-Za-z0-9_]*)");
+    static const std::regex kCompilerOrVersion(R"(^_|CUDA|NVCC|HIP|ROCM)");
+    for (auto it = std::sregex_iterator(conditions.begin(), conditions.end(), kIdentifier); it != std::sregex_iterator();
+         ++it) {
+      const std::string name = it->str();
+      if (name == "if" || name == "ifdef" || name == "ifndef" || name.rfind("elif", 0) == 0 || name == "else" ||
+          name == "defined") {
+        continue;
+      }
+      if (std::regex_search(name, kCompilerOrVersion)) return false;
+    }
+    return true;
   }
 
   static bool InRanges(const Ranges& ranges, uint32_t offset) {
