@@ -61,9 +61,11 @@ ParityResult CompareArrays(const std::string& case_name, const ArrayData& actual
 // Lines a program prints about time or speed, or figures measured from them (a copy/compute overlap, a speedup, a
 // utilization; HeCBench base64e's "Measured and (Acceptable) Avg Overlap = 44.5 %" failed parity against CUDA's
 // 44.2), case-insensitive ECMAScript; and make's own lines (its directories differ between the two builds): they
-// are not the program's result, so output comparisons leave them out.
+// are not the program's result, so output comparisons leave them out. So are the device's used/free memory
+// (HeCBench segsort's "GPU memory usage: used = 3366.31 MB, free = ..."): they change with what else runs on the GPU.
 inline constexpr char kTimingLinePattern[] =
     R"((time|elapsed|took|duration|throughput|bandwidth|latency|speed|perf|measured|overlap|utili[sz]ation|)"
+    R"(memory usage|\b(used|free|available)\b.*\b[KMGT]i?B\b|)"
     R"([GMK]i?B/s|FLOP|/s\b|)"
     R"(\b(ns|us|usec|ms|msec|sec|secs|seconds)\b|\((ns|us|ms|s)\)|^make(\[[0-9]+\])?: ))";
 // Tolerance of output comparisons: printed values, typically with 6 significant digits or more.

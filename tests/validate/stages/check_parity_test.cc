@@ -102,6 +102,17 @@ TEST_F(ReferenceParityTest, PrintedNumbersMatchTheCudaRunWithTimingLinesLeftOut)
   EXPECT_TRUE(launcher_.specs.empty()) << "a match needs no second CUDA run";
 }
 
+TEST_F(ReferenceParityTest, TheDevicesUsedAndFreeMemoryIsNoResult) {
+  // segsort on a GPU that several jobs' tests share (the pool's GPU slots): the memory figures are the GPU's state.
+  Validator::State& state = RunState(
+      "GPU memory usage: used = 3366.31 MB, free = 139789.62 MB, total = 143155.94 MB\nsum 4096\n",
+      "GPU memory usage: used = 3866.31 MB, free = 139289.62 MB, total = 143155.94 MB\nsum 4096\n");
+  ASSERT_TRUE(MakeValidator().CheckParity(state).ok());
+  ASSERT_EQ(state.report.parity.size(), 1u);
+  EXPECT_EQ(state.report.parity[0].verdict, ParityVerdict::kMatch) << state.report.parity[0].detail;
+  EXPECT_EQ(state.report.parity[0].elements, 1);
+}
+
 TEST_F(ReferenceParityTest, AMismatchStandsWhenTheCudaRunRepeatsItself) {
   Validator::State& state = RunState("checksum: 1.75\n", "checksum: 1.5\n");
   launcher_.answer = [](const ProcessSpec&) -> absl::StatusOr<ProcessResult> {
