@@ -11,3 +11,9 @@ void Report(cublasStatus_t status) {
   // CHECK: if (status != HIPBLAS_STATUS_SUCCESS) std::printf("%s\n", hipblasStatusToString(status));
   if (status != CUBLAS_STATUS_SUCCESS) std::printf("%s\n", cublasGetStatusString(status));
 }
+// cublasGetStatusName (the status's name) was left unmapped while cublasGetStatusString was (issue 29):
+// hipblasStatusToString returns the name ("HIPBLAS_STATUS_SUCCESS").
+void ReportName(cublasStatus_t status) {
+  // CHECK: std::printf("%s\n", hipblasStatusToString(status));
+  std::printf("%s\n", cublasGetStatusName(status));
+}
