@@ -25,7 +25,7 @@ struct AnalyzeOptions {
   std::vector<std::string> disabled_rules;
   bool no_parse = false;
   unsigned jobs = 0;
-  std::string help_uri_base = "docs/rules/";
+  std::string help_uri_base;  // empty: the installed rule pages (AbsoluteHelpUriBase)
 };
 
 constexpr uintmax_t kMaxAnalyzedFileBytes = 4 << 20;  // generated or data files beyond this are not code
@@ -92,7 +92,7 @@ void AddAnalyzeCommand(CLI::App& app, CliContext& context) {
   command->add_option("--disable", options->disabled_rules, "Rule id to leave out (repeatable), e.g. HB203");
   command->add_flag("--no-parse", options->no_parse, "Token/line rules only (no Clang parse): faster, fewer rules");
   command->add_option("-j,--jobs", options->jobs, "Parallel parses (default: all cores)");
-  command->add_option("--help-uri-base", options->help_uri_base, "Prefix of SARIF rule helpUri (default docs/rules/)");
+  command->add_option("--help-uri-base", options->help_uri_base, "Prefix of SARIF rule helpUri: a URL, or a directory made a file:// URI (default: the rule pages installed with migrate-cli)");
   command->callback([&context, options] { context.exit_code = RunAnalyze(context, *options); });
 }
 

@@ -11,7 +11,7 @@ struct ReportOptions {
   std::string format = "text";
   std::string output;
   std::string fail_on = "none";
-  std::string help_uri_base = "docs/rules/";
+  std::string help_uri_base;  // empty: the installed rule pages (AbsoluteHelpUriBase)
 };
 
 int RunReport(CliContext& context, const ReportOptions& options) {
@@ -55,7 +55,7 @@ void AddReportCommand(CLI::App& app, CliContext& context) {
   command->add_option("-o,--output", options->output, "Write to this file instead of stdout");
   command->add_option("--fail-on", options->fail_on, "Exit 4 on findings of this severity or worse")
       ->check(CLI::IsMember({"none", "error", "warning", "note"}));
-  command->add_option("--help-uri-base", options->help_uri_base, "Prefix of SARIF rule helpUri (default docs/rules/)");
+  command->add_option("--help-uri-base", options->help_uri_base, "Prefix of SARIF rule helpUri: a URL, or a directory made a file:// URI (default: the rule pages installed with migrate-cli)");
   command->callback([&context, options] { context.exit_code = RunReport(context, *options); });
 }
 

@@ -1,5 +1,7 @@
 #include "client/lib/report_render.h"
 
+#include <filesystem>
+
 namespace hipforge::client {
 namespace {
 
@@ -48,6 +50,25 @@ int CountFindingsAtOrAbove(const nlohmann::json& report, FailOn threshold) {
     if (SeverityRank(finding.value("severity", "warning")) <= limit) ++count;
   }
   return count;
+}
+
+std::string AbsoluteHelpUriBase(const std::string& base) {
+  std::string uri;
+  if (base.find("://") != std::string::npos) {
+    uri = base;
+  } else {
+    std::filesystem::path dir = base;
+    if (base.empty()) {
+      std::error_code error;
+      const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", error);
+      dir = error ? std::filesystem::path("share/hipforge/web/rules")
+                  : exe.parent_path() / ".." / "share" / "hipforge" / "web" / "rules";
+    }
+    // RelativeUri %-encodes the path (and drops its leading '/', which file:/// puts back).
+    uri = "file:///" + RelativeUri(std::filesystem::absolute(dir).lexically_normal().string());
+  }
+  if (uri.back() != '/') uri += '/';
+  return uri;
 }
 
 std::string RelativeUri(const std::string& path) {

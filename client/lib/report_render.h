@@ -17,8 +17,9 @@ struct RenderOptions {
   // Rule metadata, as the analyzer's RuleCatalogToJson(): [{"id","severity","title","class","help"}].
   // May be empty: rules are then described from the findings alone.
   nlohmann::json rule_catalog = nlohmann::json::array();
-  // Prefix of each rule's helpUri; the rule's page is <prefix><ID>.md.
-  std::string help_uri_base = "docs/rules/";
+  // Prefix of each rule's helpUri; the rule's page is <prefix><ID>.md. Code scanning needs an absolute URI:
+  // empty = the rule pages installed beside the binary (AbsoluteHelpUriBase("")).
+  std::string help_uri_base;
   std::string tool_version;
 };
 
@@ -31,6 +32,11 @@ std::string RenderReport(const nlohmann::json& report, ReportFormat format, cons
 enum class FailOn { kNever, kError, kWarning, kNote };
 absl::StatusOr<FailOn> ParseFailOn(const std::string& name);  // none|error|warning|note
 int CountFindingsAtOrAbove(const nlohmann::json& report, FailOn threshold);
+
+// An absolute helpUri prefix (SARIF consumers such as GitHub code scanning drop relative ones): a URI with a scheme
+// is kept; a directory path becomes its file:// URI; empty means the rule pages installed with the tool
+// (<binary dir>/../share/hipforge/web/rules/, which the dashboard also serves). Always ends with '/'.
+std::string AbsoluteHelpUriBase(const std::string& base);
 
 // A report path as a relative URI reference: "./" and leading "/" dropped, reserved bytes %-encoded.
 std::string RelativeUri(const std::string& path);

@@ -18,10 +18,10 @@ std::string SarifLevel(const std::string& severity) {
 }
 
 json RuleDescriptor(const std::string& id, const std::string& title, const std::string& level,
-                    const std::string& rule_class, const RenderOptions& options) {
+                    const std::string& rule_class, const std::string& help_uri_base) {
   json rule = {{"id", id},
                {"shortDescription", {{"text", title.empty() ? "hipforge rule " + id : title}}},
-               {"helpUri", options.help_uri_base + id + ".md"},
+               {"helpUri", help_uri_base + id + ".md"},
                {"defaultConfiguration", {{"level", SarifLevel(level)}}}};
   if (!rule_class.empty()) rule["properties"] = {{"tags", json::array({rule_class})}};
   return rule;
@@ -32,6 +32,7 @@ json RuleDescriptor(const std::string& id, const std::string& title, const std::
 json RenderSarif(const json& report, const RenderOptions& options) {
   json rules = json::array();
   std::map<std::string, int> rule_index;
+  const std::string help_uri_base = AbsoluteHelpUriBase(options.help_uri_base);
   auto add_rule = [&](json descriptor) {
     const std::string id = descriptor["id"];
     if (rule_index.count(id) != 0) return;
@@ -41,7 +42,7 @@ json RenderSarif(const json& report, const RenderOptions& options) {
   if (options.rule_catalog.is_array()) {
     for (const auto& entry : options.rule_catalog) {
       add_rule(RuleDescriptor(entry.value("id", ""), entry.value("title", ""), entry.value("severity", "warning"),
-                              entry.value("class", ""), options));
+                              entry.value("class", ""), help_uri_base));
     }
   }
 
@@ -53,7 +54,7 @@ json RenderSarif(const json& report, const RenderOptions& options) {
   for (const report::Finding& finding : findings) {
     const std::string rule_id = finding.rule_id.empty() ? "unknown" : finding.rule_id;
     const std::string level = SarifLevel(std::string(report::SeverityName(finding.severity)));
-    add_rule(RuleDescriptor(rule_id, "", level, "", options));  // no-op when the catalog has it
+    add_rule(RuleDescriptor(rule_id, "", level, "", help_uri_base));  // no-op when the catalog has it
 
     const std::string text = finding.message.empty() ? rule_id : finding.message;
     json result = {{"ruleId", rule_id}, {"ruleIndex", rule_index[rule_id]}, {"level", level},

@@ -108,20 +108,33 @@ TEST(SarifRenderer, ResultsCarryRuleIdLevelMessageAndRelativeLocations) {
 TEST(SarifRenderer, RulesComeFromTheCatalogWithHelpUris) {
   RenderOptions options;
   options.rule_catalog = Catalog();
+  options.help_uri_base = "/opt/hipforge docs/rules";
   const json rules = RenderSarif(SampleReport(), options)["runs"][0]["tool"]["driver"]["rules"];
   ASSERT_EQ(rules.size(), 3u);  // two from the catalog, HB502 described from its finding
   EXPECT_EQ(rules[0]["id"], "HB101");
   EXPECT_EQ(rules[0]["shortDescription"]["text"], "Warp size literal 32");
-  EXPECT_EQ(rules[0]["helpUri"], "docs/rules/HB101.md");
+  EXPECT_EQ(rules[0]["helpUri"], "file:///opt/hipforge%20docs/rules/HB101.md");
   EXPECT_EQ(rules[0]["defaultConfiguration"]["level"], "error");
   EXPECT_EQ(rules[0]["properties"]["tags"][0], "wavefront");
   EXPECT_EQ(rules[2]["id"], "HB502");
-  EXPECT_EQ(rules[2]["helpUri"], "docs/rules/HB502.md");
+  EXPECT_EQ(rules[2]["helpUri"], "file:///opt/hipforge%20docs/rules/HB502.md");
   EXPECT_EQ(rules[2]["defaultConfiguration"]["level"], "note");
 
   options.help_uri_base = "https://example.invalid/rules/";
   const json absolute = RenderSarif(SampleReport(), options)["runs"][0]["tool"]["driver"]["rules"];
   EXPECT_EQ(absolute[1]["helpUri"], "https://example.invalid/rules/HB402.md");
+}
+
+TEST(SarifRenderer, HelpUriIsAbsoluteByDefault) {
+  // GitHub code scanning drops a relative helpUri; the default points at the rule pages installed with the tool.
+  RenderOptions options;
+  options.rule_catalog = Catalog();
+  const json rules = RenderSarif(SampleReport(), options)["runs"][0]["tool"]["driver"]["rules"];
+  const std::string uri = rules[0]["helpUri"];
+  EXPECT_EQ(uri.rfind("file:///", 0), 0u) << uri;
+  EXPECT_NE(uri.find("/share/hipforge/web/rules/HB101.md"), std::string::npos) << uri;
+  EXPECT_EQ(AbsoluteHelpUriBase("https://hipforge.example/rules"), "https://hipforge.example/rules/");
+  EXPECT_EQ(AbsoluteHelpUriBase("/srv/rules/"), "file:///srv/rules/");
 }
 
 TEST(SarifRenderer, EmptyReportIsStillValid) {
