@@ -42,6 +42,21 @@ def main() -> int:
                                  capture_output=True, text=True)
         if "file,status,converted" not in printed.stderr:
             failures.append(f"--print-stats-csv: {printed.stderr[-400:]!r}")
+        # The analyzer's findings beside the translator's, as hipify-clang prints its own (k01 reduces from lane 16).
+        if "[HB104]" not in printed.stderr:
+            failures.append(f"no analyzer warning (HB104) for a 32-lane reduction: {printed.stderr[-400:]!r}")
+        quiet = subprocess.run([tool, "--no-analyze", "--no-output", "again.cu"], cwd=work, capture_output=True,
+                               text=True)
+        if "[HB1" in quiet.stderr:
+            failures.append(f"--no-analyze still printed analyzer findings: {quiet.stderr[-400:]!r}")
+        # A file Clang cannot parse: written by the token-level fallback, but the exit status says so.
+        (work / "broken.cu").write_text("__global__ void k(int* o) { o[0] = not_declared; }\n"
+                                        "int main() { int* d; cudaMalloc(&d, 4); k<<<1, 1>>>(d); return 0; }\n")
+        broken = subprocess.run([tool, "broken.cu", "-o=broken.hip"], cwd=work, capture_output=True, text=True)
+        if broken.returncode == 0 or "did not parse" not in broken.stderr:
+            failures.append(f"unparsable file: exit {broken.returncode}, {broken.stderr[-400:]!r}")
+        if "hipMalloc" not in (work / "broken.hip").read_text():
+            failures.append("unparsable file: the fallback translation was not written")
     for failure in failures:
         print("FAIL", failure)
     return 1 if failures else 0
