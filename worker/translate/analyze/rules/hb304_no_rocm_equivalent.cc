@@ -1,9 +1,20 @@
 #include "worker/translate/analyze/rules/hb304_no_rocm_equivalent.h"
 
+#include <algorithm>
 #include <set>
+
+#include "worker/translate/core/device_function_shims.h"
 
 namespace hipforge::translate::analyze {
 namespace {
+
+// A name the translator writes a definition for (the legacy launch API): translated, not left as is (TR013).
+bool ShimmedByTranslator(std::string_view name) {
+  for (const DeviceFunctionShim& shim : DeviceFunctionShims()) {
+    if (!shim.record.empty() && std::ranges::find(shim.names, name) != shim.names.end()) return true;
+  }
+  return false;
+}
 
 struct Library {
   std::string_view name;
@@ -110,7 +121,7 @@ void NoRocmEquivalentRule::CheckUnsupportedCalls(const TextFile& file) {
     const Token& token = tokens[i];
     if (token.kind != TokenKind::kIdentifier || token.in_directive || !IsCallAt(tokens, i)) continue;
     if (i > 0 && tokens[i - 1].text == "::" && (i < 2 || tokens[i - 2].kind == TokenKind::kIdentifier)) continue;
-    if (IsDeclaration(tokens, i) || CoveredByAnotherRule(token.text)) continue;
+    if (IsDeclaration(tokens, i) || CoveredByAnotherRule(token.text) || ShimmedByTranslator(token.text)) continue;
     const ApiMapping* mapping = UnsupportedEverywhere(*mappings_, token.text);
     if (!mapping) continue;
     bool library_rule = false;  // the named libraries above report these themselves
