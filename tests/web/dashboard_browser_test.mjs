@@ -1,8 +1,10 @@
 // End-to-end: a real migrate-server (embedded PostgreSQL, one in-process translate worker) with its
 // dashboard, two real jobs of one git repository (the second with fewer findings) submitted by
 // migrate-cli, and headless Debian Chromium driven by playwright-core through
-// overview -> repository -> job -> findings -> compare, each view checked against the API's JSON.
-// Screenshots of every view go to --artifacts.
+// sign-in (a bad token) -> overview -> repository -> job -> findings (open work first, filters) -> rule doc
+// -> compare, each view checked against the API's JSON; the job page's verdict and library-kernel grouping
+// also against stubbed API answers (the test's jobs are translate-only), and the view model
+// (web/src/model.ts) directly. Screenshots of every view go to --artifacts.
 //
 //   node tests/web/dashboard_browser_test.mjs --build BUILD_DIR --source SOURCE_DIR --artifacts DIR
 import assert from 'node:assert/strict';
@@ -102,12 +104,45 @@ __global__ void warp_sum(const float* in, float* out) {
       `findings ${firstJob.summary.findings} -> ${secondJob.summary.findings}`);
   });
 
+  // The view model's rules, checked directly (web/src/model.ts bundled with the dashboard's esbuild).
+  const modelFile = join(work, 'model.mjs');
+  const { build: esbuild } = await import(pathToFileURL(join(source, 'web', 'node_modules', 'esbuild', 'lib', 'main.js')).href);
+  await esbuild({ entryPoints: [join(source, 'web', 'src', 'model.ts')], bundle: true, format: 'esm', outfile: modelFile, logLevel: 'warning' });
+  const model = await import(pathToFileURL(modelFile).href);
+  await check('model: progress lines, library kernels, contexts, open work first', () => {
+    // Worded as migrate-cli watch prints them (client/lib/progress_display.cc); absent proto fields never "undefined".
+    assert.equal(model.progressLine('step', { step: { kind: 'classify', status: 'progress', detail: '9/9' } }), 'classify: progress (9/9)');
+    assert.equal(model.progressLine('step', { time: '2026-12-04T19:10:11.5Z', step: { kind: 'build', name: 'gfx942', status: 'ok' } }),
+      '19:10:11 build gfx942: ok');
+    assert.equal(model.progressLine('file', { file_progress: { path: 'a.cu', total: 3 } }), 'translate 0/3 a.cu');
+    assert.equal(model.progressLine('state', { state_change: { to: 'JOB_STATE_QUEUED' } }), 'state: queued');
+    assert.ok(!model.progressLine('log', { log: {} }).includes('undefined'));
+    assert.equal(model.libraryOf('void rocprim::detail::block_reduce_kernel<256u>(float*)'), 'rocPRIM');
+    assert.equal(model.libraryOf('void thrust::hip_rocprim::__parallel_for::kernel<...>(int)'), 'Thrust');
+    assert.equal(model.libraryOf('_ZN3cub18DeviceReduceKernelIiEEvPi'), 'CUB');
+    assert.equal(model.libraryOf('void hipcub::DeviceScanKernel<int>(int*)'), 'hipCUB');
+    assert.equal(model.libraryOf('void my_kernel<thrust::complex<float> >(thrust::complex<float>*)'), null);
+    assert.equal(model.libraryOf('k23_cub_warp_primitives'), null);
+    const hunk = { old_start: 10, old_lines: 7, new_start: 10, new_lines: 7,
+      lines: [' a', ' b', ' c', '-old', '+new', ' d', ' e', ' f'] };
+    const around = model.contextAround([hunk], 13);
+    assert.deepEqual(around.map((l) => l.kind + ':' + l.text), ['ctx:b', 'ctx:c', 'del:old', 'add:new', 'ctx:d', 'ctx:e']);
+    assert.ok(around.find((l) => l.at).text === 'old');
+    assert.equal(model.contextAround([hunk], 40), null);
+    assert.deepEqual(model.bucketsFor({ open: false }).map((b) => b.key), ['open-error', 'open-warning', 'open-note', 'fixed']);
+    assert.deepEqual(model.bucketsFor({ open: true, severity: 'warning' }).map((b) => b.key), ['open-warning']);
+    assert.equal(model.changeLabel('fixed', { in_other: false }), 'fixed');
+    assert.equal(model.changeLabel(undefined, { in_other: false }), 'new');
+    assert.equal(model.verdictOf({ state: 'JOB_STATE_SUCCEEDED', summary: {} }).level, 'translated_only');
+  });
+
   browser = await chromium.launch({ executablePath: chromiumPath,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] });
-  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
   const consoleErrors = [];
   page.on('pageerror', (e) => consoleErrors.push(String(e)));
   const shot = (name) => page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
+  const expectedLevel = (job) => job.summary.verdict?.level ?? (job.state === 'JOB_STATE_FAILED' ? 'failed' : 'translated_only');
 
   await check('sign-in form without a token', async () => {
     await page.goto(`${http}/`);
@@ -115,7 +150,18 @@ __global__ void warp_sum(const float* in, float* out) {
     await shot('0-signin');
   });
 
-  await check('overview: the repository and its gate as the API says', async () => {
+  await check('a bad token says so: from a #token= link and from the form', async () => {
+    await page.goto(`${http}/#token=not-a-real-token`);
+    await page.getByTestId('signin-error').waitFor();
+    assert.match(await page.getByTestId('signin-error').innerText(), /refused this token \(401/);
+    await page.fill('input[name=token]', 'still-not-a-token');
+    await page.click('form.signin button[type=submit]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=signin-error]')?.textContent.includes('401'));
+    assert.equal(await page.evaluate(() => sessionStorage.getItem('hipforge.token')), null, 'a refused token is not kept');
+    await shot('0b-bad-token');
+  });
+
+  await check('overview: the repository, its verdict and gate as the API says', async () => {
     await page.goto(`${http}/#token=${encodeURIComponent(token)}`);
     const overview = await api('teams/web/repositories');
     const row = page.locator('[data-testid=repository-row][data-repository="vector-app"]');
@@ -123,58 +169,205 @@ __global__ void warp_sum(const float* in, float* out) {
     const expected = overview.repositories.find((r) => r.repository === 'vector-app');
     assert.equal(await row.getByTestId('gate-status').innerText(), expected.gate_job.summary.gate.status);
     assert.equal(await row.getByTestId('open-errors').innerText(), String(expected.gate_job.summary.open_errors));
+    assert.equal(await row.getByTestId('repository-verdict').getAttribute('data-level'), expectedLevel(expected.gate_job));
     assert.ok(!page.url().includes('token='), 'the token left the URL');
     await shot('1-overview');
   });
 
-  await check('repository: its jobs and trend charts', async () => {
+  await check('repository: its jobs, verdicts and trend charts dated by job date and commit', async () => {
     await page.locator('[data-testid=repository-row] a', { hasText: 'vector-app' }).click();
     await page.getByTestId('repository-name').waitFor();
     const jobs = (await api('jobs?repository=vector-app')).jobs;
     await page.locator('[data-testid=job-row]').nth(jobs.length - 1).waitFor();
     assert.equal(await page.locator('[data-testid=job-row]').count(), jobs.length);
     for (const job of jobs) {
-      assert.equal(await page.locator(`[data-testid=job-row][data-job="${job.id}"] [data-testid=job-findings]`).innerText(),
-        String(job.summary.findings));
+      const row = page.locator(`[data-testid=job-row][data-job="${job.id}"]`);
+      assert.equal(await row.getByTestId('job-findings').innerText(), String(job.summary.findings));
+      assert.equal(await row.getByTestId('job-verdict').getAttribute('data-level'), expectedLevel(job));
     }
     await page.getByTestId('trend-findings').locator('canvas').waitFor();
+    const points = (await api('trends?repository=vector-app&limit=50')).points;
+    const labels = JSON.parse(await page.getByTestId('trends').getAttribute('data-labels'));
+    assert.deepEqual(labels, points.map((p) => `${p.created_at.slice(0, 16).replace('T', ' ')} ${p.commit.slice(0, 7)}`));
+    assert.ok(labels.every((l, i) => !l.startsWith(points[i].job_id.slice(0, 8))), 'no job-id prefixes on the axis');
     await shot('2-repository');
   });
 
-  await check('job: translation summary and gate of the second job', async () => {
+  await check('job: verdict with what was not proved, summary, progress log without undefined, report download', async () => {
     await page.locator(`[data-testid=job-row][data-job="${second}"] a`).first().click();
     await page.getByTestId('job-id').waitFor();
     assert.equal(await page.getByTestId('findings-count').innerText(), String(secondJob.summary.findings));
     assert.equal(await page.getByTestId('files').innerText(), String(secondJob.translation.totals.files));
     assert.equal(await page.getByTestId('job-state').innerText(), 'succeeded');
+    assert.equal(await page.getByTestId('verdict').getAttribute('data-level'), expectedLevel(secondJob));
+    assert.equal(await page.getByTestId('verdict-headline').innerText(), 'translated only');
+    assert.match(await page.getByTestId('not-proved').innerText(), /no build was made \(translation only\)/);
+    assert.match(await page.getByTestId('open-errors-link').innerText(), new RegExp(`^${secondJob.summary.open_errors} error`));
+    await page.locator('[data-testid=progress-log] summary').click();
+    await page.getByTestId('progress-line').first().waitFor();
+    await sleep(500);
+    const lines = await page.getByTestId('progress-line').allInnerTexts();
+    assert.ok(lines.length >= 2, `progress lines: ${lines.length}`);
+    assert.deepEqual(lines.filter((l) => /undefined|null|NaN/.test(l)), []);
+    assert.ok(lines.some((l) => /state: .* → succeeded$/.test(l)), lines.join('\n'));
+    const [saved] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-report').click()]);
+    const report = JSON.parse(readFileSync(await saved.path(), 'utf8'));
+    const apiReport = await api(`jobs/${second}/report`);
+    assert.equal(report.job_id, apiReport.job_id);
+    assert.equal((report.findings ?? []).length, (apiReport.findings ?? []).length);
+    assert.match(await page.getByTestId('cli-downloads').innerText(), new RegExp(`report ${second} --format sarif`));
     await shot('3-job');
   });
 
-  await check('findings: rule groups, counts, CUDA lines', async () => {
+  await check('job: a builds verdict names what was not proved; library kernels fold apart (API answers stubbed)', async () => {
+    const notProved = ['tests: 4 not run (not run on a GPU: compile-only worker)', 'parity: no case compared HIP\'s outputs with CUDA\'s'];
+    await page.route(`**/api/v1/jobs/${second}`, async (route) => {
+      const body = await (await route.fetch()).json();
+      body.summary.verdict = { level: 'builds', not_proved: notProved };
+      await route.fulfill({ json: body });
+    });
+    const kernel = (name, vgprs) => ({ name, vgprs, sgprs: 20, lds_bytes: 0, occupancy: 8, spills: 0 });
+    const kernels = [kernel('vector_stats(float const*, int)', 24), kernel('void rocprim::detail::block_reduce_kernel<256u>(float*)', 30),
+      kernel('void thrust::hip_rocprim::__parallel_for::kernel<256u>(int)', 12), kernel('_ZN3cub18DeviceReduceKernelIiEEvPi', 16)];
+    await page.route(`**/api/v1/jobs/${second}/builds`, (route) => route.fulfill({ json: { builds: ['gfx90a', 'gfx942'].map((arch) =>
+      ({ requested_arch: arch, arch, toolchain: 'rocm-6.4', ok: true, kernels })) } }));
+    await page.goto(`${http}/#/compare/${first}/${second}`);  // leave and come back: the stubs answer the next load
+    await page.goto(`${http}/#/job/${second}`);
+    await page.getByTestId('verdict-headline').waitFor();
+    assert.equal(await page.getByTestId('verdict-headline').innerText(), 'builds');
+    assert.deepEqual(await page.getByTestId('not-proved').locator('li').allInnerTexts(), notProved);
+    await page.getByTestId('builds').waitFor();
+    assert.deepEqual(await page.getByTestId('builds').locator('[data-testid=kernel]').evaluateAll((rows) => rows.map((r) => r.dataset.kernel)),
+      ['vector_stats(float const*, int)']);
+    assert.equal(await page.getByTestId('library-kernels').getAttribute('data-count'), '3');
+    assert.equal(await page.getByTestId('library-kernels').evaluate((d) => d.open), false, 'library kernels start folded');
+    assert.match(await page.locator('[data-testid=library-kernels] summary').innerText(), /rocPRIM, Thrust, CUB/);
+    await shot('3b-job-builds-stubbed');
+    await page.unroute(`**/api/v1/jobs/${second}`);
+    await page.unroute(`**/api/v1/jobs/${second}/builds`);
+  });
+
+  // The findings the API lists for one filter, all pages.
+  const allFindings = async (job, params) => {
+    const out = [];
+    for (let token = ''; ;) {
+      const q = new URLSearchParams({ ...params, page_size: '500', ...(token ? { page_token: token } : {}) });
+      const page = await api(`jobs/${job}/findings?${q}`);
+      out.push(...page.findings);
+      if (!(token = page.next_page_token)) return out;
+    }
+  };
+  const shownFindings = (scope) => scope.locator('[data-testid=finding]').evaluateAll((list) => list.map((f) =>
+    ({ rule: f.dataset.rule, line: Number(f.dataset.line), path: f.dataset.path, severity: f.dataset.severity,
+       autoFixed: f.dataset.autoFixed === 'true', fingerprint: f.dataset.fingerprint })));
+  // Waits until the findings page shows the filters of the URL and every bucket's first page.
+  const waitLoaded = async () => {
+    await page.getByTestId('bucket').first().waitFor();
+    await page.waitForFunction(() => {
+      const section = document.querySelector('[data-testid=findings-page]');
+      const query = location.hash.includes('?') ? '?' + location.hash.split('?')[1] : '';
+      return section && new URLSearchParams(section.dataset.query.slice(1)).toString() === new URLSearchParams(query.slice(1)).toString()
+        && [...document.querySelectorAll('[data-testid=bucket]')].every((b) => b.querySelector('[data-testid=bucket-findings]'));
+    });
+  };
+
+  await check('findings: open work first (errors, warnings, notes needing a person, then auto-fixed), rule counts, short contexts', async () => {
     await page.goto(`${http}/#/job/${first}`);
     await page.getByTestId('findings-link').click();
     const rules = (await api(`jobs/${first}/findings/rules`)).rules;
     assert.ok(rules.length > 0, 'the first job has findings');
     await page.locator('[data-testid=rule]').nth(rules.length - 1).waitFor();
     for (const rule of rules) {
-      assert.equal(await page.locator(`[data-testid=rule][data-rule="${rule.rule_id}"] [data-testid=rule-count]`).innerText(),
-        String(rule.count));
+      assert.equal(await page.locator(`[data-testid=rule][data-rule="${rule.rule_id}"] [data-testid=rule-count]`).innerText(), String(rule.count));
     }
-    const rule = rules[0].rule_id;
-    await page.locator(`[data-testid=rule][data-rule="${rule}"] summary`).click();
-    const findings = (await api(`jobs/${first}/findings?rule=${encodeURIComponent(rule)}`)).findings;
-    const shown = page.locator(`[data-testid=rule][data-rule="${rule}"] [data-testid=finding]`);
-    await shown.nth(findings.length - 1).waitFor();
-    assert.equal(await shown.count(), findings.length);
-    const withLine = findings.findIndex((f) => f.source_line);
-    if (withLine >= 0) {
-      assert.equal((await shown.nth(withLine).getByTestId('cuda-line').innerText()).trim(), findings[withLine].source_line.trim());
+    await waitLoaded();
+    const expected = [];
+    for (const [severity, autoFixed] of [['error', 'false'], ['warning', 'false'], ['note', 'false'], [undefined, 'true']]) {
+      expected.push(...await allFindings(first, { auto_fixed: autoFixed, ...(severity ? { severity } : {}) }));
     }
-    assert.equal(await shown.first().getByTestId('fix-state').innerText(), findings[0].auto_fixed ? 'auto-fixed' : 'needs a person');
+    assert.ok(expected.length <= 100, 'the example fits one page per bucket');
+    const shown = await shownFindings(page);
+    assert.deepEqual(shown.map((f) => f.fingerprint + f.line), expected.map((f) => f.fingerprint + f.line));
+    const rank = (f) => f.autoFixed ? 3 : { error: 0, warning: 1, note: 2 }[f.severity];
+    assert.ok(shown.every((f, i) => i === 0 || rank(shown[i - 1]) <= rank(f)), 'open errors, warnings, notes, then fixed');
+    assert.ok(shown.some((f) => !f.autoFixed) && shown.some((f) => f.autoFixed), 'both open and fixed findings in the example');
+    // One short context per finding, at the finding's own line.
+    const contexts = await page.locator('[data-testid=finding]').evaluateAll((list) => list.map((f) => ({
+      lines: f.querySelectorAll('[data-testid=context] > span').length, at: f.querySelector('[data-testid=context-at]')?.textContent ?? null,
+      cuda: f.querySelector('[data-testid=cuda-line]')?.textContent ?? null })));
+    assert.ok(contexts.every((c) => c.lines <= 12), `context lines: ${contexts.map((c) => c.lines)}`);
+    assert.ok(contexts.some((c) => c.lines > 0), 'some finding shows its patch context');
+    expected.forEach((f, i) => {
+      if (!f.source_line) return;
+      const text = (contexts[i].at ?? contexts[i].cuda ?? '').replace(/^\s*\d+[- +]/, '').trim();
+      assert.equal(text, f.source_line.trim(), `${f.rule_id} ${f.path}:${f.line}`);
+    });
     await shot('4-findings');
   });
 
-  await check('compare: fixed and new between the two jobs', async () => {
+  await check('findings filters: needs a person, severity, rule, file (counts as the API says), one file\'s patch', async () => {
+    await page.getByTestId('filter-open').check();
+    await page.waitForFunction(() => location.hash.includes('open=1'));
+    await waitLoaded();
+    const open = await allFindings(first, { auto_fixed: 'false' });
+    let shown = await shownFindings(page);
+    assert.equal(shown.length, open.length);
+    assert.ok(shown.every((f) => !f.autoFixed));
+    assert.equal(await page.locator('[data-testid=bucket][data-bucket=fixed]').count(), 0);
+
+    await page.getByTestId('filter-severity').selectOption('warning');
+    await page.waitForFunction(() => location.hash.includes('severity=warning'));
+    await waitLoaded();
+    shown = await shownFindings(page);
+    assert.equal(shown.length, (await allFindings(first, { auto_fixed: 'false', severity: 'warning' })).length);
+    assert.ok(shown.every((f) => f.severity === 'warning'));
+    await shot('4b-findings-open-warnings');
+
+    await page.getByTestId('filter-clear').click();
+    await page.waitForFunction(() => !location.hash.includes('?'));
+    const rule = (await api(`jobs/${first}/findings/rules`)).rules[0];
+    await page.getByTestId('filter-rule').selectOption(rule.rule_id);
+    await page.waitForFunction((r) => location.hash.includes(`rule=${r}`), rule.rule_id);
+    await waitLoaded();
+    shown = await shownFindings(page);
+    assert.equal(shown.length, rule.count);
+    assert.ok(shown.every((f) => f.rule === rule.rule_id));
+
+    await page.getByTestId('filter-clear').click();
+    await page.waitForFunction(() => !location.hash.includes('?'));
+    await waitLoaded();
+    const path = (await shownFindings(page)).find((f) => f.path).path;
+    await page.locator(`[data-testid=finding][data-path="${path}"] [data-testid=finding-path]`).first().click();
+    await page.waitForFunction(() => location.hash.includes('path='));
+    await waitLoaded();
+    shown = await shownFindings(page);
+    assert.equal(shown.length, (await allFindings(first, { path })).length);
+    assert.ok(shown.every((f) => f.path === path));
+    assert.equal(await page.getByTestId('filter-path').inputValue(), path);
+    const hunks = (await api(`jobs/${first}/patch?path=${encodeURIComponent(path)}`)).hunks;
+    if (hunks.length > 0) {
+      const [saved] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-file-patch').click()]);
+      const patch = readFileSync(await saved.path(), 'utf8');
+      assert.ok(patch.startsWith(`--- a/${path}\n+++ b/${path}\n${hunks[0].header}\n`), patch.slice(0, 200));
+    }
+    await shot('4c-findings-one-file');
+  });
+
+  await check('rule docs open rendered, not as raw Markdown', async () => {
+    await page.goto(`${http}/#/job/${first}/findings`);
+    const rule = (await api(`jobs/${first}/findings/rules`)).rules[0].rule_id;
+    await page.locator(`[data-testid=rule][data-rule="${rule}"] [data-testid=rule-doc]`).click();
+    await page.getByTestId('markdown').waitFor();
+    const markdown = readFileSync(join(source, 'docs', 'rules', `${rule}.md`), 'utf8');
+    assert.equal(await page.locator('[data-testid=markdown] h2').first().innerText(), markdown.split('\n')[0].replace(/^# /, ''));
+    const text = await page.getByTestId('markdown').innerText();
+    assert.ok(!/^#+ |```|\*\*/m.test(text), 'no Markdown syntax left in the text');
+    if (markdown.includes('```')) assert.ok(await page.locator('[data-testid=markdown] pre code').count() > 0);
+    if (/^- /m.test(markdown)) assert.ok(await page.locator('[data-testid=markdown] li').count() > 0);
+    await shot('6-rule-doc');
+  });
+
+  await check('compare: fixed, new and unchanged counted and labelled as the API says', async () => {
     await page.goto(`${http}/#/repo/vector-app`);
     await page.locator('[data-testid=job-row]').nth(1).waitFor();
     await page.locator(`[data-testid=job-row][data-job="${first}"] [data-testid=pick]`).check();
@@ -184,9 +377,22 @@ __global__ void warp_sum(const float* in, float* out) {
     await page.getByTestId('compare-fixed').waitFor();
     assert.equal(await page.getByTestId('compare-fixed').innerText(), String(compare.fixed));
     assert.equal(await page.getByTestId('compare-new').innerText(), String(compare.new));
+    assert.equal(await page.getByTestId('compare-unchanged').innerText(), String(compare.unchanged));
     assert.ok(compare.fixed > 0, 'removing warp_extra.cu fixed findings');
-    await page.getByTestId('fixed-list').locator('[data-testid=finding]').nth(Math.min(compare.fixed, 100) - 1).waitFor();
-    assert.equal(await page.getByTestId('fixed-list').locator('[data-testid=finding]').count(), Math.min(compare.fixed, 100));
+    const labels = async (testid, count) => {
+      const list = page.getByTestId(testid);
+      if (count > 0) await list.locator('[data-testid=finding]').nth(Math.min(count, 100) - 1).waitFor();
+      else await list.waitFor();
+      assert.equal(await list.locator('[data-testid=finding]').count(), Math.min(count, 100));
+      return list.locator('[data-testid=change-badge]').allInnerTexts();
+    };
+    const fixed = await labels('fixed-list', compare.fixed);
+    assert.ok(fixed.length === Math.min(compare.fixed, 100) && fixed.every((l) => l === 'fixed'), `fixed badges: ${fixed}`);
+    const added = await labels('new-list', compare.new);
+    assert.ok(added.every((l) => l === 'new'), `new badges: ${added}`);
+    await page.locator('[data-testid=unchanged-box] summary').click();
+    const unchanged = await labels('unchanged-list', compare.unchanged);
+    assert.ok(unchanged.every((l) => l === 'unchanged'), `unchanged badges: ${unchanged}`);
     await shot('5-compare');
   });
 

@@ -13,6 +13,40 @@ export const token = (): string | null => sessionStorage.getItem(TOKEN_KEY);
 export const signIn = (value: string): void => sessionStorage.setItem(TOKEN_KEY, value.trim());
 export const signOut = (): void => sessionStorage.removeItem(TOKEN_KEY);
 
+// Why the last token was refused, shown by the sign-in form after the reload that drops the token.
+const REFUSED_KEY = 'hipforge.token-refused';
+export function refuseToken(reason: string): void {
+  sessionStorage.setItem(REFUSED_KEY, reason);
+  signOut();
+}
+export function takeRefusal(): string | null {
+  const reason = sessionStorage.getItem(REFUSED_KEY);
+  sessionStorage.removeItem(REFUSED_KEY);
+  return reason;
+}
+
+// What is wrong with a token, in words (null: it reads this team's data).
+export function tokenProblem(status: number, message: string): string | null {
+  if (status === 401) return `The server refused this token (401 ${message || 'unauthenticated'}). ` +
+    'Check that it was copied whole and has not been revoked or expired; `migrate-server token create` makes a new one.';
+  if (status === 403) return `This token may not read the dashboard (403 ${message || 'permission denied'}): ` +
+    'it needs the read scope (`--scopes read`).';
+  return null;
+}
+
+// Tries a token before keeping it: the sign-in form says at once what is wrong instead of reloading.
+export async function checkToken(value: string): Promise<string | null> {
+  try {
+    const response = await fetch('/api/v1/teams', { headers: { authorization: `Bearer ${value.trim()}` } });
+    if (response.ok) return null;
+    const body = await response.json().catch(() => ({}));
+    return tokenProblem(response.status, body?.error?.message ?? response.statusText)
+      ?? `The server answered ${response.status}: ${body?.error?.message ?? response.statusText}`;
+  } catch (e) {
+    return `The server could not be reached: ${String((e as Error).message ?? e)}`;
+  }
+}
+
 export class ApiError extends Error {
   constructor(public status: number, message: string) { super(message); }
 }
@@ -25,6 +59,29 @@ export async function get<T = any>(path: string, params: Record<string, string |
   const body = await response.json().catch(() => ({}));
   if (!response.ok) throw new ApiError(response.status, body?.error?.message ?? response.statusText);
   return body as T;
+}
+
+// Saves `body` as a file (a download the browser names `name`).
+export function saveFile(name: string, body: string | Blob, type = 'application/octet-stream'): void {
+  const blob = body instanceof Blob ? body : new Blob([body], { type });
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+// Downloads an API resource with the session's token (a plain link could not send the authorization header).
+export async function download(path: string, name: string): Promise<void> {
+  const response = await fetch(`/api/v1/${path}`, { headers: { authorization: `Bearer ${token() ?? ''}` } });
+  if (!response.ok) {
+    const body = await response.json().catch(() => ({}));
+    throw new ApiError(response.status, body?.error?.message ?? response.statusText);
+  }
+  saveFile(name, await response.blob());
 }
 
 // Server-Sent Events over fetch (EventSource cannot send an authorization header).

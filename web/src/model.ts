@@ -1,0 +1,164 @@
+// The dashboard's pure view model: wire JSON (docs/dashboard.md) -> what a page shows. No DOM, no fetches, so the
+// browser test can check these rules directly (it bundles this file with esbuild).
+
+type Json = any;
+
+const FINAL_STATES = new Set(['JOB_STATE_SUCCEEDED', 'JOB_STATE_FAILED', 'JOB_STATE_CANCELLED']);
+const stateWord = (s: string | undefined) => (s ?? '').replace('JOB_STATE_', '').toLowerCase();
+
+// ---- verdict: what a job proved (docs/report.md "Verdict") ------------------------------------------------
+
+export interface VerdictView {
+  level: string;         // translated_only | builds | behaviour_checked | failed | cancelled | pending
+  headline: string;      // "builds", "behaviour checked on AMD gfx942", "failed: 2 tests failed"
+  notProved: string[];   // what the job did not prove
+  stored: boolean;       // from the report's verdict section (false: derived from the job's state)
+}
+
+// The report's verdict when the validate role wrote one; otherwise what the job's state allows to say
+// (a translate-only job proved nothing beyond the translation, exactly as report::DecideVerdict says).
+export function verdictOf(job: Json): VerdictView {
+  const v = job?.summary?.verdict;
+  if (v && v.level) {
+    const headline = v.level === 'behaviour_checked' ? `behaviour checked on ${v.platform || 'a GPU'}`
+      : v.level === 'failed' ? `failed: ${v.why || 'see the job'}`
+      : v.level === 'translated_only' ? 'translated only' : v.level;
+    return { level: v.level, headline, notProved: v.not_proved ?? [], stored: true };
+  }
+  const state = job?.state ?? '';
+  if (state === 'JOB_STATE_FAILED') {
+    return { level: 'failed', headline: `failed: ${job.error || 'the pipeline did not finish'}`, notProved: [], stored: false };
+  }
+  if (state === 'JOB_STATE_CANCELLED') return { level: 'cancelled', headline: 'cancelled: nothing proved', notProved: [], stored: false };
+  if (!FINAL_STATES.has(state)) return { level: 'pending', headline: `not decided yet (${stateWord(state) || 'queued'})`, notProved: [], stored: false };
+  return { level: 'translated_only', headline: 'translated only', notProved: ['no build was made (translation only)'], stored: false };
+}
+
+// ---- live progress ------------------------------------------------------------------------------------------
+
+// One readable line per JobEvent, worded as `migrate-cli watch` prints it (client/lib/progress_display.cc), with
+// the event's time in front. Protobuf's JSON mapping leaves out empty strings and zeros, so every field may be
+// missing: nothing here prints "undefined".
+export function progressLine(kind: string, e: Json): string {
+  const time = typeof e?.time === 'string' ? e.time.slice(11, 19) + ' ' : '';
+  if (e?.state_change) {
+    const { from, to, reason } = e.state_change;
+    const fromWord = from && from !== 'JOB_STATE_UNSPECIFIED' ? `${stateWord(from)} → ` : '';
+    return `${time}state: ${fromWord}${stateWord(to) || 'unspecified'}${reason ? ` (${reason})` : ''}`;
+  }
+  if (e?.file_progress) {
+    const f = e.file_progress;
+    return `${time}translate ${f.done ?? 0}/${f.total ?? 0}${f.path ? ' ' + f.path : ''}${f.status ? ' ' + f.status : ''}`;
+  }
+  if (e?.step) {
+    const s = e.step;
+    return `${time}${s.kind || 'step'}${s.name ? ' ' + s.name : ''}: ${s.status || 'unspecified'}${s.detail ? ` (${s.detail})` : ''}`;
+  }
+  if (e?.log) return `${time}[${e.log.level || 'info'}] ${e.log.message ?? ''}`;
+  return time + kind;
+}
+
+// ---- library kernels ----------------------------------------------------------------------------------------
+
+// rocPRIM / Thrust / CUB / hipCUB kernels (demangled "void rocprim::detail::...<...>(...)" or mangled
+// "_ZN7rocprim..."): the library's, not the project's. A project kernel that takes thrust::complex stays the project's.
+export function libraryOf(name: string): string | null {
+  const names: Record<string, string> = { rocprim: 'rocPRIM', thrust: 'Thrust', cub: 'CUB', hipcub: 'hipCUB', rocthrust: 'Thrust' };
+  const mangled = /^_ZN?K?\d+(rocprim|thrust|hipcub|cub|rocthrust)\d/.exec(name);
+  if (mangled) return names[mangled[1]];
+  const qualified = name.split(/[<(]/)[0].trim().split(/\s+/).pop() ?? '';
+  const demangled = /^(?:::)?(rocprim|thrust|hipcub|cub|rocthrust)::/.exec(qualified);
+  return demangled ? names[demangled[1]] : null;
+}
+
+// ---- one short context per finding --------------------------------------------------------------------------
+
+export interface ContextLine { kind: 'ctx' | 'del' | 'add'; text: string; number: number; at: boolean }
+
+// The lines of the HIP patch around `line` (old-side numbering, as findings use): at most `radius` CUDA lines
+// either side and the HIP lines that replace them; null when no hunk covers the line (the translation left it).
+export function contextAround(hunks: Json[] | undefined, line: number, radius = 2): ContextLine[] | null {
+  for (const hunk of hunks ?? []) {
+    if (!(line >= hunk.old_start && line < hunk.old_start + Math.max(hunk.old_lines, 1))) continue;
+    let old = hunk.old_start, added = hunk.new_start;
+    const out: ContextLine[] = [];
+    for (const text of hunk.lines as string[]) {
+      const tag = text[0];
+      if (tag === '\\') continue;
+      // An added line sits between the old line before it and the next one.
+      const position = tag === '+' ? old - 0.5 : old;
+      if (Math.abs(position - line) <= radius) {
+        out.push({ kind: tag === '-' ? 'del' : tag === '+' ? 'add' : 'ctx', text: text.slice(1),
+                   number: tag === '+' ? added : old, at: tag !== '+' && old === line });
+      }
+      if (tag !== '+') ++old;
+      if (tag !== '-') ++added;
+    }
+    return out.slice(0, 12);
+  }
+  return null;
+}
+
+// ---- open work first ----------------------------------------------------------------------------------------
+
+export interface FindingFilters { open: boolean; severity?: string; rule?: string; path?: string; change?: string }
+
+export interface Bucket { key: string; title: string; params: Record<string, string> }
+
+// Errors a person must fix, then warnings that may compute wrong, then notes, then what the translation fixed:
+// each bucket is one server-side filter, so every bucket pages on its own and the order costs nothing.
+export function bucketsFor(filters: FindingFilters): Bucket[] {
+  const all: Bucket[] = [
+    { key: 'open-error', title: 'Errors needing a person (will not build or run on AMD)', params: { auto_fixed: 'false', severity: 'error' } },
+    { key: 'open-warning', title: 'Warnings needing a person (may compute wrong on AMD)', params: { auto_fixed: 'false', severity: 'warning' } },
+    { key: 'open-note', title: 'Notes needing a person (performance)', params: { auto_fixed: 'false', severity: 'note' } },
+    { key: 'fixed', title: 'Fixed automatically by the translation', params: { auto_fixed: 'true' } },
+  ];
+  const extra: Record<string, string> = {};
+  if (filters.rule) extra.rule = filters.rule;
+  if (filters.path) extra.path = filters.path;
+  if (filters.change && filters.change !== 'all') extra.change = filters.change;
+  return all
+    .filter((b) => !(filters.open && b.key === 'fixed'))
+    .filter((b) => !filters.severity || !b.params.severity || b.params.severity === filters.severity)
+    .map((b) => ({ ...b, params: { ...b.params, ...(filters.severity ? { severity: filters.severity } : {}), ...extra } }));
+}
+
+export function filtersFromQuery(query: URLSearchParams): FindingFilters {
+  return { open: query.get('open') === '1', severity: query.get('severity') || undefined, rule: query.get('rule') || undefined,
+           path: query.get('path') || undefined, change: query.get('change') || undefined };
+}
+
+export function filtersToQuery(f: FindingFilters): string {
+  const q = new URLSearchParams();
+  if (f.open) q.set('open', '1');
+  for (const key of ['severity', 'rule', 'path', 'change'] as const) if (f[key] && f[key] !== 'all') q.set(key, f[key]!);
+  return q.toString() ? '?' + q : '';
+}
+
+// ---- compare ------------------------------------------------------------------------------------------------
+
+// How a listed finding relates to the compared job: a list of fixed findings (the base's, gone in the head) is
+// "fixed" whatever in_other says; otherwise in_other false is "new", true "unchanged", null no comparison.
+export function changeLabel(listChange: string | undefined, finding: Json): string | null {
+  if (listChange === 'fixed') return 'fixed';
+  if (finding.in_other === false) return 'new';
+  if (finding.in_other === true) return 'unchanged';
+  return null;
+}
+
+// ---- trends -------------------------------------------------------------------------------------------------
+
+// An x-axis label: the job's date and time (UTC) and its commit when known, e.g. ["2026-12-04 19:10", "a1b2c3d"].
+export function trendLabel(point: Json): string[] {
+  const at = typeof point.created_at === 'string' ? point.created_at.slice(0, 16).replace('T', ' ') : '';
+  return point.commit ? [at, String(point.commit).slice(0, 7)] : [at];
+}
+
+// ---- patch download -----------------------------------------------------------------------------------------
+
+// One file's hunks (GET /jobs/{id}/patch?path=) as a unified diff `git apply` takes.
+export function filePatch(path: string, hunks: Json[]): string {
+  if (hunks.length === 0) return '';
+  return [`--- a/${path}`, `+++ b/${path}`, ...hunks.flatMap((h) => [h.header, ...h.lines])].join('\n') + '\n';
+}
