@@ -226,6 +226,10 @@ template <typename T> __device__ inline T __ldcs(const T* p) { return *p; }
 __global__ void k(const float* in, float* out) { out[0] = __ldcs(in); }
 )", refused);
   EXPECT_TRUE(shimmed.empty()) << shimmed.front().name;
+  // The legacy launch API the same way: CUDA's without the translator's HIP definitions of it.
+  const std::string legacy = "void launch(hipFunction_t f) { cuParamSetSize(f, 0); cuLaunchGrid(f, 1, 1); }\n";
+  EXPECT_EQ(FindCudaNames("legacy.hip", legacy, refused).size(), 2u);
+  EXPECT_TRUE(FindCudaNames("legacy.hip", "#ifndef HIPFORGE_LEGACY_LAUNCH_SHIM\n#endif\n" + legacy, refused).empty());
 }
 
 // With the CUDA toolkit's nvcc present (CUDA 13 here), a translated HIP program compiles for sm_90.
@@ -390,6 +394,34 @@ int main() {
   CHECK(hipModuleUnload(module));
   CHECK(hipCtxDestroy(context));
   return 0;
+}
+)CU"), "");
+}
+
+// hipCUB 6.4's fancy iterators (CUB 3 dropped them: HeCBench nonzero) and HIP 6.4's hipsparseSpSM_solve with its
+// external buffer (cuSPARSE's has none: HeCBench spsm), the two layer gaps of the H200 run of 2026-12-04.
+TEST(HipOnCudaHeaderTest, NvccCompilesHip64LibraryCallsCuda13Changed) {
+  if (Nvcc().empty()) GTEST_SKIP() << "no nvcc";
+  testing::ScratchDir dir("hip-on-cuda-libraries");
+  EXPECT_EQ(CompileThroughTheLayer(dir.path(), "libraries.cu", R"CU(#include <hip/hip_runtime.h>
+#include <hipcub/hipcub.hpp>
+#include <hipsparse/hipsparse.h>
+struct Square {
+  __host__ __device__ int operator()(int x) const { return x * x; }
+};
+hipError_t sums(const int* in, int* out, int n, void* temp, size_t bytes) {
+  hipcub::TransformInputIterator<int, Square, const int*> squares(in, Square());
+  hipcub::CountingInputIterator<int> count(0);
+  hipcub::ConstantInputIterator<int> ones(1);
+  hipError_t e = hipcub::DeviceReduce::Sum(temp, bytes, squares, out, n);
+  if (e == hipSuccess) e = hipcub::DeviceReduce::Sum(temp, bytes, count, out, n);
+  return e == hipSuccess ? hipcub::DeviceReduce::Sum(temp, bytes, ones, out, n) : e;
+}
+hipsparseStatus_t solve(hipsparseHandle_t h, hipsparseSpMatDescr_t a, hipsparseDnMatDescr_t b, hipsparseDnMatDescr_t c,
+                        hipsparseSpSMDescr_t d, void* buffer) {
+  const float alpha = 1.0f;
+  return hipsparseSpSM_solve(h, HIPSPARSE_OPERATION_NON_TRANSPOSE, HIPSPARSE_OPERATION_NON_TRANSPOSE, &alpha, a, b, c,
+                             HIP_R_32F, HIPSPARSE_SPSM_ALG_DEFAULT, d, buffer);
 }
 )CU"), "");
 }

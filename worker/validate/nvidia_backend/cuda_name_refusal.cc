@@ -17,11 +17,33 @@ using translate::ApiLibrary;
 using translate::ConditionToken;
 
 // The cache-hint loads and stores: CUDA has them for every built-in and vector type, HIP 6.4 __ldcg/__ldca/__ldcs
-// for __half/__half2 only. The translator keeps the names and defines them under HIPFORGE_CACHE_HINT_SHIM
-// (translate/core/device_function_shims.cc); without those definitions they are CUDA's.
+// for __half/__half2 only.
 constexpr std::string_view kCacheHintNames[] = {"__ldcs", "__ldcg", "__ldca", "__ldlu", "__ldcv",
                                                 "__stcs", "__stcg", "__stwb", "__stwt"};
-constexpr std::string_view kCacheHintShimGuard = "HIPFORGE_CACHE_HINT_SHIM";
+// The legacy driver launch API (cuParamSet*, cuFuncSetBlockShape, cuLaunchGrid...), removed from HIP.
+constexpr std::string_view kLegacyLaunchNames[] = {"cuParamSetv",    "cuParamSeti",         "cuParamSetf",
+                                                   "cuParamSetSize", "cuFuncSetBlockShape", "cuFuncSetSharedSize",
+                                                   "cuLaunch",       "cuLaunchGrid",        "cuLaunchGridAsync"};
+// CUDA names the translator keeps and defines for HIP in the file itself, under these guards
+// (translate/core/device_function_shims.cc): translated, not left. (On HIP's NVIDIA platform the legacy launch
+// shim keeps out and CUDA's own functions run.)
+struct ShimmedNames {
+  std::string_view guard;
+  std::span<const std::string_view> names;
+};
+constexpr ShimmedNames kShims[] = {{"HIPFORGE_CACHE_HINT_SHIM", kCacheHintNames},
+                                   {"HIPFORGE_LEGACY_LAUNCH_SHIM", kLegacyLaunchNames}};
+
+// Whether `word` is defined by a shim the file carries.
+bool Shimmed(std::string_view text, std::string_view word) {
+  for (const ShimmedNames& shim : kShims) {
+    if (std::find(shim.names.begin(), shim.names.end(), word) != shim.names.end() &&
+        text.find(shim.guard) != std::string_view::npos) {
+      return true;
+    }
+  }
+  return false;
+}
 
 bool IsIdentifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
@@ -210,7 +232,6 @@ RefusedCuda RefusedCudaNames(std::span<const std::span<const translate::ApiMappi
 
 std::vector<CudaNameUse> FindCudaNames(std::string_view path, std::string_view text, const RefusedCuda& refused) {
   std::vector<CudaNameUse> uses;
-  const bool has_cache_hint_shim = text.find(kCacheHintShimGuard) != std::string_view::npos;
   Conditionals conditionals;
   unsigned line = 1;
   size_t line_start = 0;
@@ -278,10 +299,8 @@ std::vector<CudaNameUse> FindCudaNames(std::string_view path, std::string_view t
       const size_t begin = i;
       while (i < text.size() && IsIdentifierChar(text[i])) ++i;
       const std::string_view word = text.substr(begin, i - begin);
-      const bool shimmed = has_cache_hint_shim && std::find(std::begin(kCacheHintNames), std::end(kCacheHintNames),
-                                                            word) != std::end(kCacheHintNames);
-      if (!line_is_include && conditionals.Live() && !shimmed && !std::isdigit(static_cast<unsigned char>(word[0])) &&
-          refused.names.count(word)) {
+      if (!line_is_include && conditionals.Live() && !std::isdigit(static_cast<unsigned char>(word[0])) &&
+          refused.names.count(word) && !Shimmed(text, word)) {
         uses.push_back({std::string(path), line, static_cast<unsigned>(begin - line_start + 1), std::string(word)});
       }
       continue;

@@ -21,8 +21,8 @@ namespace hipforge::validate {
 struct RefusedCuda {
   // CUDA runtime/driver/library identifiers from the tables (device intrinsics, CUB and cooperative groups, whose
   // HIP spellings are often the same, are not included), WMMA's namespace `nvcuda`, and the cache-hint loads and
-  // stores (__ldcs, __stcs, ...: HIP has three of them for __half only) in a file without the translator's
-  // definitions of them (HIPFORGE_CACHE_HINT_SHIM).
+  // stores (__ldcs, __stcs, ...: HIP has three of them for __half only); not those a file defines for HIP with the
+  // translator's shims (HIPFORGE_CACHE_HINT_SHIM, HIPFORGE_LEGACY_LAUNCH_SHIM for cuParamSetv, cuLaunchGrid, ...).
   std::set<std::string, std::less<>> names;
   // `#include <...>` of CUDA headers HIP has no counterpart for (mma.h, cuda/pipeline, cuda/barrier, ...).
   std::set<std::string, std::less<>> headers;

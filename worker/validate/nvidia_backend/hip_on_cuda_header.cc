@@ -261,6 +261,51 @@ std::string HipVersionHeader() {
          "#endif\n";
 }
 
+// What a HIP library header has beyond its CUDA library's names, for HIP code to build on CUDA 13's libraries.
+// CUB 3 (CUDA 13) dropped its fancy iterators for thrust's, which hipCUB 6.4 still has (HeCBench nonzero); they are
+// thrust's under CUB's names, in CUB's namespace because hipcub is an alias of it.
+constexpr const char* kCubIterators = R"(#if defined(CUB_VERSION) && CUB_VERSION >= 300000 && !defined(HIPFORGE_CUB_ITERATORS)
+#define HIPFORGE_CUB_ITERATORS 1
+#include <cstddef>
+#include <thrust/iterator/constant_iterator.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/discard_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+namespace cub {
+template <typename ValueType, typename ConversionOp, typename InputIteratorT, typename OffsetT = std::ptrdiff_t>
+using TransformInputIterator = thrust::transform_iterator<ConversionOp, InputIteratorT, ValueType, ValueType>;
+template <typename ValueType, typename OffsetT = std::ptrdiff_t>
+using CountingInputIterator = thrust::counting_iterator<ValueType>;
+template <typename ValueType, typename OffsetT = std::ptrdiff_t>
+using ConstantInputIterator = thrust::constant_iterator<ValueType>;
+template <typename OffsetT = std::ptrdiff_t>
+using DiscardOutputIterator = thrust::discard_iterator<>;
+}  // namespace cub
+#endif
+)";
+// HIP 6.4's hipsparseSpSM_solve takes the external buffer again (HeCBench spsm); cuSPARSE keeps the one given to
+// cusparseSpSM_analysis in the descriptor, so it is dropped here, as hipSPARSE's own CUDA backend does.
+constexpr const char* kSparseSpsmSolve = R"(#if !defined(HIPFORGE_HIPSPARSE_SPSM_SOLVE)
+#define HIPFORGE_HIPSPARSE_SPSM_SOLVE 1
+inline hipsparseStatus_t hipsparseSpSM_solve(hipsparseHandle_t handle, hipsparseOperation_t opA,
+                                             hipsparseOperation_t opB, const void* alpha,
+                                             hipsparseConstSpMatDescr_t matA, hipsparseConstDnMatDescr_t matB,
+                                             const hipsparseDnMatDescr_t matC, hipDataType computeType,
+                                             hipsparseSpSMAlg_t alg, hipsparseSpSMDescr_t spsmDescr,
+                                             void* externalBuffer) {
+  (void)externalBuffer;
+  return cusparseSpSM_solve(handle, opA, opB, alpha, matA, matB, matC, computeType, alg, spsmDescr);
+}
+#endif
+)";
+
+// The hand-written part of the HIP header `hip_header` (see kCubIterators), empty for most.
+std::string LibraryExtras(const std::string& hip_header) {
+  if (hip_header.rfind("hipcub/", 0) == 0) return kCubIterators;
+  if (hip_header == "hipsparse.h" || hip_header == "hipsparse/hipsparse.h") return kSparseSpsmSolve;
+  return "";
+}
+
 // HIP macros that stand for CUDA macros, with the CUDA names behind each (include guards: several).
 using MacroMap = std::map<std::string, std::vector<std::string>>;
 
@@ -346,7 +391,7 @@ std::string LibraryHeader(const std::string& hip_header, const std::vector<const
         "namespace hipcub {\nusing namespace cub;\nusing hipforge_w64::WarpReduce;\nusing hipforge_w64::WarpScan;\n}\n"
         "#else\nnamespace hipcub = cub;\n#endif\n";
   }
-  return text + trailer;
+  return text + LibraryExtras(hip_header) + trailer;
 }
 
 }  // namespace
@@ -357,7 +402,7 @@ std::map<std::string, std::string> GenerateHipOnCudaHeaders(std::span<const std:
   const std::set<std::string> hand_written = {
       "hipLaunchKernelGGL", "hipHostMalloc", "hipHostFree", "hipHostMallocDefault", "hipHostMallocPortable",
       "hipHostMallocMapped", "hipHostMallocWriteCombined", "hipExtLaunchKernelGGL", "hipLaunchKernelEx",
-      "hipError_t", "hipDeviceptr_t"};
+      "hipError_t", "hipDeviceptr_t", "hipsparseSpSM_solve"};
   // hip header -> the CUDA headers behind it
   std::map<std::string, std::vector<const ApiMapping*>> headers;
   // HIP name -> every CUDA name that maps to it, in table order; include guards apart.
