@@ -83,7 +83,6 @@ class Rewriter {
     const Directive* directive;
     uint32_t offset;               // of the '#'
     uint32_t end = kNone;          // of the next branch's or the #endif's '#'
-    std::optional<int64_t> value;  // the condition under the target HIP; nullopt: unknown
     uint32_t error_offset = kNone;
     std::vector<std::string_view> defines;  // macros #defined inside the branch
   };
@@ -229,7 +228,6 @@ class Rewriter {
     Group& group = Current();
     group.versioned |= RecordCondition(directive, group);
     group.branches.push_back({&directive, directive.offset});
-    group.branches.back().value = Evaluate(directive, false);
   }
 
   // --- #error branches ---------------------------------------------------------------------------------
