@@ -18,6 +18,7 @@
 #include "clang/Lex/Preprocessor.h"
 #include "llvm/Support/Path.h"
 #include "worker/translate/core/argument_rewrites.h"
+#include "worker/translate/core/name_resolver.h"
 #include "worker/translate/core/token_pass.h"
 #include "worker/translate/frontend/project_paths.h"
 #include "worker/translate/tables/warp_intrinsics.h"
@@ -39,6 +40,15 @@ class ProjectFiles {
   FileFacts* FactsFor(const clang::SourceManager& sm, clang::FileID id) {
     const auto& relative = paths_.RelativePath(sm, id);
     return relative ? &facts_.files[*relative] : nullptr;
+  }
+
+  // A name the project declares is its own in every project file of the unit (declared in a header, used in main.cu).
+  void AddOwnName(const std::string& name) {
+    for (auto& [path, facts] : facts_.files) {
+      if (std::find(facts.own_names.begin(), facts.own_names.end(), name) == facts.own_names.end()) {
+        facts.own_names.push_back(name);
+      }
+    }
   }
 
  private:
@@ -367,6 +377,33 @@ class PreprocessorFacts : public clang::PPCallbacks {
   ProjectFiles& files_;
 };
 
+// CUDA-looking names the project's files declare (variables, functions, fields, types, enumerators): the program's
+// own, not unknown CUDA names (issue 29: a program's `cudaBlockSize` was charged as one).
+class OwnNames : public mat::MatchFinder::MatchCallback {
+ public:
+  explicit OwnNames(ProjectFiles& files) : files_(files) {}
+
+  static auto Matcher() {
+    return mat::namedDecl(mat::unless(mat::isExpansionInSystemHeader()), mat::matchesName("::(cu|CU)[^:]*$"),
+                          mat::anyOf(mat::varDecl(), mat::functionDecl(), mat::fieldDecl(), mat::typedefNameDecl(),
+                                     mat::tagDecl(), mat::enumConstantDecl()))
+        .bind("own");
+  }
+
+  void run(const mat::MatchFinder::MatchResult& result) override {
+    const auto* decl = result.Nodes.getNodeAs<clang::NamedDecl>("own");
+    if (!decl || !decl->getIdentifier()) return;
+    const clang::SourceManager& sm = *result.SourceManager;
+    const clang::SourceLocation at = sm.getFileLoc(decl->getLocation());
+    if (at.isInvalid() || !files_.RelativePath(sm, sm.getFileID(at))) return;
+    const std::string name = decl->getName().str();
+    if (LooksLikeCudaName(name)) files_.AddOwnName(name);
+  }
+
+ private:
+  ProjectFiles& files_;
+};
+
 // The translator's consumer of the shared parse (frontend/unit_parser.h): preprocessor facts and the
 // matchers whose callbacks collect launches, warp calls and argument rewrites.
 class FactsConsumer : public ParseConsumer {
@@ -379,6 +416,8 @@ class FactsConsumer : public ParseConsumer {
 
   void RegisterMatchers(mat::MatchFinder& finder) override {
     collector_ = std::make_unique<Collector>(resolver_, files_);
+    own_names_ = std::make_unique<OwnNames>(files_);
+    finder.addMatcher(OwnNames::Matcher(), own_names_.get());
     finder.addMatcher(mat::cudaKernelCallExpr().bind("launch"), collector_.get());
     if (resolver_.options().target_hip_version < kHipWarpSyncIntroduced) {
       std::vector<llvm::StringRef> with_maskless;  // the calls the token pass rewrites without their mask
@@ -408,6 +447,7 @@ class FactsConsumer : public ParseConsumer {
   const NameResolver& resolver_;
   ProjectFiles& files_;
   std::unique_ptr<Collector> collector_;
+  std::unique_ptr<OwnNames> own_names_;
 };
 
 }  // namespace

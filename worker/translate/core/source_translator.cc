@@ -81,6 +81,7 @@ void MergeInto(FileFacts& into, const FileFacts& from, bool first) {
   append_unique(into.warp_calls, from.warp_calls);
   append_unique(into.edits, from.edits);
   append_unique(into.macros, from.macros);
+  append_unique(into.own_names, from.own_names);
   into.blas_v2 = into.blas_v2 || from.blas_v2;
   for (const auto& finding : from.findings) {
     const bool seen = std::any_of(into.findings.begin(), into.findings.end(), [&](const Finding& other) {

@@ -503,9 +503,11 @@ class TokenPass {
     return name == "cublas.h" || name == "cublas_v2.h" || name == "cublas_api.h" || name == "cublasLt.h";
   }
 
-  // CUDA-looking names this file declares itself (a program's `int cudaBlockSize = 256;`): its own, not unknown
-  // CUDA names (issue 29: counted and charged as unconverted).
+  // CUDA-looking names the program declares (a program's `int cudaBlockSize = 256;`): its own, not unknown CUDA
+  // names (issue 29: counted and charged as unconverted). The parse's facts name those of every project file the
+  // unit includes; this file's own declarations are read from its tokens too (no parse: the lexer fallback).
   void CollectOwnNames() {
+    if (input_.facts) own_names_.insert(input_.facts->own_names.begin(), input_.facts->own_names.end());
     for (size_t i = 0; i < tokens_.size(); ++i) {
       if (!IsIdentifier(tokens_[i]) || !LooksLikeCudaName(Text(tokens_[i]))) continue;
       if (DeclaresName(content_, tokens_, i) && !FindIdentifier(Text(tokens_[i]))) own_names_.emplace(Text(tokens_[i]));

@@ -35,6 +35,7 @@ json FileJson(const FileFacts& facts) {
   file["findings"] = json::array();
   for (const auto& finding : facts.findings) file["findings"].push_back(FindingCacheJson(finding));
   file["macros"] = facts.macros;
+  file["own_names"] = facts.own_names;
   file["blas_v2"] = facts.blas_v2;
   return file;
 }
@@ -61,6 +62,7 @@ FileFacts FileFrom(const json& file) {
   for (const auto& edit : file.at("edits")) facts.edits.push_back({EditFromCacheJson(edit)});
   for (const auto& finding : file.at("findings")) facts.findings.push_back(FindingFromCacheJson(finding));
   facts.macros = file.at("macros").get<std::vector<std::string>>();
+  if (file.contains("own_names")) facts.own_names = file.at("own_names").get<std::vector<std::string>>();
   facts.blas_v2 = file.at("blas_v2").get<bool>();
   return facts;
 }

@@ -60,6 +60,9 @@ struct FileFacts {
   std::vector<FactsEdit> edits;       // AST-decided argument rewrites and overload renames
   std::vector<Finding> findings;      // e.g. a launch the translator could not rewrite
   std::vector<std::string> macros;    // macros this project defines here (not unconverted CUDA names)
+  // CUDA-looking names the project declares in any of its files this unit includes (`int cudaBlockSize` in a header
+  // used here): the program's own, not unconverted CUDA names.
+  std::vector<std::string> own_names;
   // A legacy cuBLAS name here expanded to cublas_v2.h's macro (cublasSgemm -> cublasSgemm_v2): cublas_v2.h came in
   // through another header, so the v2 API is what this file calls.
   bool blas_v2 = false;

@@ -1,3 +1,3 @@
 #pragma once
-// A vendored library header of the project, declaring a CUDA-looking name no mapping table knows.
+// A project header declaring a CUDA-looking name no mapping table knows (own_declared_names.cu).
 void cudaUnknownThing(int*);
