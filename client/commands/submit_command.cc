@@ -166,7 +166,15 @@ int RunSubmit(CliContext& context, const SubmitOptions& options) {
   display.EndLine();
   if (!job.ok()) return context.Fail(job.status());
   context.out() << job->id() << "\n" << std::flush;
-  if (!context.globals.quiet) context.err() << "submitted job " << job->id() << " (" << spec->name() << ")\n";
+  if (!context.globals.quiet) {
+    context.err() << "submitted job " << job->id() << " (" << spec->name() << ")";
+    // The history the dashboard files it under, and how to change it.
+    if (!spec->repository().empty()) {
+      context.err() << ", repository " << spec->repository()
+                    << (options.repository ? " (--repository)" : " (from git; --repository to override)");
+    }
+    context.err() << "\n";
+  }
   if (!options.wait) return kExitOk;
 
   auto finished = FollowJob(context, *client, job->id(), options.wait_timeout_seconds);

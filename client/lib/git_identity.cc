@@ -36,6 +36,9 @@ SourceIdentity DetectGitIdentity(const std::filesystem::path& path, ProcessLaunc
   if (top.empty()) return identity;
   identity.repository = StripUrlCredentials(Git(path, {"config", "--get", "remote.origin.url"}, launcher));
   if (identity.repository.empty()) identity.repository = std::filesystem::path(top).filename().string();
+  std::string prefix = Git(path, {"rev-parse", "--show-prefix"}, launcher);  // "samples/nbody/" or empty
+  while (!prefix.empty() && prefix.back() == '/') prefix.pop_back();
+  if (!prefix.empty()) identity.repository += "//" + prefix;
   identity.branch = Git(path, {"symbolic-ref", "--quiet", "--short", "HEAD"}, launcher);
   identity.commit = Git(path, {"rev-parse", "--verify", "--quiet", "HEAD"}, launcher);
   return identity;

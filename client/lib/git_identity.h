@@ -9,7 +9,10 @@
 namespace hipforge::client {
 
 struct SourceIdentity {
-  std::string repository;  // remote "origin" URL without credentials; else the checkout's directory name
+  // Remote "origin" URL without credentials, else the checkout's directory name; for a sub-directory of the
+  // checkout, followed by "//" and its path ("https://host/org/mono.git//samples/nbody", go-getter's notation), so
+  // two projects of one monorepo keep two histories.
+  std::string repository;
   std::string branch;      // empty on a detached HEAD
   std::string commit;      // full commit id; empty before the first commit
 };

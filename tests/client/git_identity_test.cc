@@ -40,7 +40,7 @@ TEST(GitIdentityTest, ReadsRepositoryBranchAndCommitFromACheckout) {
   git({"init", "-q", "-b", "feature/x"});
   git({"add", "."});
   git({"commit", "-q", "-m", "first"});
-  SourceIdentity local = DetectGitIdentity(root / "src", launcher);
+  SourceIdentity local = DetectGitIdentity(root, launcher);
   EXPECT_EQ(local.repository, "vector-app");  // no remote: the checkout's name
   EXPECT_EQ(local.branch, "feature/x");
   EXPECT_EQ(local.commit.size(), 40u);
@@ -48,6 +48,10 @@ TEST(GitIdentityTest, ReadsRepositoryBranchAndCommitFromACheckout) {
   git({"remote", "add", "origin", "https://ci:tok@example.com/org/vector-app.git"});
   SourceIdentity remote = DetectGitIdentity(root, launcher);
   EXPECT_EQ(remote.repository, "https://example.com/org/vector-app.git");
+  // A project in a sub-directory of the checkout is its own history (two projects of one monorepo).
+  SourceIdentity project = DetectGitIdentity(root / "src", launcher);
+  EXPECT_EQ(project.repository, "https://example.com/org/vector-app.git//src");
+  EXPECT_EQ(project.commit, remote.commit);
   fs::remove_all(pattern);
 }
 
