@@ -1,5 +1,5 @@
 #pragma once
-// Background thread that removes artifact files no job refers to: uploads whose job was never
+// Background thread that removes artifacts no job refers to: uploads whose job was never
 // created (the server died between storing and the insert, or the insert failed) and artifacts of a
 // Complete that lost its lease. Runs once at start, then every interval.
 #include <chrono>
@@ -8,18 +8,20 @@
 #include <thread>
 
 #include "absl/status/statusor.h"
+#include "common/clock.h"
 #include "server/store/artifact_store.h"
 #include "server/store/job_store.h"
 
 namespace hipforge::server {
 
-// One pass: files older than `grace` that no job refers to are removed. Returns how many.
-absl::StatusOr<int> CollectOrphanArtifacts(JobStore& store, ArtifactStore& artifacts, std::chrono::milliseconds grace);
+// One pass: artifacts older than `grace` that no job refers to are removed. Returns how many.
+absl::StatusOr<int> CollectOrphanArtifacts(JobStore& store, ArtifactStore& artifacts, const Clock& clock,
+                                           std::chrono::milliseconds grace);
 
 class OrphanArtifactCollector {
  public:
-  OrphanArtifactCollector(JobStore& store, ArtifactStore& artifacts, std::chrono::milliseconds grace,
-                          std::chrono::milliseconds interval);
+  OrphanArtifactCollector(JobStore& store, ArtifactStore& artifacts, const Clock& clock,
+                          std::chrono::milliseconds grace, std::chrono::milliseconds interval);
   ~OrphanArtifactCollector();  // stops and joins
 
  private:
@@ -27,6 +29,7 @@ class OrphanArtifactCollector {
 
   JobStore& store_;
   ArtifactStore& artifacts_;
+  const Clock& clock_;
   std::chrono::milliseconds grace_;
   std::chrono::milliseconds interval_;
   std::mutex mutex_;

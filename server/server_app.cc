@@ -22,6 +22,8 @@
 #include "server/orphan_collector.h"
 #include "server/store/data_dir.h"
 #include "server/store/artifact_store.h"
+#include "server/store/local_artifact_store.h"
+#include "server/store/postgres_artifact_store.h"
 #include "server/store/dashboard_reader.h"
 #include "server/store/embedded_postgres.h"
 #include "server/store/postgres_job_store.h"
@@ -62,6 +64,26 @@ struct ServerApp::Parts {
   bool workers_left_running = false;
   bool shut_down = false;
 };
+
+namespace {
+
+absl::StatusOr<std::unique_ptr<ArtifactStore>> OpenArtifactStore(const ServerConfig& config, const fs::path& data_dir,
+                                                                 const std::string& database_url, const Clock& clock) {
+  if (config.artifact_store == "postgres") {
+    PostgresArtifactStoreOptions options;
+    options.database_url = database_url;
+    options.schema = config.database_schema;
+    options.default_max_bytes = config.limits.max_artifact_bytes;
+    spdlog::info("[job=-] artifacts in PostgreSQL (schema {}, {} KiB chunks)", options.schema,
+                 options.chunk_bytes >> 10);
+    return OpenPostgresArtifactStore(options, clock);
+  }
+  auto local = std::make_unique<LocalArtifactStore>(data_dir, config.limits.max_artifact_bytes);
+  if (absl::Status status = local->Init(); !status.ok()) return status;
+  return std::unique_ptr<ArtifactStore>(std::move(local));
+}
+
+}  // namespace
 
 ServerApp::ServerApp(std::unique_ptr<Parts> parts) : parts_(std::move(parts)), store_(parts_->store.get()) {}
 
@@ -129,8 +151,9 @@ absl::StatusOr<std::unique_ptr<ServerApp>> ServerApp::Start(const ServerConfig& 
   fs::create_directories(scratch_dir, ec);
   fs::permissions(scratch_dir, fs::perms::owner_all, fs::perm_options::replace, ec);
   if (ec) return absl::InternalError(absl::StrCat("cannot make ", scratch_dir.string(), " private: ", ec.message()));
-  parts->artifacts = std::make_unique<ArtifactStore>(data_dir, config.limits.max_artifact_bytes);
-  if (absl::Status status = parts->artifacts->Init(); !status.ok()) return status;
+  absl::StatusOr<std::unique_ptr<ArtifactStore>> artifacts = OpenArtifactStore(config, data_dir, database_url, clock);
+  if (!artifacts.ok()) return artifacts.status();
+  parts->artifacts = *std::move(artifacts);
   parts->jobs = std::make_unique<JobService>(
       *parts->store, *parts->artifacts, clock, config.limits, scratch_dir, parts->audit.get(),
       [](const fs::path& tree) -> absl::StatusOr<std::vector<std::string>> {
@@ -206,7 +229,7 @@ absl::StatusOr<std::unique_ptr<ServerApp>> ServerApp::Start(const ServerConfig& 
   }
   parts->rescuer = std::make_unique<LeaseRescuer>(*parts->store, config.rescue_interval);
   parts->orphan_collector = std::make_unique<OrphanArtifactCollector>(
-      *parts->store, *parts->artifacts, config.limits.orphan_artifact_grace, config.limits.orphan_scan_interval);
+      *parts->store, *parts->artifacts, clock, config.limits.orphan_artifact_grace, config.limits.orphan_scan_interval);
 
   if (config.local_workers > 0) {
     std::vector<v1::TaskRole> roles;

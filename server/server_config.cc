@@ -52,6 +52,11 @@ std::vector<Setting> Settings(ServerConfig& c) {
       {"database-url", "PostgreSQL URL; empty: embedded cluster in the data dir",
        [&c](const std::string& v) { c.database_url = v; }},
       {"database-schema", "PostgreSQL schema", [&c](const std::string& v) { c.database_schema = v; }},
+      {"artifact-store", "where artifacts live: local (<data-dir>/artifacts) or postgres (chunks in the database)",
+       [&c](const std::string& v) {
+         if (v != "local" && v != "postgres") throw std::invalid_argument("expected local or postgres");
+         c.artifact_store = v;
+       }},
       {"local-workers", "in-process translate workers", [&c](const std::string& v) { c.local_workers = std::stoi(v); }},
       {"local-worker-roles", "roles of local workers, comma separated",
        [&c](const std::string& v) { c.local_worker_roles = absl::StrSplit(v, ',', absl::SkipEmpty()); }},

@@ -16,6 +16,9 @@ struct ServerConfig {
   std::filesystem::path data_dir = "./hipforge-data";
   std::string database_url;                   // empty: embedded PostgreSQL in <data_dir>/pg
   std::string database_schema = "hipforge";
+  // Where artifacts live: "local" (<data_dir>/artifacts, one server) or "postgres" (chunks in the database, so
+  // several servers on one database serve every artifact without a shared disk).
+  std::string artifact_store = "local";
   int local_workers = 0;                      // in-process translate workers (gRPC over loopback)
   std::vector<std::string> local_worker_roles = {"translate"};
   ServiceLimits limits;

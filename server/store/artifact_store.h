@@ -1,10 +1,12 @@
 #pragma once
-// Content-addressed artifact files: <root>/artifacts/ab/cdef... named by the sha256 of their bytes.
-// Writers stream into a temp file in the same file system and rename it into place on Finish, so a
-// reader never sees a partial artifact and a crash leaves at most a temp file behind.
+// Content-addressed artifacts (uploads, translated trees, patches), named by the sha256 of their bytes. Two
+// stores implement this: LocalArtifactStore (files under <data-dir>/artifacts, the default) and
+// PostgresArtifactStore (chunks in the coordinator's PostgreSQL, reached by every server without a shared disk).
+// Writers stream: nothing becomes readable before Finish, and a writer dropped unfinished leaves at most pieces
+// that RemoveUnreferenced collects. Readers stream too, and every reader checks the bytes against the digest it
+// was opened with: a store that hands back other bytes fails the read with DataLoss instead of serving them.
+#include <chrono>
 #include <cstdint>
-#include <filesystem>
-#include <fstream>
 #include <memory>
 #include <set>
 #include <string>
@@ -22,10 +24,10 @@ struct StoredArtifact {
 
 class ArtifactWriter {
  public:
-  virtual ~ArtifactWriter() = default;  // an unfinished writer removes its temp file
+  virtual ~ArtifactWriter() = default;  // an unfinished writer discards what it wrote (as far as it can)
   // ResourceExhausted once the total would exceed the writer's limit (the writer is then aborted).
   virtual absl::Status Append(std::string_view chunk) = 0;
-  // Flushes, syncs and renames into place (an identical existing artifact is kept).
+  // Makes the artifact readable under its digest (an identical existing artifact is kept).
   virtual absl::StatusOr<StoredArtifact> Finish() = 0;
   virtual int64_t bytes_written() const = 0;
 };
@@ -33,37 +35,33 @@ class ArtifactWriter {
 class ArtifactReader {
  public:
   virtual ~ArtifactReader() = default;
-  // Up to `max_bytes` next bytes; empty at end of file.
+  // Up to `max_bytes` next bytes (possibly fewer); empty at the end.
   virtual absl::StatusOr<std::string> Read(size_t max_bytes) = 0;
   virtual int64_t size_bytes() const = 0;
 };
 
 class ArtifactStore {
  public:
-  // `data_dir` is the server data directory; artifacts go under <data_dir>/artifacts.
-  ArtifactStore(std::filesystem::path data_dir, int64_t default_max_bytes);
-
-  absl::Status Init();  // creates the directories
+  virtual ~ArtifactStore() = default;
 
   // max_bytes <= 0: the store's default limit.
   absl::StatusOr<std::unique_ptr<ArtifactWriter>> NewWriter(int64_t max_bytes = 0);
-  absl::StatusOr<StoredArtifact> Put(std::string_view bytes);
-  // NotFound when absent; InvalidArgument for a malformed digest.
+  // NotFound when absent; InvalidArgument for a malformed digest. The reader's last Read (the one reaching
+  // size_bytes) fails with DataLoss when the bytes do not hash to `digest`, as does a short or long stream.
   absl::StatusOr<std::unique_ptr<ArtifactReader>> Open(const std::string& digest) const;
+  // Removes artifacts whose digest is not in `keep` and that were last stored before `older_than` (younger ones
+  // may belong to a job being created), and pieces of uploads abandoned before then. Returns how many went.
+  virtual absl::StatusOr<int> RemoveUnreferenced(const std::set<std::string>& keep,
+                                                 std::chrono::system_clock::time_point older_than) = 0;
+
+  // Conveniences over NewWriter/Open.
+  absl::StatusOr<StoredArtifact> Put(std::string_view bytes);
   absl::StatusOr<std::string> ReadAll(const std::string& digest, int64_t max_bytes) const;
-  bool Contains(const std::string& digest) const;
-  // Path of an artifact (whether or not it exists); InvalidArgument for a malformed digest.
-  absl::StatusOr<std::filesystem::path> PathOf(const std::string& digest) const;
 
-  // Removes artifact files whose digest is not in `keep`, and abandoned temp files, last modified
-  // before `older_than` (younger ones may belong to an upload in flight). Returns how many went.
-  int RemoveUnreferenced(const std::set<std::string>& keep, std::filesystem::file_time_type older_than);
-
-  const std::filesystem::path& root() const { return root_; }
-
- private:
-  std::filesystem::path root_;  // <data_dir>/artifacts
-  int64_t default_max_bytes_;
+ protected:
+  virtual absl::StatusOr<std::unique_ptr<ArtifactWriter>> StartWriter(int64_t max_bytes) = 0;
+  // The stored bytes as they are; `digest` is well formed. Open checks them.
+  virtual absl::StatusOr<std::unique_ptr<ArtifactReader>> OpenStored(const std::string& digest) const = 0;
 };
 
 bool IsValidDigest(std::string_view digest);

@@ -38,6 +38,16 @@ TEST_F(ServerConfigTest, DefaultsWithoutAnything) {
   EXPECT_EQ(config->listen, "127.0.0.1:50051");
   EXPECT_TRUE(config->database_url.empty());
   EXPECT_EQ(config->local_workers, 0);
+  EXPECT_EQ(config->artifact_store, "local");
+}
+
+TEST_F(ServerConfigTest, ArtifactStoreIsLocalOrPostgres) {
+  absl::StatusOr<ServerConfig> config = Load({"--artifact-store=postgres"});
+  ASSERT_TRUE(config.ok()) << config.status();
+  EXPECT_EQ(config->artifact_store, "postgres");
+  absl::StatusOr<ServerConfig> nfs = Load({"--artifact-store", "nfs"});
+  EXPECT_EQ(nfs.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(nfs.status().message()), ::testing::HasSubstr("local or postgres"));
 }
 
 TEST_F(ServerConfigTest, FlagBeatsEnvironmentBeatsFile) {

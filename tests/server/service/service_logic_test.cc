@@ -11,7 +11,9 @@
 #include <sstream>
 
 #include "server/job_service.h"
+#include "server/orphan_collector.h"
 #include "server/task_service.h"
+#include "tests/server/fakes/in_memory_artifact_store.h"
 #include "tests/server/fakes/in_memory_job_store.h"
 
 namespace hipforge::server::testing {
@@ -31,11 +33,9 @@ class ServiceLogicTest : public ::testing::Test {
   ServiceLogicTest()
       : dir_(fs::temp_directory_path() / ("hipforge-service-" + std::to_string(std::random_device()()))),
         store_(clock_, {.default_max_attempts = 2, .retry_backoff_base = std::chrono::seconds(2)}),
-        artifacts_(dir_, 1 << 20),
+        artifacts_(clock_, 1 << 20),
         tasks_(store_, artifacts_, clock_, Limits()),
-        jobs_(store_, artifacts_, clock_, Limits(), dir_ / "scratch") {
-    EXPECT_TRUE(artifacts_.Init().ok());
-  }
+        jobs_(store_, artifacts_, clock_, Limits(), dir_ / "scratch") {}
   ~ServiceLogicTest() override {
     std::error_code ignored;
     fs::remove_all(dir_, ignored);
@@ -85,7 +85,7 @@ class ServiceLogicTest : public ::testing::Test {
   fs::path dir_;
   ManualClock clock_;
   InMemoryJobStore store_;
-  ArtifactStore artifacts_;
+  InMemoryArtifactStore artifacts_;
   TaskService tasks_;
   JobService jobs_;
 };
@@ -267,6 +267,52 @@ TEST_F(ServiceLogicTest, AnotherTeamsJobIsNotFoundLikeAnAbsentOne) {
   EXPECT_EQ(absent.status().code(), absl::StatusCode::kNotFound);
   EXPECT_EQ(jobs_.Cancel(other, job.id, "no").status().code(), absl::StatusCode::kNotFound);
   EXPECT_EQ(store_.GetJob(job.id)->state, JobState::kQueued) << "another team's cancel changed nothing";
+}
+
+// Reads a whole download the way the gRPC handlers do.
+absl::Status Drain(ArtifactReader& reader, std::string* bytes) {
+  for (;;) {
+    absl::StatusOr<std::string> chunk = reader.Read(7);
+    if (!chunk.ok()) return chunk.status();
+    if (chunk->empty()) return absl::OkStatus();
+    *bytes += *chunk;
+  }
+}
+
+TEST_F(ServiceLogicTest, AWorkerGetsTheInputItWasPromisedOrDataLoss) {
+  const std::string upload = "the uploaded archive";
+  absl::StatusOr<StoredArtifact> stored = artifacts_.Put(upload);
+  ASSERT_TRUE(stored.ok());
+  JobSpec spec{.name = "demo", .team = "qa", .validate = false};
+  ASSERT_TRUE(store_.CreateJob(spec, {"input", stored->digest, stored->size_bytes, "application/x-tar"}).ok());
+  std::optional<LeaseGrant> grant = Lease("t", TaskKind::kTranslate);
+  ASSERT_TRUE(grant.has_value());
+  const LeasedTask& task = grant->task;
+  absl::StatusOr<InputDownload> input = tasks_.OpenInput(task.job_id, task.task_id, task.lease_token);
+  ASSERT_TRUE(input.ok()) << input.status();
+  std::string bytes;
+  ASSERT_TRUE(Drain(*input->reader, &bytes).ok());
+  EXPECT_EQ(bytes, upload);
+  // The store hands back other bytes (a damaged file, chunk or disk): the download fails instead of serving them.
+  ASSERT_TRUE(artifacts_.Damage(stored->digest));
+  input = tasks_.OpenInput(task.job_id, task.task_id, task.lease_token);
+  ASSERT_TRUE(input.ok()) << input.status();
+  bytes.clear();
+  EXPECT_EQ(Drain(*input->reader, &bytes).code(), absl::StatusCode::kDataLoss);
+  EXPECT_LT(bytes.size(), upload.size()) << "the last piece, which completes the digest, is never handed out";
+}
+
+TEST_F(ServiceLogicTest, OrphanCollectionKeepsWhatJobsReferToAndWhatIsYoung) {
+  absl::StatusOr<StoredArtifact> input = artifacts_.Put("input of a job");
+  absl::StatusOr<StoredArtifact> orphan = artifacts_.Put("upload whose job was never created");
+  ASSERT_TRUE(input.ok() && orphan.ok());
+  JobSpec spec{.name = "demo", .team = "qa", .validate = false};
+  ASSERT_TRUE(store_.CreateJob(spec, {"input", input->digest, input->size_bytes, "application/x-tar"}).ok());
+  EXPECT_EQ(*CollectOrphanArtifacts(store_, artifacts_, clock_, std::chrono::hours(1)), 0);
+  clock_.now += std::chrono::hours(2);
+  EXPECT_EQ(*CollectOrphanArtifacts(store_, artifacts_, clock_, std::chrono::hours(1)), 1);
+  EXPECT_EQ(artifacts_.Open(orphan->digest).status().code(), absl::StatusCode::kNotFound);
+  EXPECT_TRUE(artifacts_.Open(input->digest).ok());
 }
 
 }  // namespace

@@ -11,9 +11,9 @@
 #include <pqxx/pqxx>
 
 #include "common/process.h"
-#include "server/store/artifact_store.h"
 #include "server/store/data_dir.h"
 #include "server/store/embedded_postgres.h"
+#include "server/store/local_artifact_store.h"
 #include "tests/support/scratch_dir.h"
 
 namespace hipforge::server {
@@ -64,7 +64,7 @@ TEST_F(LocalAccountTest, AnotherAccountCannotReachTheClusterNorReadArtifacts) {
   options.durable = false;
   auto cluster = EmbeddedPostgres::Start(launcher, options);
   ASSERT_TRUE(cluster.ok()) << cluster.status();
-  ArtifactStore artifacts(*opened, 1 << 20);
+  LocalArtifactStore artifacts(*opened, 1 << 20);
   ASSERT_TRUE(artifacts.Init().ok());
   absl::StatusOr<StoredArtifact> stored = artifacts.Put("__global__ void team_a_secret() {}\n");
   ASSERT_TRUE(stored.ok()) << stored.status();
