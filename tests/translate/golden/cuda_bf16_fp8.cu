@@ -5,7 +5,7 @@
 // gfx94x (whose hardware format is FNUZ), so fp8 is used on the host here. The output must compile for gfx942
 // with HIP 6.4 (checked where that toolchain is present).
 // COMPILE-TOOLCHAIN: rocm-6.4 --offload-arch=gfx942 -fsyntax-only
-// ARGS: -v
+// ARGS: -v --no-analyze
 // CHECK: #include <hip/hip_runtime.h>
 #include <cuda_runtime.h>
 // CHECK: #include <hip/hip_bf16.h>

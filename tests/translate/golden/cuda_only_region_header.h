@@ -23,3 +23,4 @@
 DEV static inline int Twice(int x) { return 2 * x; }
 
 #endif
+// EXIT: 1 -- a file of this test goes through the token-level fallback; migrate-hipify exits 1 as hipify-clang does

@@ -28,3 +28,4 @@ __global__ void Kernel(const unsigned* a, const unsigned* b, unsigned* out, bool
   out[i] = __viaddmax_s16x2(a[i], b[i], out[i]) + __vibmax_u32(a[i], b[i], &took_a[i]) + cell(1, 2, 3, 4, 5);
 }
 int HostSide(int a, int b) { return __vimin3_s32(a, b, 0); }
+// EXIT: 1 -- a file of this test goes through the token-level fallback; migrate-hipify exits 1 as hipify-clang does

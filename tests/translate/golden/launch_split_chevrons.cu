@@ -12,3 +12,4 @@ int main() {
   cudaDeviceSynchronize();
   return 0;
 }
+// EXIT: 1 -- a file of this test goes through the token-level fallback; migrate-hipify exits 1 as hipify-clang does

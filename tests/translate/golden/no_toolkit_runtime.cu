@@ -11,3 +11,4 @@ int main() {
   cudaFree(data);
   return 0;
 }
+// EXIT: 1 -- a file of this test goes through the token-level fallback; migrate-hipify exits 1 as hipify-clang does

@@ -47,3 +47,4 @@ __global__ void Primitive(const int4* in, int4* out) {
   __syncthreads();
   out[threadIdx.x] = buffer[127 - threadIdx.x];
 }
+// EXIT: 1 -- a file of this test goes through the token-level fallback; migrate-hipify exits 1 as hipify-clang does

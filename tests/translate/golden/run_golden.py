@@ -5,6 +5,9 @@ Directives in the input (all `//` comments):
   // ARGS: <migrate-hipify options>            (default none; `-- <clang args>` may follow)
   // ENV: NAME=VALUE                             (extra environment, e.g. to hide the CUDA toolkit)
   // RUNS: N                                     (translate N times with one cache dir; checks see the last run)
+  // EXIT: N                                     (expected exit status, default 0; 1 where a file went through the
+                                                  token-level fallback, as hipify-clang exits on a file that does
+                                                  not parse)
   // CHECK...:      checked against the output (comments blanked first, as HIPIFY's run_test.sh does)
   // STDERR...:     checked against the diagnostics (prefix STDERR)
   // JSON...:       checked against --o-stats-json output (prefix JSON)
@@ -21,6 +24,7 @@ def main():
     tool, filecheck, source = sys.argv[1:4]
     text = open(source).read()
     args, env, runs, compile_args, toolchain_compile, c_args = [], dict(os.environ), 1, None, None, None
+    expected_exit = 0
     for line in text.splitlines():
         m = re.match(r"\s*//\s*ARGS:(.*)$", line)
         if m:
@@ -40,6 +44,9 @@ def main():
         m = re.match(r"\s*//\s*RUNS:\s*(\d+)", line)
         if m:
             runs = int(m.group(1))
+        m = re.match(r"\s*//\s*EXIT:\s*(\d+)", line)
+        if m:
+            expected_exit = int(m.group(1))
     own, clang = args, []
     if "--" in args:
         i = args.index("--")
@@ -51,8 +58,11 @@ def main():
         for _ in range(runs):
             cmd = [tool, "-o=" + out, source, "--o-stats-json=" + stats, "--cache-dir=" + cache] + own + ["--"] + clang
             p = subprocess.run(cmd, capture_output=True, text=True, env=env)
-        if p.returncode != 0:
-            print("migrate-hipify failed (%d):\n%s" % (p.returncode, p.stderr))
+        if p.returncode != expected_exit:
+            print("migrate-hipify exited %d, expected %d:\n%s" % (p.returncode, expected_exit, p.stderr))
+            return 1
+        if not os.path.exists(out):
+            print("migrate-hipify wrote no output:\n%s" % p.stderr)
             return 1
         checks = []
         if re.search(r"//\s*CHECK", text):
