@@ -145,13 +145,6 @@ std::string ArtifactRole(v1::ArtifactKind kind) {
   }
 }
 
-v1::ArtifactKind ArtifactKindOf(const std::string& role) {
-  if (role == "translated_tree") return v1::ARTIFACT_KIND_TRANSLATED_TREE;
-  if (role == "patch") return v1::ARTIFACT_KIND_PATCH;
-  if (role == "build_log") return v1::ARTIFACT_KIND_BUILD_LOG;
-  return v1::ARTIFACT_KIND_UNSPECIFIED;
-}
-
 std::string MediaType(v1::ArtifactKind kind, v1::CompressionFormat format) {
   if (kind == v1::ARTIFACT_KIND_PATCH) return "text/x-diff";
   if (kind == v1::ARTIFACT_KIND_BUILD_LOG) return "text/plain";

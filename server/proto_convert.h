@@ -28,7 +28,6 @@ void FillJob(const Job& job, v1::Job* out);
 
 // Artifact roles as stored: "input", "translated_tree", "patch", "build_log".
 std::string ArtifactRole(v1::ArtifactKind kind);
-v1::ArtifactKind ArtifactKindOf(const std::string& role);
 std::string MediaType(v1::ArtifactKind kind, v1::CompressionFormat format);
 v1::CompressionFormat FormatOf(const std::string& media_type);
 

@@ -1,5 +1,5 @@
 #pragma once
-// Debian's Abseil is built with its own absl::string_view (not std::string_view); these bridge the two.
+// Debian's Abseil is built with its own absl::string_view (not std::string_view); this bridges the two.
 #include <string_view>
 
 #include "absl/strings/string_view.h"
@@ -7,6 +7,5 @@
 namespace hipforge::validate {
 
 inline absl::string_view ToAbsl(std::string_view s) { return absl::string_view(s.data(), s.size()); }
-inline std::string_view ToStd(absl::string_view s) { return std::string_view(s.data(), s.size()); }
 
 }  // namespace hipforge::validate

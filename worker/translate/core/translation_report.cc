@@ -29,10 +29,6 @@ report::FileEntry ToReportFileEntry(const FileTranslation& file) {
   return entry;
 }
 
-nlohmann::json FileTranslationJson(const FileTranslation& file) {
-  return report::FileEntryToJson(ToReportFileEntry(file));
-}
-
 nlohmann::json FindingJson(const Finding& finding) { return report::FindingToJson(ToReportFinding(finding)); }
 
 nlohmann::json TranslationSectionJson(const std::vector<FileTranslation>& files) {

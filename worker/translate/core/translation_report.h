@@ -12,7 +12,6 @@
 namespace hipforge::translate {
 
 report::FileEntry ToReportFileEntry(const FileTranslation& file);  // kind unknown at this level
-nlohmann::json FileTranslationJson(const FileTranslation& file);
 // {"files": [...], "totals": {...}}
 nlohmann::json TranslationSectionJson(const std::vector<FileTranslation>& files);
 nlohmann::json FindingJson(const Finding& finding);

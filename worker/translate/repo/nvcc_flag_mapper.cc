@@ -67,15 +67,6 @@ bool NvccFlagTakesNextWord(const std::string& word, bool nvcc_context) {
   return match && match->rule->form == NvccFlagForm::kWithValue && !match->inline_value;
 }
 
-bool IsNvccOnlyFlag(const std::string& word) {
-  if (FindRule(word, false)) return true;
-  if (word.rfind("-l", 0) == 0) {
-    const LibraryMapping* lib = FindLibraryMapping(word.substr(2));
-    return lib != nullptr;
-  }
-  return false;
-}
-
 FlagMapResult MapNvccFlags(const std::vector<std::string>& flags, const FlagMapOptions& options) {
   FlagMapResult result;
   result.per_word.resize(flags.size());

@@ -53,7 +53,4 @@ std::optional<std::string> MakeVariableReference(const std::string& word);
 // True if `word` is an nvcc flag whose value is the next word (`-Xcompiler`, `-gencode`, `-ccbin`, ...).
 bool NvccFlagTakesNextWord(const std::string& word, bool nvcc_context);
 
-// True if `word` looks like an nvcc-only flag or a CUDA library (used to decide whether a line is nvcc-related).
-bool IsNvccOnlyFlag(const std::string& word);
-
 }  // namespace hipforge::translate

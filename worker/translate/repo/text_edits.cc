@@ -32,11 +32,6 @@ std::string ApplyTextEdits(const std::string& original, std::vector<TextEdit> ed
   return out;
 }
 
-uint32_t LineOfOffset(const std::string& text, size_t offset) {
-  offset = std::min(offset, text.size());
-  return 1 + static_cast<uint32_t>(std::count(text.begin(), text.begin() + static_cast<long>(offset), '\n'));
-}
-
 int CountChangedLines(const std::string& before, const std::string& after) {
   if (before == after) return 0;
   const auto a = SplitLines(before);

@@ -11,9 +11,6 @@ namespace hipforge::translate {
 // Applies non-overlapping edits (any order; an edit overlapping an earlier-sorted one is dropped).
 std::string ApplyTextEdits(const std::string& original, std::vector<TextEdit> edits);
 
-// 1-based line of byte `offset` in `text`.
-uint32_t LineOfOffset(const std::string& text, size_t offset);
-
 // Number of lines that differ between `before` and `after` (LCS over lines; small files only matter here).
 int CountChangedLines(const std::string& before, const std::string& after);
 

@@ -217,13 +217,6 @@ bool IsNvccContext(std::string_view line) {
                            (lower.size() >= 3 && lower.compare(lower.size() - 3, 3, ".cu") == 0));
 }
 
-const EnvVarMapping* FindEnvVarMapping(std::string_view cuda_name) {
-  for (const EnvVarMapping& mapping : kEnvVarMappings) {
-    if (mapping.cuda_name == cuda_name) return &mapping;
-  }
-  return nullptr;
-}
-
 std::string_view RocmToolFor(const ToolMapping& tool, ApiVersion target) {
   if (tool.legacy_rocm_tool.empty() || !tool.renamed_in.IsSet() || target >= tool.renamed_in) return tool.rocm_tool;
   return tool.legacy_rocm_tool;

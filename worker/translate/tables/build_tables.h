@@ -62,7 +62,6 @@ struct EnvVarMapping {
   std::string_view note;
 };
 std::span<const EnvVarMapping> EnvVarMappings();
-const EnvVarMapping* FindEnvVarMapping(std::string_view cuda_name);
 
 // Variables and paths naming the CUDA installation.
 std::span<const std::string_view> CudaRootVariables();  // CUDA_HOME, CUDA_PATH, ... -> ROCM_PATH
