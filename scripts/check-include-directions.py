@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""House check (issue 28): project #includes only point down the floors of docs/architecture.md.
+
+Every project header or source file belongs to a room (a source folder); rooms stand on numbered floors, and a file
+may include a header of its own room or of a room on a LOWER floor. Two rooms on one floor know nothing of each
+other. The few known side doors are listed in EXCEPTIONS with why; a new one fails the check (add it here only with
+a reason, or better, move the shared part below both rooms).
+usage: check-include-directions.py [SOURCE_ROOT]    exit 0 clean, 1 violations (each printed), 2 usage
+"""
+import os, re, sys
+
+# Floor of each room (longest matching folder prefix wins). Lower floors know nothing of higher ones.
+FLOORS = {
+    "common": 0,
+    "worker/translate/tables": 1,        # mapping tables: data, read by every translator part and the layer
+    "worker/translate": 2,               # vocabulary headers at the top of worker/translate (translation_types.h)
+    "worker/translate/frontend": 3,      # one Clang parse per unit
+    "worker/translate/core": 4,          # the source translator
+    "worker/translate/analyze": 5,       # the analyzer's rules (ride on the translator's parse)
+    "worker/validate": 6,                # builds, tests, parity, profile, sandbox, the NVIDIA backend
+    "worker/translate/repo": 6,          # the repository pass
+    "worker/translate/hipify": 7,        # migrate-hipify's command line
+    "worker": 8,                         # the task loop and its stages
+    "client": 9,                         # migrate-cli (translates and analyzes locally too)
+    "server": 9,                         # migrate-server (front end, store, scheduler, auth)
+}
+ROOTS = ("common", "worker", "client", "server")
+
+# (including file, included header): known side doors, each with the reason it is still there.
+EXCEPTIONS = {
+    ("worker/translate/repo/build_commands.cc", "worker/validate/sandbox.h"):
+        "build discovery runs `make -n`/CMake configure in the validate sandbox; the sandbox belongs below both "
+        "(issue 28 item: side doors)",
+    ("worker/translate/repo/build_commands.cc", "worker/validate/tree_builder.h"):
+        "build discovery reads the validate builder's build-root choice; same move as the sandbox",
+    ("server/server_app.cc", "worker/worker.h"):
+        "the server's assembly starts in-process workers (--local-workers) for embedded setups",
+    ("server/server_app.cc", "worker/validate/manifest.h"):
+        "the in-process validate worker's toolchain manifest is read at assembly",
+}
+
+
+def room_of(path):
+    best = None
+    for room in FLOORS:
+        if path == room or path.startswith(room + "/"):
+            if best is None or len(room) > len(best):
+                best = room
+    return best
+
+
+def violations(source_root):
+    found = []
+    for top in ROOTS:
+        for folder, _, files in os.walk(os.path.join(source_root, top)):
+            for name in sorted(files):
+                if not name.endswith((".cc", ".h")):
+                    continue
+                path = os.path.relpath(os.path.join(folder, name), source_root)
+                here = room_of(path)
+                text = open(os.path.join(source_root, path), errors="replace").read()
+                for match in re.finditer(r'^\s*#\s*include\s+"([^"]+)"', text, re.M):
+                    header = match.group(1)
+                    there = room_of(header) if header.split("/")[0] in ROOTS else None
+                    if there is None or here is None or there == here:
+                        continue
+                    if FLOORS[there] < FLOORS[here] or (path, header) in EXCEPTIONS:
+                        continue
+                    line = text.count("\n", 0, match.start()) + 1
+                    found.append("%s:%d: includes %s (%s, floor %d) from %s (floor %d)"
+                                 % (path, line, header, there, FLOORS[there], here, FLOORS[here]))
+    return found
+
+
+def main():
+    if len(sys.argv) > 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    root = sys.argv[1] if len(sys.argv) == 2 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    found = violations(root)
+    for line in found:
+        print(line)
+    stale = [pair for pair in EXCEPTIONS
+             if not os.path.exists(os.path.join(root, pair[0]))
+             or '"%s"' % pair[1] not in open(os.path.join(root, pair[0]), errors="replace").read()]
+    for including, header in stale:
+        print("stale exception (remove it): %s -> %s" % (including, header))
+    if found or stale:
+        print("%d include(s) against the floors, %d stale exception(s); see scripts/check-include-directions.py"
+              % (len(found), len(stale)))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

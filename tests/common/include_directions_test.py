@@ -1,0 +1,41 @@
+#!/usr/bin/env python3
+"""scripts/check-include-directions.py: clean on the source tree; on a small tree it flags an include up the floors,
+a same-floor side door and a stale exception, and lets a downward include and a listed exception pass."""
+import os, subprocess, sys, tempfile
+
+checker, source_root = sys.argv[1:3]
+
+
+def run(root):
+    p = subprocess.run([sys.executable, checker, root], capture_output=True, text=True)
+    return p.returncode, p.stdout
+
+
+def write(root, path, text):
+    os.makedirs(os.path.dirname(os.path.join(root, path)), exist_ok=True)
+    open(os.path.join(root, path), "w").write(text)
+
+
+code, out = run(source_root)
+assert code == 0, "the source tree breaks the floors:\n" + out
+
+with tempfile.TemporaryDirectory() as root:
+    write(root, "common/file_io.h", "#pragma once\n")
+    write(root, "server/job_service.cc", '#include "common/file_io.h"\n')                 # down: fine
+    write(root, "server/server_app.cc", '#include "worker/worker.h"\n'
+                                        '#include "worker/validate/manifest.h"\n')        # listed exceptions
+    write(root, "worker/translate/repo/build_commands.cc", '#include "worker/validate/sandbox.h"\n'
+                                                           '#include "worker/validate/tree_builder.h"\n')
+    code, out = run(root)
+    assert code == 0, out
+    write(root, "common/sha256.cc", '#include "common/file_io.h"\n#include "server/store/job_store.h"\n')
+    write(root, "worker/validate/parity.cc", '#include "worker/translate/repo/text_edits.h"\n')
+    write(root, "worker/translate/repo/build_commands.cc", '#include "worker/validate/sandbox.h"\n')
+    code, out = run(root)
+    assert code == 1, out
+    assert "common/sha256.cc:2: includes server/store/job_store.h" in out, out
+    assert "worker/validate/parity.cc:1: includes worker/translate/repo/text_edits.h" in out, out
+    assert "stale exception (remove it): worker/translate/repo/build_commands.cc -> worker/validate/tree_builder.h" \
+        in out, out
+    assert out.count("includes ") == 2, out
+print("ok")
