@@ -63,6 +63,15 @@ class AstRulesConsumer : public CompanionConsumer {
     for (auto& rule : rules_) rule->registerMatchers(&finder);
   }
 
+  // What the preprocessor recorder saw over a shared include prefix (core/prefix_pch.h).
+  nlohmann::json PrefixRecord() override {
+    return {{"covered_files", result_.covered_files}, {"skipped_ranges", result_.skipped_ranges}};
+  }
+  void SeedPrefix(const nlohmann::json& record) override {
+    result_.covered_files = record.at("covered_files").get<std::set<std::string>>();
+    result_.skipped_ranges = record.at("skipped_ranges").get<decltype(result_.skipped_ranges)>();
+  }
+
   TranslationUnitResult Take(const UnitParseResult& parse) {
     result_.parsed = parse.parsed;
     result_.fatal = parse.fatal;

@@ -408,11 +408,16 @@ class OwnNames : public mat::MatchFinder::MatchCallback {
 // matchers whose callbacks collect launches, warp calls and argument rewrites.
 class FactsConsumer : public ParseConsumer {
  public:
-  FactsConsumer(const NameResolver& resolver, ProjectFiles& files) : resolver_(resolver), files_(files) {}
+  FactsConsumer(const NameResolver& resolver, ProjectFiles& files, UnitFacts& facts)
+      : resolver_(resolver), files_(files), facts_(facts) {}
 
   void BeginParse(clang::CompilerInstance& ci, const UnitParseRequest&) override {
     ci.getPreprocessor().addPPCallbacks(std::make_unique<PreprocessorFacts>(ci.getSourceManager(), files_));
   }
+
+  // Only preprocessor facts exist after a prefix build (no matchers ran there).
+  nlohmann::json PrefixRecord() override { return ToJson(facts_); }
+  void SeedPrefix(const nlohmann::json& record) override { facts_ = UnitFactsFromJson(record); }
 
   void RegisterMatchers(mat::MatchFinder& finder) override {
     collector_ = std::make_unique<Collector>(resolver_, files_);
@@ -446,20 +451,45 @@ class FactsConsumer : public ParseConsumer {
  private:
   const NameResolver& resolver_;
   ProjectFiles& files_;
+  UnitFacts& facts_;
   std::unique_ptr<Collector> collector_;
   std::unique_ptr<OwnNames> own_names_;
 };
 
+// A FactsConsumer owning the facts it fills (a prefix PCH build's recorder).
+class PrefixFactsRecorder : public ParseConsumer {
+ public:
+  PrefixFactsRecorder(const std::filesystem::path& root, const NameResolver& resolver)
+      : files_(root, facts_), consumer_(resolver, files_, facts_) {}
+  void BeginParse(clang::CompilerInstance& ci, const UnitParseRequest& request) override {
+    consumer_.BeginParse(ci, request);
+  }
+  void RegisterMatchers(mat::MatchFinder&) override {}
+  nlohmann::json PrefixRecord() override { return consumer_.PrefixRecord(); }
+
+ private:
+  UnitFacts facts_;
+  ProjectFiles files_;
+  FactsConsumer consumer_;
+};
+
 }  // namespace
+
+std::unique_ptr<ParseConsumer> MakePrefixFactsRecorder(const std::filesystem::path& root,
+                                                       const NameResolver& resolver) {
+  return std::make_unique<PrefixFactsRecorder>(root, resolver);
+}
 
 UnitFacts RunAstPass(const AstPassRequest& request, const NameResolver& resolver, UnitParseResult* parse_result) {
   UnitFacts facts;
   ProjectFiles files(request.root, facts);
-  FactsConsumer consumer(resolver, files);
+  FactsConsumer consumer(resolver, files, facts);
+  if (request.prefix_record) consumer.SeedPrefix(*request.prefix_record);
   std::vector<ParseConsumer*> consumers = {&consumer};
   consumers.insert(consumers.end(), request.companions.begin(), request.companions.end());
-  const UnitParseResult parse =
-      ParseUnit(UnitParseRequest{request.root, request.file, request.args, request.readable_roots}, consumers);
+  UnitParseRequest parse_request{request.root, request.file, request.args, request.readable_roots};
+  parse_request.project_pch = request.project_pch;
+  const UnitParseResult parse = ParseUnit(parse_request, consumers);
   facts.parsed = parse.parsed;
   facts.fallback_reason = parse.first_error;
   if (parse_result) *parse_result = parse;

@@ -3,6 +3,7 @@
 // includes, what needs semantics: kernel launches, warp intrinsic masks, argument rewrites, inactive #if
 // ranges and the macros the project defines. Never edits anything itself.
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,10 @@ struct AstPassRequest {
   std::vector<std::string> readable_roots;  // non-empty: the parse reads nothing outside these
   // Other consumers of this one parse (the analyzer's AST rules in the repository pass).
   std::vector<ParseConsumer*> companions;
+  // The parse loads a shared include prefix's PCH (core/prefix_pch.h); `prefix_record` is what the translator's
+  // preprocessor callbacks recorded over that prefix when it was built (MakePrefixFactsRecorder).
+  bool project_pch = false;
+  const nlohmann::json* prefix_record = nullptr;
 };
 
 // One parse (frontend/unit_parser.h) feeding the fact collection and `request.companions`. `facts.parsed` is
@@ -26,5 +31,9 @@ struct AstPassRequest {
 // given, receives the parse's outcome (for the companions).
 UnitFacts RunAstPass(const AstPassRequest& request, const NameResolver& resolver,
                      UnitParseResult* parse_result = nullptr);
+
+// The translator's consumer for a prefix PCH build (core/prefix_pch.h): its preprocessor callbacks only, their
+// record (ParseConsumer::PrefixRecord) being what RunAstPass seeds a parse that loads the PCH with.
+std::unique_ptr<ParseConsumer> MakePrefixFactsRecorder(const std::filesystem::path& root, const NameResolver& resolver);
 
 }  // namespace hipforge::translate

@@ -17,6 +17,8 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/FrontendActions.h"
+#include "clang/Frontend/MultiplexConsumer.h"
+#include "clang/Lex/HeaderSearch.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
@@ -34,70 +36,117 @@ namespace fs = std::filesystem;
 
 std::atomic<uint64_t> build_count{0};
 
-// Flags every file the PCH's source enters that is the project's (its own source excepted).
+// Flags every file the PCH's source enters that is the project's (its own source excepted), and keeps the files
+// its own #include lines (or the command line's -include) enter: a unit parsed with the PCH includes them again.
 class ProjectFileWatch : public clang::PPCallbacks {
  public:
-  ProjectFileWatch(const clang::SourceManager& sm, fs::path root, bool& touched)
-      : sm_(sm), project_(std::move(root)), touched_(touched) {}
+  ProjectFileWatch(const clang::SourceManager& sm, std::optional<fs::path> forbidden, bool& touched,
+                   std::vector<const clang::FileEntry*>& direct)
+      : sm_(sm), forbidden_(std::move(forbidden)), touched_(touched), direct_(direct) {}
   void FileChanged(clang::SourceLocation loc, FileChangeReason reason, clang::SrcMgr::CharacteristicKind,
                    clang::FileID) override {
     if (reason != EnterFile) return;
     const clang::FileID id = sm_.getFileID(loc);
-    if (id.isValid() && id != sm_.getMainFileID() && project_.RelativePath(sm_, id)) touched_ = true;
+    if (!id.isValid() || id == sm_.getMainFileID()) return;
+    if (forbidden_ && forbidden_->RelativePath(sm_, id)) touched_ = true;
+    const clang::FileID includer = sm_.getFileID(sm_.getIncludeLoc(id));
+    const clang::FileEntry* entry = sm_.getFileEntryForID(id);
+    if (entry && (includer == sm_.getMainFileID() || !sm_.getFileEntryForID(includer))) direct_.push_back(entry);
   }
 
  private:
   const clang::SourceManager& sm_;
-  ProjectPaths project_;
+  std::optional<ProjectPaths> forbidden_;
   bool& touched_;
+  std::vector<const clang::FileEntry*>& direct_;
+};
+
+// Skips the bodies of functions outside the project (the unit's parse skips those; a prefix PCH keeps the
+// project's). Joined to the PCH writer, which would skip every body: a multiplexer skips only what all skip.
+class LibraryBodySkipper : public clang::ASTConsumer {
+ public:
+  explicit LibraryBodySkipper(fs::path root) : project_(std::move(root)) {}
+  void Initialize(clang::ASTContext& context) override { sm_ = &context.getSourceManager(); }
+  bool shouldSkipFunctionBody(clang::Decl* decl) override {
+    return sm_ && !project_.Contains(*sm_, decl->getLocation());
+  }
+
+ private:
+  ProjectPaths project_;
+  const clang::SourceManager* sm_ = nullptr;
+};
+
+struct BuildOutcome {
+  bool touched_project = false;
+  bool unguarded_include = false;  // a file included from the source itself is not include-guarded
 };
 
 class WatchedGeneratePchAction : public clang::GeneratePCHAction {
  public:
-  WatchedGeneratePchAction(std::optional<fs::path> root, bool& touched) : root_(std::move(root)), touched_(touched) {}
+  WatchedGeneratePchAction(const PchBuild& build, BuildOutcome& outcome) : build_(build), outcome_(outcome) {}
 
  protected:
   bool BeginSourceFileAction(clang::CompilerInstance& compiler) override {
     if (!clang::GeneratePCHAction::BeginSourceFileAction(compiler)) return false;
-    if (root_) {
-      compiler.getPreprocessor().addPPCallbacks(
-          std::make_unique<ProjectFileWatch>(compiler.getSourceManager(), *root_, touched_));
-    }
+    compiler.getPreprocessor().addPPCallbacks(std::make_unique<ProjectFileWatch>(
+        compiler.getSourceManager(), build_.forbidden_root, outcome_.touched_project, direct_));
+    UnitParseRequest request{build_.project_root.value_or(fs::path()), build_.source, build_.args, build_.readable_roots};
+    for (ParseConsumer* consumer : build_.consumers) consumer->BeginParse(compiler, request);
     return true;
   }
 
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance& compiler,
+                                                        llvm::StringRef file) override {
+    std::unique_ptr<clang::ASTConsumer> writer = clang::GeneratePCHAction::CreateASTConsumer(compiler, file);
+    if (!writer || !build_.project_root) return writer;
+    std::vector<std::unique_ptr<clang::ASTConsumer>> consumers;
+    consumers.push_back(std::move(writer));
+    consumers.push_back(std::make_unique<LibraryBodySkipper>(*build_.project_root));
+    return std::make_unique<clang::MultiplexConsumer>(std::move(consumers));
+  }
+
+  void EndSourceFileAction() override {
+    if (build_.require_guarded_includes) {
+      clang::HeaderSearch& search = getCompilerInstance().getPreprocessor().getHeaderSearchInfo();
+      for (const clang::FileEntry* entry : direct_) {
+        if (!search.isFileMultipleIncludeGuarded(entry)) outcome_.unguarded_include = true;
+      }
+    }
+    clang::GeneratePCHAction::EndSourceFileAction();
+  }
+
  private:
-  std::optional<fs::path> root_;
-  bool& touched_;
+  const PchBuild& build_;
+  BuildOutcome& outcome_;
+  std::vector<const clang::FileEntry*> direct_;
 };
 
 class GeneratePch : public clang::tooling::ToolAction {
  public:
-  GeneratePch(std::string output, bool skip_bodies, std::optional<fs::path> root)
-      : output_(std::move(output)), skip_bodies_(skip_bodies), root_(std::move(root)) {}
+  GeneratePch(const PchBuild& build, std::string output) : build_(build), output_(std::move(output)) {}
 
   bool runInvocation(std::shared_ptr<clang::CompilerInvocation> invocation, clang::FileManager* files,
                      std::shared_ptr<clang::PCHContainerOperations> pch_operations,
                      clang::DiagnosticConsumer* diagnostics) override {
     invocation->getFrontendOpts().OutputFile = output_;
     invocation->getFrontendOpts().ProgramAction = clang::frontend::GeneratePCH;
-    // The unit's parse skips bodies outside the project; a library preamble holds nothing else.
-    invocation->getFrontendOpts().SkipFunctionBodies = skip_bodies_;
+    // The unit's parse skips bodies outside the project (a library preamble holds nothing else).
+    invocation->getFrontendOpts().SkipFunctionBodies = build_.skip_bodies;
     clang::CompilerInstance compiler(std::move(pch_operations));
     compiler.setInvocation(std::move(invocation));
     compiler.setFileManager(files);
     compiler.createDiagnostics(diagnostics, /*ShouldOwnClient=*/false);
     compiler.createSourceManager(*files);
-    WatchedGeneratePchAction action(root_, touched_project);
-    return compiler.ExecuteAction(action) && !compiler.getDiagnostics().hasErrorOccurred() && !touched_project;
+    WatchedGeneratePchAction action(build_, outcome);
+    return compiler.ExecuteAction(action) && !compiler.getDiagnostics().hasErrorOccurred() &&
+           !outcome.touched_project && !outcome.unguarded_include;
   }
 
-  bool touched_project = false;
+  BuildOutcome outcome;
 
  private:
+  const PchBuild& build_;
   std::string output_;
-  bool skip_bodies_;
-  std::optional<fs::path> root_;
 };
 
 // Keeps the first error (HIPFORGE_PCH_DEBUG=1 prints why a PCH did not build).
@@ -116,6 +165,17 @@ class SilentConsumer : public clang::DiagnosticConsumer {
   std::string first_error;
 };
 
+// Whether `arg` only chooses which diagnostics are shown (warning flags, error limits, diagnostic formatting):
+// it never changes what a header declares, and Clang checks diagnostic options only for implicit modules, not
+// for a PCH. -Wp, -Wl, -Wa, pass options on to other tools and are kept.
+bool IsDiagnosticOnly(std::string_view arg) {
+  auto starts = [&](std::string_view prefix) { return arg.substr(0, prefix.size()) == prefix; };
+  if (starts("-Wp,") || starts("-Wl,") || starts("-Wa,")) return false;
+  return arg == "-w" || arg == "-pedantic" || arg == "-pedantic-errors" || (starts("-W") && arg.size() > 2) ||
+         starts("-ferror-limit=") || starts("-fdiagnostics-") || starts("-fno-diagnostics-") ||
+         arg == "-fcolor-diagnostics" || arg == "-fno-color-diagnostics" || starts("-fmessage-length=");
+}
+
 // One build per PCH at a time in this process (other processes race safely via rename); different PCHs build
 // in parallel.
 std::mutex& BuildMutex(const fs::path& pch) {
@@ -127,17 +187,9 @@ std::mutex& BuildMutex(const fs::path& pch) {
   return *mutex;
 }
 
-struct PchSource {
-  fs::path pch;                        // what to build
-  fs::path source;                     // written with `text`, then precompiled
-  std::string text;
-  std::vector<std::string> args;
-  std::vector<std::string> readable_roots;
-  bool skip_bodies = false;
-  std::optional<fs::path> forbidden_root;  // a file under it (not a system header) fails the build
-};
+}  // namespace
 
-bool BuildPch(const PchSource& build) {
+bool BuildPch(const PchBuild& build) {
   std::error_code error;
   fs::create_directories(build.pch.parent_path(), error);
   if (error) return false;
@@ -154,19 +206,23 @@ bool BuildPch(const PchSource& build) {
   SilentConsumer diagnostics;
   tool.setDiagnosticConsumer(&diagnostics);
   tool.setPrintErrorMessage(false);
-  GeneratePch action(temporary.string(), build.skip_bodies, build.forbidden_root);
+  GeneratePch action(build, temporary.string());
   const bool built = tool.run(&action) == 0 && fs::exists(temporary, error);
   if (built) fs::rename(temporary, build.pch, error);
   if (!built || error) {
     if (const char* debug = std::getenv("HIPFORGE_PCH_DEBUG"); debug && *debug) {
       std::fprintf(stderr, "hipforge: no PCH %s: %s\n", build.pch.c_str(),
-                   action.touched_project ? "it includes a project file" : diagnostics.first_error.c_str());
+                   action.outcome.touched_project      ? "it includes a project file"
+                   : action.outcome.unguarded_include ? "it includes a file without an include guard"
+                                                      : diagnostics.first_error.c_str());
     }
     fs::remove(temporary, error);
     return false;
   }
   return true;
 }
+
+namespace {
 
 // The implicit CUDA wrapper include, and the standard headers most CUDA sources begin with: in the shared prelude
 // they are parsed once per run instead of once per unit (HIPIFY's lit suite on a cold cache: 40.0 -> 32.2 s
@@ -179,85 +235,18 @@ constexpr char kPreludeSource[] =
     "#include <string>\n#include <vector>\n#include <iostream>\n#include <algorithm>\n"
     "#endif\n";
 
-// Whether `arg` only chooses which diagnostics are shown (warning flags, error limits, diagnostic formatting):
-// it never changes what a header declares, and Clang checks diagnostic options only for implicit modules, not
-// for a PCH. -Wp, -Wl, -Wa, pass options on to other tools and are kept.
-bool IsDiagnosticOnly(std::string_view arg) {
-  auto starts = [&](std::string_view prefix) { return arg.substr(0, prefix.size()) == prefix; };
-  if (starts("-Wp,") || starts("-Wl,") || starts("-Wa,")) return false;
-  return arg == "-w" || arg == "-pedantic" || arg == "-pedantic-errors" || (starts("-W") && arg.size() > 2) ||
-         starts("-ferror-limit=") || starts("-fdiagnostics-") || starts("-fno-diagnostics-") ||
-         arg == "-fcolor-diagnostics" || arg == "-fno-color-diagnostics" || starts("-fmessage-length=");
-}
-
-// A PCH's build arguments and key: the unit's without diagnostic-only options, so units whose build flags differ
-// only in warnings share one prelude and one preamble PCH (their own parse keeps every flag).
-std::vector<std::string> PchArguments(const std::vector<std::string>& args) {
-  std::vector<std::string> kept;
-  kept.reserve(args.size());
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (IsDiagnosticOnly(args[i])) continue;
-    if (args[i] == "-Xclang" && i + 1 < args.size() && IsDiagnosticOnly(args[i + 1])) {
-      ++i;
-      continue;
-    }
-    kept.push_back(args[i]);
-  }
-  return kept;
-}
-
-std::string KeyOf(const std::vector<std::string>& args, std::string_view extra, const CacheLocations& locations) {
-  std::string key_text = clang::getClangFullVersion();
-  for (const auto& arg : args) key_text += '\n' + locations.KeyText(arg);
-  key_text += '\n';
-  key_text += extra;
-  return Sha256Hex(key_text).substr(0, 24);
-}
-
-// The directives that begin `content` (Clang's preamble: leading comments and directives, never ending inside
-// an #if), one per line with comments dropped, so that units differing only in their leading comments share a
-// PCH. nullopt unless they include something and every quoted include would resolve the same from the PCH's
-// source as from the unit: nothing of that name beside the unit (quoted includes search the includer's
-// directory first).
+// The directives that begin `content` (Clang's preamble), one per line with comments dropped, so that units
+// differing only in their leading comments share a PCH. nullopt unless they include something and every quoted
+// include would resolve the same from the PCH's source as from the unit: nothing of that name beside the unit
+// (quoted includes search the includer's directory first).
 std::optional<std::string> LibraryPreamble(std::string_view content, const fs::path& unit) {
-  clang::LangOptions lang;
-  lang.CPlusPlus = lang.CPlusPlus11 = lang.CPlusPlus14 = lang.CPlusPlus17 = lang.LineComment = true;
-  const llvm::StringRef buffer(content.data(), content.size());
-  const clang::PreambleBounds bounds = clang::Lexer::ComputePreamble(buffer, lang);
-  const std::string region(content.substr(0, bounds.Size));  // the lexer needs a NUL at the end
-  clang::Lexer lexer(clang::SourceLocation(), lang, region.data(), region.data(), region.data() + region.size());
-  // Clang's preamble may end inside an #if (its own preambles carry the conditional stack): cut it back to
-  // the last line where every conditional is closed.
+  const LeadingDirectives directives = LeadingDirectivesOf(content);
   std::string preamble;
-  size_t balanced = 0;
-  int depth = 0;
-  bool directive_name = false;
-  clang::Token token;
-  auto end_line = [&] {
-    if (depth == 0) balanced = preamble.size();
-  };
-  for (;;) {
-    const bool last = lexer.LexFromRawLexer(token);
-    if (token.is(clang::tok::eof)) break;
-    if (token.isAtStartOfLine() && !preamble.empty()) {
-      end_line();
-      preamble += '\n';
-    } else if (token.hasLeadingSpace()) {
-      preamble += ' ';  // never inside <a.h>: its pieces touch
-    }
-    const char* end = lexer.getBufferLocation();
-    preamble.append(end - token.getLength(), token.getLength());
-    if (directive_name && token.is(clang::tok::raw_identifier)) {
-      const llvm::StringRef name = token.getRawIdentifier();
-      if (name == "if" || name == "ifdef" || name == "ifndef") ++depth;
-      if (name == "endif") --depth;
-    }
-    directive_name = token.isAtStartOfLine() && token.is(clang::tok::hash);
-    if (last) break;
+  for (size_t i = directives.lines.size(); i-- > 0;) {
+    if (!directives.balanced[i]) continue;
+    for (size_t j = 0; j <= i; ++j) preamble += directives.lines[j] + '\n';
+    break;
   }
-  if (!preamble.empty()) end_line();
-  preamble.resize(balanced);
-  if (!preamble.empty()) preamble += '\n';
   // Line-wise: a preamble is only comments and directives (a commented-out include errs on the safe side).
   static const std::regex kInclude(R"(^[ \t]*#[ \t]*(include|include_next|import)\b[ \t]*(.*)$)");
   if (preamble.find("__has_include") != std::string::npos) return std::nullopt;  // may see the unit's directory
@@ -280,26 +269,89 @@ std::optional<std::string> LibraryPreamble(std::string_view content, const fs::p
 
 }  // namespace
 
+// A PCH's build arguments and key: the unit's without diagnostic-only options, so units whose build flags differ
+// only in warnings share one prelude and one preamble PCH (their own parse keeps every flag).
+std::vector<std::string> PchArguments(const std::vector<std::string>& args) {
+  std::vector<std::string> kept;
+  kept.reserve(args.size());
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (IsDiagnosticOnly(args[i])) continue;
+    if (args[i] == "-Xclang" && i + 1 < args.size() && IsDiagnosticOnly(args[i + 1])) {
+      ++i;
+      continue;
+    }
+    kept.push_back(args[i]);
+  }
+  return kept;
+}
+
+std::string PchKey(const std::vector<std::string>& args, std::string_view extra, const CacheLocations& locations) {
+  std::string key_text = clang::getClangFullVersion();
+  for (const auto& arg : args) key_text += '\n' + locations.KeyText(arg);
+  key_text += '\n';
+  key_text += extra;
+  return Sha256Hex(key_text).substr(0, 24);
+}
+
+LeadingDirectives LeadingDirectivesOf(std::string_view content) {
+  clang::LangOptions lang;
+  lang.CPlusPlus = lang.CPlusPlus11 = lang.CPlusPlus14 = lang.CPlusPlus17 = lang.LineComment = true;
+  const llvm::StringRef buffer(content.data(), content.size());
+  const clang::PreambleBounds bounds = clang::Lexer::ComputePreamble(buffer, lang);
+  const std::string region(content.substr(0, bounds.Size));  // the lexer needs a NUL at the end
+  clang::Lexer lexer(clang::SourceLocation(), lang, region.data(), region.data(), region.data() + region.size());
+  // Clang's preamble may end inside an #if (its own preambles carry the conditional stack): `balanced` says
+  // after which lines every conditional is closed.
+  LeadingDirectives result;
+  int depth = 0;
+  bool directive_name = false;
+  clang::Token token;
+  for (;;) {
+    const bool last = lexer.LexFromRawLexer(token);
+    if (token.is(clang::tok::eof)) break;
+    if (token.isAtStartOfLine() && !result.lines.empty()) {
+      result.balanced.push_back(depth == 0);
+      result.lines.emplace_back();
+    } else if (token.hasLeadingSpace()) {
+      if (result.lines.empty()) result.lines.emplace_back();
+      result.lines.back() += ' ';  // never inside <a.h>: its pieces touch
+    }
+    if (result.lines.empty()) result.lines.emplace_back();
+    const char* end = lexer.getBufferLocation();
+    result.lines.back().append(end - token.getLength(), token.getLength());
+    if (directive_name && token.is(clang::tok::raw_identifier)) {
+      const llvm::StringRef name = token.getRawIdentifier();
+      if (name == "if" || name == "ifdef" || name == "ifndef") ++depth;
+      if (name == "endif") --depth;
+    }
+    directive_name = token.isAtStartOfLine() && token.is(clang::tok::hash);
+    if (last) break;
+  }
+  if (!result.lines.empty()) result.balanced.push_back(depth == 0);
+  return result;
+}
+
 std::optional<fs::path> EnsurePreludePch(const std::vector<std::string>& unit_args, const CacheLocations& locations) {
   const std::vector<std::string> args = PchArguments(unit_args);
   const fs::path& directory = locations.pch;
   // Library bodies are skipped as the units' own parses skip them (their key says so: older PCHs had them).
-  const std::string key = KeyOf(args, std::string(kPreludeSource) + "\nbodies skipped", locations);
+  const std::string key = PchKey(args, std::string(kPreludeSource) + "\nbodies skipped", locations);
   const auto pch = directory / (key + ".pch");
   std::lock_guard lock(BuildMutex(pch));
   std::error_code error;
   if (fs::exists(pch, error)) return pch;
-  PchSource build{pch, directory / ("prelude-" + key + ".cu"), kPreludeSource, args, {}, /*skip_bodies=*/true};
+  PchBuild build{pch, directory / ("prelude-" + key + ".cu"), kPreludeSource, args};
   if (!BuildPch(build)) return std::nullopt;
   return pch;
 }
 
-std::optional<fs::path> EnsurePreamblePch(const PreamblePchRequest& request) {
+std::optional<fs::path> EnsurePreamblePch(const PreamblePchRequest& request, bool* refused) {
+  if (refused) *refused = true;
   std::optional<std::string> preamble = LibraryPreamble(request.content, request.unit);
   if (!preamble) return std::nullopt;
   const std::string extension = request.unit.extension().string();
   std::vector<std::string> args = PchArguments(request.args);
-  const std::string key = KeyOf(args, extension + '\n' + *preamble, {request.directory, request.shim_directory});
+  const std::string key = PchKey(args, extension + '\n' + *preamble, {request.directory, request.shim_directory});
   const auto pch = request.directory / ("preamble-" + key + ".pch");
   const auto marker = request.directory / ("preamble-" + key + ".none");
   const auto seen = request.directory / ("preamble-" + key + ".seen");
@@ -307,6 +359,7 @@ std::optional<fs::path> EnsurePreamblePch(const PreamblePchRequest& request) {
   std::error_code error;
   if (fs::exists(pch, error)) return pch;
   if (fs::exists(marker, error)) return std::nullopt;
+  if (refused) *refused = false;
   // Admitted on its second sighting, in this run or a later one: writing a PCH costs more than parsing the
   // preamble once, so a preamble no other unit shares (most of them on a first run) must not pay for one.
   if (!fs::exists(seen, error)) {
@@ -314,10 +367,12 @@ std::optional<fs::path> EnsurePreamblePch(const PreamblePchRequest& request) {
     std::ofstream(seen) << "hipforge: this preamble was seen once; it is precompiled when seen again\n";
     return std::nullopt;
   }
-  PchSource build{pch, request.directory / ("preamble-" + key + extension), std::move(*preamble), std::move(args),
-                  request.readable_roots, /*skip_bodies=*/true, request.root};
+  PchBuild build{pch, request.directory / ("preamble-" + key + extension), std::move(*preamble), std::move(args),
+                 request.readable_roots};
+  build.forbidden_root = request.root;
   if (!BuildPch(build)) {
     std::ofstream(marker) << "hipforge: this preamble includes a project file or does not build alone\n";
+    if (refused) *refused = true;
     return std::nullopt;
   }
   return pch;

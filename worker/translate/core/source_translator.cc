@@ -11,12 +11,14 @@
 #include <set>
 #include <sstream>
 #include <thread>
+#include <unistd.h>
 
 #include "common/sha256.h"
 #include "worker/translate/core/ast_pass.h"
 #include "worker/translate/core/edit_composer.h"
 #include "worker/translate/core/name_resolver.h"
 #include "worker/translate/core/pch_cache.h"
+#include "worker/translate/core/prefix_pch.h"
 #include "worker/translate/core/prelude_pch.h"
 #include "worker/translate/core/token_pass.h"
 #include "worker/translate/core/translation_cache.h"
@@ -97,6 +99,17 @@ struct UnitOutcome : UnitFacts {
   std::vector<UnitArgumentReport> arguments;
 };
 
+// A unit whose facts are not in the cache: what its parses need.
+struct UnitWork {
+  bool parse = false;  // false: its facts are decided (the cache had them, or it cannot be read)
+  std::string relative;
+  fs::path absolute;
+  std::vector<UnitCommand> commands;
+  std::string content;
+  std::string args_text;  // the cache key's arguments
+  std::vector<std::vector<IncludePrefix>> prefixes;  // per configuration: candidates (prefix_pch.h)
+};
+
 }  // namespace
 
 // Everything one Parse/Compose call knows (ParsedSources::state). The translator keeps none of it in its members
@@ -107,6 +120,8 @@ struct ParsedSourcesState {
   std::vector<std::string> units;              // sources, in the order given
   std::vector<std::string> requested_headers;  // headers asked for explicitly
   std::vector<UnitOutcome> facts;              // per unit
+  std::unique_ptr<PrefixPchs> prefix_pchs;     // while Parse runs, when include prefixes are precompiled
+  IncludePrefixPlan prefix_plan;
 };
 
 namespace {
@@ -156,13 +171,26 @@ class SourceTranslatorImpl : public SourceTranslator {
     facts.resize(units.size());
     std::mutex progress_mutex;
     std::atomic<int> done{0};
+    auto report = [&](size_t i) {
+      if (!progress) return;
+      std::lock_guard lock(progress_mutex);
+      progress({"translate", ++done, static_cast<int>(units.size()), units[i]});
+    };
+    // First the cache, so that only the units left to parse decide which include prefixes are shared.
+    std::vector<UnitWork> work(units.size());
+    if (UsePrefixPchs(absolute_root)) {
+      state->prefix_pchs = std::make_unique<PrefixPchs>(JobPchDirectory());
+    }
     ParallelFor(units.size(), Jobs(), [&](size_t i) {
-      facts[i] = FactsForUnit(*state, units[i], cache ? &*cache : nullptr, companion);
-      if (progress) {
-        std::lock_guard lock(progress_mutex);
-        progress({"translate", ++done, static_cast<int>(units.size()), units[i]});
-      }
+      work[i] = PrepareUnit(*state, units[i], cache ? &*cache : nullptr, companion, facts[i]);
+      if (!work[i].parse) report(i);
     });
+    ParallelFor(units.size(), Jobs(), [&](size_t i) {
+      if (!work[i].parse) return;
+      facts[i] = ParseUnitWork(*state, work[i], cache ? &*cache : nullptr, companion, std::move(facts[i]));
+      report(i);
+    });
+    state->prefix_pchs.reset();  // the job's prefix PCHs go with it
     return ParsedSources{root, files, std::move(state)};
   }
 
@@ -274,58 +302,108 @@ class SourceTranslatorImpl : public SourceTranslator {
   }
 
   // The per-call state (root, unit arguments) lives in `call`, never in the translator: one translator serves
-  // concurrent calls.
-  UnitOutcome FactsForUnit(const ParsedSourcesState& call, const std::string& relative, TranslationCache* cache,
-                           ParseCompanion* companion) const {
-    UnitOutcome outcome;
-    const fs::path& root = call.root;
-    const fs::path absolute = root / relative;
-    const std::vector<UnitCommand> commands = call.arguments->For(absolute);
-    for (const UnitCommand& command : commands) outcome.arguments.push_back(command.report);
-    const auto content = ReadFileBytes(absolute);
+  // concurrent calls. Fills `outcome` with the unit's arguments, and its facts when the cache has them.
+  UnitWork PrepareUnit(ParsedSourcesState& call, const std::string& relative, TranslationCache* cache,
+                       ParseCompanion* companion, UnitOutcome& outcome) const {
+    UnitWork work;
+    work.relative = relative;
+    work.absolute = call.root / relative;
+    work.commands = call.arguments->For(work.absolute);
+    for (const UnitCommand& command : work.commands) outcome.arguments.push_back(command.report);
+    auto content = ReadFileBytes(work.absolute);
     if (!content) {
       outcome.fallback_reason = "cannot read " + relative;
       outcome.files[relative];
-      return outcome;
+      return work;
     }
-    std::string args_text;
-    for (const UnitCommand& command : commands) {
-      for (const auto& arg : command.args) args_text += locations_.KeyText(arg) + '\n';  // a copied cache hits
-      args_text += "--\n";
+    work.content = std::move(*content);
+    for (const UnitCommand& command : work.commands) {
+      for (const auto& arg : command.args) work.args_text += locations_.KeyText(arg) + '\n';  // a copied cache hits
+      work.args_text += "--\n";
     }
     if (cache) {
-      auto cached = cache->Lookup(relative, *content, args_text, root);
+      auto cached = cache->Lookup(relative, work.content, work.args_text, call.root);
       // A companion's results must come from the cache too, or the unit is parsed again (for both).
-      if (cached && (!companion || (!cached->companion.is_null() && companion->Restore(absolute, cached->companion)))) {
+      if (cached &&
+          (!companion || (!cached->companion.is_null() && companion->Restore(work.absolute, cached->companion)))) {
         static_cast<UnitFacts&>(outcome) = std::move(*cached);
         outcome.from_cache = true;
-        return outcome;
+        return work;
       }
     }
+    work.parse = true;
+    if (call.prefix_pchs) {
+      for (size_t i = 0; i < work.commands.size(); ++i) {
+        work.prefixes.push_back(IncludePrefixes(work.content, work.absolute, call.root, work.commands[i].args,
+                                                locations_, PrefixSalt(i == 0 ? companion : nullptr)));
+        call.prefix_plan.Count(work.prefixes.back());
+      }
+    }
+    return work;
+  }
+
+  UnitOutcome ParseUnitWork(const ParsedSourcesState& call, const UnitWork& work, TranslationCache* cache,
+                            ParseCompanion* companion, UnitOutcome outcome) const {
+    const std::string& relative = work.relative;
+    const std::string_view content = work.content;
+    auto prefix = [&](size_t configuration) -> std::optional<IncludePrefix> {
+      if (configuration >= work.prefixes.size()) return std::nullopt;
+      return call.prefix_plan.Choose(work.prefixes[configuration]);
+    };
     // One parse per configuration; their facts are merged so that every configuration's code is converted.
     // The first configuration's parse also feeds the companion (the analyzer's AST rules).
-    UnitFacts facts = ParseConfiguration(call, absolute, *content, commands.front().args, companion);
+    UnitFacts facts =
+        ParseConfiguration(call, work.absolute, content, work.commands.front().args, companion, prefix(0));
     nlohmann::json companion_result = std::move(facts.companion);
-    for (size_t i = 1; i < commands.size(); ++i) {
-      MergeConfiguration(facts, ParseConfiguration(call, absolute, *content, commands[i].args, nullptr));
+    for (size_t i = 1; i < work.commands.size(); ++i) {
+      MergeConfiguration(facts,
+                         ParseConfiguration(call, work.absolute, content, work.commands[i].args, nullptr, prefix(i)));
     }
     facts.companion = std::move(companion_result);
-    if (!facts.parsed) AddFallbackFacts(call, relative, *content, facts);
+    if (!facts.parsed) AddFallbackFacts(call, relative, work.content, facts);
     facts.files[relative];  // the unit always has an entry
     for (const auto& [path, file] : facts.files) {
-      if (auto bytes = path == relative ? content : ReadFileBytes(root / path)) facts.dependencies[path] = Sha256Hex(*bytes);
+      if (path == relative) {
+        facts.dependencies[path] = Sha256Hex(work.content);
+      } else if (auto bytes = ReadFileBytes(call.root / path)) {
+        facts.dependencies[path] = Sha256Hex(*bytes);
+      }
     }
-    if (cache) cache->Store(relative, *content, args_text, facts);
+    if (cache) cache->Store(relative, work.content, work.args_text, facts);
     static_cast<UnitFacts&>(outcome) = std::move(facts);
     return outcome;
+  }
+
+  // Include prefixes are precompiled per job when PCHs are on, except with the PCH directory inside the project
+  // (the PCH sources would be project files).
+  bool UsePrefixPchs(const fs::path& root) const {
+    if (!options_.use_prefix_pch || !options_.use_prelude_pch || !frontend_.cuda_path()) return false;
+    std::error_code error;
+    const fs::path pch = fs::weakly_canonical(fs::absolute(locations_.pch), error);
+    const fs::path relative = pch.lexically_relative(root);
+    return error || relative.empty() || *relative.begin() == "..";
+  }
+
+  fs::path JobPchDirectory() const {
+    static std::atomic<uint64_t> jobs{0};
+    // Not a PCH cache entry name (no dot): eviction leaves it alone, and the job removes it.
+    return locations_.pch / ("prefix-job-" + std::to_string(::getpid()) + "-" + std::to_string(jobs++));
+  }
+
+  // A prefix PCH built with a companion records the companion's view too: parses with and without one never
+  // share one.
+  static std::string PrefixSalt(ParseCompanion* companion) {
+    return companion ? "companion " + companion->CacheSalt() : "no companion";
   }
 
   // Parses with the unit's library preamble PCH (chained on the prelude PCH), else the prelude PCH, else
   // neither: a PCH that fails the parse is dropped and the next one is tried, so a PCH never decides the facts.
   UnitFacts ParseConfiguration(const ParsedSourcesState& call, const fs::path& absolute, std::string_view content,
-                               const std::vector<std::string>& args, ParseCompanion* companion) const {
+                               const std::vector<std::string>& args, ParseCompanion* companion,
+                               const std::optional<IncludePrefix>& prefix) const {
     AstPassRequest request{call.root, absolute, args, call.arguments->readable_roots()};
     std::vector<fs::path> pchs;  // the most specific first
+    const PrefixPchs::Built* prefix_pch = nullptr;  // pchs[0] when set
     std::vector<PchCache::Use> in_use;  // not evicted while this parse (or a preamble build on them) runs
     if (options_.use_prelude_pch && frontend_.cuda_path()) {
       const fs::path& directory = locations_.pch;
@@ -335,12 +413,23 @@ class SourceTranslatorImpl : public SourceTranslator {
         if (!request.readable_roots.empty()) request.readable_roots.push_back(directory.string());
         std::vector<std::string> chained = args;
         chained.insert(chained.end(), {"-include-pch", prelude->string()});
+        // A library preamble's PCH outlives the job; a project include prefix's is the job's, for the units
+        // whose preamble is not a library one (or cannot be precompiled as one).
+        bool refused = true;
         if (options_.use_preamble_pch) {
           if (auto preamble = EnsurePreamblePch({content, absolute, call.root, chained, request.readable_roots,
-                                                 directory, locations_.shims})) {
+                                                 directory, locations_.shims},
+                                                &refused)) {
             in_use.push_back(pch_cache_.Pin({*preamble}));
             pchs.push_back(*preamble);
           }
+        }
+        if (pchs.empty() && refused && prefix && call.prefix_pchs) {
+          prefix_pch = call.prefix_pchs->Get(*prefix, PrefixRequest(call, absolute, chained, request.readable_roots,
+                                                                    companion));
+          // Its record holds the companion's view when the build had one (the key's salt says whether).
+          if (prefix_pch && prefix_pch->record.size() != (companion ? 2u : 1u)) prefix_pch = nullptr;
+          if (prefix_pch) pchs.push_back(prefix_pch->pch);
         }
         pchs.push_back(*prelude);
       }
@@ -357,7 +446,13 @@ class SourceTranslatorImpl : public SourceTranslator {
       consumer = companion ? companion->ConsumerFor(absolute) : nullptr;  // a failed parse's results are not the unit's
       request.companions.clear();
       if (consumer) request.companions = {consumer.get()};
+      const bool with_prefix = prefix_pch && attempt == 0;
+      request.project_pch = with_prefix;
+      request.prefix_record = with_prefix ? &prefix_pch->record.at(0) : nullptr;
+      if (with_prefix && consumer) consumer->SeedPrefix(prefix_pch->record.at(1));
       facts = RunAstPass(request, resolver_, &parse);
+      // A parse with a prefix PCH that fails is not trusted with the error: the parse without it decides.
+      if (with_prefix && !facts.parsed) continue;
       if (attempt == 1 && preamble_error && (facts.parsed || facts.fallback_reason != *preamble_error)) {
         RejectPreamblePch(pchs[0], /*stale=*/IsPchProblem(*preamble_error));
       }
@@ -379,6 +474,24 @@ class SourceTranslatorImpl : public SourceTranslator {
     }
     if (consumer) facts.companion = consumer->Finish(parse);
     return facts;
+  }
+
+  PrefixPchs::Request PrefixRequest(const ParsedSourcesState& call, const fs::path& absolute,
+                                    const std::vector<std::string>& chained,
+                                    const std::vector<std::string>& readable_roots, ParseCompanion* companion) const {
+    PrefixPchs::Request request;
+    request.extension = absolute.extension().string();
+    request.args = chained;
+    request.readable_roots = readable_roots;
+    request.root = call.root;
+    request.consumers = [this, &call, &absolute, companion] {
+      std::vector<std::unique_ptr<ParseConsumer>> consumers;
+      consumers.push_back(MakePrefixFactsRecorder(call.root, resolver_));
+      std::unique_ptr<ParseConsumer> consumer = companion ? companion->ConsumerFor(absolute) : nullptr;
+      if (consumer) consumers.push_back(std::move(consumer));
+      return consumers;
+    };
+    return request;
   }
 
   // A second configuration's facts join the first's: what one parse skipped (an #ifdef of a define the
@@ -560,6 +673,13 @@ absl::StatusOr<std::unique_ptr<SourceTranslator>> CreateSourceTranslator(Transla
   if (!frontend.ok()) return frontend.status();
   absl::StatusOr<uint64_t> cap = PchCacheCap(options.pch_cache_bytes);
   if (!cap.ok()) return cap.status();
+  // Any binary's switch, as the cache size is (operators, bench/ggml): 0 turns the per-job prefix PCHs off.
+  if (const char* prefix = std::getenv("HIPFORGE_PREFIX_PCH"); prefix && *prefix) {
+    if (std::string_view(prefix) != "0" && std::string_view(prefix) != "1") {
+      return absl::InvalidArgumentError(std::string("HIPFORGE_PREFIX_PCH: expected 0 or 1, not ") + prefix);
+    }
+    options.use_prefix_pch = options.use_prefix_pch && std::string_view(prefix) == "1";
+  }
   return std::make_unique<SourceTranslatorImpl>(std::move(options), std::move(*frontend), *cap);
 }
 

@@ -35,6 +35,7 @@ struct TranslateOptions {
   bool guess_build_flags = true;    // without -p: include dirs guessed from the tree, -D from build files
   bool use_prelude_pch = true;      // precompile the CUDA prelude once (see prelude_pch.h)
   bool use_preamble_pch = true;     // and each distinct library preamble, chained on it (needs the prelude's)
+  bool use_prefix_pch = true;       // and each include prefix units of a job share, for the job (prefix_pch.h)
   std::optional<std::filesystem::path> pch_directory;  // unset: <cache_directory>/pch, else ~/.cache/hipforge/pch
   // The PCH directory's size cap in bytes, least recently used PCHs evicted past it (pch_cache.h); 0: unbounded.
   // Unset: $HIPFORGE_PCH_CACHE_SIZE ("2G", "500M"), else 2 GiB.

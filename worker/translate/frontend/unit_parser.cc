@@ -94,7 +94,8 @@ class LibraryInstantiationFilter : public clang::ExternalSemaSource {
 // (CUB, Thrust) cost only their parse.
 class ProjectScopeConsumer : public clang::SemaConsumer {
  public:
-  ProjectScopeConsumer(mat::MatchFinder& finder, ProjectPaths& project) : finder_(finder), project_(project) {}
+  ProjectScopeConsumer(mat::MatchFinder& finder, ProjectPaths& project, bool project_pch)
+      : finder_(finder), project_(project), project_pch_(project_pch) {}
 
   void Initialize(clang::ASTContext& context) override { sm_ = &context.getSourceManager(); }
   void InitializeSema(clang::Sema& sema) override { sema_ = &sema; }
@@ -122,6 +123,15 @@ class ProjectScopeConsumer : public clang::SemaConsumer {
 
   void HandleTranslationUnit(clang::ASTContext& context) override {
     std::vector<clang::Decl*> scope;
+    if (project_pch_) {
+      // The prefix PCH's project declarations: the ones a parse without it is handed first (loading the
+      // translation unit's declarations is the price, far below parsing them).
+      for (clang::Decl* decl : context.getTranslationUnitDecl()->decls()) {
+        if (decl->isFromASTFile() && project_.Contains(context.getSourceManager(), decl->getLocation())) {
+          scope.push_back(decl);
+        }
+      }
+    }
     for (clang::Decl* decl : top_level_) {
       if (project_.Contains(context.getSourceManager(), decl->getLocation())) scope.push_back(decl);
     }
@@ -132,6 +142,7 @@ class ProjectScopeConsumer : public clang::SemaConsumer {
  private:
   mat::MatchFinder& finder_;
   ProjectPaths& project_;
+  bool project_pch_;
   const clang::SourceManager* sm_ = nullptr;
   clang::Sema* sema_ = nullptr;
   llvm::IntrusiveRefCntPtr<LibraryInstantiationFilter> instantiation_filter_;
@@ -152,7 +163,7 @@ class SharedAction : public clang::ASTFrontendAction {
 
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&, llvm::StringRef) override {
     for (ParseConsumer* consumer : consumers_) consumer->RegisterMatchers(finder_);
-    return std::make_unique<ProjectScopeConsumer>(finder_, project_);
+    return std::make_unique<ProjectScopeConsumer>(finder_, project_, request_.project_pch);
   }
 
  private:

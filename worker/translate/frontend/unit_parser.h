@@ -26,6 +26,9 @@ struct UnitParseRequest {
   std::filesystem::path file;  // absolute path of the translation unit
   std::vector<std::string> args;  // complete Clang arguments without the file (one configuration)
   std::vector<std::string> readable_roots;  // non-empty: the parse reads nothing outside these
+  // The parse loads a PCH that holds project files (a shared include prefix, core/prefix_pch.h): the matchers
+  // visit the project declarations it holds too, before the unit's own, in the order the prefix declared them.
+  bool project_pch = false;
 };
 
 struct UnitParseResult {
@@ -45,6 +48,13 @@ class ParseConsumer {
   // Matchers run over the project's own top-level declarations (files under the root that are not system
   // headers; never the prelude PCH's or the toolkit's). Bodies of functions outside the project are skipped.
   virtual void RegisterMatchers(clang::ast_matchers::MatchFinder& finder) = 0;
+
+  // A shared include prefix is preprocessed once, when its PCH is built (core/prefix_pch.h: BeginParse runs on
+  // that build, no matchers); a parse that loads the PCH does not see the preprocessor enter the prefix's files.
+  // A consumer whose preprocessor callbacks record something returns what they recorded over the prefix, and is
+  // handed it back before each parse that loads the PCH, so that its results are those of a parse without it.
+  virtual nlohmann::json PrefixRecord() { return nullptr; }
+  virtual void SeedPrefix(const nlohmann::json& record) { (void)record; }
 };
 
 // Parses `request.file` once and runs every consumer's callbacks and matchers on that one AST.

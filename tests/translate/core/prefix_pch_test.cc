@@ -1,0 +1,287 @@
+// Project include prefixes precompiled per job (core/prefix_pch.h, issue 31): units that begin with the same
+// project headers are parsed with one PCH of them. It must change nothing but the time: the translator's output
+// and diagnostics and the analyzer's findings are those of parses without it; a PCH built for one configuration
+// is never used for another; a header edit is never hidden by a PCH; a prefix whose header has no include guard
+// is not precompiled.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <random>
+
+#include "worker/translate/analyze/analyzer.h"
+#include "worker/translate/core/prefix_pch.h"
+#include "worker/translate/core/prelude_pch.h"
+#include "worker/translate/core/source_translator.h"
+#include "worker/translate/frontend/unit_parser.h"
+
+namespace hipforge::translate {
+namespace {
+
+namespace fs = std::filesystem;
+
+// What the translator and the analyzer get from a header: a project macro, an inactive branch, a launch and a
+// warp call inside a template the units instantiate, an argument rewrite, a CUDA-looking name of the project's.
+constexpr const char* kCommonHeader = R"(#pragma once
+#include <cuda_runtime.h>
+#include <cuda_fp16.h>
+#define CHECK(call) do { cudaError_t e = (call); if (e != cudaSuccess) return (int)e; } while (0)
+int cudaBlockSize = 256;
+#ifdef NEVER_DEFINED
+inline void unused_branch() { cudaDeviceReset(); }
+#endif
+template <typename T> __global__ void scale(T* p, T by) {
+  int lane = threadIdx.x % 32;
+  p[lane] = __shfl_sync(0xffffffff, p[lane], 0) * by;
+}
+template <typename T> int launch_scale(T* p, T by) {
+  scale<T><<<1, cudaBlockSize>>>(p, by);
+  return (int)cudaGetLastError();
+}
+template <typename T> float low_half(T h2) { return __half2float(h2.x); }
+__constant__ float table[4];
+inline int load_table(const float* host) { CHECK(cudaMemcpyToSymbol(table, host, sizeof(table))); return 0; }
+)";
+
+std::string Unit(const std::string& type, const std::string& extra = "") {
+  return "// a unit of the project\n#include \"common.cuh\"\n" + extra + "int run_" + type + "() {\n  " + type +
+         "* d;\n  CHECK(cudaMalloc(&d, 64 * sizeof(" + type + ")));\n  int r = launch_scale<" + type + ">(d, (" +
+         type + ")2);\n  __half2 h2 = __floats2half2_rn(1.f, 2.f);\n  r += (int)low_half(h2);\n  CHECK(cudaFree(d));\n"
+         "  return r;\n}\n";
+}
+
+class PrefixPchTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!fs::exists("/usr/local/cuda/include/cuda_runtime.h") && !std::getenv("CUDA_PATH")) {
+      GTEST_SKIP() << "no CUDA toolkit: no prelude PCH to chain a prefix PCH on";
+    }
+    base_ = fs::temp_directory_path() / ("hipforge-prefix-pch-" + std::to_string(std::random_device{}()));
+    fs::create_directories(base_ / "tree");
+    root_ = fs::canonical(base_ / "tree");
+  }
+  void TearDown() override {
+    if (!base_.empty()) fs::remove_all(base_);
+  }
+
+  void Write(const std::string& relative, const std::string& text) {
+    fs::create_directories((root_ / relative).parent_path());
+    std::ofstream(root_ / relative, std::ios::binary) << text;
+  }
+
+  TranslateOptions Options(bool prefix) {
+    TranslateOptions options;
+    options.jobs = 2;
+    options.frontend.shim_directory = base_ / "shims";
+    options.pch_directory = base_ / "pch";
+    options.use_prefix_pch = prefix;
+    return options;
+  }
+
+  struct Run {
+    std::map<std::string, std::string> outputs;
+    std::vector<std::string> diagnostics;  // the translator's, per file
+    std::vector<std::string> findings;     // the analyzer's AST rules' (through the shared parse)
+    uint64_t pch_builds = 0;
+    uint64_t parses = 0;
+  };
+
+  // The repository pass's order: the translator parses with the analyzer's companion, the analyzer takes the
+  // companion's results, the translator composes.
+  Run Translate(const TranslateOptions& options, const std::vector<fs::path>& files) {
+    Run run;
+    auto translator = CreateSourceTranslator(options);
+    EXPECT_TRUE(translator.ok()) << translator.status();
+    AnalyzeOptions analyze;
+    analyze.jobs = 1;
+    analyze.frontend = options.frontend;
+    auto lookup = MakeUnitArgumentLookup(options, root_);
+    EXPECT_TRUE(lookup.ok()) << lookup.status();
+    analyze.unit_arguments = *lookup;
+    auto analyzer = CreateAnalyzer(analyze);
+    EXPECT_TRUE(analyzer.ok()) << analyzer.status();
+    std::unique_ptr<ParseCompanion> companion = (*analyzer)->MakeParseCompanion(root_);
+    const uint64_t builds = PchBuildCount(), parses = UnitParseCount();
+    auto parsed = (*translator)->Parse(root_, files, companion.get(), nullptr);
+    EXPECT_TRUE(parsed.ok()) << parsed.status();
+    run.pch_builds = PchBuildCount() - builds;
+    run.parses = UnitParseCount() - parses;
+    auto analysis = (*analyzer)->Analyze(root_, files, nullptr, companion.get());
+    EXPECT_TRUE(analysis.ok()) << analysis.status();
+    auto translations = (*translator)->Compose(*parsed, {}, nullptr);
+    EXPECT_TRUE(translations.ok()) << translations.status();
+    for (const FileTranslation& file : *translations) {
+      EXPECT_NE(file.status, FileStatus::kFallback) << file.path << ": " << file.fallback_reason;
+      run.outputs[file.path] = file.output;
+      for (const Finding& finding : file.diagnostics) {
+        run.diagnostics.push_back(file.path + " " + finding.rule_id + " " + std::to_string(finding.location.line) +
+                                  ":" + std::to_string(finding.location.column) + " " + finding.message);
+      }
+    }
+    for (const Finding& finding : analysis->findings) {
+      run.findings.push_back(finding.rule_id + " " + finding.location.path + ":" +
+                             std::to_string(finding.location.line) + ":" +
+                             std::to_string(finding.location.column) + " " + finding.message);
+    }
+    return run;
+  }
+
+  size_t LeftInPchDirectory(const std::string& prefix) {
+    size_t count = 0;
+    for (const auto& entry : fs::recursive_directory_iterator(base_ / "pch")) {
+      count += entry.path().filename().string().rfind(prefix, 0) == 0;
+    }
+    return count;
+  }
+
+  fs::path base_, root_;
+};
+
+TEST_F(PrefixPchTest, UnitsSharingAProjectPrefixGetWhatTheyGetWithoutIt) {
+  Write("common.cuh", kCommonHeader);
+  Write("a.cu", Unit("float"));
+  Write("b.cu", Unit("int", "#define B_UNIT 1\n"));
+  Write("c.cu", Unit("double"));
+  const Run plain = Translate(Options(false), {"a.cu", "b.cu", "c.cu"});
+  const Run shared = Translate(Options(true), {"a.cu", "b.cu", "c.cu"});
+  EXPECT_EQ(shared.pch_builds, 1u) << "one PCH of `#include \"common.cuh\"` for the three units";
+  EXPECT_EQ(shared.parses, 3u) << "and one parse per unit";
+  EXPECT_EQ(shared.outputs, plain.outputs);
+  EXPECT_EQ(shared.diagnostics, plain.diagnostics);
+  EXPECT_EQ(shared.findings, plain.findings);
+  // What the header's facts decide: the inactive branch, the argument rewrite, the project's own names.
+  const std::string& header = shared.outputs.at("common.cuh");
+  EXPECT_NE(header.find("hipDeviceReset"), std::string::npos) << header;
+  EXPECT_NE(header.find("int cudaBlockSize"), std::string::npos) << "the project's own name is kept: " << header;
+  EXPECT_NE(header.find("hipMemcpyToSymbol(HIP_SYMBOL(table)"), std::string::npos) << header;
+  EXPECT_FALSE(shared.findings.empty()) << "the analyzer's rules saw the header's warp call";
+  EXPECT_EQ(LeftInPchDirectory("prefix-"), 0u) << "the job's prefix PCHs go with it";
+}
+
+TEST_F(PrefixPchTest, APrefixPchIsNeverUsedForAnotherConfiguration) {
+  Write("common.cuh", std::string(kCommonHeader) +
+                          "#ifdef WIDE\ninline int wide() { return cudaDeviceSynchronize(); }\n#endif\n");
+  Write("a.cu", Unit("float"));
+  Write("b.cu", Unit("int"));
+  Write("c.cu", Unit("double"));
+  // a.cu and c.cu are built with WIDE, b.cu without: a.cu and c.cu share one PCH, b.cu has none.
+  std::string database = "[";
+  for (const char* unit : {"a.cu", "b.cu", "c.cu"}) {
+    const std::string file = (root_ / unit).string();
+    const std::string define = std::string(unit) == "b.cu" ? "" : "-DWIDE ";
+    database += std::string(database.size() > 1 ? "," : "") + "{\"directory\": \"" + root_.string() +
+                "\", \"command\": \"nvcc " + define + "-c " + file + "\", \"file\": \"" + file + "\"}";
+  }
+  Write("compile_commands.json", database + "]");
+  const Run plain = Translate(Options(false), {"a.cu", "b.cu", "c.cu"});
+  const Run shared = Translate(Options(true), {"a.cu", "b.cu", "c.cu"});
+  EXPECT_EQ(shared.pch_builds, 1u) << "a.cu and c.cu (WIDE) share one; b.cu's configuration has no partner";
+  EXPECT_EQ(shared.outputs, plain.outputs);
+  EXPECT_EQ(shared.diagnostics, plain.diagnostics);
+  EXPECT_EQ(shared.findings, plain.findings);
+  EXPECT_NE(shared.outputs.at("common.cuh").find("hipDeviceSynchronize"), std::string::npos);
+
+  // Two configurations of one unit each pair with another unit's: one PCH per configuration.
+  std::string two = "[";
+  for (const char* unit : {"a.cu", "b.cu"}) {
+    const std::string file = (root_ / unit).string();
+    for (const char* define : {"-DWIDE ", ""}) {
+      two += std::string(two.size() > 1 ? "," : "") + "{\"directory\": \"" + root_.string() +
+             "\", \"command\": \"nvcc " + define + "-c " + file + "\", \"file\": \"" + file + "\"}";
+    }
+  }
+  Write("compile_commands.json", two + "]");
+  const Run plain_two = Translate(Options(false), {"a.cu", "b.cu"});
+  const Run shared_two = Translate(Options(true), {"a.cu", "b.cu"});
+  EXPECT_EQ(shared_two.pch_builds, 2u) << "one prefix PCH per configuration";
+  EXPECT_EQ(shared_two.parses, 4u);
+  EXPECT_EQ(shared_two.outputs, plain_two.outputs);
+  EXPECT_EQ(shared_two.findings, plain_two.findings);
+}
+
+TEST_F(PrefixPchTest, AHeaderEditIsNeverHiddenByAPch) {
+  Write("common.cuh", kCommonHeader);
+  Write("a.cu", Unit("float"));
+  Write("b.cu", Unit("int"));
+  TranslateOptions options = Options(true);
+  options.cache_directory = base_ / "cache";
+  options.pch_directory.reset();  // <cache>/pch, as the repository pass has it
+  const Run first = Translate(options, {"a.cu", "b.cu"});
+  EXPECT_EQ(first.pch_builds, 2u) << "the prelude and the prefix";
+  // The same size and modification time (a PCH checks only those): the facts cache sees the bytes.
+  std::string edited = kCommonHeader;
+  edited.replace(edited.find("cudaDeviceReset"), 15, "cudaGetLastError");
+  edited.replace(edited.find("#ifdef NEVER_DEFINED"), 20, "#ifndef NEVER_DEFIN");
+  ASSERT_EQ(edited.size(), std::string(kCommonHeader).size());
+  const auto mtime = fs::last_write_time(root_ / "common.cuh");
+  Write("common.cuh", edited);
+  fs::last_write_time(root_ / "common.cuh", mtime);
+  const Run second = Translate(options, {"a.cu", "b.cu"});
+  EXPECT_EQ(second.parses, 2u) << "both units depend on the edited header";
+  EXPECT_EQ(second.pch_builds, 1u) << "a new job, a new prefix PCH";
+  EXPECT_NE(second.outputs.at("common.cuh").find("unused_branch() { hipGetLastError();"), std::string::npos)
+      << second.outputs.at("common.cuh");
+  EXPECT_EQ(second.outputs, Translate(Options(false), {"a.cu", "b.cu"}).outputs);
+  EXPECT_EQ(LeftInPchDirectory("prefix-"), 0u);
+}
+
+TEST_F(PrefixPchTest, APrefixIncludingAHeaderWithoutGuardIsNotPrecompiled) {
+  // Included again by the unit parsed with the PCH, an unguarded header would be read twice.
+  Write("table.inc", "ENTRY(cudaMalloc)\nENTRY(cudaFree)\n");
+  const std::string unit = "#define ENTRY(name) int name##_seen = 1;\n#include \"table.inc\"\n#undef ENTRY\n"
+                           "#include <cuda_runtime.h>\nint main() { int* d; cudaMalloc(&d, 4); return 0; }\n";
+  Write("a.cu", unit);
+  Write("b.cu", unit);
+  const Run plain = Translate(Options(false), {"a.cu", "b.cu"});
+  const Run shared = Translate(Options(true), {"a.cu", "b.cu"});
+  EXPECT_EQ(shared.pch_builds, 1u) << "tried once, refused";
+  EXPECT_EQ(shared.parses, 2u) << "each unit parsed once, without it";
+  EXPECT_EQ(shared.outputs, plain.outputs);
+  EXPECT_EQ(shared.diagnostics, plain.diagnostics);
+}
+
+TEST(IncludePrefixesTest, CutsAfterEachIncludeWithEveryConditionalClosed) {
+  const fs::path dir = fs::temp_directory_path() / ("hipforge-prefixes-" + std::to_string(std::random_device{}()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "beside.h") << "#pragma once\n";
+  const fs::path unit = dir / "u.cu";
+  const std::string content =
+      "// leading comment\n#define FIRST 1\n#include \"beside.h\" // trailing\n#include \"elsewhere.h\"\n"
+      "#ifdef FIRST\n#include <vector>\n#endif\n#include <map>\n#pragma once\n#include <set>\nint x;\n";
+  const CacheLocations locations{dir / "pch", dir / "shims"};
+  const auto prefixes = IncludePrefixes(content, unit, dir, {"-DX"}, locations, "salt");
+  ASSERT_EQ(prefixes.size(), 3u) << "after beside.h, elsewhere.h and map; <vector> is inside #ifdef; #pragma ends";
+  EXPECT_EQ(prefixes[0].text, "#define FIRST 1\n#include \"" + dir.string() + "/beside.h\"\n")
+      << "a quoted include beside the unit is made absolute, comments are dropped";
+  EXPECT_EQ(prefixes[2].text, prefixes[0].text + "#include \"elsewhere.h\"\n#ifdef FIRST\n#include <vector>\n"
+                                                 "#endif\n#include <map>\n");
+  // The key holds the arguments and the salt: another configuration never shares it.
+  EXPECT_NE(IncludePrefixes(content, unit, dir, {"-DY"}, locations, "salt")[0].key, prefixes[0].key);
+  EXPECT_NE(IncludePrefixes(content, unit, dir, {"-DX"}, locations, "other")[0].key, prefixes[0].key);
+  EXPECT_EQ(IncludePrefixes("// other comment\n" + content, unit, dir, {"-DX"}, locations, "salt")[0].key,
+            prefixes[0].key);
+
+  IncludePrefixPlan plan;
+  plan.Count(prefixes);
+  EXPECT_FALSE(plan.Choose(prefixes).has_value()) << "no other unit has it";
+  const auto other = IncludePrefixes("#define FIRST 1\n#include \"beside.h\"\n#include \"elsewhere.h\"\nint y;\n", unit,
+                                     dir, {"-DX"}, locations, "salt");
+  plan.Count(other);
+  ASSERT_TRUE(plan.Choose(prefixes).has_value());
+  EXPECT_EQ(plan.Choose(prefixes)->key, prefixes[1].key) << "the longest shared one";
+  EXPECT_FALSE(IncludePrefixes("#include SOME_MACRO\n#include <map>\n", unit, dir, {}, locations, "").size());
+  EXPECT_FALSE(
+      IncludePrefixes("#if __has_include(<map>)\n#endif\n#include <map>\n", unit, dir, {}, locations, "").size());
+  // Library headers alone are left to the prelude and library preamble PCHs: a prefix must reach a project file,
+  // beside the unit or through an -I directory in the tree (not one outside it).
+  EXPECT_EQ(IncludePrefixes("#include <map>\n#include <set>\n", unit, dir, {}, locations, "").size(), 0u);
+  EXPECT_EQ(IncludePrefixes("#include <map>\n#include \"beside.h\"\n", unit, dir, {}, locations, "").size(), 1u);
+  fs::create_directories(dir / "include");
+  std::ofstream(dir / "include" / "lib.h") << "#pragma once\n";
+  EXPECT_EQ(IncludePrefixes("#include <lib.h>\n", unit, dir, {"-I", (dir / "include").string()}, locations, "").size(),
+            1u);
+  EXPECT_EQ(IncludePrefixes("#include <lib.h>\n", unit, dir / "elsewhere", {"-Iinclude"}, locations, "").size(), 0u);
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace hipforge::translate

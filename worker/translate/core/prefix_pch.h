@@ -1,0 +1,94 @@
+#pragma once
+// Include prefixes shared by a job's units (issue 31): most units of a large project begin with the same
+// project headers (ggml's `#include "common.cuh"`, or `#include "../fattn-vec.cuh"` in 49 template instances),
+// which every unit's parse would preprocess and parse again. The longest prefix of a unit's leading directives
+// that another unit to be parsed in this job shares (same configuration: the same Clang arguments) is built
+// once per job into a PCH chained on the prelude PCH, and each unit starting with it is parsed once, whole,
+// with it. Project function bodies stay in it; what the consumers' preprocessor callbacks saw over the prefix
+// is recorded at the build (ParseConsumer::PrefixRecord) and handed to each parse that loads it, and the
+// matchers visit the PCH's project declarations (UnitParseRequest::project_pch): the facts are those of a parse
+// without the PCH. The PCHs live in a directory of the job's own, removed at its end: a PCH never outlives the
+// files it was built from, and a job never sees another's.
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "worker/translate/core/pch_cache.h"
+#include "worker/translate/frontend/unit_parser.h"
+
+namespace hipforge::translate {
+
+struct IncludePrefix {
+  std::string text;  // the directives, one per line; quoted includes found beside the unit made absolute
+  std::string key;   // text, Clang arguments, extension and `salt`: equal keys precompile the same thing
+};
+
+// A unit's candidate prefixes in one configuration (`args`: its Clang arguments, without any PCH), shortest
+// first: its leading directives cut after each #include where every conditional is closed, once one of the
+// includes reaches a project file under `root` (beside the unit, or through an -I/-iquote directory in the tree):
+// library headers alone are the prelude's and the library preamble's. Only #include, #define, #undef and
+// conditionals qualify (a #pragma or anything else ends the candidates, so does a computed include or
+// __has_include, which would look in the PCH source's directory).
+std::vector<IncludePrefix> IncludePrefixes(std::string_view content, const std::filesystem::path& unit,
+                                           const std::filesystem::path& root, const std::vector<std::string>& args,
+                                           const CacheLocations& locations, std::string_view salt);
+
+// Which prefix each unit of a job uses: the longest of its candidates that at least one other unit (or another
+// configuration) to be parsed in the job has too. Count every unit first, then Choose.
+class IncludePrefixPlan {
+ public:
+  void Count(const std::vector<IncludePrefix>& candidates);  // thread-safe
+  std::optional<IncludePrefix> Choose(const std::vector<IncludePrefix>& candidates) const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<std::string, int> counts_;
+};
+
+// One job's prefix PCHs, in `directory` (created on first use, removed with everything in it on destruction).
+class PrefixPchs {
+ public:
+  explicit PrefixPchs(std::filesystem::path directory) : directory_(std::move(directory)) {}
+  ~PrefixPchs();
+  PrefixPchs(const PrefixPchs&) = delete;
+  PrefixPchs& operator=(const PrefixPchs&) = delete;
+
+  struct Built {
+    std::filesystem::path pch;
+    nlohmann::json record;  // one ParseConsumer::PrefixRecord per consumer, in the order the build gave them
+  };
+  struct Request {
+    std::string extension;                  // the unit's (".cu"): the PCH source is parsed as the unit is
+    std::vector<std::string> args;          // the unit's, with -include-pch of the prelude PCH
+    std::vector<std::string> readable_roots;
+    std::filesystem::path root;             // the project
+    // The consumers whose preprocessor callbacks record the prefix (called only when it is built).
+    std::function<std::vector<std::unique_ptr<ParseConsumer>>()> consumers;
+  };
+  // The PCH of `prefix`, built by the first caller (others wait for it); null when it does not build (an error in
+  // the prefix, a directly included file without an include guard): the unit is parsed without it.
+  const Built* Get(const IncludePrefix& prefix, const Request& request);
+
+  uint64_t builds() const;  // PCH builds so far (tests: one per shared prefix and configuration)
+
+ private:
+  struct Entry {
+    std::once_flag once;
+    std::optional<Built> built;
+  };
+  std::filesystem::path directory_;
+  mutable std::mutex mutex_;
+  std::map<std::string, std::unique_ptr<Entry>> entries_;
+  uint64_t builds_ = 0;
+};
+
+}  // namespace hipforge::translate
