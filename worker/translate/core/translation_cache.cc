@@ -2,8 +2,8 @@
 
 #include <fstream>
 #include <sstream>
-#include <unistd.h>
 
+#include "common/file_io.h"
 #include "common/sha256.h"
 
 namespace hipforge::translate {
@@ -40,13 +40,7 @@ void TranslationCache::Store(const std::string& relative_path, const std::string
   std::error_code error;
   std::filesystem::create_directories(path.parent_path(), error);
   if (error) return;  // the cache is an optimisation; a read-only cache directory is not an error
-  const auto temporary = path.string() + ".tmp" + std::to_string(::getpid());
-  {
-    std::ofstream out(temporary);
-    out << ToJson(facts).dump();
-    if (!out) return;
-  }
-  std::filesystem::rename(temporary, path, error);
+  (void)WriteFileAtomically(path, ToJson(facts).dump());  // a unique temporary per process and thread, then rename
 }
 
 }  // namespace hipforge::translate

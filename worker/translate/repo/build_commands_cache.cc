@@ -3,7 +3,6 @@
 
 #include <fstream>
 #include <sstream>
-#include <unistd.h>
 
 #include "common/sha256.h"
 
@@ -59,13 +58,7 @@ void BuildDiscoveryCache::Store(const std::string& key, const BuildDiscovery& di
   fs::create_directories(directory_, error);
   if (error) return;  // the cache is an optimisation; a read-only cache directory is not an error
   const fs::path path = directory_ / (key + ".json");
-  const std::string temporary = path.string() + ".tmp" + std::to_string(::getpid());
-  {
-    std::ofstream out(temporary);
-    out << entry.dump();
-    if (!out) return;
-  }
-  fs::rename(temporary, path, error);
+  (void)WriteFileAtomically(path, entry.dump());  // a unique temporary per process and thread, then rename
 }
 
 }  // namespace hipforge::translate

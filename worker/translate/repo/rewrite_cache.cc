@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/file_io.h"
 #include "common/sha256.h"
 
 namespace hipforge::translate {
@@ -59,22 +60,11 @@ void RewriteCache::Store(const std::string& key, const RewriteResult& result) co
                                {"changed_lines", result.changed_lines},
                                {"notes", notes},
                                {"generated_files", result.generated_files}};
-  // Write then rename, so a concurrent reader never sees half an entry.
-  const auto final_path = directory_ / (key + ".json");
-  const auto temp_path = directory_ / (key + ".json.tmp" + std::to_string(reinterpret_cast<uintptr_t>(&result)));
-  const auto output_path = directory_ / (key + ".out");
-  {
-    std::ofstream out(temp_path, std::ios::binary);
-    out << result.output;
-  }
-  std::filesystem::rename(temp_path, output_path, error);
-  if (error) return;
-  {
-    std::ofstream out(temp_path, std::ios::binary);
-    out << json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  }
-  std::filesystem::rename(temp_path, final_path, error);
-  if (error) std::filesystem::remove(temp_path, error);
+  // The output first, then the entry that points at it: a concurrent reader (another process sharing the cache)
+  // never sees half a file, nor an entry without its output.
+  if (!WriteFileAtomically(directory_ / (key + ".out"), result.output).ok()) return;
+  (void)WriteFileAtomically(directory_ / (key + ".json"),
+                            json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
 }  // namespace hipforge::translate
