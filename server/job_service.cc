@@ -3,12 +3,15 @@
 #include <array>
 #include <type_traits>
 #include <fstream>
+#include <optional>
 #include <random>
 
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "common/report/report_json.h"
 #include "common/source_files.h"
 #include "server/job_spec_checks.h"
@@ -47,6 +50,32 @@ absl::Status RequireScope(const Caller& caller, Scope scope, std::string_view ac
   if (caller.Has(scope)) return absl::OkStatus();
   return absl::PermissionDeniedError(absl::StrCat("token ", caller.token_id, " lacks the '", std::string(ScopeName(scope)),
                                                   "' scope needed to ", std::string(action)));
+}
+
+bool IsFullJobId(const std::string& text) {
+  if (text.size() != 36) return false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+    if (dash != (text[i] == '-') || (!dash && !absl::ascii_isxdigit(static_cast<unsigned char>(text[i])))) return false;
+  }
+  return true;
+}
+
+// The hex digits of a job id prefix, lowercased: the start of an id as printed (dashes where the id has them)
+// or the same without dashes. nullopt for any other text.
+std::optional<std::string> HexPrefixOf(const std::string& text) {
+  if (text.empty() || text.size() > 36) return std::nullopt;
+  const bool dashed = text.find('-') != std::string::npos;
+  std::string hex;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const bool dash_here = dashed && (i == 8 || i == 13 || i == 18 || i == 23);
+    if (dash_here != (text[i] == '-')) return std::nullopt;
+    if (dash_here) continue;
+    if (!absl::ascii_isxdigit(static_cast<unsigned char>(text[i]))) return std::nullopt;
+    hex += absl::ascii_tolower(static_cast<unsigned char>(text[i]));
+  }
+  if (hex.size() > 32) return std::nullopt;
+  return hex;
 }
 
 }  // namespace
@@ -157,8 +186,37 @@ absl::StatusOr<Job> JobService::SubmitUnaudited(const Caller& caller, JobSpec sp
   return job;
 }
 
-absl::StatusOr<JobDetails> JobService::GetJob(const Caller& caller, const std::string& job_id) {
-  if (absl::Status allowed = RequireScope(caller, Scope::kRead, "read jobs"); !allowed.ok()) return allowed;
+absl::StatusOr<std::string> JobService::ResolveJobId(const Caller& caller, const std::string& id_or_prefix) {
+  if (IsFullJobId(id_or_prefix)) return id_or_prefix;
+  const std::optional<std::string> hex = HexPrefixOf(id_or_prefix);
+  if (!hex) return absl::NotFoundError(absl::StrCat("no job ", id_or_prefix));
+  constexpr size_t kMinPrefix = 8;  // what `migrate-cli list` and the dashboard show
+  if (hex->size() < kMinPrefix) {
+    return absl::InvalidArgumentError(absl::StrCat("job id '", id_or_prefix, "' is too short: give at least ",
+                                                   kMinPrefix, " characters of it (as `migrate-cli list` shows) or the full id"));
+  }
+  // Two rows tell a unique prefix from an ambiguous one.
+  absl::StatusOr<std::vector<std::string>> ids = store_.FindTeamJobIds(caller.team, *hex, 2);
+  if (!ids.ok()) return ids.status();
+  if (ids->empty()) return absl::NotFoundError(absl::StrCat("no job ", id_or_prefix));
+  if (ids->size() > 1) {
+    return absl::InvalidArgumentError(absl::StrCat("job id prefix '", id_or_prefix, "' is ambiguous: team '",
+                                                   caller.team, "' has several jobs starting with it (",
+                                                   absl::StrJoin(*ids, ", "), ", ...); give more characters or the full id"));
+  }
+  return ids->front();
+}
+
+absl::StatusOr<std::string> JobService::AllowedJobId(const Caller& caller, Scope scope, std::string_view action,
+                                                     const std::string& id_or_prefix) {
+  if (absl::Status allowed = RequireScope(caller, scope, action); !allowed.ok()) return allowed;
+  return ResolveJobId(caller, id_or_prefix);
+}
+
+absl::StatusOr<JobDetails> JobService::GetJob(const Caller& caller, const std::string& id_or_prefix) {
+  absl::StatusOr<std::string> resolved = AllowedJobId(caller, Scope::kRead, "read jobs", id_or_prefix);
+  if (!resolved.ok()) return resolved.status();
+  const std::string& job_id = *resolved;
   absl::StatusOr<Job> job = store_.GetTeamJob(caller.team, job_id);
   if (!job.ok()) return job.status();
   JobDetails details;
@@ -192,10 +250,12 @@ absl::StatusOr<ListJobsPage> JobService::ListJobs(const Caller& caller, ListJobs
   return store_.ListJobs(request);
 }
 
-absl::Status JobService::Watch(const Caller& caller, const std::string& job_id, int64_t after_seq,
+absl::Status JobService::Watch(const Caller& caller, const std::string& id_or_prefix, int64_t after_seq,
                                const std::function<bool(const JobEvent&)>& sink,
                                const std::function<bool()>& cancelled) {
-  if (absl::Status allowed = RequireScope(caller, Scope::kRead, "watch jobs"); !allowed.ok()) return allowed;
+  absl::StatusOr<std::string> resolved = AllowedJobId(caller, Scope::kRead, "watch jobs", id_or_prefix);
+  if (!resolved.ok()) return resolved.status();
+  const std::string& job_id = *resolved;
   // The job's team never changes, so the events of a job this team owns are this team's.
   if (absl::StatusOr<Job> job = store_.GetTeamJob(caller.team, job_id); !job.ok()) return job.status();
   constexpr int kBatch = 500;
@@ -231,12 +291,16 @@ absl::Status JobService::Watch(const Caller& caller, const std::string& job_id, 
   return absl::OkStatus();
 }
 
-absl::StatusOr<ReportSummary> JobService::GetReport(const Caller& caller, const std::string& job_id) {
-  return Audited(caller, "read", job_id + " report", GetReportUnaudited(caller, job_id));
+absl::StatusOr<ReportSummary> JobService::GetReport(const Caller& caller, const std::string& id_or_prefix) {
+  absl::StatusOr<std::string> job_id = AllowedJobId(caller, Scope::kRead, "read reports", id_or_prefix);
+  if (!job_id.ok()) {
+    return Audited(caller, "read", id_or_prefix + " report", absl::StatusOr<ReportSummary>(job_id.status()));
+  }
+  return Audited(caller, "read", *job_id + " report", GetReportUnaudited(caller, *job_id));
 }
 
+// `job_id` is resolved and the caller's scope checked (GetReport).
 absl::StatusOr<ReportSummary> JobService::GetReportUnaudited(const Caller& caller, const std::string& job_id) {
-  if (absl::Status allowed = RequireScope(caller, Scope::kRead, "read reports"); !allowed.ok()) return allowed;
   absl::StatusOr<Job> job = store_.GetTeamJob(caller.team, job_id);
   if (!job.ok()) return job.status();
   absl::StatusOr<std::string> report = store_.GetReport(job_id);
@@ -287,14 +351,18 @@ absl::StatusOr<ReportSummary> JobService::GetReportUnaudited(const Caller& calle
   return summary;
 }
 
-absl::StatusOr<ArtifactDownload> JobService::OpenArtifact(const Caller& caller, const std::string& job_id,
+absl::StatusOr<ArtifactDownload> JobService::OpenArtifact(const Caller& caller, const std::string& id_or_prefix,
                                                           const std::string& role) {
-  return Audited(caller, "read", job_id + " " + role, OpenArtifactUnaudited(caller, job_id, role));
+  absl::StatusOr<std::string> job_id = AllowedJobId(caller, Scope::kRead, "fetch artifacts", id_or_prefix);
+  if (!job_id.ok()) {
+    return Audited(caller, "read", id_or_prefix + " " + role, absl::StatusOr<ArtifactDownload>(job_id.status()));
+  }
+  return Audited(caller, "read", *job_id + " " + role, OpenArtifactUnaudited(caller, *job_id, role));
 }
 
+// `job_id` is resolved and the caller's scope checked (OpenArtifact).
 absl::StatusOr<ArtifactDownload> JobService::OpenArtifactUnaudited(const Caller& caller, const std::string& job_id,
                                                                    const std::string& role) {
-  if (absl::Status allowed = RequireScope(caller, Scope::kRead, "fetch artifacts"); !allowed.ok()) return allowed;
   absl::StatusOr<Job> job = store_.GetTeamJob(caller.team, job_id);
   if (!job.ok()) return job.status();
   absl::StatusOr<std::vector<ArtifactRef>> refs = store_.ListArtifacts(job_id);
@@ -312,13 +380,13 @@ absl::StatusOr<ArtifactDownload> JobService::OpenArtifactUnaudited(const Caller&
   return ArtifactDownload{*found, *std::move(reader)};
 }
 
-absl::StatusOr<Job> JobService::Cancel(const Caller& caller, const std::string& job_id, const std::string& reason) {
-  if (absl::Status allowed = RequireScope(caller, Scope::kCancel, "cancel jobs"); !allowed.ok()) {
-    return Audited(caller, "cancel", job_id, allowed);
-  }
-  absl::StatusOr<Job> job = Audited(caller, "cancel", job_id,
-                                    store_.CancelTeamJob(caller.team, job_id, reason.empty() ? "cancelled by user" : reason));
-  if (job.ok()) spdlog::info("[job={}] cancelled by {}: {}", job_id, caller.token_id, reason);
+absl::StatusOr<Job> JobService::Cancel(const Caller& caller, const std::string& id_or_prefix,
+                                       const std::string& reason) {
+  absl::StatusOr<std::string> job_id = AllowedJobId(caller, Scope::kCancel, "cancel jobs", id_or_prefix);
+  if (!job_id.ok()) return Audited(caller, "cancel", id_or_prefix, std::move(job_id).status());
+  absl::StatusOr<Job> job = Audited(caller, "cancel", *job_id,
+                                    store_.CancelTeamJob(caller.team, *job_id, reason.empty() ? "cancelled by user" : reason));
+  if (job.ok()) spdlog::info("[job={}] cancelled by {}: {}", *job_id, caller.token_id, reason);
   return job;
 }
 

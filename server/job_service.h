@@ -61,6 +61,12 @@ class JobService {
   // it; the job is created only when the tree is acceptable and contains CUDA code. The job's team is
   // the caller's; a spec naming another team is refused.
   absl::StatusOr<Job> Submit(const Caller& caller, JobSpec spec, const ArchiveChunkSource& upload);
+  // A job id as people type it: a full id is returned unchanged (no lookup); otherwise a prefix of at least
+  // 8 hex digits of the id (as `migrate-cli list` and the dashboard show it; dashes optional) names the one
+  // job of the caller's team that starts with it. InvalidArgument for a prefix that is too short or that
+  // several of the team's jobs share (naming them); NotFound when none does, as for an unknown full id.
+  // Every method below that takes a job id resolves it here first.
+  absl::StatusOr<std::string> ResolveJobId(const Caller& caller, const std::string& id_or_prefix);
   absl::StatusOr<JobDetails> GetJob(const Caller& caller, const std::string& job_id);
   // request.team empty or the caller's own; another team's is refused.
   absl::StatusOr<ListJobsPage> ListJobs(const Caller& caller, ListJobsRequest request);
@@ -84,6 +90,9 @@ class JobService {
   const Clock& clock_;
   ServiceLimits limits_;
   absl::StatusOr<Job> SubmitUnaudited(const Caller& caller, JobSpec spec, const ArchiveChunkSource& upload);
+  // The scope check, then ResolveJobId.
+  absl::StatusOr<std::string> AllowedJobId(const Caller& caller, Scope scope, std::string_view action,
+                                           const std::string& id_or_prefix);
   absl::StatusOr<ReportSummary> GetReportUnaudited(const Caller& caller, const std::string& job_id);
   absl::StatusOr<ArtifactDownload> OpenArtifactUnaudited(const Caller& caller, const std::string& job_id,
                                                          const std::string& role);

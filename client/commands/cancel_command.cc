@@ -21,7 +21,7 @@ int RunCancel(CliContext& context, const CancelOptions& options) {
 void AddCancelCommand(CLI::App& app, CliContext& context) {
   auto options = std::make_shared<CancelOptions>();
   CLI::App* command = app.add_subcommand("cancel", "Cancel a job (exit 7 if it already finished)");
-  command->add_option("job", options->job_id, "Job id")->required();
+  command->add_option("job", options->job_id, "Job id, or its first 8 or more characters")->required();
   command->add_option("--reason", options->reason, "Recorded with the cancellation");
   command->callback([&context, options] { context.exit_code = RunCancel(context, *options); });
 }

@@ -25,8 +25,10 @@ int RunReport(CliContext& context, const ReportOptions& options) {
     return context.Fail(absl::NotFoundError("job " + options.job_id + " has no report yet (state " +
                                             JobStateName(report->state()) + ")"));
   }
+  // The server answers with the whole id when the command was given a short one.
+  const std::string job_id = report->job_id().empty() ? options.job_id : report->job_id();
   nlohmann::json document = nlohmann::json::parse(report->report_json());
-  if (!document.contains("job_id")) document["job_id"] = options.job_id;
+  if (!document.contains("job_id")) document["job_id"] = job_id;
   ReportOutputOptions output{.format = *format, .output_path = options.output, .fail_on = *fail_on,
                              .fail_on_name = options.fail_on};
   output.render.rule_catalog = RuleCatalogJson();
@@ -37,7 +39,7 @@ int RunReport(CliContext& context, const ReportOptions& options) {
   // The report of a failed job (e.g. a build that failed) must not pass a CI gate: same codes as status.
   if (report->state() == hipforge::v1::JOB_STATE_FAILED) {
     const std::string verdict = BuildFailureVerdict(document);
-    context.err() << "job " << options.job_id << " failed" << (verdict.empty() ? "" : ": " + verdict) << "\n";
+    context.err() << "job " << job_id << " failed" << (verdict.empty() ? "" : ": " + verdict) << "\n";
     return kExitJobFailed;
   }
   if (report->state() == hipforge::v1::JOB_STATE_CANCELLED) return kExitJobCancelled;
@@ -49,7 +51,7 @@ int RunReport(CliContext& context, const ReportOptions& options) {
 void AddReportCommand(CLI::App& app, CliContext& context) {
   auto options = std::make_shared<ReportOptions>();
   CLI::App* command = app.add_subcommand("report", "Print a job's report as text, JSON, SARIF 2.1.0 or JUnit XML");
-  command->add_option("job", options->job_id, "Job id")->required();
+  command->add_option("job", options->job_id, "Job id, or its first 8 or more characters")->required();
   command->add_option("--format", options->format, "text, json, sarif or junit")
       ->check(CLI::IsMember({"text", "json", "sarif", "junit"}));
   command->add_option("-o,--output", options->output, "Write to this file instead of stdout");

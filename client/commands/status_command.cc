@@ -55,7 +55,7 @@ int RunStatus(CliContext& context, const StatusOptions& options) {
 void AddStatusCommand(CLI::App& app, CliContext& context) {
   auto options = std::make_shared<StatusOptions>();
   CLI::App* command = app.add_subcommand("status", "Show a job's state (exit 3 if it failed, 5 if cancelled)");
-  command->add_option("job", options->job_id, "Job id")->required();
+  command->add_option("job", options->job_id, "Job id, or its first 8 or more characters")->required();
   command->add_flag("--json", options->json, "Print the job as JSON");
   command->callback([&context, options] { context.exit_code = RunStatus(context, *options); });
 }

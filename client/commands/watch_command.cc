@@ -23,7 +23,7 @@ int RunWatch(CliContext& context, const WatchOptions& options) {
 void AddWatchCommand(CLI::App& app, CliContext& context) {
   auto options = std::make_shared<WatchOptions>();
   CLI::App* command = app.add_subcommand("watch", "Follow a job's progress until it finishes");
-  command->add_option("job", options->job_id, "Job id")->required();
+  command->add_option("job", options->job_id, "Job id, or its first 8 or more characters")->required();
   command->add_option("--wait-timeout", options->timeout_seconds, "Give up after this many seconds (0: never)")
       ->check(CLI::NonNegativeNumber);
   command->callback([&context, options] { context.exit_code = RunWatch(context, *options); });

@@ -192,7 +192,10 @@ HttpResponse DashboardApi::Api(const HttpRequest& request, const Caller& caller)
   if (collection == "jobs" && (parts.size() == 4 || parts.size() == 5 || parts.size() == 6)) {
     std::string resource = parts.size() >= 5 ? parts[4] : "";
     if (parts.size() == 6) resource += "/" + parts[5];
-    return JobResource(request, caller, parts[3], resource);
+    // The id as the UI shows it (8 characters) or whole; from here on the whole id.
+    absl::StatusOr<std::string> job_id = jobs_.ResolveJobId(caller, parts[3]);
+    if (!job_id.ok()) return Error(job_id.status());
+    return JobResource(request, caller, *job_id, resource);
   }
   if (collection == "compare" && parts.size() == 3) {
     Params params(request, {"base", "head"});
@@ -200,6 +203,11 @@ HttpResponse DashboardApi::Api(const HttpRequest& request, const Caller& caller)
     auto base_id = params.Text("base");
     auto head_id = params.Text("head");
     if (!base_id || !head_id) return Error(400, "compare needs base and head job ids");
+    for (std::optional<std::string>* id : {&base_id, &head_id}) {
+      absl::StatusOr<std::string> resolved = jobs_.ResolveJobId(caller, **id);
+      if (!resolved.ok()) return Error(resolved.status());
+      *id = *std::move(resolved);
+    }
     auto base = reader_.GetJobHead(team, *base_id);
     if (!base.ok()) return Error(base.status());
     auto head = reader_.GetJobHead(team, *head_id);
@@ -315,6 +323,9 @@ HttpResponse DashboardApi::JobResource(const HttpRequest& request, const Caller&
     // previous finished job.
     std::optional<std::string> since = head->previous_job_id;
     if (auto explicit_since = params.Text("since")) {
+      absl::StatusOr<std::string> since_id = jobs_.ResolveJobId(caller, *explicit_since);
+      if (!since_id.ok()) return Error(since_id.status());
+      explicit_since = *std::move(since_id);
       auto other = reader_.GetJobHead(team, *explicit_since);
       if (!other.ok()) return Error(other.status());
       if (other->repository != head->repository) {

@@ -199,6 +199,11 @@ class JobStore {
   // Tenancy: the job only when it belongs to `team`; another team's job is NotFound, worded exactly
   // like an absent one (no existence oracle). Every caller-facing read and write starts here.
   virtual absl::StatusOr<Job> GetTeamJob(const std::string& team, const std::string& job_id) = 0;
+  // Ids of `team`'s jobs that start with `hex_prefix` (1 to 32 lowercase hex digits, the id without its dashes),
+  // in id order, at most `limit`: how JobService::ResolveJobId turns a short id into a job. InvalidArgument for
+  // a prefix of another shape.
+  virtual absl::StatusOr<std::vector<std::string>> FindTeamJobIds(const std::string& team,
+                                                                 const std::string& hex_prefix, int limit) = 0;
   virtual absl::StatusOr<ListJobsPage> ListJobs(const ListJobsRequest& request) = 0;
   // Moves a non-terminal job to cancelled and its open tasks to cancelled (their leases become
   // invalid). FailedPrecondition if the job already finished.

@@ -164,6 +164,22 @@ class PostgresJobStore final : public JobStore {
     });
   }
 
+  absl::StatusOr<std::vector<std::string>> FindTeamJobIds(const std::string& team, const std::string& hex_prefix,
+                                                         int limit) override {
+    if (hex_prefix.empty() || hex_prefix.size() > 32 ||
+        hex_prefix.find_first_not_of("0123456789abcdef") != std::string::npos) {
+      return absl::InvalidArgumentError("a job id prefix is 1 to 32 lowercase hex digits, got '" + hex_prefix + "'");
+    }
+    return InSingleStatement<std::vector<std::string>>(
+        [&](pqxx::transaction_base& tx) -> absl::StatusOr<std::vector<std::string>> {
+          std::vector<std::string> ids;
+          for (const auto& row : tx.exec_prepared("find_team_job_ids", team, hex_prefix, std::max(limit, 0))) {
+            ids.push_back(row[0].as<std::string>());
+          }
+          return ids;
+        });
+  }
+
   absl::StatusOr<ListJobsPage> ListJobs(const ListJobsRequest& request) override {
     const int page_size = std::clamp(request.page_size, 1, 500);
     std::optional<std::string> before_seq;

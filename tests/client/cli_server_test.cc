@@ -86,6 +86,8 @@ class CliAgainstServer : public ::testing::Test {
             return;
           }
           token_ = created.token;
+          server_bin_ = args[0];
+          database_args_ = database_args;
         }
         if (RunMigrateCli({"--server", server_, "--token", token_, "--timeout", "5", "list", "--page-size", "1"})
                 .exit_code == 0) {
@@ -126,6 +128,8 @@ class CliAgainstServer : public ::testing::Test {
   static inline std::string server_;
   static inline std::string token_;
   static inline std::string start_error_;
+  static inline std::string server_bin_;
+  static inline std::vector<std::string> database_args_;
 };
 
 TEST_F(CliAgainstServer, SubmitWaitFetchAndReportTheExampleRepository) {
@@ -194,6 +198,39 @@ TEST_F(CliAgainstServer, RequireExitsTenWhenTheVerdictIsBelowIt) {
                          "translated_only", "--team", "qa", "--wait-timeout", "600"});
   EXPECT_EQ(translated.exit_code, kExitOk) << translated.err;
   EXPECT_EQ(Cli({"submit", ExampleRepo().string(), "--require", "passed"}).exit_code, kExitUsage);
+}
+
+// The 8 characters `list` and the dashboard show name the job in every command; another team's token does not
+// see it (exit 6, as for an unknown id).
+TEST_F(CliAgainstServer, AnEightCharacterIdPrefixWorksInStatusReportAndFetch) {
+  auto submit = Cli({"submit", ExampleRepo().string(), "--wait", "--translate-only", "--name", "short-id",
+                     "--wait-timeout", "600"});
+  ASSERT_EQ(submit.exit_code, kExitOk) << submit.err;
+  const std::string job_id = submit.out.substr(0, submit.out.find('\n'));
+  ASSERT_EQ(job_id.size(), 36u) << submit.out;
+  const std::string short_id = job_id.substr(0, 8);
+
+  auto status = Cli({"status", short_id});
+  EXPECT_EQ(status.exit_code, kExitOk) << status.err;
+  EXPECT_TRUE(Contains(status.out, "job:      " + job_id)) << status.out;
+  auto report = Cli({"report", short_id, "--format", "json"});
+  ASSERT_EQ(report.exit_code, kExitOk) << report.err;
+  EXPECT_EQ(nlohmann::json::parse(report.out).value("job_id", ""), job_id);
+  ScratchDir outputs("cli-short-id");
+  auto fetch = Cli({"fetch", short_id, "--out", (outputs.path() / "hip").string(), "--patch",
+                    (outputs.path() / "p.diff").string()});
+  EXPECT_EQ(fetch.exit_code, kExitOk) << fetch.err;
+  EXPECT_TRUE(fs::exists(outputs.path() / "hip" / "CMakeLists.txt"));
+  EXPECT_TRUE(Contains(ReadFile(outputs.path() / "p.diff"), "+++ "));
+  EXPECT_EQ(Cli({"watch", short_id, "--wait-timeout", "60"}).exit_code, kExitOk);
+  EXPECT_EQ(Cli({"status", job_id.substr(0, 5)}).exit_code, kExitInputRejected) << "too short to be an id";
+
+  hipforge::testing::TokenCliResult other = hipforge::testing::CreateTeamToken(server_bin_, database_args_, "other");
+  ASSERT_EQ(other.exit_code, 0) << other.err;
+  for (const std::string& command : {"status", "report"}) {
+    auto run = RunMigrateCli({"--server", server_, "--token", other.token, command, short_id});
+    EXPECT_EQ(run.exit_code, kExitNotFound) << command << ": " << run.err;
+  }
 }
 
 TEST_F(CliAgainstServer, UnknownJobsExitSix) {

@@ -106,3 +106,12 @@ SELECT id::text, name, team, labels::text, array_to_json(targets)::text, options
        array_to_json(validate_capabilities)::text, state, input_digest, error_message,
        micros(created_at), micros(updated_at), seq, repository, branch, commit_id
 FROM jobs WHERE id = $1::uuid AND team = $2::text
+
+-- name: find_team_job_ids
+-- A short id ($2: lowercase hex digits of the id without dashes) to the team's jobs that start with it. A range
+-- on the primary key (the prefix padded with 0s up to padded with fs) keeps it an index scan; LIMIT $3 (2 tells
+-- one match from an ambiguous prefix).
+SELECT id::text FROM jobs
+WHERE team = $1::text AND id BETWEEN rpad($2::text, 32, '0')::uuid AND rpad($2::text, 32, 'f')::uuid
+ORDER BY id
+LIMIT $3::integer

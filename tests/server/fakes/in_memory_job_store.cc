@@ -143,6 +143,24 @@ absl::StatusOr<Job> InMemoryJobStore::GetTeamJob(const std::string& team, const 
   return absl::NotFoundError(absl::StrCat("job ", job_id, " not found"));  // worded like an absent one
 }
 
+absl::StatusOr<std::vector<std::string>> InMemoryJobStore::FindTeamJobIds(const std::string& team,
+                                                                          const std::string& hex_prefix, int limit) {
+  if (hex_prefix.empty() || hex_prefix.size() > 32 ||
+      hex_prefix.find_first_not_of("0123456789abcdef") != std::string::npos) {
+    return absl::InvalidArgumentError(absl::StrCat("a job id prefix is 1 to 32 lowercase hex digits, got '",
+                                                   hex_prefix, "'"));
+  }
+  std::lock_guard lock(mutex_);
+  std::vector<std::string> ids;  // jobs_ is ordered by id, as the store's query is
+  for (const auto& [id, job] : jobs_) {
+    if (static_cast<int>(ids.size()) >= limit) break;
+    std::string hex = id;
+    hex.erase(std::remove(hex.begin(), hex.end(), '-'), hex.end());
+    if (job.spec.team == team && hex.compare(0, hex_prefix.size(), hex_prefix) == 0) ids.push_back(id);
+  }
+  return ids;
+}
+
 absl::StatusOr<Job> InMemoryJobStore::CancelLocked(Job& job, const std::string& reason) {
   if (IsTerminal(job.state)) {
     return absl::FailedPreconditionError(

@@ -32,6 +32,8 @@ class InMemoryJobStore final : public JobStore {
   absl::StatusOr<Job> GetJob(const std::string& job_id) override;
   absl::StatusOr<ListJobsPage> ListJobs(const ListJobsRequest& request) override;
   absl::StatusOr<Job> GetTeamJob(const std::string& team, const std::string& job_id) override;
+  absl::StatusOr<std::vector<std::string>> FindTeamJobIds(const std::string& team, const std::string& hex_prefix,
+                                                         int limit) override;
   absl::StatusOr<Job> CancelJob(const std::string& job_id, const std::string& reason) override;
   absl::StatusOr<Job> CancelTeamJob(const std::string& team, const std::string& job_id,
                                     const std::string& reason) override;

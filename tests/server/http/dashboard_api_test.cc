@@ -269,6 +269,13 @@ TEST_F(DashboardApiTest, JobDetailIsTeamScopedAndFinishedJobsRevalidateWithETags
   ExpectError("/api/v1/jobs/" + second_, 404, "no job", "other-token");
   ExpectError("/api/v1/jobs/" + second_ + "/findings", 404, "no job", "other-token");
   ExpectError("/api/v1/jobs/" + second_ + "/nothing", 404, "no such job resource");
+  // The 8 characters the UI shows name the job too, in the team that owns it only (JobService::ResolveJobId).
+  EXPECT_EQ(GetJson("/api/v1/jobs/" + second_.substr(0, 8))["id"], second_);
+  EXPECT_EQ(GetJson("/api/v1/jobs/" + second_.substr(0, 8) + "/findings?since=" + first_.substr(0, 8))["compared_with"],
+            first_);
+  EXPECT_EQ(GetJson("/api/v1/compare?base=" + first_.substr(0, 8) + "&head=" + second_.substr(0, 13))["new"], 1);
+  ExpectError("/api/v1/jobs/" + second_.substr(0, 8), 404, "no job", "other-token");
+  ExpectError("/api/v1/jobs/" + second_.substr(0, 6), 400, "too short");
 
   HttpResult full = Get("/api/v1/jobs/" + second_);
   const std::string etag = full.headers["etag"];

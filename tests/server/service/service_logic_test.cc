@@ -269,6 +269,41 @@ TEST_F(ServiceLogicTest, AnotherTeamsJobIsNotFoundLikeAnAbsentOne) {
   EXPECT_EQ(store_.GetJob(job.id)->state, JobState::kQueued) << "another team's cancel changed nothing";
 }
 
+// Short ids as the dashboard and `migrate-cli list` show them. The fake's ids all start 00000000-0000-4000-8000-,
+// so an 8-character prefix is unique only while one job of the team has it.
+TEST_F(ServiceLogicTest, AShortJobIdNamesTheOneJobOfTheCallersTeamThatStartsWithIt) {
+  const Caller ops{.team = "ops", .scopes = {Scope::kRead, Scope::kCancel}, .token_id = "t2"};
+  const Job theirs = store_.CreateJob({.name = "theirs", .team = "ops"}, {"input", std::string(64, 'a'), 10, ""}).value();
+  const Job job = NewJob(/*validate=*/false);
+  ASSERT_EQ(job.id.substr(0, 8), theirs.id.substr(0, 8));
+  // Unique within qa although ops has a job with the same prefix.
+  EXPECT_EQ(jobs_.ResolveJobId(Qa(), job.id.substr(0, 8)).value_or("?"), job.id);
+  EXPECT_EQ(jobs_.ResolveJobId(Qa(), "00000000-00").value_or("?"), job.id) << "dashes where the id has them";
+  EXPECT_EQ(jobs_.ResolveJobId(Qa(), "00000000000040").value_or("?"), job.id) << "or none";
+  EXPECT_EQ(jobs_.GetJob(Qa(), "00000000")->job.id, job.id);
+  absl::StatusOr<ReportSummary> report = jobs_.GetReport(Qa(), "00000000");
+  EXPECT_EQ(report.status().code(), absl::StatusCode::kNotFound) << "no report yet, but the job was found";
+  EXPECT_NE(report.status().message().find(job.id), std::string::npos) << report.status();
+  // A full id is taken as it is, even one of no job.
+  EXPECT_EQ(jobs_.ResolveJobId(Qa(), job.id).value_or("?"), job.id);
+  EXPECT_EQ(jobs_.ResolveJobId(Qa(), "ffffffff-0000-4000-8000-000000000000").value_or("?"),
+            "ffffffff-0000-4000-8000-000000000000");
+  // Unknown, another team's only, malformed: NotFound as for a full id. Too short: InvalidArgument.
+  EXPECT_EQ(jobs_.ResolveJobId(Qa(), "ffffffff").status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(jobs_.ResolveJobId(ops, theirs.id.substr(0, 8)).value_or("?"), theirs.id);
+  EXPECT_EQ(jobs_.ResolveJobId(Qa(), "0000000-00").status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(jobs_.ResolveJobId(Qa(), "../../etc").status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(jobs_.ResolveJobId(Qa(), "0000000").status().code(), absl::StatusCode::kInvalidArgument);
+  // A second qa job makes the prefix ambiguous: InvalidArgument naming both, and nothing is cancelled.
+  const Job second = NewJob(/*validate=*/false);
+  absl::StatusOr<Job> cancelled = jobs_.Cancel(Qa(), "00000000", "");
+  ASSERT_EQ(cancelled.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(cancelled.status().message().find(job.id), std::string::npos) << cancelled.status();
+  EXPECT_NE(cancelled.status().message().find(second.id), std::string::npos) << cancelled.status();
+  EXPECT_EQ(store_.GetJob(job.id)->state, JobState::kQueued);
+  EXPECT_EQ(store_.GetJob(second.id)->state, JobState::kQueued);
+}
+
 // Reads a whole download the way the gRPC handlers do.
 absl::Status Drain(ArtifactReader& reader, std::string* bytes) {
   for (;;) {

@@ -51,6 +51,42 @@ TEST_F(JobStoreTest, UnknownOrMalformedJobIdIsNotFound) {
   EXPECT_EQ(store_->CancelJob("nope", "").status().code(), absl::StatusCode::kNotFound);
 }
 
+// Short ids (JobService::ResolveJobId): the team's jobs whose id starts with the hex digits, in id order, at most
+// `limit`; another team's jobs are not there.
+TEST_F(JobStoreTest, FindTeamJobIdsMatchesAPrefixOfTheTeamsJobsOnly) {
+  const std::string digest(64, '0');
+  for (const auto& [id, team] : std::vector<std::pair<std::string, std::string>>{
+           {"abcdef12-0000-4000-8000-000000000001", "gpu"},
+           {"abcdef12-0000-4000-8000-000000000002", "gpu"},
+           {"abcdef12-9999-4000-8000-000000000003", "gpu"},
+           {"abcdef34-0000-4000-8000-000000000004", "gpu"},
+           {"12345678-0000-4000-8000-000000000005", "cpu"}}) {
+    Execute("INSERT INTO jobs (id, name, team, input_digest) VALUES ('" + id + "', 'j', '" + team + "', '" + digest +
+            "')");
+  }
+  auto ids = [&](const std::string& team, const std::string& prefix, int limit) {
+    absl::StatusOr<std::vector<std::string>> found = store_->FindTeamJobIds(team, prefix, limit);
+    EXPECT_TRUE(found.ok()) << found.status();
+    return found.ok() ? *found : std::vector<std::string>{"error"};
+  };
+  using Ids = std::vector<std::string>;
+  EXPECT_EQ(ids("gpu", "abcdef34", 2), Ids{"abcdef34-0000-4000-8000-000000000004"});
+  // Three share abcdef12: LIMIT 2 returns the first two, enough to call it ambiguous.
+  EXPECT_EQ(ids("gpu", "abcdef12", 2),
+            (Ids{"abcdef12-0000-4000-8000-000000000001", "abcdef12-0000-4000-8000-000000000002"}));
+  EXPECT_EQ(ids("gpu", "abcdef129999", 2), Ids{"abcdef12-9999-4000-8000-000000000003"});
+  EXPECT_EQ(ids("gpu", "abcdef1200004000800000000000000", 5).size(), 2u);  // 31 digits
+  EXPECT_EQ(ids("gpu", "abcdef12000040008000000000000002", 2), Ids{"abcdef12-0000-4000-8000-000000000002"});
+  EXPECT_EQ(ids("gpu", "abcdef56", 2), Ids{});
+  EXPECT_EQ(ids("gpu", "12345678", 2), Ids{}) << "another team's job";
+  EXPECT_EQ(ids("cpu", "12345678", 2), Ids{"12345678-0000-4000-8000-000000000005"});
+  EXPECT_EQ(ids("cpu", "abcdef12", 2), Ids{});
+  const std::vector<std::string> malformed = {"", "ABCDEF12", "abcdef12-0000", "abc'; --", std::string(33, 'a')};
+  for (const std::string& bad : malformed) {
+    EXPECT_EQ(store_->FindTeamJobIds("gpu", bad, 2).status().code(), absl::StatusCode::kInvalidArgument) << bad;
+  }
+}
+
 TEST_F(JobStoreTest, CreateJobRejectsBadInput) {
   JobSpec spec;
   spec.name = "bad";
