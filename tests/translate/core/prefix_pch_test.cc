@@ -224,6 +224,24 @@ TEST_F(PrefixPchTest, AHeaderEditIsNeverHiddenByAPch) {
   EXPECT_EQ(LeftInPchDirectory("prefix-"), 0u);
 }
 
+TEST_F(PrefixPchTest, ARelativeCacheDirectoryKeepsItsPchs) {
+  // migrate-cli translate --cache cache: PCHs are built and loaded from other working directories.
+  Write("common.cuh", kCommonHeader);
+  Write("a.cu", Unit("float"));
+  Write("b.cu", Unit("int"));
+  const fs::path working = fs::current_path();
+  fs::current_path(base_);
+  TranslateOptions options = Options(true);
+  options.cache_directory = "cache";
+  options.pch_directory.reset();
+  options.frontend.shim_directory.clear();
+  const Run run = Translate(options, {"a.cu", "b.cu"});
+  fs::current_path(working);
+  EXPECT_EQ(run.pch_builds, 2u) << "the prelude and the prefix, each built once and used";
+  EXPECT_EQ(run.parses, 2u) << "no parse failed with a PCH";
+  EXPECT_EQ(run.outputs, Translate(Options(false), {"a.cu", "b.cu"}).outputs);
+}
+
 TEST_F(PrefixPchTest, APrefixIncludingAHeaderWithoutGuardIsNotPrecompiled) {
   // Included again by the unit parsed with the PCH, an unguarded header would be read twice.
   Write("table.inc", "ENTRY(cudaMalloc)\nENTRY(cudaFree)\n");

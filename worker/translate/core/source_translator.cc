@@ -35,9 +35,11 @@ bool IsHeaderPath(const fs::path& path) {
          ext == ".inc";
 }
 
+// Absolute: PCH builds and parses run in other working directories (the PCH's, the unit's), where a relative
+// `-include-pch` names nothing (`migrate-cli translate --cache cache` then failed every parse with a PCH).
 fs::path DefaultPchDirectory(const TranslateOptions& options) {
-  if (options.pch_directory) return *options.pch_directory;
-  if (options.cache_directory) return *options.cache_directory / "pch";
+  if (options.pch_directory) return fs::absolute(*options.pch_directory);
+  if (options.cache_directory) return fs::absolute(*options.cache_directory / "pch");
   if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return fs::path(xdg) / "hipforge" / "pch";
   if (const char* home = std::getenv("HOME"); home && *home) return fs::path(home) / ".cache" / "hipforge" / "pch";
   return fs::temp_directory_path() / "hipforge-pch";
