@@ -91,8 +91,19 @@ absl::StatusOr<ProcessResult> EmbeddedPostgres::RunPg(const std::string& program
 }
 
 absl::Status EmbeddedPostgres::StartImpl() {
+  for (absl::Status (EmbeddedPostgres::*step)() :
+       {&EmbeddedPostgres::FindBinaries, &EmbeddedPostgres::LockDataDirectory, &EmbeddedPostgres::PlaceCluster,
+        &EmbeddedPostgres::InitClusterIfNew, &EmbeddedPostgres::WriteAccessRules, &EmbeddedPostgres::WriteSettings,
+        &EmbeddedPostgres::StopLeftoverPostmaster, &EmbeddedPostgres::StartPostmaster}) {
+    if (absl::Status status = (this->*step)(); !status.ok()) return status;
+  }
+  running_ = true;
+  return CreateDatabase();
+}
+
+// Binaries: explicit, then pg_config, then Debian's versioned directory.
+absl::Status EmbeddedPostgres::FindBinaries() {
   std::error_code error;
-  // Binaries: explicit, then pg_config, then Debian's versioned directory.
   if (options_.bin_dir.empty()) {
     ProcessSpec query;
     query.argv = {"pg_config", "--bindir"};
@@ -110,7 +121,11 @@ absl::Status EmbeddedPostgres::StartImpl() {
     return absl::NotFoundError("PostgreSQL server binaries not found in " + options_.bin_dir.string() +
                                " (install the postgresql package or pass --database-url)");
   }
+  return absl::OkStatus();
+}
 
+absl::Status EmbeddedPostgres::LockDataDirectory() {
+  std::error_code error;
   options_.data_dir = fs::absolute(options_.data_dir, error);
   fs::create_directories(options_.data_dir, error);
   if (error) return absl::InternalError("cannot create " + options_.data_dir.string() + ": " + error.message());
@@ -123,6 +138,11 @@ absl::Status EmbeddedPostgres::StartImpl() {
     return absl::FailedPreconditionError("another process owns the PostgreSQL cluster of " +
                                          options_.data_dir.string());
   }
+  return absl::OkStatus();
+}
+
+absl::Status EmbeddedPostgres::PlaceCluster() {
+  std::error_code error;
   as_root_ = ::geteuid() == 0;
   const passwd* user = nullptr;
   fs::path cluster_root = options_.data_dir;
@@ -166,7 +186,11 @@ absl::Status EmbeddedPostgres::StartImpl() {
       }
     }
   }
+  return absl::OkStatus();
+}
 
+absl::Status EmbeddedPostgres::InitClusterIfNew() {
+  std::error_code error;
   if (!fs::exists(cluster_dir_ / "PG_VERSION", error)) {
     if (!fs::is_empty(cluster_dir_, error)) {
       return absl::FailedPreconditionError(cluster_dir_.string() + " is not empty and holds no PostgreSQL cluster");
@@ -182,21 +206,26 @@ absl::Status EmbeddedPostgres::StartImpl() {
     std::ofstream conf(cluster_dir_ / "postgresql.conf", std::ios::app);
     conf << "\n# Settings written by hipforge on every start.\ninclude_if_exists = 'hipforge.conf'\n";
   }
-  if (auto status = WriteAccessRules(); !status.ok()) return status;
-  {
-    // Unix socket only: no TCP port to collide with other clusters on the machine.
-    std::ofstream conf(cluster_dir_ / "hipforge.conf", std::ios::trunc);
-    conf << "listen_addresses = ''\n"
-         << "unix_socket_directories = '" << socket_dir_.string() << "'\n"
-         << "unix_socket_permissions = 0700\n"
-         << "port = " << options_.port << "\n"
-         << "max_connections = 200\n";
-    // Not durable: no fsync, so an OS crash may lose data, but a killed process may not. Commits stay
-    // synchronous: with synchronous_commit off, a commit the client was told about can sit in the WAL
-    // buffers and die with a postmaster killed -9 (measured: 3 of 5 kills lost the last insert).
-    if (!options_.durable) conf << "fsync = off\nfull_page_writes = off\n";
-  }
+  return absl::OkStatus();
+}
 
+absl::Status EmbeddedPostgres::WriteSettings() {
+  // Unix socket only: no TCP port to collide with other clusters on the machine.
+  std::ofstream conf(cluster_dir_ / "hipforge.conf", std::ios::trunc);
+  conf << "listen_addresses = ''\n"
+       << "unix_socket_directories = '" << socket_dir_.string() << "'\n"
+       << "unix_socket_permissions = 0700\n"
+       << "port = " << options_.port << "\n"
+       << "max_connections = 200\n";
+  // Not durable: no fsync, so an OS crash may lose data, but a killed process may not. Commits stay
+  // synchronous: with synchronous_commit off, a commit the client was told about can sit in the WAL
+  // buffers and die with a postmaster killed -9 (measured: 3 of 5 kills lost the last insert).
+  if (!options_.durable) conf << "fsync = off\nfull_page_writes = off\n";
+  return absl::OkStatus();
+}
+
+absl::Status EmbeddedPostgres::StopLeftoverPostmaster() {
+  std::error_code error;
   // A postmaster left running by an owner that was killed (we hold the lock): stop it, then start
   // under our control.
   if (fs::exists(cluster_dir_ / "postmaster.pid", error)) {
@@ -207,7 +236,10 @@ absl::Status EmbeddedPostgres::StartImpl() {
       if (!stopped.ok()) return stopped.status();
     }
   }
+  return absl::OkStatus();
+}
 
+absl::Status EmbeddedPostgres::StartPostmaster() {
   // After a postmaster was killed -9 its backends live on until they notice (a busy one only after its
   // query), holding its shared memory, and the dead postmaster may not be reaped at once: PostgreSQL
   // refuses to start beside either. We own the data directory (the flock), so wait for them to go.
@@ -230,8 +262,10 @@ absl::Status EmbeddedPostgres::StartImpl() {
     const std::string tail = log.size() > 2000 ? log.substr(log.size() - 2000) : log;
     return absl::InternalError("pg_ctl start failed: " + Describe(*started) + "\n" + tail);
   }
-  running_ = true;
+  return absl::OkStatus();
+}
 
+absl::Status EmbeddedPostgres::CreateDatabase() {
   try {
     pqxx::connection admin(ConnectionString("postgres"));
     pqxx::nontransaction tx(admin);

@@ -53,8 +53,16 @@ class EmbeddedPostgres {
 
  private:
   EmbeddedPostgres(ProcessLauncher& launcher, EmbeddedPostgresOptions options);
-  absl::Status StartImpl();
-  absl::Status WriteAccessRules();  // pg_hba.conf + pg_ident.conf
+  absl::Status StartImpl();  // the steps below, in order
+  absl::Status FindBinaries();
+  absl::Status LockDataDirectory();  // one owner per data directory (flock)
+  absl::Status PlaceCluster();       // where the cluster and its socket live, private to their owner
+  absl::Status InitClusterIfNew();
+  absl::Status WriteAccessRules();   // pg_hba.conf + pg_ident.conf
+  absl::Status WriteSettings();      // hipforge.conf: socket only, fsync per `durable`
+  absl::Status StopLeftoverPostmaster();
+  absl::Status StartPostmaster();
+  absl::Status CreateDatabase();
   absl::StatusOr<ProcessResult> RunPg(const std::string& program, std::vector<std::string> args);
 
   ProcessLauncher& launcher_;
