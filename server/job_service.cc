@@ -15,6 +15,7 @@
 #include "common/report/report_json.h"
 #include "common/source_files.h"
 #include "server/job_spec_checks.h"
+#include "server/store/gate_definition.h"
 
 namespace hipforge::server {
 namespace {
@@ -78,17 +79,44 @@ std::optional<std::string> HexPrefixOf(const std::string& text) {
   return hex;
 }
 
+// What the upload's hipforge.yaml says, onto the spec: without --target its targets (a label says where they came
+// from; without either the job is translated only, and its verdict says so), and its gate definition as the
+// reserved label job_summary reads. Read at every submit, since the gate applies to translate-only jobs too.
+absl::Status ApplyRepositorySettings(const JobService::RepositorySettingsReader& read, const fs::path& tree,
+                                     JobSpec& spec) {
+  if (!read) return absl::OkStatus();
+  absl::StatusOr<JobService::RepositorySettings> settings = read(tree);
+  if (!settings.ok()) return absl::InvalidArgumentError(absl::StrCat("hipforge.yaml: ", settings.status().message()));
+  if (settings->gate) {
+    absl::StatusOr<std::vector<std::string>> gate = ParseGateConditions(*settings->gate, "hipforge.yaml: gate");
+    if (!gate.ok()) return gate.status();
+    spec.labels[kGateLabel] = absl::StrJoin(*gate, ",");
+  }
+  if (!spec.validate || !spec.targets.empty()) return absl::OkStatus();
+  for (const std::string& target : settings->targets) {
+    if (!IsTargetName(target)) {
+      return absl::InvalidArgumentError(absl::StrCat("hipforge.yaml: target '", target, "' is not a GPU target "
+                                                     "like gfx90a, gfx942 or sm_90"));
+    }
+  }
+  if (!settings->targets.empty()) {
+    spec.targets = settings->targets;
+    spec.labels["hipforge.targets"] = "hipforge.yaml";
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 JobService::JobService(JobStore& store, ArtifactStore& artifacts, const Clock& clock, ServiceLimits limits,
-                       fs::path scratch_dir, AuditTrail* audit, RepositoryTargets repository_targets)
+                       fs::path scratch_dir, AuditTrail* audit, RepositorySettingsReader repository_settings)
     : store_(store),
       artifacts_(artifacts),
       clock_(clock),
       limits_(limits),
       scratch_dir_(std::move(scratch_dir)),
       audit_(audit),
-      repository_targets_(std::move(repository_targets)) {}
+      repository_settings_(std::move(repository_settings)) {}
 
 // Records the outcome of `action` on `target` (when there is an audit trail) and passes it on.
 template <typename T>
@@ -159,22 +187,7 @@ absl::StatusOr<Job> JobService::SubmitUnaudited(const Caller& caller, JobSpec sp
         "repository has no CUDA code (no .cu/.cuh files and no C/C++ file using CUDA headers, APIs or "
         "kernels): nothing to migrate");
   }
-  if (spec.validate && spec.targets.empty() && repository_targets_) {
-    // Without --target, the repository's own hipforge.yaml says what to validate for (a label says where the
-    // targets came from); without either the job is translated only, and its verdict says so.
-    absl::StatusOr<std::vector<std::string>> targets = repository_targets_(tree);
-    if (!targets.ok()) return absl::InvalidArgumentError(absl::StrCat("hipforge.yaml: ", targets.status().message()));
-    for (const std::string& target : *targets) {
-      if (!IsTargetName(target)) {
-        return absl::InvalidArgumentError(absl::StrCat("hipforge.yaml: target '", target, "' is not a GPU target "
-                                                       "like gfx90a, gfx942 or sm_90"));
-      }
-    }
-    if (!targets->empty()) {
-      spec.targets = *targets;
-      spec.labels["hipforge.targets"] = "hipforge.yaml";
-    }
-  }
+  if (absl::Status applied = ApplyRepositorySettings(repository_settings_, tree, spec); !applied.ok()) return applied;
   absl::StatusOr<StoredArtifact> stored = (*writer)->Finish();
   if (!stored.ok()) return stored.status();
   ArtifactRef input{"input", stored->digest, stored->size_bytes, DetectMediaType(head)};

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -47,11 +48,17 @@ class JobService {
  public:
   // `scratch_dir` holds uploads being checked (one private directory per upload, removed after).
   // `audit` (may be null) records submissions, report/artifact reads, cancels and refusals.
-  // The targets a repository names for itself (hipforge.yaml's `targets:`), read from an accepted upload.
-  using RepositoryTargets = std::function<absl::StatusOr<std::vector<std::string>>(const std::filesystem::path& tree)>;
-  // `repository_targets` (may be empty): used when a job to validate names no target.
+  // What a repository's hipforge.yaml says about its jobs, read from an accepted upload: `targets:` (used when a
+  // job to validate names none) and `gate:` (the conditions its migration gate requires, names as written).
+  struct RepositorySettings {
+    std::vector<std::string> targets;
+    std::optional<std::vector<std::string>> gate;
+  };
+  using RepositorySettingsReader = std::function<absl::StatusOr<RepositorySettings>(const std::filesystem::path& tree)>;
+  // `repository_settings` (may be empty): read at every submit.
   JobService(JobStore& store, ArtifactStore& artifacts, const Clock& clock, ServiceLimits limits,
-             std::filesystem::path scratch_dir, AuditTrail* audit = nullptr, RepositoryTargets repository_targets = {});
+             std::filesystem::path scratch_dir, AuditTrail* audit = nullptr,
+             RepositorySettingsReader repository_settings = {});
 
   // Every method takes the authenticated caller: the scope is checked here (PermissionDenied) and the
   // caller's team is a parameter of every store query, so another team's job reads as NotFound. The
@@ -101,7 +108,7 @@ class JobService {
 
   std::filesystem::path scratch_dir_;
   AuditTrail* audit_;
-  RepositoryTargets repository_targets_;
+  RepositorySettingsReader repository_settings_;
 };
 
 }  // namespace hipforge::server

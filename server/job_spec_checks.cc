@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/utf8.h"
+#include "server/store/gate_definition.h"
 
 namespace hipforge::server {
 namespace {
@@ -42,6 +43,10 @@ absl::Status CheckJobSpec(const JobSpec& spec, const SpecLimits& limits) {
   if (spec.labels.size() > limits.max_labels) {
     return absl::InvalidArgumentError(absl::StrCat("job has ", spec.labels.size(), " labels; at most ",
                                                    limits.max_labels, " are allowed"));
+  }
+  if (spec.labels.count(kGateLabel) > 0) {
+    return absl::InvalidArgumentError(absl::StrCat("label ", kGateLabel, " is reserved: the server sets it from the "
+                                                   "repository's hipforge.yaml (gate: [builds, findings])"));
   }
   for (const auto& [key, value] : spec.labels) {
     if (absl::Status status = CheckSpecText(absl::StrCat("label ", EscapeForMessage(key.substr(0, 64))), value,

@@ -13,6 +13,7 @@
 #include "common/redact.h"
 #include "common/redacting_log.h"
 #include "server/auth/token_command.h"
+#include "server/gate_command.h"
 #include "server/server_app.h"
 #include "server/server_config.h"
 
@@ -30,6 +31,12 @@ int main(int argc, char** argv) {
     hipforge::BoostProcessLauncher launcher;
     return hipforge::server::RunCredentialCommand(std::vector<std::string>(argv + 1, argv + argc), std::cout,
                                                   std::cerr, launcher);
+  }
+  if (argc > 1 && std::string_view(argv[1]) == "gate") {
+    spdlog::set_level(spdlog::level::warn);
+    hipforge::BoostProcessLauncher launcher;
+    return hipforge::server::RunGateCommand(std::vector<std::string>(argv + 1, argv + argc), std::cout, std::cerr,
+                                            launcher);
   }
   absl::StatusOr<hipforge::server::ServerConfig> config = hipforge::server::LoadServerConfig(argc, argv);
   if (!config.ok()) {

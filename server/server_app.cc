@@ -156,11 +156,11 @@ absl::StatusOr<std::unique_ptr<ServerApp>> ServerApp::Start(const ServerConfig& 
   parts->artifacts = *std::move(artifacts);
   parts->jobs = std::make_unique<JobService>(
       *parts->store, *parts->artifacts, clock, config.limits, scratch_dir, parts->audit.get(),
-      [](const fs::path& tree) -> absl::StatusOr<std::vector<std::string>> {
-        if (!fs::exists(tree / "hipforge.yaml")) return std::vector<std::string>{};
+      [](const fs::path& tree) -> absl::StatusOr<JobService::RepositorySettings> {
+        if (!fs::exists(tree / "hipforge.yaml")) return JobService::RepositorySettings{};
         absl::StatusOr<validate::Manifest> manifest = validate::LoadManifest(tree / "hipforge.yaml");
         if (!manifest.ok()) return manifest.status();
-        return manifest->targets;
+        return JobService::RepositorySettings{manifest->targets, manifest->gate};
       });
   parts->tasks = std::make_unique<TaskService>(*parts->store, *parts->artifacts, clock, config.limits);
   parts->migration_api = std::make_unique<GrpcMigrationService>(*parts->jobs, *parts->authorizer);

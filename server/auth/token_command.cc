@@ -1,9 +1,5 @@
 #include "server/auth/token_command.h"
 
-#include <pwd.h>
-#include <unistd.h>
-
-#include <fstream>
 #include <iomanip>
 #include <sstream>
 
@@ -16,82 +12,11 @@
 #include "absl/time/time.h"
 #include "common/clock.h"
 #include "common/redact.h"
-#include "common/secret_source.h"
+#include "server/admin_database.h"
 #include "server/auth/credential_store.h"
-#include "server/store/embedded_postgres.h"
-#include "server/store/postgres_job_store.h"
 
 namespace hipforge::server {
 namespace {
-
-namespace fs = std::filesystem;
-
-struct DatabaseFlags {
-  std::string data_dir = "./hipforge-data";
-  std::string database_url;
-  std::string database_url_file;
-  std::string schema = "hipforge";
-};
-
-std::string EnvOr(const char* name, const std::string& fallback) {
-  const char* value = std::getenv(name);
-  return value != nullptr && *value != '\0' ? std::string(value) : fallback;
-}
-
-// The database connection for the command, and the embedded cluster when this command had to start it.
-struct OpenDatabase {
-  std::unique_ptr<EmbeddedPostgres> embedded;
-  std::string url;
-};
-
-absl::StatusOr<OpenDatabase> LocateDatabase(const DatabaseFlags& flags, ProcessLauncher& launcher) {
-  OpenDatabase db;
-  if (!flags.database_url.empty()) {
-    db.url = flags.database_url;
-    return db;
-  }
-  if (!flags.database_url_file.empty()) {
-    absl::StatusOr<std::string> url = ReadSecretFile(flags.database_url_file);
-    if (!url.ok()) return url.status();
-    db.url = *url;
-    return db;
-  }
-  absl::StatusOr<std::optional<std::string>> from_env = SecretFromEnvironment("MIGRATE_DATABASE_URL");
-  if (!from_env.ok()) return from_env.status();
-  if (from_env->has_value()) {
-    db.url = **from_env;
-    return db;
-  }
-  const fs::path data_dir = fs::absolute(flags.data_dir);
-  std::error_code ec;
-  if (!fs::exists(data_dir / "pg", ec)) {
-    // A mistyped --data-dir must not create a second, empty cluster.
-    return absl::NotFoundError(absl::StrCat("no embedded PostgreSQL in ", data_dir.string(),
-                                            " (start migrate-server with this --data-dir once, or give --database-url)"));
-  }
-  EmbeddedPostgresOptions options;
-  options.data_dir = data_dir / "pg";
-  absl::StatusOr<std::unique_ptr<EmbeddedPostgres>> started = EmbeddedPostgres::Start(launcher, options);
-  if (started.ok()) {
-    db.embedded = *std::move(started);
-    db.url = db.embedded->ConnectionString();
-    return db;
-  }
-  if (started.status().code() != absl::StatusCode::kFailedPrecondition) return started.status();
-  // A running migrate-server owns the cluster: use the connection it published.
-  std::ifstream conninfo(data_dir / "embedded-postgres.conninfo");
-  std::getline(conninfo, db.url);
-  if (db.url.empty()) {
-    return absl::FailedPreconditionError(absl::StrCat("another process owns the cluster of ", data_dir.string(),
-                                                      " but published no connection (is it a migrate-server?)"));
-  }
-  return db;
-}
-
-std::string Actor() {
-  const passwd* user = ::getpwuid(::geteuid());
-  return absl::StrCat("admin-cli:", user != nullptr ? user->pw_name : std::to_string(::geteuid()));
-}
 
 absl::StatusOr<std::chrono::seconds> ParseLifetime(const std::string& text) {
   if (text.empty()) return absl::InvalidArgumentError("empty --expires");
@@ -149,16 +74,8 @@ int RunCredentialCommand(const std::vector<std::string>& args, std::ostream& out
                          ProcessLauncher& launcher) {
   CLI::App app{"migrate-server token|audit: manage API tokens and worker credentials, read the audit trail"};
   app.name("migrate-server");
-  DatabaseFlags db_flags;
-  db_flags.data_dir = EnvOr("MIGRATE_DATA_DIR", db_flags.data_dir);
-  db_flags.schema = EnvOr("MIGRATE_DATABASE_SCHEMA", db_flags.schema);
-  auto add_db_flags = [&](CLI::App* command) {
-    command->add_option("--data-dir", db_flags.data_dir, "the server's data directory (embedded PostgreSQL)");
-    command->add_option("--database-url", db_flags.database_url,
-                        "PostgreSQL URL (prefer MIGRATE_DATABASE_URL or MIGRATE_DATABASE_URL_FILE)");
-    command->add_option("--database-url-file", db_flags.database_url_file, "file holding the PostgreSQL URL");
-    command->add_option("--database-schema", db_flags.schema, "PostgreSQL schema");
-  };
+  AdminDatabaseFlags db_flags = DefaultAdminDatabaseFlags();
+  auto add_db_flags = [&](CLI::App* command) { AddAdminDatabaseFlags(*command, db_flags); };
   CLI::App* token = app.add_subcommand("token", "create, list or revoke credentials");
   token->require_subcommand(1);
   CLI::App* audit = app.add_subcommand("audit", "list the audit trail, newest first");
@@ -203,15 +120,12 @@ int RunCredentialCommand(const std::vector<std::string>& args, std::ostream& out
     return 1;
   };
 
-  absl::StatusOr<OpenDatabase> db = LocateDatabase(db_flags, launcher);
+  absl::StatusOr<AdminDatabase> db = OpenAdminDatabase(db_flags, launcher);
   if (!db.ok()) return fail(db.status());
-  if (absl::StatusOr<std::vector<int>> migrated = ApplyMigrations(db->url, db_flags.schema); !migrated.ok()) {
-    return fail(migrated.status());
-  }
   absl::StatusOr<std::unique_ptr<CredentialStore>> store = OpenPostgresCredentialStore(db->url, db_flags.schema);
   if (!store.ok()) return fail(store.status());
   SystemClock clock;
-  const std::string actor = Actor();
+  const std::string actor = AdminActor();
 
   if (create->parsed()) {
     std::optional<std::chrono::seconds> lifetime;

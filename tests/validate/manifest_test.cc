@@ -61,6 +61,20 @@ profile:
   EXPECT_EQ(manifest->profile.cuda_baseline, "nsys_kern_sum.csv");
 }
 
+TEST(ManifestTest, GateIsReadAsWrittenAndAbsentWhenNotGiven) {
+  // The names are the server's to check (server/store/gate_definition.h), at submit.
+  auto manifest = ParseManifest("gate: [builds, findings, speed]\n");
+  ASSERT_TRUE(manifest.ok()) << manifest.status();
+  ASSERT_TRUE(manifest->gate.has_value());
+  EXPECT_EQ(*manifest->gate, (std::vector<std::string>{"builds", "findings", "speed"}));
+  auto none = ParseManifest("targets: [gfx942]\n");
+  ASSERT_TRUE(none.ok()) << none.status();
+  EXPECT_FALSE(none->gate.has_value());
+  auto empty = ParseManifest("gate: []\n");
+  ASSERT_TRUE(empty.ok()) << empty.status();
+  EXPECT_TRUE(empty->gate.has_value() && empty->gate->empty());
+}
+
 TEST(ManifestTest, ReferencesDirectoryStaysInsideTheRepository) {
   auto manifest = ParseManifest("references: cuda-outputs/golden\n");
   ASSERT_TRUE(manifest.ok()) << manifest.status();

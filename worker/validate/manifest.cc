@@ -140,8 +140,8 @@ absl::StatusOr<Manifest> ParseManifest(std::string_view yaml_text_std) {
     Manifest manifest;
     if (!root || root.IsNull()) return manifest;
     if (auto s = CheckKeys(root, "hipforge.yaml",
-                           {"version", "build", "targets", "env", "managed_memory", "references", "tests", "parity",
-                            "profile"});
+                           {"version", "build", "targets", "gate", "env", "managed_memory", "references", "tests",
+                            "parity", "profile"});
         !s.ok()) {
       return s;
     }
@@ -153,6 +153,7 @@ absl::StatusOr<Manifest> ParseManifest(std::string_view yaml_text_std) {
     if (!build.ok()) return build.status();
     manifest.build = *build;
     manifest.targets = StringList(root["targets"]);
+    if (root["gate"]) manifest.gate = StringList(root["gate"]);
     if (root["env"]) {
       for (const auto& entry : root["env"]) manifest.env[entry.first.as<std::string>()] = entry.second.as<std::string>();
     }

@@ -62,6 +62,9 @@ struct Manifest {
   int version = 1;
   BuildSection build;
   std::vector<std::string> targets;  // archs used when the job names none
+  // `gate:` the conditions the repository's migration gate requires, names as written (the server checks them at
+  // submit: server/store/gate_definition.h); nullopt: the key is absent and the team's definition applies.
+  std::optional<std::vector<std::string>> gate;
   std::map<std::string, std::string> env;
   bool managed_memory = false;  // HSA_XNACK=1 for tests
   // Directory of CUDA reference outputs (parity `reference:` and the profile's cuda_baseline), relative
