@@ -35,8 +35,14 @@ class RedactingSink final : public spdlog::sinks::base_sink<std::mutex> {
 
 }  // namespace
 
-void InstallRedactingDefaultLogger() {
-  auto sink = std::make_shared<RedactingSink>(std::make_shared<spdlog::sinks::stdout_color_sink_mt>());
+void InstallRedactingDefaultLogger(bool to_stderr) {
+  std::shared_ptr<spdlog::sinks::sink> stream;
+  if (to_stderr) {
+    stream = std::make_shared<spdlog::sinks::stderr_color_sink_mt>();
+  } else {
+    stream = std::make_shared<spdlog::sinks::stdout_color_sink_mt>();
+  }
+  auto sink = std::make_shared<RedactingSink>(std::move(stream));
   auto logger = std::make_shared<spdlog::logger>("", sink);
   logger->set_level(spdlog::default_logger()->level());
   spdlog::set_default_logger(logger);

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <regex>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -236,6 +237,27 @@ TEST_F(CliAgainstServer, AnEightCharacterIdPrefixWorksInStatusReportAndFetch) {
 TEST_F(CliAgainstServer, UnknownJobsExitSix) {
   EXPECT_EQ(Cli({"status", "00000000-0000-0000-0000-000000000000"}).exit_code, kExitNotFound);
   EXPECT_EQ(Cli({"report", "00000000-0000-0000-0000-000000000000"}).exit_code, kExitNotFound);
+}
+
+// What scripts read from submit's standard output is the job id alone: a library warning (the archive skipping a
+// symlink that leaves the tree, as HeCBench's geodesic has) goes to standard error.
+TEST_F(CliAgainstServer, SubmitPrintsOnlyTheJobIdOnStandardOutputWhenTheArchiveWarns) {
+  ScratchDir repo("cli-outside-symlink");
+  std::ofstream(repo.path() / "k.cu") << "__global__ void k(float* x) { x[threadIdx.x] = 1.0f; }\n";
+  fs::create_symlink("../elsewhere/locations.txt", repo.path() / "locations.txt");
+  // The binary itself: its main() sets up where log lines go.
+  BoostProcessLauncher launcher;
+  ProcessSpec spec;
+  spec.argv = {HIPFORGE_MIGRATE_CLI_BIN, "--server", server_, "--token", token_, "submit", repo.path().string(),
+               "--translate-only"};
+  spec.timeout = std::chrono::minutes(2);
+  absl::StatusOr<ProcessResult> run = launcher.Run(spec);
+  ASSERT_TRUE(run.ok()) << run.status();
+  ASSERT_EQ(run->exit_code, 0) << run->standard_error;
+  EXPECT_TRUE(std::regex_match(run->standard_output,
+                               std::regex("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\n")))
+      << run->standard_output;
+  EXPECT_TRUE(Contains(run->standard_error, "skipping symlink")) << run->standard_error;
 }
 
 TEST_F(CliAgainstServer, RepositoryWithoutCudaIsRejectedWithExitSeven) {
