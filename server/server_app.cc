@@ -26,6 +26,7 @@
 #include "server/store/postgres_artifact_store.h"
 #include "server/store/dashboard_reader.h"
 #include "server/store/embedded_postgres.h"
+#include "server/store/postmaster_supervisor.h"
 #include "server/store/postgres_job_store.h"
 #include "server/task_service.h"
 #include "worker/role_set.h"
@@ -39,6 +40,7 @@ namespace fs = std::filesystem;
 // Declaration order is construction order; destruction runs backwards (workers first, PG last).
 struct ServerApp::Parts {
   std::unique_ptr<EmbeddedPostgres> embedded;
+  std::unique_ptr<PostmasterSupervisor> postmaster_supervisor;  // restarts `embedded` when its postmaster dies
   std::unique_ptr<JobStore> store;
   std::unique_ptr<CredentialStore> credentials;
   std::unique_ptr<TokenAuthenticator> authenticator;
@@ -115,6 +117,8 @@ absl::StatusOr<std::unique_ptr<ServerApp>> ServerApp::Start(const ServerConfig& 
     parts->embedded = *std::move(embedded);
     database_url = parts->embedded->ConnectionString();
     spdlog::info("[job=-] embedded PostgreSQL running in {}", pg.data_dir.string());
+    parts->postmaster_supervisor =
+        std::make_unique<PostmasterSupervisor>(*parts->embedded, PostmasterSupervisorOptions{});
   }
   PostgresStoreOptions store_options;
   store_options.database_url = database_url;
@@ -343,6 +347,7 @@ void ServerApp::Shutdown() {
   parts_->authenticator.reset();
   parts_->credentials.reset();
   parts_->store.reset();
+  parts_->postmaster_supervisor.reset();  // before the stop below, which it would take for a death
   if (parts_->embedded) {
     if (absl::Status stopped = parts_->embedded->Stop(); !stopped.ok()) {
       spdlog::warn("[job=-] stopping embedded PostgreSQL: {}", stopped.ToString());

@@ -56,6 +56,7 @@ HttpResponse Error(int status, absl::string_view message) {
   json body = {{"error", {{"code", status}, {"status", StatusName(status)}, {"message", message}}}};
   HttpResponse response = Json(status, body.dump(-1, ' ', false, json::error_handler_t::replace));
   if (status == 401) response.headers.emplace_back("WWW-Authenticate", "Bearer realm=\"hipforge\"");
+  if (status == 503) response.headers.emplace_back("Retry-After", "1");  // e.g. the database restarting
   return response;
 }
 
@@ -118,6 +119,8 @@ HttpResponse DashboardApi::Handle(const HttpRequest& request) {
   if (!absl::StartsWith(request.path, "/api/")) return StaticFile(request);
   absl::StatusOr<Caller> caller = authenticator_.Authenticate(request.Header("authorization"));
   if (!caller.ok()) {
+    // The credential store is down (database restarting): 503 with Retry-After, not a bad token.
+    if (caller.status().code() == absl::StatusCode::kUnavailable) return Error(caller.status());
     return Error(401, caller.status().message().empty() ? "a bearer token is required" : caller.status().message());
   }
   if (!caller->Has(Scope::kRead)) return Error(403, "the token lacks the read scope");

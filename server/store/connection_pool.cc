@@ -55,6 +55,9 @@ void ConnectionPool::Release(std::unique_ptr<pqxx::connection> connection, bool 
   std::lock_guard lock(mutex_);
   if (broken || !connection->is_open()) {
     --open_;
+    open_ -= static_cast<int>(idle_.size());
+    idle_.clear();
+    available_.notify_all();
   } else {
     idle_.push_back(std::move(connection));
   }

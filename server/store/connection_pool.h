@@ -30,7 +30,8 @@ class ConnectionPool {
     ~Lease();
     pqxx::connection& operator*() { return *connection_; }
     pqxx::connection* operator->() { return connection_.get(); }
-    // The connection failed: drop it instead of returning it to the pool.
+    // The connection failed: drop it instead of returning it to the pool, and the idle ones with it (after a
+    // database restart they are all dead; each would otherwise fail one more call before being dropped).
     void MarkBroken() { broken_ = true; }
 
    private:

@@ -4,6 +4,7 @@
 #include <pwd.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -311,6 +312,41 @@ absl::Status EmbeddedPostgres::WriteAccessRules() {
     fs::permissions(cluster_dir_ / name, fs::perms::owner_read | fs::perms::owner_write, fs::perm_options::replace,
                     error);
   }
+  return absl::OkStatus();
+}
+
+namespace {
+
+// The postmaster's pid: the first line of postmaster.pid; 0 when there is none.
+pid_t PostmasterPid(const fs::path& cluster_dir) {
+  std::ifstream in(cluster_dir / "postmaster.pid");
+  long pid = 0;
+  if (!(in >> pid) || pid <= 0) return 0;
+  return static_cast<pid_t>(pid);
+}
+
+// Exists and is not a zombie: a killed postmaster whose parent has not reaped it still answers kill(pid, 0).
+bool ProcessRunning(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(stat, line)) return false;
+  const size_t close = line.rfind(')');  // the command name may hold spaces and parentheses
+  return close != std::string::npos && close + 2 < line.size() && line[close + 2] != 'Z' && line[close + 2] != 'X';
+}
+
+}  // namespace
+
+bool EmbeddedPostgres::PostmasterAlive() {
+  const pid_t pid = PostmasterPid(cluster_dir_);
+  return pid > 0 && ProcessRunning(pid);
+}
+
+absl::Status EmbeddedPostgres::RestartPostmaster() {
+  // When this process is the postmaster's parent (migrate-server as a container's pid 1 inherits it), reap it:
+  // PostgreSQL will not start beside a lock file naming a zombie. For anyone else's child this is ECHILD.
+  if (const pid_t pid = PostmasterPid(cluster_dir_); pid > 0) ::waitpid(pid, nullptr, WNOHANG);
+  if (absl::Status started = StartPostmaster(); !started.ok()) return started;
+  running_ = true;
   return absl::OkStatus();
 }
 

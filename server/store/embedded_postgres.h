@@ -18,6 +18,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "common/process.h"
+#include "server/store/postmaster_supervisor.h"
 
 namespace hipforge::server {
 
@@ -32,14 +33,14 @@ struct EmbeddedPostgresOptions {
   std::chrono::seconds start_timeout{60};
 };
 
-class EmbeddedPostgres {
+class EmbeddedPostgres final : public SupervisedPostmaster {
  public:
   // initdb when the cluster does not exist yet, stops a stale postmaster left by a killed owner,
   // starts the server (pg_ctl -w), and creates the database. FailedPrecondition while another live
   // process (or object) owns the same data directory.
   static absl::StatusOr<std::unique_ptr<EmbeddedPostgres>> Start(ProcessLauncher& launcher,
                                                                  EmbeddedPostgresOptions options);
-  ~EmbeddedPostgres();  // Stop()
+  ~EmbeddedPostgres() override;  // Stop()
   EmbeddedPostgres(const EmbeddedPostgres&) = delete;
   EmbeddedPostgres& operator=(const EmbeddedPostgres&) = delete;
 
@@ -50,6 +51,11 @@ class EmbeddedPostgres {
   // Where the cluster lives: <data_dir>/postgres, or /var/lib/hipforge/postgres-<hash>/postgres when
   // running as root and the data directory is not reachable by the unprivileged user.
   const std::filesystem::path& cluster_dir() const { return cluster_dir_; }
+
+  // For PostmasterSupervisor. Alive: the process named by postmaster.pid exists and is not a zombie.
+  bool PostmasterAlive() override;
+  // After the postmaster died: start it again on the same cluster (waits out the dead one's backends).
+  absl::Status RestartPostmaster() override;
 
  private:
   EmbeddedPostgres(ProcessLauncher& launcher, EmbeddedPostgresOptions options);

@@ -20,6 +20,12 @@ struct StatementPolicy {
   int attempts = 2;        // tries in all when the failure is transient
 };
 
+// SQLSTATE classes 08 (connection exception) and 57P (admin/crash shutdown, cannot connect now): the database
+// went away under the call, which a later call may not find (UNAVAILABLE, not INTERNAL).
+inline bool IsConnectionFailure(const std::string& sqlstate) {
+  return sqlstate.rfind("08", 0) == 0 || sqlstate.rfind("57P", 0) == 0;
+}
+
 // Transaction: pqxx::nontransaction for one autocommit statement, pqxx::work for several. The body returns
 // StatusOr<T>; a transaction commits only when it is ok.
 template <typename T, typename Transaction = pqxx::nontransaction, typename Body>
@@ -47,6 +53,13 @@ absl::StatusOr<T> RunPooled(ConnectionPool& pool, const StatementPolicy& policy,
       return absl::InvalidArgumentError(absl::StrCat(policy.store, ": rejected by the database: ", error.what()));
     } catch (const pqxx::data_exception& error) {
       return absl::InvalidArgumentError(absl::StrCat(policy.store, ": invalid data: ", error.what()));
+    } catch (const pqxx::sql_error& error) {
+      if (!IsConnectionFailure(error.sqlstate())) {
+        return absl::InternalError(absl::StrCat(policy.store, ": database error: ", error.what()));
+      }
+      // The server ended the session (postmaster died or shut down, still starting up): try a fresh connection.
+      connection->MarkBroken();
+      last_error = absl::UnavailableError(absl::StrCat(policy.store, ": database unavailable: ", error.what()));
     } catch (const std::exception& error) {
       return absl::InternalError(absl::StrCat(policy.store, ": database error: ", error.what()));
     }

@@ -2,7 +2,10 @@
 // PostgreSQL, gRPC on loopback, the real translation library in the worker.
 #include <signal.h>
 
+#include <cstdlib>
 #include <fstream>
+#include <iostream>
+#include <map>
 #include <set>
 #include <thread>
 
@@ -16,6 +19,7 @@
 #include "common/grpc_channel.h"
 #include "tests/e2e/child_process.h"
 #include "tests/support/token_cli.h"
+#include "tests/server/http/http_test_client.h"
 #include "tests/server/rpc/rpc_test_support.h"
 #include "tests/server/store/postgres_test_env.h"
 
@@ -124,6 +128,8 @@ class EndToEndTest : public ::testing::Test {
     }
     return job;
   }
+
+  int HttpPort() { return WaitForPortFile(temp_dir_ / "port.http", 10s); }
 
   std::string Logs() {
     std::string logs = server_ ? "--- server\n" + server_->Log() : "";
@@ -277,6 +283,120 @@ TEST_F(EndToEndTest, LocalWorkersRunTheWholeSystemInOneProcess) {
   ASSERT_TRUE(submitted.status.ok()) << submitted.status.error_message();
   v1::Job job = WaitFor(submitted.job.id(), [](const v1::Job& j) { return IsFinal(j.state()); }, 300s);
   EXPECT_EQ(job.state(), v1::JOB_STATE_SUCCEEDED) << job.error() << "\n" << Logs();
+}
+
+// The embedded cluster of a server started with StartServer(true): its log names where it runs.
+fs::path EmbeddedClusterDir(const std::string& server_log, const fs::path& data_dir) {
+  constexpr std::string_view kRunningIn = "embedded postgres: running in ";
+  const size_t at = server_log.find(kRunningIn);
+  if (at == std::string::npos) return data_dir / "pg" / "postgres";
+  const size_t begin = at + kRunningIn.size();
+  return server_log.substr(begin, server_log.find(" (socket", begin) - begin);
+}
+
+// Gone or a zombie (a killed postmaster is reaped by whoever inherited it, maybe later).
+bool ProcessGone(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(stat, line)) return true;
+  const size_t close = line.rfind(')');
+  return close == std::string::npos || close + 2 >= line.size() || line[close + 2] == 'Z';
+}
+
+// issue 27 item 4: the embedded postmaster SIGKILLed under a server with queued and in-flight jobs and a
+// `migrate-cli submit --wait` following one: the server restarts it, calls in between get UNAVAILABLE (never
+// INTERNAL), and every job ends succeeded with one report.
+TEST_F(EndToEndTest, EmbeddedPostmasterKilledServerRestartsItAndJobsFinish) {
+  ASSERT_NO_FATAL_FAILURE(StartServer(/*embedded=*/true, {"--local-workers", "1"}));
+  const fs::path example = fs::path(HIPFORGE_EXAMPLES_DIR) / "cuda-vector-stats";
+  std::vector<std::string> ids;
+  for (int i = 0; i < 4; ++i) {
+    auto submitted = SubmitArchive(*api_, server::testing::TestSpec("pmkill" + std::to_string(i), "e2e"), Pack(example));
+    ASSERT_TRUE(submitted.status.ok()) << submitted.status.error_message();
+    ids.push_back(submitted.job.id());
+  }
+  const std::string address = "127.0.0.1:" + std::to_string(port_);
+  ::setenv("MIGRATE_TOKEN", token_.c_str(), 1);  // the child inherits it
+  ChildProcess cli({HIPFORGE_CLI_BIN, "--server", address, "submit", example.string(), "--wait", "--translate-only",
+                    "--name", "pmkill-cli"},
+                   temp_dir_ / "cli.log");
+  ::unsetenv("MIGRATE_TOKEN");
+  for (int i = 0; i < 600 && cli.Log().find("submitted job ") == std::string::npos && cli.Running(); ++i) {
+    std::this_thread::sleep_for(100ms);
+  }
+  ASSERT_THAT(cli.Log(), HasSubstr("submitted job ")) << Logs();
+  const std::string cli_log = cli.Log();
+  const size_t id_at = cli_log.find("submitted job ") + std::string("submitted job ").size();
+  ids.push_back(cli_log.substr(id_at, cli_log.find(' ', id_at) - id_at));
+  ASSERT_NE(WaitFor(ids[0], [](const v1::Job& j) { return j.state() != v1::JOB_STATE_QUEUED; }, 120s).state(),
+            v1::JOB_STATE_QUEUED) << Logs();
+
+  const fs::path cluster = EmbeddedClusterDir(server_->Log(), temp_dir_ / "data");
+  pid_t postmaster = 0;
+  std::ifstream(cluster / "postmaster.pid") >> postmaster;
+  ASSERT_GT(postmaster, 0) << cluster;
+  const auto killed_at = std::chrono::steady_clock::now();
+  ASSERT_EQ(::kill(postmaster, SIGKILL), 0);
+  for (int i = 0; i < 500 && !ProcessGone(postmaster); ++i) std::this_thread::sleep_for(10ms);
+
+  // During the outage: UNAVAILABLE (the CLI's exit 2, docs/cli.md) or, once restarted, an answer; never INTERNAL.
+  ProcessSpec status_spec;
+  status_spec.argv = {HIPFORGE_CLI_BIN, "--server", address, "status", ids[1]};
+  status_spec.environment["MIGRATE_TOKEN"] = token_;
+  status_spec.timeout = std::chrono::seconds(60);
+  absl::StatusOr<ProcessResult> status_run = launcher_.Run(status_spec);
+  ASSERT_TRUE(status_run.ok()) << status_run.status();
+  EXPECT_TRUE(status_run->exit_code == 2 || status_run->exit_code == 0)
+      << status_run->exit_code << ": " << status_run->standard_error;
+  // The dashboard too: 503 (with Retry-After), or 200 once restarted.
+  const server::testing::HttpResult http =
+      server::testing::HttpGet(HttpPort(), "/api/v1/jobs/" + ids[1], {{"authorization", "Bearer " + token_}});
+  EXPECT_TRUE(http.status == 503 || http.status == 200) << http.status << ": " << http.body;
+  std::map<grpc::StatusCode, int> codes;
+  for (int i = 0; i < 300; ++i) {
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + 10s);
+    v1::GetJobRequest request;
+    request.set_job_id(ids[2]);
+    v1::Job job;
+    const grpc::Status status = api_->GetJob(&context, request, &job);
+    ++codes[status.error_code()];
+    EXPECT_TRUE(status.ok() || status.error_code() == grpc::StatusCode::UNAVAILABLE)
+        << status.error_code() << ": " << status.error_message();
+    if (status.ok()) break;
+    std::this_thread::sleep_for(100ms);
+  }
+  const auto answered_at = std::chrono::steady_clock::now();
+  EXPECT_GE(codes[grpc::StatusCode::UNAVAILABLE], 1) << "no call saw the outage";
+  EXPECT_EQ(codes[grpc::StatusCode::OK], 1) << "the server did not answer again" << Logs();
+  std::cerr << "postmaster killed; GetJob UNAVAILABLE " << codes[grpc::StatusCode::UNAVAILABLE]
+            << " times, answered again after "
+            << std::chrono::duration_cast<std::chrono::milliseconds>(answered_at - killed_at).count() << " ms; "
+            << "migrate-cli status exit " << status_run->exit_code << ", dashboard HTTP " << http.status << "\n";
+  // The line follows pg_ctl's return, which may come after the first answer.
+  for (int i = 0; i < 300 && server_->Log().find("embedded postgres restarted") == std::string::npos; ++i) {
+    std::this_thread::sleep_for(100ms);
+  }
+  EXPECT_THAT(server_->Log(), HasSubstr("embedded postgres died; restarting (attempt 1/5)"));
+  EXPECT_THAT(server_->Log(), HasSubstr("embedded postgres restarted"));
+
+  for (const std::string& id : ids) {
+    const v1::Job job = WaitFor(id, [](const v1::Job& j) { return IsFinal(j.state()); }, 180s);
+    ASSERT_EQ(job.state(), v1::JOB_STATE_SUCCEEDED) << id << ": " << job.error() << "\n" << Logs();
+    grpc::ClientContext context;
+    v1::GetReportRequest request;
+    request.set_job_id(id);
+    v1::Report report;
+    ASSERT_TRUE(api_->GetReport(&context, request, &report).ok()) << id;
+    // One report: no file twice (two completions applied would repeat them), every .cu of the example once.
+    nlohmann::json json = nlohmann::json::parse(report.report_json());
+    std::multiset<std::string> paths;
+    for (const auto& file : json["translation"]["files"]) paths.insert(file["path"].get<std::string>());
+    EXPECT_EQ(std::set<std::string>(paths.begin(), paths.end()).size(), paths.size()) << id;
+    EXPECT_EQ(paths.count("src/main.cu"), 1u) << id;
+    EXPECT_EQ(report.translation().files(), static_cast<int>(paths.size())) << id;
+  }
+  EXPECT_EQ(cli.Wait(120s), 0) << cli.Log();
 }
 
 #ifdef HIPFORGE_CLI_BIN

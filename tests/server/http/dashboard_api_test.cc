@@ -28,6 +28,7 @@ class FakeAuthenticator final : public CallerAuthenticator {
     if (authorization == "Bearer qa-token") return Caller{"qa", {Scope::kRead, Scope::kSubmit}, "qa"};
     if (authorization == "Bearer other-token") return Caller{"other", {Scope::kRead}, "other"};
     if (authorization == "Bearer submit-only") return Caller{"qa", {Scope::kSubmit}, "submit"};
+    if (authorization == "Bearer database-down") return absl::UnavailableError("cannot check the token now");
     if (authorization.empty()) return absl::UnauthenticatedError("missing bearer token");
     return absl::UnauthenticatedError("unknown or revoked token");
   }
@@ -147,6 +148,9 @@ TEST_F(DashboardApiTest, RequiresABearerTokenWithTheReadScope) {
   EXPECT_EQ(none.Json()["error"]["status"], "UNAUTHENTICATED");
   ExpectError("/api/v1/teams", 401, "unknown or revoked", "forged");
   ExpectError("/api/v1/teams", 403, "read scope", "submit-only");
+  // A token that cannot be checked now (the database is restarting) is not a bad token: 503, retry soon.
+  ExpectError("/api/v1/teams", 503, "cannot check the token now", "database-down");
+  EXPECT_EQ(Get("/api/v1/teams", {}, "database-down").headers["retry-after"], "1");
   // Health and the UI's files need no token.
   EXPECT_EQ(Get("/healthz", {}, "").status, 200);
 }

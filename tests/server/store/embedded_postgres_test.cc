@@ -14,6 +14,7 @@
 
 #include "common/clock.h"
 #include "server/store/postgres_job_store.h"
+#include "server/store/postmaster_supervisor.h"
 
 namespace hipforge::server {
 namespace {
@@ -202,6 +203,66 @@ TEST(EmbeddedPostgresTest, AcknowledgedCommitsSurviveAKilledPostmasterWhenNotDur
         << "an acknowledged commit was lost when the postmaster was killed in round " << round;
   }
   const fs::path cluster_dir = (*server)->cluster_dir();
+  server->reset();
+  fs::remove_all(pattern);
+  if (cluster_dir.string().rfind(pattern, 0) != 0) fs::remove_all(cluster_dir.parent_path());
+}
+
+pid_t PostmasterPidOf(const fs::path& cluster_dir) {
+  std::ifstream pid_file(cluster_dir / "postmaster.pid");
+  pid_t pid = 0;
+  pid_file >> pid;
+  return pid;
+}
+
+// A killed postmaster: the store's calls fail UNAVAILABLE (not INTERNAL) while it is down, the supervisor
+// notices and restarts it, and the same store (its pool) works again without being reopened.
+TEST(EmbeddedPostgresTest, SupervisorRestartsAKilledPostmasterAndTheStoreRecovers) {
+  char pattern[] = "/tmp/hipforge-supervised-XXXXXX";
+  ASSERT_NE(::mkdtemp(pattern), nullptr);
+  BoostProcessLauncher launcher;
+  auto server = EmbeddedPostgres::Start(launcher, OptionsFor(pattern));
+  ASSERT_TRUE(server.ok()) << server.status();
+  SystemClock clock;
+  PostgresStoreOptions store_options;
+  store_options.database_url = (*server)->ConnectionString();
+  store_options.schema = "supervised";
+  auto store = OpenPostgresJobStore(store_options, clock);
+  ASSERT_TRUE(store.ok()) << store.status();
+  JobSpec spec;
+  spec.name = "before-kill";
+  auto job = (*store)->CreateJob(spec, {"input", std::string(64, 'a'), 1, "application/x-tar"});
+  ASSERT_TRUE(job.ok()) << job.status();
+  EXPECT_TRUE((*server)->PostmasterAlive());
+
+  const pid_t first = PostmasterPidOf((*server)->cluster_dir());
+  ASSERT_GT(first, 0);
+  ASSERT_EQ(::kill(first, SIGKILL), 0);
+  for (int i = 0; i < 100 && (*server)->PostmasterAlive(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_FALSE((*server)->PostmasterAlive());
+  auto during = (*store)->GetJob(job->id);
+  ASSERT_FALSE(during.ok());
+  EXPECT_EQ(during.status().code(), absl::StatusCode::kUnavailable) << during.status();
+
+  PostmasterSupervisorOptions options;
+  options.poll_interval = std::chrono::milliseconds(100);
+  {
+    PostmasterSupervisor supervisor(**server, options);
+    absl::StatusOr<Job> after = absl::UnavailableError("not tried");
+    for (int i = 0; i < 300 && !after.ok(); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      after = (*store)->GetJob(job->id);
+      if (!after.ok()) EXPECT_EQ(after.status().code(), absl::StatusCode::kUnavailable) << after.status();
+    }
+    ASSERT_TRUE(after.ok()) << after.status();
+    EXPECT_EQ(after->spec.name, "before-kill");
+    EXPECT_TRUE((*server)->PostmasterAlive());
+    EXPECT_NE(PostmasterPidOf((*server)->cluster_dir()), first);
+    spec.name = "after-restart";
+    EXPECT_TRUE((*store)->CreateJob(spec, {"input", std::string(64, 'b'), 1, "application/x-tar"}).ok());
+  }
+  const fs::path cluster_dir = (*server)->cluster_dir();
+  store->reset();
   server->reset();
   fs::remove_all(pattern);
   if (cluster_dir.string().rfind(pattern, 0) != 0) fs::remove_all(cluster_dir.parent_path());
