@@ -24,6 +24,18 @@ grpc::Status StreamArtifact(ArtifactReader& reader, const v1::ArtifactInfo& info
   }
 }
 
+// GetJob's and ListJobs' Job: the stored job with the counters JobService::GetJob derives.
+void FillJobDetails(const JobDetails& details, v1::Job* response) {
+  FillJob(details.job, response);
+  response->set_input_bytes(details.input_bytes);
+  response->set_attempts(details.attempts);
+  response->set_files_total(details.files_total);
+  response->set_files_translated(details.files_translated);
+  for (const ArtifactRef& ref : details.artifacts) {
+    if (ref.role != "input") response->add_artifact_kinds(ref.role);
+  }
+}
+
 }  // namespace
 
 grpc::Status GrpcMigrationService::Submit(grpc::ServerContext* context, grpc::ServerReader<v1::SubmitRequest>* reader,
@@ -51,14 +63,7 @@ grpc::Status GrpcMigrationService::GetJob(grpc::ServerContext* context, const v1
   if (!caller.ok()) return ToGrpc(caller.status());
   absl::StatusOr<JobDetails> details = jobs_.GetJob(*caller, request->job_id());
   if (!details.ok()) return ToGrpc(details.status());
-  FillJob(details->job, response);
-  response->set_input_bytes(details->input_bytes);
-  response->set_attempts(details->attempts);
-  response->set_files_total(details->files_total);
-  response->set_files_translated(details->files_translated);
-  for (const ArtifactRef& ref : details->artifacts) {
-    if (ref.role != "input") response->add_artifact_kinds(ref.role);
-  }
+  FillJobDetails(*details, response);
   return grpc::Status::OK;
 }
 
@@ -95,7 +100,12 @@ grpc::Status GrpcMigrationService::ListJobs(grpc::ServerContext* context, const 
   query.page_token = request->page_token();
   absl::StatusOr<ListJobsPage> page = jobs_.ListJobs(*caller, query);
   if (!page.ok()) return ToGrpc(page.status());
-  for (const Job& job : page->jobs) FillJob(job, response->add_jobs());
+  // Each job as GetJob answers it: a listed job's counters are the same numbers `status` shows, not zeros.
+  for (const Job& job : page->jobs) {
+    absl::StatusOr<JobDetails> details = jobs_.GetJob(*caller, job.id);
+    if (!details.ok()) return ToGrpc(details.status());
+    FillJobDetails(*details, response->add_jobs());
+  }
   response->set_next_page_token(page->next_page_token);
   return grpc::Status::OK;
 }

@@ -355,7 +355,7 @@ absl::StatusOr<ReportSummary> JobService::GetReportUnaudited(const Caller& calle
   }
   for (const report::TestResult& test : typed.tests.value_or(std::vector<report::TestResult>{})) {
     summary.tests_passed += test.status == report::TestStatus::kPassed;
-    summary.tests_failed += test.status == report::TestStatus::kFailed || test.status == report::TestStatus::kTimedOut;
+    summary.tests_failed += report::IsMigrationFailure(test);  // as the verdict, the gate and JUnit count them
   }
   if (typed.effort) {
     summary.engineer_hours = typed.effort->engineer_hours;

@@ -117,6 +117,9 @@ absl::StatusOr<TaskOutput> TranslateTaskRunner::Run(const TaskContext& context) 
   report::Report report = translate::ToReport(*result);
   report.job_id = context.job_id;
   if (report.findings) AddSourceLines(context.input_root, *report.findings);
+  // Stored with the translation, so every output reads one verdict ("translated only" until a validation
+  // stores what it proved in its place).
+  report.verdict = report::DecideVerdict(report);
   // Text from the sources (snippets, names) may not be UTF-8: replace bad bytes instead of throwing.
   output.report_json = report::ToJson(report).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   output.files_total = report.translation->totals.cuda_files;

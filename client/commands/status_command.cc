@@ -36,7 +36,10 @@ int RunStatus(CliContext& context, const StatusOptions& options) {
     for (const auto& target : job->spec().targets()) out << " " << target;
     out << "\n";
   }
-  out << "input:    " << job->input_files() << " files, " << job->input_bytes() << " bytes\n";
+  // The server does not count the uploaded files (Job.input_files stays 0): no "0 files" for a 3-file upload.
+  out << "input:    ";
+  if (job->input_files() > 0) out << job->input_files() << " files, ";
+  out << job->input_bytes() << " bytes\n";
   out << "progress: " << job->files_translated() << "/" << job->files_total() << " files translated\n";
   out << "attempts: " << job->attempts() << "\n";
   if (job->has_created_at()) out << "created:  " << google::protobuf::util::TimeUtil::ToString(job->created_at()) << "\n";

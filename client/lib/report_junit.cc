@@ -6,6 +6,7 @@
 
 #include "client/lib/report_render.h"
 #include "common/report/report.h"
+#include "common/report/report_json.h"
 
 namespace hipforge::client {
 namespace {
@@ -47,7 +48,10 @@ struct Suite {
   std::vector<TestCase> cases;
 };
 
-void WriteSuite(const Suite& suite, std::ostream& out) {
+// name -> value, written into every suite: what the job proved, as the text and SARIF say it.
+using Properties = std::vector<std::pair<std::string, std::string>>;
+
+void WriteSuite(const Suite& suite, const Properties& properties, std::ostream& out) {
   int failures = 0, errors = 0, skipped = 0;
   double seconds = 0;
   for (const auto& test : suite.cases) {
@@ -58,6 +62,13 @@ void WriteSuite(const Suite& suite, std::ostream& out) {
   }
   out << "  <testsuite name=\"" << XmlEscape(suite.name) << "\" tests=\"" << suite.cases.size() << "\" failures=\""
       << failures << "\" errors=\"" << errors << "\" skipped=\"" << skipped << "\" time=\"" << seconds << "\">\n";
+  if (!properties.empty()) {
+    out << "    <properties>\n";
+    for (const auto& [name, value] : properties) {
+      out << "      <property name=\"" << XmlEscape(name) << "\" value=\"" << XmlEscape(value) << "\"/>\n";
+    }
+    out << "    </properties>\n";
+  }
   for (const auto& test : suite.cases) {
     out << "    <testcase name=\"" << XmlEscape(test.name) << "\" classname=\"" << XmlEscape(test.classname)
         << "\" time=\"" << test.seconds << "\"";
@@ -85,6 +96,8 @@ void WriteSuite(const Suite& suite, std::ostream& out) {
 
 std::string RenderJUnit(const json& report) {
   std::vector<Suite> suites;
+  // The typed report (common/report): the same parse, counts and verdict as the text and SARIF renderers.
+  absl::StatusOr<report::Report> typed = report::ReportFromJson(report);
 
   if (report.contains("translation")) {
     Suite suite{"hipforge.translation", {}};
@@ -103,17 +116,20 @@ std::string RenderJUnit(const json& report) {
     suites.push_back(std::move(suite));
   }
 
-  if (report.contains("findings")) {
+  if (typed.ok() && typed->findings) {
     std::map<std::string, TestCase> by_rule;
-    for (const auto& finding : report["findings"]) {
-      const std::string rule = finding.value("rule_id", "unknown");
+    for (const report::Finding& finding : *typed->findings) {
+      const std::string rule = finding.rule_id.empty() ? "unknown" : finding.rule_id;
       TestCase& test = by_rule.try_emplace(rule, TestCase{rule, "analysis"}).first->second;
-      const std::string severity = finding.value("severity", "warning");
-      test.details += finding.value("path", "?") + ":" + std::to_string(finding.value("line", 0)) + ": " + severity +
-                      ": " + finding.value("message", "") + "\n";
-      if (severity == "error") {
+      const std::string severity(report::SeverityName(finding.severity));
+      // Open or not as report::CountFindings says: a fixed finding, or one in code the build drops, fails nothing.
+      const bool open = !finding.auto_fixed && !finding.inactive;
+      test.details += finding.path + ":" + std::to_string(finding.line) + ": " + severity + ": " + finding.message +
+                      (finding.auto_fixed ? " (fixed automatically)" : finding.inactive ? " (not compiled)" : "") +
+                      "\n";
+      if (open && finding.severity == report::Severity::kError) {
         test.outcome = TestCase::Outcome::kFailed;
-        test.message = "error findings of rule " + rule;
+        test.message = "open error findings of rule " + rule;
       }
     }
     Suite suite{"hipforge.analysis", {}};
@@ -197,7 +213,17 @@ std::string RenderJUnit(const json& report) {
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out << "<testsuites name=\"hipforge " << XmlEscape(report.value("job_id", "")) << "\" tests=\"" << tests
       << "\" failures=\"" << failures << "\" errors=\"" << errors << "\">\n";
-  for (const auto& suite : suites) WriteSuite(suite, out);
+  Properties properties;
+  if (typed.ok()) {
+    const report::Verdict verdict = VerdictOf(*typed);
+    properties = {{"hipforge.verdict", std::string(report::VerdictLevelName(verdict.level))},
+                  {"hipforge.verdictSentence", report::VerdictSentence(verdict)}};
+  }
+  if (const std::string gate = GateStatus(report); !gate.empty()) {
+    properties.emplace_back("hipforge.gate", gate);
+    properties.emplace_back("hipforge.gateSentence", GateSentence(report));
+  }
+  for (const auto& suite : suites) WriteSuite(suite, properties, out);
   out << "</testsuites>\n";
   return out.str();
 }

@@ -14,6 +14,37 @@ int SeverityRank(const std::string& severity) {
 
 }  // namespace
 
+report::Verdict VerdictOf(const report::Report& report) {
+  return report.verdict ? *report.verdict : report::DecideVerdict(report);
+}
+
+std::string GateStatus(const nlohmann::json& report) {
+  if (!report.is_object() || !report.contains("gate") || !report["gate"].is_object()) return "";
+  return report["gate"].value("status", "");
+}
+
+std::string GateSentence(const nlohmann::json& report) {
+  const std::string status = GateStatus(report);
+  if (status.empty()) return "";
+  const nlohmann::json& gate = report["gate"];
+  std::string text = status;
+  std::string blocking;
+  for (const auto& name : gate.value("blocking", nlohmann::json::array())) {
+    if (name.is_string()) blocking += (blocking.empty() ? "" : ", ") + name.get<std::string>();
+  }
+  if (!blocking.empty()) text += ", blocked by " + blocking;
+  const nlohmann::json definition = gate.value("definition", nlohmann::json::object());
+  if (definition.is_object() && definition.contains("source")) {
+    std::string required;
+    for (const auto& name : definition.value("requires", nlohmann::json::array())) {
+      if (name.is_string()) required += (required.empty() ? "" : ", ") + name.get<std::string>();
+    }
+    text += " (" + definition.value("source", std::string()) + " definition" +
+            (required.empty() ? "" : " requires " + required) + ")";
+  }
+  return text;
+}
+
 absl::StatusOr<ReportFormat> ParseReportFormat(const std::string& name) {
   if (name == "text") return ReportFormat::kText;
   if (name == "json") return ReportFormat::kJson;

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "absl/status/statusor.h"
+#include "common/report/report.h"
 
 namespace hipforge::client {
 
@@ -22,6 +23,15 @@ struct RenderOptions {
   std::string help_uri_base;
   std::string tool_version;
 };
+
+// The verdict every renderer shows: the stored one, else decided from the report (a local `analyze`).
+report::Verdict VerdictOf(const report::Report& report);
+
+// The migration gate the server adds to a job's report on read (`gate`, judged as the dashboard judges it;
+// docs/report.md): "failed, blocked by findings, warnings (definition: default)". Empty when the report has none
+// (a local `analyze`).
+std::string GateStatus(const nlohmann::json& report);
+std::string GateSentence(const nlohmann::json& report);
 
 std::string RenderText(const nlohmann::json& report);
 nlohmann::json RenderSarif(const nlohmann::json& report, const RenderOptions& options);

@@ -90,9 +90,14 @@ json RenderSarif(const json& report, const RenderOptions& options) {
               {"columnKind", "unicodeCodePoints"},
               {"results", results}};
   // What the job proved (docs/report.md, "Verdict"), as every other output says it.
-  if (absl::StatusOr<report::Report> typed = report::ReportFromJson(report); typed.ok() && typed->verdict) {
-    run["properties"] = {{"hipforge.verdict", std::string(report::VerdictLevelName(typed->verdict->level))},
-                         {"hipforge.verdictSentence", report::VerdictSentence(*typed->verdict)}};
+  if (typed.ok()) {
+    const report::Verdict verdict = VerdictOf(*typed);
+    run["properties"] = {{"hipforge.verdict", std::string(report::VerdictLevelName(verdict.level))},
+                         {"hipforge.verdictSentence", report::VerdictSentence(verdict)}};
+  }
+  if (const std::string gate = GateStatus(report); !gate.empty()) {
+    run["properties"]["hipforge.gate"] = gate;
+    run["properties"]["hipforge.gateSentence"] = GateSentence(report);
   }
   if (report.contains("job_id") && report["job_id"].is_string() && !report["job_id"].get<std::string>().empty()) {
     run["automationDetails"] = {{"id", "hipforge/" + report["job_id"].get<std::string>()}};

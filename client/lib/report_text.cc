@@ -30,6 +30,27 @@ std::string Seconds(int64_t milliseconds) {
   return text;
 }
 
+// The job's hours left as the dashboard shows them (JavaScript's toFixed(1): half up on the double's exact value),
+// so 1.25 h is 1.3 h in both; printf's %.1f rounds that tie to even (1.2).
+std::string HoursLeft(double hours) {
+  char exact[64];
+  std::snprintf(exact, sizeof exact, "%.25f", hours);  // exact digits far past the one that decides
+  std::string text = exact;
+  const size_t point = text.find('.');
+  const bool up = text[point + 2] >= '5';
+  text.resize(point + 2);
+  for (size_t i = text.size(); up && i-- > 0;) {
+    if (text[i] == '.') continue;
+    if (text[i] != '9') {
+      ++text[i];
+      break;
+    }
+    text[i] = '0';
+    if (i == 0) text.insert(0, "1");
+  }
+  return text + " h";
+}
+
 std::string Hours(double hours) {
   char text[32];
   std::snprintf(text, sizeof text, "%.2g h", hours);
@@ -109,7 +130,7 @@ void RenderEffort(const report::EffortSection& effort, std::ostream& out) {
     out << "Effort left: none (" << share << " of CUDA references handled automatically)\n";
     return;
   }
-  out << "Effort left: " << Hours(effort.engineer_hours) << " for one engineer (" << share
+  out << "Effort left: " << HoursLeft(effort.engineer_hours) << " for one engineer (" << share
       << " of CUDA references handled automatically)";
   if (!effort.model.empty()) out << "; model: " << effort.model;
   out << "\n";
@@ -224,7 +245,8 @@ std::string RenderText(const nlohmann::json& json) {
   const report::Report& r = *parsed;
   if (!r.job_id.empty()) out << "Report for job " << r.job_id << "\n";
   // What the job proved, in every text report (stored by the validate role; translated only without it).
-  out << "Verdict: " << report::VerdictSentence(r.verdict ? *r.verdict : report::DecideVerdict(r)) << "\n";
+  out << "Verdict: " << report::VerdictSentence(VerdictOf(r)) << "\n";
+  if (const std::string gate = GateSentence(json); !gate.empty()) out << "Gate: " << gate << "\n";
   if (r.translation) RenderTranslation(*r.translation, out);
   if (r.findings) RenderFindings(*r.findings, out);
   if (r.effort) RenderEffort(*r.effort, out);

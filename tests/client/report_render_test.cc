@@ -166,6 +166,49 @@ TEST(JUnitRenderer, CountsFailuresAndEscapesXml) {
   EXPECT_NE(xml.find("</testsuites>"), std::string::npos);
 }
 
+// Issue 26: a rule whose error findings were all fixed automatically (or are in code the build drops) is no
+// failure; SARIF suppresses the same findings and the text lists them as fixed.
+TEST(JUnitRenderer, FailsOnlyRulesWithOpenErrors) {
+  json report = json::parse(R"json({"findings": [
+      {"rule_id": "HB102", "severity": "error", "path": "a.cu", "line": 3, "message": "mask", "auto_fixed": true},
+      {"rule_id": "HB501", "severity": "error", "path": "Makefile", "line": 2, "message": "nvcc", "inactive": true},
+      {"rule_id": "HB504", "severity": "error", "path": "run.sh", "line": 9, "message": "nvidia-smi"}]})json");
+  const std::string xml = RenderJUnit(report);
+  EXPECT_NE(xml.find("<testsuite name=\"hipforge.analysis\" tests=\"3\" failures=\"1\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<failure message=\"open error findings of rule HB504\">"), std::string::npos) << xml;
+  EXPECT_NE(xml.find("a.cu:3: error: mask (fixed automatically)"), std::string::npos) << xml;
+}
+
+// What the job proved and the gate the server judged: the same words as the text's Verdict and Gate lines.
+TEST(Renderers, ShowTheVerdictAndTheGateAsTheTextDoes) {
+  json report = SampleReport();
+  report["gate"] = json::parse(R"json({"status": "failed", "blocking": ["builds", "parity"],
+      "definition": {"source": "team", "requires": ["builds", "parity"]}, "conditions": []})json");
+  const std::string text = RenderText(report);
+  EXPECT_NE(text.find("\nGate: failed, blocked by builds, parity (team definition requires builds, parity)\n"),
+            std::string::npos) << text;
+  const std::string xml = RenderJUnit(report);
+  EXPECT_NE(xml.find("<property name=\"hipforge.verdict\" value=\"failed\"/>"), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<property name=\"hipforge.gate\" value=\"failed\"/>"), std::string::npos) << xml;
+  const json properties = RenderSarif(report, RenderOptions{})["runs"][0]["properties"];
+  EXPECT_EQ(properties["hipforge.verdict"], "failed");
+  EXPECT_EQ(properties["hipforge.gateSentence"], "failed, blocked by builds, parity (team definition requires builds, parity)");
+  EXPECT_NE(text.find("Verdict: " + properties["hipforge.verdictSentence"].get<std::string>() + "\n"),
+            std::string::npos) << text;
+  // A local report (`analyze`) has no gate: no line, no property.
+  EXPECT_EQ(RenderText(SampleReport()).find("Gate:"), std::string::npos);
+}
+
+// Hours left as the dashboard shows them (JavaScript's toFixed(1)): a tie on the exact value rounds up.
+TEST(TextRenderer, EffortHoursRoundAsTheDashboardDoes) {
+  for (const auto& [hours, shown] : std::vector<std::pair<double, std::string>>{
+           {1.25, "1.3 h"}, {7.25, "7.3 h"}, {0.35, "0.3 h"}, {9.96, "10.0 h"}, {2.0, "2.0 h"}, {0.04, "0.0 h"}}) {
+    json report = {{"effort", {{"engineer_hours", hours}, {"automatic_share", 0.5}}}};
+    EXPECT_NE(RenderText(report).find("Effort left: " + shown + " for one engineer"), std::string::npos)
+        << hours << "\n" << RenderText(report);
+  }
+}
+
 TEST(TextRenderer, SummarisesEverySection) {
   const std::string text = RenderText(SampleReport());
   EXPECT_NE(text.find("Report for job job-42"), std::string::npos);
@@ -196,7 +239,7 @@ TEST(TextRenderer, EmptySectionsSayNoneAndEffortSaysHowItIsComputed) {
   const std::string text = RenderText(report);
   EXPECT_NE(text.find("Fixed automatically: 1 finding"), std::string::npos) << text;
   EXPECT_NE(text.find("Left for a person: none"), std::string::npos) << text;
-  EXPECT_NE(text.find("Effort left: 1.2 h"), std::string::npos) << text;
+  EXPECT_NE(text.find("Effort left: 1.3 h"), std::string::npos) << text;  // as the dashboard shows 1.25
   EXPECT_NE(text.find("model: docs/rules/effort-model.md"), std::string::npos) << text;
   EXPECT_NE(text.find("1 x warning HB402 without an automatic fix at 1.0 h = 1.0 h"), std::string::npos) << text;
   EXPECT_NE(text.find("Tests: none\nParity (CUDA vs HIP): none\nProfile: none\n"), std::string::npos) << text;

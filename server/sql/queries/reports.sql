@@ -80,7 +80,11 @@ FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS p(v, ord)
 -- columns; fields without a column, e.g. a file's kind and left_for_person, come from the document's entry).
 -- Each section's document entries are unnested once and joined by ordinal: a lookup `document->...->ordinal` per
 -- row read (and detoasted) the whole document for every row (20,000 files: > 30 s).
+-- `gate` is the migration gate as job_summary judges it now (never stored: a team's gate definition can change),
+-- so the CLI's text, JSON, SARIF and JUnit show the gate the dashboard shows.
 SELECT (d.document || jsonb_build_object('job_id', d.job_id::text)
+  || coalesce((SELECT jsonb_build_object('gate', job_summary(j)->'gate') FROM jobs j WHERE j.id = d.job_id),
+              '{}'::jsonb)
   || CASE WHEN d.document ? 'translation' THEN jsonb_build_object('translation',
        coalesce(d.document->'translation', '{}'::jsonb) || jsonb_build_object('files', coalesce(
          (SELECT jsonb_agg(coalesce(e.v, '{}'::jsonb)
