@@ -1,14 +1,20 @@
 #!/usr/bin/env python3
 """Every output of the same two jobs says the same counts and verdict (issue 26, "Counts with one definition each").
 
-A real migrate-server (embedded PostgreSQL, one in-process translate worker) runs two jobs of different shape: the
-bundled examples/cuda-vector-stats, and a small tree written here with one finding fixed automatically (HB102's
-lane mask), one open error (HB504, nvidia-smi in a script) and one open warning (HB406, a system fence). For each
-job the test reads `migrate-cli report` as text, JSON, JUnit and SARIF, `status --json` and `list --json` (GetJob,
-ListJobs), and the dashboard API (`/api/v1/jobs/{id}`, its `/findings`, its `/report`), turns each into the
-quantities it shows, and asserts that every output showing a quantity shows the same value: verdict level and
-sentence, gate status, open errors, open warnings, auto-fixed, total findings, files translated / total, CUDA files
-translated / total, lines changed, engineer hours (as shown, one decimal), tests passed / failed / not run.
+A real migrate-server (embedded PostgreSQL, one in-process worker with the translate and validate roles) runs two
+jobs of different shape: the bundled examples/cuda-vector-stats (no targets: translated only), and a small tree
+written here with one finding fixed automatically (HB102's lane mask), one open error (HB504, nvidia-smi with its
+options in a script), one open warning (HB406, a system fence) and a hipforge.yaml that builds it for gfx90a and
+names one test (compile-only here: the build runs, the test does not).
+
+For each job the test reads `migrate-cli report` as text, JSON, JUnit and SARIF; `status --json` and `list --json`
+(GetJob, ListJobs through the CLI); the gRPC GetReport and GetJob answers themselves (tests/client/grpc_unary.py:
+GetReport's counts are fields of their own); and the dashboard API (`/api/v1/jobs/{id}`, its `/findings`, `/tests`
+and `/report`). Each output is turned into the quantities it shows, and every output showing a quantity must show
+the same value: verdict level and sentence, gate status and sentence, open errors, open warnings, auto-fixed, total
+findings, files translated / total, CUDA files translated / total, lines changed, engineer hours (as shown, one
+decimal), tests passed / failed / not run, and the rules JUnit fails (those with an open error).
+OUTPUTS_AGREE_DUMP=DIR writes each job's quantities per output and its text report there.
 
 usage: outputs_agree_test.py MIGRATE_SERVER MIGRATE_CLI SOURCE_DIR
 """
@@ -23,6 +29,7 @@ import tempfile
 import urllib.request
 import xml.etree.ElementTree as ElementTree
 
+import grpc_unary
 from server_harness import Failure, Server, check
 
 EXAMPLE = "examples/cuda-vector-stats"
@@ -53,6 +60,17 @@ int main() {
     # A query with nvidia-smi's own options: renamed to amd-smi, but the options are left for a person (open).
     "scripts/run.sh": "#!/bin/sh\nnvidia-smi --query-gpu=name --format=csv\n./sum_pairs\n",
     "README.md": "A small CUDA program for the outputs_agree test.\n",
+    # Built for gfx90a by the validate worker (compile-only here: the test is not run), so the verdict is `builds`.
+    "hipforge.yaml": """version: 1
+targets: [gfx90a]
+build:
+  commands:
+    - hipcc --offload-arch=${ARCH} -O1 src/kernel.cu -o ${BUILD_DIR}/sum_pairs
+tests:
+  commands:
+    - name: sums
+      run: ${BUILD_DIR}/sum_pairs
+""",
 }
 SMALL_EXPECTED = {"auto_fixed": 1, "open_errors": 1, "open_warnings": 1}
 
@@ -237,6 +255,35 @@ def from_job_message(job):
     return shown
 
 
+class Grpc:
+    """MigrationService's unary calls as the server answers them, read field by field (job.proto,
+    migration_service.proto): the numbers an API client gets without the CLI."""
+
+    def __init__(self, server):
+        self.address = server.address
+        self.metadata = [("authorization", "Bearer " + server.token)]
+
+    def call(self, method, job):
+        answer = grpc_unary.unary_call(self.address, "/hipforge.v1.MigrationService/" + method,
+                                       grpc_unary.encode_string(1, job), self.metadata)
+        fields = grpc_unary.decode(answer)
+        return lambda number, default=0: fields.get(number, [default])[0]
+
+
+def from_get_report(field):
+    """hipforge.v1.Report: 3 report_json, 4 translation, 5-7 findings left by severity, 10-11 tests, 12 hours,
+    14 findings fixed."""
+    translation = grpc_unary.decode(field(4, b""))
+    total = lambda number: translation.get(number, [0])[0]
+    return {
+        "open_errors": field(5), "open_warnings": field(6), "auto_fixed": field(14),
+        "findings_total": field(5) + field(6) + field(7) + field(14),
+        "files_total": total(1), "files_translated": total(2) + total(3), "lines_changed": total(6),
+        "tests_passed": field(10), "tests_failed": field(11),
+        "engineer_hours": shown_hours(field(12, 0.0)),
+    }
+
+
 def from_dashboard_job(detail):
     summary = detail["summary"]
     translation = summary.get("translation") or {}
@@ -261,6 +308,13 @@ def from_dashboard_job(detail):
     return {k: v for k, v in shown.items() if v is not None}
 
 
+def from_dashboard_tests(tests):
+    statuses = [t["status"] for t in tests]
+    return {"tests_passed": statuses.count("passed"),
+            "tests_failed": statuses.count("failed") + statuses.count("timed_out"),
+            "tests_not_run": statuses.count("not_run")}
+
+
 def from_dashboard_findings(findings):
     return {
         "findings_total": len(findings),
@@ -272,19 +326,24 @@ def from_dashboard_findings(findings):
 
 # ---- one job ---------------------------------------------------------------------------------------------------
 
-def outputs_of(job, cli, dashboard):
+def outputs_of(job, cli, dashboard, grpc):
     """{output name: {quantity: value}} for every output of `job`."""
     document = json.loads(cli.run("report", job, "--format", "json"))
+    get_report, get_job = grpc.call("GetReport", job), grpc.call("GetJob", job)
+    check(json.loads(get_report(3, b"{}")) == document, f"job {job}: GetReport's report_json differs from the CLI's")
     views = {
         "text": from_text(cli.run("report", job, "--format", "text")),
         "json": from_json(document),
         "junit": from_junit(cli.run("report", job, "--format", "junit")),
         "sarif": from_sarif(json.loads(cli.run("report", job, "--format", "sarif"))),
         "status": from_job_message(json.loads(cli.run("status", job, "--json"))),
+        "grpc GetReport": from_get_report(get_report),
+        "grpc GetJob": {"cuda_files": get_job(9), "cuda_files_translated": get_job(10)},
         "list": from_job_message(next(j for j in json.loads(cli.run("list", "--all", "--json"))["jobs"]
                                       if j["id"] == job)),
         "dashboard job": from_dashboard_job(dashboard.get(f"/api/v1/jobs/{job}")),
         "dashboard findings": from_dashboard_findings(dashboard.findings(job)),
+        "dashboard tests": from_dashboard_tests(dashboard.get(f"/api/v1/jobs/{job}/tests")["tests"]),
     }
     # The JUnit analysis suite fails exactly the rules that have an open error.
     views["json"]["rules_failing"] = sorted({f["rule_id"] for f in document.get("findings", [])
@@ -303,11 +362,13 @@ def disagreements(views):
     for output, shown in views.items():
         for quantity, value in shown.items():
             by_quantity.setdefault(quantity, {})[output] = value
-    return {q: outputs for q, outputs in sorted(by_quantity.items()) if len({json.dumps(v) for v in outputs.values()}) > 1}
+    return {quantity: outputs for quantity, outputs in sorted(by_quantity.items())
+            if len({json.dumps(value) for value in outputs.values()}) > 1}
 
 
 def submit(cli, tree, name):
-    out = cli.run("submit", tree, "--wait", "--translate-only", "--no-git", "--name", name, "--wait-timeout", "600")
+    # Targets from the tree's hipforge.yaml, if any (none: translated only); exit 4 is --fail-on's, not used here.
+    out = cli.run("submit", tree, "--wait", "--no-git", "--name", name, "--wait-timeout", "600")
     return out.splitlines()[0].strip()
 
 
@@ -327,8 +388,9 @@ def main():
     os.chmod(scratch, 0o755)  # the embedded PostgreSQL runs as user postgres when we are root
     server, failed = None, []
     try:
-        server = Server(os.path.abspath(server_bin), os.path.abspath(cli_bin), scratch, team="agree")
-        cli, dashboard = Cli(server), Dashboard(server)
+        server = Server(os.path.abspath(server_bin), os.path.abspath(cli_bin), scratch, team="agree",
+                        roles="translate,validate")
+        cli, dashboard, grpc = Cli(server), Dashboard(server), Grpc(server)
         small = os.path.join(scratch, "small")
         small_files = write_small_tree(small)
         example = os.path.join(source_dir, EXAMPLE)
@@ -336,7 +398,7 @@ def main():
         for name, tree, files, expected in (("example", example, example_files, None),
                                             ("small", small, small_files, SMALL_EXPECTED)):
             job = submit(cli, tree, "outputs-agree-" + name)
-            views, document = outputs_of(job, cli, dashboard)
+            views, document = outputs_of(job, cli, dashboard, grpc)
             views["the tree"] = {"input_files": files}
             if expected:
                 views["what the tree holds"] = dict(expected)

@@ -18,13 +18,13 @@ def check(condition, message):
 class Server:
     """migrate-server on loopback with an embedded PostgreSQL and one translate worker, and a team token."""
 
-    def __init__(self, server_bin, cli_bin, scratch, team="ci"):
+    def __init__(self, server_bin, cli_bin, scratch, team="ci", roles="translate"):
         self.cli_bin = cli_bin
         self.data = os.path.join(scratch, "data")
         self.log_path = os.path.join(scratch, "server.log")
         port_file = os.path.join(scratch, "port")
         args = [server_bin, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--data-dir", self.data,
-                "--port-file", port_file, "--local-workers", "1", "--local-worker-roles", "translate",
+                "--port-file", port_file, "--local-workers", "1", "--local-worker-roles", roles,
                 "--embedded-durable", "false", "--log-level", "warn"]
         self.log = open(self.log_path, "w")
         self.process = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
