@@ -4,7 +4,8 @@
 A real migrate-server (embedded PostgreSQL, one in-process worker with the translate and validate roles) runs two
 jobs of different shape: the bundled examples/cuda-vector-stats (no targets: translated only), and a small tree
 written here with one finding fixed automatically (HB102's lane mask), one open error (HB504, nvidia-smi with its
-options in a script), one open warning (HB406, a system fence) and a hipforge.yaml that builds it for gfx90a and
+options in a script), one open warning (HB406, a system fence), one error in code the build does not compile (HB201, inline PTX in an
+#if branch not taken: listed, never open) and a hipforge.yaml that builds it for gfx90a and
 names one test (compile-only here: the build runs, the test does not).
 
 For each job the test reads `migrate-cli report` as text, JSON, JUnit and SARIF; `status --json` and `list --json`
@@ -38,11 +39,15 @@ EXAMPLE = "examples/cuda-vector-stats"
 SMALL_TREE = {
     "src/kernel.cu": """#include <cuda_runtime.h>
 #include <cstdio>
+#define USE_PTX_FENCE 0
 
 __global__ void sum_pairs(const float* in, float* out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   float v = i < n ? in[i] : 0.0f;
   v += __shfl_xor_sync(0xffffffff, v, 1);
+#if USE_PTX_FENCE
+  asm volatile("brkpt;");  // no HIP equivalent: HB201 stays, in code the build drops
+#endif
   __threadfence_system();
   if (i < n) out[i] = v;
 }
@@ -72,7 +77,7 @@ tests:
       run: ${BUILD_DIR}/sum_pairs
 """,
 }
-SMALL_EXPECTED = {"auto_fixed": 1, "open_errors": 1, "open_warnings": 1}
+SMALL_EXPECTED = {"auto_fixed": 1, "open_errors": 1, "open_warnings": 1, "inactive": 1}
 
 
 def shown_hours(hours):
@@ -143,8 +148,9 @@ def from_text(text):
     shown["open_warnings"] = int(left.group(3) or 0)
     inactive = re.search(r"^In code the build does not compile \(not charged\): (\d+) findings?$", text, re.M)
     open_notes = int(left.group(4) or 0)
+    shown["inactive"] = int(inactive.group(1)) if inactive else 0
     shown["findings_total"] = (shown["auto_fixed"] + shown["open_errors"] + shown["open_warnings"] + open_notes +
-                               (int(inactive.group(1)) if inactive else 0))
+                               shown["inactive"])
     effort = re.search(r"^Effort left: (none|([\d.]+) h)", text, re.M)
     check(effort, "text report: no 'Effort left' line")
     shown["engineer_hours"] = "0.0" if effort.group(1) == "none" else effort.group(2)
@@ -162,6 +168,10 @@ def open_findings(findings, severity):
                and not f.get("inactive"))
 
 
+def inactive_findings(findings):
+    return sum(1 for f in findings if f.get("inactive") and not f.get("auto_fixed"))
+
+
 def from_json(document):
     """The report document, counted by docs/report.md's definitions (auto-fixed and inactive findings are not
     open)."""
@@ -174,6 +184,7 @@ def from_json(document):
         "auto_fixed": sum(1 for f in findings if f.get("auto_fixed")),
         "open_errors": open_findings(findings, "error"),
         "open_warnings": open_findings(findings, "warning"),
+        "inactive": inactive_findings(findings),
         "files_total": totals["files"],
         "files_translated": totals["translated"] + totals["fallback"],
         "cuda_files": totals["cuda_files"],
@@ -235,6 +246,8 @@ def from_sarif(sarif):
     shown = {
         "findings_total": len(results),
         "auto_fixed": sum(1 for r in results if r.get("properties", {}).get("autoFixed")),
+        "inactive": sum(1 for r in results if r.get("properties", {}).get("inactive")
+                        and not r.get("properties", {}).get("autoFixed")),
         "open_errors": sum(1 for r in open_results if r["level"] == "error"),
         "open_warnings": sum(1 for r in open_results if r["level"] == "warning"),
         "rules_failing": sorted({r["ruleId"] for r in open_results if r["level"] == "error"}),
@@ -272,12 +285,11 @@ class Grpc:
 
 def from_get_report(field):
     """hipforge.v1.Report: 3 report_json, 4 translation, 5-7 findings left by severity, 10-11 tests, 12 hours,
-    14 findings fixed."""
+    14 findings fixed (no total: the message does not count findings in code the build does not compile)."""
     translation = grpc_unary.decode(field(4, b""))
     total = lambda number: translation.get(number, [0])[0]
     return {
         "open_errors": field(5), "open_warnings": field(6), "auto_fixed": field(14),
-        "findings_total": field(5) + field(6) + field(7) + field(14),
         "files_total": total(1), "files_translated": total(2) + total(3), "lines_changed": total(6),
         "tests_passed": field(10), "tests_failed": field(11),
         "engineer_hours": shown_hours(field(12, 0.0)),
@@ -292,6 +304,7 @@ def from_dashboard_job(detail):
         "auto_fixed": summary["auto_fixed"],
         "open_errors": summary["open_errors"],
         "open_warnings": summary["open_warnings"],
+        "inactive": summary.get("inactive"),
         "files_total": translation.get("files"),
         "files_translated": translation.get("translated", 0) + translation.get("fallback", 0),
         "cuda_files": translation.get("cuda_files"),
@@ -321,6 +334,7 @@ def from_dashboard_findings(findings):
         "auto_fixed": sum(1 for f in findings if f["auto_fixed"]),
         "open_errors": open_findings(findings, "error"),
         "open_warnings": open_findings(findings, "warning"),
+        "inactive": inactive_findings(findings),
     }
 
 

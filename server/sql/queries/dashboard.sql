@@ -68,6 +68,7 @@ WHERE j.team = $1 AND j.id = $2::uuid
 SELECT f.rule_id, f.path, f.line, f.ordinal,
        jsonb_build_object('rule_id', f.rule_id, 'severity', f.severity, 'path', f.path, 'line', f.line,
                           'column', f.col, 'message', f.message, 'fix', f.fix, 'auto_fixed', f.auto_fixed,
+                          'inactive', f.inactive,
                           'source_line', f.source_line, 'fingerprint', f.fingerprint, 'ordinal', f.ordinal,
                           'in_other', CASE WHEN $3::uuid IS NULL THEN NULL ELSE EXISTS (
                              SELECT 1 FROM report_findings o WHERE o.job_id = $3::uuid AND o.fingerprint = f.fingerprint) END)::text

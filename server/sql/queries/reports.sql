@@ -26,13 +26,14 @@ FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS f(v, ord)
 DELETE FROM report_findings WHERE job_id = $1::uuid
 
 -- name: insert_report_findings
--- source_line (the CUDA line the finding points at) feeds the fingerprint column (migration 0005).
+-- source_line (the CUDA line the finding points at) feeds the fingerprint column (migration 0005); inactive (in
+-- code the build does not compile) keeps the finding out of job_summary's open counts (migration 0013).
 INSERT INTO report_findings (job_id, ordinal, rule_id, severity, path, line, col, message, fix, auto_fixed,
-                             source_line)
+                             source_line, inactive)
 SELECT $1::uuid, f.ord - 1, f.v->>'rule_id', f.v->>'severity', coalesce(f.v->>'path', ''),
        coalesce((f.v->>'line')::integer, 0), coalesce((f.v->>'column')::integer, 0),
        coalesce(f.v->>'message', ''), coalesce(f.v->>'fix', ''), coalesce((f.v->>'auto_fixed')::boolean, false),
-       coalesce(f.v->>'source_line', '')
+       coalesce(f.v->>'source_line', ''), coalesce((f.v->>'inactive')::boolean, false)
 FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS f(v, ord)
 
 -- name: delete_report_builds
