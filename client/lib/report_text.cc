@@ -70,12 +70,32 @@ std::string Location(const Finding& finding) {
   return where;
 }
 
+// The files no listing below names (issue 26: "10 files, 8 translated" left the 2 unnamed): the first few.
+void RenderUntouched(const std::vector<report::FileEntry>& files, std::ostream& out) {
+  constexpr int kNamed = 8;
+  std::string named;
+  int untouched = 0;
+  for (const report::FileEntry& file : files) {
+    if (file.status != report::FileStatus::kUnchanged && file.status != report::FileStatus::kCopied) continue;
+    if (!file.left_for_person.empty()) continue;  // listed with its steps
+    if (++untouched <= kNamed) named += (named.empty() ? "" : ", ") + file.path;
+  }
+  if (untouched == 0) return;
+  out << "  as submitted: " << named;
+  if (untouched > kNamed) out << " and " << untouched - kNamed << " more";
+  out << "\n";
+}
+
 void RenderTranslation(const report::TranslationSection& translation, std::ostream& out) {
   const report::TranslationTotals& t = translation.totals;
   out << "Translation: " << t.files << " files, " << t.translated << " translated, " << t.fallback << " fallback";
   if (t.failed > 0) out << ", " << t.failed << " failed";
+  if (t.unchanged + t.copied > 0) out << ", " << t.unchanged + t.copied << " as submitted";
   out << ", " << t.converted << " API uses converted, " << t.unsupported << " unsupported, " << t.lines_changed
       << " lines changed\n";
+  // The job's progress counters (status, the dashboard): the same words the translate step prints.
+  if (t.cuda_files > 0) out << "  CUDA files: " << report::CudaFilesSummary(t) << "\n";
+  RenderUntouched(translation.files, out);
   for (const report::FileEntry& file : translation.files) {
     const bool changed = file.status != report::FileStatus::kUnchanged && file.status != report::FileStatus::kCopied;
     if (!changed && file.left_for_person.empty()) continue;  // keep the list to what changed or needs a person

@@ -223,7 +223,10 @@ TEST(TextRenderer, SummarisesEverySection) {
   EXPECT_NE(text.find("kernel saxpy: 8 VGPRs"), std::string::npos);
   EXPECT_NE(text.find("sum: mismatch"), std::string::npos);
   EXPECT_NE(text.find("GPU: compile-only worker\n"), std::string::npos) << text;
-  EXPECT_EQ(text.find("README.md"), std::string::npos);  // copied files are not listed
+  // Copied and unchanged files get no entry of their own, only their names on one line (issue 26: "3 files, 1
+  // translated" must not leave the others unnamed).
+  EXPECT_NE(text.find("\n  as submitted: README.md\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("  README.md  copied"), std::string::npos) << text;
 }
 
 TEST(TextRenderer, EmptySectionsSayNoneAndEffortSaysHowItIsComputed) {
