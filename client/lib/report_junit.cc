@@ -92,6 +92,72 @@ void WriteSuite(const Suite& suite, const Properties& properties, std::ostream& 
   out << "  </testsuite>\n";
 }
 
+// One case per rule, failing when the rule has an open error finding: open as report::CountFindings says (a finding
+// fixed automatically, or in code the build drops, fails nothing; SARIF suppresses the same ones).
+Suite AnalysisSuite(const std::vector<report::Finding>& findings) {
+  std::map<std::string, TestCase> by_rule;
+  for (const report::Finding& finding : findings) {
+    const std::string rule = finding.rule_id.empty() ? "unknown" : finding.rule_id;
+    TestCase& test = by_rule.try_emplace(rule, TestCase{rule, "analysis"}).first->second;
+    const std::string severity(report::SeverityName(finding.severity));
+    test.details += finding.path + ":" + std::to_string(finding.line) + ": " + severity + ": " + finding.message +
+                    (finding.auto_fixed ? " (fixed automatically)" : finding.inactive ? " (not compiled)" : "") + "\n";
+    if (!finding.auto_fixed && !finding.inactive && finding.severity == report::Severity::kError) {
+      test.outcome = TestCase::Outcome::kFailed;
+      test.message = "open error findings of rule " + rule;
+    }
+  }
+  Suite suite{"hipforge.analysis", {}};
+  for (auto& [rule, test] : by_rule) suite.cases.push_back(std::move(test));
+  return suite;
+}
+
+// A case per test and arch: failed fails, timed out errs, not run and failing in the CUDA original too are skipped.
+Suite TestsSuite(const json& tests) {
+  Suite suite{"hipforge.tests", {}};
+  for (const auto& item : tests) {
+    TestCase test{item.value("name", "?"), "tests." + item.value("arch", ""), item.value("duration_ms", 0.0) / 1000.0};
+    const std::string status = item.value("status", "");
+    test.details = item.value("output_excerpt", "");
+    // One definition with the verdict and the gate: failing in the CUDA original too is no migration failure.
+    report::TestResult typed{.status = report::ParseTestStatus(status).value_or(report::TestStatus::kNotRun)};
+    if (item.contains("cuda") && item["cuda"].is_object()) {
+      typed.cuda = report::ReferenceRun{
+          .status = report::ParseTestStatus(item["cuda"].value("status", "")).value_or(report::TestStatus::kNotRun)};
+    }
+    if ((status == "failed" || status == "timed_out") && !report::IsMigrationFailure(typed)) {
+      test.outcome = TestCase::Outcome::kSkipped;
+      test.message = "fails in the CUDA original too: not a migration failure";
+    } else if (status == "failed") {
+      test.outcome = TestCase::Outcome::kFailed;
+      test.message = "test failed";
+    } else if (status == "timed_out") {
+      test.outcome = TestCase::Outcome::kError;
+      test.message = "test timed out";
+    } else if (status == "not_run") {
+      test.outcome = TestCase::Outcome::kSkipped;
+      test.message = "not run";
+    }
+    suite.cases.push_back(std::move(test));
+  }
+  return suite;
+}
+
+// What the job proved and the gate the server judged, in the words of the text report and SARIF.
+Properties VerdictAndGate(const json& report, const absl::StatusOr<report::Report>& typed) {
+  Properties properties;
+  if (typed.ok()) {
+    const report::Verdict verdict = VerdictOf(*typed);
+    properties = {{"hipforge.verdict", std::string(report::VerdictLevelName(verdict.level))},
+                  {"hipforge.verdictSentence", report::VerdictSentence(verdict)}};
+  }
+  if (const std::string gate = GateStatus(report); !gate.empty()) {
+    properties.emplace_back("hipforge.gate", gate);
+    properties.emplace_back("hipforge.gateSentence", GateSentence(report));
+  }
+  return properties;
+}
+
 }  // namespace
 
 std::string RenderJUnit(const json& report) {
@@ -116,26 +182,7 @@ std::string RenderJUnit(const json& report) {
     suites.push_back(std::move(suite));
   }
 
-  if (typed.ok() && typed->findings) {
-    std::map<std::string, TestCase> by_rule;
-    for (const report::Finding& finding : *typed->findings) {
-      const std::string rule = finding.rule_id.empty() ? "unknown" : finding.rule_id;
-      TestCase& test = by_rule.try_emplace(rule, TestCase{rule, "analysis"}).first->second;
-      const std::string severity(report::SeverityName(finding.severity));
-      // Open or not as report::CountFindings says: a fixed finding, or one in code the build drops, fails nothing.
-      const bool open = !finding.auto_fixed && !finding.inactive;
-      test.details += finding.path + ":" + std::to_string(finding.line) + ": " + severity + ": " + finding.message +
-                      (finding.auto_fixed ? " (fixed automatically)" : finding.inactive ? " (not compiled)" : "") +
-                      "\n";
-      if (open && finding.severity == report::Severity::kError) {
-        test.outcome = TestCase::Outcome::kFailed;
-        test.message = "open error findings of rule " + rule;
-      }
-    }
-    Suite suite{"hipforge.analysis", {}};
-    for (auto& [rule, test] : by_rule) suite.cases.push_back(std::move(test));
-    suites.push_back(std::move(suite));
-  }
+  if (typed.ok() && typed->findings) suites.push_back(AnalysisSuite(*typed->findings));
 
   if (report.contains("builds")) {
     Suite suite{"hipforge.build", {}};
@@ -155,35 +202,7 @@ std::string RenderJUnit(const json& report) {
     suites.push_back(std::move(suite));
   }
 
-  if (report.contains("tests")) {
-    Suite suite{"hipforge.tests", {}};
-    for (const auto& item : report["tests"]) {
-      TestCase test{item.value("name", "?"), "tests." + item.value("arch", ""), item.value("duration_ms", 0.0) / 1000.0};
-      const std::string status = item.value("status", "");
-      test.details = item.value("output_excerpt", "");
-      // One definition with the verdict and the gate: failing in the CUDA original too is no migration failure.
-      report::TestResult typed{.status = report::ParseTestStatus(status).value_or(report::TestStatus::kNotRun)};
-      if (item.contains("cuda") && item["cuda"].is_object()) {
-        typed.cuda = report::ReferenceRun{
-            .status = report::ParseTestStatus(item["cuda"].value("status", "")).value_or(report::TestStatus::kNotRun)};
-      }
-      if ((status == "failed" || status == "timed_out") && !report::IsMigrationFailure(typed)) {
-        test.outcome = TestCase::Outcome::kSkipped;
-        test.message = "fails in the CUDA original too: not a migration failure";
-      } else if (status == "failed") {
-        test.outcome = TestCase::Outcome::kFailed;
-        test.message = "test failed";
-      } else if (status == "timed_out") {
-        test.outcome = TestCase::Outcome::kError;
-        test.message = "test timed out";
-      } else if (status == "not_run") {
-        test.outcome = TestCase::Outcome::kSkipped;
-        test.message = "not run";
-      }
-      suite.cases.push_back(std::move(test));
-    }
-    suites.push_back(std::move(suite));
-  }
+  if (report.contains("tests")) suites.push_back(TestsSuite(report["tests"]));
 
   if (report.contains("parity")) {
     Suite suite{"hipforge.parity", {}};
@@ -213,16 +232,7 @@ std::string RenderJUnit(const json& report) {
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out << "<testsuites name=\"hipforge " << XmlEscape(report.value("job_id", "")) << "\" tests=\"" << tests
       << "\" failures=\"" << failures << "\" errors=\"" << errors << "\">\n";
-  Properties properties;
-  if (typed.ok()) {
-    const report::Verdict verdict = VerdictOf(*typed);
-    properties = {{"hipforge.verdict", std::string(report::VerdictLevelName(verdict.level))},
-                  {"hipforge.verdictSentence", report::VerdictSentence(verdict)}};
-  }
-  if (const std::string gate = GateStatus(report); !gate.empty()) {
-    properties.emplace_back("hipforge.gate", gate);
-    properties.emplace_back("hipforge.gateSentence", GateSentence(report));
-  }
+  const Properties properties = VerdictAndGate(report, typed);
   for (const auto& suite : suites) WriteSuite(suite, properties, out);
   out << "</testsuites>\n";
   return out.str();
