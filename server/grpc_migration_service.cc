@@ -130,6 +130,7 @@ grpc::Status GrpcMigrationService::GetReport(grpc::ServerContext* context, const
   response->set_findings_warnings(report->warnings);
   response->set_findings_notes(report->notes);
   response->set_findings_fixed(report->fixed);
+  response->set_findings_inactive(report->inactive);
   response->set_builds_ok(report->builds_ok);
   response->set_builds_failed(report->builds_failed);
   response->set_tests_passed(report->tests_passed);

@@ -346,6 +346,7 @@ absl::StatusOr<ReportSummary> JobService::GetReportUnaudited(const Caller& calle
   if (typed.findings) {
     const report::FindingCounts counts = report::CountFindings(*typed.findings);
     summary.fixed = counts.fixed;
+    summary.inactive = counts.inactive;
     summary.errors = counts.left_errors;
     summary.warnings = counts.left_warnings;
     summary.notes = counts.left_notes;

@@ -34,6 +34,7 @@ struct ReportSummary {
   report::Report report;  // report_json, typed (common/report/report_json.h)
   int files = 0, translated = 0, fallback = 0, converted = 0, unsupported = 0, lines_changed = 0;
   int fixed = 0;                        // findings fixed automatically
+  int inactive = 0;                     // findings in code the build does not compile (not left)
   int errors = 0, warnings = 0, notes = 0;  // findings left for a person, by severity
   int builds_ok = 0, builds_failed = 0, tests_passed = 0, tests_failed = 0;
   double engineer_hours = 0, automatic_share = 0;

@@ -289,11 +289,12 @@ class Grpc:
 
 def from_get_report(field):
     """hipforge.v1.Report: 3 report_json, 4 translation, 5-7 findings left by severity, 10-11 tests, 12 hours,
-    14 findings fixed (no total: the message does not count findings in code the build does not compile)."""
+    14 findings fixed, 15 findings in code the build does not compile."""
     translation = grpc_unary.decode(field(4, b""))
     total = lambda number: translation.get(number, [0])[0]
     return {
-        "open_errors": field(5), "open_warnings": field(6), "auto_fixed": field(14),
+        "open_errors": field(5), "open_warnings": field(6), "auto_fixed": field(14), "inactive": field(15),
+        "findings_total": field(5) + field(6) + field(7) + field(14) + field(15),
         "files_total": total(1), "files_translated": total(2) + total(3), "lines_changed": total(6),
         "tests_passed": field(10), "tests_failed": field(11),
         "engineer_hours": shown_hours(field(12, 0.0)),
