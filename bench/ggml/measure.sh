@@ -43,7 +43,7 @@ for target in "${targets[@]}"; do
       HIPFORGE_PREFIX_PCH=$([ "$target" = ours ] && echo 1 || echo 0) timed "$target" "$cli" translate "$ggml" \
         -o "$out/$target-out" --cache "$out/cache-$target" --hip-version 6.4 --report "$out/$target.json" \
         --patch "$out/$target.patch" --format json
-      if [ "$target" = noprefix ]; then
+      if [ "$target" = noprefix ] && [ -d "$out/ours-out" ]; then  # diffed against an earlier ours
         same=yes
         diff -r "$out/ours-out" "$out/noprefix-out" >"$out/noprefix.tree.diff" || same=no
         cmp -s "$out/ours.patch" "$out/noprefix.patch" || same=no

@@ -5,6 +5,9 @@
 // is not precompiled.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <chrono>
 #include <fstream>
 #include <random>
 
@@ -222,6 +225,26 @@ TEST_F(PrefixPchTest, AHeaderEditIsNeverHiddenByAPch) {
       << second.outputs.at("common.cuh");
   EXPECT_EQ(second.outputs, Translate(Options(false), {"a.cu", "b.cu"}).outputs);
   EXPECT_EQ(LeftInPchDirectory("prefix-"), 0u);
+}
+
+TEST_F(PrefixPchTest, AKilledJobsDirectoryIsRemovedByALaterJob) {
+  Write("common.cuh", kCommonHeader);
+  Write("a.cu", Unit("float"));
+  Write("b.cu", Unit("int"));
+  const auto job = [&](const std::string& name, std::chrono::hours age) {
+    const fs::path directory = base_ / "pch" / name;
+    fs::create_directories(directory);
+    std::ofstream(directory / "prefix-x.pch") << "left behind";
+    fs::last_write_time(directory, fs::file_time_type::clock::now() - age);
+    return directory;
+  };
+  const fs::path killed = job("prefix-job-999999999-0", std::chrono::hours(2));  // no such process
+  const fs::path running = job("prefix-job-" + std::to_string(::getpid()) + "-999", std::chrono::hours(2));
+  const fs::path recent = job("prefix-job-999999999-1", std::chrono::hours(0));  // maybe another host's, at work
+  Translate(Options(true), {"a.cu", "b.cu"});
+  EXPECT_FALSE(fs::exists(killed));
+  EXPECT_TRUE(fs::exists(running)) << "its process is alive";
+  EXPECT_TRUE(fs::exists(recent)) << "written to within the hour";
 }
 
 TEST_F(PrefixPchTest, ARelativeCacheDirectoryKeepsItsPchs) {

@@ -1,5 +1,11 @@
 #include "worker/translate/core/prefix_pch.h"
 
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
 #include <regex>
 
 #include "worker/translate/core/prelude_pch.h"
@@ -110,6 +116,25 @@ std::optional<IncludePrefix> IncludePrefixPlan::Choose(const std::vector<Include
     if (auto count = counts_.find(it->key); count != counts_.end() && count->second >= 2) return *it;
   }
   return std::nullopt;
+}
+
+fs::path NewPrefixJobDirectory(const fs::path& pch_directory) {
+  static std::atomic<uint64_t> jobs{0};
+  static const std::regex kJob(R"(prefix-job-(\d{1,9})-\d+)");
+  std::vector<fs::path> abandoned;
+  std::error_code error;
+  const auto now = fs::file_time_type::clock::now();
+  for (fs::directory_iterator it(pch_directory, error), end; !error && it != end; it.increment(error)) {
+    const std::string name = it->path().filename().string();
+    std::smatch match;
+    if (!std::regex_match(name, match, kJob)) continue;
+    std::error_code ignored;
+    const auto written = fs::last_write_time(it->path(), ignored);
+    if (ignored || now - written < std::chrono::hours(1)) continue;
+    if (::kill(static_cast<pid_t>(std::stol(match[1])), 0) != 0 && errno == ESRCH) abandoned.push_back(it->path());
+  }
+  for (const fs::path& directory : abandoned) fs::remove_all(directory, error);
+  return pch_directory / ("prefix-job-" + std::to_string(::getpid()) + "-" + std::to_string(jobs++));
 }
 
 PrefixPchs::~PrefixPchs() {

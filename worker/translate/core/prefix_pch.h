@@ -54,6 +54,11 @@ class IncludePrefixPlan {
   std::map<std::string, int> counts_;
 };
 
+// A directory of the job's own for its prefix PCHs under `pch_directory`: `prefix-job-<pid>-<n>` (no dot, so the
+// cache's eviction leaves it alone; PrefixPchs removes it). On the way, removes those of jobs whose process is gone
+// (killed before removing theirs) and that nothing wrote to for an hour.
+std::filesystem::path NewPrefixJobDirectory(const std::filesystem::path& pch_directory);
+
 // One job's prefix PCHs, in `directory` (created on first use, removed with everything in it on destruction).
 class PrefixPchs {
  public:

@@ -206,6 +206,10 @@ bool BuildPch(const PchBuild& build) {
   SilentConsumer diagnostics;
   tool.setDiagnosticConsumer(&diagnostics);
   tool.setPrintErrorMessage(false);
+  // As in a unit's parse: Clang prints "N warnings generated" itself unless carets are off (a prefix PCH keeps
+  // the unit's warning flags, and each of ggml's printed a line into the progress display).
+  tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(
+      "-fno-caret-diagnostics", clang::tooling::ArgumentInsertPosition::END));
   GeneratePch action(build, temporary.string());
   const bool built = tool.run(&action) == 0 && fs::exists(temporary, error);
   if (built) fs::rename(temporary, build.pch, error);

@@ -11,7 +11,6 @@
 #include <set>
 #include <sstream>
 #include <thread>
-#include <unistd.h>
 
 #include "common/sha256.h"
 #include "worker/translate/core/ast_pass.h"
@@ -181,7 +180,7 @@ class SourceTranslatorImpl : public SourceTranslator {
     // First the cache, so that only the units left to parse decide which include prefixes are shared.
     std::vector<UnitWork> work(units.size());
     if (UsePrefixPchs(absolute_root)) {
-      state->prefix_pchs = std::make_unique<PrefixPchs>(JobPchDirectory());
+      state->prefix_pchs = std::make_unique<PrefixPchs>(NewPrefixJobDirectory(locations_.pch));
     }
     ParallelFor(units.size(), Jobs(), [&](size_t i) {
       work[i] = PrepareUnit(*state, units[i], cache ? &*cache : nullptr, companion, facts[i]);
@@ -384,12 +383,6 @@ class SourceTranslatorImpl : public SourceTranslator {
     const fs::path pch = fs::weakly_canonical(fs::absolute(locations_.pch), error);
     const fs::path relative = pch.lexically_relative(root);
     return error || relative.empty() || *relative.begin() == "..";
-  }
-
-  fs::path JobPchDirectory() const {
-    static std::atomic<uint64_t> jobs{0};
-    // Not a PCH cache entry name (no dot): eviction leaves it alone, and the job removes it.
-    return locations_.pch / ("prefix-job-" + std::to_string(::getpid()) + "-" + std::to_string(jobs++));
   }
 
   // A prefix PCH built with a companion records the companion's view too: parses with and without one never
