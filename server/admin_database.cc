@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "absl/strings/str_cat.h"
+#include "common/redact.h"
 #include "common/secret_source.h"
 #include "server/store/postgres_job_store.h"
 
@@ -98,6 +99,29 @@ absl::StatusOr<AdminDatabase> OpenAdminDatabase(const AdminDatabaseFlags& flags,
 std::string AdminActor() {
   const passwd* user = ::getpwuid(::geteuid());
   return absl::StrCat("admin-cli:", user != nullptr ? user->pw_name : std::to_string(::geteuid()));
+}
+
+std::optional<int> ParseAdminCommand(CLI::App& app, const std::vector<std::string>& args, std::ostream& out,
+                                     std::ostream& err) {
+  std::vector<std::string> argv_storage = {"migrate-server"};
+  argv_storage.insert(argv_storage.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& arg : argv_storage) argv.push_back(arg.data());
+  try {
+    app.parse(static_cast<int>(argv.size()), argv.data());
+  } catch (const CLI::CallForHelp&) {
+    out << app.help();
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    err << "migrate-server: " << e.what() << "\n";
+    return 2;
+  }
+  return std::nullopt;
+}
+
+int AdminFailure(const absl::Status& status, std::ostream& err) {
+  err << "migrate-server: " << RedactSecrets(std::string(status.message())) << "\n";
+  return 1;
 }
 
 }  // namespace hipforge::server

@@ -3,7 +3,10 @@
 // MIGRATE_DATABASE_URL(_FILE), else the embedded cluster of --data-dir, running or not (a running server's
 // published connection). Works while the server runs.
 #include <memory>
+#include <optional>
+#include <ostream>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "common/process.h"
@@ -35,6 +38,13 @@ struct AdminDatabase {
   std::string schema;
 };
 absl::StatusOr<AdminDatabase> OpenAdminDatabase(const AdminDatabaseFlags& flags, ProcessLauncher& launcher);
+
+// Parses the words after `migrate-server` into `app`: nullopt to go on, else the command's exit code (0 after --help,
+// printed to `out`; 2 after a usage error, printed to `err`).
+std::optional<int> ParseAdminCommand(CLI::App& app, const std::vector<std::string>& args, std::ostream& out,
+                                     std::ostream& err);
+// Prints a failed admin command's error with secrets redacted; returns the exit code, 1.
+int AdminFailure(const absl::Status& status, std::ostream& err);
 
 // Who ran the command, for audit events and updated_by columns: "admin-cli:<user>".
 std::string AdminActor();

@@ -6,7 +6,6 @@
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
 #include "common/clock.h"
-#include "common/redact.h"
 #include "server/admin_database.h"
 #include "server/auth/credential_store.h"
 #include "server/store/gate_definition.h"
@@ -86,23 +85,8 @@ int RunGateCommand(const std::vector<std::string>& args, std::ostream& out, std:
   unset->add_option("--team", team, "the team")->required();
   AddAdminDatabaseFlags(*unset, db_flags);
 
-  std::vector<std::string> argv_storage = {"migrate-server"};
-  argv_storage.insert(argv_storage.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& arg : argv_storage) argv.push_back(arg.data());
-  try {
-    app.parse(static_cast<int>(argv.size()), argv.data());
-  } catch (const CLI::CallForHelp&) {
-    out << app.help();
-    return 0;
-  } catch (const CLI::ParseError& e) {
-    err << "migrate-server: " << e.what() << "\n";
-    return 2;
-  }
-  auto fail = [&](const absl::Status& status) {
-    err << "migrate-server: " << RedactSecrets(std::string(status.message())) << "\n";
-    return 1;
-  };
+  if (std::optional<int> ended = ParseAdminCommand(app, args, out, err)) return *ended;
+  auto fail = [&](const absl::Status& status) { return AdminFailure(status, err); };
   if (set->parsed()) {  // a bad name is refused before a database is started
     if (absl::StatusOr<std::vector<std::string>> checked = ParseGateConditionList(require, "--require"); !checked.ok()) {
       return fail(checked.status());

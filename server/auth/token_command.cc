@@ -11,7 +11,6 @@
 #include "absl/strings/str_split.h"
 #include "absl/time/time.h"
 #include "common/clock.h"
-#include "common/redact.h"
 #include "server/admin_database.h"
 #include "server/auth/credential_store.h"
 
@@ -102,23 +101,8 @@ int RunCredentialCommand(const std::vector<std::string>& args, std::ostream& out
   audit->add_option("--limit", limit, "most events to show");
   add_db_flags(audit);
 
-  std::vector<std::string> argv_storage = {"migrate-server"};
-  argv_storage.insert(argv_storage.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& arg : argv_storage) argv.push_back(arg.data());
-  try {
-    app.parse(static_cast<int>(argv.size()), argv.data());
-  } catch (const CLI::CallForHelp&) {
-    out << app.help();
-    return 0;
-  } catch (const CLI::ParseError& e) {
-    err << "migrate-server: " << e.what() << "\n";
-    return 2;
-  }
-  auto fail = [&](const absl::Status& status) {
-    err << "migrate-server: " << RedactSecrets(std::string(status.message())) << "\n";
-    return 1;
-  };
+  if (std::optional<int> ended = ParseAdminCommand(app, args, out, err)) return *ended;
+  auto fail = [&](const absl::Status& status) { return AdminFailure(status, err); };
 
   absl::StatusOr<AdminDatabase> db = OpenAdminDatabase(db_flags, launcher);
   if (!db.ok()) return fail(db.status());
