@@ -43,6 +43,9 @@ struct Validator::ArchBuild {
   std::filesystem::path build_dir;
   bool has_ctest = false;
   std::vector<BuildRoot> roots;  // what was built (TreeBuilder): where discovered tests run
+  // Libraries the tree mentions that the chosen toolchain lacks (FindLibraryUses): named when the build fails on
+  // them, a note when it builds anyway (the mention sat in code or build files the build does not reach).
+  std::vector<LibraryUse> missing_libraries;
 };
 
 // The submitted CUDA tree built for the leased NVIDIA GPU and run with the same tests (RunCudaReference): the

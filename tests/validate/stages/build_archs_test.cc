@@ -1,5 +1,7 @@
 // BuildArchs' choices before a build runs (the builds themselves: tests/validate/validator_test.cc and
 // toolchain_build_test.cc, with real toolchains).
+#include <fstream>
+
 #include "tests/validate/stages/stage_test_support.h"
 
 namespace hipforge::validate::testing {
@@ -7,24 +9,61 @@ namespace {
 
 class BuildArchsTest : public ValidatorStageTest {};
 
-TEST_F(BuildArchsTest, ALibraryNoToolchainHasIsAnErrorAtItsUseNotABuild) {
-  request_.requested_archs = {"gfx90a"};
-  Validator::State& state = MakeState();
-  state.toolchains = {Toolchain{.name = "rocm-6.4", .probe = {.hip_version = "6.4.3", .offload_archs = {"gfx90a"}}}};
-  state.needed_libraries = {LibraryUse{.library = "hipblas", .file = "src/gemm.cpp", .line = 3,
-                                       .text = "#include <hipblas/hipblas.h>"}};
+// A library no toolchain has is tried, not refused: whether the build needs it is the build's to say.
+class MissingLibraryBuildTest : public BuildArchsTest {
+ protected:
+  Validator::State& StateNeedingHipblas() {
+    request_.requested_archs = {"gfx90a"};
+    std::ofstream(request_.translated_tree / "Makefile") << "all:\n\thipcc -c src/gemm.cpp\n";
+    Validator::State& state = MakeState();
+    state.toolchains = {Toolchain{.name = "rocm-6.4", .probe = {.hip_version = "6.4.3", .offload_archs = {"gfx90a"}}}};
+    state.needed_libraries = {LibraryUse{.library = "hipblas", .file = "src/gemm.cpp", .line = 3,
+                                         .text = "#include <hipblas/hipblas.h>"}};
+    return state;
+  }
+};
+
+TEST_F(MissingLibraryBuildTest, ABuildThatFailsOnItNamesTheLibraryAtItsUseFirst) {
+  Validator::State& state = StateNeedingHipblas();
+  launcher_.answer = [](const ProcessSpec&) -> absl::StatusOr<ProcessResult> {
+    return ProcessResult{.exit_code = 2,
+                         .standard_output = "src/gemm.cpp:3:10: fatal error: 'hipblas/hipblas.h' file not found\n"};
+  };
   ASSERT_TRUE(MakeValidator().BuildArchs(state).ok());
   ASSERT_EQ(state.report.builds.size(), 1u);
   const BuildResult& build = state.report.builds[0];
   EXPECT_FALSE(build.ok);
   EXPECT_EQ(build.requested_arch, "gfx90a");
-  ASSERT_EQ(build.errors.size(), 1u);
+  ASSERT_FALSE(build.errors.empty());
   EXPECT_EQ(build.errors[0].path, "src/gemm.cpp");
   EXPECT_EQ(build.errors[0].line, 3);
   EXPECT_NE(build.errors[0].message.find("needs hipBLAS"), std::string::npos) << build.errors[0].message;
-  EXPECT_EQ(build.log_excerpt, build.errors[0].message);
+  EXPECT_TRUE(build.log_excerpt.starts_with(build.errors[0].message)) << build.log_excerpt;
   EXPECT_TRUE(state.built_archs.empty());
-  EXPECT_TRUE(launcher_.specs.empty()) << "nothing was built";
+  EXPECT_FALSE(launcher_.specs.empty()) << "the build was tried";
+}
+
+TEST_F(MissingLibraryBuildTest, ABuildThatFailsOnSomethingElseKeepsItsOwnErrors) {
+  Validator::State& state = StateNeedingHipblas();
+  launcher_.answer = [](const ProcessSpec&) -> absl::StatusOr<ProcessResult> {
+    return ProcessResult{.exit_code = 2, .standard_output = "src/main.cpp:7:3: error: use of undeclared identifier 'x'\n"};
+  };
+  ASSERT_TRUE(MakeValidator().BuildArchs(state).ok());
+  const BuildResult& build = state.report.builds.at(0);
+  EXPECT_FALSE(build.ok);
+  for (const BuildError& error : build.errors) {
+    EXPECT_EQ(error.message.find("needs hipBLAS"), std::string::npos) << error.message;
+  }
+}
+
+TEST_F(MissingLibraryBuildTest, ABuildThatSucceedsWithoutItSaysSoInItsNote) {
+  Validator::State& state = StateNeedingHipblas();
+  ASSERT_TRUE(MakeValidator().BuildArchs(state).ok());
+  const BuildResult& build = state.report.builds.at(0);
+  EXPECT_TRUE(build.ok) << build.log_excerpt;
+  EXPECT_TRUE(build.errors.empty());
+  EXPECT_NE(build.note.find("src/gemm.cpp:3 (hipblas)"), std::string::npos) << build.note;
+  EXPECT_EQ(state.built_archs.count("gfx90a"), 1u);
 }
 
 TEST_F(BuildArchsTest, ACancelledJobBuildsNothing) {

@@ -1,6 +1,9 @@
 // A stage of Validator::Validate (validator.cc runs the list; validator_state.h holds the State it extends).
 #include <fstream>
+#include <regex>
 
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "worker/validate/compiler_diagnostics.h"
@@ -21,6 +24,43 @@ absl::Status CopyTree(const fs::path& from, const fs::path& to) {
   return absl::OkStatus();
 }
 
+namespace {
+
+// What in a build log would show that a missing library stopped it: the header an #include names, else the
+// library's name (a CMake package or -l flag).
+std::string LibraryLogKey(const LibraryUse& use) {
+  static const std::regex kInclude(R"(#\s*include\s*[<"]([^>"]+)[>"])");
+  std::smatch match;
+  if (std::regex_search(use.text, match, kInclude)) return absl::AsciiStrToLower(match[1].str());
+  return absl::AsciiStrToLower(use.library);
+}
+
+// A failed build that the log ties to a missing library gets that library named first (a compiler's "file not
+// found" says less); a build that succeeded despite the mention gets a note.
+void ExplainMissingLibraries(const std::vector<LibraryUse>& missing, const std::vector<Toolchain>& tried,
+                             const std::string& log, BuildResult& result) {
+  const std::string lower_log = absl::AsciiStrToLower(log);
+  std::vector<BuildError> explained;
+  std::vector<std::string> unneeded;
+  for (const LibraryUse& use : missing) {
+    if (!result.ok && absl::StrContains(lower_log, LibraryLogKey(use))) {
+      explained.push_back({.path = use.file.string(), .line = use.line, .message = MissingLibraryMessage(use, tried)});
+    } else if (result.ok) {
+      unneeded.push_back(absl::StrCat(use.file.string(), ":", use.line, " (", use.library, ")"));
+    }
+  }
+  if (!explained.empty()) {
+    result.errors.insert(result.errors.begin(), explained.begin(), explained.end());
+    result.log_excerpt = absl::StrCat(explained.front().message, "\n", result.log_excerpt);
+  }
+  if (!unneeded.empty()) {
+    absl::StrAppend(&result.note, result.note.empty() ? "" : "; ", "built without libraries the toolchain lacks, ",
+                    "which the tree mentions: ", absl::StrJoin(unneeded, ", "));
+  }
+}
+
+}  // namespace
+
 absl::Status Validator::BuildArchs(State& state) {
   const ValidationRequest& request = state.request;
   for (const std::string& requested : state.archs) {
@@ -36,17 +76,9 @@ absl::Status Validator::BuildArchs(State& state) {
     }
     build.result.note = absl::StrJoin({choice.arch.note, choice.note}, choice.arch.note.empty() || choice.note.empty()
                                                                            ? "" : "; ");
-    if (!choice.missing.empty()) {
-      // A library no toolchain has: say which and where, instead of a compiler's "file not found".
-      for (const LibraryUse& use : choice.missing) {
-        build.result.errors.push_back({.path = use.file.string(), .line = use.line,
-                                       .message = MissingLibraryMessage(use, state.toolchains)});
-      }
-      build.result.log_excerpt = build.result.errors.front().message;
-      Progress(state.progress, "build", absl::StrCat(requested, " not built: ", build.result.log_excerpt));
-      state.builds.push_back(std::move(build));
-      continue;
-    }
+    // A library no toolchain has is not a reason to skip the build: ggml mentions RCCL under an #ifdef it never
+    // takes and rocBLAS in a backend directory its configure never enters. The build says whether it was needed.
+    build.missing_libraries = std::move(choice.missing);
     const std::string& arch = build.result.arch;
     const ArchBuild* earlier = nullptr;
     for (const ArchBuild& b : state.builds) {
@@ -103,6 +135,7 @@ void Validator::BuildOne(State& state, ArchBuild& build) {
   if (mapper.ok()) build.result.errors = MapBuildErrors(outcome.errors, *mapper, outcome.compiler_cwd);
   if (!outcome.ok && build.result.errors.empty()) build.result.errors.push_back({.message = outcome.failure});
   if (!outcome.ok) build.result.log_excerpt = outcome.log_excerpt;
+  ExplainMissingLibraries(build.missing_libraries, state.toolchains, outcome.log, build.result);
   build.has_ctest = outcome.has_ctest;
   build.roots = outcome.built_roots;
   std::ofstream(arch_dir / "build.log") << outcome.log;
