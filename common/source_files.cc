@@ -6,6 +6,8 @@
 #include <fstream>
 #include <string>
 
+#include "common/cuda_names.h"
+
 namespace hipforge {
 namespace {
 
@@ -18,11 +20,7 @@ std::string Lower(std::string_view text) {
 }
 
 bool StartsWith(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
-bool EndsWith(std::string_view text, std::string_view suffix) {
-  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
-}
 bool IsWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-bool IsUpper(char c) { return c >= 'A' && c <= 'Z'; }
 
 template <size_t N>
 bool OneOf(std::string_view text, const std::array<std::string_view, N>& set) {
@@ -55,20 +53,6 @@ FileKind KindOfShebang(std::string_view content) {
   if (StartsWith(program, "python")) return FileKind::kPython;
   constexpr std::array<std::string_view, 5> kShells = {"sh", "bash", "dash", "zsh", "ksh"};
   return OneOf(program, kShells) ? FileKind::kShellScript : FileKind::kOther;
-}
-
-// Identifiers that only CUDA code spells (whole words).
-bool IsCudaWord(std::string_view word) {
-  if (StartsWith(word, "cuda") && word.size() > 4 && IsUpper(word[4])) return true;  // cudaMalloc, cudaStream_t
-  if (StartsWith(word, "CUDA_") && word.size() > 5 && (IsUpper(word[5]) || word[5] == '_')) return true;
-  for (std::string_view library : {"cublas", "curand", "cufft", "cusparse", "cusolver", "cudnn", "nccl"}) {
-    if (StartsWith(word, library) && word.size() > library.size() && IsUpper(word[library.size()])) return true;
-  }
-  // CUDA's warp-synchronous intrinsics: __shfl_down_sync, __ballot_sync, __match_any_sync, __syncwarp.
-  if ((StartsWith(word, "__") && EndsWith(word, "_sync")) || word == "__syncwarp") return true;
-  if (StartsWith(word, "nvcuda") || StartsWith(word, "cooperative_groups")) return true;
-  if (StartsWith(word, "__nv_") && word.size() > 5) return true;  // __nv_bfloat16
-  return StartsWith(word, "__CUDA");  // nvcc's macros: __CUDACC__, __CUDA_ARCH__
 }
 
 // Kernel-language words CUDA and HIP share.
@@ -119,7 +103,8 @@ bool Scan(std::string_view text, bool kernel_code) {
       size_t end = i;
       while (end < text.size() && IsWordChar(text[end])) ++end;
       const std::string_view word = text.substr(i, end - i);
-      if (!std::isdigit(static_cast<unsigned char>(c)) && (IsCudaWord(word) || (kernel_code && IsKernelWord(word)))) {
+      if (!std::isdigit(static_cast<unsigned char>(c)) &&
+          (IsCudaOnlyIdentifier(word) || (kernel_code && IsKernelWord(word)))) {
         return true;
       }
       i = end - 1;

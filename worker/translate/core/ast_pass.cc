@@ -17,6 +17,7 @@
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "llvm/Support/Path.h"
+#include "common/cuda_names.h"
 #include "worker/translate/core/argument_rewrites.h"
 #include "worker/translate/core/name_resolver.h"
 #include "worker/translate/core/token_pass.h"
@@ -397,7 +398,7 @@ class OwnNames : public mat::MatchFinder::MatchCallback {
     const clang::SourceLocation at = sm.getFileLoc(decl->getLocation());
     if (at.isInvalid() || !files_.RelativePath(sm, sm.getFileID(at))) return;
     const std::string name = decl->getName().str();
-    if (LooksLikeCudaName(name)) files_.AddOwnName(name);
+    if (LooksLikeCudaApiName(name)) files_.AddOwnName(name);
   }
 
  private:

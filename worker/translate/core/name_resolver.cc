@@ -66,26 +66,6 @@ NameDecision NameResolver::Decide(const ApiMapping& mapping, bool blas_v2_includ
   return decision;
 }
 
-bool LooksLikeCudaName(std::string_view name) {
-  auto starts = [&](std::string_view prefix) {
-    return name.size() > prefix.size() && name.substr(0, prefix.size()) == prefix;
-  };
-  if (starts("cuda") || starts("CUDA_") || starts("CU_") || starts("CUDNN_") || starts("CUBLAS_") ||
-      starts("CUSPARSE_") || starts("CUFFT_") || starts("CURAND_") || starts("CUSOLVER")) {
-    // CUDA_VERSION-style feature macros are conditions, not API uses.
-    return name != "CUDA_VERSION" && name != "CUDART_VERSION";
-  }
-  if (starts("cu") && name.size() > 2) {
-    const char next = name[2];
-    // cuMemAlloc, cublasCreate, cudnnCreate, cufftPlan1d, curandCreateGenerator, cusparse..., cusolver...
-    if (next >= 'A' && next <= 'Z') return true;
-    for (std::string_view library : {"cublas", "cudnn", "cufft", "curand", "cusparse", "cusolver", "cutensor"}) {
-      if (starts(library)) return true;
-    }
-  }
-  return false;
-}
-
 std::string_view MasklessWarpIntrinsic(std::string_view name) {
   const WarpIntrinsic* intrinsic = FindWarpIntrinsic(name);
   return intrinsic != nullptr ? intrinsic->maskless : std::string_view();

@@ -52,10 +52,6 @@ class NameResolver {
   const TranslateOptions& options_;
 };
 
-// True for names that look like CUDA API names (cudaX, cuX, CUDA_X, CU_X, cublasX, ...), used to count
-// unconverted references.
-bool LooksLikeCudaName(std::string_view name);
-
 // The warp intrinsic without mask for HIP < 6.2 (`__shfl_down_sync` -> `__shfl_down`); empty if not one.
 std::string_view MasklessWarpIntrinsic(std::string_view name);
 // Warp *_sync intrinsics (with 64-bit masks) exist in HIP from this release on.

@@ -8,6 +8,7 @@
 #include <optional>
 #include <regex>
 
+#include "common/cuda_names.h"
 #include "worker/translate/core/argument_rewrites.h"
 #include "worker/translate/core/compat_shims.h"
 #include "worker/translate/core/device_function_shims.h"
@@ -509,7 +510,7 @@ class TokenPass {
   void CollectOwnNames() {
     if (input_.facts) own_names_.insert(input_.facts->own_names.begin(), input_.facts->own_names.end());
     for (size_t i = 0; i < tokens_.size(); ++i) {
-      if (!IsIdentifier(tokens_[i]) || !LooksLikeCudaName(Text(tokens_[i]))) continue;
+      if (!IsIdentifier(tokens_[i]) || !LooksLikeCudaApiName(Text(tokens_[i]))) continue;
       if (DeclaresName(content_, tokens_, i) && !FindIdentifier(Text(tokens_[i]))) own_names_.emplace(Text(tokens_[i]));
     }
   }
@@ -518,7 +519,7 @@ class TokenPass {
     const std::string_view name = Text(token);
     const ApiMapping* mapping = FindIdentifier(name);
     if (!mapping || mapping->kind == ApiKind::kHeader) {
-      if (LooksLikeCudaName(name) && !project_macros_.count(std::string(name)) && !own_names_.count(name)) {
+      if (LooksLikeCudaApiName(name) && !project_macros_.count(std::string(name)) && !own_names_.count(name)) {
         output_.stats.unconverted++;
         if (reported_unknown_.insert(std::string(name)).second) {
           Report(kRuleUnknownCuda, Severity::kNote, token.begin,
@@ -551,7 +552,7 @@ class TokenPass {
     const std::string_view written = content_.substr(offset, length);
     if ((mapping.library == ApiLibrary::kRuntime || mapping.library == ApiLibrary::kDriver ||
          mapping.library == ApiLibrary::kDevice) &&
-        (decision.name != written || IsCudaOnlySpelling(written))) {
+        (decision.name != written || IsGpuLanguageName(written))) {
       uses_runtime_api_ = true;
       runtime_use_offsets_.push_back(offset);
     }
@@ -890,11 +891,6 @@ class TokenPass {
 
 TokenPassOutput RunTokenPass(const TokenPassInput& input, const NameResolver& resolver) {
   return TokenPass(input, resolver).Run();
-}
-
-bool IsCudaOnlySpelling(std::string_view name) {
-  return name.starts_with("__") || name == "threadIdx" || name == "blockIdx" || name == "blockDim" ||
-         name == "gridDim" || name == "warpSize";
 }
 
 uint32_t ByteOrderMarkLength(std::string_view content) { return content.starts_with("\xEF\xBB\xBF") ? 3 : 0; }

@@ -46,10 +46,6 @@ struct TokenPassOutput {
 
 TokenPassOutput RunTokenPass(const TokenPassInput& input, const NameResolver& resolver);
 
-// True for the names only CUDA code uses although HIP spells them the same: `__`-names (__syncthreads,
-// __device__) and the built-in variables (threadIdx, warpSize, ...); false for min, max, sqrtf.
-bool IsCudaOnlySpelling(std::string_view name);
-
 // Bytes of a UTF-8 byte-order mark that `content` starts with (3, else 0). Text the translator puts first in a
 // file goes after it: a mark moved to the second line is a stray U+FEFF there, and clang rejects the file
 // (HeCBench btree-cuda's map_kernels.cu).

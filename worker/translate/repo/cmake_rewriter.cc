@@ -123,7 +123,9 @@ ArgumentMapping MapArgumentReferences(std::string raw, bool in_condition, const 
   return result;
 }
 
-bool IsCudaSourceName(const std::string& text) {
+// A CMake word naming a GPU source file, CUDA's or already renamed to HIP (`a.cu`, `src/b.hip`); file kinds in
+// general are common/source_files.h's.
+bool NamesGpuSourceFile(const std::string& text) {
   const auto ends_with = [&](const char* suffix) {
     const size_t n = std::char_traits<char>::length(suffix);
     return text.size() > n && text.compare(text.size() - n, n, suffix) == 0;
@@ -772,7 +774,7 @@ class CMakeFileRewrite {
     if (var.empty()) return;
     for (size_t i = first; i < values.size(); ++i) {
       for (const auto& item : SplitFlagWords(values[i])) {
-        if (IsCudaSourceName(item) || source_variables_.count(item.size() > 3 ? item.substr(2, item.size() - 3) : "")) {
+        if (NamesGpuSourceFile(item) || source_variables_.count(item.size() > 3 ? item.substr(2, item.size() - 3) : "")) {
           source_variables_.insert(var);
         }
       }
@@ -786,7 +788,7 @@ class CMakeFileRewrite {
     for (size_t a = first_source; a < command.arguments.size(); ++a) {
       const std::string raw = MapArgumentReferences(Raw(command.arguments[a]), false, context_).text;
       const std::string& text = command.arguments[a].text;
-      if (IsCudaSourceName(text)) {
+      if (NamesGpuSourceFile(text)) {
         sources.push_back(raw);
       } else if (text.size() > 3 && text.rfind("${", 0) == 0 && text.back() == '}' &&
                  source_variables_.count(text.substr(2, text.size() - 3))) {
