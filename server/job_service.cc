@@ -1,5 +1,6 @@
 #include "server/job_service.h"
 
+#include <algorithm>
 #include <array>
 #include <type_traits>
 #include <fstream>
@@ -188,6 +189,7 @@ absl::StatusOr<Job> JobService::SubmitUnaudited(const Caller& caller, JobSpec sp
         "kernels): nothing to migrate");
   }
   if (absl::Status applied = ApplyRepositorySettings(repository_settings_, tree, spec); !applied.ok()) return applied;
+  spec.input_files = static_cast<int>(extracted->files);  // within limits_.upload.max_files
   absl::StatusOr<StoredArtifact> stored = (*writer)->Finish();
   if (!stored.ok()) return stored.status();
   ArtifactRef input{"input", stored->digest, stored->size_bytes, DetectMediaType(head)};
@@ -242,7 +244,8 @@ absl::StatusOr<JobDetails> JobService::GetJob(const Caller& caller, const std::s
   }
   absl::StatusOr<std::vector<TaskInfo>> tasks = store_.ListTasks(job_id);
   if (!tasks.ok()) return tasks.status();
-  for (const TaskInfo& task : *tasks) details.attempts += task.attempt;
+  // The most leases one task took (1: no retry); a sum made a translated-then-validated job read as retried.
+  for (const TaskInfo& task : *tasks) details.attempts = std::max(details.attempts, task.attempt);
   // The progress counters are the report's (one definition: report::ComputeTotals); none before translation.
   if (absl::StatusOr<std::string> text = store_.GetReport(job_id); text.ok()) {
     if (absl::StatusOr<report::Report> parsed = report::ParseReport(*text); parsed.ok() && parsed->translation) {

@@ -23,7 +23,7 @@ struct JobDetails {
   Job job;
   std::vector<ArtifactRef> artifacts;
   int64_t input_bytes = 0;
-  int attempts = 0;  // task attempts summed over the job's tasks
+  int attempts = 0;  // the most attempts any one of the job's tasks took: 1 when nothing was retried
   int files_total = 0;       // the report's translation totals: cuda_files
   int files_translated = 0;  // cuda_files_translated
 };

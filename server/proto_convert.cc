@@ -134,6 +134,7 @@ void FillJob(const Job& job, v1::Job* out) {
   out->set_error(job.error_message);
   *out->mutable_created_at() = ToTimestamp(job.created_at);
   *out->mutable_updated_at() = ToTimestamp(job.updated_at);
+  out->set_input_files(job.spec.input_files);
 }
 
 std::string ArtifactRole(v1::ArtifactKind kind) {

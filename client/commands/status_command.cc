@@ -36,7 +36,7 @@ int RunStatus(CliContext& context, const StatusOptions& options) {
     for (const auto& target : job->spec().targets()) out << " " << target;
     out << "\n";
   }
-  // The server does not count the uploaded files (Job.input_files stays 0): no "0 files" for a 3-file upload.
+  // Job.input_files is counted by the server at submit; 0 only for jobs from before it did (no "0 files" then).
   out << "input:    ";
   if (job->input_files() > 0) out << job->input_files() << " files, ";
   out << job->input_bytes() << " bytes\n";

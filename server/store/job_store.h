@@ -57,6 +57,9 @@ struct JobSpec {
   std::string repository;
   std::string branch;
   std::string commit;
+  // Files in the submitted archive, counted by the server as it checks the upload (JobService::Submit; never a
+  // client's number). 0: not counted (jobs submitted before migration 0014).
+  int input_files = 0;
 };
 
 struct Job {

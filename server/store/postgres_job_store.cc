@@ -94,6 +94,7 @@ Job JobFromRow(const pqxx::row& row) {
   job.spec.repository = row[14].as<std::string>();
   job.spec.branch = row[15].as<std::string>();
   job.spec.commit = row[16].as<std::string>();
+  job.spec.input_files = row[17].as<int>();
   return job;
 }
 
@@ -135,7 +136,7 @@ class PostgresJobStore final : public JobStore {
       const auto row = tx.exec_prepared1("insert_job", spec.name, spec.team, labels.dump(),
                                          StringsToJson(spec.targets), spec.options_json, spec.validate,
                                          StringsToJson(spec.validate_capabilities), input.digest, now, spec.repository,
-                                         spec.branch, spec.commit);
+                                         spec.branch, spec.commit, spec.input_files);
       Job job = JobFromRow(row);
       ArtifactRef attached = input;
       attached.role = input.role.empty() ? "input" : input.role;

@@ -1,5 +1,5 @@
 // migrate-cli against a real migrate-server (embedded PostgreSQL or HIPFORGE_TEST_DATABASE_URL, one
-// in-process translate worker) on loopback: submit -> wait -> fetch -> report, and the error exits.
+// in-process worker with the translate and validate roles) on loopback: submit -> wait -> fetch -> report, and the error exits.
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -42,7 +42,7 @@ class CliAgainstServer : public ::testing::Test {
     std::vector<std::string> args = {override_bin != nullptr && *override_bin ? override_bin : HIPFORGE_MIGRATE_SERVER_BIN,
                                      "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0",
                                      "--data-dir", (scratch_->path() / "data").string(),
-                                     "--local-workers", "1",
+                                     "--local-workers", "1", "--local-worker-roles", "translate,validate",
                                      "--port-file", port_file.string(),
                                      "--embedded-durable", "false",
                                      "--log-level", "warn"};
@@ -232,6 +232,32 @@ TEST_F(CliAgainstServer, AnEightCharacterIdPrefixWorksInStatusReportAndFetch) {
     auto run = RunMigrateCli({"--server", server_, "--token", other.token, command, short_id});
     EXPECT_EQ(run.exit_code, kExitNotFound) << command << ": " << run.err;
   }
+}
+
+// status counts what was uploaded and what was retried (issue 26): a 3-file upload read `input: 0 files` (the
+// server stored no count), and a job whose translate and validate tasks each ran once read `attempts: 2` (the
+// attempts of its tasks were summed). The validate task runs whatever it finds to build (exit 0 or 3).
+TEST_F(CliAgainstServer, StatusCountsTheUploadedFilesAndNoRetryIsOneAttempt) {
+  ScratchDir repo("cli-three-files");
+  fs::create_directories(repo.path() / "src");
+  std::ofstream(repo.path() / "src" / "k.cu") << "__global__ void k(float* x) { x[threadIdx.x] = 1.0f; }\n"
+                                                  "int main() { float* x; cudaMalloc(&x, 64); k<<<1, 16>>>(x); }\n";
+  std::ofstream(repo.path() / "Makefile") << "k: src/k.cu\n\tnvcc -o k src/k.cu\n";
+  std::ofstream(repo.path() / "README.md") << "three files\n";
+  auto submit = Cli({"submit", repo.path().string(), "--no-git", "--target", "gfx90a", "--wait", "--name",
+                     "three-files", "--wait-timeout", "600"});
+  ASSERT_TRUE(submit.exit_code == kExitOk || submit.exit_code == kExitJobFailed) << submit.err;
+  EXPECT_TRUE(Contains(submit.err, "-> validating")) << "no validate task ran:\n" << submit.err;
+  const std::string job_id = submit.out.substr(0, submit.out.find('\n'));
+
+  auto status = Cli({"status", job_id});
+  EXPECT_TRUE(Contains(status.out, "\ninput:    3 files, ")) << status.out;
+  EXPECT_TRUE(Contains(status.out, "\nattempts: 1\n")) << status.out;
+  auto json = Cli({"status", job_id, "--json"});
+  ASSERT_FALSE(json.out.empty()) << json.err;
+  const nlohmann::json job = nlohmann::json::parse(json.out);
+  EXPECT_EQ(job.value("input_files", 0), 3) << json.out;
+  EXPECT_EQ(job.value("attempts", 0), 1) << json.out;
 }
 
 TEST_F(CliAgainstServer, UnknownJobsExitSix) {

@@ -267,8 +267,7 @@ def from_sarif(sarif):
 def from_job_message(job):
     """GetJob / ListJobs (`status --json`, `list --json`): the progress counters are the CUDA files."""
     shown = {"cuda_files": job.get("files_total", 0), "cuda_files_translated": job.get("files_translated", 0)}
-    if job.get("input_files"):  # the server does not count uploaded files yet: absent, never a wrong 0
-        shown["input_files"] = job["input_files"]
+    shown["input_files"] = job.get("input_files", 0)  # counted by the server at submit (migration 0014)
     return shown
 
 

@@ -2,17 +2,17 @@
 
 -- name: insert_job
 INSERT INTO jobs (name, team, labels, targets, options, validate, validate_capabilities, input_digest,
-                  created_at, updated_at, repository, branch, commit_id)
+                  created_at, updated_at, repository, branch, commit_id, input_files)
 VALUES ($1, $2, $3::jsonb, ARRAY(SELECT jsonb_array_elements_text($4::jsonb)), $5::jsonb, $6::boolean,
-        ARRAY(SELECT jsonb_array_elements_text($7::jsonb)), $8, ts($9), ts($9), $10, $11, $12)
+        ARRAY(SELECT jsonb_array_elements_text($7::jsonb)), $8, ts($9), ts($9), $10, $11, $12, $13::integer)
 RETURNING id::text, name, team, labels::text, array_to_json(targets)::text, options::text, validate,
           array_to_json(validate_capabilities)::text, state, input_digest, error_message,
-          micros(created_at), micros(updated_at), seq, repository, branch, commit_id
+          micros(created_at), micros(updated_at), seq, repository, branch, commit_id, input_files
 
 -- name: get_job
 SELECT id::text, name, team, labels::text, array_to_json(targets)::text, options::text, validate,
        array_to_json(validate_capabilities)::text, state, input_digest, error_message,
-       micros(created_at), micros(updated_at), seq, repository, branch, commit_id
+       micros(created_at), micros(updated_at), seq, repository, branch, commit_id, input_files
 FROM jobs WHERE id = $1::uuid
 
 -- name: lock_job
@@ -24,7 +24,7 @@ FROM jobs WHERE id = $1::uuid FOR UPDATE
 -- Keyset pagination on seq (newest first); NULL filters match everything.
 SELECT id::text, name, team, labels::text, array_to_json(targets)::text, options::text, validate,
        array_to_json(validate_capabilities)::text, state, input_digest, error_message,
-       micros(created_at), micros(updated_at), seq, repository, branch, commit_id
+       micros(created_at), micros(updated_at), seq, repository, branch, commit_id, input_files
 FROM jobs
 WHERE ($1::text IS NULL OR team = $1::text)
   AND ($2::text IS NULL OR state = $2::text)
@@ -104,7 +104,7 @@ ORDER BY ja.role
 -- Tenancy: a team sees only its own jobs; another team's id reads as absent (no existence oracle).
 SELECT id::text, name, team, labels::text, array_to_json(targets)::text, options::text, validate,
        array_to_json(validate_capabilities)::text, state, input_digest, error_message,
-       micros(created_at), micros(updated_at), seq, repository, branch, commit_id
+       micros(created_at), micros(updated_at), seq, repository, branch, commit_id, input_files
 FROM jobs WHERE id = $1::uuid AND team = $2::text
 
 -- name: find_team_job_ids

@@ -58,6 +58,8 @@ TEST_F(MigrationServiceTest, GetJobReportsInputAndNotFound) {
   ASSERT_TRUE(api_->GetJob(&context, request, &got).ok());
   EXPECT_EQ(got.id(), job.id());
   EXPECT_EQ(got.input_bytes(), static_cast<int64_t>(SmallCudaRepoArchive().size()));
+  EXPECT_EQ(got.input_files(), 3);  // src/scale.cu, src/scale.cuh, CMakeLists.txt: counted as the upload is checked
+  EXPECT_EQ(job.input_files(), 3);  // Submit answers it too
 
   grpc::ClientContext missing_context;
   request.set_job_id("00000000-0000-0000-0000-000000000000");

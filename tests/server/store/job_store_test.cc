@@ -20,6 +20,7 @@ TEST_F(JobStoreTest, CreateAndGetJobRoundTripsSpec) {
   spec.targets = {"gfx90a", "gfx942"};
   spec.options_json = R"({"patch":true})";
   spec.validate = false;
+  spec.input_files = 3;
   const ArtifactRef input = FakeInput("saxpy.tar");
   auto created = store_->CreateJob(spec, input);
   ASSERT_TRUE(created.ok()) << created.status();
@@ -34,6 +35,7 @@ TEST_F(JobStoreTest, CreateAndGetJobRoundTripsSpec) {
   EXPECT_EQ(job->spec.targets, spec.targets);
   EXPECT_EQ(job->spec.options_json, R"({"patch": true})");
   EXPECT_FALSE(job->spec.validate);
+  EXPECT_EQ(job->spec.input_files, 3);
   EXPECT_EQ(job->input_digest, input.digest);
 
   auto artifacts = store_->ListArtifacts(created->id);
