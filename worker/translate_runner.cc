@@ -1,6 +1,7 @@
 #include "worker/translate_runner.h"
 #include "common/file_io.h"
 
+#include <atomic>
 #include <fstream>
 #include <map>
 #include <thread>
@@ -90,10 +91,12 @@ absl::StatusOr<TaskOutput> TranslateTaskRunner::Run(const TaskContext& context) 
   options.translate.pch_cache_bytes = pch_cache_bytes_;
 
   context.progress.Step("translate", "repository", "started", "");
+  std::atomic<int> units = 0;  // the translate stage's total: translation units, named beside the CUDA files
   // Thrown only on this thread: an exception leaving a pool thread would end the process.
-  auto progress = [&context, runner_thread = std::this_thread::get_id()](const translate::ProgressEvent& event) {
+  auto progress = [&context, &units, runner_thread = std::this_thread::get_id()](const translate::ProgressEvent& event) {
     if (context.abandon.load() && std::this_thread::get_id() == runner_thread) throw TaskAbandoned{};
     if (event.stage == "translate") {
+      units = event.total;
       context.progress.FileDone(event.message, event.done, event.total, "translated");
     } else {
       // "k/n" only when n is known: a count that does not add up ("1/0") says nothing.
@@ -141,8 +144,10 @@ absl::StatusOr<TaskOutput> TranslateTaskRunner::Run(const TaskContext& context) 
   if (absl::Status written = WriteFileBytes(patch, result->unified_patch); !written.ok()) return written;
   output.artifacts.push_back({v1::ARTIFACT_KIND_PATCH, v1::COMPRESSION_FORMAT_UNSPECIFIED, patch});
 
-  output.summary = absl::StrCat(report::CudaFilesSummary(report.translation->totals), ", ", packed->files,
-                                " files in the output tree");
+  // The progress lines counted units ("translate unit 3/3"); this names both counts, so 3 never reads as 3 of 4.
+  output.summary = absl::StrCat(report::CudaFilesSummary(report.translation->totals),
+                                units > 0 ? absl::StrCat(" from ", units.load(), " translation units") : "", ", ",
+                                packed->files, " files in the output tree");
   context.progress.Step("translate", "repository", "ok", output.summary);
   return output;
 }

@@ -28,6 +28,12 @@ std::string RenderBar(uint64_t done, uint64_t total, int width) {
   return "[" + std::string(filled, '#') + std::string(width - filled, '-') + "]";
 }
 
+std::string StageLabel(const std::string& stage) {
+  // The translate stage counts translation units (the sources the build compiles; their headers are translated
+  // with them), while the report and `status` count CUDA files: named, 3 units never read as 3 of 4 files.
+  return stage == "translate" ? "translate unit" : stage;
+}
+
 void ProgressDisplay::Redraw(const std::string& text) {
   // Pad over the previous, possibly longer, text instead of relying on terminal escape codes.
   std::string padded = text;
@@ -86,10 +92,12 @@ void ProgressDisplay::Event(const hipforge::v1::JobEvent& event) {
     case hipforge::v1::JobEvent::kFileProgress: {
       const auto& file = event.file_progress();
       const std::string counts = std::to_string(file.done()) + "/" + std::to_string(file.total());
+      // The worker's FileProgress events are the translate stage's units.
+      const std::string label = StageLabel("translate");
       if (interactive_) {
-        Redraw("translate " + RenderBar(file.done(), file.total(), 24) + " " + counts + " " + file.path());
+        Redraw(label + " " + RenderBar(file.done(), file.total(), 24) + " " + counts + " " + file.path());
       } else {
-        Line("translate " + counts + " " + file.path() + (file.status().empty() ? "" : " " + file.status()));
+        Line(label + " " + counts + " " + file.path() + (file.status().empty() ? "" : " " + file.status()));
       }
       break;
     }
@@ -112,10 +120,11 @@ void ProgressDisplay::Event(const hipforge::v1::JobEvent& event) {
 
 void ProgressDisplay::Stage(const std::string& stage, int done, int total, const std::string& message) {
   const std::string counts = std::to_string(done) + "/" + std::to_string(total);
+  const std::string label = StageLabel(stage);
   if (interactive_) {
-    Redraw(stage + " " + RenderBar(done, total, 24) + " " + counts + " " + message);
+    Redraw(label + " " + RenderBar(done, total, 24) + " " + counts + " " + message);
   } else {
-    Line(stage + " " + counts + (message.empty() ? "" : " " + message));
+    Line(label + " " + counts + (message.empty() ? "" : " " + message));
   }
 }
 

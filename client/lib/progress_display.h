@@ -15,6 +15,9 @@ namespace hipforge::client {
 std::string FormatBytes(uint64_t bytes);
 // "[########------------]" with `width` cells for done/total (total 0 renders empty).
 std::string RenderBar(uint64_t done, uint64_t total, int width);
+// What a stage's done/total counts, as shown: "translate unit" for the translate stage (translation units, not
+// the report's CUDA files), the stage name otherwise.
+std::string StageLabel(const std::string& stage);
 
 class ProgressDisplay {
  public:

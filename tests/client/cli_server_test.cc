@@ -145,6 +145,10 @@ TEST_F(CliAgainstServer, SubmitWaitFetchAndReportTheExampleRepository) {
   ASSERT_FALSE(job_id.empty());
   EXPECT_TRUE(Contains(submit.err, "upload 100%")) << submit.err;
   EXPECT_TRUE(Contains(submit.err, "state: translating")) << submit.err;
+  // Progress counts the example's 3 translation units, the report its 4 CUDA files (the header is translated with
+  // the units): each count is named, and the step's summary ties them (issue 26: `translate 3/3`, then `4 of 4`).
+  EXPECT_TRUE(Contains(submit.err, "\ntranslate unit 3/3 ")) << submit.err;
+  EXPECT_TRUE(Contains(submit.err, "4 translated (4 CUDA files) from 3 translation units")) << submit.err;
 
   // The translated tree came back through SafeExtract, and the patch turns CUDA into HIP.
   EXPECT_TRUE(fs::exists(tree / "CMakeLists.txt"));

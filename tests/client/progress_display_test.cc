@@ -55,7 +55,17 @@ TEST(ProgressDisplay, JobEventsBecomeReadableLines) {
   step.mutable_step()->set_name("gfx90a");
   step.mutable_step()->set_status("ok");
   display.Event(step);
-  EXPECT_EQ(out.str(), "state: queued -> translating\nstate: succeeded\ntranslate 3/7 src/a.cu translated\nbuild gfx90a: ok\n");
+  EXPECT_EQ(out.str(), "state: queued -> translating\nstate: succeeded\ntranslate unit 3/7 src/a.cu translated\nbuild gfx90a: ok\n");
+}
+
+// The translate stage counts translation units; the report and status count CUDA files (issue 26: `translate 3/3`
+// then `4 of 4`): the progress line says which it counts, locally as from a server.
+TEST(ProgressDisplay, TheTranslateStageSaysItCountsUnits) {
+  std::ostringstream out;
+  ProgressDisplay display(out, /*interactive=*/false);
+  display.Stage("translate", 3, 3, "src/reductions.cu");
+  display.Stage("analyze", 4, 4, "include/vector_stats.cuh");
+  EXPECT_EQ(out.str(), "translate unit 3/3 src/reductions.cu\nanalyze 4/4 include/vector_stats.cuh\n");
 }
 
 TEST(ProgressDisplay, FormatsBytes) {
