@@ -43,6 +43,7 @@ struct WorkerFlags {
   bool no_cuda_reference = false;
   bool no_profile = false;
   int gpu_slots = 1;
+  int build_jobs = 0;
   int lease_wait_ms = 20000;
   bool keep_scratch = false;
   std::string log_level = EnvOr("MIGRATE_LOG_LEVEL", "info");
@@ -59,6 +60,7 @@ WorkerFlags DefaultFlags() {
   flags.no_cuda_reference = !from_environment.cuda_reference;
   flags.no_profile = !from_environment.profile;
   flags.gpu_slots = from_environment.gpu_slots;
+  flags.build_jobs = from_environment.build_jobs;
   flags.security.tls_ca_file = EnvOr("MIGRATE_TLS_CA", "");
   flags.security.tls_server_name = EnvOr("MIGRATE_TLS_SERVER_NAME", "");
   flags.security.tls_cert_file = EnvOr("MIGRATE_TLS_CERT", "");
@@ -97,10 +99,18 @@ void AddRoleFlags(CLI::App& app, WorkerFlags& flags) {
                  "validate role: how many jobs' tests may run on one GPU at once (default 1: a GPU is leased to one "
                  "job; more turns kernel profiles off; env MIGRATE_GPU_SLOTS)")
       ->check(CLI::Range(1, 64));
+  app.add_option("--build-jobs", flags.build_jobs,
+                 "validate role: parallel compile jobs per build (make/ninja -j; default 0: the CPUs this process may "
+                 "use; env MIGRATE_BUILD_JOBS)")
+      ->check(CLI::Range(0, 1024));
 }
 
 void AddConnectionFlags(CLI::App& app, WorkerFlags& flags) {
-  app.add_option("--server", flags.server, "server address HOST:PORT (env MIGRATE_SERVER)");
+  app.add_option("--server", flags.server,
+                 "server address HOST:PORT; several servers of one installation: repeat it or give a comma list, the "
+                 "worker moves to the next when one dies (env MIGRATE_SERVER)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::Join)
+      ->delimiter(',');
   app.add_option("--id", flags.id, "worker id (env MIGRATE_WORKER_ID; default host-pid)");
   app.add_option("--scratch-dir", flags.scratch, "per-task temp dirs go below it (env MIGRATE_WORKER_SCRATCH)");
   app.add_option("--lease-wait-ms", flags.lease_wait_ms, "long-poll bound per LeaseTask");
@@ -142,6 +152,7 @@ absl::StatusOr<hipforge::worker::RoleSetOptions> RoleOptions(const WorkerFlags& 
   options.cuda_reference = !flags.no_cuda_reference;
   options.profile = !flags.no_profile;
   options.gpu_slots = flags.gpu_slots;
+  options.build_jobs = flags.build_jobs;
   // Checked here, not at the first task: a bad size would fail every translation the worker leases.
   std::optional<uint64_t> pch_cache_flag;
   if (!flags.pch_cache_size.empty()) {

@@ -1,9 +1,11 @@
 #include "worker/role_set.h"
 
+#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
+#include <thread>
 #include <string_view>
 #include <regex>
 #include <set>
@@ -14,13 +16,13 @@
 #include "spdlog/spdlog.h"
 
 #include "worker/translate_runner.h"
-#include "worker/validate/sandbox.h"
-#include "worker/validate/toolchain.h"
+#include "worker/userbuild/sandbox.h"
 #include "worker/validate/arch_selection.h"
 #include "worker/validate/gpu_inventory.h"
 #include "worker/validate/gpu_lease.h"
 #include "worker/validate/nvidia_backend/hip_on_cuda_toolchain.h"
 #include "worker/validate/nvidia_backend/nvidia_inventory.h"
+#include "worker/validate/toolchain.h"
 #include "worker/validate/validator.h"
 #include "worker/validate_runner.h"
 
@@ -69,6 +71,14 @@ std::vector<validate::Toolchain> DiscoverToolchains(ProcessLauncher& launcher, c
   return toolchains;
 }
 
+// The CPUs this process may run on (its affinity mask: a container's cpuset), at least 1.
+int UsableCpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
 // Whether the validate role runs on HIP's NVIDIA platform (RoleSetOptions::gpu_platform).
 absl::StatusOr<bool> ValidatesOnNvidia(ProcessLauncher& launcher, const RoleSetOptions& options) {
   if (options.gpu_platform == "nvidia") return true;
@@ -113,6 +123,7 @@ absl::Status AddValidateRole(RoleSetImpl& set, ProcessLauncher& launcher, const 
   validator_options.hipcc = options.hipcc;
   validator_options.cuda_reference = options.cuda_reference;
   validator_options.gpu_slots = std::max(1, options.gpu_slots);
+  validator_options.parallel_jobs = options.build_jobs > 0 ? options.build_jobs : UsableCpus();
   // Kernel times measured while other jobs' tests share the GPU would be wrong, not just noisy.
   validator_options.profile = options.profile && validator_options.gpu_slots == 1;
   if (validator_options.gpu_slots > 1) {
@@ -171,6 +182,10 @@ RoleSetOptions RoleSetOptionsFromEnvironment() {
   RoleSetOptions options;
   options.cuda_reference = !set("MIGRATE_NO_CUDA_REFERENCE");
   options.profile = !set("MIGRATE_NO_PROFILE");
+  if (const char* jobs = std::getenv("MIGRATE_BUILD_JOBS"); jobs != nullptr) {
+    int value = 0;
+    if (absl::SimpleAtoi(jobs, &value) && value >= 0) options.build_jobs = value;
+  }
   if (const char* slots = std::getenv("MIGRATE_GPU_SLOTS"); slots != nullptr) {
     int value = 0;
     if (absl::SimpleAtoi(slots, &value) && value >= 1) options.gpu_slots = value;

@@ -38,6 +38,9 @@ struct RoleSetOptions {
   // Validate role: how many jobs' tests may run on one GPU at once (--gpu-slots, env MIGRATE_GPU_SLOTS). 1: a GPU
   // is leased to one job (the default; needed for kernel profiles, which more than 1 turns off).
   int gpu_slots = 1;
+  // Validate role: parallel compile jobs of a build (make -j / ninja -j; --build-jobs, env MIGRATE_BUILD_JOBS).
+  // 0: the CPUs this process may use -- a 16-core GPU host built ggml's 186 CUDA units two at a time before.
+  int build_jobs = 0;
 };
 
 class RoleSet {

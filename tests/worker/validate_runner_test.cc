@@ -9,6 +9,8 @@
 #include <gmock/gmock.h>
 #include <nlohmann/json.hpp>
 
+#include "common/file_io.h"
+#include "worker/role_set.h"
 #include "worker/validate/gpu_lease.h"
 #include "worker/validate/validator.h"
 
@@ -143,12 +145,39 @@ TEST_F(ValidateRunnerTest, AFailedBuildFailsTheJobAndKeepsItsLogExcerpt) {
   EXPECT_THAT(report["builds"][0].value("log_excerpt", ""), HasSubstr("hip/missing.h: No such file"));
 }
 
+// The whole build log travels as the job's BUILD_LOG artifact (the report keeps only an excerpt).
+TEST_F(ValidateRunnerTest, TheBuildLogIsAnArtifactOfTheTask) {
+  WriteRepository("echo 'compiling kernel.hip for gfx90a'; echo 'src/a.hip: fatal error: hip/missing.h' >&2; exit 1");
+  std::atomic<bool> abandon{false};
+  absl::StatusOr<TaskOutput> output = Run(/*managed_memory=*/false, abandon);
+  ASSERT_TRUE(output.ok()) << output.status();
+  std::vector<std::string> logs;
+  for (const TaskArtifact& artifact : output->artifacts) {
+    if (artifact.kind == v1::ARTIFACT_KIND_BUILD_LOG) logs.push_back(*ReadFileBytes(artifact.file));
+  }
+  ASSERT_EQ(logs.size(), 1u);
+  EXPECT_THAT(logs[0], ::testing::StartsWith("==== build gfx90a ====\n"));
+  EXPECT_THAT(logs[0], HasSubstr("compiling kernel.hip for gfx90a"));
+  EXPECT_THAT(logs[0], HasSubstr("hip/missing.h"));
+}
+
 TEST_F(ValidateRunnerTest, ACancelledJobStopsTheValidator) {
   WriteRepository("printf '1.0 2.0 3.0\\n' > ${BUILD_DIR}/out.txt");
   std::atomic<bool> abandon{true};  // the heartbeat said so before the first step
   absl::StatusOr<TaskOutput> output = Run(/*managed_memory=*/false, abandon);
   ASSERT_FALSE(output.ok());
   EXPECT_EQ(output.status().code(), absl::StatusCode::kCancelled);
+}
+
+// Builds use the host's CPUs unless told otherwise: MIGRATE_BUILD_JOBS (and --build-jobs) set the -j of every build.
+TEST(RoleSetOptionsTest, BuildJobsComeFromTheEnvironmentElseZeroMeaningEveryUsableCpu) {
+  ::unsetenv("MIGRATE_BUILD_JOBS");
+  EXPECT_EQ(RoleSetOptionsFromEnvironment().build_jobs, 0);
+  ::setenv("MIGRATE_BUILD_JOBS", "12", 1);
+  EXPECT_EQ(RoleSetOptionsFromEnvironment().build_jobs, 12);
+  ::setenv("MIGRATE_BUILD_JOBS", "many", 1);
+  EXPECT_EQ(RoleSetOptionsFromEnvironment().build_jobs, 0);
+  ::unsetenv("MIGRATE_BUILD_JOBS");
 }
 
 }  // namespace

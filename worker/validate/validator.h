@@ -13,12 +13,12 @@
 
 #include "absl/status/statusor.h"
 #include "common/process.h"
+#include "worker/userbuild/sandbox.h"
 #include "worker/validate/gpu_inventory.h"
 #include "worker/validate/gpu_lease.h"
 #include "worker/validate/job_environment.h"
 #include "worker/validate/manifest.h"
 #include "worker/validate/report.h"
-#include "worker/validate/sandbox.h"
 #include "worker/validate/toolchain.h"
 
 namespace hipforge::validate {
@@ -106,6 +106,8 @@ class Validator {
   void BuildOne(State& state, ArchBuild& build);  // one arch with its chosen toolchain
   // How build steps run with `toolchain`: its environment, inside its root filesystem when sandboxed.
   ExecutionContext BuildContext(const State& state, const Toolchain& toolchain) const;
+  // hipforge.yaml's build.timeout_s when given, else the worker's (ValidatorOptions::build_timeout).
+  std::chrono::milliseconds BuildTimeout(const State& state) const;
   // Nothing runs on a GPU: the tests each build would have run, all not_run with `why`.
   void ListTestsNotRun(State& state, const std::string& why);
   // CheckParity's parts: the manifest's cases, and each test's output against its CUDA reference run.

@@ -66,6 +66,21 @@ TEST_F(MissingLibraryBuildTest, ABuildThatSucceedsWithoutItSaysSoInItsNote) {
   EXPECT_EQ(state.built_archs.count("gfx90a"), 1u);
 }
 
+TEST_F(BuildArchsTest, TheManifestsBuildTimeoutBoundsEveryBuildStep) {
+  request_.requested_archs = {"gfx90a"};
+  std::ofstream(request_.translated_tree / "Makefile") << "all:\n\thipcc -c main.cpp\n";
+  options_.build_timeout = std::chrono::minutes(20);
+  Validator::State& state = MakeState();
+  state.manifest.build.timeout = std::chrono::seconds(1500);  // hipforge.yaml build.timeout_s: ggml needs more
+  state.toolchains = {Toolchain{.name = "rocm-6.4", .probe = {.hip_version = "6.4.3", .offload_archs = {"gfx90a"}}}};
+  ASSERT_TRUE(MakeValidator().BuildArchs(state).ok());
+  ASSERT_FALSE(launcher_.specs.empty());
+  for (const ProcessSpec& spec : launcher_.specs) {
+    EXPECT_GT(spec.timeout, std::chrono::minutes(20)) << spec.argv.front();
+    EXPECT_LE(spec.timeout, std::chrono::seconds(1500)) << spec.argv.front();
+  }
+}
+
 TEST_F(BuildArchsTest, ACancelledJobBuildsNothing) {
   const std::atomic<bool> cancelled{true};
   request_.cancelled = &cancelled;

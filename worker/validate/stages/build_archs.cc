@@ -126,7 +126,7 @@ void Validator::BuildOne(State& state, ArchBuild& build) {
                                                 .parallel_jobs = options_.parallel_jobs, .rootfs = toolchain.rootfs},
                       request.cancelled);
   BuildOutcome outcome = builder.Build({.source_dir = build.source_dir, .build_dir = build.build_dir, .arch = arch,
-                                        .manifest = &state.manifest, .timeout = options_.build_timeout},
+                                        .manifest = &state.manifest, .timeout = BuildTimeout(state)},
                                        context);
   auto mapper = SourceMapper::Create(build.source_dir, request.original_tree, request.line_map);
   build.result.ok = outcome.ok;
@@ -142,6 +142,11 @@ void Validator::BuildOne(State& state, ArchBuild& build) {
   Progress(state.progress, "build",
            absl::StrCat(arch, outcome.ok ? " built" : " failed: " + outcome.failure, ", ", outcome.kernels.size(),
                         " kernels, ", outcome.duration_ms, " ms"));
+}
+
+std::chrono::milliseconds Validator::BuildTimeout(const State& state) const {
+  if (state.manifest.build.timeout) return std::chrono::duration_cast<std::chrono::milliseconds>(*state.manifest.build.timeout);
+  return options_.build_timeout;
 }
 
 ExecutionContext Validator::BuildContext(const State& state, const Toolchain& toolchain) const {

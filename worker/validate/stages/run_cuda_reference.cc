@@ -3,9 +3,9 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "worker/userbuild/sandbox.h"
 #include "worker/validate/arch_selection.h"
 #include "worker/validate/job_environment.h"
-#include "worker/validate/sandbox.h"
 #include "worker/validate/test_runner.h"
 #include "worker/validate/tree_builder.h"
 #include "worker/validate/validator_state.h"
@@ -92,7 +92,7 @@ absl::Status Validator::BuildCudaReference(State& state) {
                       state.request.cancelled);
   const BuildOutcome outcome = builder.Build({.source_dir = cuda->source_dir, .build_dir = cuda->build_dir,
                                               .arch = arch, .manifest = &state.manifest,
-                                              .timeout = options_.build_timeout},
+                                              .timeout = BuildTimeout(state)},
                                              context);
   std::ofstream(dir / "build.log") << outcome.log;
   cuda->built = outcome.ok || outcome.roots > 1;  // with several roots, those that built still give references
