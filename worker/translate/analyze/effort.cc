@@ -6,6 +6,8 @@
 #include <tuple>
 
 #include "worker/translate/analyze/analyzer.h"
+#include "worker/translate/analyze/rule_ids.h"
+#include "worker/translate/core/name_resolver.h"
 
 namespace hipforge::translate {
 namespace {
@@ -30,12 +32,15 @@ double DefaultHours(Severity severity) {
 // Rules whose manual fix is much larger or smaller than their severity suggests.
 double RuleHours(const Finding& finding) {
   static const std::map<std::string, double, std::less<>> kHours = {
-      {"HB201", 2.0},  {"HB202", 16.0}, {"HB205", 4.0}, {"HB302", 8.0}, {"HB304", 16.0}, {"HB401", 2.0},
-      {"HB405", 3.0},  {"HB408", 6.0},  {"HB501", 0.5}, {"HB502", 0.5}, {"HB503", 0.25}, {"HB504", 0.5}, {"HB505", 0.25},
+      {kRuleInlinePtx, 2.0},        {kRuleTensorCore, 16.0},       {kRuleSharedMemorySize, 4.0},
+      {kRuleCublasLt, 8.0},         {kRuleNoRocmEquivalent, 16.0}, {kRuleCudaGraph, 2.0},
+      {kRuleTextureReference, 3.0}, {kRuleDriverModule, 6.0},      {kRuleNvccFlags, 0.5},
+      {kRuleCudaCmake, 0.5},        {kRuleCudaEnvVar, 0.25},       {kRuleNvidiaTool, 0.5},
+      {kRuleOutsideTreePath, 0.25},
       // A CUDA-looking name no table knows (reported once per name and file): look it up or write it.
-      {"TR008", 0.5},
+      {std::string(kRuleUnknownCuda), 0.5},
       // The file's fallback translation: charged once as the file's "read it whole" item.
-      {"TR007", 0.0},
+      {std::string(kRuleFallback), 0.0},
   };
   if (finding.one_call) return DefaultHours(finding.severity);  // HB304 for one unsupported call: a local rewrite
   if (const auto it = kHours.find(finding.rule_id); it != kHours.end()) return it->second;

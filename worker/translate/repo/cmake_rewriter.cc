@@ -4,6 +4,7 @@
 #include <cctype>
 #include <regex>
 
+#include "worker/translate/analyze/rule_ids.h"
 #include "worker/translate/tables/build_tables.h"
 #include "worker/translate/repo/cmake_tokenizer.h"
 #include "worker/translate/repo/nvcc_flag_mapper.h"
@@ -64,7 +65,7 @@ ArgumentMapping MapArgumentReferences(std::string raw, bool in_condition, const 
   static const std::regex kLangAndId(R"(\$<COMPILE_LANG_AND_ID:CUDA,[A-Za-z,]+>)");
   std::string mapped = std::regex_replace(raw, kLanguageGenex, "$<$1:" + std::string(kHipLanguageReference) + ">");
   mapped = std::regex_replace(mapped, kLangAndId, "$<COMPILE_LANGUAGE:" + std::string(kHipLanguageReference) + ">");
-  if (mapped != raw) result.origins.insert("HB502");
+  if (mapped != raw) result.origins.insert(kRuleCudaCmake);
   // Imported targets CUDA::x and FindCUDA's library variables.
   static const std::regex kCudaTarget(R"(CUDA::([A-Za-z0-9_]+))");
   static const std::regex kLibraryVariable(R"(\$\{CUDA_([A-Za-z0-9]+)_LIBRAR(?:Y|IES)\})");
@@ -83,7 +84,7 @@ ArgumentMapping MapArgumentReferences(std::string raw, bool in_condition, const 
         continue;
       }
       out += std::string(lib->cmake_target);
-      result.origins.insert("HB502");
+      result.origins.insert(kRuleCudaCmake);
       if (!lib->note.empty()) result.manual.push_back(m.str(0) + ": " + std::string(lib->note));
     }
     out += mapped.substr(last);
@@ -91,12 +92,12 @@ ArgumentMapping MapArgumentReferences(std::string raw, bool in_condition, const 
   }
   if (mapped.find("${CUDA_LIBRARIES}") != std::string::npos) {
     mapped = std::regex_replace(mapped, std::regex(R"(\$\{CUDA_LIBRARIES\})"), "hip::host");
-    result.origins.insert("HB502");
+    result.origins.insert(kRuleCudaCmake);
   }
   for (const char* include_var : {"${CUDA_INCLUDE_DIRS}", "${CUDAToolkit_INCLUDE_DIRS}", "${CUDA_INCLUDE_DIR}"}) {
     for (size_t at = mapped.find(include_var); at != std::string::npos; at = mapped.find(include_var, at)) {
       mapped.replace(at, std::string(include_var).size(), "${hip_INCLUDE_DIRS}");
-      result.origins.insert("HB502");
+      result.origins.insert(kRuleCudaCmake);
     }
   }
   // Variables with a HIP-language counterpart.
@@ -104,7 +105,7 @@ ArgumentMapping MapArgumentReferences(std::string raw, bool in_condition, const 
       R"(CMAKE_CUDA_(FLAGS(_[A-Z]*)?|STANDARD|STANDARD_REQUIRED|EXTENSIONS|ARCHITECTURES)(?![A-Za-z0-9_]))");
   const std::string before_vars = mapped;
   mapped = std::regex_replace(mapped, kLanguageVariable, "CMAKE_HIP_$1");
-  if (ReplaceIdentifier(mapped, "CUDA_NVCC_FLAGS", "CMAKE_HIP_FLAGS")) result.origins.insert("HB501");
+  if (ReplaceIdentifier(mapped, "CUDA_NVCC_FLAGS", "CMAKE_HIP_FLAGS")) result.origins.insert(kRuleNvccFlags);
   for (const char* found : {"CUDA_FOUND", "CUDAToolkit_FOUND"}) ReplaceIdentifier(mapped, found, "hip_FOUND");
   for (const char* version : {"CUDA_VERSION", "CUDAToolkit_VERSION"}) ReplaceIdentifier(mapped, version, "hip_VERSION");
   if (in_condition) {
@@ -112,7 +113,7 @@ ArgumentMapping MapArgumentReferences(std::string raw, bool in_condition, const 
   } else if (mapped.find("CMAKE_CUDA_COMPILER") != std::string::npos) {
     result.manual.push_back("`" + raw + "` refers to the CUDA compiler: check what it is used for");
   }
-  if (mapped != before_vars) result.origins.insert("HB502");
+  if (mapped != before_vars) result.origins.insert(kRuleCudaCmake);
   if (context.options != nullptr && context.options->rename_to_hip) {
     static const std::regex kCuSource(R"(([A-Za-z0-9_*\-])\.cu(?![A-Za-z0-9_]))");
     const std::string renamed = std::regex_replace(mapped, kCuSource, "$1.hip");
@@ -187,7 +188,7 @@ class CMakeFileRewrite {
   void Note(uint32_t line, const std::string& origin, const std::string& message) {
     result_.notes.push_back({origin, line, message, false});
   }
-  void Manual(uint32_t line, const std::string& message, const std::string& origin = "HB502") {
+  void Manual(uint32_t line, const std::string& message, const std::string& origin = kRuleCudaCmake) {
     result_.notes.push_back({origin, line, message, true});
   }
 
@@ -207,7 +208,7 @@ class CMakeFileRewrite {
       start = static_cast<uint32_t>(command.offset - command.indent.size());
       end = static_cast<uint32_t>(std::min(content_.size(), after + 1));
     }
-    Edit(start, end - start, "", "HB502", command.line);
+    Edit(start, end - start, "", kRuleCudaCmake, command.line);
   }
   void InsertAfter(const CMakeCommand& command, const std::string& text, const std::string& origin) {
     Edit(command.end, 0, "\n" + text, origin, command.line);
@@ -233,10 +234,10 @@ class CMakeFileRewrite {
     if (name == "cuda_add_cublas_to_target" || name == "cuda_add_cufft_to_target") {
       const std::string target = command.arguments.empty() ? "" : command.arguments[0].text;
       const char* lib = name == "cuda_add_cublas_to_target" ? "roc::hipblas" : "hip::hipfft";
-      return ReplaceCommand(command, "target_link_libraries(" + target + " " + lib + ")", "HB502");
+      return ReplaceCommand(command, "target_link_libraries(" + target + " " + lib + ")", kRuleCudaCmake);
     }
     if (name == "cuda_include_directories") {
-      return Edit(command.offset, static_cast<uint32_t>(command.name.size()), "include_directories", "HB502",
+      return Edit(command.offset, static_cast<uint32_t>(command.name.size()), "include_directories", kRuleCudaCmake,
                   command.line);
     }
     if (name.rfind("cuda_", 0) == 0 && (name == "cuda_compile" || name == "cuda_compile_ptx" ||
@@ -276,7 +277,7 @@ class CMakeFileRewrite {
     const bool dash_l = body.rfind("-l", 0) == 0;
     const LibraryMapping* lib = FindLibraryMapping(dash_l ? body.substr(2) : body);
     if (lib == nullptr || lib->rocm_link_flag.size() <= 2) return text;
-    mapping.origins.insert("HB502");
+    mapping.origins.insert(kRuleCudaCmake);
     if (!lib->note.empty()) mapping.manual.push_back(body + ": " + std::string(lib->note));
     const std::string link_name = std::string(lib->rocm_link_flag.substr(2));
     const std::string quote = quoted ? "\"" : "";
@@ -317,16 +318,16 @@ class CMakeFileRewrite {
       for (auto& word : SplitFlagWords(part)) words.push_back(word);
     }
     FlagMapResult mapped = MapNvccFlags(words, {architectures_, true, context_.relocatable_device_code_needed});
-    for (const auto& note : mapped.notes) result_.notes.push_back({"HB501", command.line, note.message, note.left_for_person});
+    for (const auto& note : mapped.notes) result_.notes.push_back({kRuleNvccFlags, command.line, note.message, note.left_for_person});
     if (!mapped.changed) return first;  // the arguments' own mapping (CUDA -> HIP_SOURCE_LANGUAGE) is enough
     uint32_t start = args[first].offset;
     const uint32_t end = args[last].offset + args[last].length;
     if (mapped.flags.empty()) {  // every flag dropped: the expression goes, with the whitespace before it
       while (start > 0 && (content_[start - 1] == ' ' || content_[start - 1] == '\t')) --start;
     }
-    Edit(start, end - start, mapped.flags.empty() ? "" : genex_head + Join(mapped.flags, " ") + ">", "HB501",
+    Edit(start, end - start, mapped.flags.empty() ? "" : genex_head + Join(mapped.flags, " ") + ">", kRuleNvccFlags,
          command.line);
-    result_.changed_by.insert("HB502");
+    result_.changed_by.insert(kRuleCudaCmake);
     return last;
   }
 
@@ -350,7 +351,7 @@ class CMakeFileRewrite {
         if (const LibraryMapping* lib = FindLibraryMapping(bare)) {
           if (!lib->cmake_target.empty()) {
             text = std::string(lib->cmake_target);
-            mapping.origins.insert("HB502");
+            mapping.origins.insert(kRuleCudaCmake);
           }
           if (!lib->note.empty()) mapping.manual.push_back(bare + ": " + std::string(lib->note));
         }
@@ -394,9 +395,9 @@ class CMakeFileRewrite {
                             const std::string& separator) {
     const std::vector<std::string> words = SplitFlagWords(flags);
     FlagMapResult mapped = MapNvccFlags(words, {architectures_, nvcc_context, context_.relocatable_device_code_needed});
-    for (const auto& note : mapped.notes) result_.notes.push_back({"HB501", line, note.message, note.left_for_person});
+    for (const auto& note : mapped.notes) result_.notes.push_back({kRuleNvccFlags, line, note.message, note.left_for_person});
     if (!mapped.changed) return flags;
-    origins.insert("HB501");
+    origins.insert(kRuleNvccFlags);
     return Join(mapped.flags, separator);
   }
 
@@ -431,12 +432,12 @@ class CMakeFileRewrite {
     }
     FlagMapResult mapped = MapNvccFlags(words, {architectures_, true, context_.relocatable_device_code_needed});
     for (const auto& note : mapped.notes) {
-      result_.notes.push_back({"HB501", command.line, note.message, note.left_for_person});
+      result_.notes.push_back({kRuleNvccFlags, command.line, note.message, note.left_for_person});
     }
     if (!mapped.changed) return false;
     std::string text = command.name + "(" + (append ? "APPEND " : "") + command.arguments[var_index].text;
     for (const auto& flag : mapped.flags) text += " " + flag;
-    ReplaceCommand(command, text + ")", "HB501");
+    ReplaceCommand(command, text + ")", kRuleNvccFlags);
     return true;
   }
 
@@ -469,7 +470,7 @@ class CMakeFileRewrite {
     std::set<std::string> origins;
     FlagMapResult mapped = MapNvccFlags(words, {architectures_, true, context_.relocatable_device_code_needed});
     for (const auto& note : mapped.notes) {
-      result_.notes.push_back({"HB501", command.line, note.message, note.left_for_person});
+      result_.notes.push_back({kRuleNvccFlags, command.line, note.message, note.left_for_person});
     }
     const std::string joined = Join(mapped.flags, " ");
     std::string text;
@@ -488,7 +489,7 @@ class CMakeFileRewrite {
     // Unchanged when already in HIP form (second run).
     const std::string original = content_.substr(command.offset, command.end - command.offset);
     if (var == hip_var && !mapped.changed) return true;
-    if (text != original) ReplaceCommand(command, text, mapped.changed ? "HB501" : "HB502");
+    if (text != original) ReplaceCommand(command, text, mapped.changed ? kRuleNvccFlags : kRuleCudaCmake);
     return true;
   }
 
@@ -498,8 +499,8 @@ class CMakeFileRewrite {
     ReplaceCommand(command,
                    command.name + "(CMAKE_HIP_ARCHITECTURES " + Join(architectures_, " ") +
                        " CACHE STRING \"AMD GPU architectures\")",
-                   "HB502");
-    Note(command.line, "HB502", "CUDA architectures -> HIP architectures " + Join(architectures_, ";"));
+                   kRuleCudaCmake);
+    Note(command.line, kRuleCudaCmake, "CUDA architectures -> HIP architectures " + Join(architectures_, ";"));
     return true;
   }
 
@@ -512,8 +513,8 @@ class CMakeFileRewrite {
       const int major = std::stoi(m[1].str());
       const int minor = std::stoi(m[2].str());
       if (major < 3 || (major == 3 && minor < 21)) {
-        Edit(arg.offset, static_cast<uint32_t>(m.length(0)), "3.21", "HB502", command.line);
-        Note(command.line, "HB502", "CMake's HIP language needs CMake 3.21");
+        Edit(arg.offset, static_cast<uint32_t>(m.length(0)), "3.21", kRuleCudaCmake, command.line);
+        Note(command.line, kRuleCudaCmake, "CMake's HIP language needs CMake 3.21");
       }
       return;
     }
@@ -523,15 +524,15 @@ class CMakeFileRewrite {
     const std::string block = after.indent + HipMigrationInclude(relative_path_);
     result_.generated_files[kHipMigrationModule] = HipMigrationModule(architectures_);
     if (block_emitted_) {
-      if (replace) ReplaceCommand(after, "# hipforge HB502: HIP is enabled above", "HB502");
+      if (replace) ReplaceCommand(after, std::string("# hipforge ") + kRuleCudaCmake + ": HIP is enabled above", kRuleCudaCmake);
       return;
     }
     block_emitted_ = true;
     if (replace) {
       // The block starts with the indentation of the command it replaces.
-      ReplaceCommand(after, block.substr(after.indent.size()), "HB502");
+      ReplaceCommand(after, block.substr(after.indent.size()), kRuleCudaCmake);
     } else {
-      InsertAfter(after, block, "HB502");
+      InsertAfter(after, block, kRuleCudaCmake);
     }
   }
 
@@ -545,19 +546,19 @@ class CMakeFileRewrite {
     for (const auto& arg : command.arguments) {
       if (arg.text != "CUDA") continue;
       if (!has_cxx) {
-        Edit(arg.offset, arg.length, "CXX", "HB502", command.line);
+        Edit(arg.offset, arg.length, "CXX", kRuleCudaCmake, command.line);
         has_cxx = true;
       } else {
         // Remove the argument with the whitespace before it.
         uint32_t start = arg.offset;
         while (start > 0 && (content_[start - 1] == ' ' || content_[start - 1] == '\t')) --start;
-        Edit(start, arg.offset + arg.length - start, "", "HB502", command.line);
+        Edit(start, arg.offset + arg.length - start, "", kRuleCudaCmake, command.line);
       }
     }
     if (context_.has_cuda_sources) {
       EmitLanguageBlock(command, false);
     } else {
-      InsertAfter(command, command.indent + "find_package(hip REQUIRED)", "HB502");
+      InsertAfter(command, command.indent + "find_package(hip REQUIRED)", kRuleCudaCmake);
     }
   }
 
@@ -567,7 +568,7 @@ class CMakeFileRewrite {
     if (!has_cuda) return;
     if (command.arguments.size() == 1) return EmitLanguageBlock(command, true);
     for (const auto& arg : command.arguments) {
-      if (arg.text == "CUDA") Edit(arg.offset, arg.length, "", "HB502", command.line);
+      if (arg.text == "CUDA") Edit(arg.offset, arg.length, "", kRuleCudaCmake, command.line);
     }
     EmitLanguageBlock(command, false);
   }
@@ -597,7 +598,7 @@ class CMakeFileRewrite {
         text += command.indent + "find_package(" + package + (required ? " REQUIRED" : "") + ")\n";
       }
       text.pop_back();
-      InsertAfter(command, text, "HB502");
+      InsertAfter(command, text, kRuleCudaCmake);
       return true;
     }
     // The block above in this file already found hip: only the library packages are left to find.
@@ -609,7 +610,7 @@ class CMakeFileRewrite {
     if (text.empty()) {
       RemoveCommandLine(command);
     } else {
-      ReplaceCommand(command, text, "HB502");
+      ReplaceCommand(command, text, kRuleCudaCmake);
     }
     return true;
   }
@@ -638,14 +639,14 @@ class CMakeFileRewrite {
       }
       FlagMapResult mapped = MapNvccFlags(words, {architectures_, true, context_.relocatable_device_code_needed});
       for (const auto& note : mapped.notes) {
-        result_.notes.push_back({"HB501", command.line, note.message, note.left_for_person});
+        result_.notes.push_back({kRuleNvccFlags, command.line, note.message, note.left_for_person});
       }
       if (!mapped.flags.empty()) {
         text += "\n" + command.indent + "target_compile_options(" + kept[0] + " PRIVATE " + Join(mapped.flags, " ") +
                 ")";
       }
     }
-    ReplaceCommand(command, text, "HB502");
+    ReplaceCommand(command, text, kRuleCudaCmake);
     MarkHipSources(command, next, 1);
   }
 
@@ -685,13 +686,13 @@ class CMakeFileRewrite {
       } else if (property == "CUDA_SEPARABLE_COMPILATION") {
         rdc = value == "ON" || value == "TRUE" || value == "1" || value == "YES";
         if (rdc && !context_.relocatable_device_code_needed) {
-          Note(command.line, "HB502", "dropped CUDA_SEPARABLE_COMPILATION: " + std::string(kRelocatableDeviceCodeNotNeeded));
+          Note(command.line, kRuleCudaCmake, "dropped CUDA_SEPARABLE_COMPILATION: " + std::string(kRelocatableDeviceCodeNotNeeded));
           rdc = false;
         }
         touched = true;
       } else if (property == "CUDA_RESOLVE_DEVICE_SYMBOLS" || property == "CUDA_RUNTIME_LIBRARY" ||
                  property == "CUDA_PTX_COMPILATION") {
-        Note(command.line, "HB502", "dropped target property " + property + " (no HIP counterpart needed)");
+        Note(command.line, kRuleCudaCmake, "dropped target property " + property + " (no HIP counterpart needed)");
         touched = true;
       } else {
         out_pairs.push_back({property, value.find_first_of(" ;") != std::string::npos && !is_set_property
@@ -720,10 +721,10 @@ class CMakeFileRewrite {
         text += "target_compile_options(" + target + " PRIVATE -fgpu-rdc)\n" + command.indent +
                 "target_link_options(" + target + " PUBLIC -fgpu-rdc)";
       }
-      Note(command.line, "HB502", "CUDA_SEPARABLE_COMPILATION -> -fgpu-rdc (compile and link)");
+      Note(command.line, kRuleCudaCmake, "CUDA_SEPARABLE_COMPILATION -> -fgpu-rdc (compile and link)");
     }
     if (text.empty()) text = "# hipforge HB502: CUDA-only target properties removed";
-    ReplaceCommand(command, text, "HB502");
+    ReplaceCommand(command, text, kRuleCudaCmake);
     return true;
   }
 
@@ -737,7 +738,7 @@ class CMakeFileRewrite {
       const auto& arg = command.arguments[a];
       if (arg.text == "CUDA" && command.arguments[a - 1].text == "LANGUAGE") {
         Edit(arg.offset, arg.length,
-             std::string(kHipLanguageReference) + (set_property ? "" : " " + std::string(kHipSourceMarker)), "HB502",
+             std::string(kHipLanguageReference) + (set_property ? "" : " " + std::string(kHipSourceMarker)), kRuleCudaCmake,
              command.line);
         changed = true;
       }
@@ -751,7 +752,7 @@ class CMakeFileRewrite {
         if (arg.text == "PROPERTY" || arg.text == "APPEND" || arg.text == "APPEND_STRING") break;
         marker += MapArgumentReferences(Raw(arg), false, context_).text + " ";
       }
-      InsertAfter(command, command.indent + marker + "PROPERTY " + kHipSourceMarker + ")", "HB502");
+      InsertAfter(command, command.indent + marker + "PROPERTY " + kHipSourceMarker + ")", kRuleCudaCmake);
     }
     return true;
   }
@@ -810,7 +811,7 @@ class CMakeFileRewrite {
     InsertAfter(command,
                 command.indent + "set_source_files_properties(" + Join(sources, " ") + " PROPERTIES LANGUAGE " +
                     kHipLanguageReference + ")",
-                "HB502");
+                kRuleCudaCmake);
   }
 
   std::string relative_path_;

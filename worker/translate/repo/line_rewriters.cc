@@ -7,6 +7,7 @@
 #include <regex>
 #include <set>
 
+#include "worker/translate/analyze/rule_ids.h"
 #include "worker/translate/repo/nvcc_flag_mapper.h"
 #include "worker/translate/repo/script_line_rewriter.h"
 
@@ -363,8 +364,8 @@ RewriteResult MakefileRewriter::Rewrite(const std::string& relative_path, const 
           }
           if (!inserted.empty()) {
             line.insert(command.compiler_end, inserted);
-            result.changed_by.insert("HB501");
-            result.notes.push_back({"HB501", number,
+            result.changed_by.insert(kRuleNvccFlags);
+            result.notes.push_back({kRuleNvccFlags, number,
                                     command.nvcc ? "hipcc called without an architecture: " + arch_flags.substr(1) +
                                                        " (the job's targets) added"
                                                  : "a host compiler compiles a file that includes HIP: "
@@ -373,20 +374,20 @@ RewriteResult MakefileRewriter::Rewrite(const std::string& relative_path, const 
           }
         }
         if (const auto recipe = c_recipes.find(number); recipe != c_recipes.end() && CompileCAsCxx(line, recipe->second)) {
-          result.notes.push_back({"HB501", number,
+          result.notes.push_back({kRuleNvccFlags, number,
                                   "a .c file nvcc compiled as C++: `-x c++` for hipcc, which compiles .c as C", false});
-          result.changed_by.insert("HB501");
+          result.changed_by.insert(kRuleNvccFlags);
           return false;  // the line's other words are still rewritten (nvcc -> hipcc, flags)
         }
         const std::optional<ArchAssignment> assignment = ParseArchAssignment(line);
         if (!assignment || !options.arch_variables.count(assignment->name)) return false;
-        result.notes.push_back({"HB501", number,
+        result.notes.push_back({kRuleNvccFlags, number,
                                 assignment->name + ": " + assignment->value + " -> " + architectures +
                                     " (AMD GPU architectures; -arch=$(" + assignment->name +
                                     ") became one --offload-arch per entry)",
                                 false});
         line = assignment->head + architectures + assignment->tail;
-        result.changed_by.insert("HB501");
+        result.changed_by.insert(kRuleNvccFlags);
         return true;
       });
   // CUDA paths became $(ROCM_PATH) (ScriptLineRewriter::MapCudaPaths); a Makefile that never set the root gets it.
@@ -534,12 +535,12 @@ void RewriteNvccArgumentLists(std::string& content, const RewriteContext& contex
       FlagMapResult flags = MapNvccFlags(words, {options.architectures, true, options.relocatable_device_code});
       const uint32_t line = 1 + static_cast<uint32_t>(std::count(content.begin(),
                                                                   content.begin() + static_cast<long>(list_start), '\n'));
-      for (const auto& note : flags.notes) result.notes.push_back({"HB501", line, note.message, note.left_for_person});
+      for (const auto& note : flags.notes) result.notes.push_back({kRuleNvccFlags, line, note.message, note.left_for_person});
       if (!flags.changed) {
         mapped_list += lit->str(0);
         continue;
       }
-      result.changed_by.insert("HB501");
+      result.changed_by.insert(kRuleNvccFlags);
       result.changed_lines.insert(line);
       for (size_t f = 0; f < flags.flags.size(); ++f) {
         mapped_list += (f ? ", " : "") + quote + flags.flags[f] + quote;
@@ -643,8 +644,8 @@ RewriteResult PythonRewriter::Rewrite(const std::string& relative_path, const st
   static const std::regex kBlocking(R"((['"])CUDA_LAUNCH_BLOCKING\1(\s*\]\s*=\s*)(['"])1\3)");
   mapped = std::regex_replace(mapped, kBlocking, "$1AMD_SERIALIZE_KERNEL$1$2$033$3");
   if (mapped != text) {
-    result.changed_by.insert("HB503");
-    result.notes.push_back({"HB503", 0, "CUDA environment variables -> HIP/AMD ones", false});
+    result.changed_by.insert(kRuleCudaEnvVar);
+    result.notes.push_back({kRuleCudaEnvVar, 0, "CUDA environment variables -> HIP/AMD ones", false});
   }
   text = mapped;
   bool ends_with_newline = true;
@@ -661,7 +662,7 @@ RewriteResult PythonRewriter::Rewrite(const std::string& relative_path, const st
   static const std::regex kTool(R"(['"](nvidia-smi|nvprof|nsys|ncu)\b)");
   std::smatch m;
   if (std::regex_search(text, m, kTool)) {
-    result.notes.push_back({"HB504", 0, "runs " + m[1].str() + ": use amd-smi/rocprofv3 on ROCm", true});
+    result.notes.push_back({kRuleNvidiaTool, 0, "runs " + m[1].str() + ": use amd-smi/rocprofv3 on ROCm", true});
   }
   // Which lines changed: compare line by line with the original.
   bool original_end = true;

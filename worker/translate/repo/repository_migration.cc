@@ -1,5 +1,6 @@
 #include "worker/translate/repo/repository_migration.h"
 
+#include "worker/translate/analyze/rule_ids.h"
 #include "worker/translate/report_conversion.h"
 
 #include "common/report/report_json.h"
@@ -50,7 +51,7 @@ nlohmann::json ToReportJson(const MigrationResult& result) { return report::ToJs
 report::ValidateHints ValidateHintsFor(const MigrationResult& result) {
   report::ValidateHints hints;
   for (const Finding& finding : result.findings) {
-    if (finding.rule_id == "HB404") hints.managed_memory = true;  // analyzer: managed memory / memory advice
+    if (finding.rule_id == kRuleManagedMemory) hints.managed_memory = true;  // analyzer: managed memory / memory advice
   }
   return hints;
 }

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <regex>
 
+#include "worker/translate/analyze/rule_ids.h"
 #include "worker/translate/tables/build_tables.h"
 #include "worker/translate/repo/nvcc_flag_mapper.h"
 
@@ -190,8 +191,8 @@ std::string ScriptLineRewriter::RewriteWords(const std::string& text, bool nvcc_
                               options_.arch_variables, options_.cublaslt_used};
   FlagMapResult mapped = MapNvccFlags(cores_to_map, flag_options);
   bool changed = mapped.changed;
-  for (const auto& note : mapped.notes) result.notes.push_back({"HB501", 0, note.message, note.left_for_person});
-  if (mapped.changed) result.origins.insert("HB501");
+  for (const auto& note : mapped.notes) result.notes.push_back({kRuleNvccFlags, 0, note.message, note.left_for_person});
+  if (mapped.changed) result.origins.insert(kRuleNvccFlags);
 
   std::vector<std::string> out_words(split.words.size());
   for (size_t i = 0; i < split.words.size(); ++i) {
@@ -218,16 +219,16 @@ std::string ScriptLineRewriter::RewriteWords(const std::string& text, bool nvcc_
       for (const auto& arch : options_.architectures) archs += (archs.empty() ? "" : ";") + arch;
       joined = "\"-DCMAKE_HIP_ARCHITECTURES=" + archs + "\"";
       changed = true;
-      result.origins.insert("HB502");
+      result.origins.insert(kRuleCudaCmake);
     } else if (cores[i].rfind("-DCMAKE_CUDA_FLAGS=", 0) == 0) {
       joined = "-DCMAKE_HIP_FLAGS=" + cores[i].substr(19);
       changed = true;
-      result.origins.insert("HB502");
+      result.origins.insert(kRuleCudaCmake);
     } else if (cores[i].rfind("-DCMAKE_CUDA_COMPILER=", 0) == 0 || cores[i].rfind("-DCMAKE_CUDA_HOST_COMPILER=", 0) == 0) {
-      result.notes.push_back({"HB502", 0, "dropped `" + cores[i] + "`: use -DCMAKE_CXX_COMPILER=hipcc where CMake has no HIP language", false});
+      result.notes.push_back({kRuleCudaCmake, 0, "dropped `" + cores[i] + "`: use -DCMAKE_CXX_COMPILER=hipcc where CMake has no HIP language", false});
       joined.clear();
       changed = true;
-      result.origins.insert("HB502");
+      result.origins.insert(kRuleCudaCmake);
     }
     // A word consumed as a flag's value (or dropped) goes with its quotes, but not with a `)`/`}` that closes
     // what an earlier line or word opened; an assignment keeps its name.
@@ -345,16 +346,16 @@ std::string ScriptLineRewriter::ReplaceDeviceQueries(const std::string& text, Sc
       if (i > 0 && out[i - 1] == '$') continue;  // `$$(...)`: the recipe's shell, flagged below
       const size_t end = MakeCallEnd(out, i);
       if (end == std::string::npos || !std::regex_search(out.substr(i, end - i), kQuery)) continue;
-      result.notes.push_back({"HB501", 0,
+      result.notes.push_back({kRuleNvccFlags, 0,
                               "`" + out.substr(i, end + 1 - i) + "` asked the build machine's NVIDIA GPU: the job's "
                                   "AMD targets (" + archs + ") instead",
                               false});
-      result.origins.insert("HB501");
+      result.origins.insert(kRuleNvccFlags);
       out.replace(i, end + 1 - i, archs);
     }
   }
   if (std::regex_search(out, kQuery)) {
-    result.notes.push_back({"HB501", 0,
+    result.notes.push_back({kRuleNvccFlags, 0,
                             "asks the NVIDIA GPU for its compute capability: give the AMD target (" + archs +
                                 ") instead; amd-smi and rocminfo name it differently",
                             true});
@@ -415,16 +416,16 @@ std::string ScriptLineRewriter::MapIdentifiers(const std::string& text, ScriptLi
       const std::string_view rocm_tool = RocmToolFor(tool, options_.target_rocm);
       if (rocm_tool.empty()) {
         out += tool_word;
-        result.notes.push_back({"HB504", 0, std::string(tool.cuda_tool) + ": " + std::string(tool.note), true});
+        result.notes.push_back({kRuleNvidiaTool, 0, std::string(tool.cuda_tool) + ": " + std::string(tool.note), true});
       } else {
         out += rocm_tool;
-        result.origins.insert("HB504");
+        result.origins.insert(kRuleNvidiaTool);
         // Arguments follow the tool: they rarely carry over.
         const bool has_args = tool_end < text.size() && text.find_first_not_of(" \t", tool_end) != std::string::npos &&
                               text[text.find_first_not_of(" \t", tool_end)] == '-';
         // Without arguments (`command -v nvidia-smi`, a message) the rename is the whole fix.
         const bool check_arguments = has_args && !tool.note.empty();
-        result.notes.push_back({"HB504", 0,
+        result.notes.push_back({kRuleNvidiaTool, 0,
                                 std::string(tool.cuda_tool) + " -> " + std::string(rocm_tool) +
                                     (check_arguments ? ": " + std::string(tool.note) : ""),
                                 check_arguments});
@@ -441,12 +442,12 @@ std::string ScriptLineRewriter::MapIdentifiers(const std::string& text, ScriptLi
     for (const EnvVarMapping& env : EnvVarMappings()) {
       if (ident != env.cuda_name) continue;
       if (env.rocm_name.empty()) {
-        result.notes.push_back({"HB503", 0, std::string(env.cuda_name) + ": " + std::string(env.note), true});
+        result.notes.push_back({kRuleCudaEnvVar, 0, std::string(env.cuda_name) + ": " + std::string(env.note), true});
         break;
       }
       replacement = std::string(env.rocm_name);
-      result.origins.insert("HB503");
-      result.notes.push_back({"HB503", 0, ident + " -> " + replacement + ": " + std::string(env.note), false});
+      result.origins.insert(kRuleCudaEnvVar);
+      result.notes.push_back({kRuleCudaEnvVar, 0, ident + " -> " + replacement + ": " + std::string(env.note), false});
       if (!env.value_from.empty() && end < text.size() && text[end] == '=') {
         const std::string value_from = std::string(env.value_from);
         size_t value_start = end + 1;
@@ -472,13 +473,13 @@ std::string ScriptLineRewriter::MapIdentifiers(const std::string& text, ScriptLi
     }
     if (replacement == ident && ident == "nvcc") {
       replacement = "hipcc";
-      result.origins.insert("HB501");
+      result.origins.insert(kRuleNvccFlags);
     }
     if (replacement == ident && ident.find("NVCC") != std::string::npos) {
       for (size_t at = replacement.find("NVCC"); at != std::string::npos; at = replacement.find("NVCC", at + 5)) {
         replacement.replace(at, 4, "HIPCC");
       }
-      result.origins.insert("HB501");
+      result.origins.insert(kRuleNvccFlags);
     }
     out += replacement;
     i = end;

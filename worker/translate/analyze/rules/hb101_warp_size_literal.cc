@@ -6,6 +6,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "worker/translate/analyze/ast_helpers.h"
+#include "worker/translate/analyze/rule_ids.h"
 
 namespace hipforge::translate::analyze {
 
@@ -115,7 +116,7 @@ bool IsLaneId(const clang::Expr* expr, const clang::ASTContext& context) {
 }  // namespace
 
 const RuleInfo& WarpSizeLiteralRule::info() const {
-  static const RuleInfo kInfo{"HB101", Severity::kWarning, RuleClass::kWavefront,
+  static const RuleInfo kInfo{kRuleWarpSizeLiteral, Severity::kWarning, RuleClass::kWavefront,
                               "Literal warp size (32) in lane/warp arithmetic"};
   return kInfo;
 }

@@ -2,6 +2,7 @@
 
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "worker/translate/analyze/ast_helpers.h"
+#include "worker/translate/analyze/rule_ids.h"
 #include "worker/translate/tables/warp_intrinsics.h"
 
 namespace hipforge::translate::analyze {
@@ -71,7 +72,7 @@ bool IsMaskedWarpIntrinsic(std::string_view name) {
 }
 
 const RuleInfo& FullLaneMaskRule::info() const {
-  static const RuleInfo kInfo{"HB102", Severity::kError, RuleClass::kWavefront,
+  static const RuleInfo kInfo{kRuleFullLaneMask, Severity::kError, RuleClass::kWavefront,
                               "32-bit lane masks (full 0xffffffff or partial) in *_sync warp intrinsics"};
   return kInfo;
 }

@@ -4,6 +4,7 @@
 #include "clang/AST/TypeLoc.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "worker/translate/analyze/ast_helpers.h"
+#include "worker/translate/analyze/rule_ids.h"
 
 namespace hipforge::translate::analyze {
 namespace {
@@ -67,7 +68,7 @@ constexpr const char* kMessage32 =
 }  // namespace
 
 const RuleInfo& BallotWidthRule::info() const {
-  static const RuleInfo kInfo{"HB103", Severity::kWarning, RuleClass::kWavefront,
+  static const RuleInfo kInfo{kRuleBallotWidth, Severity::kWarning, RuleClass::kWavefront,
                               "Ballot/activemask results kept in 32 bits or counted with __popc/__ffs"};
   return kInfo;
 }

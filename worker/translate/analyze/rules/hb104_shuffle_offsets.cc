@@ -3,6 +3,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "worker/translate/analyze/ast_helpers.h"
+#include "worker/translate/analyze/rule_ids.h"
 
 namespace hipforge::translate::analyze {
 
@@ -85,7 +86,7 @@ constexpr const char* kLoopMessage =
 }  // namespace
 
 const RuleInfo& ShuffleOffsetsRule::info() const {
-  static const RuleInfo kInfo{"HB104", Severity::kWarning, RuleClass::kWavefront,
+  static const RuleInfo kInfo{kRuleShuffleOffsets, Severity::kWarning, RuleClass::kWavefront,
                               "Shuffle/reduction offsets or widths that assume 32 lanes"};
   return kInfo;
 }

@@ -2,10 +2,12 @@
 
 #include <set>
 
+#include "worker/translate/analyze/rule_ids.h"
+
 namespace hipforge::translate::analyze {
 
 const RuleInfo& TileOf32Rule::info() const {
-  static const RuleInfo kInfo{"HB105", Severity::kWarning, RuleClass::kWavefront,
+  static const RuleInfo kInfo{kRuleTileOf32, Severity::kWarning, RuleClass::kWavefront,
                               "Cooperative-group tiles of 32 (tiled_partition<32>, thread_block_tile<32>)"};
   return kInfo;
 }

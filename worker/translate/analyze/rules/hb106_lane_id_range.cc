@@ -3,11 +3,12 @@
 #include <set>
 
 #include "worker/translate/analyze/ptx_rewrite.h"
+#include "worker/translate/analyze/rule_ids.h"
 
 namespace hipforge::translate::analyze {
 
 const RuleInfo& LaneIdRangeRule::info() const {
-  static const RuleInfo kInfo{"HB106", Severity::kWarning, RuleClass::kWavefront,
+  static const RuleInfo kInfo{kRuleLaneIdRange, Severity::kWarning, RuleClass::kWavefront,
                               "Lane ids from PTX %laneid checked with a 32-lane range (% 32, & 31, == 31, < 32)"};
   return kInfo;
 }

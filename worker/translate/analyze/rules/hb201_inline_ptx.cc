@@ -1,11 +1,12 @@
 #include "worker/translate/analyze/rules/hb201_inline_ptx.h"
 
 #include "worker/translate/analyze/ptx_rewrite.h"
+#include "worker/translate/analyze/rule_ids.h"
 
 namespace hipforge::translate::analyze {
 
 const RuleInfo& InlinePtxRule::info() const {
-  static const RuleInfo kInfo{"HB201", Severity::kError, RuleClass::kArchitecture, "Inline PTX asm"};
+  static const RuleInfo kInfo{kRuleInlinePtx, Severity::kError, RuleClass::kArchitecture, "Inline PTX asm"};
   return kInfo;
 }
 

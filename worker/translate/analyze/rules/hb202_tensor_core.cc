@@ -2,6 +2,8 @@
 
 #include <set>
 
+#include "worker/translate/analyze/rule_ids.h"
+
 namespace hipforge::translate::analyze {
 namespace {
 
@@ -17,7 +19,7 @@ bool AsmUsesTensorCores(std::string_view text) {
 }  // namespace
 
 const RuleInfo& TensorCoreRule::info() const {
-  static const RuleInfo kInfo{"HB202", Severity::kError, RuleClass::kArchitecture,
+  static const RuleInfo kInfo{kRuleTensorCore, Severity::kError, RuleClass::kArchitecture,
                               "Tensor-core and async-copy code (wmma, mma.sync, ldmatrix, cp.async, cuda::pipeline)"};
   return kInfo;
 }

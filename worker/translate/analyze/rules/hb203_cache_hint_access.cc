@@ -2,10 +2,12 @@
 
 #include <set>
 
+#include "worker/translate/analyze/rule_ids.h"
+
 namespace hipforge::translate::analyze {
 
 const RuleInfo& CacheHintAccessRule::info() const {
-  static const RuleInfo kInfo{"HB203", Severity::kNote, RuleClass::kArchitecture,
+  static const RuleInfo kInfo{kRuleCacheHintAccess, Severity::kNote, RuleClass::kArchitecture,
                               "Cache-hint loads/stores (__ldg, __ldcg, __ldca, __ldcs, __stcg, __stcs, ...)"};
   return kInfo;
 }

@@ -4,6 +4,7 @@
 
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "worker/translate/analyze/ast_helpers.h"
+#include "worker/translate/analyze/rule_ids.h"
 
 namespace hipforge::translate::analyze {
 namespace {
@@ -24,7 +25,7 @@ bool IsComparison(std::string_view op) {
 }  // namespace
 
 const RuleInfo& ComputeCapabilityGateRule::info() const {
-  static const RuleInfo kInfo{"HB204", Severity::kWarning, RuleClass::kArchitecture,
+  static const RuleInfo kInfo{kRuleComputeCapabilityGate, Severity::kWarning, RuleClass::kArchitecture,
                               "Compute-capability gates (__CUDA_ARCH__ comparisons, prop.major >= N)"};
   return kInfo;
 }

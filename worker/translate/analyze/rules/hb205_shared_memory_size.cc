@@ -3,6 +3,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "worker/translate/analyze/ast_helpers.h"
+#include "worker/translate/analyze/rule_ids.h"
 
 namespace hipforge::translate::analyze {
 namespace {
@@ -17,7 +18,7 @@ constexpr const char* kFix =
 }  // namespace
 
 const RuleInfo& SharedMemorySizeRule::info() const {
-  static const RuleInfo kInfo{"HB205", Severity::kError, RuleClass::kArchitecture,
+  static const RuleInfo kInfo{kRuleSharedMemorySize, Severity::kError, RuleClass::kArchitecture,
                               "Shared memory beyond the 64 KiB LDS of a MI250/MI300 workgroup"};
   return kInfo;
 }

@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "worker/translate/analyze/rule_ids.h"
 #include "worker/translate/analyze/texture_shim.h"
 
 namespace hipforge::translate::analyze {
@@ -47,7 +48,7 @@ Mi300TextureRule::Mi300TextureRule(FindingSink& sink, std::span<const std::strin
     : Rule(sink), mi300_target_(FirstMi300Target(target_architectures)) {}
 
 const RuleInfo& Mi300TextureRule::info() const {
-  static const RuleInfo kInfo{"HB206", Severity::kError, RuleClass::kArchitecture,
+  static const RuleInfo kInfo{kRuleMi300Texture, Severity::kError, RuleClass::kArchitecture,
                               "Texture or surface API on MI300 (gfx94x has no texture path)"};
   return kInfo;
 }

@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "worker/translate/analyze/rule_ids.h"
 #include "worker/translate/analyze/rules/hb206_mi300_texture.h"
 
 namespace hipforge::translate::analyze {
@@ -24,7 +25,7 @@ Mi300OcpFp8Rule::Mi300OcpFp8Rule(FindingSink& sink, std::span<const std::string>
     : Rule(sink), mi300_target_(FirstMi300Target(target_architectures)) {}
 
 const RuleInfo& Mi300OcpFp8Rule::info() const {
-  static const RuleInfo kInfo{"HB207", Severity::kError, RuleClass::kArchitecture,
+  static const RuleInfo kInfo{kRuleMi300OcpFp8, Severity::kError, RuleClass::kArchitecture,
                               "OCP fp8 types on MI300 (gfx94x converts only FNUZ fp8 in device code)"};
   return kInfo;
 }

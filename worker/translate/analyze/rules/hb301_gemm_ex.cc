@@ -1,9 +1,11 @@
 #include "worker/translate/analyze/rules/hb301_gemm_ex.h"
 
+#include "worker/translate/analyze/rule_ids.h"
+
 namespace hipforge::translate::analyze {
 
 const RuleInfo& GemmExRule::info() const {
-  static const RuleInfo kInfo{"HB301", Severity::kWarning, RuleClass::kLibrary,
+  static const RuleInfo kInfo{kRuleGemmEx, Severity::kWarning, RuleClass::kLibrary,
                              "cublasGemmEx-family call: compute type and algorithm need checking"};
   return kInfo;
 }

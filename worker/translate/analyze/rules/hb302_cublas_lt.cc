@@ -2,10 +2,12 @@
 
 #include <cctype>
 
+#include "worker/translate/analyze/rule_ids.h"
+
 namespace hipforge::translate::analyze {
 
 const RuleInfo& CublasLtRule::info() const {
-  static const RuleInfo kInfo{"HB302", Severity::kWarning, RuleClass::kLibrary,
+  static const RuleInfo kInfo{kRuleCublasLt, Severity::kWarning, RuleClass::kLibrary,
                              "cuBLASLt descriptors, layouts and epilogues (hipBLASLt)"};
   return kInfo;
 }

@@ -1,9 +1,11 @@
 #include "worker/translate/analyze/rules/hb303_tf32_math_mode.h"
 
+#include "worker/translate/analyze/rule_ids.h"
+
 namespace hipforge::translate::analyze {
 
 const RuleInfo& Tf32MathModeRule::info() const {
-  static const RuleInfo kInfo{"HB303", Severity::kWarning, RuleClass::kLibrary,
+  static const RuleInfo kInfo{kRuleTf32MathMode, Severity::kWarning, RuleClass::kLibrary,
                              "TF32 / tensor-op math modes"};
   return kInfo;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "worker/translate/analyze/rule_ids.h"
 #include "worker/translate/core/device_function_shims.h"
 
 namespace hipforge::translate::analyze {
@@ -139,7 +140,7 @@ void NoRocmEquivalentRule::CheckUnsupportedCalls(const TextFile& file) {
 }
 
 const RuleInfo& NoRocmEquivalentRule::info() const {
-  static const RuleInfo kInfo{"HB304", Severity::kError, RuleClass::kLibrary,
+  static const RuleInfo kInfo{kRuleNoRocmEquivalent, Severity::kError, RuleClass::kLibrary,
                               "Libraries or APIs with no ROCm equivalent (NPP, nvJPEG, NVSHMEM, cuFile, OptiX, ...)"};
   return kInfo;
 }

@@ -1,9 +1,11 @@
 #include "worker/translate/analyze/rules/hb305_curand_sequence.h"
 
+#include "worker/translate/analyze/rule_ids.h"
+
 namespace hipforge::translate::analyze {
 
 const RuleInfo& CurandSequenceRule::info() const {
-  static const RuleInfo kInfo{"HB305", Severity::kWarning, RuleClass::kLibrary,
+  static const RuleInfo kInfo{kRuleCurandSequence, Severity::kWarning, RuleClass::kLibrary,
                              "cuRAND generators whose sequences differ under hipRAND"};
   return kInfo;
 }

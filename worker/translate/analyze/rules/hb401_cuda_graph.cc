@@ -1,9 +1,11 @@
 #include "worker/translate/analyze/rules/hb401_cuda_graph.h"
 
+#include "worker/translate/analyze/rule_ids.h"
+
 namespace hipforge::translate::analyze {
 
 const RuleInfo& CudaGraphRule::info() const {
-  static const RuleInfo kInfo{"HB401", Severity::kWarning, RuleClass::kRuntime,
+  static const RuleInfo kInfo{kRuleCudaGraph, Severity::kWarning, RuleClass::kRuntime,
                              "CUDA graphs and stream capture"};
   return kInfo;
 }

@@ -4,6 +4,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "worker/translate/analyze/ast_helpers.h"
+#include "worker/translate/analyze/rule_ids.h"
 
 namespace hipforge::translate::analyze {
 namespace {
@@ -45,7 +46,7 @@ bool IsHostArray(const clang::VarDecl* var) {
 }  // namespace
 
 const RuleInfo& PageableAsyncCopyRule::info() const {
-  static const RuleInfo kInfo{"HB402", Severity::kWarning, RuleClass::kRuntime,
+  static const RuleInfo kInfo{kRulePageableAsyncCopy, Severity::kWarning, RuleClass::kRuntime,
                               "cudaMemcpyAsync with host memory that is not pinned"};
   return kInfo;
 }

@@ -1,9 +1,11 @@
 #include "worker/translate/analyze/rules/hb403_memory_pool.h"
 
+#include "worker/translate/analyze/rule_ids.h"
+
 namespace hipforge::translate::analyze {
 
 const RuleInfo& MemoryPoolRule::info() const {
-  static const RuleInfo kInfo{"HB403", Severity::kWarning, RuleClass::kRuntime,
+  static const RuleInfo kInfo{kRuleMemoryPool, Severity::kWarning, RuleClass::kRuntime,
                              "Stream-ordered allocation and memory pools"};
   return kInfo;
 }

@@ -1,9 +1,11 @@
 #include "worker/translate/analyze/rules/hb404_managed_memory.h"
 
+#include "worker/translate/analyze/rule_ids.h"
+
 namespace hipforge::translate::analyze {
 
 const RuleInfo& ManagedMemoryRule::info() const {
-  static const RuleInfo kInfo{"HB404", Severity::kWarning, RuleClass::kRuntime,
+  static const RuleInfo kInfo{kRuleManagedMemory, Severity::kWarning, RuleClass::kRuntime,
                              "Managed memory and memory advice"};
   return kInfo;
 }

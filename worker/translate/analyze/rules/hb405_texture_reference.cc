@@ -2,10 +2,12 @@
 
 #include <set>
 
+#include "worker/translate/analyze/rule_ids.h"
+
 namespace hipforge::translate::analyze {
 
 const RuleInfo& TextureReferenceRule::info() const {
-  static const RuleInfo kInfo{"HB405", Severity::kError, RuleClass::kRuntime,
+  static const RuleInfo kInfo{kRuleTextureReference, Severity::kError, RuleClass::kRuntime,
                               "Legacy texture/surface references (texture objects needed)"};
   return kInfo;
 }

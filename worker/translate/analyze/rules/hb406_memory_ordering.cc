@@ -6,6 +6,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "worker/translate/analyze/ast_helpers.h"
+#include "worker/translate/analyze/rule_ids.h"
 
 namespace hipforge::translate::analyze {
 namespace {
@@ -75,7 +76,7 @@ class SpinRead : public clang::RecursiveASTVisitor<SpinRead> {
 }  // namespace
 
 const RuleInfo& MemoryOrderingRule::info() const {
-  static const RuleInfo kInfo{"HB406", Severity::kWarning, RuleClass::kRuntime,
+  static const RuleInfo kInfo{kRuleMemoryOrdering, Severity::kWarning, RuleClass::kRuntime,
                               "Memory-ordering assumptions (__threadfence*, *_system atomics, volatile spin-waits)"};
   return kInfo;
 }

@@ -1,9 +1,11 @@
 #include "worker/translate/analyze/rules/hb407_default_stream.h"
 
+#include "worker/translate/analyze/rule_ids.h"
+
 namespace hipforge::translate::analyze {
 
 const RuleInfo& DefaultStreamRule::info() const {
-  static const RuleInfo kInfo{"HB407", Severity::kWarning, RuleClass::kRuntime,
+  static const RuleInfo kInfo{kRuleDefaultStream, Severity::kWarning, RuleClass::kRuntime,
                              "Per-thread and legacy default streams"};
   return kInfo;
 }

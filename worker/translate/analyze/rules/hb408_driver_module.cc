@@ -1,9 +1,11 @@
 #include "worker/translate/analyze/rules/hb408_driver_module.h"
 
+#include "worker/translate/analyze/rule_ids.h"
+
 namespace hipforge::translate::analyze {
 
 const RuleInfo& DriverModuleRule::info() const {
-  static const RuleInfo kInfo{"HB408", Severity::kError, RuleClass::kRuntime,
+  static const RuleInfo kInfo{kRuleDriverModule, Severity::kError, RuleClass::kRuntime,
                              "Driver-API contexts, PTX/cubin module loading and NVRTC PTX output"};
   return kInfo;
 }

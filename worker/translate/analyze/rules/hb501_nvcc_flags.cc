@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "worker/translate/analyze/rule_ids.h"
 #include "worker/translate/tables/build_tables.h"
 
 namespace hipforge::translate::analyze {
@@ -57,7 +58,7 @@ std::vector<std::string> NvccFlagsIn(std::string_view code) {
 }  // namespace
 
 const RuleInfo& NvccFlagsRule::info() const {
-  static const RuleInfo kInfo{"HB501", Severity::kError, RuleClass::kBuild,
+  static const RuleInfo kInfo{kRuleNvccFlags, Severity::kError, RuleClass::kBuild,
                               "nvcc invocations and flags (-arch=sm_XX, -gencode, -Xptxas, -rdc, --use_fast_math)"};
   return kInfo;
 }

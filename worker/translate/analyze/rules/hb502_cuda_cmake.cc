@@ -2,10 +2,12 @@
 
 #include <cctype>
 
+#include "worker/translate/analyze/rule_ids.h"
+
 namespace hipforge::translate::analyze {
 
 const RuleInfo& CudaCmakeRule::info() const {
-  static const RuleInfo kInfo{"HB502", Severity::kError, RuleClass::kBuild,
+  static const RuleInfo kInfo{kRuleCudaCmake, Severity::kError, RuleClass::kBuild,
                               "CUDA-only CMake (LANGUAGES CUDA, find_package(CUDA), CUDAToolkit, CUDA:: targets, "
                               "CMAKE_CUDA_ARCHITECTURES)"};
   return kInfo;

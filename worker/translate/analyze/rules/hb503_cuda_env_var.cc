@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "worker/translate/analyze/rule_ids.h"
 #include "worker/translate/tables/build_tables.h"
 
 namespace hipforge::translate::analyze {
@@ -33,7 +34,7 @@ std::string Fix(const EnvVar& variable) { return EnvVarAdvice(variable); }
 }  // namespace
 
 const RuleInfo& CudaEnvVarRule::info() const {
-  static const RuleInfo kInfo{"HB503", Severity::kWarning, RuleClass::kBuild,
+  static const RuleInfo kInfo{kRuleCudaEnvVar, Severity::kWarning, RuleClass::kBuild,
                               "CUDA environment variables (CUDA_VISIBLE_DEVICES, CUDA_LAUNCH_BLOCKING, ...)"};
   return kInfo;
 }

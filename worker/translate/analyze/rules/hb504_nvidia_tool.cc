@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "worker/translate/analyze/rule_ids.h"
 #include "worker/translate/tables/build_tables.h"
 
 namespace hipforge::translate::analyze {
@@ -31,7 +32,7 @@ std::string Fix(const Tool& tool) { return ToolAdvice(tool); }
 }  // namespace
 
 const RuleInfo& NvidiaToolRule::info() const {
-  static const RuleInfo kInfo{"HB504", Severity::kError, RuleClass::kBuild,
+  static const RuleInfo kInfo{kRuleNvidiaTool, Severity::kError, RuleClass::kBuild,
                               "NVIDIA tools in scripts (nvidia-smi, nvprof, nsys, ncu, cuda-memcheck, compute-sanitizer)"};
   return kInfo;
 }

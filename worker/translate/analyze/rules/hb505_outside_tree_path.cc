@@ -3,6 +3,8 @@
 #include <string_view>
 #include <vector>
 
+#include "worker/translate/analyze/rule_ids.h"
+
 namespace hipforge::translate::analyze {
 namespace {
 
@@ -36,7 +38,7 @@ int ClimbsAbove(std::string_view path, int depth) {
 }  // namespace
 
 const RuleInfo& OutsideTreePathRule::info() const {
-  static const RuleInfo kInfo{"HB505", Severity::kError, RuleClass::kBuild,
+  static const RuleInfo kInfo{kRuleOutsideTreePath, Severity::kError, RuleClass::kBuild,
                               "Build file reads a path outside the submitted tree"};
   return kInfo;
 }

@@ -4,6 +4,7 @@
 #include <regex>
 
 #include "common/file_io.h"
+#include "worker/translate/analyze/rule_ids.h"
 #include "worker/translate/repo/text_edits.h"
 
 namespace hipforge::translate {
@@ -107,7 +108,7 @@ absl::Status WriteOutputTree(MigrationState& state, const MigrationTools&) {
       // No lines of the submitted code changed here (issue 26: the example's module counted as 118 "lines
       // changed"); "generated" in changed_by tells the file apart in every listing.
       result.files.push_back({.path = generated, .source_path = "", .kind = RepoFileKind::kCMake,
-                              .status = FileStatus::kTranslated, .changed_by = {"HB502", "generated"},
+                              .status = FileStatus::kTranslated, .changed_by = {kRuleCudaCmake, "generated"},
                               .lines_changed = 0});
     }
   }
