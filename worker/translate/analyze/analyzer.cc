@@ -219,9 +219,9 @@ class AnalyzerImpl final : public Analyzer {
       auto rules = analyze::MakeRules(sink, disabled_, &mappings_, options_.target_architectures);
       for (auto& rule : rules) {
         if (analyze::IsSourceKind(text.kind())) {
-          rule->checkTokens(text);
+          rule->CheckTokens(text);
         } else if (text.kind() != FileKind::kOther) {
-          rule->checkLines(text);
+          rule->CheckLines(text);
         }
       }
       token_findings.insert(token_findings.end(), std::make_move_iterator(sink.findings().begin()),

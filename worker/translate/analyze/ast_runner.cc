@@ -60,7 +60,7 @@ class AstRulesConsumer : public CompanionConsumer {
   }
 
   void RegisterMatchers(clang::ast_matchers::MatchFinder& finder) override {
-    for (auto& rule : rules_) rule->registerMatchers(&finder);
+    for (auto& rule : rules_) rule->RegisterMatchers(finder);
   }
 
   // What the preprocessor recorder saw over a shared include prefix (core/prefix_pch.h).

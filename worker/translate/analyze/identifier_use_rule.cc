@@ -27,7 +27,7 @@ uint32_t FunctionScope(const std::vector<Token>& tokens, size_t index) {
 
 }  // namespace
 
-void IdentifierUseRule::checkTokens(const TextFile& file) {
+void IdentifierUseRule::CheckTokens(const TextFile& file) {
   const Spec& rule_spec = spec();
   const auto& tokens = file.tokens();
   std::vector<size_t> candidates;

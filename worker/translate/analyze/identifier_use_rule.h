@@ -23,7 +23,7 @@ class IdentifierUseRule : public Rule {
   };
 
   using Rule::Rule;
-  void checkTokens(const TextFile& file) override;
+  void CheckTokens(const TextFile& file) override;
 
  protected:
   virtual const Spec& spec() const = 0;

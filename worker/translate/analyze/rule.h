@@ -1,5 +1,6 @@
 #pragma once
-// The rule interface (clang-tidy shape). Internal to the analyzer: includes Clang headers, so only rule
+// The rule interface (clang-tidy's shape, the house's names: RegisterMatchers/Check as ParseConsumer spells them;
+// run, getID and onEndOfTranslationUnit are Clang's). Internal to the analyzer: includes Clang headers, so only rule
 // implementations and the analyzer's own .cc files include it.
 #include <map>
 #include <optional>
@@ -61,18 +62,18 @@ class Rule : public clang::ast_matchers::MatchFinder::MatchCallback {
 
   virtual const RuleInfo& info() const = 0;
 
-  // AST form. check() runs for each match; onEndOfTranslationUnit() (from MatchCallback) after the TU.
-  virtual void registerMatchers(clang::ast_matchers::MatchFinder* finder) { (void)finder; }
-  virtual void check(const clang::ast_matchers::MatchFinder::MatchResult& result) { (void)result; }
+  // AST form. Check() runs for each match; onEndOfTranslationUnit() (from MatchCallback) after the TU.
+  virtual void RegisterMatchers(clang::ast_matchers::MatchFinder& finder) { (void)finder; }
+  virtual void Check(const clang::ast_matchers::MatchFinder::MatchResult& result) { (void)result; }
 
   // Token form for C/C++/CUDA files. Token-only rules look at the whole file; rules that also have an AST form
   // look only where file.InFallbackRange() (the file did not parse, or a preprocessor-skipped block).
-  virtual void checkTokens(const TextFile& file) { (void)file; }
+  virtual void CheckTokens(const TextFile& file) { (void)file; }
 
   // Line form for build files and scripts (CMake, Makefiles, shell, Dockerfiles, CI yaml, Python).
-  virtual void checkLines(const TextFile& file) { (void)file; }
+  virtual void CheckLines(const TextFile& file) { (void)file; }
 
-  void run(const clang::ast_matchers::MatchFinder::MatchResult& result) final { check(result); }
+  void run(const clang::ast_matchers::MatchFinder::MatchResult& result) final { Check(result); }
   llvm::StringRef getID() const override { return info().id; }
 
  protected:

@@ -121,10 +121,10 @@ const RuleInfo& WarpSizeLiteralRule::info() const {
   return kInfo;
 }
 
-void WarpSizeLiteralRule::registerMatchers(MatchFinder* finder) {
-  finder->addMatcher(binaryOperator(hasAnyOperatorName("%", "/", "&", ">>", "%=", "/=", "&=", ">>=")).bind("op"),
+void WarpSizeLiteralRule::RegisterMatchers(MatchFinder& finder) {
+  finder.addMatcher(binaryOperator(hasAnyOperatorName("%", "/", "&", ">>", "%=", "/=", "&=", ">>=")).bind("op"),
                      this);
-  finder->addMatcher(binaryOperator(hasAnyOperatorName("==", "!=")).bind("last"), this);
+  finder.addMatcher(binaryOperator(hasAnyOperatorName("==", "!=")).bind("last"), this);
 }
 
 // One literal of the function: left as written where its 32s are sizes of something else by design, else replaced
@@ -177,7 +177,7 @@ void WarpSizeLiteralRule::CheckLastLane(const clang::BinaryOperator& comparison,
                 {"(warpSize - 1)", "Replace 31 with (warpSize - 1).", "Compare with warpSize - 1."});
 }
 
-void WarpSizeLiteralRule::check(const MatchFinder::MatchResult& result) {
+void WarpSizeLiteralRule::Check(const MatchFinder::MatchResult& result) {
   clang::ASTContext& context = *result.Context;
   if (const auto* comparison = result.Nodes.getNodeAs<clang::BinaryOperator>("last")) {
     CheckLastLane(*comparison, context);
@@ -273,7 +273,7 @@ void WarpSizeLiteralRule::check(const MatchFinder::MatchResult& result) {
 
 // Token version (files that did not parse, preprocessor-skipped blocks): only `threadIdx.? % 32 | / 32 |
 // & 31 | >> 5` written out, in a file that also uses warp primitives.
-void WarpSizeLiteralRule::checkTokens(const TextFile& file) {
+void WarpSizeLiteralRule::CheckTokens(const TextFile& file) {
   if (file.fallback_ranges.empty()) return;
   const auto& tokens = file.tokens();
   bool warp_primitives = false;

@@ -15,9 +15,9 @@ class WarpSizeLiteralRule final : public Rule {
  public:
   using Rule::Rule;
   const RuleInfo& info() const override;
-  void registerMatchers(clang::ast_matchers::MatchFinder* finder) override;
-  void check(const clang::ast_matchers::MatchFinder::MatchResult& result) override;
-  void checkTokens(const TextFile& file) override;
+  void RegisterMatchers(clang::ast_matchers::MatchFinder& finder) override;
+  void Check(const clang::ast_matchers::MatchFinder::MatchResult& result) override;
+  void CheckTokens(const TextFile& file) override;
 
  private:
   void CheckLastLane(const clang::BinaryOperator& comparison, clang::ASTContext& context);

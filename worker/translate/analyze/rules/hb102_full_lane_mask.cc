@@ -77,11 +77,11 @@ const RuleInfo& FullLaneMaskRule::info() const {
   return kInfo;
 }
 
-void FullLaneMaskRule::registerMatchers(MatchFinder* finder) {
-  finder->addMatcher(callExpr(hasArgument(0, expr().bind("mask"))).bind("call"), this);
+void FullLaneMaskRule::RegisterMatchers(MatchFinder& finder) {
+  finder.addMatcher(callExpr(hasArgument(0, expr().bind("mask"))).bind("call"), this);
 }
 
-void FullLaneMaskRule::check(const MatchFinder::MatchResult& result) {
+void FullLaneMaskRule::Check(const MatchFinder::MatchResult& result) {
   const auto* call = result.Nodes.getNodeAs<clang::CallExpr>("call");
   const auto* mask = result.Nodes.getNodeAs<clang::Expr>("mask");
   if (!IsMaskedWarpIntrinsic(CalleeName(call))) return;
@@ -132,7 +132,7 @@ void FullLaneMaskRule::check(const MatchFinder::MatchResult& result) {
   Report(sm, literal->getBeginLoc(), MacroPlacement::kSpelling, kMessage, std::move(fix), std::move(edits));
 }
 
-void FullLaneMaskRule::checkTokens(const TextFile& file) {
+void FullLaneMaskRule::CheckTokens(const TextFile& file) {
   if (file.fallback_ranges.empty()) return;
   const auto& tokens = file.tokens();
   for (size_t i = 0; i + 2 < tokens.size(); ++i) {

@@ -73,25 +73,25 @@ const RuleInfo& BallotWidthRule::info() const {
   return kInfo;
 }
 
-void BallotWidthRule::registerMatchers(MatchFinder* finder) {
-  finder->addMatcher(
+void BallotWidthRule::RegisterMatchers(MatchFinder& finder) {
+  finder.addMatcher(
       varDecl(hasInitializer(ignoringParenImpCasts(callExpr(callee(functionDecl(
                   hasAnyName("__ballot_sync", "__ballot", "__activemask", "__match_any_sync", "__match_all_sync")))))))
           .bind("var"),
       this);
-  finder->addMatcher(binaryOperator(hasOperatorName("=")).bind("assign"), this);
-  finder->addMatcher(
+  finder.addMatcher(binaryOperator(hasOperatorName("=")).bind("assign"), this);
+  finder.addMatcher(
       callExpr(callee(functionDecl(hasAnyName("__popc", "__ffs", "__clz", "__brev"))), argumentCountIs(1)).bind("count"),
       this);
-  finder->addMatcher(binaryOperator(hasOperatorName("<<"), hasLHS(ignoringParenImpCasts(integerLiteral(equals(1)))))
+  finder.addMatcher(binaryOperator(hasOperatorName("<<"), hasLHS(ignoringParenImpCasts(integerLiteral(equals(1)))))
                          .bind("shift"),
                      this);
-  finder->addMatcher(functionDecl(isDefinition(), anyOf(hasAttr(clang::attr::CUDAGlobal), hasAttr(clang::attr::CUDADevice)))
+  finder.addMatcher(functionDecl(isDefinition(), anyOf(hasAttr(clang::attr::CUDAGlobal), hasAttr(clang::attr::CUDADevice)))
                          .bind("function"),
                      this);
 }
 
-void BallotWidthRule::check(const MatchFinder::MatchResult& result) {
+void BallotWidthRule::Check(const MatchFinder::MatchResult& result) {
   clang::ASTContext& context = *result.Context;
   const clang::SourceManager& sm = *result.SourceManager;
   const clang::LangOptions& lang = context.getLangOpts();
@@ -195,7 +195,7 @@ void BallotWidthRule::CheckLaneBit(const clang::BinaryOperator& shift, clang::AS
 }
 
 // Token version: `__popc(__ballot_sync(` / `__ffs(__activemask(` written out.
-void BallotWidthRule::checkTokens(const TextFile& file) {
+void BallotWidthRule::CheckTokens(const TextFile& file) {
   if (file.fallback_ranges.empty()) return;
   const auto& tokens = file.tokens();
   for (size_t i = 0; i + 2 < tokens.size(); ++i) {

@@ -12,9 +12,9 @@ class BallotWidthRule final : public Rule {
  public:
   using Rule::Rule;
   const RuleInfo& info() const override;
-  void registerMatchers(clang::ast_matchers::MatchFinder* finder) override;
-  void check(const clang::ast_matchers::MatchFinder::MatchResult& result) override;
-  void checkTokens(const TextFile& file) override;
+  void RegisterMatchers(clang::ast_matchers::MatchFinder& finder) override;
+  void Check(const clang::ast_matchers::MatchFinder::MatchResult& result) override;
+  void CheckTokens(const TextFile& file) override;
   // A unit can be parsed more than once (host and device): what is kept per AST starts empty for each.
   void onStartOfTranslationUnit() override {
     widened_.clear();

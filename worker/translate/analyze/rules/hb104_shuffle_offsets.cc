@@ -91,12 +91,12 @@ const RuleInfo& ShuffleOffsetsRule::info() const {
   return kInfo;
 }
 
-void ShuffleOffsetsRule::registerMatchers(MatchFinder* finder) {
-  finder->addMatcher(forStmt().bind("loop"), this);
-  finder->addMatcher(callExpr(callee(functionDecl(matchesName("^::__shfl")))).bind("call"), this);
+void ShuffleOffsetsRule::RegisterMatchers(MatchFinder& finder) {
+  finder.addMatcher(forStmt().bind("loop"), this);
+  finder.addMatcher(callExpr(callee(functionDecl(matchesName("^::__shfl")))).bind("call"), this);
 }
 
-void ShuffleOffsetsRule::check(const MatchFinder::MatchResult& result) {
+void ShuffleOffsetsRule::Check(const MatchFinder::MatchResult& result) {
   if (const auto* loop = result.Nodes.getNodeAs<clang::ForStmt>("loop")) CheckLoop(*loop, *result.Context);
   if (const auto* call = result.Nodes.getNodeAs<clang::CallExpr>("call")) CheckCall(*call, *result.Context);
 }
@@ -206,7 +206,7 @@ void ShuffleOffsetsRule::CheckCall(const clang::CallExpr& call, clang::ASTContex
 }
 
 // Token version: `for (int o = 16; o > 0; o /= 2)` / `o >>= 1` written out, in a file that shuffles.
-void ShuffleOffsetsRule::checkTokens(const TextFile& file) {
+void ShuffleOffsetsRule::CheckTokens(const TextFile& file) {
   if (file.fallback_ranges.empty()) return;
   const auto& tokens = file.tokens();
   bool shuffles = false;

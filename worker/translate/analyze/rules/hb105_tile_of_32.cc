@@ -12,7 +12,7 @@ const RuleInfo& TileOf32Rule::info() const {
   return kInfo;
 }
 
-void TileOf32Rule::checkTokens(const TextFile& file) {
+void TileOf32Rule::CheckTokens(const TextFile& file) {
   const auto& tokens = file.tokens();
   const auto macros = IntegerMacros(tokens);
   auto is_32 = [&](const Token& token) {

@@ -99,7 +99,7 @@ bool LaneOnTheLeft(const std::vector<Token>& tokens, size_t op, const LaneSource
 
 }  // namespace
 
-void LaneIdRangeRule::checkTokens(const TextFile& file) {
+void LaneIdRangeRule::CheckTokens(const TextFile& file) {
   LaneSources lanes;
   if (!FindLaneSources(file, lanes)) return;
   const auto& tokens = file.tokens();

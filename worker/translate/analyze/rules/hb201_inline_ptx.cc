@@ -28,7 +28,7 @@ std::string Joined(const std::vector<std::string>& words) {
 
 }  // namespace
 
-void InlinePtxRule::checkTokens(const TextFile& file) {
+void InlinePtxRule::CheckTokens(const TextFile& file) {
   const auto& tokens = file.tokens();
   for (const AsmStatement& statement : FindAsmStatements(tokens)) {
     if (!LooksLikePtx(statement.text)) continue;

@@ -24,7 +24,7 @@ const RuleInfo& TensorCoreRule::info() const {
   return kInfo;
 }
 
-void TensorCoreRule::checkTokens(const TextFile& file) {
+void TensorCoreRule::CheckTokens(const TextFile& file) {
   const auto& tokens = file.tokens();
   std::set<uint32_t> lines_done;
   for (const AsmStatement& statement : FindAsmStatements(tokens)) {

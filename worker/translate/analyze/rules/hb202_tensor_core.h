@@ -8,7 +8,7 @@ class TensorCoreRule final : public Rule {
  public:
   using Rule::Rule;
   const RuleInfo& info() const override;
-  void checkTokens(const TextFile& file) override;
+  void CheckTokens(const TextFile& file) override;
 };
 
 }  // namespace hipforge::translate::analyze

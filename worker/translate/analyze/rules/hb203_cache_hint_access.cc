@@ -12,7 +12,7 @@ const RuleInfo& CacheHintAccessRule::info() const {
   return kInfo;
 }
 
-void CacheHintAccessRule::checkTokens(const TextFile& file) {
+void CacheHintAccessRule::CheckTokens(const TextFile& file) {
   static constexpr std::string_view kLoads[] = {"__ldcg", "__ldca", "__ldcs", "__ldlu", "__ldcv"};
   static constexpr std::string_view kStores[] = {"__stcg", "__stcs", "__stwb", "__stwt"};
   const auto& tokens = file.tokens();

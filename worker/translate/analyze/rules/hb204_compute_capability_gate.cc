@@ -30,8 +30,8 @@ const RuleInfo& ComputeCapabilityGateRule::info() const {
   return kInfo;
 }
 
-void ComputeCapabilityGateRule::registerMatchers(MatchFinder* finder) {
-  finder->addMatcher(
+void ComputeCapabilityGateRule::RegisterMatchers(MatchFinder& finder) {
+  finder.addMatcher(
       binaryOperator(isComparisonOperator(),
                      hasEitherOperand(ignoringParenImpCasts(
                          memberExpr(member(fieldDecl(hasAnyName("major", "minor"),
@@ -41,7 +41,7 @@ void ComputeCapabilityGateRule::registerMatchers(MatchFinder* finder) {
       this);
 }
 
-void ComputeCapabilityGateRule::check(const MatchFinder::MatchResult& result) {
+void ComputeCapabilityGateRule::Check(const MatchFinder::MatchResult& result) {
   const auto* member = result.Nodes.getNodeAs<clang::MemberExpr>("member");
   const auto* compare = result.Nodes.getNodeAs<clang::BinaryOperator>("compare");
   const clang::Expr* other = StripCasts(compare->getLHS()) == member ? compare->getRHS() : compare->getLHS();
@@ -52,7 +52,7 @@ void ComputeCapabilityGateRule::check(const MatchFinder::MatchResult& result) {
   Report(*result.SourceManager, member->getMemberLoc(), MacroPlacement::kUse, std::move(message), kPropFix);
 }
 
-void ComputeCapabilityGateRule::checkTokens(const TextFile& file) {
+void ComputeCapabilityGateRule::CheckTokens(const TextFile& file) {
   const auto& tokens = file.tokens();
   std::set<uint32_t> lines_done;
   for (size_t i = 0; i < tokens.size(); ++i) {

@@ -23,20 +23,20 @@ const RuleInfo& SharedMemorySizeRule::info() const {
   return kInfo;
 }
 
-void SharedMemorySizeRule::registerMatchers(MatchFinder* finder) {
-  finder->addMatcher(varDecl(hasAttr(clang::attr::CUDAShared)).bind("shared"), this);
-  finder->addMatcher(
+void SharedMemorySizeRule::RegisterMatchers(MatchFinder& finder) {
+  finder.addMatcher(varDecl(hasAttr(clang::attr::CUDAShared)).bind("shared"), this);
+  finder.addMatcher(
       callExpr(callee(functionDecl(hasAnyName("cudaFuncSetAttribute", "cuFuncSetAttribute"))), argumentCountIs(3))
           .bind("attribute"),
       this);
-  finder->addMatcher(cudaKernelCallExpr().bind("launch"), this);
-  finder->addMatcher(functionDecl(isDefinition(), hasAttr(clang::attr::CUDAGlobal)).bind("kernel"), this);
-  finder->addMatcher(callExpr(callee(functionDecl(isDefinition()).bind("callee")),
+  finder.addMatcher(cudaKernelCallExpr().bind("launch"), this);
+  finder.addMatcher(functionDecl(isDefinition(), hasAttr(clang::attr::CUDAGlobal)).bind("kernel"), this);
+  finder.addMatcher(callExpr(callee(functionDecl(isDefinition()).bind("callee")),
                               hasAncestor(functionDecl(isDefinition()).bind("caller"))),
                      this);
 }
 
-void SharedMemorySizeRule::check(const MatchFinder::MatchResult& result) {
+void SharedMemorySizeRule::Check(const MatchFinder::MatchResult& result) {
   clang::ASTContext& context = *result.Context;
   const clang::SourceManager& sm = *result.SourceManager;
   source_manager_ = &sm;
@@ -125,7 +125,7 @@ void SharedMemorySizeRule::onEndOfTranslationUnit() {
 }
 
 // Token version: `__shared__ float a[N][M];` with literal (or #define'd) extents and a builtin element type.
-void SharedMemorySizeRule::checkTokens(const TextFile& file) {
+void SharedMemorySizeRule::CheckTokens(const TextFile& file) {
   if (file.fallback_ranges.empty()) return;
   const auto& tokens = file.tokens();
   const auto macros = IntegerMacros(tokens);

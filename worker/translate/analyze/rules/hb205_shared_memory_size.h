@@ -11,10 +11,10 @@ class SharedMemorySizeRule final : public Rule {
  public:
   using Rule::Rule;
   const RuleInfo& info() const override;
-  void registerMatchers(clang::ast_matchers::MatchFinder* finder) override;
-  void check(const clang::ast_matchers::MatchFinder::MatchResult& result) override;
+  void RegisterMatchers(clang::ast_matchers::MatchFinder& finder) override;
+  void Check(const clang::ast_matchers::MatchFinder::MatchResult& result) override;
   void onEndOfTranslationUnit() override;
-  void checkTokens(const TextFile& file) override;
+  void CheckTokens(const TextFile& file) override;
 
  private:
   struct FunctionUsage {

@@ -53,7 +53,7 @@ const RuleInfo& Mi300TextureRule::info() const {
   return kInfo;
 }
 
-void Mi300TextureRule::checkTokens(const TextFile& file) {
+void Mi300TextureRule::CheckTokens(const TextFile& file) {
   if (mi300_target_.empty()) return;
   const auto& tokens = file.tokens();
   struct Use {

@@ -18,7 +18,7 @@ class Mi300TextureRule final : public Rule {
  public:
   Mi300TextureRule(FindingSink& sink, std::span<const std::string> target_architectures);
   const RuleInfo& info() const override;
-  void checkTokens(const TextFile& file) override;
+  void CheckTokens(const TextFile& file) override;
 
  private:
   std::string mi300_target_;  // the first gfx94x target, or empty

@@ -30,7 +30,7 @@ const RuleInfo& Mi300OcpFp8Rule::info() const {
   return kInfo;
 }
 
-void Mi300OcpFp8Rule::checkTokens(const TextFile& file) {
+void Mi300OcpFp8Rule::CheckTokens(const TextFile& file) {
   if (mi300_target_.empty()) return;
   const auto& tokens = file.tokens();
   std::set<uint32_t> lines;

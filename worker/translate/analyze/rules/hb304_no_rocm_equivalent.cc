@@ -145,7 +145,7 @@ const RuleInfo& NoRocmEquivalentRule::info() const {
   return kInfo;
 }
 
-void NoRocmEquivalentRule::checkTokens(const TextFile& file) {
+void NoRocmEquivalentRule::CheckTokens(const TextFile& file) {
   const auto& tokens = file.tokens();
   std::set<std::string_view> included;
   for (size_t i = 0; i + 1 < tokens.size(); ++i) {

@@ -12,7 +12,7 @@ class NoRocmEquivalentRule final : public Rule {
  public:
   NoRocmEquivalentRule(FindingSink& sink, const MappingIndex* mappings) : Rule(sink), mappings_(mappings) {}
   const RuleInfo& info() const override;
-  void checkTokens(const TextFile& file) override;
+  void CheckTokens(const TextFile& file) override;
 
  private:
   void CheckUnsupportedCalls(const TextFile& file);

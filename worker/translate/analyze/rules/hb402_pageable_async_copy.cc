@@ -51,17 +51,17 @@ const RuleInfo& PageableAsyncCopyRule::info() const {
   return kInfo;
 }
 
-void PageableAsyncCopyRule::registerMatchers(MatchFinder* finder) {
-  finder->addMatcher(callExpr(callee(functionDecl(hasAnyName("cudaMemcpyAsync", "cudaMemcpy2DAsync",
+void PageableAsyncCopyRule::RegisterMatchers(MatchFinder& finder) {
+  finder.addMatcher(callExpr(callee(functionDecl(hasAnyName("cudaMemcpyAsync", "cudaMemcpy2DAsync",
                                                              "cudaMemcpyToSymbolAsync", "cudaMemcpyFromSymbolAsync"))))
                          .bind("copy"),
                      this);
-  finder->addMatcher(varDecl(hasInitializer(expr().bind("init"))).bind("var"), this);
-  finder->addMatcher(binaryOperator(hasOperatorName("=")).bind("assign"), this);
-  finder->addMatcher(callExpr().bind("call"), this);
+  finder.addMatcher(varDecl(hasInitializer(expr().bind("init"))).bind("var"), this);
+  finder.addMatcher(binaryOperator(hasOperatorName("=")).bind("assign"), this);
+  finder.addMatcher(callExpr().bind("call"), this);
 }
 
-void PageableAsyncCopyRule::check(const MatchFinder::MatchResult& result) {
+void PageableAsyncCopyRule::Check(const MatchFinder::MatchResult& result) {
   context_ = result.Context;
   if (const auto* copy = result.Nodes.getNodeAs<clang::CallExpr>("copy")) {
     const std::string name = CalleeName(copy);

@@ -15,8 +15,8 @@ class PageableAsyncCopyRule final : public Rule {
  public:
   using Rule::Rule;
   const RuleInfo& info() const override;
-  void registerMatchers(clang::ast_matchers::MatchFinder* finder) override;
-  void check(const clang::ast_matchers::MatchFinder::MatchResult& result) override;
+  void RegisterMatchers(clang::ast_matchers::MatchFinder& finder) override;
+  void Check(const clang::ast_matchers::MatchFinder::MatchResult& result) override;
   void onEndOfTranslationUnit() override;
 
  private:

@@ -12,7 +12,7 @@ const RuleInfo& TextureReferenceRule::info() const {
   return kInfo;
 }
 
-void TextureReferenceRule::checkTokens(const TextFile& file) {
+void TextureReferenceRule::CheckTokens(const TextFile& file) {
   const auto& tokens = file.tokens();
   std::set<uint32_t> lines_done;
   std::set<uint32_t> scopes_done;

@@ -10,7 +10,7 @@ class TextureReferenceRule final : public Rule {
  public:
   using Rule::Rule;
   const RuleInfo& info() const override;
-  void checkTokens(const TextFile& file) override;
+  void CheckTokens(const TextFile& file) override;
 };
 
 }  // namespace hipforge::translate::analyze

@@ -81,13 +81,13 @@ const RuleInfo& MemoryOrderingRule::info() const {
   return kInfo;
 }
 
-void MemoryOrderingRule::registerMatchers(MatchFinder* finder) {
-  finder->addMatcher(whileStmt().bind("loop"), this);
-  finder->addMatcher(doStmt().bind("loop"), this);
-  finder->addMatcher(forStmt(unless(hasLoopInit(anything()))).bind("loop"), this);
+void MemoryOrderingRule::RegisterMatchers(MatchFinder& finder) {
+  finder.addMatcher(whileStmt().bind("loop"), this);
+  finder.addMatcher(doStmt().bind("loop"), this);
+  finder.addMatcher(forStmt(unless(hasLoopInit(anything()))).bind("loop"), this);
 }
 
-void MemoryOrderingRule::check(const MatchFinder::MatchResult& result) {
+void MemoryOrderingRule::Check(const MatchFinder::MatchResult& result) {
   const auto* loop = result.Nodes.getNodeAs<clang::Stmt>("loop");
   const clang::Expr* condition = nullptr;
   if (const auto* while_loop = llvm::dyn_cast<clang::WhileStmt>(loop)) condition = while_loop->getCond();
@@ -106,7 +106,7 @@ void MemoryOrderingRule::check(const MatchFinder::MatchResult& result) {
          "__HIP_MEMORY_SCOPE_AGENT), a cooperative launch with grid sync, or split the kernel.");
 }
 
-void MemoryOrderingRule::checkTokens(const TextFile& file) {
+void MemoryOrderingRule::CheckTokens(const TextFile& file) {
   const auto& tokens = file.tokens();
   std::set<uint32_t> lines_done;
   for (size_t i = 0; i < tokens.size(); ++i) {

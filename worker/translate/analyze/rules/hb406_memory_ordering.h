@@ -10,9 +10,9 @@ class MemoryOrderingRule final : public Rule {
  public:
   using Rule::Rule;
   const RuleInfo& info() const override;
-  void registerMatchers(clang::ast_matchers::MatchFinder* finder) override;
-  void check(const clang::ast_matchers::MatchFinder::MatchResult& result) override;
-  void checkTokens(const TextFile& file) override;
+  void RegisterMatchers(clang::ast_matchers::MatchFinder& finder) override;
+  void Check(const clang::ast_matchers::MatchFinder::MatchResult& result) override;
+  void CheckTokens(const TextFile& file) override;
 };
 
 }  // namespace hipforge::translate::analyze

@@ -63,7 +63,7 @@ const RuleInfo& NvccFlagsRule::info() const {
   return kInfo;
 }
 
-void NvccFlagsRule::checkLines(const TextFile& file) {
+void NvccFlagsRule::CheckLines(const TextFile& file) {
   for (uint32_t line = 1; line <= file.LineCount(); ++line) {
     const std::string_view text = file.Line(line);
     const std::string_view code = CodePart(text);

@@ -13,7 +13,7 @@ const RuleInfo& CudaCmakeRule::info() const {
   return kInfo;
 }
 
-void CudaCmakeRule::checkLines(const TextFile& file) {
+void CudaCmakeRule::CheckLines(const TextFile& file) {
   if (file.kind() != FileKind::kCMake) return;
   static constexpr std::string_view kWords[] = {
       "CUDAToolkit", "CMAKE_CUDA_ARCHITECTURES", "CUDA_ARCHITECTURES", "CMAKE_CUDA_STANDARD", "CMAKE_CUDA_COMPILER",

@@ -9,7 +9,7 @@ class CudaCmakeRule final : public Rule {
   CudaCmakeRule(FindingSink& sink, std::span<const std::string> target_architectures)
       : Rule(sink), targets_(target_architectures.begin(), target_architectures.end()) {}
   const RuleInfo& info() const override;
-  void checkLines(const TextFile& file) override;
+  void CheckLines(const TextFile& file) override;
 
  private:
   std::vector<std::string> targets_;  // named in the fix text

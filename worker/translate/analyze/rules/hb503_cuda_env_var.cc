@@ -39,7 +39,7 @@ const RuleInfo& CudaEnvVarRule::info() const {
   return kInfo;
 }
 
-void CudaEnvVarRule::checkLines(const TextFile& file) {
+void CudaEnvVarRule::CheckLines(const TextFile& file) {
   for (uint32_t line = 1; line <= file.LineCount(); ++line) {
     const std::string_view code = CodePart(file.Line(line));
     size_t position = 0;
@@ -49,7 +49,7 @@ void CudaEnvVarRule::checkLines(const TextFile& file) {
   }
 }
 
-void CudaEnvVarRule::checkTokens(const TextFile& file) {
+void CudaEnvVarRule::CheckTokens(const TextFile& file) {
   std::set<uint32_t> lines_done;
   for (const Token& token : file.tokens()) {
     if (token.kind != TokenKind::kString || token.in_directive) continue;

@@ -8,8 +8,8 @@ class CudaEnvVarRule final : public Rule {
  public:
   using Rule::Rule;
   const RuleInfo& info() const override;
-  void checkLines(const TextFile& file) override;
-  void checkTokens(const TextFile& file) override;
+  void CheckLines(const TextFile& file) override;
+  void CheckTokens(const TextFile& file) override;
 };
 
 }  // namespace hipforge::translate::analyze

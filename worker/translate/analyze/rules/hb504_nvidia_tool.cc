@@ -37,7 +37,7 @@ const RuleInfo& NvidiaToolRule::info() const {
   return kInfo;
 }
 
-void NvidiaToolRule::checkLines(const TextFile& file) {
+void NvidiaToolRule::CheckLines(const TextFile& file) {
   for (uint32_t line = 1; line <= file.LineCount(); ++line) {
     const std::string_view code = CodePart(file.Line(line));
     size_t position = 0;
@@ -47,7 +47,7 @@ void NvidiaToolRule::checkLines(const TextFile& file) {
   }
 }
 
-void NvidiaToolRule::checkTokens(const TextFile& file) {
+void NvidiaToolRule::CheckTokens(const TextFile& file) {
   std::set<uint32_t> lines_done;
   for (const Token& token : file.tokens()) {
     if (token.kind != TokenKind::kString || token.in_directive) continue;

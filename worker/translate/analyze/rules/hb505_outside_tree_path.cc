@@ -43,7 +43,7 @@ const RuleInfo& OutsideTreePathRule::info() const {
   return kInfo;
 }
 
-void OutsideTreePathRule::checkLines(const TextFile& file) {
+void OutsideTreePathRule::CheckLines(const TextFile& file) {
   if (file.kind() != FileKind::kMakefile && file.kind() != FileKind::kCMake) return;
   int depth = 0;  // directories between the tree's root and the build file
   for (char c : file.path()) depth += c == '/';

@@ -11,7 +11,7 @@ class OutsideTreePathRule final : public Rule {
  public:
   using Rule::Rule;
   const RuleInfo& info() const override;
-  void checkLines(const TextFile& file) override;
+  void CheckLines(const TextFile& file) override;
 };
 
 }  // namespace hipforge::translate::analyze
