@@ -13,11 +13,12 @@ import os, re, sys
 FLOORS = {
     "common": 0,
     "worker/translate/tables": 1,        # mapping tables: data, read by every translator part and the layer
+    "worker/userbuild": 1,               # running a user's build: sandbox, seccomp filter, build roots
     "worker/translate": 2,               # vocabulary headers at the top of worker/translate (translation_types.h)
     "worker/translate/frontend": 3,      # one Clang parse per unit
     "worker/translate/core": 4,          # the source translator
     "worker/translate/analyze": 5,       # the analyzer's rules (ride on the translator's parse)
-    "worker/validate": 6,                # builds, tests, parity, profile, sandbox, the NVIDIA backend
+    "worker/validate": 6,                # builds, tests, parity, profile, the NVIDIA backend
     "worker/translate/repo": 6,          # the repository pass
     "worker/translate/hipify": 7,        # migrate-hipify's command line
     "worker": 8,                         # the task loop and its stages
@@ -28,11 +29,6 @@ ROOTS = ("common", "worker", "client", "server")
 
 # (including file, included header): known side doors, each with the reason it is still there.
 EXCEPTIONS = {
-    ("worker/translate/repo/build_commands.cc", "worker/validate/sandbox.h"):
-        "build discovery runs `make -n`/CMake configure in the validate sandbox; the sandbox belongs below both "
-        "(issue 28 item: side doors)",
-    ("worker/translate/repo/build_commands.cc", "worker/validate/tree_builder.h"):
-        "build discovery reads the validate builder's build-root choice; same move as the sandbox",
     ("server/server_app.cc", "worker/worker.h"):
         "the server's assembly starts in-process workers (--local-workers) for embedded setups",
     ("server/server_app.cc", "worker/validate/manifest.h"):

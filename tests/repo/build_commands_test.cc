@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/repo/repo_test_support.h"
-#include "worker/validate/sandbox.h"
+#include "worker/userbuild/sandbox.h"
 
 #include <fstream>
 

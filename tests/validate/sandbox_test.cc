@@ -1,4 +1,4 @@
-#include "worker/validate/sandbox.h"
+#include "worker/userbuild/sandbox.h"
 
 #include <netinet/in.h>
 #include <sys/socket.h>

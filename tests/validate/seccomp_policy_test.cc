@@ -19,8 +19,8 @@
 #include <gtest/gtest.h>
 
 #include "common/process.h"
-#include "worker/validate/sandbox.h"
-#include "worker/validate/seccomp_policy.h"
+#include "worker/userbuild/sandbox.h"
+#include "worker/userbuild/seccomp_policy.h"
 
 namespace hipforge::validate {
 namespace {

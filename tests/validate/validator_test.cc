@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/validate/test_support.h"
-#include "worker/validate/sandbox.h"
+#include "worker/userbuild/sandbox.h"
 
 namespace hipforge::validate {
 namespace {

@@ -10,11 +10,10 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "worker/userbuild/build_roots.h"
 #include "worker/validate/parity.h"
 
 namespace hipforge::validate {
-
-enum class BuildSystem { kAuto, kCMake, kMake, kCommands };
 
 struct BuildSection {
   BuildSystem system = BuildSystem::kAuto;

@@ -10,9 +10,9 @@
 
 #include "absl/status/statusor.h"
 #include "common/process.h"
+#include "worker/userbuild/sandbox.h"
 #include "worker/validate/manifest.h"
 #include "worker/validate/report.h"
-#include "worker/validate/sandbox.h"
 #include "worker/validate/tree_builder.h"
 
 namespace hipforge::validate {

@@ -11,7 +11,7 @@
 
 #include "absl/status/statusor.h"
 #include "common/process.h"
-#include "worker/validate/sandbox.h"
+#include "worker/userbuild/sandbox.h"
 
 namespace hipforge::validate {
 

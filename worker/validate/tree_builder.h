@@ -13,10 +13,10 @@
 
 #include "absl/status/statusor.h"
 #include "common/process.h"
+#include "worker/userbuild/sandbox.h"
 #include "worker/validate/compiler_diagnostics.h"
 #include "worker/validate/manifest.h"
 #include "worker/validate/report.h"
-#include "worker/validate/sandbox.h"
 
 namespace hipforge::validate {
 
@@ -41,12 +41,6 @@ struct BuildInput {
   std::chrono::milliseconds timeout{std::chrono::minutes(20)};
 };
 
-// A directory the tree is built from, and with what.
-struct BuildRoot {
-  std::filesystem::path dir;  // relative to the tree; "." for the top
-  BuildSystem system = BuildSystem::kAuto;
-};
-
 struct BuildOutcome {
   bool ok = false;
   BuildSystem system = BuildSystem::kAuto;  // what was actually used
@@ -62,9 +56,8 @@ struct BuildOutcome {
   std::vector<BuildRoot> built_roots;
 };
 
-// Where a user's build starts: hipforge.yaml's build.roots when given; else the top of the tree when it
-// has a CMakeLists.txt or Makefile; else every top-most directory below that has one (a repository of
-// several programs), sorted, at most `max_roots`. Empty when there is none; InvalidArgument for a
+// Where a user's build starts: hipforge.yaml's build.roots when given; else the top of the tree when the
+// manifest names a build system; else BuildRootsOfFiles (worker/userbuild/build_roots.h). InvalidArgument for a
 // build.roots entry outside the tree or without a build file.
 absl::StatusOr<std::vector<BuildRoot>> FindBuildRoots(const std::filesystem::path& source_dir,
                                                       const Manifest* manifest, size_t max_roots = 64);

@@ -8,8 +8,8 @@
 #include <sstream>
 
 #include "absl/strings/str_replace.h"
-#include "worker/validate/sandbox.h"
-#include "worker/validate/tree_builder.h"
+#include "worker/userbuild/build_roots.h"
+#include "worker/userbuild/sandbox.h"
 
 namespace hipforge::translate {
 namespace {
@@ -262,9 +262,9 @@ BuildDiscovery DiscoverBuildCommands(ProcessLauncher& launcher, const fs::path& 
   BuildDiscovery discovery;
   // Where a user's build starts (the validate role builds from the same roots): the top, or each top-most
   // directory with a build file; each unit's arguments come from the root whose build compiles it.
-  absl::StatusOr<std::vector<validate::BuildRoot>> roots = validate::FindBuildRoots(input, nullptr);
-  if (!roots.ok() || roots->empty()) return discovery;
-  const bool any_cmake = std::any_of(roots->begin(), roots->end(), [](const validate::BuildRoot& root) {
+  const std::vector<validate::BuildRoot> roots = validate::BuildRootsOfFiles(input);
+  if (roots.empty()) return discovery;
+  const bool any_cmake = std::any_of(roots.begin(), roots.end(), [](const validate::BuildRoot& root) {
     return root.system == validate::BuildSystem::kCMake;
   });
   discovery.tool = any_cmake ? "cmake" : "make -n";
@@ -284,9 +284,9 @@ BuildDiscovery DiscoverBuildCommands(ProcessLauncher& launcher, const fs::path& 
   }
   nlohmann::json commands = nlohmann::json::array();
   int index = 0;
-  for (const validate::BuildRoot& root : *roots) {
+  for (const validate::BuildRoot& root : roots) {
     const bool cmake = root.system == validate::BuildSystem::kCMake;
-    const fs::path build_dir = options.scratch / (roots->size() == 1 ? std::string("build")
+    const fs::path build_dir = options.scratch / (roots.size() == 1 ? std::string("build")
                                                                      : "build-" + std::to_string(index++));
     std::optional<nlohmann::json> found = DiscoverRoot(launcher, copy, (copy / root.dir).lexically_normal(), cmake,
                                                        build_dir, options, discovery.notes);

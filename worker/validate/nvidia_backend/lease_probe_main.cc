@@ -10,10 +10,10 @@
 #include <nlohmann/json.hpp>
 
 #include "common/process.h"
+#include "worker/userbuild/sandbox.h"
 #include "worker/validate/gpu_lease.h"
 #include "worker/validate/job_environment.h"
 #include "worker/validate/nvidia_backend/nvidia_inventory.h"
-#include "worker/validate/sandbox.h"
 
 namespace fs = std::filesystem;
 using namespace hipforge;

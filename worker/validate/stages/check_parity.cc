@@ -1,7 +1,7 @@
 // A stage of Validator::Validate (validator.cc runs the list; validator_state.h holds the State it extends).
 #include "absl/strings/str_cat.h"
+#include "worker/userbuild/sandbox.h"
 #include "worker/validate/parity.h"
-#include "worker/validate/sandbox.h"
 #include "worker/validate/test_runner.h"
 #include "worker/validate/validator_state.h"
 

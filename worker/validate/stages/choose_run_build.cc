@@ -1,9 +1,9 @@
 // A stage of Validator::Validate (validator.cc runs the list; validator_state.h holds the State it extends).
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "worker/userbuild/sandbox.h"
 #include "worker/validate/arch_selection.h"
 #include "worker/validate/job_environment.h"
-#include "worker/validate/sandbox.h"
 #include "worker/validate/test_runner.h"
 #include "worker/validate/validator_state.h"
 

@@ -3,8 +3,8 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "worker/userbuild/sandbox.h"
 #include "worker/validate/profile.h"
-#include "worker/validate/sandbox.h"
 #include "worker/validate/test_runner.h"
 #include "worker/validate/validator_state.h"
 

@@ -13,7 +13,7 @@
 
 #include "absl/status/status.h"
 #include "common/process.h"
-#include "worker/validate/seccomp_policy.h"
+#include "worker/userbuild/seccomp_policy.h"
 
 namespace hipforge::validate {
 

@@ -1,4 +1,4 @@
-#include "worker/validate/seccomp_policy.h"
+#include "worker/userbuild/seccomp_policy.h"
 
 #include <linux/audit.h>
 #include <linux/filter.h>

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <string>
 
-#include "worker/validate/seccomp_policy.h"
+#include "worker/userbuild/seccomp_policy.h"
 
 int main(int argc, char** argv) {
   int first = 1;
