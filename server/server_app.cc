@@ -30,6 +30,7 @@
 #include "server/store/postgres_job_store.h"
 #include "server/task_service.h"
 #include "worker/role_set.h"
+#include "worker/translate/analyze/findings_json.h"
 #include "worker/validate/manifest.h"
 #include "worker/worker.h"
 
@@ -221,6 +222,8 @@ absl::StatusOr<std::unique_ptr<ServerApp>> ServerApp::Start(const ServerConfig& 
     parts->dashboard_reader = *std::move(reader);
     http::DashboardApiOptions api_options;
     api_options.web_root = config.web_root;
+    api_options.render.rule_catalog = translate::RuleCatalogToJson();
+    api_options.render.tool_version = HIPFORGE_VERSION;
     parts->dashboard_api = std::make_unique<http::DashboardApi>(*parts->dashboard_reader, *parts->jobs,
                                                                 *authenticator, api_options);
     absl::StatusOr<std::unique_ptr<http::HttpServer>> http_server =

@@ -1,10 +1,13 @@
 #include "worker/validate_runner.h"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "common/file_io.h"
 #include "worker/validate/validator.h"
 
 namespace hipforge::worker {
@@ -21,6 +24,24 @@ class StepSink final : public validate::ProgressSink {
  private:
   ProgressReporter& progress_;
 };
+
+// The builds' whole logs (the report keeps only a failed step's excerpt), one per build directory the validator
+// made (<work>/<arch> or <toolchain>-<arch>), in name order under a header line each; empty when nothing was built.
+std::string CollectBuildLogs(const std::filesystem::path& validate_dir) {
+  std::vector<std::filesystem::path> logs;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(validate_dir, error)) {
+    if (std::filesystem::is_regular_file(entry.path() / "build.log")) logs.push_back(entry.path() / "build.log");
+  }
+  std::sort(logs.begin(), logs.end());
+  std::string out;
+  for (const std::filesystem::path& log : logs) {
+    const std::string text = ReadFileBytes(log).value_or("");
+    absl::StrAppend(&out, "==== build ", log.parent_path().filename().string(), " ====\n", text,
+                    text.empty() || text.back() == '\n' ? "" : "\n");
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -60,6 +81,12 @@ absl::StatusOr<TaskOutput> ValidateTaskRunner::Run(const TaskContext& context) {
     }
   }
   output.summary = absl::StrCat(builds_ok, " of ", report->builds.size(), " builds succeeded");
+  // The whole build log, as an artifact beside the report (migrate-cli and the dashboard download it).
+  if (const std::string logs = CollectBuildLogs(request.work_dir); !logs.empty()) {
+    const std::filesystem::path file = context.work_dir / "build.log";
+    if (absl::Status written = WriteFileBytes(file, logs); !written.ok()) return written;
+    output.artifacts.push_back({v1::ARTIFACT_KIND_BUILD_LOG, v1::COMPRESSION_FORMAT_UNSPECIFIED, file});
+  }
   // A translation that does not build, fails its tests or computes other numbers is not a successful
   // migration: the job fails (the report and the translation stay). Tests not run are not failures, nor tests that
   // fail in the CUDA original too.

@@ -7,9 +7,24 @@
 #include <nlohmann/json.hpp>
 
 #include "absl/status/statusor.h"
-#include "client/lib/report_render.h"
+#include "common/report/report_render.h"
 
 namespace hipforge::client {
+
+// The renderers live with the report (common/report/report_render.h: the dashboard's downloads use them too); the
+// CLI's commands name them as their own.
+using report::AbsoluteHelpUriBase;
+using report::CountFindingsAtOrAbove;
+using report::FailOn;
+using report::ParseFailOn;
+using report::ParseReportFormat;
+using report::RelativeUri;
+using report::RenderJUnit;
+using report::RenderOptions;
+using report::RenderReport;
+using report::RenderSarif;
+using report::RenderText;
+using report::ReportFormat;
 
 struct ReportOutputOptions {
   ReportFormat format = ReportFormat::kText;

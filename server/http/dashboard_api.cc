@@ -4,6 +4,7 @@
 #include "common/report/report_json.h"
 
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -89,6 +90,31 @@ std::optional<JobState> ParseStateParam(std::string text) {
   if (absl::StartsWith(text, "JOB_STATE_")) text = text.substr(10);
   for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return ParseJobState(text);
+}
+
+// An artifact's bytes, refused past `limit` (a dashboard answer is held in memory; migrate-cli fetch streams).
+absl::StatusOr<std::string> ReadWhole(ArtifactReader& reader, size_t limit, absl::string_view what) {
+  std::string bytes;
+  for (;;) {
+    absl::StatusOr<std::string> chunk = reader.Read(1 << 16);
+    if (!chunk.ok()) return chunk.status();
+    if (chunk->empty()) return bytes;
+    bytes += *chunk;
+    if (bytes.size() > limit) {
+      return absl::FailedPreconditionError(absl::StrCat("the ", what, " is larger than the dashboard serves (",
+                                                        limit >> 20, " MiB): use migrate-cli fetch"));
+    }
+  }
+}
+
+HttpResponse Attachment(std::string body, std::string content_type, const std::string& file_name) {
+  HttpResponse response;
+  response.body = std::move(body);
+  response.content_type = std::move(content_type);
+  response.headers = {{"Content-Disposition", absl::StrCat("attachment; filename=\"", file_name, "\"")},
+                      {"Cache-Control", "private, no-cache"},
+                      {"X-Content-Type-Options", "nosniff"}};
+  return response;
 }
 
 std::string ContentType(const fs::path& path) {
@@ -243,6 +269,7 @@ HttpResponse DashboardApi::JobResource(const HttpRequest& request, const Caller&
   absl::StatusOr<DashboardJobHead> head = reader_.GetJobHead(team, job_id);
   if (!head.ok()) return Error(head.status());
   if (resource == "events") return Events(request, caller, job_id);
+  if (absl::StartsWith(resource, "download/")) return Download(request, caller, job_id, resource.substr(9));
 
   // A finished job's views change only when its report does (or its repository's previous job, which
   // new/fixed compare with): the ETag covers those and the whole request target.
@@ -386,17 +413,10 @@ HttpResponse DashboardApi::JobResource(const HttpRequest& request, const Caller&
     if (!path) return Error(400, "patch needs a path (a file of the job's report)");
     auto download = jobs_.OpenArtifact(caller, job_id, "patch");
     if (!download.ok()) return Error(download.status());
-    constexpr size_t kMaxPatchBytes = 64 << 20;
-    std::string patch;
-    for (;;) {
-      auto chunk = download->reader->Read(1 << 16);
-      if (!chunk.ok()) return Error(chunk.status());
-      if (chunk->empty()) break;
-      patch += *chunk;
-      if (patch.size() > kMaxPatchBytes) return Error(409, "the patch is larger than the dashboard shows (64 MiB)");
-    }
+    absl::StatusOr<std::string> patch = ReadWhole(*download->reader, 64 << 20, "patch");
+    if (!patch.ok()) return Error(patch.status());
     json hunks = json::array();
-    for (const PatchHunk& hunk : HunksOfFile(patch, *path)) {
+    for (const PatchHunk& hunk : HunksOfFile(*patch, *path)) {
       hunks.push_back({{"header", hunk.header}, {"old_start", hunk.old_start}, {"old_lines", hunk.old_lines},
                        {"new_start", hunk.new_start}, {"new_lines", hunk.new_lines}, {"lines", hunk.lines}});
     }
@@ -449,6 +469,52 @@ HttpResponse DashboardApi::Events(const HttpRequest& request, const Caller& call
     }
   };
   return response;
+}
+
+HttpResponse DashboardApi::Download(const HttpRequest& request, const Caller& caller, const std::string& job_id,
+                                    const std::string& what) {
+  Params params(request, {});
+  if (params.problem()) return Error(400, *params.problem());
+  const std::string name = absl::StrCat("hipforge-", job_id.substr(0, 8));
+  // Stored artifacts, as migrate-cli fetch writes them (the same JobService read, audited the same way).
+  struct Stored { const char* role; const char* label; };
+  const std::map<std::string, Stored> stored = {
+      {"patch", {"patch", "patch"}}, {"tree", {"translated_tree", "translated tree"}},
+      {"build-log", {"build_log", "build log"}}};
+  if (auto it = stored.find(what); it != stored.end()) {
+    auto download = jobs_.OpenArtifact(caller, job_id, it->second.role);
+    if (!download.ok()) {
+      if (download.status().code() != absl::StatusCode::kNotFound) return Error(download.status());
+      return Error(404, absl::StrCat("job ", job_id, " has no ", it->second.label,
+                                     what == "build-log" ? " (no validate worker stored one)" : " (yet)"));
+    }
+    absl::StatusOr<std::string> bytes = ReadWhole(*download->reader, 256 << 20, it->second.label);
+    if (!bytes.ok()) return Error(bytes.status());
+    if (what == "patch") return Attachment(*std::move(bytes), "text/x-diff; charset=utf-8", name + ".patch");
+    if (what == "build-log") return Attachment(*std::move(bytes), "text/plain; charset=utf-8", name + "-build.log");
+    const bool zstd = download->ref.media_type == "application/x-tar+zstd";
+    return Attachment(*std::move(bytes), zstd ? "application/zstd" : "application/gzip",
+                      name + (zstd ? "-hip.tar.zst" : "-hip.tar.gz"));
+  }
+  if (what != "sarif" && what != "junit") {
+    return Error(404, "no such download: " + what + " (patch, tree, sarif, junit, build-log)");
+  }
+  // The report as migrate-cli report reads it (the same stored document and gate), through its renderers.
+  absl::StatusOr<std::string> document = reader_.GetReport(caller.team, job_id);
+  if (!document.ok()) return Error(document.status());
+  json report = json::parse(*document, nullptr, false);
+  if (report.is_discarded()) return Error(absl::DataLossError("the stored report does not parse"));
+  report::RenderOptions render = options_.render;
+  if (render.help_uri_base.empty()) {
+    const std::string host = request.Header("host");
+    render.help_uri_base = absl::StrCat("http://", host.empty() ? "localhost" : host, "/rules/");
+  }
+  if (what == "sarif") {
+    return Attachment(report::RenderReport(report, report::ReportFormat::kSarif, render),
+                      "application/sarif+json", name + ".sarif");
+  }
+  return Attachment(report::RenderReport(report, report::ReportFormat::kJUnit, render), "application/xml; charset=utf-8",
+                    name + "-junit.xml");
 }
 
 HttpResponse DashboardApi::StaticFile(const HttpRequest& request) {

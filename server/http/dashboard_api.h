@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "common/report/report_render.h"
 #include "server/auth/caller.h"
 #include "server/http/http_server.h"
 #include "server/job_service.h"
@@ -17,6 +18,9 @@ namespace hipforge::server::http {
 struct DashboardApiOptions {
   std::filesystem::path web_root;  // built web UI (index.html, assets); empty: API only
   std::chrono::seconds keepalive_interval{15};  // SSE comment lines while a job is quiet
+  // SARIF/JUnit downloads render as `migrate-cli report` does: the same rule catalog and tool version. An empty
+  // help_uri_base points SARIF's helpUri at this dashboard's own rule pages (http://<Host>/rules/).
+  report::RenderOptions render;
 };
 
 class DashboardApi final : public HttpHandler {
@@ -31,6 +35,9 @@ class DashboardApi final : public HttpHandler {
   HttpResponse JobResource(const HttpRequest& request, const Caller& caller, const std::string& job_id,
                            const std::string& resource);
   HttpResponse Events(const HttpRequest& request, const Caller& caller, const std::string& job_id);
+  // download/patch|tree|sarif|junit|build-log: files as migrate-cli fetch/report writes them.
+  HttpResponse Download(const HttpRequest& request, const Caller& caller, const std::string& job_id,
+                        const std::string& what);
   HttpResponse StaticFile(const HttpRequest& request);
 
   DashboardReader& reader_;

@@ -12,7 +12,6 @@
 #include "common/report/report_json.h"
 
 #include "client/lib/exit_codes.h"
-#include "client/lib/report_render.h"
 
 namespace hipforge::client {
 namespace {

@@ -1,8 +1,9 @@
-#include "client/lib/report_render.h"
+// The report renderers (common/report/report_render.h), as migrate-cli and the dashboard downloads use them.
+#include "common/report/report_render.h"
 
 #include <gtest/gtest.h>
 
-namespace hipforge::client {
+namespace hipforge::report {
 namespace {
 
 using nlohmann::json;
@@ -266,4 +267,4 @@ TEST(FailOn, CountsFindingsAtOrAboveTheThreshold) {
 }
 
 }  // namespace
-}  // namespace hipforge::client
+}  // namespace hipforge::report

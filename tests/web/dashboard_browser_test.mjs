@@ -85,6 +85,9 @@ __global__ void warp_sum(const float* in, float* out) {
   const otherTeamToken = createToken('other');
   const cli = (cmd, ...a) => execFileSync(cliBin, ['--server', grpc, cmd, ...a],
     { encoding: 'utf8', env: { ...process.env, MIGRATE_TOKEN: token } }).trim().split('\n')[0];
+  // The whole standard output (cli keeps the first line: a job id).
+  const cliOut = (...a) => execFileSync(cliBin, ['--server', grpc, ...a],
+    { encoding: 'utf8', env: { ...process.env, MIGRATE_TOKEN: token } });
   const api = async (path) => {
     const r = await fetch(`${http}/api/v1/${path}`, { headers: { authorization: `Bearer ${token}` } });
     assert.equal(r.status, 200, `${path}: ${r.status}`);
@@ -217,6 +220,53 @@ __global__ void warp_sum(const float* in, float* out) {
     assert.equal((report.findings ?? []).length, (apiReport.findings ?? []).length);
     assert.match(await page.getByTestId('cli-downloads').innerText(), new RegExp(`report ${second} --format sarif`));
     await shot('3-job');
+  });
+
+  await check('job: downloads (patch, translated tree, SARIF, JUnit) are the files migrate-cli writes, named and typed', async () => {
+    await page.goto(`${http}/#/job/${second}`);
+    await page.getByTestId('downloads').waitFor();
+    const saveOf = async (what) => {
+      const [saved] = await Promise.all([page.waitForEvent('download'), page.getByTestId(`download-${what}`).click()]);
+      return { name: saved.suggestedFilename(), bytes: readFileSync(await saved.path()) };
+    };
+    const name = `hipforge-${second.slice(0, 8)}`;
+    const cliFiles = join(work, 'cli-downloads');
+    mkdirSync(cliFiles, { recursive: true });
+    cliOut('fetch', second, '--patch', join(cliFiles, 'p.patch'), '--out', join(cliFiles, 'tree'));
+
+    const patch = await saveOf('patch');
+    assert.equal(patch.name, `${name}.patch`);
+    assert.ok(patch.bytes.equals(readFileSync(join(cliFiles, 'p.patch'))), 'the patch is migrate-cli fetch --patch\'s');
+    const tree = await saveOf('tree');
+    assert.equal(tree.name, `${name}-hip.tar.zst`);  // as the translate worker stores it (zstd)
+    writeFileSync(join(cliFiles, 'tree.tar.zst'), tree.bytes);
+    const listed = execFileSync('tar', ['--zstd', '-tf', join(cliFiles, 'tree.tar.zst')], { encoding: 'utf8' }).split('\n')
+      .filter((f) => f && !f.endsWith('/')).map((f) => f.replace(/^\.\//, '')).sort();
+    const fetched = execFileSync('find', ['.', '-type', 'f'], { cwd: join(cliFiles, 'tree'), encoding: 'utf8' }).split('\n')
+      .filter(Boolean).map((f) => f.replace(/^\.\//, '')).sort();
+    assert.deepEqual(listed, fetched, 'the tar holds the tree migrate-cli fetch --out extracts');
+    const sarif = await saveOf('sarif');
+    assert.equal(sarif.name, `${name}.sarif`);
+    assert.deepEqual(JSON.parse(sarif.bytes.toString('utf8')),
+      JSON.parse(cliOut('report', second, '--format', 'sarif', '--help-uri-base', `${http}/rules/`)));
+    const junit = await saveOf('junit');
+    assert.equal(junit.name, `${name}-junit.xml`);
+    assert.equal(junit.bytes.toString('utf8').trim(), cliOut('report', second, '--format', 'junit').trim());
+    // A translate-only job has no build log: no button, and the page says why.
+    assert.equal(await page.getByTestId('download-build-log').count(), 0);
+    assert.match(await page.getByTestId('downloads').innerText(), /no build log/);
+    // The API's types and names (the same token and team scoping as every view).
+    const types = { patch: 'text/x-diff; charset=utf-8', tree: 'application/zstd', sarif: 'application/sarif+json',
+                    junit: 'application/xml; charset=utf-8' };
+    for (const [what, type] of Object.entries(types)) {
+      const r = await fetch(`${http}/api/v1/jobs/${second}/download/${what}`, { headers: { authorization: `Bearer ${token}` } });
+      assert.equal(r.status, 200, what);
+      assert.equal(r.headers.get('content-type'), type, what);
+      assert.match(r.headers.get('content-disposition'), new RegExp(`^attachment; filename="${name}`), what);
+      const other = await fetch(`${http}/api/v1/jobs/${second}/download/${what}`, { headers: { authorization: `Bearer ${otherTeamToken}` } });
+      assert.equal(other.status, 404, `${what} for another team`);
+    }
+    await shot('3c-job-downloads');
   });
 
   await check('job: a builds verdict names what was not proved; library kernels fold apart (API answers stubbed)', async () => {

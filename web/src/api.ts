@@ -74,14 +74,16 @@ export function saveFile(name: string, body: string | Blob, type = 'application/
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-// Downloads an API resource with the session's token (a plain link could not send the authorization header).
+// Downloads an API resource with the session's token (a plain link could not send the authorization header), under
+// the name the server gives it (Content-Disposition), else `name`.
 export async function download(path: string, name: string): Promise<void> {
   const response = await fetch(`/api/v1/${path}`, { headers: { authorization: `Bearer ${token() ?? ''}` } });
   if (!response.ok) {
     const body = await response.json().catch(() => ({}));
     throw new ApiError(response.status, body?.error?.message ?? response.statusText);
   }
-  saveFile(name, await response.blob());
+  const given = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '');
+  saveFile(given ? given[1] : name, await response.blob());
 }
 
 // Server-Sent Events over fetch (EventSource cannot send an authorization header).

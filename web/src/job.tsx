@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { FINAL, download, get, short, stateName, watch } from './api';
 import { ChartView } from './charts';
-import { libraryOf, progressLine, verdictOf } from './model';
+import { downloadsOf, libraryOf, progressLine, verdictOf } from './model';
 import { Badge, Gate, Loading, link, num, useData, type Json } from './ui';
 
 function VerdictPanel({ job }: { job: Json }) {
@@ -26,13 +26,17 @@ function VerdictPanel({ job }: { job: Json }) {
 function Downloads({ job }: { job: Json }) {
   const [error, setError] = useState('');
   const save = (path: string, name: string) => download(path, name).then(() => setError(''), (e) => setError(String(e.message ?? e)));
+  const files = downloadsOf(job);
   return (
     <div class="downloads" data-testid="downloads">
+      Downloads:{' '}
       <button data-testid="download-report" onClick={() => save(`jobs/${job.id}/report`, `hipforge-report-${short(job.id)}.json`)}>report (JSON)</button>
-      {' '}<a href={link('job', job.id, 'findings')}>a file's patch: filter the findings by file</a>
-      <div class="muted small">SARIF, JUnit, the whole patch and the translated tree come from the CLI (full job id):{' '}
-        <code data-testid="cli-downloads">migrate-cli report {job.id} --format sarif -o {short(job.id)}.sarif; migrate-cli fetch {job.id} --patch {short(job.id)}.patch</code></div>
-      {error && <div class="error-box">{error}</div>}
+      {files.map((f) => <>{' '}<button data-testid={`download-${f.what}`} onClick={() =>
+        save(`jobs/${job.id}/download/${f.what}`, `hipforge-${short(job.id)}-${f.what}`)}>{f.label}</button></>)}
+      {!files.some((f) => f.what === 'build-log') && <span class="muted small"> · no build log (no validation build stored one)</span>}
+      <div class="muted small">The same from the CLI (full job id):{' '}
+        <code data-testid="cli-downloads">migrate-cli report {job.id} --format sarif -o {short(job.id)}.sarif; migrate-cli fetch {job.id} --patch {short(job.id)}.patch --out {short(job.id)}-hip</code></div>
+      {error && <div class="error-box" data-testid="download-error">{error}</div>}
     </div>
   );
 }

@@ -162,3 +162,18 @@ export function filePatch(path: string, hunks: Json[]): string {
   if (hunks.length === 0) return '';
   return [`--- a/${path}`, `+++ b/${path}`, ...hunks.flatMap((h) => [h.header, ...h.lines])].join('\n') + '\n';
 }
+
+// ---- downloads ----------------------------------------------------------------------------------------------
+
+// The files of a job, served by the dashboard API (download/...) from the producers migrate-cli uses: the stored
+// patch, translated tree and build log (migrate-cli fetch), SARIF and JUnit rendered as migrate-cli report renders them.
+export function downloadsOf(job: Json): { what: string; label: string }[] {
+  const kinds: string[] = job.artifact_kinds ?? [];
+  const hasReport = Object.keys(job.translation ?? {}).length > 0;
+  return [
+    ...(kinds.includes('patch') ? [{ what: 'patch', label: 'patch (unified diff)' }] : []),
+    ...(kinds.includes('translated_tree') ? [{ what: 'tree', label: 'translated tree (tar)' }] : []),
+    ...(hasReport ? [{ what: 'sarif', label: 'SARIF' }, { what: 'junit', label: 'JUnit XML' }] : []),
+    ...(kinds.includes('build_log') ? [{ what: 'build-log', label: 'build log' }] : []),
+  ];
+}

@@ -10,6 +10,8 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "common/report/report_render.h"
+#include "worker/translate/analyze/findings_json.h"
 #include "server/auth/caller.h"
 #include "tests/server/http/http_test_client.h"
 #include "tests/server/rpc/rpc_test_support.h"
@@ -99,11 +101,14 @@ class DashboardApiTest : public ServerTest {
     EXPECT_TRUE(validate.has_value());
     if (validate) {
       EXPECT_EQ(validate->job_id(), job_id);
-      EXPECT_TRUE(Complete(*workers_, *validate, validation.dump(), {}, &response).ok());
+      EXPECT_TRUE(Complete(*workers_, *validate, validation.dump(), {{v1::ARTIFACT_KIND_BUILD_LOG, BuildLog(job_id)}},
+                           &response).ok());
     }
     WaitForJob(job_id, [](const v1::Job& job) { return IsFinal(job.state()); });
     return job_id;
   }
+
+  static std::string BuildLog(const std::string& job_id) { return "[gfx90a] hipcc -c kernel.hip (" + job_id + ")\nok\n"; }
 
   static json Validation(bool parity_matches) {
     return {{"builds", {{{"requested_arch", "gfx90a"}, {"arch", "gfx90a"}, {"toolchain", "hipcc 5.2.3"}, {"ok", true},
@@ -370,6 +375,49 @@ TEST_F(DashboardApiTest, BuildsTestsParityProfileEffortAndPatch) {
   EXPECT_TRUE(GetJson(job + "/patch?path=src%2Fnone.cu")["hunks"].empty());
   ExpectError(job + "/patch", 400, "needs a path");
   ExpectError(job + "/builds?x=1", 400, "unknown query parameter");
+}
+
+// The job page's downloads: stored artifacts as migrate-cli fetch writes them, SARIF and JUnit through migrate-cli
+// report's renderers (common/report/report_render.h) over the report GET .../report answers; team-scoped as the rest.
+TEST_F(DashboardApiTest, DownloadsArePatchTreeSarifJUnitAndBuildLogWithTheirTypesAndNames) {
+  SeedTwoJobs();
+  const std::string job = "/api/v1/jobs/" + second_ + "/download/";
+  const std::string name = "hipforge-" + second_.substr(0, 8);
+  auto expect_file = [&](const std::string& what, const std::string& type, const std::string& file) {
+    HttpResult got = Get(job + what);
+    EXPECT_EQ(got.status, 200) << what << ": " << got.body;
+    EXPECT_EQ(got.headers["content-type"], type) << what;
+    EXPECT_EQ(got.headers["content-disposition"], "attachment; filename=\"" + file + "\"") << what;
+    return got.body;
+  };
+  EXPECT_EQ(expect_file("patch", "text/x-diff; charset=utf-8", name + ".patch"),
+            "--- a/src/kernel.cu\n+++ b/src/kernel.cu\n@@ -10,2 +10,2 @@\n-#include <cuda_runtime.h>\n"
+            "+#include <hip/hip_runtime.h>\n int x;\n");
+  EXPECT_EQ(expect_file("build-log", "text/plain; charset=utf-8", name + "-build.log"), BuildLog(second_));
+
+  const json report = GetJson("/api/v1/jobs/" + second_ + "/report");
+  json sarif = json::parse(expect_file("sarif", "application/sarif+json", name + ".sarif"));
+  EXPECT_EQ(sarif["version"], "2.1.0");
+  EXPECT_EQ(sarif["runs"][0]["tool"]["driver"]["version"], HIPFORGE_VERSION);
+  // helpUri: this dashboard's own rule pages, absolute (code scanning drops relative ones).
+  const std::string rules = "http://127.0.0.1:" + std::to_string(app_->http_port()) + "/rules/";
+  const json& rule = sarif["runs"][0]["tool"]["driver"]["rules"][0];
+  EXPECT_EQ(rule["helpUri"], rules + rule["id"].get<std::string>() + ".md");
+  EXPECT_EQ(sarif["runs"][0]["results"].size(), report["findings"].size());
+  // Exactly what migrate-cli report --format sarif --help-uri-base <rules> renders from the same report.
+  const report::RenderOptions render{.rule_catalog = translate::RuleCatalogToJson(), .help_uri_base = rules,
+                                     .tool_version = HIPFORGE_VERSION};
+  EXPECT_EQ(sarif, report::RenderSarif(report, render));
+  const std::string junit = expect_file("junit", "application/xml; charset=utf-8", name + "-junit.xml");
+  EXPECT_EQ(junit, report::RenderJUnit(report));
+  EXPECT_TRUE(absl::StrContains(junit, "HB101")) << junit;  // the open error fails its rule's case
+
+  // The translate worker of these jobs stored no tree: said so, not an empty file.
+  ExpectError(job + "tree", 404, "has no translated tree");
+  ExpectError(job + "zip", 404, "no such download");
+  ExpectError(job + "patch?x=1", 400, "unknown query parameter");
+  ExpectError(job + "sarif", 404, "", "other-token");  // another team's job, as a missing one
+  EXPECT_EQ(Get(job + "patch", {}, "").status, 401);
 }
 
 TEST_F(DashboardApiTest, CompareAndTrendsOfOneRepository) {

@@ -1,8 +1,8 @@
-#include "client/lib/report_render.h"
+#include "common/report/report_render.h"
 
 #include <filesystem>
 
-namespace hipforge::client {
+namespace hipforge::report {
 namespace {
 
 int SeverityRank(const std::string& severity) {
@@ -128,4 +128,4 @@ std::string RelativeUri(const std::string& path) {
   return uri;
 }
 
-}  // namespace hipforge::client
+}  // namespace hipforge::report

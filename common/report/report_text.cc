@@ -5,12 +5,11 @@
 #include <optional>
 #include <sstream>
 
-#include "client/lib/report_output.h"
-#include "client/lib/report_render.h"
+#include "common/report/report_render.h"
 #include "absl/strings/str_format.h"
 #include "common/report/report_json.h"
 
-namespace hipforge::client {
+namespace hipforge::report {
 namespace {
 
 using report::Finding;
@@ -278,4 +277,4 @@ std::string RenderText(const nlohmann::json& json) {
   return out.str();
 }
 
-}  // namespace hipforge::client
+}  // namespace hipforge::report

@@ -1,7 +1,7 @@
 #pragma once
 // Renders the report JSON (docs/report.md) as text for people, SARIF 2.1.0 for code-scanning
 // tools, JUnit XML for CI test dashboards, or the JSON itself. Pure functions over JSON, so the
-// same code serves `report JOB` (server) and `analyze PATH` (local).
+// same code serves `migrate-cli report JOB`, `analyze PATH` (local) and the dashboard's downloads.
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -9,7 +9,7 @@
 #include "absl/status/statusor.h"
 #include "common/report/report.h"
 
-namespace hipforge::client {
+namespace hipforge::report {
 
 enum class ReportFormat { kText, kJson, kSarif, kJUnit };
 absl::StatusOr<ReportFormat> ParseReportFormat(const std::string& name);  // text|json|sarif|junit
@@ -51,4 +51,4 @@ std::string AbsoluteHelpUriBase(const std::string& base);
 // A report path as a relative URI reference: "./" and leading "/" dropped, reserved bytes %-encoded.
 std::string RelativeUri(const std::string& path);
 
-}  // namespace hipforge::client
+}  // namespace hipforge::report

@@ -2,10 +2,10 @@
 // rule catalog, one result per finding with a relative artifact location under %SRCROOT%.
 #include <map>
 
-#include "client/lib/report_render.h"
+#include "common/report/report_render.h"
 #include "common/report/report_json.h"
 
-namespace hipforge::client {
+namespace hipforge::report {
 namespace {
 
 using nlohmann::json;
@@ -105,4 +105,4 @@ json RenderSarif(const json& report, const RenderOptions& options) {
   return {{"$schema", kSarifSchema}, {"version", "2.1.0"}, {"runs", json::array({run})}};
 }
 
-}  // namespace hipforge::client
+}  // namespace hipforge::report

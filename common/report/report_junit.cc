@@ -4,11 +4,11 @@
 #include <sstream>
 #include <vector>
 
-#include "client/lib/report_render.h"
+#include "common/report/report_render.h"
 #include "common/report/report.h"
 #include "common/report/report_json.h"
 
-namespace hipforge::client {
+namespace hipforge::report {
 namespace {
 
 using nlohmann::json;
@@ -238,4 +238,4 @@ std::string RenderJUnit(const json& report) {
   return out.str();
 }
 
-}  // namespace hipforge::client
+}  // namespace hipforge::report
