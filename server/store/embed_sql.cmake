@@ -1,13 +1,16 @@
 cmake_minimum_required(VERSION 3.25)
 # Writes a C++ source embedding the .sql files, so binaries do not depend on the source tree.
-# Inputs: OUT (file to write), MIGRATIONS and QUERIES (';'-separated .sql paths, passed with '|').
+# Inputs: OUT (file to write), MIGRATIONS, REPEATABLES and QUERIES (';'-separated .sql paths, passed with '|').
 string(REPLACE "|" ";" MIGRATIONS "${MIGRATIONS}")
+string(REPLACE "|" ";" REPEATABLES "${REPEATABLES}")
 string(REPLACE "|" ";" QUERIES "${QUERIES}")
 set(body "// Generated from server/sql by server/store/embed_sql.cmake. Do not edit.\n")
 string(APPEND body "#include \"server/store/sql_catalog.h\"\n\nnamespace hipforge::server::sql {\n")
-foreach(list_name MIGRATIONS QUERIES)
+foreach(list_name MIGRATIONS REPEATABLES QUERIES)
   if(list_name STREQUAL "MIGRATIONS")
     string(APPEND body "const std::vector<EmbeddedSqlFile>& EmbeddedMigrationFiles() {\n")
+  elseif(list_name STREQUAL "REPEATABLES")
+    string(APPEND body "const std::vector<EmbeddedSqlFile>& EmbeddedRepeatableFiles() {\n")
   else()
     string(APPEND body "const std::vector<EmbeddedSqlFile>& EmbeddedQueryFiles() {\n")
   endif()

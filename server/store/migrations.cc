@@ -1,5 +1,7 @@
-// Migration runner: applies the embedded server/sql/migrations in version order.
+// Migration runner: applies the embedded server/sql/migrations in version order, then the repeatable files whose
+// text changed.
 #include <cctype>
+#include <map>
 #include <set>
 
 #include <pqxx/pqxx>
@@ -21,6 +23,27 @@ bool IsValidSchemaName(const std::string& schema) {
   }
   return true;
 }
+
+namespace {
+
+// After the migrations, in their transaction: a repeatable file runs when the schema last applied other text (or
+// none), so a function's one definition lives in one file instead of a migration re-creating it whole each time.
+void ApplyRepeatables(pqxx::work& tx, const std::map<std::string, std::string>& queries, const std::string& schema) {
+  tx.exec(queries.at("create_schema_repeatables"));
+  std::map<std::string, std::string> applied;
+  for (const auto& row : tx.exec(queries.at("applied_repeatables"))) {
+    applied[row[0].as<std::string>()] = row[1].as<std::string>();
+  }
+  for (const sql::Repeatable& repeatable : sql::Repeatables()) {
+    const auto it = applied.find(repeatable.name);
+    if (it != applied.end() && it->second == repeatable.sha256) continue;
+    spdlog::info("store: applying {} to schema {}", repeatable.name, schema);
+    tx.exec(repeatable.sql);
+    tx.exec_params(queries.at("record_repeatable"), repeatable.name, repeatable.sha256);
+  }
+}
+
+}  // namespace
 
 absl::StatusOr<std::vector<int>> ApplyMigrations(const std::string& database_url, const std::string& schema) {
   if (!IsValidSchemaName(schema)) return absl::InvalidArgumentError("invalid schema name: " + schema);
@@ -48,6 +71,7 @@ absl::StatusOr<std::vector<int>> ApplyMigrations(const std::string& database_url
       tx.exec_params(queries->at("record_migration"), migration.version, migration.name);
       applied_now.push_back(migration.version);
     }
+    ApplyRepeatables(tx, *queries, schema);
     tx.commit();
   } catch (const pqxx::broken_connection& error) {
     return absl::UnavailableError(std::string("cannot connect to PostgreSQL: ") + error.what());

@@ -31,7 +31,8 @@ absl::StatusOr<std::unique_ptr<JobStore>> OpenPostgresJobStore(const PostgresSto
 // NOTIFY channel names and quoted identifiers.
 bool IsValidSchemaName(const std::string& schema);
 
-// Applies pending migrations in one transaction holding an advisory lock; returns the versions applied.
+// Applies pending migrations, then the repeatable files whose text changed (server/sql/repeatable), in one
+// transaction holding an advisory lock; returns the migration versions applied.
 absl::StatusOr<std::vector<int>> ApplyMigrations(const std::string& database_url, const std::string& schema);
 
 }  // namespace hipforge::server

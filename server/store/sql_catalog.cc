@@ -5,6 +5,7 @@
 #include <set>
 
 #include "absl/status/status.h"
+#include "common/sha256.h"
 
 namespace hipforge::server::sql {
 namespace {
@@ -55,6 +56,16 @@ absl::StatusOr<std::vector<Migration>> Migrations() {
   std::sort(migrations.begin(), migrations.end(),
             [](const Migration& a, const Migration& b) { return a.version < b.version; });
   return migrations;
+}
+
+std::vector<Repeatable> Repeatables() {
+  std::vector<Repeatable> repeatables;
+  for (const auto& file : EmbeddedRepeatableFiles()) {
+    repeatables.push_back({std::string(file.name), std::string(file.text), Sha256Hex(file.text)});
+  }
+  std::sort(repeatables.begin(), repeatables.end(),
+            [](const Repeatable& a, const Repeatable& b) { return a.name < b.name; });
+  return repeatables;
 }
 
 absl::StatusOr<std::map<std::string, std::string>> ParseNamedQueries(std::string_view file_name,
