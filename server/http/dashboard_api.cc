@@ -346,8 +346,8 @@ HttpResponse DashboardApi::JobResource(const HttpRequest& request, const Caller&
   if (resource == "findings" || resource == "findings/rules") {
     const bool rules = resource == "findings/rules";
     Params params(request, rules ? std::set<std::string>{"since"}
-                                 : std::set<std::string>{"rule", "path", "severity", "auto_fixed", "change", "since",
-                                                         "page_size", "page_token"});
+                                 : std::set<std::string>{"rule", "path", "severity", "auto_fixed", "inactive",
+                                                         "change", "since", "page_size", "page_token"});
     if (params.problem()) return Error(400, *params.problem());
     // new/fixed/unchanged compare with `since` (a job of the same repository), by default the repository's
     // previous finished job.
@@ -380,6 +380,9 @@ HttpResponse DashboardApi::JobResource(const HttpRequest& request, const Caller&
     auto auto_fixed = params.OneOf("auto_fixed", {"true", "false"});
     if (!auto_fixed.ok()) return Error(auto_fixed.status());
     if (*auto_fixed) query.auto_fixed = **auto_fixed == "true";
+    auto inactive = params.OneOf("inactive", {"true", "false"});
+    if (!inactive.ok()) return Error(inactive.status());
+    if (*inactive) query.inactive = **inactive == "true";
     auto change = params.OneOf("change", {"all", "new", "fixed", "unchanged"});
     if (!change.ok()) return Error(change.status());
     const std::string mode = change->value_or("all");

@@ -54,6 +54,7 @@ struct DashboardFindingQuery {
   Presence presence = Presence::kAny;
   std::optional<std::string> rule_id, path, severity;
   std::optional<bool> auto_fixed;
+  std::optional<bool> inactive;  // in code the build does not compile
   std::optional<FindingCursor> after;
   int page_size = 100;
 };

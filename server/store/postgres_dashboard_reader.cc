@@ -104,7 +104,7 @@ class PostgresDashboardReader final : public DashboardReader {
     const char* presence = query.presence == DashboardFindingQuery::Presence::kOnlyHere ? "only"
                            : query.presence == DashboardFindingQuery::Presence::kInBoth ? "both"
                                                                                          : "any";
-    std::optional<std::string> rule, path, line, ordinal, auto_fixed;
+    std::optional<std::string> rule, path, line, ordinal, auto_fixed, inactive;
     if (query.after) {
       rule = query.after->rule_id;
       path = query.after->path;
@@ -112,11 +112,12 @@ class PostgresDashboardReader final : public DashboardReader {
       ordinal = std::to_string(query.after->ordinal);
     }
     if (query.auto_fixed) auto_fixed = *query.auto_fixed ? "true" : "false";
+    if (query.inactive) inactive = *query.inactive ? "true" : "false";
     return Read<DashboardFindingPage>([&](pqxx::nontransaction& tx) -> absl::StatusOr<DashboardFindingPage> {
       const auto rows = tx.exec_prepared("dashboard_findings", team, query.job_id, NullOr(query.other_job_id),
                                          NullOr(query.rule_id), NullOr(query.path), NullOr(query.severity),
                                          NullOr(rule), NullOr(path), NullOr(line), NullOr(ordinal), presence,
-                                         NullOr(auto_fixed), query.page_size + 1);
+                                         NullOr(auto_fixed), query.page_size + 1, NullOr(inactive));
       DashboardFindingPage page;
       for (const auto& row : rows) {
         if (static_cast<int>(page.findings_json.size()) == query.page_size) {

@@ -48,7 +48,8 @@ async function check(name, body) {
 
 try {
   // The repository: an example CUDA tree in a real git checkout; the first commit carries an extra file
-  // with warp-size assumptions that the analyzer flags, the second removes it.
+  // with warp-size assumptions that the analyzer flags (one sits in code the build does not compile), the second
+  // removes it.
   const repo = join(work, 'vector-app');
   cpSync(join(source, 'examples', 'cuda-vector-stats'), repo, { recursive: true });
   writeFileSync(join(repo, 'warp_extra.cu'), `#include <cuda_runtime.h>
@@ -58,6 +59,9 @@ __global__ void warp_sum(const float* in, float* out) {
   if (threadIdx.x % 32 == 0) out[threadIdx.x / 32] = v;
   unsigned ballot = __ballot_sync(0xffffffff, v > 0.0f);
   if (ballot == 0xffffffff) out[0] = 0;
+#if USE_PTX_FENCE
+  asm volatile("brkpt;");  // HB201 in an #if branch not taken: an inactive finding, never open work
+#endif
 }
 `);
   const git = (...a) => execFileSync('git', ['-C', repo, '-c', 'user.name=ci', '-c', 'user.email=ci@example.com', ...a]);
@@ -309,7 +313,7 @@ __global__ void warp_sum(const float* in, float* out) {
   };
   const shownFindings = (scope) => scope.locator('[data-testid=finding]').evaluateAll((list) => list.map((f) =>
     ({ rule: f.dataset.rule, line: Number(f.dataset.line), path: f.dataset.path, severity: f.dataset.severity,
-       autoFixed: f.dataset.autoFixed === 'true', fingerprint: f.dataset.fingerprint })));
+       autoFixed: f.dataset.autoFixed === 'true', inactive: f.dataset.inactive === 'true', fingerprint: f.dataset.fingerprint })));
   // Waits until the findings page shows the filters of the URL and every bucket's first page.
   const waitLoaded = async () => {
     await page.getByTestId('bucket').first().waitFor();
@@ -333,7 +337,7 @@ __global__ void warp_sum(const float* in, float* out) {
     await waitLoaded();
     const expected = [];
     for (const [severity, autoFixed] of [['error', 'false'], ['warning', 'false'], ['note', 'false'], [undefined, 'true']]) {
-      expected.push(...await allFindings(first, { auto_fixed: autoFixed, ...(severity ? { severity } : {}) }));
+      expected.push(...await allFindings(first, { auto_fixed: autoFixed, inactive: 'false', ...(severity ? { severity } : {}) }));
     }
     assert.ok(expected.length <= 100, 'the example fits one page per bucket');
     const shown = await shownFindings(page);
@@ -359,7 +363,7 @@ __global__ void warp_sum(const float* in, float* out) {
     await page.getByTestId('filter-open').check();
     await page.waitForFunction(() => location.hash.includes('open=1'));
     await waitLoaded();
-    const open = await allFindings(first, { auto_fixed: 'false' });
+    const open = await allFindings(first, { auto_fixed: 'false', inactive: 'false' });
     let shown = await shownFindings(page);
     assert.equal(shown.length, open.length);
     assert.ok(shown.every((f) => !f.autoFixed));
@@ -369,7 +373,7 @@ __global__ void warp_sum(const float* in, float* out) {
     await page.waitForFunction(() => location.hash.includes('severity=warning'));
     await waitLoaded();
     shown = await shownFindings(page);
-    assert.equal(shown.length, (await allFindings(first, { auto_fixed: 'false', severity: 'warning' })).length);
+    assert.equal(shown.length, (await allFindings(first, { auto_fixed: 'false', inactive: 'false', severity: 'warning' })).length);
     assert.ok(shown.every((f) => f.severity === 'warning'));
     await shot('4b-findings-open-warnings');
 
@@ -380,7 +384,7 @@ __global__ void warp_sum(const float* in, float* out) {
     await page.waitForFunction((r) => location.hash.includes(`rule=${r}`), rule.rule_id);
     await waitLoaded();
     shown = await shownFindings(page);
-    assert.equal(shown.length, rule.count);
+    assert.equal(shown.length, rule.count - rule.inactive, 'inactive findings stay hidden');
     assert.ok(shown.every((f) => f.rule === rule.rule_id));
 
     await page.getByTestId('filter-clear').click();
@@ -391,7 +395,7 @@ __global__ void warp_sum(const float* in, float* out) {
     await page.waitForFunction(() => location.hash.includes('path='));
     await waitLoaded();
     shown = await shownFindings(page);
-    assert.equal(shown.length, (await allFindings(first, { path })).length);
+    assert.equal(shown.length, (await allFindings(first, { path, inactive: 'false' })).length);
     assert.ok(shown.every((f) => f.path === path));
     assert.equal(await page.getByTestId('filter-path').inputValue(), path);
     const hunks = (await api(`jobs/${first}/patch?path=${encodeURIComponent(path)}`)).hunks;
@@ -401,6 +405,34 @@ __global__ void warp_sum(const float* in, float* out) {
       assert.ok(patch.startsWith(`--- a/${path}\n+++ b/${path}\n${hunks[0].header}\n`), patch.slice(0, 200));
     }
     await shot('4c-findings-one-file');
+  });
+
+  await check('findings: inactive findings (code the build does not compile) hidden by default with their count, shown on request', async () => {
+    const inactive = await allFindings(first, { inactive: 'true' });
+    assert.ok(inactive.length > 0, 'warp_extra.cu has an #if branch not taken');
+    assert.equal(firstJob.summary.inactive, inactive.length);
+    await page.goto(`${http}/#/job/${first}/findings`);
+    await waitLoaded();
+    assert.match(await page.getByTestId('inactive-hidden').innerText(),
+      new RegExp(`^${inactive.length} finding\\(s\\) in code the build does not compile .* hidden`));
+    assert.equal(await page.getByTestId('inactive-count').innerText(), String(inactive.length));
+    assert.equal(await page.getByTestId('filter-inactive').isChecked(), false);
+    assert.deepEqual((await shownFindings(page)).filter((f) => f.inactive), [], 'none listed by default');
+    await page.getByTestId('show-inactive').click();
+    await page.waitForFunction(() => location.hash.includes('inactive=1'));
+    await waitLoaded();
+    assert.equal(await page.getByTestId('filter-inactive').isChecked(), true);
+    assert.equal(await page.getByTestId('inactive-hidden').count(), 0);
+    const bucket = page.locator('[data-testid=bucket][data-bucket=inactive]');
+    assert.match(await bucket.locator('h3').innerText(), /does not compile/);
+    const listed = await shownFindings(bucket);
+    assert.deepEqual(listed.map((f) => f.fingerprint + f.line), inactive.map((f) => f.fingerprint + f.line));
+    assert.ok(listed.every((f) => f.inactive));
+    assert.deepEqual(await bucket.getByTestId('fix-state').allInnerTexts(), inactive.map(() => 'inactive (not compiled)'));
+    // Only in their own bucket: the open-work buckets still leave them out.
+    const elsewhere = await page.locator('[data-testid=bucket]:not([data-bucket=inactive]) [data-testid=finding][data-inactive=true]').count();
+    assert.equal(elsewhere, 0);
+    await shot('4d-findings-inactive-shown');
   });
 
   await check('rule docs open rendered, not as raw Markdown', async () => {

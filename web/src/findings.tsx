@@ -36,10 +36,11 @@ function FindingItem({ f, listChange, patchJob, onPath }: { f: Json; listChange?
   const where = `${f.path || '(repository)'}${f.line ? `:${f.line}` : ''}`;
   return (
     <div class="finding" data-testid="finding" data-rule={f.rule_id} data-line={f.line} data-path={f.path}
-         data-severity={f.severity} data-auto-fixed={String(f.auto_fixed)} data-fingerprint={f.fingerprint}>
+         data-severity={f.severity} data-auto-fixed={String(f.auto_fixed)} data-inactive={String(!!f.inactive)} data-fingerprint={f.fingerprint}>
       <div class="finding-head">
         <Badge value={f.severity} />{' '}
-        <span data-testid="fix-state" class={f.auto_fixed ? 'fix-state fixed' : 'fix-state open'}>{f.auto_fixed ? 'auto-fixed' : 'needs a person'}</span>
+        <span data-testid="fix-state" class={f.auto_fixed || f.inactive ? 'fix-state fixed' : 'fix-state open'}>
+          {f.inactive ? 'inactive (not compiled)' : f.auto_fixed ? 'auto-fixed' : 'needs a person'}</span>
         {change && <> <Badge value={`change-${change}`} label={change} testid="change-badge" /></>}
         {' '}<a class="rule-id" href={link('rule', f.rule_id)}>{f.rule_id}</a>{' '}
         {onPath && f.path ? <a class="where" data-testid="finding-path" href="javascript:void 0" title="only this file"
@@ -93,7 +94,7 @@ function RuleTable({ rules, onRule }: { rules: Json[]; onRule: (r: string) => vo
             {' '}<a class="small" data-testid="rule-doc" href={link('rule', r.rule_id)}>doc</a></td>
           <td><Badge value={r.severity} /></td>
           <td class="num" data-testid="rule-count">{r.count}</td>
-          <td class="num" data-testid="rule-open">{r.count - r.auto_fixed}</td>
+          <td class="num" data-testid="rule-open">{r.open ?? r.count - r.auto_fixed}</td>
           <td class="num">{r.new ?? '—'}</td><td class="num">{r.files}</td><td class="muted">{r.message}</td>
         </tr>))}</tbody>
     </table>
@@ -101,6 +102,7 @@ function RuleTable({ rules, onRule }: { rules: Json[]; onRule: (r: string) => vo
 }
 
 function FilterBar({ filters, rules, paths, set }: { filters: FindingFilters; rules: Json[]; paths: string[]; set: (f: FindingFilters) => void }) {
+  const inactive = rules.reduce((n, r) => n + (r.inactive ?? 0), 0);
   const select = (testid: string, value: string | undefined, options: [string, string][], on: (v: string) => void) =>
     <select data-testid={testid} value={value ?? ''} onChange={(e) => on((e.target as HTMLSelectElement).value)}>
       {options.map(([v, label]) => <option value={v}>{label}</option>)}</select>;
@@ -116,9 +118,21 @@ function FilterBar({ filters, rules, paths, set }: { filters: FindingFilters; ru
         (v) => set({ ...filters, path: v || undefined }))}
       {' '}change {select('change', filters.change ?? 'all', [['all', 'all'], ['new', 'new since the compared job'],
         ['unchanged', 'unchanged'], ['fixed', 'fixed since the compared job']], (v) => set({ ...filters, change: v }))}
+      {' '}<label title="findings in code the build does not compile (an #if branch not taken): listed, never open work">
+        <input type="checkbox" data-testid="filter-inactive" checked={!!filters.inactive}
+               onChange={(e) => set({ ...filters, inactive: (e.target as HTMLInputElement).checked })} /> inactive (<span data-testid="inactive-count">{inactive}</span>)</label>
       {' '}<a href="javascript:void 0" data-testid="filter-clear" onClick={(e) => { e.preventDefault(); set({ open: false }); }}>clear</a>
     </p>
   );
+}
+
+// Inactive findings are hidden by default; the page says how many, and how to see them.
+function InactiveNote({ rules, filters, set }: { rules: Json[]; filters: FindingFilters; set: (f: FindingFilters) => void }) {
+  const count = rules.reduce((n, r) => n + (r.inactive ?? 0), 0);
+  if (count === 0 || filters.inactive) return null;
+  return <p class="muted" data-testid="inactive-hidden" data-count={count}>{count} finding(s) in code the build does not compile
+    (an <code>#if</code> branch not taken) hidden: listed, never open work.{' '}
+    <a href="javascript:void 0" data-testid="show-inactive" onClick={(e) => { e.preventDefault(); set({ ...filters, inactive: true }); }}>show them</a></p>;
 }
 
 export function Findings({ id, filters }: { id: string; filters: FindingFilters }) {
@@ -138,6 +152,7 @@ export function Findings({ id, filters }: { id: string; filters: FindingFilters 
       <details class="rules-box" open><summary>By rule</summary>
         <RuleTable rules={rules.data.rules} onRule={(r) => set({ ...filters, rule: r })} /></details>
       <FilterBar filters={filters} rules={rules.data.rules} paths={options} set={set} />
+      <InactiveNote rules={rules.data.rules} filters={filters} set={set} />
       {filters.path && <p><button data-testid="download-file-patch" onClick={savePatch}>download the patch of {filters.path}</button></p>}
       {bucketsFor(filters).map((b) => (
         <section class={`bucket bucket-${b.key}`} data-testid="bucket" data-bucket={b.key}>

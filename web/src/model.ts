@@ -101,19 +101,25 @@ export function contextAround(hunks: Json[] | undefined, line: number, radius = 
 
 // ---- open work first ----------------------------------------------------------------------------------------
 
-export interface FindingFilters { open: boolean; severity?: string; rule?: string; path?: string; change?: string }
+// `inactive`: also list the findings in code the build does not compile (never open; hidden by default).
+export interface FindingFilters { open: boolean; severity?: string; rule?: string; path?: string; change?: string; inactive?: boolean }
+
 
 export interface Bucket { key: string; title: string; params: Record<string, string> }
 
 // Errors a person must fix, then warnings that may compute wrong, then notes, then what the translation fixed:
-// each bucket is one server-side filter, so every bucket pages on its own and the order costs nothing.
+// each bucket is one server-side filter, so every bucket pages on its own and the order costs nothing. Findings in
+// code the build does not compile are never open work: kept out of every bucket, listed last on their own when asked.
 export function bucketsFor(filters: FindingFilters): Bucket[] {
-  const all: Bucket[] = [
+  const all: Bucket[] = ([
     { key: 'open-error', title: 'Errors needing a person (will not build or run on AMD)', params: { auto_fixed: 'false', severity: 'error' } },
     { key: 'open-warning', title: 'Warnings needing a person (may compute wrong on AMD)', params: { auto_fixed: 'false', severity: 'warning' } },
     { key: 'open-note', title: 'Notes needing a person (performance)', params: { auto_fixed: 'false', severity: 'note' } },
     { key: 'fixed', title: 'Fixed automatically by the translation', params: { auto_fixed: 'true' } },
-  ];
+  ] as Bucket[]).map((b) => ({ ...b, params: { ...b.params, inactive: 'false' } }));
+  if (filters.inactive) {
+    all.push({ key: 'inactive', title: 'In code the build does not compile (inactive: listed, never open)', params: { inactive: 'true' } });
+  }
   const extra: Record<string, string> = {};
   if (filters.rule) extra.rule = filters.rule;
   if (filters.path) extra.path = filters.path;
@@ -126,12 +132,13 @@ export function bucketsFor(filters: FindingFilters): Bucket[] {
 
 export function filtersFromQuery(query: URLSearchParams): FindingFilters {
   return { open: query.get('open') === '1', severity: query.get('severity') || undefined, rule: query.get('rule') || undefined,
-           path: query.get('path') || undefined, change: query.get('change') || undefined };
+           path: query.get('path') || undefined, change: query.get('change') || undefined, inactive: query.get('inactive') === '1' };
 }
 
 export function filtersToQuery(f: FindingFilters): string {
   const q = new URLSearchParams();
   if (f.open) q.set('open', '1');
+  if (f.inactive) q.set('inactive', '1');
   for (const key of ['severity', 'rule', 'path', 'change'] as const) if (f[key] && f[key] !== 'all') q.set(key, f[key]!);
   return q.toString() ? '?' + q : '';
 }

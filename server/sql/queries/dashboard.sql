@@ -64,7 +64,8 @@ WHERE j.team = $1 AND j.id = $2::uuid
 -- name: dashboard_findings
 -- Findings of job $2 in rule -> path -> line order, keyset after ($7, $8, $9, $10). $11: only those whose
 -- fingerprint is absent from job $3 ('only'), present in it ('both'), or any ('any'); each row says
--- whether job $3 has it ("in_other", null without $3).
+-- whether job $3 has it ("in_other", null without $3). $12 auto-fixed, $14 inactive (in code the build does not
+-- compile): either, when null.
 SELECT f.rule_id, f.path, f.line, f.ordinal,
        jsonb_build_object('rule_id', f.rule_id, 'severity', f.severity, 'path', f.path, 'line', f.line,
                           'column', f.col, 'message', f.message, 'fix', f.fix, 'auto_fixed', f.auto_fixed,
@@ -78,6 +79,7 @@ WHERE f.job_id = $2::uuid
   AND ($5::text IS NULL OR f.path = $5::text)
   AND ($6::text IS NULL OR f.severity = $6::text)
   AND ($12::boolean IS NULL OR f.auto_fixed = $12::boolean)
+  AND ($14::boolean IS NULL OR f.inactive = $14::boolean)
   AND ($7::text IS NULL OR (f.rule_id, f.path, f.line, f.ordinal) > ($7::text, $8::text, $9::integer, $10::integer))
   AND ($11::text = 'any'
        OR ($11::text = 'only' AND NOT EXISTS (
@@ -88,10 +90,14 @@ ORDER BY f.rule_id, f.path, f.line, f.ordinal
 LIMIT $13::integer
 
 -- name: dashboard_finding_rules
--- Per rule of job $2: counts, auto-fixed, files, and (with $3) how many are new against job $3.
+-- Per rule of job $2: counts, auto-fixed, inactive, open (neither: job_summary's definition), files, and (with $3)
+-- how many are new against job $3.
 SELECT coalesce(jsonb_agg(r ORDER BY r->>'rule_id'), '[]'::jsonb)::text FROM (
   SELECT jsonb_build_object('rule_id', f.rule_id, 'severity', min(f.severity), 'count', count(*),
-                            'auto_fixed', count(*) FILTER (WHERE f.auto_fixed), 'files', count(DISTINCT f.path),
+                            'auto_fixed', count(*) FILTER (WHERE f.auto_fixed),
+                            'inactive', count(*) FILTER (WHERE f.inactive),
+                            'open', count(*) FILTER (WHERE NOT f.auto_fixed AND NOT f.inactive),
+                            'files', count(DISTINCT f.path),
                             'message', min(f.message),
                             'new', CASE WHEN $3::uuid IS NULL THEN NULL ELSE count(*) FILTER (WHERE NOT EXISTS (
                                SELECT 1 FROM report_findings o WHERE o.job_id = $3::uuid AND o.fingerprint = f.fingerprint)) END) AS r
