@@ -271,13 +271,14 @@ HttpResponse DashboardApi::JobResource(const HttpRequest& request, const Caller&
   if (resource == "events") return Events(request, caller, job_id);
   if (absl::StartsWith(resource, "download/")) return Download(request, caller, job_id, resource.substr(9));
 
-  // A finished job's views change only when its report does (or its repository's previous job, which
-  // new/fixed compare with): the ETag covers those and the whole request target.
+  // A finished job's views change only when its report does, its repository's previous job (which new/fixed
+  // compare with) or its team's gate definition (which judges it): the ETag covers those and the request target.
   const bool final = IsTerminal(head->state);
   std::string etag;
   if (final) {
-    etag = absl::StrCat("\"", Sha256Hex(absl::StrCat(request.target, "|", head->updated_micros, "|", head->report_micros,
-                                                     "|", head->previous_job_id.value_or(""))).substr(0, 32), "\"");
+    const std::string inputs = absl::StrCat(request.target, "|", head->updated_micros, "|", head->report_micros, "|",
+                                            head->previous_job_id.value_or(""), "|", head->team_gate_micros);
+    etag = absl::StrCat("\"", Sha256Hex(inputs).substr(0, 32), "\"");
     const std::string if_none_match = request.Header("if-none-match");
     for (absl::string_view candidate : absl::StrSplit(if_none_match, ',')) {
       candidate = absl::StripAsciiWhitespace(candidate);

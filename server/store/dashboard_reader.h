@@ -21,6 +21,7 @@ struct DashboardJobHead {
   int64_t report_micros = 0;                   // 0 without a report
   std::optional<std::string> previous_job_id;  // latest finished job of the repository before this one
   std::string repository;                      // repository key (repository, else job name)
+  int64_t team_gate_micros = 0;                // when the team's gate definition last changed (0: none)
 };
 
 struct DashboardJobFilter {

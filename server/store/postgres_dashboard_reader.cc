@@ -183,6 +183,7 @@ class PostgresDashboardReader final : public DashboardReader {
     head.report_micros = rows[0][2].as<int64_t>();
     if (!rows[0][3].is_null()) head.previous_job_id = rows[0][3].as<std::string>();
     head.repository = rows[0][4].as<std::string>();
+    head.team_gate_micros = rows[0][5].as<int64_t>();
     return head;
   }
 

@@ -273,6 +273,37 @@ __global__ void warp_sum(const float* in, float* out) {
     await shot('3c-job-downloads');
   });
 
+  await check('job: the gate panel marks conditions the definition does not require and names its source', async () => {
+    const gateCli = (...a) => execFileSync(serverBin, ['gate', ...a, '--data-dir', dataDir], { encoding: 'utf8' });
+    const panel = async () => {
+      await page.goto(`${http}/#/job/${second}`);
+      await page.reload();  // the same job read again: the browser revalidates it (ETag)
+      await page.getByTestId('gate-definition').waitFor();
+      const gate = (await api(`jobs/${second}`)).summary.gate;
+      const rows = await page.getByTestId('condition').evaluateAll((list) => list.map((r) =>
+        ({ name: r.dataset.condition, required: r.dataset.required, words: r.querySelector('[data-testid=condition-required]').textContent })));
+      assert.deepEqual(rows, gate.conditions.map((c) => ({ name: c.name, required: String(c.required),
+        words: c.required ? 'required' : 'not required' })));
+      return { gate, source: await page.getByTestId('gate-source').innerText(), text: await page.getByTestId('gate-definition').innerText() };
+    };
+    gateCli('set', '--team', 'web', '--require', 'builds,findings');
+    try {
+      const { gate, source, text } = await panel();
+      assert.equal(gate.definition.source, 'team');
+      assert.match(source, /team's definition/);
+      assert.match(text, /requires builds, findings/);
+      assert.deepEqual(gate.conditions.filter((c) => !c.required).map((c) => c.name), ['tests', 'parity', 'warnings']);
+      assert.equal(await page.locator('[data-testid=condition][data-required=false]').count(), 3);
+      await shot('3d-job-gate-team-definition');
+    } finally {
+      gateCli('unset', '--team', 'web');
+    }
+    const { gate, source } = await panel();
+    assert.equal(gate.definition.source, 'default');
+    assert.match(source, /default/);
+    assert.equal(await page.locator('[data-testid=condition][data-required=false]').count(), 0);
+  });
+
   await check('job: a builds verdict names what was not proved; library kernels fold apart (API answers stubbed)', async () => {
     const notProved = ['tests: 4 not run (not run on a GPU: compile-only worker)', 'parity: no case compared HIP\'s outputs with CUDA\'s'];
     await page.route(`**/api/v1/jobs/${second}`, async (route) => {

@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { FINAL, download, get, short, stateName, watch } from './api';
 import { ChartView } from './charts';
-import { downloadsOf, libraryOf, progressLine, verdictOf } from './model';
+import { downloadsOf, gateSourceWords, libraryOf, progressLine, verdictOf } from './model';
 import { Badge, Gate, Loading, link, num, useData, type Json } from './ui';
 
 function VerdictPanel({ job }: { job: Json }) {
@@ -38,6 +38,24 @@ function Downloads({ job }: { job: Json }) {
         <code data-testid="cli-downloads">migrate-cli report {job.id} --format sarif -o {short(job.id)}.sarif; migrate-cli fetch {job.id} --patch {short(job.id)}.patch --out {short(job.id)}-hip</code></div>
       {error && <div class="error-box" data-testid="download-error">{error}</div>}
     </div>
+  );
+}
+
+// Every condition is shown; those the gate's definition does not require are marked so (the gate ignores them).
+function GatePanel({ gate }: { gate: Json }) {
+  const definition = gate.definition ?? {};
+  return (
+    <>
+      <h3>Migration gate</h3>
+      <p data-testid="gate-definition" data-source={definition.source ?? 'default'}>
+        <Gate gate={gate} /> · definition from <strong data-testid="gate-source">{gateSourceWords(definition.source)}</strong>:
+        {' '}requires {(definition.requires ?? []).join(', ') || 'nothing'}</p>
+      <table data-testid="conditions"><thead><tr><th>condition</th><th>status</th><th>in the gate</th><th>detail</th></tr></thead>
+        <tbody>{gate.conditions.map((c: Json) =>
+          <tr data-testid="condition" data-condition={c.name} data-required={String(c.required)} class={c.required ? '' : 'not-required'}>
+            <td>{c.name}</td><td><Badge value={c.status} /></td>
+            <td data-testid="condition-required">{c.required ? 'required' : 'not required'}</td><td>{c.detail}</td></tr>)}</tbody></table>
+    </>
   );
 }
 
@@ -159,9 +177,7 @@ export function Job({ id }: { id: string }) {
       <p class="tabs"><a data-testid="findings-link" href={link('job', id, 'findings')}>Findings →</a>
         {j.previous_job_id && <a data-testid="compare-previous" href={link('compare', j.previous_job_id, id)}>Compare with previous job →</a>}</p>
       <Downloads job={j} />
-      <h3>Gate conditions</h3>
-      <table data-testid="conditions"><tbody>{s.gate.conditions.map((c: Json) =>
-        <tr><td>{c.name}</td><td><Badge value={c.status} /></td><td>{c.detail}</td></tr>)}</tbody></table>
+      <GatePanel gate={s.gate} />
       <h3>Builds: arch matrix</h3>
       {builds.data ? <BuildMatrix builds={builds.data.builds} /> : <Loading error={builds.error} />}
       <Results id={id} reload={reload} />

@@ -34,6 +34,15 @@ export function verdictOf(job: Json): VerdictView {
   return { level: 'translated_only', headline: 'translated only', notProved: ['no build was made (translation only)'], stored: false };
 }
 
+// ---- gate definition ----------------------------------------------------------------------------------------
+
+// Where a gate's definition came from (docs/dashboard.md, "definition.source"), in words a lead can act on.
+export function gateSourceWords(source: string | undefined): string {
+  if (source === 'repository') return "the repository's hipforge.yaml (gate:)";
+  if (source === 'team') return "the team's definition (migrate-server gate set)";
+  return 'the default (every condition)';
+}
+
 // ---- live progress ------------------------------------------------------------------------------------------
 
 // One readable line per JobEvent, worded as `migrate-cli watch` prints it (client/lib/progress_display.cc), with

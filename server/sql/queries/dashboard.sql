@@ -3,8 +3,10 @@
 -- (job_json, job_summary: migration 0005), so aggregation and pagination stay in SQL.
 
 -- name: dashboard_job_head
--- Existence under the team, the ETag inputs and the job the repository's history compares with.
-SELECT j.state, micros(j.updated_at), coalesce(micros(d.updated_at), 0), previous_job(j)::text, j.repository_key
+-- Existence under the team, the ETag inputs and the job the repository's history compares with. The team's gate
+-- definition is an ETag input too: job_summary judges every job of the team by it when read.
+SELECT j.state, micros(j.updated_at), coalesce(micros(d.updated_at), 0), previous_job(j)::text, j.repository_key,
+       coalesce((SELECT micros(g.updated_at) FROM team_gates g WHERE g.team = j.team), 0)
 FROM jobs j LEFT JOIN report_documents d ON d.job_id = j.id
 WHERE j.team = $1 AND j.id = $2::uuid
 

@@ -219,6 +219,30 @@ TEST_F(GateDefinitionTest, ATeamDefinitionAppliesWhenTheRepositoryHasNone) {
   EXPECT_THAT(err_.str(), HasSubstr("no gate definition"));
 }
 
+// A browser revalidates a finished job with If-None-Match: the team's definition judges the job when read, so a
+// changed definition must not be answered 304 with the old gate.
+TEST_F(GateDefinitionTest, AFinishedJobsETagChangesWithItsTeamsDefinition) {
+  const std::string job = RunJob("", json::array(), Validation(0));
+  const std::map<std::string, std::string> token = {{"authorization", "Bearer qa-token"}};
+  auto etag_of = [&] { return HttpGet(app_->http_port(), "/api/v1/jobs/" + job, token).headers["etag"]; };
+  auto revalidate = [&](const std::string& etag) {
+    std::map<std::string, std::string> headers = token;
+    headers["if-none-match"] = etag;
+    return HttpGet(app_->http_port(), "/api/v1/jobs/" + job, headers).status;
+  };
+  const std::string by_default = etag_of();
+  ASSERT_FALSE(by_default.empty());
+  EXPECT_EQ(revalidate(by_default), 304);
+  ASSERT_EQ(GateCommand({"set", "--team", "qa", "--require", "builds,findings"}), 0) << err_.str();
+  EXPECT_EQ(revalidate(by_default), 200);
+  const std::string by_team = etag_of();
+  EXPECT_NE(by_team, by_default);
+  EXPECT_EQ(Gate(job)["definition"]["source"], "team");
+  ASSERT_EQ(GateCommand({"unset", "--team", "qa"}), 0) << err_.str();
+  EXPECT_EQ(revalidate(by_team), 200);
+  EXPECT_EQ(Gate(job)["definition"]["source"], "default");
+}
+
 TEST_F(GateDefinitionTest, AnOpenWarningBlocksOnlyAGateThatRequiresWarnings) {
   const json findings = json::array({Finding("HB201", "warning", 20), Finding("HB202", "warning", 30, true)});
   const std::string job = RunJob("", findings, Validation(2));
