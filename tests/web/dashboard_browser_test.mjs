@@ -102,6 +102,16 @@ __global__ void warp_sum(const float* in, float* out) {
   git('rm', '-q', 'warp_extra.cu');
   git('commit', '-q', '-m', 'drop the warp-size assumptions');
   const second = cli('submit', repo, '--translate-only', '--wait', '--wait-timeout', '600');
+  // A second repository of the team with nothing for a person to do: the portfolio lists it after vector-app.
+  const clean = join(work, 'clean-app');
+  mkdirSync(clean);
+  writeFileSync(join(clean, 'scale.cu'), `#include <cuda_runtime.h>
+__global__ void scale(float* x, float a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] *= a;
+}
+`);
+  const cleanJob = cli('submit', clean, '--repository', 'clean-app', '--no-git', '--translate-only', '--wait', '--wait-timeout', '600');
   const [firstJob, secondJob] = [await api(`jobs/${first}`), await api(`jobs/${second}`)];
   await check('the second job has fewer findings than the first', () => {
     assert.equal(firstJob.spec.repository, 'vector-app');
@@ -179,6 +189,45 @@ __global__ void warp_sum(const float* in, float* out) {
     assert.equal(await row.getByTestId('repository-verdict').getAttribute('data-level'), expectedLevel(expected.gate_job));
     assert.ok(!page.url().includes('token='), 'the token left the URL');
     await shot('1-overview');
+  });
+
+  // The portfolio's order as docs/dashboard.md states it: failed gate, nothing proved, no finished job, passed; then
+  // more open errors, more open may-compute-wrong warnings.
+  const gateRank = (r) => r.gate_job ? { failed: 0, not_validated: 1, not_proved: 1, passed: 3 }[r.gate_job.summary.gate.status] : 2;
+  const openWork = (summary) => summary.open_errors + summary.open_warnings;
+  const expectedTrend = (r) => !r.gate_job || !r.previous_gate_job ? 'first'
+    : Math.sign(openWork(r.gate_job.summary) - openWork(r.previous_gate_job.summary)) < 0 ? 'better'
+    : openWork(r.gate_job.summary) > openWork(r.previous_gate_job.summary) ? 'worse' : null;  // null: the gate decides
+  await check('portfolio: a row per repository with verdict, gate, open errors and warnings, trend; what needs work first', async () => {
+    await page.goto(`${http}/#/`);
+    await page.reload();
+    const repositories = (await api('teams/web/repositories?page_size=500')).repositories;
+    assert.equal(repositories.length, 2);
+    await page.locator('[data-testid=repository-row]').nth(repositories.length - 1).waitFor();
+    const order = await page.getByTestId('repository-row').evaluateAll((rows) => rows.map((r) => r.dataset.repository));
+    assert.deepEqual([...order].sort(), repositories.map((r) => r.repository).sort());
+    const byName = Object.fromEntries(repositories.map((r) => [r.repository, r]));
+    for (let i = 1; i < order.length; ++i) {
+      const [a, b] = [byName[order[i - 1]], byName[order[i]]];
+      const key = (r) => [gateRank(r), -(r.gate_job?.summary.open_errors ?? 0), -(r.gate_job?.summary.open_warnings ?? 0)];
+      const [ka, kb] = [key(a), key(b)];
+      const j = ka.findIndex((v, k) => v !== kb[k]);
+      assert.ok(j < 0 || ka[j] < kb[j], `${a.repository} (${ka}) before ${b.repository} (${kb})`);
+    }
+    assert.ok(openWork(byName['vector-app'].gate_job.summary) > openWork(byName['clean-app'].gate_job.summary));
+    assert.ok(order.indexOf('vector-app') < order.indexOf('clean-app'), `order: ${order}`);
+    for (const r of repositories) {
+      const row = page.locator(`[data-testid=repository-row][data-repository="${r.repository}"]`);
+      assert.equal(await row.getByTestId('repository-verdict').getAttribute('data-level'), expectedLevel(r.gate_job));
+      assert.equal(await row.getByTestId('gate-status').innerText(), r.gate_job.summary.gate.status);
+      assert.equal(await row.getByTestId('open-errors').innerText(), String(r.gate_job.summary.open_errors));
+      assert.equal(await row.getByTestId('open-warnings').innerText(), String(r.gate_job.summary.open_warnings));
+      const direction = await row.getByTestId('trend').getAttribute('data-direction');
+      if (expectedTrend(r) !== null) assert.equal(direction, expectedTrend(r), r.repository);
+    }
+    assert.equal(byName['vector-app'].previous_gate_job.id, first);
+    assert.equal(byName['clean-app'].previous_gate_job, null);
+    await shot('1b-portfolio');
   });
 
   await check('repository: its jobs, verdicts and trend charts dated by job date and commit', async () => {

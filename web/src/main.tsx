@@ -6,7 +6,7 @@ import { ChartView } from './charts';
 import { Compare, Findings } from './findings';
 import { Job } from './job';
 import { Markdown } from './markdown';
-import { filtersFromQuery, trendLabel } from './model';
+import { filtersFromQuery, portfolioOrder, trendLabel, trendOf } from './model';
 import { Badge, Gate, Loading, VerdictBadge, link, num, useData, useRoute, type Json } from './ui';
 
 // A token is tried before it is kept; a token refused later (or from a #token= link) comes back here with why.
@@ -36,29 +36,51 @@ function SignIn() {
   );
 }
 
+// Every page of the team's repositories (the API pages by name; the portfolio sorts them all by what needs work).
+async function allRepositories(team: string): Promise<Json[]> {
+  const out: Json[] = [];
+  for (let page_token = ''; ;) {
+    const page = await get(`teams/${encodeURIComponent(team)}/repositories`, { page_size: 500, page_token });
+    out.push(...page.repositories);
+    if (!(page_token = page.next_page_token)) return out;
+  }
+}
+
+// The lead's portfolio: one row per repository, what needs work first (model.portfolioOrder).
 function Overview({ team }: { team: string }) {
-  const { data, error } = useData(() => get(`teams/${encodeURIComponent(team)}/repositories`), [team]);
+  const { data, error } = useData(() => allRepositories(team), [team]);
   if (!data) return <Loading error={error} />;
+  const findings = (r: Json, query: string) => link('job', r.gate_job.id, 'findings') + query;
   return (
     <section>
-      <h2>Team {team}: migration gate per repository</h2>
+      <h2>Team {team}: portfolio</h2>
+      <p class="muted small">Latest finished job of each repository; what needs work first (failed gate, nothing proved, open errors,
+        open warnings that may compute wrong, getting worse). Trend: against the finished job before it.</p>
       <table data-testid="repositories">
-        <thead><tr><th>repository</th><th class="num">jobs</th><th>latest job</th><th>verdict (latest finished job)</th><th>gate</th><th>open errors</th><th>effort h</th></tr></thead>
+        <thead><tr><th>repository</th><th class="num">jobs</th><th>latest job</th><th>verdict (latest finished job)</th><th>gate</th>
+          <th class="num">open errors</th><th class="num">may compute wrong</th><th>trend</th><th class="num">effort h</th></tr></thead>
         <tbody>
-          {data.repositories.map((r: Json) => (
-            <tr data-testid="repository-row" data-repository={r.repository}>
-              <td><a href={link('repo', r.repository)}>{r.repository}</a></td>
-              <td class="num">{r.jobs}</td>
-              <td><a href={link('job', r.latest_job.id)}>{short(r.latest_job.id)}</a> <Badge value={r.latest_job.state} /></td>
-              <td><VerdictBadge job={r.gate_job} testid="repository-verdict" /></td>
-              <td><Gate gate={r.gate_job?.summary.gate} /></td>
-              <td class="num" data-testid="open-errors">{r.gate_job
-                ? <a href={link('job', r.gate_job.id, 'findings') + '?open=1&severity=error'}>{r.gate_job.summary.open_errors}</a> : '—'}</td>
-              <td class="num">{num(r.gate_job?.summary.engineer_hours, 1)}</td>
-            </tr>))}
+          {portfolioOrder(data).map((r: Json) => {
+            const trend = trendOf(r.gate_job, r.previous_gate_job);
+            return (
+              <tr data-testid="repository-row" data-repository={r.repository}>
+                <td><a href={link('repo', r.repository)}>{r.repository}</a></td>
+                <td class="num">{r.jobs}</td>
+                <td><a href={link('job', r.latest_job.id)}>{short(r.latest_job.id)}</a> <Badge value={r.latest_job.state} /></td>
+                <td><VerdictBadge job={r.gate_job} testid="repository-verdict" /></td>
+                <td><Gate gate={r.gate_job?.summary.gate} /></td>
+                <td class="num" data-testid="open-errors">{r.gate_job
+                  ? <a href={findings(r, '?open=1&severity=error')} title="errors needing a person">{r.gate_job.summary.open_errors}</a> : '—'}</td>
+                <td class="num" data-testid="open-warnings">{r.gate_job
+                  ? <a href={findings(r, '?open=1&severity=warning')} title="warnings needing a person: may compute wrong on AMD">{r.gate_job.summary.open_warnings}</a> : '—'}</td>
+                <td data-testid="trend" data-direction={trend.direction} title={trend.why} class={`trend trend-${trend.direction}`}>
+                  {trend.arrow} {trend.direction === 'first' ? 'no earlier job' : trend.direction}</td>
+                <td class="num">{num(r.gate_job?.summary.engineer_hours, 1)}</td>
+              </tr>);
+          })}
         </tbody>
       </table>
-      {data.repositories.length === 0 && <p class="muted">No jobs yet: <code>migrate-cli submit ./repo</code>.</p>}
+      {data.length === 0 && <p class="muted">No jobs yet: <code>migrate-cli submit ./repo</code>.</p>}
     </section>
   );
 }

@@ -113,7 +113,6 @@ export function contextAround(hunks: Json[] | undefined, line: number, radius = 
 // `inactive`: also list the findings in code the build does not compile (never open; hidden by default).
 export interface FindingFilters { open: boolean; severity?: string; rule?: string; path?: string; change?: string; inactive?: boolean }
 
-
 export interface Bucket { key: string; title: string; params: Record<string, string> }
 
 // Errors a person must fix, then warnings that may compute wrong, then notes, then what the translation fixed:
@@ -192,4 +191,41 @@ export function downloadsOf(job: Json): { what: string; label: string }[] {
     ...(hasReport ? [{ what: 'sarif', label: 'SARIF' }, { what: 'junit', label: 'JUnit XML' }] : []),
     ...(kinds.includes('build_log') ? [{ what: 'build-log', label: 'build log' }] : []),
   ];
+}
+
+// ---- portfolio ----------------------------------------------------------------------------------------------
+
+export interface TrendView { direction: 'better' | 'worse' | 'same' | 'first'; arrow: string; why: string }
+
+const GATE_RANK: Record<string, number> = { failed: 0, not_validated: 1, not_proved: 1, passed: 3 };
+
+// Is a repository getting better: its latest finished job against the finished job before it. Open work (errors
+// needing a person plus warnings that may compute wrong) decides; with the same open work, the gate does.
+export function trendOf(latest: Json, previous: Json): TrendView {
+  if (!latest) return { direction: 'first', arrow: '·', why: 'no finished job yet' };
+  if (!previous) return { direction: 'first', arrow: '·', why: 'first finished job: nothing to compare with' };
+  const s = latest.summary, p = previous.summary;
+  const open = (x: Json) => (x.open_errors ?? 0) + (x.open_warnings ?? 0);
+  const why = `since ${String(previous.id).slice(0, 8)}: open errors ${p.open_errors ?? 0} → ${s.open_errors ?? 0}, ` +
+    `may-compute-wrong warnings ${p.open_warnings ?? 0} → ${s.open_warnings ?? 0}, gate ${p.gate?.status} → ${s.gate?.status}`;
+  const delta = open(s) - open(p) || (GATE_RANK[p.gate?.status] ?? 2) - (GATE_RANK[s.gate?.status] ?? 2);
+  if (delta < 0) return { direction: 'better', arrow: '▲', why };
+  if (delta > 0) return { direction: 'worse', arrow: '▼', why };
+  return { direction: 'same', arrow: '▶', why };
+}
+
+// What needs work first: a failed gate, then one that proved nothing (not validated / not proved), then
+// repositories without a finished job, then passed gates; within each, more open errors, then more open
+// may-compute-wrong warnings, then a worsening trend; then by name.
+export function portfolioOrder(repositories: Json[]): Json[] {
+  const key = (r: Json) => {
+    const s = r.gate_job?.summary;
+    const trend = { worse: 0, same: 1, first: 1, better: 2 }[trendOf(r.gate_job, r.previous_gate_job).direction];
+    return [s ? GATE_RANK[s.gate?.status] ?? 2 : 2, -(s?.open_errors ?? 0), -(s?.open_warnings ?? 0), trend];
+  };
+  return [...repositories].sort((a, b) => {
+    const ka = key(a), kb = key(b);
+    for (let i = 0; i < ka.length; ++i) if (ka[i] !== kb[i]) return ka[i] - kb[i];
+    return String(a.repository).localeCompare(String(b.repository));
+  });
 }

@@ -17,7 +17,7 @@ FROM jobs WHERE team = $1
 
 -- name: dashboard_overview
 -- One row per repository (keyset on repository_key after $2, $3 rows, optional exact repository $4): its
--- latest job and the gate of its latest finished job.
+-- latest job, the gate of its latest finished job and the finished job before that one (the portfolio's trend).
 WITH repos AS (
   SELECT repository_key, count(*) AS jobs, max(seq) AS latest_seq,
          max(seq) FILTER (WHERE state IN ('succeeded', 'failed')) AS finished_seq
@@ -30,7 +30,9 @@ WITH repos AS (
 SELECT r.repository_key,
        jsonb_build_object('repository', r.repository_key, 'jobs', r.jobs, 'latest_job', job_json(l),
                           'gate_job', CASE WHEN f.id IS NULL THEN NULL
-                                           ELSE job_json(f) || jsonb_build_object('summary', job_summary(f)) END)::text
+                                           ELSE job_json(f) || jsonb_build_object('summary', job_summary(f)) END,
+                          'previous_gate_job', (SELECT job_json(p) || jsonb_build_object('summary', job_summary(p))
+                                                FROM jobs p WHERE p.id = previous_job(f)))::text
 FROM repos r JOIN jobs l ON l.seq = r.latest_seq LEFT JOIN jobs f ON f.seq = r.finished_seq
 ORDER BY r.repository_key
 

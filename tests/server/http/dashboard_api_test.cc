@@ -197,6 +197,9 @@ TEST_F(DashboardApiTest, OverviewShowsEachRepositorysGateAndWhatBlocksIt) {
   EXPECT_EQ(repo["repository"], "org/app");
   EXPECT_EQ(repo["jobs"], 2);
   EXPECT_EQ(repo["latest_job"]["id"], second_);
+  // The portfolio's trend compares with the finished job before the gate's (null for a repository's first).
+  EXPECT_EQ(repo["previous_gate_job"]["id"], first_);
+  EXPECT_EQ(repo["previous_gate_job"]["summary"]["open_errors"], 1) << repo["previous_gate_job"];
   const json& gate = repo["gate_job"]["summary"]["gate"];
   EXPECT_EQ(gate["status"], "failed") << gate;
   // Parity mismatched; the open HB101 error blocks too (HB102 was auto-fixed and does not).
