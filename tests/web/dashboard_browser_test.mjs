@@ -48,8 +48,8 @@ async function check(name, body) {
 
 try {
   // The repository: an example CUDA tree in a real git checkout; the first commit carries an extra file
-  // with warp-size assumptions that the analyzer flags (one sits in code the build does not compile), the second
-  // removes it.
+  // with warp-size assumptions that the analyzer flags (one may compute wrong and stays open, one sits in code the
+  // build does not compile), the second removes it.
   const repo = join(work, 'vector-app');
   cpSync(join(source, 'examples', 'cuda-vector-stats'), repo, { recursive: true });
   writeFileSync(join(repo, 'warp_extra.cu'), `#include <cuda_runtime.h>
@@ -59,6 +59,7 @@ __global__ void warp_sum(const float* in, float* out) {
   if (threadIdx.x % 32 == 0) out[threadIdx.x / 32] = v;
   unsigned ballot = __ballot_sync(0xffffffff, v > 0.0f);
   if (ballot == 0xffffffff) out[0] = 0;
+  __threadfence_system();  // HB406, may compute wrong on AMD: open work for a person, gone with the file
 #if USE_PTX_FENCE
   asm volatile("brkpt;");  // HB201 in an #if branch not taken: an inactive finding, never open work
 #endif
@@ -556,6 +557,89 @@ __global__ void scale(float* x, float a, int n) {
     const unchanged = await labels('unchanged-list', compare.unchanged);
     assert.ok(unchanged.every((l) => l === 'unchanged'), `unchanged badges: ${unchanged}`);
     await shot('5-compare');
+  });
+
+  // The lead's three questions, answered by reading the pages as a person does (visible text, links followed by
+  // their words), each answer checked against the API.
+  const portfolioRow = async (repository) => {
+    await page.goto(`${http}/#/`);
+    await page.reload();
+    const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: repository, exact: true }) });
+    await row.waitFor();
+    return row;
+  };
+
+  await check('lead: what is left to do, and what needs a person rather than the tool', async () => {
+    const row = await portfolioRow('vector-app');
+    const s = (await api(`jobs/${second}`)).summary;
+    assert.ok(s.open_errors + s.open_warnings > 0, 'the example leaves work for a person');
+    const [errors, warnings] = [await row.getByTestId('open-errors').innerText(), await row.getByTestId('open-warnings').innerText()];
+    assert.deepEqual([errors, warnings], [String(s.open_errors), String(s.open_warnings)]);
+    await row.getByRole('link', { name: 'vector-app' }).click();
+    await page.getByRole('link', { name: second.slice(0, 8) }).click();
+    await page.getByRole('link', { name: 'all open findings' }).click();
+    await waitLoaded();
+    const headings = await page.locator('[data-testid=bucket] h3').allInnerTexts();
+    assert.deepEqual(headings, ['Errors needing a person (will not build or run on AMD)',
+      'Warnings needing a person (may compute wrong on AMD)', 'Notes needing a person (performance)']);
+    const bucketCount = (key) => page.locator(`[data-testid=bucket][data-bucket=${key}] [data-testid=finding]`).count();
+    assert.equal(await bucketCount('open-error'), s.open_errors);
+    assert.equal(await bucketCount('open-warning'), s.open_warnings);
+    const open = await allFindings(second, { auto_fixed: 'false', inactive: 'false' });
+    const states = await page.getByTestId('fix-state').allInnerTexts();
+    assert.equal(states.length, open.length);
+    assert.ok(states.every((t) => t === 'needs a person'), states.join());
+    // What the tool already did is apart, labelled as the tool's.
+    await page.getByLabel('needs a person').uncheck();
+    await page.waitForFunction(() => !location.hash.includes('open=1'));
+    await waitLoaded();
+    const fixed = page.locator('[data-testid=bucket][data-bucket=fixed]');
+    assert.equal(await fixed.locator('h3').innerText(), 'Fixed automatically by the translation');
+    const byTool = await allFindings(second, { auto_fixed: 'true', inactive: 'false' });
+    assert.deepEqual(await fixed.getByTestId('fix-state').allInnerTexts(), byTool.map(() => 'auto-fixed'));
+    await shot('7a-lead-left-to-do');
+  });
+
+  await check('lead: is it proved to work (the verdict, never a pass for what was not proved)', async () => {
+    const row = await portfolioRow('vector-app');
+    const job = await api(`jobs/${second}`);
+    const verdict = row.getByTestId('repository-verdict');
+    assert.equal(await verdict.innerText(), expectedLevel(job).replace('_', ' '));
+    assert.match(await verdict.getAttribute('title'), /not proved: no build was made/);
+    assert.notEqual(await row.getByTestId('gate-status').innerText(), 'passed');
+    await row.getByRole('link', { name: second.slice(0, 8) }).click();
+    await page.getByTestId('verdict').waitFor();
+    const panel = await page.getByTestId('verdict').innerText();
+    assert.match(panel, /^Verdict: translated only/);
+    assert.match(panel, /Not proved:\s*no build was made \(translation only\)/);
+    // Nothing about behaviour was measured: no condition of the gate reads passed for it.
+    for (const name of ['builds', 'tests', 'parity']) {
+      const status = await page.locator(`[data-testid=condition][data-condition=${name}] .badge`).innerText();
+      assert.equal(status, job.summary.gate.conditions.find((c) => c.name === name).status);
+      assert.notEqual(status, 'passed', name);
+    }
+    await shot('7b-lead-proved');
+  });
+
+  await check('lead: is it getting better (trend arrow, then what changed since the previous job)', async () => {
+    const row = await portfolioRow('vector-app');
+    const repo = (await api('teams/web/repositories?repository=vector-app')).repositories[0];
+    const [before, after] = [repo.previous_gate_job.summary, repo.gate_job.summary];
+    assert.ok(openWork(after) < openWork(before), `open work ${openWork(before)} -> ${openWork(after)}`);
+    const trend = row.getByTestId('trend');
+    assert.equal(await trend.innerText(), '▲ better');
+    assert.match(await trend.getAttribute('title'),
+      new RegExp(`open errors ${before.open_errors} → ${after.open_errors}, may-compute-wrong warnings ${before.open_warnings} → ${after.open_warnings}`));
+    const cleanRow = await portfolioRow('clean-app');
+    assert.equal(await cleanRow.getByTestId('trend').innerText(), '· no earlier job');
+    await page.goto(`${http}/#/job/${second}`);
+    await page.getByRole('link', { name: 'Compare with previous job →' }).click();
+    const compare = await api(`compare?base=${first}&head=${second}`);
+    await page.getByTestId('compare-fixed').waitFor();
+    assert.equal(await page.getByTestId('compare-fixed').innerText(), String(compare.fixed));
+    assert.equal(await page.getByTestId('compare-new').innerText(), String(compare.new));
+    assert.equal(await page.getByTestId('compare-open-errors').innerText(), `${before.open_errors} → ${after.open_errors}`);
+    await shot('7c-lead-better');
   });
 
   await check('another team sees nothing of this team (404), no token is 401', async () => {
