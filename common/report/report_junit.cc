@@ -151,10 +151,7 @@ Properties VerdictAndGate(const json& report, const absl::StatusOr<report::Repor
     properties = {{"hipforge.verdict", std::string(report::VerdictLevelName(verdict.level))},
                   {"hipforge.verdictSentence", report::VerdictSentence(verdict)}};
   }
-  if (const std::string gate = GateStatus(report); !gate.empty()) {
-    properties.emplace_back("hipforge.gate", gate);
-    properties.emplace_back("hipforge.gateSentence", GateSentence(report));
-  }
+  for (auto& property : GateProperties(report)) properties.push_back(std::move(property));
   return properties;
 }
 

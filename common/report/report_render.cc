@@ -12,6 +12,28 @@ int SeverityRank(const std::string& severity) {
   return 3;
 }
 
+nlohmann::json GateDefinition(const nlohmann::json& report) {
+  if (GateStatus(report).empty()) return nlohmann::json::object();
+  const nlohmann::json definition = report["gate"].value("definition", nlohmann::json::object());
+  return definition.is_object() ? definition : nlohmann::json::object();
+}
+
+// "builds, findings" (separator ", ") or "builds,findings" (the label's form).
+std::string GateRequires(const nlohmann::json& report, const std::string& separator) {
+  std::string required;
+  for (const auto& name : GateDefinition(report).value("requires", nlohmann::json::array())) {
+    if (name.is_string()) required += (required.empty() ? "" : separator) + name.get<std::string>();
+  }
+  return required;
+}
+
+// Where a definition is set, for a person deciding whether to change it.
+std::string DefinitionWhere(const std::string& source) {
+  if (source == "repository") return ", the repository's hipforge.yaml gate:,";
+  if (source == "team") return ", the team's (migrate-server gate set),";
+  return "";
+}
+
 }  // namespace
 
 report::Verdict VerdictOf(const report::Report& report) {
@@ -33,16 +55,30 @@ std::string GateSentence(const nlohmann::json& report) {
     if (name.is_string()) blocking += (blocking.empty() ? "" : ", ") + name.get<std::string>();
   }
   if (!blocking.empty()) text += ", blocked by " + blocking;
-  const nlohmann::json definition = gate.value("definition", nlohmann::json::object());
-  if (definition.is_object() && definition.contains("source")) {
-    std::string required;
-    for (const auto& name : definition.value("requires", nlohmann::json::array())) {
-      if (name.is_string()) required += (required.empty() ? "" : ", ") + name.get<std::string>();
-    }
-    text += " (" + definition.value("source", std::string()) + " definition" +
-            (required.empty() ? "" : " requires " + required) + ")";
+  if (const std::string source = GateDefinitionSource(report); !source.empty()) {
+    const std::string required = GateRequires(report, ", ");
+    text += " (" + source + " definition" + DefinitionWhere(source) + (required.empty() ? "" : " requires " + required) +
+            ")";
   }
   return text;
+}
+
+std::string GateDefinitionSource(const nlohmann::json& report) {
+  const nlohmann::json definition = GateDefinition(report);
+  return definition.contains("source") && definition["source"].is_string() ? definition["source"].get<std::string>()
+                                                                           : "";
+}
+
+std::vector<std::pair<std::string, std::string>> GateProperties(const nlohmann::json& report) {
+  const std::string gate = GateStatus(report);
+  if (gate.empty()) return {};
+  std::vector<std::pair<std::string, std::string>> properties = {{"hipforge.gate", gate},
+                                                                 {"hipforge.gateSentence", GateSentence(report)}};
+  if (const std::string source = GateDefinitionSource(report); !source.empty()) {
+    properties.emplace_back("hipforge.gateDefinition", source);
+    properties.emplace_back("hipforge.gateRequires", GateRequires(report, ","));
+  }
+  return properties;
 }
 
 absl::StatusOr<ReportFormat> ParseReportFormat(const std::string& name) {

@@ -3,6 +3,8 @@
 // tools, JUnit XML for CI test dashboards, or the JSON itself. Pure functions over JSON, so the
 // same code serves `migrate-cli report JOB`, `analyze PATH` (local) and the dashboard's downloads.
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -28,10 +30,16 @@ struct RenderOptions {
 report::Verdict VerdictOf(const report::Report& report);
 
 // The migration gate the server adds to a job's report on read (`gate`, judged as the dashboard judges it;
-// docs/report.md): "failed, blocked by findings, warnings (definition: default)". Empty when the report has none
-// (a local `analyze`).
+// docs/report.md): "failed, blocked by findings (repository definition, the repository's hipforge.yaml gate:,
+// requires builds, findings)". Empty when the report has none (a local `analyze`).
 std::string GateStatus(const nlohmann::json& report);
 std::string GateSentence(const nlohmann::json& report);
+// Where the gate's definition came from, as the JSON's `gate.definition.source` says it: "default", "repository"
+// (its hipforge.yaml `gate:`) or "team" (`migrate-server gate set`). Empty when the report has no gate.
+std::string GateDefinitionSource(const nlohmann::json& report);
+// The gate as JUnit and SARIF carry it, in this order: hipforge.gate, hipforge.gateSentence,
+// hipforge.gateDefinition (the source) and hipforge.gateRequires ("builds,findings"). None without a gate.
+std::vector<std::pair<std::string, std::string>> GateProperties(const nlohmann::json& report);
 
 std::string RenderText(const nlohmann::json& report);
 nlohmann::json RenderSarif(const nlohmann::json& report, const RenderOptions& options);

@@ -95,10 +95,7 @@ json RenderSarif(const json& report, const RenderOptions& options) {
     run["properties"] = {{"hipforge.verdict", std::string(report::VerdictLevelName(verdict.level))},
                          {"hipforge.verdictSentence", report::VerdictSentence(verdict)}};
   }
-  if (const std::string gate = GateStatus(report); !gate.empty()) {
-    run["properties"]["hipforge.gate"] = gate;
-    run["properties"]["hipforge.gateSentence"] = GateSentence(report);
-  }
+  for (const auto& [name, value] : GateProperties(report)) run["properties"][name] = value;
   if (report.contains("job_id") && report["job_id"].is_string() && !report["job_id"].get<std::string>().empty()) {
     run["automationDetails"] = {{"id", "hipforge/" + report["job_id"].get<std::string>()}};
   }

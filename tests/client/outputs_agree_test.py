@@ -5,8 +5,8 @@ A real migrate-server (embedded PostgreSQL, one in-process worker with the trans
 jobs of different shape: the bundled examples/cuda-vector-stats (no targets: translated only), and a small tree
 written here with one finding fixed automatically (HB102's lane mask), one open error (HB504, nvidia-smi with its
 options in a script), one open warning (HB406, a system fence), one error in code the build does not compile (HB201, inline PTX in an
-#if branch not taken: listed, never open) and a hipforge.yaml that builds it for gfx90a and
-names one test (compile-only here: the build runs, the test does not).
+#if branch not taken: listed, never open) and a hipforge.yaml that builds it for gfx90a, names one test
+(compile-only here: the build runs, the test does not) and gives its own gate definition (builds, findings).
 
 For each job the test reads `migrate-cli report` as text, JSON, JUnit and SARIF; `status --json` and `list --json`
 (GetJob, ListJobs through the CLI); the gRPC GetReport and GetJob answers themselves (tests/client/grpc_unary.py:
@@ -14,7 +14,9 @@ GetReport's counts are fields of their own); and the dashboard API (`/api/v1/job
 and `/report`). Each output is turned into the quantities it shows, and every output showing a quantity must show
 the same value: verdict level and sentence, gate status and sentence, open errors, open warnings, auto-fixed, total
 findings, files translated / total, CUDA files translated / total, lines changed, engineer hours (as shown, one
-decimal), tests passed / failed / not run, and the rules JUnit fails (those with an open error).
+decimal), tests passed / failed / not run, the rules JUnit fails (those with an open error), and the gate definition
+used (default, the repository's hipforge.yaml `gate:` -- the small tree has one -- or the team's), which the text,
+JSON, JUnit, SARIF and the dashboard must each name.
 OUTPUTS_AGREE_DUMP=DIR writes each job's quantities per output and its text report there.
 
 usage: outputs_agree_test.py MIGRATE_SERVER MIGRATE_CLI SOURCE_DIR
@@ -69,6 +71,7 @@ int main() {
     # Built for gfx90a by the validate worker (compile-only here: the test is not run), so the verdict is `builds`.
     "hipforge.yaml": """version: 1
 targets: [gfx90a]
+gate: [builds, findings]
 build:
   commands:
     - hipcc --offload-arch=${ARCH} -O1 src/kernel.cu -o ${BUILD_DIR}/sum_pairs
@@ -78,7 +81,12 @@ tests:
       run: ${BUILD_DIR}/sum_pairs
 """,
 }
-SMALL_EXPECTED = {"auto_fixed": 1, "open_errors": 1, "open_warnings": 1, "inactive": 1}
+SMALL_EXPECTED = {"auto_fixed": 1, "open_errors": 1, "open_warnings": 1, "inactive": 1,
+                  "gate_definition": "repository"}  # its hipforge.yaml's gate:
+# The example has no gate of its own, and team "agree" sets none.
+EXAMPLE_EXPECTED = {"gate_definition": "default"}
+# Outputs that must name the gate definition used (issue 26: only the JSON report's definition.source did).
+NAME_THE_GATE_DEFINITION = ("text", "json", "junit", "sarif", "dashboard job")
 
 
 def shown_hours(hours):
@@ -134,6 +142,9 @@ def from_text(text):
     gate = re.search(r"^Gate: ((\w+).*)$", text, re.M)
     check(gate, "text report: no Gate line")
     shown["gate_sentence"], shown["gate_status"] = gate.group(1), gate.group(2)
+    definition = re.search(r"\((\w+) definition\b", gate.group(1))
+    check(definition, "text report: the Gate line names no definition: " + gate.group(1))
+    shown["gate_definition"] = definition.group(1)
     translation = re.search(r"^Translation: (\d+) files, (\d+) translated, (\d+) fallback.*?, (\d+) lines changed$",
                             text, re.M)
     check(translation, "text report: no Translation line")
@@ -203,6 +214,7 @@ def from_json(document):
     check("gate" in document, "report JSON: no gate")
     shown["verdict_level"] = verdict["level"]
     shown["gate_status"] = document["gate"]["status"]
+    shown["gate_definition"] = document["gate"]["definition"]["source"]
     # The files' own entries: the totals are their sums.
     files = document["translation"]["files"]
     check(len(files) == totals["files"], f"report JSON: {len(files)} file entries, totals.files {totals['files']}")
@@ -240,6 +252,8 @@ def from_junit(xml_text):
                 shown["gate_status"] = prop.get("value")
             elif name == "hipforge.gateSentence":
                 shown["gate_sentence"] = prop.get("value")
+            elif name == "hipforge.gateDefinition":
+                shown["gate_definition"] = prop.get("value")
     return shown
 
 
@@ -258,7 +272,8 @@ def from_sarif(sarif):
     }
     properties = run.get("properties", {})
     for key, name in (("hipforge.verdict", "verdict_level"), ("hipforge.verdictSentence", "verdict_sentence"),
-                      ("hipforge.gate", "gate_status"), ("hipforge.gateSentence", "gate_sentence")):
+                      ("hipforge.gate", "gate_status"), ("hipforge.gateSentence", "gate_sentence"),
+                      ("hipforge.gateDefinition", "gate_definition")):
         if key in properties:
             shown[name] = properties[key]
     return shown
@@ -318,6 +333,7 @@ def from_dashboard_job(detail):
         "tests_passed": summary["tests_passed"],
         "tests_failed": summary["tests_failed"],
         "gate_status": summary["gate"]["status"],
+        "gate_definition": (summary["gate"].get("definition") or {}).get("source"),
         "verdict_level": (summary.get("verdict") or {}).get("level"),
     }
     if "tests_not_run" in summary:
@@ -413,7 +429,7 @@ def main():
         small_files = write_small_tree(small)
         example = os.path.join(source_dir, EXAMPLE)
         example_files = sum(len(files) for _, _, files in os.walk(example))
-        for name, tree, files, expected in (("example", example, example_files, None),
+        for name, tree, files, expected in (("example", example, example_files, EXAMPLE_EXPECTED),
                                             ("small", small, small_files, SMALL_EXPECTED)):
             job = submit(cli, tree, "outputs-agree-" + name)
             views, document = outputs_of(job, cli, dashboard, grpc)
@@ -426,6 +442,9 @@ def main():
                     json.dump({"views": views, "report": document}, out, indent=1, sort_keys=True)
                 with open(os.path.join(dump, name + ".txt"), "w") as out:
                     out.write(cli.run("report", job) + cli.run("status", job))
+            for output in NAME_THE_GATE_DEFINITION:
+                if "gate_definition" not in views[output]:
+                    failed.append(f"{name} job {job}: {output} does not name the gate definition used")
             differ = disagreements(views)
             for quantity, outputs in differ.items():
                 failed.append(f"{name} job {job}: {quantity}: " +

@@ -186,18 +186,39 @@ TEST(Renderers, ShowTheVerdictAndTheGateAsTheTextDoes) {
   report["gate"] = json::parse(R"json({"status": "failed", "blocking": ["builds", "parity"],
       "definition": {"source": "team", "requires": ["builds", "parity"]}, "conditions": []})json");
   const std::string text = RenderText(report);
-  EXPECT_NE(text.find("\nGate: failed, blocked by builds, parity (team definition requires builds, parity)\n"),
-            std::string::npos) << text;
+  const std::string sentence =
+      "failed, blocked by builds, parity (team definition, the team's (migrate-server gate set), requires builds, parity)";
+  EXPECT_NE(text.find("\nGate: " + sentence + "\n"), std::string::npos) << text;
   const std::string xml = RenderJUnit(report);
   EXPECT_NE(xml.find("<property name=\"hipforge.verdict\" value=\"failed\"/>"), std::string::npos) << xml;
   EXPECT_NE(xml.find("<property name=\"hipforge.gate\" value=\"failed\"/>"), std::string::npos) << xml;
   const json properties = RenderSarif(report, RenderOptions{})["runs"][0]["properties"];
   EXPECT_EQ(properties["hipforge.verdict"], "failed");
-  EXPECT_EQ(properties["hipforge.gateSentence"], "failed, blocked by builds, parity (team definition requires builds, parity)");
+  EXPECT_EQ(properties["hipforge.gateSentence"], sentence);
   EXPECT_NE(text.find("Verdict: " + properties["hipforge.verdictSentence"].get<std::string>() + "\n"),
             std::string::npos) << text;
   // A local report (`analyze`) has no gate: no line, no property.
   EXPECT_EQ(RenderText(SampleReport()).find("Gate:"), std::string::npos);
+}
+
+// JUnit and SARIF name the gate definition used, as the JSON's gate.definition.source does (issue 26: only the JSON
+// and the sentence did), and the text says where a repository's definition is set.
+TEST(Renderers, NameTheGateDefinitionUsed) {
+  json report = SampleReport();
+  report["gate"] = json::parse(R"json({"status": "failed", "blocking": ["findings"],
+      "definition": {"source": "repository", "requires": ["builds", "findings"]}, "conditions": []})json");
+  EXPECT_NE(RenderText(report).find("\nGate: failed, blocked by findings (repository definition, the repository's "
+                                    "hipforge.yaml gate:, requires builds, findings)\n"),
+            std::string::npos) << RenderText(report);
+  const std::string xml = RenderJUnit(report);
+  EXPECT_NE(xml.find("<property name=\"hipforge.gateDefinition\" value=\"repository\"/>"), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<property name=\"hipforge.gateRequires\" value=\"builds,findings\"/>"), std::string::npos) << xml;
+  const json properties = RenderSarif(report, RenderOptions{})["runs"][0]["properties"];
+  EXPECT_EQ(properties["hipforge.gateDefinition"], "repository");
+  EXPECT_EQ(properties["hipforge.gateRequires"], "builds,findings");
+  report["gate"]["definition"]["source"] = "default";
+  EXPECT_NE(RenderText(report).find("(default definition requires builds, findings)"), std::string::npos);
+  EXPECT_FALSE(RenderSarif(SampleReport(), RenderOptions{})["runs"][0]["properties"].contains("hipforge.gateDefinition"));
 }
 
 // Hours left as the dashboard shows them (JavaScript's toFixed(1)): a tie on the exact value rounds up.
