@@ -48,6 +48,26 @@ TEST_F(PlanTranslationTest, TranslatesCppSourcesThatIncludeKernelHeaders) {
   EXPECT_EQ(state_.kinds["other.cpp"], RepoFileKind::kOther);
 }
 
+// ggml: every C and C++ file includes ggml.h, which keeps a __host__ __device__ helper under #ifdef __CUDACC__
+// for both compilers. Including it makes no host source CUDA; a C file never is (nvcc gives .c to the C compiler),
+// and <hip/hip_runtime.h> in ggml.c stopped the whole build.
+TEST_F(PlanTranslationTest, LeavesCSourcesAndIncludersOfHeadersWrittenForBothCompilers) {
+  Add("include/ggml.h", RepoFileKind::kHeader,
+      "#ifdef __CUDACC__\ntemplate <typename... Args>\n__host__ __device__ constexpr inline void unused(Args&&...) {}\n"
+      "#endif\n");
+  Add("support/kernels.h", RepoFileKind::kHeader, "__device__ inline int first(int* p) { return *p; }\n");
+  Add("src/ggml.c", RepoFileKind::kOther, "#include \"../include/ggml.h\"\n");
+  Add("src/sycl.cpp", RepoFileKind::kOther, "#include \"../include/ggml.h\"\n");
+  Add("src/c_with_kernels.c", RepoFileKind::kOther, "#include \"../support/kernels.h\"\n");
+  ASSERT_TRUE(PlanTranslation(state_, Tools()).ok());
+  std::vector<std::string> planned;
+  for (const fs::path& path : state_.to_translate) planned.push_back(path.generic_string());
+  EXPECT_EQ(planned, (std::vector<std::string>{"include/ggml.h"}));  // kernels.h: HIP spells it the same
+  EXPECT_EQ(state_.kinds["src/ggml.c"], RepoFileKind::kOther);
+  EXPECT_EQ(state_.kinds["src/sycl.cpp"], RepoFileKind::kOther);
+  EXPECT_EQ(state_.kinds["src/c_with_kernels.c"], RepoFileKind::kOther);
+}
+
 TEST_F(PlanTranslationTest, RenamesCudaSourcesOnlyWhenAsked) {
   options_.rename_to_hip = true;
   Add("a.cu", RepoFileKind::kCudaSource, "__global__ void k() {}\n");

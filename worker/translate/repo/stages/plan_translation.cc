@@ -20,17 +20,22 @@ namespace {
 void AddCppIncludersOfCudaHeaders(MigrationState& state) {
   // CUDA code: what the translator needs, or kernel code (__device__, __global__), which only nvcc compiled.
   static const std::regex kKernelCode(R"(\b__(?:device|global|host)__\b)");
+  // A header that tests __CUDACC__ is written for both compilers (ggml.h keeps its __host__ __device__ helper under
+  // it): including it does not make a host compiler's source CUDA.
+  static const std::regex kTestsCudacc(R"(#\s*(?:if|ifdef|ifndef|elif)\b[^\n]*\b__CUDACC__\b)");
   const auto is_cuda = [&](const std::string& header) {
     const auto content = state.contents.find(header);
-    return content != state.contents.end() &&
+    return content != state.contents.end() && !std::regex_search(content->second, kTestsCudacc) &&
            (UsesCuda(content->second) || std::regex_search(content->second, kKernelCode));
   };
   const std::set<std::string> planned(state.to_translate.begin(), state.to_translate.end());
   for (auto& [path, kind] : state.kinds) {
     // The classifier files C++ sources without CUDA names as kOther (copied as they are).
     const std::string& text = state.contents[path];
+    // C sources are out: nvcc hands .c files to the host's C compiler, and HIP's headers are C++ (ggml's ggml.c got
+    // <hip/hip_runtime.h> and stopped building).
     if (kind != RepoFileKind::kOther || FileKindOf(path, text) != FileKind::kCppSource || planned.count(path) ||
-        state.extension_sources.count(path)) {
+        state.extension_sources.count(path) || fs::path(path).extension() == ".c") {
       continue;
     }
     for (const std::vector<std::string>& candidates : QuotedIncludeCandidates(path, text)) {
