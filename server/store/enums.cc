@@ -49,7 +49,6 @@ std::optional<Enum> Parse(const std::array<std::pair<Enum, std::string_view>, N>
 
 std::string_view JobStateName(JobState state) { return NameOf(kJobStates, state); }
 std::string_view TaskKindName(TaskKind kind) { return NameOf(kTaskKinds, kind); }
-std::string_view TaskStateName(TaskState state) { return NameOf(kTaskStates, state); }
 std::optional<JobState> ParseJobState(std::string_view name) { return Parse(kJobStates, name); }
 std::optional<TaskKind> ParseTaskKind(std::string_view name) { return Parse(kTaskKinds, name); }
 std::optional<TaskState> ParseTaskState(std::string_view name) { return Parse(kTaskStates, name); }

@@ -36,7 +36,6 @@ enum class TaskState { kAvailable, kRunning, kCompleted, kFailed, kDead, kCancel
 // Names as stored in the database ("queued", "translate", "available", ...).
 std::string_view JobStateName(JobState state);
 std::string_view TaskKindName(TaskKind kind);
-std::string_view TaskStateName(TaskState state);
 std::optional<JobState> ParseJobState(std::string_view name);
 std::optional<TaskKind> ParseTaskKind(std::string_view name);
 std::optional<TaskState> ParseTaskState(std::string_view name);
