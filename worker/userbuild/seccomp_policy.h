@@ -5,7 +5,7 @@
 // execs the command. The filter denies (EPERM) what builds, compilers and GPU tests do not need and
 // an escape would: debugging other processes, mounts and namespaces, kernel modules, eBPF, perf
 // events, keyrings, clock changes, raw I/O ports, userfaultfd. Measured against real hipcc, cmake,
-// make and test runs in tests/validate/seccomp_policy_test.cc. x86-64 only; other ABIs are killed.
+// make and test runs in tests/userbuild/seccomp_policy_test.cc. x86-64 only; other ABIs are killed.
 #include <filesystem>
 #include <string>
 #include <string_view>

@@ -4,10 +4,14 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <fstream>
+#include <iterator>
+#include <string>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "tests/validate/test_support.h"
+#include "tests/support/scratch_dir.h"
 
 namespace hipforge::validate {
 namespace {
@@ -92,7 +96,8 @@ TEST_F(RealSandboxTest, WritesOnlyInsideTheWorkDir) {
   EXPECT_THAT(r.standard_output, HasSubstr("usr-denied"));
   EXPECT_THAT(r.standard_output, HasSubstr("outside-denied"));
   EXPECT_THAT(r.standard_output, HasSubstr("tmp-private"));
-  EXPECT_EQ(testing::ReadFile(work.path() / "result.txt"), "ok\n");
+  std::ifstream result(work.path() / "result.txt");
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(result), {}), "ok\n");
   EXPECT_FALSE(fs::exists(outside.path() / "f"));
   EXPECT_FALSE(fs::exists(marker));  // /tmp inside is a private tmpfs
   EXPECT_FALSE(fs::exists("/usr/hipforge-x"));
