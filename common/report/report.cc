@@ -97,16 +97,25 @@ std::string CudaFilesSummary(const TranslationTotals& t) {
   return text + " (" + std::to_string(t.cuda_files) + " CUDA files)";
 }
 
-FindingCounts CountFindings(const std::vector<Finding>& findings) {
+FixStage FixStageOf(const Report& report) {
+  return report.translation ? FixStage::kTranslated : FixStage::kBeforeTranslation;
+}
+
+FindingState StateOf(const Finding& finding, FixStage stage) {
+  if (finding.auto_fixed) return FindingState::kFixed;
+  if (finding.inactive) return FindingState::kInactive;
+  if (finding.fixable && stage == FixStage::kBeforeTranslation) return FindingState::kFixable;
+  return FindingState::kLeft;
+}
+
+FindingCounts CountFindings(const std::vector<Finding>& findings, FixStage stage) {
   FindingCounts counts;
   for (const Finding& finding : findings) {
-    if (finding.auto_fixed) {
-      ++counts.fixed;
-      continue;
-    }
-    if (finding.inactive) {
-      ++counts.inactive;
-      continue;
+    switch (StateOf(finding, stage)) {
+      case FindingState::kFixed: ++counts.fixed; continue;
+      case FindingState::kInactive: ++counts.inactive; continue;
+      case FindingState::kFixable: ++counts.fixable; continue;
+      case FindingState::kLeft: break;
     }
     switch (finding.severity) {
       case Severity::kError: ++counts.left_errors; break;

@@ -95,10 +95,18 @@ struct Finding {
 struct FindingCounts {
   int fixed = 0;
   int inactive = 0;  // open, but in code the build does not compile: not left for a person
+  int fixable = 0;   // before the translation only: open, with an automatic fix the translation applies
   int left_errors = 0, left_warnings = 0, left_notes = 0;
   int left() const { return left_errors + left_warnings + left_notes; }
 };
-FindingCounts CountFindings(const std::vector<Finding>& findings);
+// Whether the findings are of a translated tree (the translation applied the automatic fixes it could; one it did
+// not apply is left) or of the CUDA tree before any translation (`migrate-cli analyze`: an automatic fix is still
+// to come, so its finding is `fixable`, not left for a person).
+enum class FixStage { kTranslated, kBeforeTranslation };
+// Where one finding counts: the one definition CountFindings sums and the per-finding outputs (JUnit) read.
+enum class FindingState { kFixed, kInactive, kFixable, kLeft };
+FindingState StateOf(const Finding& finding, FixStage stage = FixStage::kTranslated);
+FindingCounts CountFindings(const std::vector<Finding>& findings, FixStage stage = FixStage::kTranslated);
 
 // ---- effort ------------------------------------------------------------------------------------------------
 
@@ -263,6 +271,9 @@ struct Report {
   // (a single-platform job's report replaces the stored one, as before). True when it merged.
   bool AddOtherPlatform(const Report& stored);
 };
+
+// A report without a translation section (migrate-cli analyze) is of the tree before any translation.
+FixStage FixStageOf(const Report& report);
 
 // ---- validate hints ----------------------------------------------------------------------------------------
 

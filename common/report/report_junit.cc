@@ -92,17 +92,23 @@ void WriteSuite(const Suite& suite, const Properties& properties, std::ostream& 
   out << "  </testsuite>\n";
 }
 
-// One case per rule, failing when the rule has an open error finding: open as report::CountFindings says (a finding
-// fixed automatically, or in code the build drops, fails nothing; SARIF suppresses the same ones).
-Suite AnalysisSuite(const std::vector<report::Finding>& findings) {
+// One case per rule, failing when the rule has an error finding left for a person, as report::CountFindings says (a
+// finding fixed automatically, in code the build drops, or -- before any translation -- fixable by it fails nothing;
+// SARIF suppresses the fixed and the inactive ones).
+Suite AnalysisSuite(const std::vector<report::Finding>& findings, report::FixStage stage) {
   std::map<std::string, TestCase> by_rule;
   for (const report::Finding& finding : findings) {
     const std::string rule = finding.rule_id.empty() ? "unknown" : finding.rule_id;
     TestCase& test = by_rule.try_emplace(rule, TestCase{rule, "analysis"}).first->second;
     const std::string severity(report::SeverityName(finding.severity));
+    const report::FindingState state = report::StateOf(finding, stage);
     test.details += finding.path + ":" + std::to_string(finding.line) + ": " + severity + ": " + finding.message +
-                    (finding.auto_fixed ? " (fixed automatically)" : finding.inactive ? " (not compiled)" : "") + "\n";
-    if (!finding.auto_fixed && !finding.inactive && finding.severity == report::Severity::kError) {
+                    (state == report::FindingState::kFixed      ? " (fixed automatically)"
+                     : state == report::FindingState::kInactive ? " (not compiled)"
+                     : state == report::FindingState::kFixable  ? " (fixable automatically)"
+                                                                : "") +
+                    "\n";
+    if (state == report::FindingState::kLeft && finding.severity == report::Severity::kError) {
       test.outcome = TestCase::Outcome::kFailed;
       test.message = "open error findings of rule " + rule;
     }
@@ -179,7 +185,7 @@ std::string RenderJUnit(const json& report) {
     suites.push_back(std::move(suite));
   }
 
-  if (typed.ok() && typed->findings) suites.push_back(AnalysisSuite(*typed->findings));
+  if (typed.ok() && typed->findings) suites.push_back(AnalysisSuite(*typed->findings, report::FixStageOf(*typed)));
 
   if (report.contains("builds")) {
     Suite suite{"hipforge.build", {}};

@@ -2,15 +2,10 @@
 
 #include <filesystem>
 
+#include "common/report/report_json.h"
+
 namespace hipforge::report {
 namespace {
-
-int SeverityRank(const std::string& severity) {
-  if (severity == "error") return 0;
-  if (severity == "warning") return 1;
-  if (severity == "note") return 2;
-  return 3;
-}
 
 nlohmann::json GateDefinition(const nlohmann::json& report) {
   if (GateStatus(report).empty()) return nlohmann::json::object();
@@ -109,14 +104,18 @@ absl::StatusOr<FailOn> ParseFailOn(const std::string& name) {
 
 int CountFindingsAtOrAbove(const nlohmann::json& report, FailOn threshold) {
   if (threshold == FailOn::kNever || !report.contains("findings") || !report["findings"].is_array()) return 0;
-  const int limit = threshold == FailOn::kError ? 0 : threshold == FailOn::kWarning ? 1 : 2;
-  int count = 0;
-  for (const auto& finding : report["findings"]) {
-    if (finding.value("auto_fixed", false)) continue;  // fixed for the user: nothing to gate on
-    if (finding.value("inactive", false)) continue;    // code the build does not compile
-    if (SeverityRank(finding.value("severity", "warning")) <= limit) ++count;
+  // The findings left for a person, as the text report counts them (report::CountFindings): fixed, in code the build
+  // does not compile, or (before any translation) fixable by it are nothing to gate on.
+  absl::StatusOr<Report> typed = ReportFromJson(report);
+  if (!typed.ok() || !typed->findings) return 0;
+  const FindingCounts left = CountFindings(*typed->findings, FixStageOf(*typed));
+  switch (threshold) {
+    case FailOn::kError: return left.left_errors;
+    case FailOn::kWarning: return left.left_errors + left.left_warnings;
+    case FailOn::kNote: return left.left();
+    case FailOn::kNever: break;
   }
-  return count;
+  return 0;
 }
 
 std::string AbsoluteHelpUriBase(const std::string& base) {

@@ -109,13 +109,31 @@ void RenderTranslation(const report::TranslationSection& translation, std::ostre
   for (const std::string& note : translation.notes) out << "  note: " << note << "\n";
 }
 
-void RenderFindings(const std::vector<Finding>& findings, std::ostream& out) {
-  const report::FindingCounts counts = report::CountFindings(findings);
-  out << "Fixed automatically: " << (counts.fixed == 0 ? "none" : Count(counts.fixed, "finding")) << "\n";
+// The findings in one state, under a heading with their count ("Fixed automatically: 2 findings").
+void RenderFindingsIn(const std::vector<Finding>& findings, report::FixStage stage, report::FindingState state,
+                      const std::string& heading, const char* fix_label, std::ostream& out) {
+  std::ostringstream listed;
+  int count = 0;
   for (const Finding& finding : findings) {
-    if (!finding.auto_fixed) continue;
-    out << "  " << Location(finding) << ": [" << finding.rule_id << "] " << finding.message << "\n";
-    if (!finding.fix.empty()) out << "      fixed: " << finding.fix << "\n";
+    if (report::StateOf(finding, stage) != state) continue;
+    ++count;
+    listed << "  " << Location(finding) << ": "
+           << (state == report::FindingState::kFixable ? std::string(report::SeverityName(finding.severity)) + ": " : "")
+           << "[" << finding.rule_id << "] " << finding.message << "\n";
+    if (!finding.fix.empty()) listed << "      " << fix_label << finding.fix << "\n";
+  }
+  out << heading << (count == 0 ? "none" : Count(count, "finding")) << "\n" << listed.str();
+}
+
+void RenderFindings(const std::vector<Finding>& findings, report::FixStage stage, std::ostream& out) {
+  const report::FindingCounts counts = report::CountFindings(findings, stage);
+  // Before any translation (`migrate-cli analyze`) what the translation will fix is listed, and is not left.
+  if (stage == report::FixStage::kTranslated || counts.fixed > 0) {
+    RenderFindingsIn(findings, stage, report::FindingState::kFixed, "Fixed automatically: ", "fixed: ", out);
+  }
+  if (stage == report::FixStage::kBeforeTranslation) {
+    RenderFindingsIn(findings, stage, report::FindingState::kFixable,
+                     "Fixable automatically (migrate-cli translate applies the fix): ", "fix: ", out);
   }
   if (counts.inactive > 0) {
     out << "In code the build does not compile (not charged): " << Count(counts.inactive, "finding") << "\n";
@@ -133,7 +151,7 @@ void RenderFindings(const std::vector<Finding>& findings, std::ostream& out) {
   out << Count(counts.left_errors, "error") << ", " << Count(counts.left_warnings, "warning") << ", "
       << Count(counts.left_notes, "note") << "\n";
   for (const Finding& finding : findings) {
-    if (finding.auto_fixed || finding.inactive) continue;
+    if (report::StateOf(finding, stage) != report::FindingState::kLeft) continue;
     out << "  " << Location(finding) << ": " << report::SeverityName(finding.severity) << ": [" << finding.rule_id
         << "] " << finding.message << "\n";
     if (!finding.fix.empty() && finding.fix != finding.message) {
@@ -267,7 +285,7 @@ std::string RenderText(const nlohmann::json& json) {
   out << "Verdict: " << report::VerdictSentence(VerdictOf(r)) << "\n";
   if (const std::string gate = GateSentence(json); !gate.empty()) out << "Gate: " << gate << "\n";
   if (r.translation) RenderTranslation(*r.translation, out);
-  if (r.findings) RenderFindings(*r.findings, out);
+  if (r.findings) RenderFindings(*r.findings, report::FixStageOf(r), out);
   if (r.effort) RenderEffort(*r.effort, out);
   if (r.builds) RenderBuilds(*r.builds, out);
   if (r.tests) RenderTests(*r.tests, out);

@@ -115,5 +115,36 @@ TEST(CliLocalModesTest, AnalyzeWritesSarifAndGatesOnFindings) {
   EXPECT_EQ(usage.exit_code, 1);
 }
 
+// analyze reads the CUDA tree before any translation: a finding with an automatic fix is what `translate` will fix,
+// not work left for a person (issue 26: "Left for a person" counted auto-fixable findings), in the text and for
+// --fail-on alike (report::CountFindings before the translation).
+TEST(CliLocalModesTest, AnalyzeDoesNotLeaveAutomaticallyFixableFindingsToAPerson) {
+  ScratchDir tree("analyze-fixable");
+  fs::create_directories(tree.path() / "src");
+  // HB104 (shuffle offsets from 16: fixable, the loop starts at warpSize / 2) and HB504 (nvidia-smi: no fix here).
+  std::ofstream(tree.path() / "src/k.cu")
+      << "__device__ float warp_sum(float v) {\n"
+         "  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffffffffffull, v, offset);\n"
+         "  return v;\n}\n\n"
+         "__global__ void reduce(float* x) { x[threadIdx.x] = warp_sum(x[threadIdx.x]); }\n";
+  std::ofstream(tree.path() / "run.sh") << "#!/bin/sh\nnvidia-smi\n";
+  ProcessResult run = RunCli({"--quiet", "analyze", tree.path().string(), "--fail-on", "warning"});
+  EXPECT_THAT(run.standard_output, HasSubstr("\nFixable automatically (migrate-cli translate applies the fix): 1 finding\n"
+                                             "  src/k.cu:2:21: warning: [HB104] "));
+  EXPECT_THAT(run.standard_output, HasSubstr("\nLeft for a person: 1 error, 0 warnings, 0 notes\n"));
+  EXPECT_THAT(run.standard_output, ::testing::Not(HasSubstr("Fixed automatically")));
+  EXPECT_EQ(run.exit_code, 4) << run.standard_output;  // the HB504 error is left
+  EXPECT_THAT(run.standard_error, HasSubstr("1 finding(s) at or above --fail-on warning"));
+
+  fs::remove(tree.path() / "run.sh");  // only the fixable finding: nothing to gate on
+  ProcessResult fixable_only = RunCli({"--quiet", "analyze", tree.path().string(), "--fail-on", "warning"});
+  EXPECT_EQ(fixable_only.exit_code, 0) << fixable_only.standard_output;
+  EXPECT_THAT(fixable_only.standard_output, HasSubstr("\nLeft for a person: none\n"));
+  // JUnit fails no rule for it either.
+  ProcessResult junit = RunCli({"--quiet", "analyze", tree.path().string(), "--format", "junit"});
+  EXPECT_THAT(junit.standard_output, HasSubstr("(fixable automatically)"));
+  EXPECT_THAT(junit.standard_output, ::testing::Not(HasSubstr("<failure")));
+}
+
 }  // namespace
 }  // namespace hipforge::client

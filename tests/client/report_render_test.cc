@@ -273,6 +273,28 @@ TEST(TextRenderer, EmptySectionsSayNoneAndEffortSaysHowItIsComputed) {
   EXPECT_EQ(text.find("Builds"), std::string::npos) << text;  // absent section: left out
 }
 
+// A report without a translation section (migrate-cli analyze) is of the tree before the translation: a finding with
+// an automatic fix is fixable, not left -- in the text, for --fail-on and in JUnit (report::CountFindings).
+TEST(FailOn, BeforeTheTranslationAFixableFindingIsNotLeft) {
+  json report = SampleReport();
+  report.erase("translation");
+  report["findings"][3]["fixable"] = true;  // the open HB101 error
+  report["findings"][3]["fix"] = "use warpSize";
+  EXPECT_EQ(CountFindingsAtOrAbove(report, FailOn::kError), 0);
+  EXPECT_EQ(CountFindingsAtOrAbove(report, FailOn::kNote), 2);
+  const std::string text = RenderText(report);
+  EXPECT_NE(text.find("\nFixable automatically (migrate-cli translate applies the fix): 1 finding\n"
+                      "  dir with space/k:1.cu:3: error: [HB101] second\n      fix: use warpSize\n"),
+            std::string::npos) << text;
+  EXPECT_NE(text.find("\nLeft for a person: 0 errors, 1 warning, 1 note\n"), std::string::npos) << text;
+  EXPECT_NE(RenderJUnit(report).find("<testsuite name=\"hipforge.analysis\" tests=\"3\" failures=\"0\""),
+            std::string::npos) << RenderJUnit(report);
+  // Translated, the same finding's fix was not applied: it is left.
+  report["translation"] = SampleReport()["translation"];
+  EXPECT_EQ(CountFindingsAtOrAbove(report, FailOn::kError), 1);
+  EXPECT_NE(RenderText(report).find("\nLeft for a person: 1 error, 1 warning, 1 note\n"), std::string::npos);
+}
+
 TEST(FailOn, CountsFindingsAtOrAboveTheThreshold) {
   const json report = SampleReport();
   EXPECT_EQ(CountFindingsAtOrAbove(report, FailOn::kNever), 0);

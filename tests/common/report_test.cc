@@ -144,6 +144,23 @@ TEST(ReportTest, FindingsSplitIntoFixedAndLeft) {
   EXPECT_EQ(counts.left(), 2);
 }
 
+// Before the translation (migrate-cli analyze) a finding with an automatic fix is not left for a person: the
+// translation applies it (issue 26: analyze counted fixable findings as errors left). In a translated tree a fix the
+// translation did not apply is left.
+TEST(ReportTest, AFixableFindingIsLeftOnlyOnceTheTranslationDidNotApplyIt) {
+  std::vector<Finding> findings = *FullReport().findings;
+  findings.push_back({.rule_id = "HB104", .severity = Severity::kError, .path = "src/a.cu", .line = 9,
+                      .message = "shuffle offsets", .fixable = true});
+  const FindingCounts before = CountFindings(findings, FixStage::kBeforeTranslation);
+  EXPECT_EQ(before.fixable, 2);  // HB101's and this one
+  EXPECT_EQ(before.left_errors, 0);
+  EXPECT_EQ(before.left_warnings, 1);
+  const FindingCounts after = CountFindings(findings);
+  EXPECT_EQ(after.fixable, 0);
+  EXPECT_EQ(after.left_errors, 1);
+  EXPECT_EQ(after.fixed, before.fixed);
+}
+
 // A finding in code the build does not compile is listed and kept through the JSON, but not left for a person.
 TEST(ReportTest, InactiveFindingsAreListedNotLeft) {
   std::vector<Finding> findings = *FullReport().findings;
