@@ -132,7 +132,7 @@ __global__ void scale(float* x, float a, int n) {
     assert.equal(model.progressLine('step', { step: { kind: 'classify', status: 'progress', detail: '9/9' } }), 'classify: progress (9/9)');
     assert.equal(model.progressLine('step', { time: '2026-12-04T19:10:11.5Z', step: { kind: 'build', name: 'gfx942', status: 'ok' } }),
       '19:10:11 build gfx942: ok');
-    assert.equal(model.progressLine('file', { file_progress: { path: 'a.cu', total: 3 } }), 'translate 0/3 a.cu');
+    assert.equal(model.progressLine('file', { file_progress: { path: 'a.cu', total: 3 } }), 'translate unit 0/3 a.cu');
     assert.equal(model.progressLine('state', { state_change: { to: 'JOB_STATE_QUEUED' } }), 'state: queued');
     assert.ok(!model.progressLine('log', { log: {} }).includes('undefined'));
     assert.equal(model.libraryOf('void rocprim::detail::block_reduce_kernel<256u>(float*)'), 'rocPRIM');

@@ -57,7 +57,8 @@ export function progressLine(kind: string, e: Json): string {
   }
   if (e?.file_progress) {
     const f = e.file_progress;
-    return `${time}translate ${f.done ?? 0}/${f.total ?? 0}${f.path ? ' ' + f.path : ''}${f.status ? ' ' + f.status : ''}`;
+    // The translate stage counts translation units, the job's counters CUDA files: named, as migrate-cli says it.
+    return `${time}translate unit ${f.done ?? 0}/${f.total ?? 0}${f.path ? ' ' + f.path : ''}${f.status ? ' ' + f.status : ''}`;
   }
   if (e?.step) {
     const s = e.step;
