@@ -6,6 +6,9 @@
 #include "worker/task_state.h"
 
 namespace hipforge::worker {
+namespace {
+constexpr int kMaxPendingEvents = 2000;  // progress kept for the next flush while no server answers
+}  // namespace
 
 Worker::TaskExecution::TaskExecution(Worker& worker, const v1::Task& task) : worker_(worker), task_(task) {
   const auto lease = task.lease_duration_ms() > 0 ? std::chrono::milliseconds(task.lease_duration_ms())
@@ -80,6 +83,12 @@ void Worker::TaskExecution::FlushLocked() {
   v1::ReportProgressResponse response;
   auto context = worker_.NewContext(std::chrono::seconds(5));
   grpc::Status status = worker_.stub_->ReportProgress(context.get(), pending_, &response);
+  if (status.error_code() == grpc::StatusCode::UNAVAILABLE && pending_.events_size() < kMaxPendingEvents) {
+    // Its server went away (restart, or death with the next server listed): the events go with the next flush.
+    spdlog::warn("[worker={} job={} task={}] progress not delivered yet: {}", worker_.id(), task_.job_id(),
+                 task_.task_id(), status.error_message());
+    return;
+  }
   if (!status.ok()) {
     // Progress is best effort; the result still goes through Complete.
     spdlog::warn("[worker={} job={} task={}] progress not delivered: {}", worker_.id(), task_.job_id(),
@@ -97,12 +106,16 @@ void Worker::TaskExecution::FlushLocked() {
 }
 
 void Worker::TaskExecution::HeartbeatLoop(std::stop_token stop) {
+  bool last_failed = false;
   while (!stop.stop_requested()) {
     std::optional<Clock::time_point> deadline;
     {
       std::unique_lock lock(heartbeat_mutex_);
       deadline = shutdown_deadline_;
-      Clock::duration wait = heartbeat_interval_;
+      // After a failed heartbeat (its server died; the channel moves to the next one) the next comes sooner: the
+      // lease must be extended through another server before it runs out.
+      Clock::duration wait = last_failed ? std::min<Clock::duration>(heartbeat_interval_, std::chrono::milliseconds(500))
+                                         : Clock::duration(heartbeat_interval_);
       if (deadline && *deadline > Clock::now()) wait = std::min(wait, *deadline - Clock::now());
       heartbeat_cv_.wait_for(lock, stop, wait, [&] { return shutdown_deadline_ != deadline; });
       deadline = shutdown_deadline_;
@@ -128,8 +141,10 @@ void Worker::TaskExecution::HeartbeatLoop(std::stop_token stop) {
       // Transient (server restarting): keep trying; the lease may still be ours when it is back.
       spdlog::warn("[worker={} job={} task={}] heartbeat failed: {}", worker_.id(), task_.job_id(),
                    task_.task_id(), status.error_message());
+      last_failed = true;
       continue;
     }
+    last_failed = false;
     if (response.cancel_requested()) {
       spdlog::info("[worker={} job={} task={}] job cancelled; stopping the task", worker_.id(), task_.job_id(),
                    task_.task_id());

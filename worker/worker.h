@@ -77,9 +77,12 @@ class Worker {
   absl::StatusOr<TaskOutcome> Execute(const v1::Task& task);
   StageEnd PrepareScratch(TaskState& state);
   StageEnd DownloadInputs(TaskState& state);
-  StageEnd DownloadInto(TaskState& state, bool original, const std::filesystem::path& into);
+  StageEnd DownloadRetrying(TaskState& state, bool original, const std::filesystem::path& into);
+  StageEnd DownloadInto(TaskState& state, bool original, const std::filesystem::path& into, bool retry_unavailable);
   StageEnd RunRole(TaskState& state);
   absl::StatusOr<TaskOutcome> ReportResult(TaskState& state);
+  grpc::Status SendCompletion(TaskState& state, const std::vector<std::string>& hashes,
+                              v1::CompleteResponse& response);
   // FailTask; `permanent`: the failure is deterministic and the job fails without a retry.
   absl::StatusOr<TaskOutcome> Fail(TaskState& state, const absl::Status& error, bool permanent);
   std::unique_ptr<grpc::ClientContext> NewContext(std::chrono::milliseconds timeout) const;

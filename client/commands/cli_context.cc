@@ -20,7 +20,9 @@ std::unique_ptr<MigrationClient> CliContext::Connect() {
 int CliContext::Fail(const absl::Status& status) {
   std::string message(status.message());
   if (status.code() == absl::StatusCode::kUnavailable) {
-    message += " (server " + ResolveServerAddress(globals.server) + "; set --server or MIGRATE_SERVER)";
+    const std::string servers = ResolveServerAddress(globals.server);
+    message += (servers.find(',') == std::string::npos ? " (server " : " (servers ") + servers +
+               "; set --server or MIGRATE_SERVER)";
     if (uses_tls_) {
       message += "; with TLS this also means the handshake failed: --tls-ca must name the CA that signed the "
                  "server's certificate and --tls-server-name a name in it";

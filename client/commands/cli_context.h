@@ -27,7 +27,7 @@ struct CliIo {
 };
 
 struct GlobalOptions {
-  std::string server;       // --server; empty: MIGRATE_SERVER, then localhost:50051
+  std::string server;       // --server (repeated: joined with commas); empty: MIGRATE_SERVER, then localhost:50051
   double timeout_seconds = 30;  // unary RPC deadline
   bool quiet = false;       // no progress output
   CredentialFlags credentials;  // --token, --token-file, --tls-*

@@ -15,7 +15,10 @@ int RunCli(const std::vector<std::string>& args, CliIo io, ProcessLauncher& laun
   app.name("migrate-cli");
   app.set_version_flag("--version", HIPFORGE_VERSION);
   app.add_option("--server", context.globals.server,
-                 "Server address host:port (default: $MIGRATE_SERVER, else localhost:50051)");
+                 "Server address host:port; several servers of one installation: repeat it or give a comma list, "
+                 "calls move to the next when one dies (default: $MIGRATE_SERVER, else localhost:50051)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::Join)
+      ->delimiter(',');
   app.add_option("--timeout", context.globals.timeout_seconds, "Deadline for single requests, seconds")
       ->check(CLI::PositiveNumber);
   app.add_flag("-q,--quiet", context.globals.quiet, "No progress output");

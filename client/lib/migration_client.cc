@@ -19,6 +19,26 @@ namespace {
 
 constexpr int kMaxWatchReconnects = 30;
 
+const absl::Status& StatusOf(const absl::Status& status) { return status; }
+template <typename T>
+const absl::Status& StatusOf(const absl::StatusOr<T>& result) {
+  return result.status();
+}
+
+// With several servers (--server a,b): a call that fails UNAVAILABLE (its server died, or refused the connection)
+// is made again; the channel's pick_first has moved on to the next server that accepts a connection by then.
+// Twice per server, a short pause between: the first retry may still find every connection being set up. With
+// one server nothing is repeated: its UNAVAILABLE is the answer (exit 2).
+template <typename Call>
+auto WithFailover(int servers, Call call) -> decltype(call()) {
+  const int attempts = servers > 1 ? 2 * servers : 1;
+  for (int attempt = 1;; ++attempt) {
+    auto result = call();
+    if (StatusOf(result).code() != absl::StatusCode::kUnavailable || attempt >= attempts) return result;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100 * attempt));
+  }
+}
+
 fs::path SiblingTempPath(const fs::path& final_path) {
   std::random_device random;
   fs::path parent = final_path.parent_path().empty() ? fs::path(".") : final_path.parent_path();
@@ -26,8 +46,8 @@ fs::path SiblingTempPath(const fs::path& final_path) {
 }
 
 // Streams an artifact into a temporary file, then checks it against the header.
-absl::StatusOr<fs::path> DownloadToTempFile(MigrationClient& client, const std::string& job_id, v1::ArtifactKind kind,
-                                            const fs::path& temp_path) {
+absl::StatusOr<fs::path> DownloadOnce(MigrationClient& client, const std::string& job_id, v1::ArtifactKind kind,
+                                      const fs::path& temp_path) {
   std::ofstream file(temp_path, std::ios::binary | std::ios::trunc);
   if (!file) return absl::InternalError("cannot create " + temp_path.string());
   v1::ArtifactInfo info;
@@ -54,6 +74,12 @@ absl::StatusOr<fs::path> DownloadToTempFile(MigrationClient& client, const std::
     return status;
   }
   return temp_path;
+}
+
+// A download cut by its server's death starts again from the first byte on the next server.
+absl::StatusOr<fs::path> DownloadToTempFile(MigrationClient& client, const std::string& job_id, v1::ArtifactKind kind,
+                                            const fs::path& temp_path) {
+  return WithFailover(client.server_count(), [&] { return DownloadOnce(client, job_id, kind, temp_path); });
 }
 
 }  // namespace
@@ -95,7 +121,8 @@ absl::StatusOr<v1::JobState> ParseJobState(const std::string& name) {
 
 MigrationClient::MigrationClient(std::unique_ptr<v1::MigrationService::StubInterface> stub, ClientOptions options,
                                  ProcessLauncher& launcher)
-    : stub_(std::move(stub)), options_(std::move(options)), launcher_(launcher) {}
+    : stub_(std::move(stub)), options_(std::move(options)), launcher_(launcher),
+      server_count_(static_cast<int>(SplitServerList(options_.server).size())) {}
 
 std::unique_ptr<MigrationClient> MigrationClient::Connect(const ClientOptions& options, ProcessLauncher& launcher) {
   grpc::ChannelArguments arguments;
@@ -112,6 +139,13 @@ void MigrationClient::SetDeadline(grpc::ClientContext& context) const {
 absl::StatusOr<v1::Job> MigrationClient::Submit(const fs::path& repository, const v1::JobSpec& spec,
                                                 ArchiveCompression compression,
                                                 const UploadProgressCallback& progress) {
+  // An upload cut by its server's death is packed and sent again, whole, to the next server.
+  return WithFailover(server_count_, [&] { return SubmitOnce(repository, spec, compression, progress); });
+}
+
+absl::StatusOr<v1::Job> MigrationClient::SubmitOnce(const fs::path& repository, const v1::JobSpec& spec,
+                                                    ArchiveCompression compression,
+                                                    const UploadProgressCallback& progress) {
   grpc::ClientContext context;
   v1::Job job;
   std::unique_ptr<grpc::ClientWriterInterface<v1::SubmitRequest>> writer = stub_->Submit(&context, &job);
@@ -153,14 +187,16 @@ absl::StatusOr<v1::Job> MigrationClient::Submit(const fs::path& repository, cons
 }
 
 absl::StatusOr<v1::Job> MigrationClient::GetJob(const std::string& job_id) {
-  grpc::ClientContext context;
-  SetDeadline(context);
-  v1::GetJobRequest request;
-  request.set_job_id(job_id);
-  v1::Job job;
-  grpc::Status status = stub_->GetJob(&context, request, &job);
-  if (!status.ok()) return FromGrpcStatus(status, "get job " + job_id);
-  return job;
+  return WithFailover(server_count_, [&]() -> absl::StatusOr<v1::Job> {
+    grpc::ClientContext context;
+    SetDeadline(context);
+    v1::GetJobRequest request;
+    request.set_job_id(job_id);
+    v1::Job job;
+    grpc::Status status = stub_->GetJob(&context, request, &job);
+    if (!status.ok()) return FromGrpcStatus(status, "get job " + job_id);
+    return job;
+  });
 }
 
 absl::StatusOr<v1::Job> MigrationClient::Watch(const std::string& job_id, const JobEventCallback& on_event,
@@ -211,23 +247,27 @@ absl::StatusOr<v1::Job> MigrationClient::Watch(const std::string& job_id, const 
 }
 
 absl::StatusOr<v1::ListJobsResponse> MigrationClient::ListJobs(const v1::ListJobsRequest& request) {
-  grpc::ClientContext context;
-  SetDeadline(context);
-  v1::ListJobsResponse response;
-  grpc::Status status = stub_->ListJobs(&context, request, &response);
-  if (!status.ok()) return FromGrpcStatus(status, "list jobs");
-  return response;
+  return WithFailover(server_count_, [&]() -> absl::StatusOr<v1::ListJobsResponse> {
+    grpc::ClientContext context;
+    SetDeadline(context);
+    v1::ListJobsResponse response;
+    grpc::Status status = stub_->ListJobs(&context, request, &response);
+    if (!status.ok()) return FromGrpcStatus(status, "list jobs");
+    return response;
+  });
 }
 
 absl::StatusOr<v1::Report> MigrationClient::GetReport(const std::string& job_id) {
-  grpc::ClientContext context;
-  SetDeadline(context);
-  v1::GetReportRequest request;
-  request.set_job_id(job_id);
-  v1::Report report;
-  grpc::Status status = stub_->GetReport(&context, request, &report);
-  if (!status.ok()) return FromGrpcStatus(status, "get report of " + job_id);
-  return report;
+  return WithFailover(server_count_, [&]() -> absl::StatusOr<v1::Report> {
+    grpc::ClientContext context;
+    SetDeadline(context);
+    v1::GetReportRequest request;
+    request.set_job_id(job_id);
+    v1::Report report;
+    grpc::Status status = stub_->GetReport(&context, request, &report);
+    if (!status.ok()) return FromGrpcStatus(status, "get report of " + job_id);
+    return report;
+  });
 }
 
 absl::Status MigrationClient::FetchArtifact(const std::string& job_id, v1::ArtifactKind kind,
@@ -268,15 +308,17 @@ absl::Status MigrationClient::FetchArtifact(const std::string& job_id, v1::Artif
 }
 
 absl::StatusOr<v1::Job> MigrationClient::Cancel(const std::string& job_id, const std::string& reason) {
-  grpc::ClientContext context;
-  SetDeadline(context);
-  v1::CancelJobRequest request;
-  request.set_job_id(job_id);
-  request.set_reason(reason);
-  v1::Job job;
-  grpc::Status status = stub_->CancelJob(&context, request, &job);
-  if (!status.ok()) return FromGrpcStatus(status, "cancel job " + job_id);
-  return job;
+  return WithFailover(server_count_, [&]() -> absl::StatusOr<v1::Job> {
+    grpc::ClientContext context;
+    SetDeadline(context);
+    v1::CancelJobRequest request;
+    request.set_job_id(job_id);
+    request.set_reason(reason);
+    v1::Job job;
+    grpc::Status status = stub_->CancelJob(&context, request, &job);
+    if (!status.ok()) return FromGrpcStatus(status, "cancel job " + job_id);
+    return job;
+  });
 }
 
 absl::StatusOr<ExtractResult> MigrationClient::FetchTreeInto(const std::string& job_id, const fs::path& out_dir) {

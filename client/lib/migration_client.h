@@ -18,6 +18,8 @@
 namespace hipforge::client {
 
 struct ClientOptions {
+  // One address, or several of one replica set ("a:50051,b:50051"): calls go to the first that answers and
+  // move on to the next when it dies (common/grpc_channel.h).
   std::string server = "localhost:50051";
   std::chrono::milliseconds rpc_timeout{std::chrono::seconds(30)};  // unary calls
   size_t upload_chunk_bytes = 1 << 20;  // the API's documented maximum per SubmitRequest chunk
@@ -36,7 +38,7 @@ class ConnectionSetupError : public std::runtime_error {
   absl::Status status_;
 };
 
-// Server address from --server, else MIGRATE_SERVER, else localhost:50051.
+// Server address(es) from --server, else MIGRATE_SERVER, else localhost:50051.
 std::string ResolveServerAddress(const std::string& flag_value);
 
 // grpc::Status -> absl::Status with the same code; `context` prefixes the message.
@@ -61,7 +63,8 @@ class MigrationClient {
   absl::StatusOr<hipforge::v1::Job> GetJob(const std::string& job_id);
   // Follows the job's events until it reaches a final state, `on_event` returns false, or
   // `timeout` passes (DeadlineExceeded). Reconnects (resuming after the last sequence seen) when the
-  // stream breaks while the server stays reachable, so a server restart does not end the watch.
+  // stream breaks while a server stays reachable, so a server restart, or its death with several servers
+  // listed, does not end the watch: each event is delivered once, in sequence order.
   // Returns the job as last seen.
   absl::StatusOr<hipforge::v1::Job> Watch(const std::string& job_id, const JobEventCallback& on_event,
                                           std::chrono::milliseconds timeout);
@@ -72,6 +75,10 @@ class MigrationClient {
                              const ArchiveChunkSink& sink, const ArtifactInfoCallback& on_info = nullptr);
   absl::StatusOr<hipforge::v1::Job> Cancel(const std::string& job_id, const std::string& reason);
 
+  // How many servers options.server lists; with more than one, calls that fail UNAVAILABLE are repeated
+  // (the upload too, whole), reaching the next server.
+  int server_count() const { return server_count_; }
+
   // Fetches the translated tree and unpacks it (SafeExtract) into `out_dir` (absent or empty).
   absl::StatusOr<ExtractResult> FetchTreeInto(const std::string& job_id, const std::filesystem::path& out_dir);
   // Fetches the unified patch into `patch_file` (written atomically).
@@ -79,10 +86,14 @@ class MigrationClient {
 
  private:
   void SetDeadline(grpc::ClientContext& context) const;
+  absl::StatusOr<hipforge::v1::Job> SubmitOnce(const std::filesystem::path& repository,
+                                               const hipforge::v1::JobSpec& spec, ArchiveCompression compression,
+                                               const UploadProgressCallback& progress);
 
   std::unique_ptr<hipforge::v1::MigrationService::StubInterface> stub_;
   ClientOptions options_;
   ProcessLauncher& launcher_;
+  int server_count_;
 };
 
 bool IsFinalState(hipforge::v1::JobState state);

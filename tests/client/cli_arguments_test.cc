@@ -53,6 +53,24 @@ TEST(CliArguments, UsageErrorsExitOne) {
   EXPECT_TRUE(Contains(bad_state.err, "unknown job state")) << bad_state.err;
 }
 
+TEST(CliArguments, SeveralServersAreTriedInTurnAndNamedWhenNoneAnswers) {
+  // The repeated flag and the comma list name the same replica set; neither server listens, so every attempt
+  // (two per server) is refused and the error names both.
+  const std::string a = "127.0.0.1:" + std::to_string(ClosedPort());
+  const std::string b = "127.0.0.1:" + std::to_string(ClosedPort());
+  for (const std::vector<std::string>& servers :
+       {std::vector<std::string>{"--server", a, "--server", b}, std::vector<std::string>{"--server", a + "," + b}}) {
+    std::vector<std::string> args = servers;
+    args.insert(args.end(), {"--timeout", "5", "status", "0123456789abcdef"});
+    auto run = RunMigrateCli(args);
+    EXPECT_EQ(run.exit_code, kExitServerUnreachable) << run.err;
+    EXPECT_TRUE(Contains(run.err, "(servers " + a + "," + b + ";")) << run.err;
+  }
+  auto malformed = RunMigrateCli({"--server", a + ",not-an-address", "status", "0123456789abcdef"});
+  EXPECT_NE(malformed.exit_code, kExitOk);
+  EXPECT_TRUE(Contains(malformed.err, "'not-an-address' is not HOST:PORT")) << malformed.err;
+}
+
 TEST(CliArguments, EmptyRepositoryIsRefusedBeforeConnecting) {
   ScratchDir repo("cli-empty");
   auto run = RunMigrateCli({"--server", "127.0.0.1:" + std::to_string(ClosedPort()), "submit", repo.path().string()});

@@ -18,6 +18,7 @@
 #include "hipforge/v1/migration_service.grpc.pb.h"
 #include "common/grpc_channel.h"
 #include "tests/e2e/child_process.h"
+#include "tests/e2e/large_cuda_repo.h"
 #include "tests/support/token_cli.h"
 #include "tests/server/http/http_test_client.h"
 #include "tests/server/rpc/rpc_test_support.h"
@@ -148,20 +149,6 @@ class EndToEndTest : public ::testing::Test {
   std::string token_;             // team e2e
   fs::path worker_token_file_;    // worker credential of pool e2e (translate)
 };
-
-// Many CUDA files, so a translate task runs long enough to be interrupted.
-void WriteLargeCudaRepo(const fs::path& root, int files) {
-  fs::create_directories(root / "src");
-  for (int i = 0; i < files; ++i) {
-    std::ofstream out(root / "src" / ("k" + std::to_string(i) + ".cu"));
-    out << "#include <cuda_runtime.h>\n\n__global__ void kernel" << i
-        << "(float* d, int n) {\n  int t = blockIdx.x * blockDim.x + threadIdx.x;\n  if (t < n) d[t] += " << i
-        << ".0f;\n}\n\nvoid run" << i << "(int n) {\n  float* d = nullptr;\n  cudaMalloc(&d, n * sizeof(float));\n"
-        << "  cudaStream_t s;\n  cudaStreamCreate(&s);\n  kernel" << i
-        << "<<<(n + 127) / 128, 128, 0, s>>>(d, n);\n  cudaStreamSynchronize(s);\n  cudaStreamDestroy(s);\n"
-        << "  cudaFree(d);\n}\n";
-  }
-}
 
 std::map<std::string, std::string> ExtractToMap(const std::string& archive, const fs::path& dir) {
   std::map<std::string, std::string> files;

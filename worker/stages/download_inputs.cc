@@ -1,4 +1,6 @@
 // A stage of Worker::Execute (worker.cc runs the list; worker/task_state.h holds what the stages share).
+#include <thread>
+
 #include "common/archive.h"
 #include "common/sha256.h"
 #include "worker/run_guarded.h"
@@ -7,16 +9,35 @@
 namespace hipforge::worker {
 namespace fs = std::filesystem;
 
+namespace {
+constexpr int kDownloadAttempts = 4;  // a download cut by its server's death starts again, through the next server
+}  // namespace
+
 Worker::StageEnd Worker::DownloadInputs(TaskState& state) {
-  if (StageEnd end = DownloadInto(state, /*original=*/false, state.input_root)) return end;
-  if (!state.original_root.empty()) return DownloadInto(state, /*original=*/true, state.original_root);
+  if (StageEnd end = DownloadRetrying(state, /*original=*/false, state.input_root)) return end;
+  if (!state.original_root.empty()) return DownloadRetrying(state, /*original=*/true, state.original_root);
   return std::nullopt;
+}
+
+Worker::StageEnd Worker::DownloadRetrying(TaskState& state, bool original, const fs::path& into) {
+  for (int attempt = 1;; ++attempt) {
+    const bool last = attempt >= kDownloadAttempts;
+    StageEnd end = DownloadInto(state, original, into, /*retry_unavailable=*/!last);
+    if (last || !end || end->ok() || end->status().code() != absl::StatusCode::kUnavailable) return end;
+    spdlog::warn("{} input download cut ({}); starting it again", state.tag, std::string(end->status().message()));
+    std::error_code ignored;
+    fs::remove_all(into, ignored);
+    fs::create_directories(into, ignored);
+    std::this_thread::sleep_for(std::chrono::milliseconds(250) * attempt);
+  }
 }
 
 // Streams the download straight into the hostile-archive extractor (nothing touches disk unchecked)
 // and hashes every byte received, also those after the archive's end, so the checksum covers exactly
 // what the server stored.
-Worker::StageEnd Worker::DownloadInto(TaskState& state, bool original, const fs::path& into) {
+// `retry_unavailable`: a server that went away ends the stage with UNAVAILABLE for DownloadRetrying, instead of
+// failing the attempt.
+Worker::StageEnd Worker::DownloadInto(TaskState& state, bool original, const fs::path& into, bool retry_unavailable) {
   v1::DownloadInputRequest request;
   request.set_task_id(state.task.task_id());
   request.set_lease_token(state.task.lease_token());
@@ -48,6 +69,7 @@ Worker::StageEnd Worker::DownloadInto(TaskState& state, bool original, const fs:
   grpc::Status status = reader->Finish();
   if (state.execution.given_back()) return TaskOutcome::kGivenBack;
   if (IsLeaseLost(status)) return state.execution.cancelled() ? TaskOutcome::kCancelled : TaskOutcome::kLeaseLost;
+  if (retry_unavailable && status.error_code() == grpc::StatusCode::UNAVAILABLE) return ToAbsl(status);
   if (!status.ok()) return Fail(state, ToAbsl(status), /*permanent=*/false);
   if (!expected_sha.empty() && received.HexDigest() != expected_sha) {
     return Fail(state, absl::DataLossError("input archive checksum mismatch"), /*permanent=*/false);

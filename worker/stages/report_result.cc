@@ -1,5 +1,6 @@
 // A stage of Worker::Execute (worker.cc runs the list; worker/task_state.h holds what the stages share).
 #include <fstream>
+#include <thread>
 #include <vector>
 
 #include "common/sha256.h"
@@ -8,21 +9,14 @@
 namespace hipforge::worker {
 namespace fs = std::filesystem;
 
+namespace {
+constexpr int kCompletionAttempts = 5;  // 0.25 + 0.5 + 1 + 2 s apart: well inside a lease
+}  // namespace
+
 // Complete: header, then each artifact as info + chunks.
-absl::StatusOr<TaskOutcome> Worker::ReportResult(TaskState& state) {
-  if (!state.execution.BeginReporting()) return TaskOutcome::kGivenBack;
+grpc::Status Worker::SendCompletion(TaskState& state, const std::vector<std::string>& hashes,
+                                    v1::CompleteResponse& response) {
   const TaskOutput& output = *state.output;
-  // Every artifact is hashed before the stream opens: one that cannot be read fails the attempt before the server
-  // has seen any part of the completion (the server's Complete handler applies what it read once the stream ends,
-  // and a stream the worker abandons half way ends too).
-  std::vector<std::string> hashes;
-  hashes.reserve(output.artifacts.size());
-  for (const TaskArtifact& artifact : output.artifacts) {
-    absl::StatusOr<std::string> sha = Sha256HexOfFile(artifact.file);
-    if (!sha.ok()) return Fail(state, sha.status(), /*permanent=*/false);
-    hashes.push_back(*std::move(sha));
-  }
-  v1::CompleteResponse response;
   auto rpc = NewContext(std::chrono::minutes(10));
   auto writer = stub_->Complete(rpc.get(), &response);
   v1::CompleteRequest message;
@@ -59,7 +53,38 @@ absl::StatusOr<TaskOutcome> Worker::ReportResult(TaskState& state) {
     }
   }
   writer->WritesDone();
-  grpc::Status status = writer->Finish();
+  return writer->Finish();
+}
+
+absl::StatusOr<TaskOutcome> Worker::ReportResult(TaskState& state) {
+  if (!state.execution.BeginReporting()) return TaskOutcome::kGivenBack;
+  const TaskOutput& output = *state.output;
+  // Every artifact is hashed before the stream opens: one that cannot be read fails the attempt before the server
+  // has seen any part of the completion (the server's Complete handler applies what it read once the stream ends,
+  // and a stream the worker abandons half way ends too).
+  std::vector<std::string> hashes;
+  hashes.reserve(output.artifacts.size());
+  for (const TaskArtifact& artifact : output.artifacts) {
+    absl::StatusOr<std::string> sha = Sha256HexOfFile(artifact.file);
+    if (!sha.ok()) return Fail(state, sha.status(), /*permanent=*/false);
+    hashes.push_back(*std::move(sha));
+  }
+  v1::CompleteResponse response;
+  // A server that dies under the completion (UNAVAILABLE) does not cost the attempt: the lease is still this
+  // worker's (the heartbeats go on, through the next server when several are listed), so the same completion is
+  // sent again; one that did reach the database before the server died is answered "not accepted" the second
+  // time, never applied twice.
+  grpc::Status status;
+  for (int attempt = 1;; ++attempt) {
+    status = SendCompletion(state, hashes, response);
+    if (status.error_code() != grpc::StatusCode::UNAVAILABLE || attempt >= kCompletionAttempts ||
+        state.execution.lease_lost()) {
+      break;
+    }
+    spdlog::warn("{} Complete failed ({}); sending it again (attempt {}/{})", state.tag, status.error_message(),
+                 attempt + 1, kCompletionAttempts);
+    std::this_thread::sleep_for(std::chrono::milliseconds(250) * (1 << (attempt - 1)));
+  }
   if (!status.ok()) {
     spdlog::warn("{} Complete failed: {}", state.tag, status.error_message());
     return ToAbsl(status);
