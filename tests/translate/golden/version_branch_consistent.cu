@@ -22,7 +22,7 @@ void Banner() {}
 // Per feature, the highest lower value took the #error ("11.x is not supported" here): an #error is no branch HIP
 // provides, so the value that takes the legacy branch is chosen.
 // STDERR-DAG: version_branch_consistent.cu:[[@LINE+2]]:5: note: 'CUDART_VERSION' {{.*}}reads 10999 under HIP 6.4 (per feature: the table's 12000 would take a branch that uses '__hmax2_nan', which HIP 6.4 lacks{{.*}}[TR014]
-// CHECK: #if (HIP_VERSION >= 60000000 ? 10999 : {{.*}}) >= 12000
+// CHECK: #if (defined(__HIP_PLATFORM_NVIDIA__) ? CUDART_VERSION : (HIP_VERSION >= 60000000 ? 10999 : {{.*}})) >= 12000
 #if CUDART_VERSION >= 12000
 __device__ __half2 Max(__half2 a, __half2 b) { return __hmax2_nan(a, b); }
 #elif CUDART_VERSION >= 11000

@@ -12,7 +12,7 @@
 #define CUDART_HMASK 12000
 
 // Through a macro the branch defines: PROJECT_USE_PDL guards code with CUDA 11.8's launch attributes.
-// CHECK: #if !defined(PROJECT_USE_HIP) && ((HIP_VERSION >= 60000000 ? 11079 : HIP_VERSION >= 50000000 ? 11000 : 10020) >= 12030 || (!defined(_MSC_VER) && (HIP_VERSION >= 60000000 ? 11079 : HIP_VERSION >= 50000000 ? 11000 : 10020) >= 11080))
+// CHECK: #if !defined(PROJECT_USE_HIP) && ((defined(__HIP_PLATFORM_NVIDIA__) ? CUDART_VERSION : (HIP_VERSION >= 60000000 ? 11079 : HIP_VERSION >= 50000000 ? 11000 : 10020)) >= 12030 || (!defined(_MSC_VER) && (defined(__HIP_PLATFORM_NVIDIA__) ? CUDART_VERSION : (HIP_VERSION >= 60000000 ? 11079 : HIP_VERSION >= 50000000 ? 11000 : 10020)) >= 11080))
 // STDERR-DAG: version_features.cu:[[@LINE+1]]:35: note: 'CUDART_VERSION' {{.*}} reads 11079 under HIP 6.4 (per feature: the table's 12000 would take a branch that uses 'cudaLaunchAttribute' (where PROJECT_USE_PDL, which it defines, is tested), which HIP 6.4 lacks {{.*}}[TR014]
 #if !defined(PROJECT_USE_HIP) && (CUDART_VERSION >= 12030 || (!defined(_MSC_VER) && CUDART_VERSION >= 11080))
 #define PROJECT_USE_PDL
@@ -39,7 +39,7 @@ static __device__ __forceinline__ half hmax(const half a, const half b) {
 static __device__ __forceinline__ half2 hmax2(const half2 a, const half2 b) {
 #if defined(PROJECT_USE_HIP)
     return half2(__hmax(a.x, b.x), __hmax(a.y, b.y));
-// CHECK: #elif (HIP_VERSION >= 60000000 ? 11069 : HIP_VERSION >= 50000000 ? 11000 : 10020) >= CUDART_HMAX
+// CHECK: #elif (defined(__HIP_PLATFORM_NVIDIA__) ? CUDART_VERSION : (HIP_VERSION >= 60000000 ? 11069 : HIP_VERSION >= 50000000 ? 11000 : 10020)) >= CUDART_HMAX
 // STDERR-DAG: version_features.cu:[[@LINE+1]]:7: note: 'CUDART_VERSION' {{.*}} reads 11069 under HIP 6.4 (per feature: the table's 12000 would take a branch that uses '__hmax2', which HIP 6.4 lacks
 #elif CUDART_VERSION >= CUDART_HMAX
     return __hmax2(a, b);
@@ -52,7 +52,7 @@ static __device__ __forceinline__ half2 hmax2(const half2 a, const half2 b) {
 }
 
 // The project defines __hgt2_mask itself below CUDA 12: HIP 6.4 lacks it, so that branch is the one taken.
-// CHECK: #if (defined(HIP_VERSION) && (HIP_VERSION >= 60000000 ? 11999 : HIP_VERSION >= 50000000 ? 11000 : 10020) < CUDART_HMASK) || defined(PROJECT_USE_HIP)
+// CHECK: #if (defined(HIP_VERSION) && (defined(__HIP_PLATFORM_NVIDIA__) ? CUDART_VERSION : (HIP_VERSION >= 60000000 ? 11999 : HIP_VERSION >= 50000000 ? 11000 : 10020)) < CUDART_HMASK) || defined(PROJECT_USE_HIP)
 // STDERR-DAG: version_features.cu:[[@LINE+1]]:33: note: 'CUDART_VERSION' {{.*}} reads 11999 under HIP 6.4 (per feature: the table's 12000 would take a branch that leaves out the project's own '__hgt2_mask', which HIP 6.4 lacks
 #if (defined(CUDART_VERSION) && CUDART_VERSION < CUDART_HMASK) || defined(PROJECT_USE_HIP)
 static __device__ __forceinline__ uint32_t __hgt2_mask(const half2 a, const half2 b) {
@@ -73,7 +73,7 @@ struct pdl_config {
 // cuBLAS 11's user workspace: hipBLAS 6.4 has no cublasSetWorkspace (blas_table.cc), so the branch without it.
 void make_handle(cublasHandle_t* handle, void** workspace) {
   cublasCreate(handle);
-// CHECK: #if ((HIP_VERSION >= 60000000 ? 11 : 10) > 11 || ((HIP_VERSION >= 60000000 ? 11 : 10) == 11 && CUBLAS_VER_MINOR >= 2))
+// CHECK: #if ((defined(__HIP_PLATFORM_NVIDIA__) ? CUBLAS_VER_MAJOR : (HIP_VERSION >= 60000000 ? 11 : 10)) > 11 || ((defined(__HIP_PLATFORM_NVIDIA__) ? CUBLAS_VER_MAJOR : (HIP_VERSION >= 60000000 ? 11 : 10)) == 11 && CUBLAS_VER_MINOR >= 2))
 // STDERR-DAG: version_features.cu:[[@LINE+1]]:6: note: 'CUBLAS_VER_MAJOR' {{.*}} reads 11 under HIP 6.4 (per feature: the table's 12 would take a branch that uses 'cublasSetWorkspace', which HIP 6.4 lacks
 #if (CUBLAS_VER_MAJOR > 11 || (CUBLAS_VER_MAJOR == 11 && CUBLAS_VER_MINOR >= 2))
   cudaMalloc(workspace, 1 << 22);

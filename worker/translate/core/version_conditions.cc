@@ -441,8 +441,12 @@ class Rewriter {
     result_.edits.insert(result_.edits.end(), group.defined_edits.begin(), group.defined_edits.end());
     for (const MacroUse& use : group.uses) {
       const bool capped = use.macro == group.capped;
+      // A cap answers what AMD's HIP lacks. On HIP's NVIDIA platform the CUDA headers are there and define the
+      // macro and the API (ggml's own __hgt2_mask, kept under the cap, redefined CUDA 13's), so it reads as written.
       const std::string expression =
-          capped ? VersionMacroExpression(*use.macro, group.cap) : VersionMacroExpression(*use.macro);
+          capped ? "(defined(__HIP_PLATFORM_NVIDIA__) ? " + std::string(use.token->text) + " : " +
+                       VersionMacroExpression(*use.macro, group.cap) + ")"
+                 : VersionMacroExpression(*use.macro);
       const int64_t value = capped ? group.cap : VersionMacroValue(*use.macro, options_.target_hip_version);
       result_.edits.push_back({use.token->offset, static_cast<uint32_t>(use.token->text.size()), expression});
       std::string message = "'" + std::string(use.token->text) + "' is not defined by HIP; rewritten to " +
