@@ -40,7 +40,8 @@ int RunStatus(CliContext& context, const StatusOptions& options) {
   out << "input:    ";
   if (job->input_files() > 0) out << job->input_files() << " files, ";
   out << job->input_bytes() << " bytes\n";
-  out << "progress: " << job->files_translated() << "/" << job->files_total() << " files translated\n";
+  // The counters are the report's CUDA files ("CUDA files: 4 translated (4 CUDA files)"), not all its files.
+  out << "progress: " << job->files_translated() << "/" << job->files_total() << " CUDA files translated\n";
   out << "attempts: " << job->attempts() << "\n";
   if (job->has_created_at()) out << "created:  " << google::protobuf::util::TimeUtil::ToString(job->created_at()) << "\n";
   if (job->has_updated_at()) out << "updated:  " << google::protobuf::util::TimeUtil::ToString(job->updated_at()) << "\n";

@@ -161,6 +161,8 @@ TEST_F(CliAgainstServer, SubmitWaitFetchAndReportTheExampleRepository) {
   auto status = Cli({"status", job_id});
   EXPECT_EQ(status.exit_code, kExitOk);
   EXPECT_TRUE(Contains(status.out, "state:    succeeded")) << status.out;
+  // status counts CUDA files as the report's 'CUDA files:' line does (the report's 'Translation: 10 files' counts all).
+  EXPECT_TRUE(Contains(status.out, "\nprogress: 4/4 CUDA files translated\n")) << status.out;
 
   auto sarif_run = Cli({"report", job_id, "--format", "sarif"});
   ASSERT_EQ(sarif_run.exit_code, kExitOk) << sarif_run.err;
