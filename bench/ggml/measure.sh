@@ -8,7 +8,7 @@
 #   MIGRATE_CLI   migrate-cli to run (default build/bin/migrate-cli)
 #   GGML          the ggml tree (default /tmp/ggml), never written
 #   HIPIFY_PERL   hipify-perl (ROCm/HIPIFY bin/hipify-perl); HIPIFY_CLANG: hipify-clang built against LLVM 16
-#   CUDA_ARGS     Clang arguments for hipify-clang after `--` (defines and include dirs of ggml's CUDA units)
+#   CUDA_ARGS     Clang arguments for hipify-clang after `--` (defines and include dirs of ggml's CUDA units; README)
 # OUT_DIR/<name>.time|.perf|.log per run, OUT_DIR/summary.txt one line per run, OUT_DIR/<name>-out the output tree.
 set -euo pipefail
 out=$(mkdir -p "$1" && cd "$1" && pwd); shift
@@ -64,12 +64,20 @@ for target in "${targets[@]}"; do
       mapfile -t files < <(cuda_files "$out/perl-out")
       (cd "$out/perl-out" && timed perl perl "${HIPIFY_PERL:?}" -inplace -quiet-warnings "${files[@]}")
       find "$out/perl-out" -name '*.prehip' -delete ;;
-    clang)  # one process over every CUDA file, in place on a copy; each file is its own translation unit
+    clang)  # one process per CUDA file, in place on a copy: one process over all of them ends at the first crash
+      # (it segfaulted on src/ggml-cuda/argsort.cu, 13 s in); OUT_DIR/clang.files.tsv: file, exit code
       rm -rf "$out/clang-out"; cp -r "$ggml" "$out/clang-out"
       mapfile -t files < <(cuda_files "$out/clang-out")
-      # shellcheck disable=SC2086
-      (cd "$out/clang-out" && timed clang "${HIPIFY_CLANG:?}" --inplace --cuda-path=/usr/local/cuda \
-        --clang-resource-directory=/usr/lib/llvm-16/lib/clang/16 "${files[@]}" -- ${CUDA_ARGS:-})
+      # shellcheck disable=SC2016
+      (cd "$out/clang-out" && timed clang bash -c 'tool=$1 args=$2 tsv=$3; shift 3
+        for f in "$@"; do
+          # shellcheck disable=SC2086
+          "$tool" --inplace --cuda-path=/usr/local/cuda --clang-resource-directory=/usr/lib/llvm-16/lib/clang/16 \
+            "$f" -- $args >/dev/null 2>&1
+          printf "%s\t%s\n" "$f" "$?" >>"$tsv"
+        done' _ "${HIPIFY_CLANG:?}" "${CUDA_ARGS:-}" "$out/clang.files.tsv" "${files[@]}")
+      awk -F'\t' '{n++; if ($2 != 0) bad++} END {printf "clang: %d files, %d exited non-zero\n", n, bad}' \
+        "$out/clang.files.tsv" | tee -a "$out/summary.txt"
       find "$out/clang-out" -name '*.prehip' -delete ;;
     *) echo "unknown target $target" >&2; exit 2 ;;
   esac

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# ggml's test-backend-ops in mode `test` (every op case on each GPU backend, compared with the CPU backend), then a
+# per-op summary short enough for the report's output excerpt (its last 2 KiB): OP passed/failed/not-supported.
+# The exit code is test-backend-ops's own. Part of the configuration a user adds to ggml (bench/ggml/README.md).
+#   backend-ops-summary.sh TEST_BACKEND_OPS [FULL_LOG]
+set -uo pipefail
+bin=$1 log=${2:-test-backend-ops.log}
+"$bin" test >"$log" 2>&1
+rc=$?
+sed 's/\x1b\[[0-9;]*m//g' "$log" | awk '
+  match($0, /^  [A-Z][A-Z_0-9]*\(/) {
+    op = substr($0, RSTART + 2, RLENGTH - 3); seen[op] = 1
+    if ($0 ~ /: OK$/) ok[op]++; else if ($0 ~ /not supported/) ns[op]++; else if ($0 ~ /FAIL$/) bad[op]++; else skip[op]++
+  }
+  /tests passed$/ || /^  Backend / || /backends passed$/ { status = status $0 "\n" }
+  END {
+    printf "per op (passed/failed/not supported): "
+    for (o in seen) {
+      cases_ok += ok[o]; cases_bad += bad[o]; cases_ns += ns[o]; n++
+      if (bad[o]) { ops_bad++; print o ":" ok[o] + 0 "/" bad[o] "/" ns[o] + 0 | "sort > failing.tmp" }
+      else if (ok[o]) ops_ok++; else ops_ns++
+      print o ":" ok[o] + 0 "/" bad[o] + 0 "/" ns[o] + 0 | "sort | tr \"\\n\" \" \""
+    }
+    close("sort | tr \"\\n\" \" \""); close("sort > failing.tmp")
+    print ""
+    printf "%s", status
+    printf "failing ops: "; system("if [ -s failing.tmp ]; then tr \"\\n\" \" \" < failing.tmp; else printf none; fi; rm -f failing.tmp"); print ""
+    printf "ops %d: all cases passed %d, some failed %d, none supported %d; cases passed %d, failed %d, not supported %d\n",
+      n, ops_ok, ops_bad, ops_ns, cases_ok, cases_bad, cases_ns
+  }'
+exit $rc
