@@ -1,4 +1,4 @@
-// Two migrate-servers as a replica set (issue 27 item 3): one external PostgreSQL, --artifact-store postgres, each
+// Two migrate-servers as a replica set (issue 27 items 3 and its fault test): one external PostgreSQL, --artifact-store postgres, each
 // its own data dir. A migrate-worker and migrate-cli given both addresses use the first; it is SIGKILLed while the
 // worker translates, `submit --wait` waits and a watch follows the job. Everything moves to the second server:
 // the worker's lease survives (one attempt), the CLI exits 0, the watch resumes after the last event it saw.
@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <fstream>
 #include <future>
+#include <map>
 #include <regex>
 #include <set>
 #include <thread>
@@ -19,9 +21,11 @@
 #include "client/lib/migration_client.h"
 #include "common/grpc_channel.h"
 #include "common/process.h"
+#include "common/sha256.h"
 #include "hipforge/v1/migration_service.grpc.pb.h"
 #include "tests/e2e/child_process.h"
 #include "tests/e2e/large_cuda_repo.h"
+#include "tests/server/rpc/rpc_test_support.h"
 #include "tests/server/store/postgres_test_env.h"
 #include "tests/support/token_cli.h"
 
@@ -218,6 +222,139 @@ TEST_F(ReplicaSetEndToEndTest, FirstServerKilledMidTaskWorkerCliAndWatchFinishOn
   EXPECT_TRUE(fs::exists(temp_dir_ / "out" / "src" / "k0.cu") || fs::exists(temp_dir_ / "out" / "src" / "k0.hip"))
       << fetched->standard_error;
   EXPECT_GT(fs::file_size(temp_dir_ / "out.patch"), 0u);
+}
+
+
+// Issue 27's fault test: 50 jobs submitted through both servers by clients listing both, a worker on each, watches
+// following some; server A SIGKILLed halfway through the submissions (an upload in flight), with translations and
+// watches in flight. Every job ends succeeded with one report, every tree and patch comes from B with its sha256,
+// no client call fails, nothing is lost or submitted twice.
+TEST_F(ReplicaSetEndToEndTest, FiftyJobsThroughBothServersOutliveTheFirstServersDeath) {
+  constexpr int kJobs = 50;
+  constexpr int kKillAfter = 25;
+  const std::string a = StartServer("a");
+  const std::string b = StartServer("b");
+  ASSERT_FALSE(HasFailure()) << Logs();
+  ASSERT_NO_FATAL_FAILURE(MakeCredentials());
+  StartWorker("wa", {"--server", a + "," + b});
+  StartWorker("wb", {"--server", b + "," + a});
+  // Small repositories; every fifth a large one (150 files) so translations are in flight, and jobs 20-29 carry
+  // 6 MiB of incompressible data so the upload around the kill takes a while.
+  const fs::path small = temp_dir_ / "small";
+  server::testing::WriteSmallCudaRepo(small);
+  const fs::path large = temp_dir_ / "large";
+  WriteLargeCudaRepo(large, 150);
+  const fs::path heavy = temp_dir_ / "heavy";
+  server::testing::WriteSmallCudaRepo(heavy);
+  {
+    std::string noise(6 << 20, '\0');
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    for (char& c : noise) {  // xorshift: bytes no compressor shrinks
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+      c = static_cast<char>(x & 0xff);
+    }
+    std::ofstream(heavy / "blob.bin", std::ios::binary) << noise;
+  }
+  std::unique_ptr<client::MigrationClient> via_a = Client(a + "," + b);
+  std::unique_ptr<client::MigrationClient> via_b = Client(b + "," + a);
+
+  struct Submitted {
+    std::string id;
+    std::chrono::steady_clock::time_point started, ended;
+  };
+  std::vector<Submitted> jobs;
+  jobs.reserve(kJobs);  // read by this thread while the submitter appends: never reallocated
+  std::vector<std::string> errors;
+  std::atomic<int> submitted{0};
+  std::thread submitter([&] {
+    for (int i = 0; i < kJobs; ++i) {
+      const fs::path& repo = i % 5 == 4 ? large : (i >= 20 && i < 30 ? heavy : small);
+      client::MigrationClient& api = i % 2 == 0 ? *via_a : *via_b;
+      const auto started = std::chrono::steady_clock::now();
+      absl::StatusOr<v1::Job> job = api.Submit(repo, server::testing::TestSpec("fifty-" + std::to_string(i), "e2e"),
+                                               ArchiveCompression::kZstd, nullptr);
+      if (!job.ok()) {
+        errors.push_back("submit " + std::to_string(i) + ": " + job.status().ToString());
+        continue;
+      }
+      jobs.push_back({job->id(), started, std::chrono::steady_clock::now()});
+      ++submitted;
+    }
+  });
+  while (submitted < kKillAfter) std::this_thread::sleep_for(10ms);
+  // Watches through A (the first address) on three jobs already in the queue.
+  std::vector<std::pair<std::string, std::future<std::vector<int64_t>>>> watches;
+  for (int i = kKillAfter - 3; i < kKillAfter; ++i) {
+    const std::string id = jobs[i].id;
+    watches.emplace_back(id, std::async(std::launch::async, [this, a, b, id] {
+      std::vector<int64_t> seen;
+      auto record = [&](const v1::JobEvent& event) {
+        seen.push_back(event.sequence());
+        return true;
+      };
+      absl::StatusOr<v1::Job> end = Client(a + "," + b)->Watch(id, record, 600s);
+      EXPECT_TRUE(end.ok()) << id << ": " << end.status();
+      return seen;
+    }));
+  }
+  std::this_thread::sleep_for(300ms);
+  std::unique_ptr<client::MigrationClient> api_b = Client(b);
+  v1::ListJobsRequest translating;
+  translating.set_state(v1::JOB_STATE_TRANSLATING);
+  absl::StatusOr<v1::ListJobsResponse> in_flight = api_b->ListJobs(translating);
+  ASSERT_TRUE(in_flight.ok()) << in_flight.status();
+  const auto killed_at = std::chrono::steady_clock::now();
+  servers_["a"]->Signal(SIGKILL);
+  ASSERT_EQ(servers_["a"]->Wait(10s), 128 + SIGKILL);
+  submitter.join();
+  EXPECT_TRUE(errors.empty()) << errors.front();
+  ASSERT_EQ(jobs.size(), static_cast<size_t>(kJobs));
+  int uploads_across_kill = 0;
+  for (const Submitted& job : jobs) uploads_across_kill += job.started < killed_at && job.ended > killed_at;
+
+  int retried = 0;  // jobs whose task ran twice (a lease that did not survive)
+  for (const Submitted& job : jobs) {
+    absl::StatusOr<v1::Job> state = api_b->GetJob(job.id);
+    for (int i = 0; i < 3000 && state.ok() && !client::IsFinalState(state->state()); ++i) {
+      std::this_thread::sleep_for(100ms);
+      state = api_b->GetJob(job.id);
+    }
+    ASSERT_TRUE(state.ok()) << state.status();
+    ASSERT_EQ(state->state(), v1::JOB_STATE_SUCCEEDED) << job.id << ": " << state->error() << "\n" << Logs();
+    retried += state->attempts() > 1;
+    absl::StatusOr<v1::Report> report = api_b->GetReport(job.id);
+    ASSERT_TRUE(report.ok()) << report.status();
+    nlohmann::json json = nlohmann::json::parse(report->report_json());
+    std::multiset<std::string> paths;
+    for (const auto& file : json["translation"]["files"]) paths.insert(file["path"].get<std::string>());
+    EXPECT_EQ(std::set<std::string>(paths.begin(), paths.end()).size(), paths.size()) << job.id << " reported a file twice";
+    for (v1::ArtifactKind kind : {v1::ARTIFACT_KIND_TRANSLATED_TREE, v1::ARTIFACT_KIND_PATCH}) {
+      std::string bytes;
+      v1::ArtifactInfo info;
+      auto sink = [&](std::string_view chunk) {
+        bytes.append(chunk);
+        return absl::OkStatus();
+      };
+      absl::Status fetched =
+          api_b->FetchArtifact(job.id, kind, sink, [&](const v1::ArtifactInfo& header) { info = header; });
+      ASSERT_TRUE(fetched.ok()) << job.id << ": " << fetched;
+      EXPECT_EQ(Sha256Hex(bytes), info.sha256()) << job.id << " " << v1::ArtifactKind_Name(kind);
+    }
+  }
+  // Nothing submitted twice: the team has exactly the 50 jobs.
+  v1::ListJobsRequest list;
+  list.set_team("e2e");
+  list.set_page_size(500);
+  absl::StatusOr<v1::ListJobsResponse> listed = api_b->ListJobs(list);
+  ASSERT_TRUE(listed.ok()) << listed.status();
+  EXPECT_EQ(listed->jobs_size(), kJobs);
+  // Each watch resumed on B: its events are B's whole stream, once each.
+  for (auto& [id, watch] : watches) EXPECT_EQ(watch.get(), AllSequences(*api_b, id)) << id;
+  std::cerr << "50 jobs: " << in_flight->jobs_size() << " translating when A was killed, " << uploads_across_kill
+            << " upload(s) spanned the kill, " << retried
+            << " job(s) needed a second attempt\n";
 }
 
 }  // namespace
