@@ -157,6 +157,28 @@ set(CMAKE_CXX_STANDARD 17)
   EXPECT_TRUE(fs::exists(tree.parent_path() / "build" / "app"));
 }
 
+// ggml: libraries with VERSION/SOVERSION link as libggml-base.so.0.21.0, which nvcc alone refuses ("Don't know what
+// to do with"): every ggml library and test failed to link on the GPU host.
+TEST_F(HipOnCudaToolchainTest, ACMakeTreeLinkingAVersionedSharedLibraryBuilds) {
+  const fs::path tree = scratch_.path() / "versioned" / "src";
+  testing::WriteFile(tree / "CMakeLists.txt", R"(cmake_minimum_required(VERSION 3.21)
+project(app LANGUAGES CXX)
+find_package(hip REQUIRED)
+add_library(base SHARED base.cpp)
+set_target_properties(base PROPERTIES VERSION 0.21.0 SOVERSION 0)
+add_executable(app app.cu)
+set_source_files_properties(app.cu PROPERTIES LANGUAGE CXX)
+target_link_libraries(app base hip::device)
+)");
+  testing::WriteFile(tree / "base.cpp", "int Base() { return 7; }\n");
+  testing::WriteFile(tree / "app.cu", std::string(kHipSource).substr(0, std::string(kHipSource).find("int main")) +
+                                          "int Base();\nint main() { return Base() == 7 ? 0 : 1; }\n");
+  BuildOutcome outcome = Build(tree);
+  EXPECT_TRUE(outcome.ok) << outcome.failure << "\n" << outcome.log;
+  EXPECT_TRUE(fs::exists(tree.parent_path() / "build" / "libbase.so.0.21.0"));
+  EXPECT_TRUE(fs::exists(tree.parent_path() / "build" / "app"));
+}
+
 TEST_F(HipOnCudaToolchainTest, AMakefileThatLinksObjectsAndSourcesBuilds) {
   const fs::path tree = scratch_.path() / "make" / "src";
   testing::WriteFile(tree / "Makefile", "app: kernel.o main.cpp\n\t$(HIPCC) -O2 -std=c++17 -Wall kernel.o main.cpp -o app\n"

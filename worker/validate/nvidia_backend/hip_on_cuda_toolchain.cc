@@ -77,6 +77,8 @@ while [ $# -gt 0 ]; do
     -W*|-f*|-m*|-pthread|-rdynamic|-pedantic|-pipe|-march=*|-mtune=*) flags+=("-Xcompiler" "$a") ;;
     -*) flags+=("$a") ;;
     *.hip|*.cu|*.cpp|*.cc|*.cxx|*.c++|*.C) sources+=("$a") ;;
+    # A versioned shared library (CMake's libggml-base.so.0.21.0, with VERSION/SOVERSION): nvcc knows .so only.
+    *.so.[0-9]*) others+=("-Xlinker" "$a") ;;
     *) others+=("$a") ;;
   esac
 done
