@@ -111,7 +111,31 @@ def check_structure(documents):
             check(f"'{arch}'" in trigger["metadata"]["query"], f"ScaledObject {name}: query is not about {arch}")
             queries[arch] = trigger["metadata"]["query"]
     check(set(queries) == set(DEVICE_IDS), f"KEDA queries for {sorted(queries)}")
+    check_server_replicas(by_kind)
     return queries
+
+
+def check_server_replicas(by_kind):
+    """The server runs as a replica set (issue 27): 2+ replicas with artifacts in PostgreSQL and no shared volume,
+    a readiness probe, and a PodDisruptionBudget keeping one of them through voluntary disruptions."""
+    server = by_kind.get("Deployment", {}).get("migrate-server")
+    check(server is not None, "no migrate-server Deployment")
+    if server is None:
+        return
+    check(server["spec"].get("replicas", 1) >= 2, "migrate-server: fewer than 2 replicas")
+    pod = server["spec"]["template"]["spec"]
+    container = pod["containers"][0]
+    args = container.get("args", [])
+    check("--artifact-store" in args and args[args.index("--artifact-store") + 1] == "postgres",
+          "migrate-server: replicas without --artifact-store postgres serve only their own artifacts")
+    check(not any("persistentVolumeClaim" in v for v in pod.get("volumes", [])),
+          "migrate-server: a PersistentVolumeClaim volume (ReadWriteOnce) cannot be shared by replicas")
+    check("readinessProbe" in container, "migrate-server: no readiness probe")
+    labels = server["spec"]["template"]["metadata"]["labels"]
+    budgets = [b for b in by_kind.get("PodDisruptionBudget", {}).values()
+               if b["spec"]["selector"]["matchLabels"].items() <= labels.items()]
+    check(len(budgets) == 1 and budgets[0]["spec"].get("minAvailable", 0) >= 1,
+          "migrate-server: no PodDisruptionBudget with minAvailable >= 1")
 
 
 def check_schema(path, doc):
