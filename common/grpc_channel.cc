@@ -152,10 +152,14 @@ absl::StatusOr<std::string> ChannelTarget(const std::string& servers) {
   std::vector<std::string> v6;
   bool all_v4 = true;
   bool all_v6 = true;
+  std::vector<HostPort> parsed;  // every entry checked before any is looked up
   for (const std::string& address : addresses) {
-    absl::StatusOr<HostPort> parsed = ParseHostPort(address);
-    if (!parsed.ok()) return parsed.status();
-    absl::StatusOr<Resolved> resolved = Resolve(*parsed);
+    absl::StatusOr<HostPort> entry = ParseHostPort(address);
+    if (!entry.ok()) return entry.status();
+    parsed.push_back(*std::move(entry));
+  }
+  for (const HostPort& address : parsed) {
+    absl::StatusOr<Resolved> resolved = Resolve(address);
     if (!resolved.ok()) return resolved.status();
     all_v4 = all_v4 && !resolved->v4.empty();
     all_v6 = all_v6 && !resolved->v6.empty();
