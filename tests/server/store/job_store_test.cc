@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <pqxx/pqxx>
+#include <future>
 #include <set>
 
 #include "server/store/sql_catalog.h"
@@ -199,6 +200,24 @@ TEST_F(JobStoreTest, AppendEventRejectsUnknownJobAndBadPayload) {
   const Job job = CreateTestJob("events");
   EXPECT_EQ(store_->AppendEvent(job.id, "progress", "nope").status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_FALSE(store_->AppendEvent("7d9c1a8e-0000-4000-8000-000000000000", "progress", "{}").ok());
+}
+
+TEST_F(JobStoreTest, EventsOfOneJobCommitInSequenceOrder) {
+  // A state change holds its event (sequence N) uncommitted; an event appended meanwhile must wait for it rather
+  // than commit first with a higher number: a watch resuming after that one would never see N (issue 27).
+  const Job job = CreateTestJob("ordered");
+  pqxx::connection connection(TestDatabaseUrl());
+  pqxx::work open(connection);
+  open.exec("SET LOCAL search_path TO " + open.quote_name(schema_));
+  open.exec_params("UPDATE jobs SET state = 'translating' WHERE id = $1::uuid", job.id);
+  const int64_t pending = open.exec("SELECT max(seq) FROM job_events")[0][0].as<int64_t>();
+  auto appended = std::async(std::launch::async, [&] { return store_->AppendEvent(job.id, "log", "{}"); });
+  EXPECT_EQ(appended.wait_for(std::chrono::milliseconds(500)), std::future_status::timeout)
+      << "an event committed past an uncommitted one of the same job";
+  open.commit();
+  absl::StatusOr<int64_t> seq = appended.get();
+  ASSERT_TRUE(seq.ok()) << seq.status();
+  EXPECT_GT(*seq, pending);
 }
 
 TEST_F(JobStoreTest, MigrationsAreIdempotent) {
