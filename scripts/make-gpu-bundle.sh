@@ -33,7 +33,15 @@ for binary in migrate-server migrate-worker migrate-cli; do
   cp "$build_dir/bin/$binary" "$root/bin/"
   patchelf --force-rpath --set-rpath '$ORIGIN/../lib:/usr/lib/llvm-16/lib' "$root/bin/$binary"
 done
-copy_libs "$root"/bin/migrate-*
+# The sandbox's seccomp helper (static), found beside migrate-worker.
+[ ! -x "$build_dir/bin/hipforge-sandbox-exec" ] || cp "$build_dir/bin/hipforge-sandbox-exec" "$root/bin/"
+# bubblewrap: the GPU host has none, and without it the translate role does not run a project's CMake to find its
+# build commands (user code runs only sandboxed), so every unit there fell back to the token pass.
+if command -v bwrap >/dev/null; then
+  cp "$(command -v bwrap)" "$root/bin/bwrap"
+  patchelf --force-rpath --set-rpath '$ORIGIN/../lib' "$root/bin/bwrap"
+fi
+copy_libs "$root"/bin/migrate-* "$root"/bin/bwrap
 
 # PostgreSQL keeps its compiled-in layout under the bundle root: initdb and postgres find share/ and lib/ relative
 # to their own directory. The JIT (LLVM 14 here) is left out; the embedded store does not use it.

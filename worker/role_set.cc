@@ -57,7 +57,7 @@ std::vector<validate::Toolchain> DiscoverToolchains(ProcessLauncher& launcher, c
   toolchain_options.cache_dir = options.toolchain_dir;
   toolchain_options.host_hipcc = options.hipcc;
   toolchain_options.host_name = options.host_toolchain_name;
-  toolchain_options.sandbox = validate::ProbeSandbox(launcher, "/usr/bin/bwrap").ok();
+  toolchain_options.sandbox = validate::ProbeSandbox(launcher, validate::DefaultBwrap()).ok();
   validate::LocalToolchainSource source(launcher, toolchain_options);
   std::vector<std::string> problems;
   std::vector<validate::Toolchain> toolchains =

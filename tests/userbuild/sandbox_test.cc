@@ -118,5 +118,22 @@ TEST_F(RealSandboxTest, OnlyGivenDeviceNodesAndLimitsApply) {
   EXPECT_THAT(r->standard_output, HasSubstr("No such file"));  // no /dev/dri at all
 }
 
+// The GPU host has no bubblewrap package; the bundle carries bwrap in its bin/, first on PATH. The worker looked only
+// at /usr/bin/bwrap and ran no build discovery there (364 of ggml's files through the token fallback).
+TEST(DefaultBwrapTest, TakesTheBwrapOnPathElseUsrBin) {
+  testing::ScratchDir bin("bwrap-on-path");
+  const fs::path carried = bin.path() / "bwrap";
+  std::ofstream(carried) << "#!/bin/sh\nexec /usr/bin/bwrap \"$@\"\n";
+  fs::permissions(carried, fs::perms::owner_all);
+  const char* old = std::getenv("PATH");
+  const std::string saved = old ? old : "";
+  ::setenv("PATH", (bin.path().string() + ":" + saved).c_str(), 1);
+  EXPECT_EQ(DefaultBwrap(), carried);
+  EXPECT_EQ(ExecutionContext{}.bwrap, carried);
+  ::setenv("PATH", "/nonexistent", 1);
+  EXPECT_EQ(DefaultBwrap(), fs::path("/usr/bin/bwrap"));
+  ::setenv("PATH", saved.c_str(), 1);
+}
+
 }  // namespace
 }  // namespace hipforge::validate

@@ -81,6 +81,11 @@ std::vector<fs::path> NvidiaDeviceNodes(int index) {
   return nodes;
 }
 
+fs::path DefaultBwrap() {
+  const fs::path found = FindProgram("bwrap");
+  return found.empty() ? fs::path("/usr/bin/bwrap") : found;
+}
+
 absl::Status ProbeSandbox(ProcessLauncher& launcher, const fs::path& bwrap) {
   if (bwrap.empty() || !fs::exists(bwrap)) return absl::UnavailableError("bubblewrap (bwrap) is not installed");
   ProcessSpec spec;

@@ -52,6 +52,9 @@ std::vector<std::filesystem::path> NvidiaDeviceNodes(int index);
 // mounts are refused here, so the worker can report "sandbox unavailable" instead of failing jobs.
 absl::Status ProbeSandbox(ProcessLauncher& launcher, const std::filesystem::path& bwrap);
 
+// bubblewrap on PATH, else /usr/bin/bwrap: a host without the package can carry one (the GPU bundle does).
+std::filesystem::path DefaultBwrap();
+
 }  // namespace hipforge::validate
 
 namespace hipforge::validate {
@@ -61,7 +64,7 @@ namespace hipforge::validate {
 struct ExecutionContext {
   std::map<std::string, std::string> environment;
   std::optional<SandboxSpec> sandbox;
-  std::filesystem::path bwrap = "/usr/bin/bwrap";
+  std::filesystem::path bwrap = DefaultBwrap();
   std::filesystem::path prlimit = "/usr/bin/prlimit";
   // The job was cancelled: a command in flight is killed (ProcessSpec::cancelled). May be null.
   const std::atomic<bool>* cancelled = nullptr;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/process.h"
+#include "worker/userbuild/sandbox.h"
 #include "nlohmann/json.hpp"
 
 namespace hipforge::translate {
@@ -21,7 +22,7 @@ struct BuildDiscoveryOptions {
   std::filesystem::path scratch;  // writable, outside the input; holds the copy and the build dir
   std::filesystem::path cuda_path = "/usr/local/cuda";
   std::chrono::seconds timeout{180};
-  std::filesystem::path bwrap = "/usr/bin/bwrap";
+  std::filesystem::path bwrap = validate::DefaultBwrap();
   std::filesystem::path prlimit = "/usr/bin/prlimit";
   std::vector<std::string> cmake_options;  // extra -DNAME=VALUE (hipforge.yaml), after the CUDA switches
 };

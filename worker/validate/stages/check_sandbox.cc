@@ -6,7 +6,7 @@ namespace hipforge::validate {
 namespace fs = std::filesystem;
 
 absl::Status Validator::CheckSandbox(State& state) {
-  state.sandbox_ok = options_.use_sandbox && ProbeSandbox(launcher_, "/usr/bin/bwrap").ok();
+  state.sandbox_ok = options_.use_sandbox && ProbeSandbox(launcher_, DefaultBwrap()).ok();
   if (options_.use_sandbox && !state.sandbox_ok) {
     state.report.gpu.warnings.push_back("bubblewrap unavailable here: user commands ran without a sandbox");
   }
