@@ -173,7 +173,10 @@ std::string RenderVersionMacros() {
          "macro the branch `#define`s is tested in the file), or leaves out the project's own definition of such a "
          "name, the macro reads, in that chain only, the highest lower value that takes a branch HIP provides (an "
          "`#error` is none; the "
-         "expression below with each level capped at it), and the note names the API; when no value does, a "
+         "expression below with each level capped at it, read only on AMD: `(defined(__HIP_PLATFORM_NVIDIA__) ? "
+         "CUDART_VERSION : (capped))`, because on HIP's NVIDIA platform CUDA's headers provide the API and the macro, "
+         "and a project definition kept for AMD, such as ggml's `__hgt2_mask`, would redefine CUDA's), and the note "
+         "names the API; when no value does, a "
          "TR014 warning says so. Not rewritten: `NCCL_VERSION_CODE` (RCCL defines it), `THRUST_VERSION`/`CUB_VERSION` "
          "(rocThrust/hipCUB define their own), `__CUDA_ARCH__` (rule HB204).\n\n"
       << "| CUDA macro | defined() becomes | reads (from HIP version on) | expression | why |\n|---|---|---|---|---|\n";
