@@ -1,5 +1,6 @@
 #include "common/process.h"
 
+#include <sched.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -56,6 +57,13 @@ WaitOutcome WaitWithDeadline(bp::child& child, std::chrono::steady_clock::time_p
 }
 
 }  // namespace
+
+unsigned UsableCpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+  return std::max(1u, std::thread::hardware_concurrency());
+}
 
 std::filesystem::path FindProgram(const std::string& name) {
   if (name.find('/') != std::string::npos) return std::filesystem::path(name);

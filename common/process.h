@@ -56,4 +56,8 @@ class BoostProcessLauncher final : public ProcessLauncher {
 // Looks a program up on PATH; empty when absent.
 std::filesystem::path FindProgram(const std::string& name);
 
+// The CPUs this process may run on (its affinity mask: a container's cpuset), at least 1: the default parallelism
+// of builds, translation and analysis.
+unsigned UsableCpus();
+
 }  // namespace hipforge

@@ -1,15 +1,14 @@
 #include "worker/role_set.h"
 
-#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
-#include <thread>
 #include <string_view>
 #include <regex>
 #include <set>
 
+#include "common/process.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -71,14 +70,6 @@ std::vector<validate::Toolchain> DiscoverToolchains(ProcessLauncher& launcher, c
   return toolchains;
 }
 
-// The CPUs this process may run on (its affinity mask: a container's cpuset), at least 1.
-int UsableCpus() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
-  return std::max(1u, std::thread::hardware_concurrency());
-}
-
 // Whether the validate role runs on HIP's NVIDIA platform (RoleSetOptions::gpu_platform).
 absl::StatusOr<bool> ValidatesOnNvidia(ProcessLauncher& launcher, const RoleSetOptions& options) {
   if (options.gpu_platform == "nvidia") return true;
@@ -123,7 +114,7 @@ absl::Status AddValidateRole(RoleSetImpl& set, ProcessLauncher& launcher, const 
   validator_options.hipcc = options.hipcc;
   validator_options.cuda_reference = options.cuda_reference;
   validator_options.gpu_slots = std::max(1, options.gpu_slots);
-  validator_options.parallel_jobs = options.build_jobs > 0 ? options.build_jobs : UsableCpus();
+  validator_options.parallel_jobs = options.build_jobs > 0 ? options.build_jobs : static_cast<int>(UsableCpus());
   // Kernel times measured while other jobs' tests share the GPU would be wrong, not just noisy.
   validator_options.profile = options.profile && validator_options.gpu_slots == 1;
   if (validator_options.gpu_slots > 1) {

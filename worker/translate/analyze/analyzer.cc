@@ -1,4 +1,5 @@
 #include "common/file_io.h"
+#include "common/process.h"
 #include "worker/translate/analyze/analyzer.h"
 
 #include <algorithm>
@@ -129,7 +130,7 @@ class AnalyzerImpl final : public Analyzer {
           if (progress && total > 0) progress(ProgressEvent{"analyze", done, total, text.path()});
         }
       };
-      unsigned jobs = options_.jobs ? options_.jobs : std::max(1u, std::thread::hardware_concurrency());
+      unsigned jobs = options_.jobs ? options_.jobs : UsableCpus();
       jobs = std::min<unsigned>(jobs, static_cast<unsigned>(std::max<size_t>(1, batch.size())));
       std::vector<std::thread> threads;
       for (unsigned j = 1; j < jobs; ++j) threads.emplace_back(worker);

@@ -1,4 +1,5 @@
 #include "common/file_io.h"
+#include "common/process.h"
 #include "worker/translate/core/source_translator.h"
 
 #include "worker/translate/core/argument_rewrites.h"
@@ -288,7 +289,7 @@ class SourceTranslatorImpl : public SourceTranslator {
     }
   }
 
-  unsigned Jobs() const { return options_.jobs ? options_.jobs : std::max(1u, std::thread::hardware_concurrency()); }
+  unsigned Jobs() const { return options_.jobs ? options_.jobs : UsableCpus(); }
 
   std::string CacheSalt() const {
     std::ostringstream salt;
