@@ -42,12 +42,17 @@ inline absl::Status WriteFileBytes(const std::filesystem::path& path, std::strin
   return absl::OkStatus();
 }
 
+// A name beside `path` that no other process or thread writing it uses ("<path>.tmp<pid>-<thread>"), to write
+// into and then rename over `path`.
+inline std::filesystem::path TemporaryBeside(const std::filesystem::path& path) {
+  return path.string() + ".tmp" + std::to_string(::getpid()) + "-" +
+         std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
+}
+
 // The same, but readers never see a partial file: written beside it under a name of this process and thread,
 // then renamed over it (files that other processes read while this one writes: shared caches, shims).
 inline absl::Status WriteFileAtomically(const std::filesystem::path& path, std::string_view bytes) {
-  const std::filesystem::path temporary =
-      path.string() + ".tmp" + std::to_string(::getpid()) + "-" +
-      std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
+  const std::filesystem::path temporary = TemporaryBeside(path);
   if (absl::Status written = WriteFileBytes(temporary, bytes); !written.ok()) {
     std::error_code ignored;
     std::filesystem::remove(temporary, ignored);
