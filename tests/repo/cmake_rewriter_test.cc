@@ -274,6 +274,18 @@ TEST_F(CMakeRewriterTest, CudaCompilerInConditions) {
   EXPECT_EQ(out.find("check_language(CUDA)"), std::string::npos);
 }
 
+// Outside conditions the project runs the compiler (ggml: its host compiler's version through nvcc's -Xcompiler):
+// the compiler of the HIP sources, which the block records, answers instead of an empty variable.
+TEST_F(CMakeRewriterTest, CudaCompilerRunByTheProjectIsTheHipCompiler) {
+  const std::string out =
+      Rewrite("enable_language(CUDA)\nexecute_process(COMMAND ${CMAKE_CUDA_COMPILER} .c -Xcompiler --version\n"
+              "  OUTPUT_VARIABLE V)\nmessage(STATUS \"${CMAKE_CUDA_COMPILER_VERSION}\")\n");
+  EXPECT_NE(out.find("COMMAND ${HIP_SOURCE_COMPILER} .c -Xcompiler --version"), std::string::npos) << out;
+  EXPECT_NE(out.find("${CMAKE_CUDA_COMPILER_VERSION}"), std::string::npos) << out;  // a longer name: not this one
+  EXPECT_EQ(out.find("${CMAKE_CUDA_COMPILER}"), std::string::npos) << out;
+  EXPECT_FALSE(HasManualNote("CUDA compiler"));
+}
+
 TEST_F(CMakeRewriterTest, UnrelatedFileUnchanged) {
   const std::string text = "project(x CXX)\nadd_library(a a.cpp)\ntarget_compile_options(a PRIVATE -O2 -Wall)\n";
   EXPECT_EQ(Rewrite(text), text);

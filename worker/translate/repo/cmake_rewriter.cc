@@ -14,6 +14,7 @@ namespace hipforge::translate {
 namespace {
 
 constexpr const char* kHipLanguageVariable = "HIP_SOURCE_LANGUAGE";
+constexpr const char* kHipCompilerVariable = "HIP_SOURCE_COMPILER";
 constexpr const char* kHipLanguageReference = "${HIP_SOURCE_LANGUAGE}";
 constexpr const char* kHipSourceMarker = "HIP_SOURCE ON";
 
@@ -110,8 +111,10 @@ ArgumentMapping MapArgumentReferences(std::string raw, bool in_condition, const 
   for (const char* version : {"CUDA_VERSION", "CUDAToolkit_VERSION"}) ReplaceIdentifier(mapped, version, "hip_VERSION");
   if (in_condition) {
     ReplaceIdentifier(mapped, "CMAKE_CUDA_COMPILER", kHipLanguageVariable);
-  } else if (mapped.find("CMAKE_CUDA_COMPILER") != std::string::npos) {
-    result.manual.push_back("`" + raw + "` refers to the CUDA compiler: check what it is used for");
+  } else {
+    // Elsewhere the project runs or locates the compiler (ggml asks `${CMAKE_CUDA_COMPILER} -Xcompiler --version`
+    // for nvcc's host compiler): the compiler of the HIP sources answers, hipcc over nvcc on NVIDIA, clang on AMD.
+    ReplaceIdentifier(mapped, "CMAKE_CUDA_COMPILER", kHipCompilerVariable);
   }
   if (mapped != before_vars) result.origins.insert(kRuleCudaCmake);
   if (context.options != nullptr && context.options->rename_to_hip) {
