@@ -398,6 +398,53 @@ int main() {
 )CU"), "");
 }
 
+// ggml's VMM pool as the translator writes it (hipDeviceptr_t addresses, the driver-only attribute through
+// hipDeviceGetAttribute, hipMemAllocationProp with HIP's location and type enums), and HIP's own void* spelling:
+// the H100 run of 2026-12-06 needed GGML_CUDA_NO_VMM because the layer had none of it.
+TEST(HipOnCudaHeaderTest, NvccCompilesVirtualMemoryCallsInBothSpellings) {
+  if (Nvcc().empty()) GTEST_SKIP() << "no nvcc";
+  testing::ScratchDir dir("hip-on-cuda-vmm");
+  EXPECT_EQ(CompileThroughTheLayer(dir.path(), "vmm.cu", R"CU(#include <hip/hip_runtime.h>
+#include <utility>
+#include <vector>
+hipError_t pool(int physical_id, size_t reserve_size, size_t max_size) {
+  int vmm = 0;
+  hipDevice_t device;
+  hipError_t e = hipDeviceGet(&device, physical_id);
+  if (e == hipSuccess) e = hipDeviceGetAttribute(&vmm, hipDeviceAttributeVirtualMemoryManagementSupported, device);
+  hipMemAllocationProp prop = {};
+  prop.type = hipMemAllocationTypePinned;
+  prop.location.type = hipMemLocationTypeDevice;
+  prop.location.id = physical_id;
+  size_t granularity = 0;
+  if (e == hipSuccess) e = hipMemGetAllocationGranularity(&granularity, &prop, hipMemAllocationGranularityRecommended);
+  hipMemGenericAllocationHandle_t handle;
+  hipDeviceptr_t pool_addr = 0;
+  std::vector<std::pair<hipDeviceptr_t, size_t>> mappings;
+  if (e == hipSuccess) e = hipMemCreate(&handle, reserve_size, &prop, 0);
+  if (e == hipSuccess) e = hipMemAddressReserve(&pool_addr, max_size, 0, 0, 0);
+  hipDeviceptr_t start_ptr = (hipDeviceptr_t)((char*)(pool_addr) + 0);
+  if (e == hipSuccess) e = hipMemMap(start_ptr, reserve_size, 0, handle, 0);
+  mappings.push_back({start_ptr, reserve_size});
+  hipMemAccessDesc access = {};
+  access.location.type = hipMemLocationTypeDevice;
+  access.location.id = physical_id;
+  access.flags = hipMemAccessFlagsProtReadWrite;
+  if (e == hipSuccess) e = hipMemSetAccess(start_ptr, reserve_size, &access, 1);
+  if (e == hipSuccess) e = hipMemRelease(handle);
+  for (auto& mapping : mappings) hipMemUnmap(mapping.first, mapping.second);
+  // HIP's own spelling: void* addresses.
+  void* ptr = nullptr;
+  if (e == hipSuccess) e = hipMemAddressReserve(&ptr, max_size, 0, nullptr, 0);
+  if (e == hipSuccess) e = hipMemMap(ptr, reserve_size, 0, handle, 0);
+  if (e == hipSuccess) e = hipMemSetAccess(ptr, reserve_size, &access, 1);
+  if (e == hipSuccess) e = hipMemUnmap(ptr, reserve_size);
+  if (e == hipSuccess) e = hipMemAddressFree(ptr, max_size);
+  return e == hipSuccess ? hipMemAddressFree(pool_addr, max_size) : e;
+}
+)CU"), "");
+}
+
 // hipCUB 6.4's fancy iterators (CUB 3 dropped them: HeCBench nonzero) and HIP 6.4's hipsparseSpSM_solve with its
 // external buffer (cuSPARSE's has none: HeCBench spsm), the two layer gaps of the H200 run of 2026-12-04.
 TEST(HipOnCudaHeaderTest, NvccCompilesHip64LibraryCallsCuda13Changed) {

@@ -139,8 +139,81 @@ inline hipError_t hipMemsetD16Async(hipDeviceptr_t dest, unsigned short value, s
 inline hipError_t hipMemsetD32Async(hipDeviceptr_t dst, int value, size_t count, hipStream_t stream = 0) {
   return hipforge_from_cu(cuMemsetD32Async(dst, static_cast<unsigned int>(value), count, stream));
 }
+// Attributes only the driver has (CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED has no cudaDevAttr):
+// HIP asks for every attribute with hipDeviceGetAttribute, the runtime call here, so the driver's go to the driver.
+inline cudaError_t cudaDeviceGetAttribute(int* value, CUdevice_attribute attr, int device) {
+  return hipforge_from_cu(cuDeviceGetAttribute(value, attr, device));
+}
+// Virtual memory management (ggml's VMM pool). HIP has one hipMemLocation/hipMemAccessDesc for memory pools (the
+// runtime's types here) and for these driver calls, so hipMemAllocationProp is CUDA's struct with the runtime's
+// member types: same layout and enum values as the driver's (checked below), converted at the call.
+struct hipMemAllocationProp {
+  cudaMemAllocationType type;
+  union {
+    cudaMemAllocationHandleType requestedHandleType;
+    cudaMemAllocationHandleType requestedHandleTypes;
+  };
+  cudaMemLocation location;
+  void* win32HandleMetaData;
+  struct {
+    unsigned char compressionType;
+    unsigned char gpuDirectRDMACapable;
+    unsigned short usage;
+    unsigned char reserved[4];
+  } allocFlags;
+};
+static_assert(sizeof(hipMemAllocationProp) == sizeof(CUmemAllocationProp), "hipMemAllocationProp layout");
+static_assert(sizeof(cudaMemAccessDesc) == sizeof(CUmemAccessDesc), "hipMemAccessDesc layout");
+inline const CUmemAllocationProp* hipforge_cu_prop(const hipMemAllocationProp* prop) {
+  return reinterpret_cast<const CUmemAllocationProp*>(prop);
+}
+inline hipError_t hipMemCreate(hipMemGenericAllocationHandle_t* handle, size_t size, const hipMemAllocationProp* prop,
+                               unsigned long long flags) {
+  return hipforge_from_cu(cuMemCreate(handle, size, hipforge_cu_prop(prop), flags));
+}
+inline hipError_t hipMemGetAllocationGranularity(size_t* granularity, const hipMemAllocationProp* prop,
+                                                 hipMemAllocationGranularity_flags option) {
+  return hipforge_from_cu(cuMemGetAllocationGranularity(granularity, hipforge_cu_prop(prop), option));
+}
+inline hipError_t hipMemGetAllocationPropertiesFromHandle(hipMemAllocationProp* prop,
+                                                          hipMemGenericAllocationHandle_t handle) {
+  return hipforge_from_cu(cuMemGetAllocationPropertiesFromHandle(reinterpret_cast<CUmemAllocationProp*>(prop), handle));
+}
+// HIP takes addresses as void*; code translated from CUDA keeps CUDA's integer (hipDeviceptr_t is CUdeviceptr here,
+// as in HIP's nvidia_detail): each call comes in both spellings.
+inline hipError_t hipMemAddressReserve(hipDeviceptr_t* ptr, size_t size, size_t alignment, hipDeviceptr_t addr,
+                                       unsigned long long flags) {
+  return hipforge_from_cu(cuMemAddressReserve(ptr, size, alignment, addr, flags));
+}
+inline hipError_t hipMemAddressReserve(void** ptr, size_t size, size_t alignment, void* addr, unsigned long long flags) {
+  return hipMemAddressReserve(reinterpret_cast<hipDeviceptr_t*>(ptr), size, alignment,
+                              reinterpret_cast<hipDeviceptr_t>(addr), flags);
+}
+inline hipError_t hipMemAddressFree(hipDeviceptr_t devPtr, size_t size) {
+  return hipforge_from_cu(cuMemAddressFree(devPtr, size));
+}
+inline hipError_t hipMemAddressFree(void* devPtr, size_t size) {
+  return hipMemAddressFree(reinterpret_cast<hipDeviceptr_t>(devPtr), size);
+}
+inline hipError_t hipMemMap(hipDeviceptr_t ptr, size_t size, size_t offset, hipMemGenericAllocationHandle_t handle,
+                            unsigned long long flags) {
+  return hipforge_from_cu(cuMemMap(ptr, size, offset, handle, flags));
+}
+inline hipError_t hipMemMap(void* ptr, size_t size, size_t offset, hipMemGenericAllocationHandle_t handle,
+                            unsigned long long flags) {
+  return hipMemMap(reinterpret_cast<hipDeviceptr_t>(ptr), size, offset, handle, flags);
+}
+inline hipError_t hipMemUnmap(hipDeviceptr_t ptr, size_t size) { return hipforge_from_cu(cuMemUnmap(ptr, size)); }
+inline hipError_t hipMemUnmap(void* ptr, size_t size) { return hipMemUnmap(reinterpret_cast<hipDeviceptr_t>(ptr), size); }
+inline hipError_t hipMemSetAccess(hipDeviceptr_t ptr, size_t size, const hipMemAccessDesc* desc, size_t count) {
+  return hipforge_from_cu(cuMemSetAccess(ptr, size, reinterpret_cast<const CUmemAccessDesc*>(desc), count));
+}
+inline hipError_t hipMemSetAccess(void* ptr, size_t size, const hipMemAccessDesc* desc, size_t count) {
+  return hipMemSetAccess(reinterpret_cast<hipDeviceptr_t>(ptr), size, desc, count);
+}
 )";
 
+// The names kFunctions defines (functions, and the one struct the virtual-memory calls need typed their way).
 constexpr std::string_view kHandWritten[] = {
     "hipInit", "hipDeviceGet", "hipDeviceGetName", "hipDeviceComputeCapability", "hipDeviceTotalMem",
     "hipDrvGetErrorString", "hipDrvGetErrorName", "hipCtxCreate", "hipCtxDestroy", "hipCtxPopCurrent",
@@ -151,21 +224,22 @@ constexpr std::string_view kHandWritten[] = {
     "hipModuleOccupancyMaxActiveBlocksPerMultiprocessor", "hipMemAllocHost", "hipMemAllocPitch",
     "hipMemGetAddressRange", "hipMemcpyHtoD", "hipMemcpyDtoH", "hipMemcpyDtoD", "hipMemcpyHtoDAsync",
     "hipMemcpyDtoHAsync", "hipMemcpyDtoDAsync", "hipMemsetD8", "hipMemsetD16", "hipMemsetD32", "hipMemsetD8Async",
-    "hipMemsetD16Async", "hipMemsetD32Async",
+    "hipMemsetD16Async", "hipMemsetD32Async", "hipMemAllocationProp", "hipMemCreate",
+    "hipMemGetAllocationGranularity", "hipMemGetAllocationPropertiesFromHandle", "hipMemAddressReserve",
+    "hipMemAddressFree", "hipMemMap", "hipMemUnmap", "hipMemSetAccess",
 };
 
 // Checked against HIP 6.4's prototypes (the test above): a parameter is hipArray_t / hipMipmappedArray_t
 // (cudaArray_t, not CUarray), a textureReference (gone in CUDA 12), a runtime enum or struct (hipFuncCache_t,
 // hipMemAllocationHandleType, hipMemLocation, hipBatchMemOpNodeParams), a void* where CUDA takes CUdeviceptr
-// (virtual memory, stream memory operations), a size_t where CUDA takes a callback (occupancy with a shared-memory
-// function), or the result is hiprtcResult (hiprtcLink*), not hipError_t. Undefined, a use fails to compile
-// naming the function, where a pass-through fails on an argument.
+// (stream memory operations), a size_t where CUDA takes a callback (occupancy with a shared-memory function), or
+// the result is hiprtcResult (hiprtcLink*), not hipError_t. Undefined, a use fails to compile naming the function,
+// where a pass-through fails on an argument.
 constexpr std::string_view kUndefined[] = {
     "hipArray3DCreate", "hipArray3DGetDescriptor", "hipArrayCreate", "hipArrayDestroy", "hipArrayGetDescriptor",
     "hipCtxGetCacheConfig", "hipCtxSetCacheConfig", "hipGraphAddBatchMemOpNode", "hipGraphBatchMemOpNodeGetParams",
-    "hipGraphBatchMemOpNodeSetParams", "hipGraphExecBatchMemOpNodeSetParams", "hipMemAddressFree",
-    "hipMemAddressReserve", "hipMemExportToShareableHandle", "hipMemGetAccess", "hipMemImportFromShareableHandle",
-    "hipMemMap", "hipMemSetAccess", "hipMemUnmap", "hipMemcpyAtoA", "hipMemcpyAtoD", "hipMemcpyAtoH",
+    "hipGraphBatchMemOpNodeSetParams", "hipGraphExecBatchMemOpNodeSetParams", "hipMemExportToShareableHandle",
+    "hipMemGetAccess", "hipMemImportFromShareableHandle", "hipMemcpyAtoA", "hipMemcpyAtoD", "hipMemcpyAtoH",
     "hipMemcpyAtoHAsync", "hipMemcpyDtoA", "hipMemcpyHtoA", "hipMemcpyHtoAAsync", "hipMipmappedArrayCreate",
     "hipMipmappedArrayDestroy", "hipMipmappedArrayGetLevel", "hipModuleGetTexRef",
     "hipModuleOccupancyMaxPotentialBlockSize", "hipModuleOccupancyMaxPotentialBlockSizeWithFlags",
