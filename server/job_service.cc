@@ -109,9 +109,9 @@ absl::Status ApplyRepositorySettings(const JobService::RepositorySettingsReader&
 
 }  // namespace
 
-JobService::JobService(JobStore& store, ArtifactStore& artifacts, const Clock& clock, ServiceLimits limits,
+JobService::JobService(Stores stores, ArtifactStore& artifacts, const Clock& clock, ServiceLimits limits,
                        fs::path scratch_dir, AuditTrail* audit, RepositorySettingsReader repository_settings)
-    : store_(store),
+    : stores_(stores),
       artifacts_(artifacts),
       clock_(clock),
       limits_(limits),
@@ -193,7 +193,7 @@ absl::StatusOr<Job> JobService::SubmitUnaudited(const Caller& caller, JobSpec sp
   absl::StatusOr<StoredArtifact> stored = (*writer)->Finish();
   if (!stored.ok()) return stored.status();
   ArtifactRef input{"input", stored->digest, stored->size_bytes, DetectMediaType(head)};
-  absl::StatusOr<Job> job = store_.CreateJob(spec, input);
+  absl::StatusOr<Job> job = stores_.submit.CreateJob(spec, input);
   if (job.ok()) {
     spdlog::info("[job={}] submitted by {}: name='{}' team='{}' {} files, {} bytes uncompressed, {} bytes archive",
                  job->id, caller.token_id, spec.name, spec.team, extracted->files, extracted->uncompressed_bytes, stored->size_bytes);
@@ -211,7 +211,7 @@ absl::StatusOr<std::string> JobService::ResolveJobId(const Caller& caller, const
                                                    kMinPrefix, " characters of it (as `migrate-cli list` shows) or the full id"));
   }
   // Two rows tell a unique prefix from an ambiguous one.
-  absl::StatusOr<std::vector<std::string>> ids = store_.FindTeamJobIds(caller.team, *hex, 2);
+  absl::StatusOr<std::vector<std::string>> ids = stores_.jobs.FindTeamJobIds(caller.team, *hex, 2);
   if (!ids.ok()) return ids.status();
   if (ids->empty()) return absl::NotFoundError(absl::StrCat("no job ", id_or_prefix));
   if (ids->size() > 1) {
@@ -232,22 +232,22 @@ absl::StatusOr<JobDetails> JobService::GetJob(const Caller& caller, const std::s
   absl::StatusOr<std::string> resolved = AllowedJobId(caller, Scope::kRead, "read jobs", id_or_prefix);
   if (!resolved.ok()) return resolved.status();
   const std::string& job_id = *resolved;
-  absl::StatusOr<Job> job = store_.GetTeamJob(caller.team, job_id);
+  absl::StatusOr<Job> job = stores_.jobs.GetTeamJob(caller.team, job_id);
   if (!job.ok()) return job.status();
   JobDetails details;
   details.job = *std::move(job);
-  absl::StatusOr<std::vector<ArtifactRef>> artifacts = store_.ListArtifacts(job_id);
+  absl::StatusOr<std::vector<ArtifactRef>> artifacts = stores_.artifact_refs.ListArtifacts(job_id);
   if (!artifacts.ok()) return artifacts.status();
   details.artifacts = *std::move(artifacts);
   for (const ArtifactRef& ref : details.artifacts) {
     if (ref.role == "input") details.input_bytes = ref.size_bytes;
   }
-  absl::StatusOr<std::vector<TaskInfo>> tasks = store_.ListTasks(job_id);
+  absl::StatusOr<std::vector<TaskInfo>> tasks = stores_.jobs.ListTasks(job_id);
   if (!tasks.ok()) return tasks.status();
   // The most leases one task took (1: no retry); a sum made a translated-then-validated job read as retried.
   for (const TaskInfo& task : *tasks) details.attempts = std::max(details.attempts, task.attempt);
   // The progress counters are the report's (one definition: report::ComputeTotals); none before translation.
-  if (absl::StatusOr<std::string> text = store_.GetReport(job_id); text.ok()) {
+  if (absl::StatusOr<std::string> text = stores_.reports.GetReport(job_id); text.ok()) {
     if (absl::StatusOr<report::Report> parsed = report::ParseReport(*text); parsed.ok() && parsed->translation) {
       details.files_total = parsed->translation->totals.cuda_files;
       details.files_translated = parsed->translation->totals.cuda_files_translated;
@@ -263,7 +263,7 @@ absl::StatusOr<ListJobsPage> JobService::ListJobs(const Caller& caller, ListJobs
                                                     "' and cannot list team '", *request.team, "'"));
   }
   request.team = caller.team;
-  return store_.ListJobs(request);
+  return stores_.jobs.ListJobs(request);
 }
 
 absl::Status JobService::Watch(const Caller& caller, const std::string& id_or_prefix, int64_t after_seq,
@@ -273,11 +273,11 @@ absl::Status JobService::Watch(const Caller& caller, const std::string& id_or_pr
   if (!resolved.ok()) return resolved.status();
   const std::string& job_id = *resolved;
   // The job's team never changes, so the events of a job this team owns are this team's.
-  if (absl::StatusOr<Job> job = store_.GetTeamJob(caller.team, job_id); !job.ok()) return job.status();
+  if (absl::StatusOr<Job> job = stores_.jobs.GetTeamJob(caller.team, job_id); !job.ok()) return job.status();
   constexpr int kBatch = 500;
   int64_t seq = after_seq;
   auto deliver = [&](bool* more) -> absl::StatusOr<bool> {
-    absl::StatusOr<std::vector<JobEvent>> events = store_.ListEventsSince(job_id, seq, kBatch);
+    absl::StatusOr<std::vector<JobEvent>> events = stores_.events.ListEventsSince(job_id, seq, kBatch);
     if (!events.ok()) return events.status();
     for (const JobEvent& event : *events) {
       if (!sink(event)) return false;
@@ -292,7 +292,7 @@ absl::Status JobService::Watch(const Caller& caller, const std::string& id_or_pr
     if (!go_on.ok()) return go_on.status();
     if (!*go_on) return absl::OkStatus();
     if (more) continue;
-    absl::StatusOr<Job> job = store_.GetTeamJob(caller.team, job_id);
+    absl::StatusOr<Job> job = stores_.jobs.GetTeamJob(caller.team, job_id);
     if (!job.ok()) return job.status();
     if (IsTerminal(job->state)) {
       // Events appended between the last read and the final state change.
@@ -302,7 +302,7 @@ absl::Status JobService::Watch(const Caller& caller, const std::string& id_or_pr
       } while (*go_on && more);
       return absl::OkStatus();
     }
-    store_.WaitForJobEvents(limits_.watch_poll);
+    stores_.events.WaitForJobEvents(limits_.watch_poll);
   }
   return absl::OkStatus();
 }
@@ -317,9 +317,9 @@ absl::StatusOr<ReportSummary> JobService::GetReport(const Caller& caller, const 
 
 // `job_id` is resolved and the caller's scope checked (GetReport).
 absl::StatusOr<ReportSummary> JobService::GetReportUnaudited(const Caller& caller, const std::string& job_id) {
-  absl::StatusOr<Job> job = store_.GetTeamJob(caller.team, job_id);
+  absl::StatusOr<Job> job = stores_.jobs.GetTeamJob(caller.team, job_id);
   if (!job.ok()) return job.status();
-  absl::StatusOr<std::string> report = store_.GetReport(job_id);
+  absl::StatusOr<std::string> report = stores_.reports.GetReport(job_id);
   if (!report.ok()) {
     if (report.status().code() == absl::StatusCode::kNotFound) {
       return absl::NotFoundError(absl::StrCat("job ", job_id, " has no report yet (state ",
@@ -380,9 +380,9 @@ absl::StatusOr<ArtifactDownload> JobService::OpenArtifact(const Caller& caller, 
 // `job_id` is resolved and the caller's scope checked (OpenArtifact).
 absl::StatusOr<ArtifactDownload> JobService::OpenArtifactUnaudited(const Caller& caller, const std::string& job_id,
                                                                    const std::string& role) {
-  absl::StatusOr<Job> job = store_.GetTeamJob(caller.team, job_id);
+  absl::StatusOr<Job> job = stores_.jobs.GetTeamJob(caller.team, job_id);
   if (!job.ok()) return job.status();
-  absl::StatusOr<std::vector<ArtifactRef>> refs = store_.ListArtifacts(job_id);
+  absl::StatusOr<std::vector<ArtifactRef>> refs = stores_.artifact_refs.ListArtifacts(job_id);
   if (!refs.ok()) return refs.status();
   const ArtifactRef* found = nullptr;
   for (const ArtifactRef& ref : *refs) {
@@ -401,8 +401,9 @@ absl::StatusOr<Job> JobService::Cancel(const Caller& caller, const std::string& 
                                        const std::string& reason) {
   absl::StatusOr<std::string> job_id = AllowedJobId(caller, Scope::kCancel, "cancel jobs", id_or_prefix);
   if (!job_id.ok()) return Audited(caller, "cancel", id_or_prefix, std::move(job_id).status());
-  absl::StatusOr<Job> job = Audited(caller, "cancel", *job_id,
-                                    store_.CancelTeamJob(caller.team, *job_id, reason.empty() ? "cancelled by user" : reason));
+  absl::StatusOr<Job> job =
+      Audited(caller, "cancel", *job_id,
+              stores_.submit.CancelTeamJob(caller.team, *job_id, reason.empty() ? "cancelled by user" : reason));
   if (job.ok()) spdlog::info("[job={}] cancelled by {}: {}", *job_id, caller.token_id, reason);
   return job;
 }

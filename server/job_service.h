@@ -56,8 +56,20 @@ class JobService {
     std::optional<std::vector<std::string>> gate;
   };
   using RepositorySettingsReader = std::function<absl::StatusOr<RepositorySettings>(const std::filesystem::path& tree)>;
+  // The store interfaces it calls (job_store.h); the owner of a whole JobStore passes it for all of them.
+  struct Stores {
+    Stores(SubmitStore& submit, JobReadStore& jobs, EventStore& events, ReportStore& reports,
+           ArtifactRefStore& artifact_refs)
+        : submit(submit), jobs(jobs), events(events), reports(reports), artifact_refs(artifact_refs) {}
+    Stores(JobStore& store) : Stores(store, store, store, store, store) {}  // NOLINT(google-explicit-constructor)
+    SubmitStore& submit;
+    JobReadStore& jobs;
+    EventStore& events;
+    ReportStore& reports;
+    ArtifactRefStore& artifact_refs;
+  };
   // `repository_settings` (may be empty): read at every submit.
-  JobService(JobStore& store, ArtifactStore& artifacts, const Clock& clock, ServiceLimits limits,
+  JobService(Stores stores, ArtifactStore& artifacts, const Clock& clock, ServiceLimits limits,
              std::filesystem::path scratch_dir, AuditTrail* audit = nullptr,
              RepositorySettingsReader repository_settings = {});
 
@@ -93,7 +105,7 @@ class JobService {
   const ServiceLimits& limits() const { return limits_; }
 
  private:
-  JobStore& store_;
+  Stores stores_;
   ArtifactStore& artifacts_;
   const Clock& clock_;
   ServiceLimits limits_;

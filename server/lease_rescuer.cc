@@ -4,7 +4,7 @@
 
 namespace hipforge::server {
 
-LeaseRescuer::LeaseRescuer(JobStore& store, std::chrono::milliseconds interval)
+LeaseRescuer::LeaseRescuer(LeaseStore& store, std::chrono::milliseconds interval)
     : store_(store), interval_(interval), thread_([this](std::stop_token stop) { Loop(stop); }) {}
 
 LeaseRescuer::~LeaseRescuer() {

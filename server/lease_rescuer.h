@@ -12,13 +12,13 @@ namespace hipforge::server {
 
 class LeaseRescuer {
  public:
-  LeaseRescuer(JobStore& store, std::chrono::milliseconds interval);
+  LeaseRescuer(LeaseStore& store, std::chrono::milliseconds interval);
   ~LeaseRescuer();  // stops and joins
 
  private:
   void Loop(std::stop_token stop);
 
-  JobStore& store_;
+  LeaseStore& store_;
   std::chrono::milliseconds interval_;
   std::mutex mutex_;
   std::condition_variable_any wake_;

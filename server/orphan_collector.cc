@@ -4,7 +4,7 @@
 
 namespace hipforge::server {
 
-absl::StatusOr<int> CollectOrphanArtifacts(JobStore& store, ArtifactStore& artifacts, const Clock& clock,
+absl::StatusOr<int> CollectOrphanArtifacts(ArtifactRefStore& store, ArtifactStore& artifacts, const Clock& clock,
                                            std::chrono::milliseconds grace) {
   // The cut-off is taken before the referenced set is read: an artifact stored after it is young enough
   // to be kept whatever the set says.
@@ -14,7 +14,7 @@ absl::StatusOr<int> CollectOrphanArtifacts(JobStore& store, ArtifactStore& artif
   return artifacts.RemoveUnreferenced(*referenced, older_than);
 }
 
-OrphanArtifactCollector::OrphanArtifactCollector(JobStore& store, ArtifactStore& artifacts, const Clock& clock,
+OrphanArtifactCollector::OrphanArtifactCollector(ArtifactRefStore& store, ArtifactStore& artifacts, const Clock& clock,
                                                  std::chrono::milliseconds grace, std::chrono::milliseconds interval)
     : store_(store), artifacts_(artifacts), clock_(clock), grace_(grace), interval_(interval),
       thread_([this](std::stop_token stop) { Loop(stop); }) {}

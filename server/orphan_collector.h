@@ -15,19 +15,19 @@
 namespace hipforge::server {
 
 // One pass: artifacts older than `grace` that no job refers to are removed. Returns how many.
-absl::StatusOr<int> CollectOrphanArtifacts(JobStore& store, ArtifactStore& artifacts, const Clock& clock,
+absl::StatusOr<int> CollectOrphanArtifacts(ArtifactRefStore& store, ArtifactStore& artifacts, const Clock& clock,
                                            std::chrono::milliseconds grace);
 
 class OrphanArtifactCollector {
  public:
-  OrphanArtifactCollector(JobStore& store, ArtifactStore& artifacts, const Clock& clock,
+  OrphanArtifactCollector(ArtifactRefStore& store, ArtifactStore& artifacts, const Clock& clock,
                           std::chrono::milliseconds grace, std::chrono::milliseconds interval);
   ~OrphanArtifactCollector();  // stops and joins
 
  private:
   void Loop(std::stop_token stop);
 
-  JobStore& store_;
+  ArtifactRefStore& store_;
   ArtifactStore& artifacts_;
   const Clock& clock_;
   std::chrono::milliseconds grace_;

@@ -8,8 +8,8 @@
 #include "common/report/report_json.h"
 
 namespace hipforge::server {
-TaskService::TaskService(JobStore& store, ArtifactStore& artifacts, const Clock& clock, ServiceLimits limits)
-    : store_(store), artifacts_(artifacts), clock_(clock), limits_(limits) {}
+TaskService::TaskService(Stores stores, ArtifactStore& artifacts, const Clock& clock, ServiceLimits limits)
+    : stores_(stores), artifacts_(artifacts), clock_(clock), limits_(limits) {}
 
 namespace {
 
@@ -58,7 +58,7 @@ absl::Status TaskService::RegisterWorker(const WorkerIdentity& identity, const W
           absl::StrCat("worker id ", worker.id, " is registered under another credential"));
     }
   }
-  absl::Status status = store_.RegisterWorker(worker);
+  absl::Status status = stores_.workers.RegisterWorker(worker);
   if (status.ok()) {
     std::lock_guard lock(capabilities_mutex_);
     capabilities_[worker.id] = std::move(capability_tags);
@@ -95,22 +95,23 @@ absl::StatusOr<std::optional<LeaseGrant>> TaskService::Lease(const WorkerIdentit
     if (request.roles.empty()) request.roles = registered_roles_[worker_id];  // the proto's "empty: as registered"
   }
   if (absl::Status granted = CheckRolesGranted(identity, request.roles); !granted.ok()) return granted;
-  (void)store_.WorkerHeartbeat(worker_id);
+  (void)stores_.workers.WorkerHeartbeat(worker_id);
   for (;;) {
     // A caller that went away (a worker that stopped) must not be handed a task nobody will run.
     if (cancelled()) return std::nullopt;
-    absl::StatusOr<std::optional<LeasedTask>> leased = store_.LeaseTask(request);
+    absl::StatusOr<std::optional<LeasedTask>> leased = stores_.leases.LeaseTask(request);
     if (!leased.ok()) return leased.status();
     if (leased->has_value()) {
       LeasedTask& task = **leased;
       if (cancelled()) {
         // It left while the lease was being taken: give the task back at once, its attempt not counted.
-        (void)store_.GiveBackTask(task.task_id, task.lease_token, "the worker stopped before it received the task");
+        (void)stores_.leases.GiveBackTask(task.task_id, task.lease_token,
+                                          "the worker stopped before it received the task");
         spdlog::info("[job={}] [worker={}] task {} given back: the worker's poll ended before the lease reached it",
                      task.job_id, worker_id, task.task_id);
         return std::nullopt;
       }
-      absl::StatusOr<Job> job = store_.GetJob(task.job_id);
+      absl::StatusOr<Job> job = stores_.jobs.GetJob(task.job_id);
       if (!job.ok()) return job.status();
       spdlog::info("[job={}] [worker={}] leased {} task {} attempt {}/{}", task.job_id, worker_id,
                    TaskKindName(task.kind), task.task_id, task.attempt, task.max_attempts);
@@ -131,20 +132,20 @@ absl::StatusOr<std::optional<LeaseGrant>> TaskService::Lease(const WorkerIdentit
     const auto remaining = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Steady::now());
     if (remaining <= std::chrono::milliseconds(0) || cancelled()) return std::nullopt;
     // Bounded: tasks whose retry backoff ends do not notify, and the caller may go away.
-    store_.WaitForWork(std::min(remaining, std::chrono::milliseconds(500)));
+    stores_.leases.WaitForWork(std::min(remaining, std::chrono::milliseconds(500)));
   }
 }
 
 absl::StatusOr<HeartbeatOutcome> TaskService::Heartbeat(const std::string& job_id, const std::string& task_id,
                                                         const std::string& lease_token, const std::string& worker_id) {
-  if (!worker_id.empty()) (void)store_.WorkerHeartbeat(worker_id);
-  absl::StatusOr<TimePoint> expiry = store_.HeartbeatTask(task_id, lease_token, limits_.lease_duration);
+  if (!worker_id.empty()) (void)stores_.workers.WorkerHeartbeat(worker_id);
+  absl::StatusOr<TimePoint> expiry = stores_.leases.HeartbeatTask(task_id, lease_token, limits_.lease_duration);
   if (expiry.ok()) return HeartbeatOutcome{*expiry, false};
   if (expiry.status().code() != absl::StatusCode::kFailedPrecondition || job_id.empty()) return expiry.status();
   // CancelJob voided the lease; tell the worker why, so it stops instead of guessing at a rescue.
-  absl::StatusOr<Job> job = store_.GetJob(job_id);
+  absl::StatusOr<Job> job = stores_.jobs.GetJob(job_id);
   if (!job.ok() || job->state != JobState::kCancelled) return expiry.status();
-  absl::StatusOr<std::vector<TaskInfo>> tasks = store_.ListTasks(job_id);
+  absl::StatusOr<std::vector<TaskInfo>> tasks = stores_.jobs.ListTasks(job_id);
   if (!tasks.ok()) return expiry.status();
   for (const TaskInfo& task : *tasks) {
     if (task.id == task_id) {
@@ -157,13 +158,13 @@ absl::StatusOr<HeartbeatOutcome> TaskService::Heartbeat(const std::string& job_i
 }
 
 absl::Status TaskService::CheckLease(const std::string& task_id, const std::string& lease_token) {
-  return store_.HeartbeatTask(task_id, lease_token, limits_.lease_duration).status();
+  return stores_.leases.HeartbeatTask(task_id, lease_token, limits_.lease_duration).status();
 }
 
 absl::StatusOr<InputDownload> TaskService::OpenInput(const std::string& job_id, const std::string& task_id,
                                                      const std::string& lease_token, bool original) {
   if (absl::Status lease = CheckLease(task_id, lease_token); !lease.ok()) return lease;
-  absl::StatusOr<std::vector<TaskInfo>> tasks = store_.ListTasks(job_id);
+  absl::StatusOr<std::vector<TaskInfo>> tasks = stores_.jobs.ListTasks(job_id);
   if (!tasks.ok()) return tasks.status();
   for (const TaskInfo& task : *tasks) {
     if (task.id != task_id) continue;
@@ -186,7 +187,7 @@ absl::Status TaskService::AppendProgress(const std::string& job_id, const std::s
   if (absl::Status lease = CheckLease(task_id, lease_token); !lease.ok()) return lease;
   for (const auto& [kind, payload] : events) {
     // Job events reach users and the dashboard: build output quoted in them loses any secret.
-    if (absl::StatusOr<int64_t> seq = store_.AppendEvent(job_id, kind, RedactSecrets(payload)); !seq.ok()) {
+    if (absl::StatusOr<int64_t> seq = stores_.events.AppendEvent(job_id, kind, RedactSecrets(payload)); !seq.ok()) {
       return seq.status();
     }
   }
@@ -209,7 +210,7 @@ absl::StatusOr<CompletionOutcome> TaskService::Complete(const CompletionRequest&
   completion.validate_hints_json = report::ToJson(request.validate_hints).dump();
   completion.artifacts = request.artifacts;
   if (!request.ok) completion.job_failure = request.summary.empty() ? "task reported failure" : request.summary;
-  absl::StatusOr<CompletionOutcome> outcome = store_.CompleteTask(completion);
+  absl::StatusOr<CompletionOutcome> outcome = stores_.leases.CompleteTask(completion);
   if (outcome.ok()) {
     static constexpr const char* kNames[] = {"applied", "ignored (duplicate)", "ignored (lease lost)"};
     spdlog::info("[job={}] [worker={}] completion of task {}: {}", request.job_id, request.worker_id,
@@ -239,16 +240,16 @@ absl::StatusOr<FailureOutcome> TaskService::Fail(const std::string& job_id, cons
     completion.lease_token = lease_token;
     completion.result_json = nlohmann::json{{"ok", false}, {"error", error}}.dump();
     completion.job_failure = error;
-    absl::StatusOr<CompletionOutcome> outcome = store_.CompleteTask(completion);
+    absl::StatusOr<CompletionOutcome> outcome = stores_.leases.CompleteTask(completion);
     if (!outcome.ok()) return outcome.status();
     return *outcome == CompletionOutcome::kApplied ? FailureOutcome::kDeadLettered : FailureOutcome::kLeaseLost;
   }
-  return store_.FailTask(task_id, lease_token, error);
+  return stores_.leases.FailTask(task_id, lease_token, error);
 }
 
 absl::StatusOr<FailureOutcome> TaskService::GiveBack(const std::string& job_id, const std::string& task_id,
                                                      const std::string& lease_token, const std::string& reason) {
-  absl::StatusOr<FailureOutcome> outcome = store_.GiveBackTask(task_id, lease_token, reason);
+  absl::StatusOr<FailureOutcome> outcome = stores_.leases.GiveBackTask(task_id, lease_token, reason);
   if (outcome.ok()) {
     spdlog::info("[job={}] task {} given back{}: {}", job_id, task_id,
                  *outcome == FailureOutcome::kLeaseLost ? " (lease no longer held: nothing changed)" : "", reason);

@@ -49,7 +49,17 @@ struct CompletionRequest {
 
 class TaskService {
  public:
-  TaskService(JobStore& store, ArtifactStore& artifacts, const Clock& clock, ServiceLimits limits);
+  // The store interfaces it calls (job_store.h); the owner of a whole JobStore passes it for all of them.
+  struct Stores {
+    Stores(LeaseStore& leases, WorkerRegistry& workers, JobReadStore& jobs, EventStore& events)
+        : leases(leases), workers(workers), jobs(jobs), events(events) {}
+    Stores(JobStore& store) : Stores(store, store, store, store) {}  // NOLINT(google-explicit-constructor)
+    LeaseStore& leases;
+    WorkerRegistry& workers;
+    JobReadStore& jobs;
+    EventStore& events;
+  };
+  TaskService(Stores stores, ArtifactStore& artifacts, const Clock& clock, ServiceLimits limits);
 
   // `capability_tags` ("gpu:gfx90a", "target:gfx940", "gpu") are matched against a task's
   // required capabilities when this worker leases; `toolchains_json` (LeaseRequest::toolchains_json)
@@ -92,7 +102,7 @@ class TaskService {
   const ServiceLimits& limits() const { return limits_; }
 
  private:
-  JobStore& store_;
+  Stores stores_;
   ArtifactStore& artifacts_;
   const Clock& clock_;
   ServiceLimits limits_;

@@ -190,13 +190,29 @@ struct FileResultRow {
   int unconverted = 0, unsupported = 0, lines_changed = 0;
 };
 
-class JobStore {
- public:
-  virtual ~JobStore() = default;
+// The store's interfaces, one per kind of consumer (as bb-storage keeps BlobAccess small): a consumer takes
+// only the ones it calls, so its constructor says what it may do to the store. JobStore, the owner's handle
+// (ServerApp, tests, benches), is all of them; PostgresJobStore and the in-memory fake implement it.
 
+// Caller-side writes (JobService): a job is created with its input and translate task, or cancelled.
+class SubmitStore {
+ public:
+  virtual ~SubmitStore() = default;
   // Creates the job in state queued, records the input artifact and enqueues its translate task, in
   // one transaction (the NOTIFY that wakes workers is sent on commit).
   virtual absl::StatusOr<Job> CreateJob(const JobSpec& spec, const ArtifactRef& input) = 0;
+  // Moves a non-terminal job to cancelled and its open tasks to cancelled (their leases become
+  // invalid). FailedPrecondition if the job already finished.
+  virtual absl::StatusOr<Job> CancelJob(const std::string& job_id, const std::string& reason) = 0;
+  // CancelJob for one team's job: NotFound (nothing changed) when the job belongs to another team.
+  virtual absl::StatusOr<Job> CancelTeamJob(const std::string& team, const std::string& job_id,
+                                            const std::string& reason) = 0;
+};
+
+// Reads of jobs and their tasks (JobService for callers, TaskService for workers).
+class JobReadStore {
+ public:
+  virtual ~JobReadStore() = default;
   virtual absl::StatusOr<Job> GetJob(const std::string& job_id) = 0;  // NotFound when absent
   // Tenancy: the job only when it belongs to `team`; another team's job is NotFound, worded exactly
   // like an absent one (no existence oracle). Every caller-facing read and write starts here.
@@ -207,13 +223,13 @@ class JobStore {
   virtual absl::StatusOr<std::vector<std::string>> FindTeamJobIds(const std::string& team,
                                                                  const std::string& hex_prefix, int limit) = 0;
   virtual absl::StatusOr<ListJobsPage> ListJobs(const ListJobsRequest& request) = 0;
-  // Moves a non-terminal job to cancelled and its open tasks to cancelled (their leases become
-  // invalid). FailedPrecondition if the job already finished.
-  virtual absl::StatusOr<Job> CancelJob(const std::string& job_id, const std::string& reason) = 0;
-  // CancelJob for one team's job: NotFound (nothing changed) when the job belongs to another team.
-  virtual absl::StatusOr<Job> CancelTeamJob(const std::string& team, const std::string& job_id,
-                                            const std::string& reason) = 0;
+  virtual absl::StatusOr<std::vector<TaskInfo>> ListTasks(const std::string& job_id) = 0;
+};
 
+// A job's event stream: workers append (TaskService), watchers replay and wait (JobService::Watch).
+class EventStore {
+ public:
+  virtual ~EventStore() = default;
   virtual absl::StatusOr<int64_t> AppendEvent(const std::string& job_id, const std::string& kind,
                                               const std::string& payload_json) = 0;
   // Events with seq > after_seq, oldest first.
@@ -222,7 +238,12 @@ class JobStore {
   // Blocks until a new event for any job is appended (LISTEN/NOTIFY) or timeout; true if woken.
   // Callers re-check with ListEventsSince, so a spurious wake-up is harmless.
   virtual bool WaitForJobEvents(std::chrono::milliseconds timeout) = 0;
+};
 
+// The task queue's lease protocol (TaskService for workers, LeaseRescuer for expired leases).
+class LeaseStore {
+ public:
+  virtual ~LeaseStore() = default;
   // Leases one available task the worker can run (ONE UPDATE ... FOR UPDATE SKIP LOCKED statement);
   // nullopt when there is none. Increments the task's attempt.
   virtual absl::StatusOr<std::optional<LeasedTask>> LeaseTask(const LeaseRequest& request) = 0;
@@ -242,24 +263,39 @@ class JobStore {
   // Expired running tasks go back to available (their attempt already counted at lease time), or to
   // dead when out of attempts. Returns how many tasks were rescued or dead-lettered.
   virtual absl::StatusOr<int> RescueExpiredLeases() = 0;
-  virtual absl::StatusOr<std::vector<TaskInfo>> ListTasks(const std::string& job_id) = 0;
   // Blocks until a task may have become available (LISTEN/NOTIFY) or timeout; true if woken.
   // Pattern: for (;;) { lease; if (got) break; WaitForWork(remaining); } — tasks whose backoff ends
   // do not notify, so waiters must use a bounded timeout.
   virtual bool WaitForWork(std::chrono::milliseconds timeout) = 0;
+};
 
+// Workers as the store knows them (TaskService registers them and records that they are alive).
+class WorkerRegistry {
+ public:
+  virtual ~WorkerRegistry() = default;
   virtual absl::Status RegisterWorker(const WorkerInfo& worker) = 0;  // upsert, sets last_seen
   virtual absl::Status WorkerHeartbeat(const std::string& worker_id) = 0;
   virtual absl::StatusOr<std::vector<WorkerInfo>> ListWorkers() = 0;
+};
 
+// Which artifacts each job refers to (JobService opens them, the orphan collector keeps them).
+class ArtifactRefStore {
+ public:
+  virtual ~ArtifactRefStore() = default;
   virtual absl::Status AttachArtifact(const std::string& job_id, const ArtifactRef& artifact) = 0;
   virtual absl::StatusOr<std::vector<ArtifactRef>> ListArtifacts(const std::string& job_id) = 0;
   // Every digest some job refers to (the orphan-artifact collector keeps these).
   virtual absl::StatusOr<std::set<std::string>> ListReferencedArtifactDigests() = 0;
+};
 
-  // Report JSON (docs/report.md, docs/report-schema.json; the store refuses what report::ReportFromJson refuses). Top-level sections present in `report_json` replace the job's
-  // stored sections (translate and validate roles each contribute theirs); queryable rows are
-  // rewritten for those sections. GetReport assembles the JSON from the tables (NotFound if none).
+// A job's report (JobService reads it; CompleteTask writes it with the completion).
+class ReportStore {
+ public:
+  virtual ~ReportStore() = default;
+  // Report JSON (docs/report.md, docs/report-schema.json; the store refuses what report::ReportFromJson
+  // refuses). Top-level sections present in `report_json` replace the job's stored sections (translate and
+  // validate roles each contribute theirs); queryable rows are rewritten for those sections. GetReport
+  // assembles the JSON from the tables (NotFound if none).
   virtual absl::Status StoreReport(const std::string& job_id, const std::string& report_json) = 0;
   virtual absl::StatusOr<std::string> GetReport(const std::string& job_id) = 0;
   virtual absl::StatusOr<std::vector<FindingRow>> ListFindings(const std::string& job_id,
@@ -267,5 +303,14 @@ class JobStore {
   virtual absl::StatusOr<std::map<std::string, int64_t>> CountFindingsByRule(const std::string& job_id) = 0;
   virtual absl::StatusOr<std::vector<FileResultRow>> ListFileResults(const std::string& job_id) = 0;
 };
+
+// The whole store: what its owner holds and hands out by the narrow interfaces above.
+class JobStore : public SubmitStore,
+                 public JobReadStore,
+                 public EventStore,
+                 public LeaseStore,
+                 public WorkerRegistry,
+                 public ArtifactRefStore,
+                 public ReportStore {};
 
 }  // namespace hipforge::server
