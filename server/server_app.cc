@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "absl/strings/str_cat.h"
+#include "common/file_io.h"
 #include "common/sha256.h"
 #include "common/grpc_channel.h"
 #include "server/auth/audit_trail.h"
@@ -20,6 +21,7 @@
 #include "server/job_service.h"
 #include "server/lease_rescuer.h"
 #include "server/orphan_collector.h"
+#include "server/proto_convert.h"
 #include "server/store/data_dir.h"
 #include "server/store/artifact_store.h"
 #include "server/store/local_artifact_store.h"
@@ -37,6 +39,25 @@
 namespace hipforge::server {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+// What Start's steps share before the ServerApp exists: the inputs and what earlier steps decided.
+struct Assembly {
+  const ServerConfig& config;
+  ProcessLauncher& launcher;
+  const Clock& clock;
+  const CallerAuthenticator* dashboard_authenticator;  // a test's own, else the API token authenticator
+  fs::path data_dir;
+  fs::path scratch_dir;
+  std::string database_url;
+  std::string local_worker_target;  // where in-process workers call; a unix socket under TLS
+  bool tls = false;
+  int port = 0;
+  int http_port = 0;
+};
+
+}  // namespace
 
 // Declaration order is construction order; destruction runs backwards (workers first, PG last).
 struct ServerApp::Parts {
@@ -66,6 +87,20 @@ struct ServerApp::Parts {
   std::chrono::milliseconds shutdown_grace{0};
   bool workers_left_running = false;
   bool shut_down = false;
+
+  // Start's steps, in order (each fills its parts; a failure ends Start, and the parts made so far are destroyed).
+  absl::Status OpenDatabase(Assembly& assembly);
+  absl::Status ClearScratch(Assembly& assembly);
+  absl::Status MakeServices(Assembly& assembly);
+  absl::Status Listen(Assembly& assembly);
+  absl::Status StartDashboard(Assembly& assembly);
+  absl::Status StartHousekeeping(Assembly& assembly);
+  absl::Status StartLocalWorkers(Assembly& assembly);
+
+ private:
+  absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> ListenerCredentials(const Assembly& assembly) const;
+  absl::StatusOr<std::shared_ptr<grpc::Channel>> LocalWorkerChannel(Assembly& assembly,
+                                                                    const std::vector<v1::TaskRole>& roles);
 };
 
 namespace {
@@ -86,66 +121,80 @@ absl::StatusOr<std::unique_ptr<ArtifactStore>> OpenArtifactStore(const ServerCon
   return std::unique_ptr<ArtifactStore>(std::move(local));
 }
 
+// A repository's own hipforge.yaml, read at submit (targets and gate).
+absl::StatusOr<JobService::RepositorySettings> RepositorySettingsOf(const fs::path& tree) {
+  if (!fs::exists(tree / "hipforge.yaml")) return JobService::RepositorySettings{};
+  absl::StatusOr<validate::Manifest> manifest = validate::LoadManifest(tree / "hipforge.yaml");
+  if (!manifest.ok()) return manifest.status();
+  return JobService::RepositorySettings{manifest->targets, manifest->gate};
+}
+
+// Written atomically, so that readers never see a partial number; a failure is logged, not fatal.
+void WritePortFile(const fs::path& file, int port) {
+  if (absl::Status written = WriteFileAtomically(file, absl::StrCat(port, "\n")); !written.ok()) {
+    spdlog::warn("[job=-] port file: {}", written.ToString());
+  }
+}
+
+// The HTTP port first: a reader that saw the gRPC port file finds the HTTP one too.
+void WritePortFiles(const ServerConfig& config, int port, int http_port) {
+  if (http_port != 0) {
+    fs::path http_port_file = config.http_port_file;
+    if (http_port_file.empty() && !config.port_file.empty()) http_port_file = config.port_file.string() + ".http";
+    if (!http_port_file.empty()) WritePortFile(http_port_file, http_port);
+  }
+  if (!config.port_file.empty()) WritePortFile(config.port_file, port);
+}
+
 }  // namespace
 
-ServerApp::ServerApp(std::unique_ptr<Parts> parts) : parts_(std::move(parts)), store_(parts_->store.get()) {}
-
-ServerApp::~ServerApp() { Shutdown(); }
-
-CredentialStore& ServerApp::credentials() { return *parts_->credentials; }
-
-absl::StatusOr<std::unique_ptr<ServerApp>> ServerApp::Start(const ServerConfig& config, ProcessLauncher& launcher,
-                                                            const Clock& clock,
-                                                            const CallerAuthenticator* authenticator) {
-  auto parts = std::make_unique<Parts>();
-  parts->clock = &clock;
-  parts->shutdown_grace = config.shutdown_grace;
-  std::error_code ec;
-  absl::StatusOr<fs::path> opened_data_dir = OpenPrivateDataDir(config.data_dir);
-  if (!opened_data_dir.ok()) return opened_data_dir.status();
-  const fs::path data_dir = *opened_data_dir;
-
-  std::string database_url = config.database_url;
-  if (database_url.empty()) {
+absl::Status ServerApp::Parts::OpenDatabase(Assembly& assembly) {
+  const ServerConfig& config = assembly.config;
+  assembly.database_url = config.database_url;
+  if (assembly.database_url.empty()) {
     EmbeddedPostgresOptions pg;
-    pg.data_dir = data_dir / "pg";
+    pg.data_dir = assembly.data_dir / "pg";
     pg.durable = config.embedded_durable;
-    absl::StatusOr<std::unique_ptr<EmbeddedPostgres>> embedded = EmbeddedPostgres::Start(launcher, pg);
-    if (!embedded.ok()) {
-      return absl::Status(embedded.status().code(),
-                          absl::StrCat("embedded PostgreSQL: ", embedded.status().message()));
+    absl::StatusOr<std::unique_ptr<EmbeddedPostgres>> started = EmbeddedPostgres::Start(assembly.launcher, pg);
+    if (!started.ok()) {
+      return absl::Status(started.status().code(), absl::StrCat("embedded PostgreSQL: ", started.status().message()));
     }
-    parts->embedded = *std::move(embedded);
-    database_url = parts->embedded->ConnectionString();
+    embedded = *std::move(started);
+    assembly.database_url = embedded->ConnectionString();
     spdlog::info("[job=-] embedded PostgreSQL running in {}", pg.data_dir.string());
-    parts->postmaster_supervisor =
-        std::make_unique<PostmasterSupervisor>(*parts->embedded, PostmasterSupervisorOptions{});
+    postmaster_supervisor = std::make_unique<PostmasterSupervisor>(*embedded, PostmasterSupervisorOptions{});
   }
   PostgresStoreOptions store_options;
-  store_options.database_url = database_url;
+  store_options.database_url = assembly.database_url;
   store_options.schema = config.database_schema;
   store_options.default_max_attempts = config.max_attempts;
-  absl::StatusOr<std::unique_ptr<JobStore>> store = OpenPostgresJobStore(store_options, clock);
-  if (!store.ok()) return store.status();
-  parts->store = *std::move(store);
-  absl::StatusOr<std::unique_ptr<CredentialStore>> credentials =
-      OpenPostgresCredentialStore(database_url, config.database_schema);
-  if (!credentials.ok()) return credentials.status();
-  parts->credentials = *std::move(credentials);
-  parts->authenticator = std::make_unique<TokenAuthenticator>(*parts->credentials, clock);
-  parts->authorizer = std::make_unique<GrpcAuthorizer>(*parts->authenticator, *parts->authenticator);
-  parts->audit = std::make_unique<CredentialStoreAuditTrail>(*parts->credentials, clock);
-  if (parts->embedded) {
+  absl::StatusOr<std::unique_ptr<JobStore>> opened_store = OpenPostgresJobStore(store_options, assembly.clock);
+  if (!opened_store.ok()) return opened_store.status();
+  store = *std::move(opened_store);
+  absl::StatusOr<std::unique_ptr<CredentialStore>> opened_credentials =
+      OpenPostgresCredentialStore(assembly.database_url, config.database_schema);
+  if (!opened_credentials.ok()) return opened_credentials.status();
+  credentials = *std::move(opened_credentials);
+  authenticator = std::make_unique<TokenAuthenticator>(*credentials, assembly.clock);
+  authorizer = std::make_unique<GrpcAuthorizer>(*authenticator, *authenticator);
+  audit = std::make_unique<CredentialStoreAuditTrail>(*credentials, assembly.clock);
+  if (embedded) {
     // `migrate-server token --data-dir` finds the running cluster here (the cluster allows only
     // local socket connections, so this names a socket path, not a secret).
-    const fs::path conninfo = data_dir / "embedded-postgres.conninfo";
-    std::ofstream(conninfo, std::ios::trunc) << database_url << "\n";
+    const fs::path conninfo = assembly.data_dir / "embedded-postgres.conninfo";
+    std::ofstream(conninfo, std::ios::trunc) << assembly.database_url << "\n";
+    std::error_code ec;
     fs::permissions(conninfo, fs::perms::owner_read | fs::perms::owner_write, fs::perm_options::replace, ec);
   }
+  return absl::OkStatus();
+}
 
-  // Upload checks and local workers' task dirs live in <data>/scratch; one server owns the data dir,
-  // so whatever is there now was left by a process that was killed: start empty.
-  const fs::path scratch_dir = data_dir / "scratch";
+// Upload checks and local workers' task dirs live in <data>/scratch; one server owns the data dir,
+// so whatever is there now was left by a process that was killed: start empty.
+absl::Status ServerApp::Parts::ClearScratch(Assembly& assembly) {
+  assembly.scratch_dir = assembly.data_dir / "scratch";
+  const fs::path& scratch_dir = assembly.scratch_dir;
+  std::error_code ec;
   for (fs::directory_iterator it(scratch_dir, ec), end; !ec && it != end; it.increment(ec)) {
     std::error_code ignored;
     spdlog::info("[job=-] removing leftover scratch {}", it->path().string());
@@ -156,146 +205,189 @@ absl::StatusOr<std::unique_ptr<ServerApp>> ServerApp::Start(const ServerConfig& 
   fs::create_directories(scratch_dir, ec);
   fs::permissions(scratch_dir, fs::perms::owner_all, fs::perm_options::replace, ec);
   if (ec) return absl::InternalError(absl::StrCat("cannot make ", scratch_dir.string(), " private: ", ec.message()));
-  absl::StatusOr<std::unique_ptr<ArtifactStore>> artifacts = OpenArtifactStore(config, data_dir, database_url, clock);
-  if (!artifacts.ok()) return artifacts.status();
-  parts->artifacts = *std::move(artifacts);
-  parts->jobs = std::make_unique<JobService>(
-      *parts->store, *parts->artifacts, clock, config.limits, scratch_dir, parts->audit.get(),
-      [](const fs::path& tree) -> absl::StatusOr<JobService::RepositorySettings> {
-        if (!fs::exists(tree / "hipforge.yaml")) return JobService::RepositorySettings{};
-        absl::StatusOr<validate::Manifest> manifest = validate::LoadManifest(tree / "hipforge.yaml");
-        if (!manifest.ok()) return manifest.status();
-        return JobService::RepositorySettings{manifest->targets, manifest->gate};
-      });
-  parts->tasks = std::make_unique<TaskService>(*parts->store, *parts->artifacts, clock, config.limits);
-  parts->migration_api = std::make_unique<GrpcMigrationService>(*parts->jobs, *parts->authorizer);
-  parts->worker_api = std::make_unique<GrpcWorkerService>(*parts->tasks, *parts->authorizer);
+  return absl::OkStatus();
+}
 
-  grpc::ServerBuilder builder;
-  int port = 0;
-  std::shared_ptr<grpc::ServerCredentials> listener_credentials = grpc::InsecureServerCredentials();
-  const bool tls = !config.tls_cert.empty();
-  if (tls) {
+absl::Status ServerApp::Parts::MakeServices(Assembly& assembly) {
+  const ServerConfig& config = assembly.config;
+  absl::StatusOr<std::unique_ptr<ArtifactStore>> opened =
+      OpenArtifactStore(config, assembly.data_dir, assembly.database_url, assembly.clock);
+  if (!opened.ok()) return opened.status();
+  artifacts = *std::move(opened);
+  jobs = std::make_unique<JobService>(*store, *artifacts, assembly.clock, config.limits, assembly.scratch_dir,
+                                      audit.get(), RepositorySettingsOf);
+  tasks = std::make_unique<TaskService>(*store, *artifacts, assembly.clock, config.limits);
+  migration_api = std::make_unique<GrpcMigrationService>(*jobs, *authorizer);
+  worker_api = std::make_unique<GrpcWorkerService>(*tasks, *authorizer);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> ServerApp::Parts::ListenerCredentials(
+    const Assembly& assembly) const {
+  const ServerConfig& config = assembly.config;
+  if (assembly.tls) {
     ServerTlsOptions tls_options{config.tls_cert, config.tls_key, config.tls_client_ca,
                                  std::chrono::seconds(config.tls_reload_seconds)};
-    absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> made = MakeServerCredentials(tls_options);
-    if (!made.ok()) return made.status();
-    listener_credentials = *made;
-  } else if (!IsLoopbackListenAddress(config.listen)) {
+    return MakeServerCredentials(tls_options);
+  }
+  if (!IsLoopbackListenAddress(config.listen)) {
     spdlog::warn("[job=-] --insecure: serving plain TCP on {}; tokens and uploaded code cross the network in clear",
                  config.listen);
   }
-  builder.AddListeningPort(config.listen, listener_credentials, &port);
+  return grpc::InsecureServerCredentials();
+}
+
+// The gRPC listeners (TLS or plain on the public port) and the services on them.
+absl::Status ServerApp::Parts::Listen(Assembly& assembly) {
+  const ServerConfig& config = assembly.config;
+  assembly.tls = !config.tls_cert.empty();
+  absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> listener_credentials = ListenerCredentials(assembly);
+  if (!listener_credentials.ok()) return listener_credentials.status();
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort(config.listen, *listener_credentials, &assembly.port);
   // With TLS on the public port, in-process workers use a private unix socket instead (the
   // certificate need not name 127.0.0.1, and mTLS would want a client certificate).
-  std::string local_worker_target;
-  if (tls && config.local_workers > 0) {
-    fs::path socket = data_dir / "run" / "local-workers.sock";
+  if (assembly.tls && config.local_workers > 0) {
+    fs::path socket = assembly.data_dir / "run" / "local-workers.sock";
     if (socket.string().size() > 100) {
-      socket = fs::temp_directory_path() / ("hipforge-workers-" + Sha256Hex(data_dir.string()).substr(0, 16) + ".sock");
+      socket = fs::temp_directory_path() /
+               ("hipforge-workers-" + Sha256Hex(assembly.data_dir.string()).substr(0, 16) + ".sock");
     }
+    std::error_code ec;
     fs::create_directories(socket.parent_path(), ec);
     fs::permissions(socket.parent_path(), fs::perms::owner_all, fs::perm_options::replace, ec);
     fs::remove(socket, ec);
-    local_worker_target = "unix:" + socket.string();
-    builder.AddListeningPort(local_worker_target, grpc::InsecureServerCredentials());
+    assembly.local_worker_target = "unix:" + socket.string();
+    builder.AddListeningPort(assembly.local_worker_target, grpc::InsecureServerCredentials());
   }
-  builder.RegisterService(parts->migration_api.get());
-  builder.RegisterService(parts->worker_api.get());
+  builder.RegisterService(migration_api.get());
+  builder.RegisterService(worker_api.get());
   builder.SetMaxReceiveMessageSize(16 << 20);
   builder.SetMaxSendMessageSize(16 << 20);
-  parts->grpc_server = builder.BuildAndStart();
-  if (!parts->grpc_server || port == 0) {
+  grpc_server = builder.BuildAndStart();
+  if (!grpc_server || assembly.port == 0) {
     return absl::UnavailableError(absl::StrCat("cannot listen on ", config.listen));
   }
-  spdlog::info("[job=-] listening on {} (port {}, {})", config.listen, port,
-               !tls ? "plain TCP" : config.tls_client_ca.empty() ? "TLS" : "TLS, client certificates required");
-  int http_port = 0;
+  spdlog::info("[job=-] listening on {} (port {}, {})", config.listen, assembly.port,
+               !assembly.tls                  ? "plain TCP"
+               : config.tls_client_ca.empty() ? "TLS"
+                                              : "TLS, client certificates required");
+  return absl::OkStatus();
+}
+
+absl::Status ServerApp::Parts::StartDashboard(Assembly& assembly) {
+  const ServerConfig& config = assembly.config;
+  if (config.http_listen.empty()) return absl::OkStatus();
   // The dashboard takes the same API tokens (a test may pass its own authenticator).
-  if (authenticator == nullptr) authenticator = parts->authenticator.get();
-  if (!config.http_listen.empty() && authenticator == nullptr) {
+  const CallerAuthenticator* dashboard_authenticator =
+      assembly.dashboard_authenticator != nullptr ? assembly.dashboard_authenticator : authenticator.get();
+  if (dashboard_authenticator == nullptr) {
     spdlog::warn("[job=-] no HTTP dashboard: it needs the API token authenticator");
-  } else if (!config.http_listen.empty()) {
-    absl::StatusOr<std::unique_ptr<DashboardReader>> reader =
-        OpenPostgresDashboardReader(database_url, config.database_schema);
-    if (!reader.ok()) return reader.status();
-    parts->dashboard_reader = *std::move(reader);
-    http::DashboardApiOptions api_options;
-    api_options.web_root = config.web_root;
-    api_options.render.rule_catalog = translate::RuleCatalogToJson();
-    api_options.render.tool_version = HIPFORGE_VERSION;
-    parts->dashboard_api = std::make_unique<http::DashboardApi>(*parts->dashboard_reader, *parts->jobs,
-                                                                *authenticator, api_options);
-    absl::StatusOr<std::unique_ptr<http::HttpServer>> http_server =
-        http::HttpServer::Start(config.http_listen, *parts->dashboard_api);
-    if (!http_server.ok()) return http_server.status();
-    parts->http_server = *std::move(http_server);
-    http_port = parts->http_server->port();
-    spdlog::info("[job=-] dashboard on http://{}:{}/ (web UI from {})",
-                 config.http_listen.substr(0, config.http_listen.rfind(':')), http_port, config.web_root.string());
+    return absl::OkStatus();
   }
-  parts->rescuer = std::make_unique<LeaseRescuer>(*parts->store, config.rescue_interval);
-  parts->orphan_collector = std::make_unique<OrphanArtifactCollector>(
-      *parts->store, *parts->artifacts, clock, config.limits.orphan_artifact_grace, config.limits.orphan_scan_interval);
+  absl::StatusOr<std::unique_ptr<DashboardReader>> reader =
+      OpenPostgresDashboardReader(assembly.database_url, config.database_schema);
+  if (!reader.ok()) return reader.status();
+  dashboard_reader = *std::move(reader);
+  http::DashboardApiOptions api_options;
+  api_options.web_root = config.web_root;
+  api_options.render.rule_catalog = translate::RuleCatalogToJson();
+  api_options.render.tool_version = HIPFORGE_VERSION;
+  dashboard_api = std::make_unique<http::DashboardApi>(*dashboard_reader, *jobs, *dashboard_authenticator, api_options);
+  absl::StatusOr<std::unique_ptr<http::HttpServer>> started = http::HttpServer::Start(config.http_listen, *dashboard_api);
+  if (!started.ok()) return started.status();
+  http_server = *std::move(started);
+  assembly.http_port = http_server->port();
+  spdlog::info("[job=-] dashboard on http://{}:{}/ (web UI from {})",
+               config.http_listen.substr(0, config.http_listen.rfind(':')), assembly.http_port,
+               config.web_root.string());
+  return absl::OkStatus();
+}
 
-  if (config.local_workers > 0) {
-    std::vector<v1::TaskRole> roles;
-    for (const std::string& name : config.local_worker_roles) {
-      absl::StatusOr<v1::TaskRole> role = worker::ParseRole(name);
-      if (!role.ok()) return role.status();
-      roles.push_back(*role);
-    }
-    // Local workers talk to this server over gRPC loopback, exactly like remote ones, with a worker
-    // credential of their own (pool "local", the configured roles) that dies with this process.
-    std::vector<std::string> role_names;
-    for (v1::TaskRole role : roles) role_names.push_back(role == v1::TASK_ROLE_VALIDATE ? "validate" : "translate");
-    absl::StatusOr<NewCredential> credential =
-        MakeWorkerCredential("local", role_names, {}, std::chrono::hours(24 * 7), clock);
-    if (!credential.ok()) return credential.status();
-    credential->record.description = absl::StrCat("in-process workers of migrate-server pid ", getpid());
-    credential->record.created_by = "migrate-server";
-    if (absl::Status stored = parts->credentials->Insert(credential->record); !stored.ok()) return stored;
-    parts->local_worker_credential = credential->record.id;
-    ChannelSecurity security;
-    security.token = credential->token.value;
-    if (local_worker_target.empty()) local_worker_target = absl::StrCat("127.0.0.1:", port);
-    absl::StatusOr<std::shared_ptr<grpc::Channel>> made = MakeChannel(local_worker_target, security);
-    if (!made.ok()) return made.status();
-    std::shared_ptr<grpc::Channel> channel = *made;
-    const worker::RoleSetOptions role_options = worker::RoleSetOptionsFromEnvironment();
-    for (int i = 0; i < config.local_workers; ++i) {
-      absl::StatusOr<std::unique_ptr<worker::RoleSet>> role_set = worker::MakeRoleSet(roles, launcher, role_options);
-      if (!role_set.ok()) return role_set.status();
-      worker::WorkerOptions options;
-      options.worker_id = absl::StrCat("local-", getpid(), "-", i);
-      options.capabilities = (*role_set)->capabilities();
-      options.scratch_root = scratch_dir / "workers";  // task dirs are locked: the workers can share it
-      options.lease_wait = std::chrono::seconds(10);
-      options.shutdown_grace = config.shutdown_grace;
-      parts->workers.push_back(std::make_unique<worker::Worker>(channel, (*role_set)->runners(), options));
-      parts->role_sets.push_back(*std::move(role_set));
-    }
-    for (auto& worker : parts->workers) {
-      parts->worker_threads.emplace_back([w = worker.get()](std::stop_token stop) { w->Run(stop); });
-    }
-    spdlog::info("[job=-] {} local worker(s) started", config.local_workers);
+// Expired leases go back to the queue; artifacts no job references are collected.
+absl::Status ServerApp::Parts::StartHousekeeping(Assembly& assembly) {
+  const ServerConfig& config = assembly.config;
+  rescuer = std::make_unique<LeaseRescuer>(*store, config.rescue_interval);
+  orphan_collector = std::make_unique<OrphanArtifactCollector>(
+      *store, *artifacts, assembly.clock, config.limits.orphan_artifact_grace, config.limits.orphan_scan_interval);
+  return absl::OkStatus();
+}
+
+// Local workers talk to this server over gRPC loopback, exactly like remote ones, with a worker
+// credential of their own (pool "local", the configured roles) that dies with this process.
+absl::StatusOr<std::shared_ptr<grpc::Channel>> ServerApp::Parts::LocalWorkerChannel(
+    Assembly& assembly, const std::vector<v1::TaskRole>& roles) {
+  std::vector<std::string> role_names;
+  for (v1::TaskRole role : roles) role_names.emplace_back(TaskKindName(FromProto(role)));
+  absl::StatusOr<NewCredential> credential =
+      MakeWorkerCredential("local", role_names, {}, std::chrono::hours(24 * 7), assembly.clock);
+  if (!credential.ok()) return credential.status();
+  credential->record.description = absl::StrCat("in-process workers of migrate-server pid ", getpid());
+  credential->record.created_by = "migrate-server";
+  if (absl::Status stored = credentials->Insert(credential->record); !stored.ok()) return stored;
+  local_worker_credential = credential->record.id;
+  ChannelSecurity security;
+  security.token = credential->token.value;
+  if (assembly.local_worker_target.empty()) assembly.local_worker_target = absl::StrCat("127.0.0.1:", assembly.port);
+  return MakeChannel(assembly.local_worker_target, security);
+}
+
+absl::Status ServerApp::Parts::StartLocalWorkers(Assembly& assembly) {
+  const ServerConfig& config = assembly.config;
+  if (config.local_workers <= 0) return absl::OkStatus();
+  std::vector<v1::TaskRole> roles;
+  for (const std::string& name : config.local_worker_roles) {
+    absl::StatusOr<v1::TaskRole> role = worker::ParseRole(name);
+    if (!role.ok()) return role.status();
+    roles.push_back(*role);
   }
+  absl::StatusOr<std::shared_ptr<grpc::Channel>> channel = LocalWorkerChannel(assembly, roles);
+  if (!channel.ok()) return channel.status();
+  const worker::RoleSetOptions role_options = worker::RoleSetOptionsFromEnvironment();
+  for (int i = 0; i < config.local_workers; ++i) {
+    absl::StatusOr<std::unique_ptr<worker::RoleSet>> role_set =
+        worker::MakeRoleSet(roles, assembly.launcher, role_options);
+    if (!role_set.ok()) return role_set.status();
+    worker::WorkerOptions options;
+    options.worker_id = absl::StrCat("local-", getpid(), "-", i);
+    options.capabilities = (*role_set)->capabilities();
+    options.scratch_root = assembly.scratch_dir / "workers";  // task dirs are locked: the workers can share it
+    options.lease_wait = std::chrono::seconds(10);
+    options.shutdown_grace = config.shutdown_grace;
+    workers.push_back(std::make_unique<worker::Worker>(*channel, (*role_set)->runners(), options));
+    role_sets.push_back(*std::move(role_set));
+  }
+  for (auto& worker : workers) {
+    worker_threads.emplace_back([w = worker.get()](std::stop_token stop) { w->Run(stop); });
+  }
+  spdlog::info("[job=-] {} local worker(s) started", config.local_workers);
+  return absl::OkStatus();
+}
 
+ServerApp::ServerApp(std::unique_ptr<Parts> parts) : parts_(std::move(parts)), store_(parts_->store.get()) {}
+
+ServerApp::~ServerApp() { Shutdown(); }
+
+CredentialStore& ServerApp::credentials() { return *parts_->credentials; }
+
+absl::StatusOr<std::unique_ptr<ServerApp>> ServerApp::Start(const ServerConfig& config, ProcessLauncher& launcher,
+                                                            const Clock& clock,
+                                                            const CallerAuthenticator* authenticator) {
+  absl::StatusOr<fs::path> data_dir = OpenPrivateDataDir(config.data_dir);
+  if (!data_dir.ok()) return data_dir.status();
+  Assembly assembly{config, launcher, clock, authenticator, *data_dir};
+  auto parts = std::make_unique<Parts>();
+  parts->clock = &clock;
+  parts->shutdown_grace = config.shutdown_grace;
+  using Step = absl::Status (Parts::*)(Assembly&);
+  for (Step step : {&Parts::OpenDatabase, &Parts::ClearScratch, &Parts::MakeServices, &Parts::Listen,
+                    &Parts::StartDashboard, &Parts::StartHousekeeping, &Parts::StartLocalWorkers}) {
+    if (absl::Status status = (parts.get()->*step)(assembly); !status.ok()) return status;
+  }
   std::unique_ptr<ServerApp> app(new ServerApp(std::move(parts)));
-  app->port_ = port;
-  app->http_port_ = http_port;
-  auto write_port = [&ec](const fs::path& file, int value) {
-    const fs::path tmp = file.string() + ".tmp";
-    std::ofstream(tmp) << value << "\n";
-    fs::rename(tmp, file, ec);  // atomic: readers never see a partial number
-  };
-  // The HTTP port first: a reader that saw the gRPC port file finds the HTTP one too.
-  if (http_port != 0) {
-    fs::path http_port_file = config.http_port_file;
-    if (http_port_file.empty() && !config.port_file.empty()) http_port_file = config.port_file.string() + ".http";
-    if (!http_port_file.empty()) write_port(http_port_file, http_port);
-  }
-  if (!config.port_file.empty()) write_port(config.port_file, port);
+  app->port_ = assembly.port;
+  app->http_port_ = assembly.http_port;
+  WritePortFiles(config, assembly.port, assembly.http_port);
   return app;
 }
 
