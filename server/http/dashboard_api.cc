@@ -263,173 +263,234 @@ HttpResponse DashboardApi::Api(const HttpRequest& request, const Caller& caller)
   return Error(404, "no such API endpoint: " + request.path);
 }
 
-HttpResponse DashboardApi::JobResource(const HttpRequest& request, const Caller& caller, const std::string& job_id,
-                                       const std::string& resource) {
-  const std::string& team = caller.team;
-  absl::StatusOr<DashboardJobHead> head = reader_.GetJobHead(team, job_id);
-  if (!head.ok()) return Error(head.status());
-  if (resource == "events") return Events(request, caller, job_id);
-  if (absl::StartsWith(resource, "download/")) return Download(request, caller, job_id, resource.substr(9));
+struct DashboardApi::JobView {
+  const HttpRequest& request;
+  const Caller& caller;
+  const std::string& job_id;    // whole
+  const std::string& resource;  // "" (the job), "report", "findings/rules", "download/patch", ...
+  const DashboardJobHead& head;
+  std::string etag;  // a finished job's views carry it (and may be answered 304); empty while the job runs
 
-  // A finished job's views change only when its report does, its repository's previous job (which new/fixed
-  // compare with) or its team's gate definition (which judges it): the ETag covers those and the request target.
-  const bool final = IsTerminal(head->state);
-  std::string etag;
-  if (final) {
-    const std::string inputs = absl::StrCat(request.target, "|", head->updated_micros, "|", head->report_micros, "|",
-                                            head->previous_job_id.value_or(""), "|", head->team_gate_micros);
-    etag = absl::StrCat("\"", Sha256Hex(inputs).substr(0, 32), "\"");
-    const std::string if_none_match = request.Header("if-none-match");
-    for (absl::string_view candidate : absl::StrSplit(if_none_match, ',')) {
-      candidate = absl::StripAsciiWhitespace(candidate);
-      if (absl::StartsWith(candidate, "W/")) candidate.remove_prefix(2);
-      if (candidate == etag || candidate == "*") {
-        HttpResponse not_modified;
-        not_modified.status = 304;
-        not_modified.headers = {{"ETag", etag}, {"Cache-Control", "private, no-cache"}};
-        return not_modified;
-      }
-    }
-  }
-  auto respond = [&](absl::StatusOr<std::string> body, absl::string_view wrap_key = {}) {
+  // `body` as the answer (wrapped as {"<wrap_key>": body} when given), cacheable by its ETag once the job is final.
+  HttpResponse Respond(absl::StatusOr<std::string> body, absl::string_view wrap_key = {}) const {
     if (!body.ok()) return Error(body.status());
     HttpResponse response =
         Json(200, wrap_key.empty() ? *std::move(body) : absl::StrCat("{\"", wrap_key, "\":", *body, "}"));
-    if (final) {
+    if (!etag.empty()) {
       response.headers = {{"ETag", etag}, {"Cache-Control", "private, no-cache"}};
     } else {
       response.headers = {{"Cache-Control", "no-store"}};
     }
     return response;
-  };
-  auto no_params = [&]() -> std::optional<HttpResponse> {
+  }
+  // A 400 answer when the request has query parameters (the route takes none).
+  std::optional<HttpResponse> RefuseParams() const {
     Params params(request, {});
     if (params.problem()) return Error(400, *params.problem());
     return std::nullopt;
-  };
+  }
+};
 
-  if (resource.empty()) {
-    if (auto bad = no_params()) return *bad;
-    return respond(reader_.GetJob(team, job_id));
-  }
-  if (resource == "report") {
-    if (auto bad = no_params()) return *bad;
-    return respond(reader_.GetReport(team, job_id));
-  }
-  if (resource == "builds") {
-    if (auto bad = no_params()) return *bad;
-    return respond(reader_.Builds(team, job_id), "builds");
-  }
-  if (resource == "tests") {
-    if (auto bad = no_params()) return *bad;
-    return respond(reader_.Tests(team, job_id), "tests");
-  }
-  if (resource == "parity" || resource == "profile" || resource == "effort") {
-    if (auto bad = no_params()) return *bad;
-    auto section = reader_.DocumentSection(team, job_id, resource);
-    if (section.ok() && *section == "null") *section = resource == "effort" ? "{}" : "[]";
-    if (section.ok() && resource == "profile") {
-      // Each kernel's HIP/CUDA time ratio, for the plot (null without a CUDA baseline).
-      json profile = json::parse(*section, nullptr, false);
-      // Read through the typed report (its one parser); per launch when the call counts differ (report::HipCudaRatio,
-      // as the text report says it).
-      absl::StatusOr<report::Report> typed = report::ReportFromJson(json{{"profile", profile}});
-      if (profile.is_array() && typed.ok() && typed->profile && typed->profile->size() == profile.size()) {
-        for (size_t i = 0; i < profile.size(); ++i) {
-          const std::optional<double> ratio = report::HipCudaRatio((*typed->profile)[i]);
-          profile[i]["ratio"] = ratio ? json(*ratio) : json(nullptr);
-        }
-        *section = profile.dump();
-      }
-    }
-    return respond(std::move(section), resource);
-  }
-  if (resource == "findings" || resource == "findings/rules") {
-    const bool rules = resource == "findings/rules";
-    Params params(request, rules ? std::set<std::string>{"since"}
-                                 : std::set<std::string>{"rule", "path", "severity", "auto_fixed", "inactive",
-                                                         "change", "since", "page_size", "page_token"});
-    if (params.problem()) return Error(400, *params.problem());
-    // new/fixed/unchanged compare with `since` (a job of the same repository), by default the repository's
-    // previous finished job.
-    std::optional<std::string> since = head->previous_job_id;
-    if (auto explicit_since = params.Text("since")) {
-      absl::StatusOr<std::string> since_id = jobs_.ResolveJobId(caller, *explicit_since);
-      if (!since_id.ok()) return Error(since_id.status());
-      explicit_since = *std::move(since_id);
-      auto other = reader_.GetJobHead(team, *explicit_since);
-      if (!other.ok()) return Error(other.status());
-      if (other->repository != head->repository) {
-        return Error(400, "since names a job of another repository (" + other->repository + ")");
-      }
-      since = *explicit_since;
-    }
-    json compared_with = since ? json(*since) : json(nullptr);
-    if (rules) {
-      auto body = reader_.FindingRules(team, job_id, since);
-      if (!body.ok()) return Error(body.status());
-      return respond(absl::StrCat(R"({"rules":)", *body, R"(,"compared_with":)", compared_with.dump(), "}"));
-    }
-    DashboardFindingQuery query;
-    query.job_id = job_id;
-    query.other_job_id = since;
-    query.rule_id = params.Text("rule");
-    query.path = params.Text("path");
-    auto severity = params.OneOf("severity", {"error", "warning", "note"});
-    if (!severity.ok()) return Error(severity.status());
-    query.severity = *severity;
-    auto auto_fixed = params.OneOf("auto_fixed", {"true", "false"});
-    if (!auto_fixed.ok()) return Error(auto_fixed.status());
-    if (*auto_fixed) query.auto_fixed = **auto_fixed == "true";
-    auto inactive = params.OneOf("inactive", {"true", "false"});
-    if (!inactive.ok()) return Error(inactive.status());
-    if (*inactive) query.inactive = **inactive == "true";
-    auto change = params.OneOf("change", {"all", "new", "fixed", "unchanged"});
-    if (!change.ok()) return Error(change.status());
-    const std::string mode = change->value_or("all");
-    if (mode == "new") {
-      query.presence = DashboardFindingQuery::Presence::kOnlyHere;
-    } else if (mode == "unchanged") {
-      query.presence = DashboardFindingQuery::Presence::kInBoth;
-    } else if (mode == "fixed") {
-      // Fixed: the earlier job's findings that this one no longer has.
-      if (!since) return respond(std::string(R"({"findings":[],"next_page_token":"","compared_with":null})"));
-      query.job_id = *since;
-      query.other_job_id = job_id;
-      query.presence = DashboardFindingQuery::Presence::kOnlyHere;
-    }
-    auto page_size = params.Int("page_size", 100, 1, kMaxPageSize);
-    if (!page_size.ok()) return Error(page_size.status());
-    query.page_size = *page_size;
-    absl::StatusOr<std::optional<FindingCursor>> cursor = DecodeFindingsCursor(params);
-    if (!cursor.ok()) return Error(cursor.status());
-    query.after = *cursor;
-    auto page = reader_.ListFindings(team, query);
-    if (!page.ok()) return Error(page.status());
-    json next = page->next ? json(EncodeFindingsCursor(*page->next)) : json("");
-    return respond(absl::StrCat(R"({"findings":)", JoinJson(page->findings_json), R"(,"next_page_token":)",
-                                next.dump(), R"(,"compared_with":)", compared_with.dump(), "}"));
-  }
-  if (resource == "patch") {
-    Params params(request, {"path"});
-    if (params.problem()) return Error(400, *params.problem());
-    auto path = params.Text("path");
-    if (!path) return Error(400, "patch needs a path (a file of the job's report)");
-    auto download = jobs_.OpenArtifact(caller, job_id, "patch");
-    if (!download.ok()) return Error(download.status());
-    absl::StatusOr<std::string> patch = ReadWhole(*download->reader, 64 << 20, "patch");
-    if (!patch.ok()) return Error(patch.status());
-    json hunks = json::array();
-    for (const PatchHunk& hunk : HunksOfFile(*patch, *path)) {
-      hunks.push_back({{"header", hunk.header}, {"old_start", hunk.old_start}, {"old_lines", hunk.old_lines},
-                       {"new_start", hunk.new_start}, {"new_lines", hunk.new_lines}, {"lines", hunk.lines}});
-    }
-    return respond(json{{"path", *path}, {"hunks", hunks}}.dump(-1, ' ', false, json::error_handler_t::replace));
-  }
-  return Error(404, "no such job resource: " + resource);
+namespace {
+
+// A finished job's views change only when its report does, its repository's previous job (which new/fixed
+// compare with) or its team's gate definition (which judges it): the ETag covers those and the request target.
+std::string EtagOf(const HttpRequest& request, const DashboardJobHead& head) {
+  const std::string inputs = absl::StrCat(request.target, "|", head.updated_micros, "|", head.report_micros, "|",
+                                          head.previous_job_id.value_or(""), "|", head.team_gate_micros);
+  return absl::StrCat("\"", Sha256Hex(inputs).substr(0, 32), "\"");
 }
 
-HttpResponse DashboardApi::Events(const HttpRequest& request, const Caller& caller, const std::string& job_id) {
+// If-None-Match names `etag` (or *): the client's copy is current.
+bool ClientHasIt(const HttpRequest& request, const std::string& etag) {
+  const std::string if_none_match = request.Header("if-none-match");
+  for (absl::string_view candidate : absl::StrSplit(if_none_match, ',')) {
+    candidate = absl::StripAsciiWhitespace(candidate);
+    if (absl::StartsWith(candidate, "W/")) candidate.remove_prefix(2);
+    if (candidate == etag || candidate == "*") return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+HttpResponse DashboardApi::JobResource(const HttpRequest& request, const Caller& caller, const std::string& job_id,
+                                       const std::string& resource) {
+  struct Route {
+    absl::string_view resource;  // exact, or a prefix ending in '/'
+    HttpResponse (DashboardApi::*handler)(const JobView&);
+    bool conditional;  // answered 304 when the job is final and If-None-Match names its ETag
+  };
+  static constexpr Route kRoutes[] = {
+      {"", &DashboardApi::JobSummary, true},
+      {"report", &DashboardApi::Report, true},
+      {"builds", &DashboardApi::Builds, true},
+      {"tests", &DashboardApi::Tests, true},
+      {"parity", &DashboardApi::Section, true},
+      {"profile", &DashboardApi::Section, true},
+      {"effort", &DashboardApi::Section, true},
+      {"findings", &DashboardApi::Findings, true},
+      {"findings/rules", &DashboardApi::Findings, true},
+      {"patch", &DashboardApi::Patch, true},
+      {"events", &DashboardApi::Events, false},
+      {"download/", &DashboardApi::Download, false},
+  };
+  absl::StatusOr<DashboardJobHead> head = reader_.GetJobHead(caller.team, job_id);
+  if (!head.ok()) return Error(head.status());
+  const Route* route = nullptr;
+  for (const Route& candidate : kRoutes) {
+    const bool prefix = absl::EndsWith(candidate.resource, "/");
+    if (resource == candidate.resource || (prefix && absl::StartsWith(resource, candidate.resource))) {
+      route = &candidate;
+    }
+  }
+  JobView view{request, caller, job_id, resource, *head, ""};
+  if (route != nullptr && !route->conditional) return (this->*route->handler)(view);
+  if (IsTerminal(head->state)) {
+    view.etag = EtagOf(request, *head);
+    if (ClientHasIt(request, view.etag)) {
+      HttpResponse not_modified;
+      not_modified.status = 304;
+      not_modified.headers = {{"ETag", view.etag}, {"Cache-Control", "private, no-cache"}};
+      return not_modified;
+    }
+  }
+  if (route == nullptr) return Error(404, "no such job resource: " + resource);
+  return (this->*route->handler)(view);
+}
+
+HttpResponse DashboardApi::JobSummary(const JobView& view) {
+  if (auto bad = view.RefuseParams()) return *bad;
+  return view.Respond(reader_.GetJob(view.caller.team, view.job_id));
+}
+
+HttpResponse DashboardApi::Report(const JobView& view) {
+  if (auto bad = view.RefuseParams()) return *bad;
+  return view.Respond(reader_.GetReport(view.caller.team, view.job_id));
+}
+
+HttpResponse DashboardApi::Builds(const JobView& view) {
+  if (auto bad = view.RefuseParams()) return *bad;
+  return view.Respond(reader_.Builds(view.caller.team, view.job_id), "builds");
+}
+
+HttpResponse DashboardApi::Tests(const JobView& view) {
+  if (auto bad = view.RefuseParams()) return *bad;
+  return view.Respond(reader_.Tests(view.caller.team, view.job_id), "tests");
+}
+
+HttpResponse DashboardApi::Section(const JobView& view) {
+  if (auto bad = view.RefuseParams()) return *bad;
+  const std::string& resource = view.resource;
+  auto section = reader_.DocumentSection(view.caller.team, view.job_id, resource);
+  if (section.ok() && *section == "null") *section = resource == "effort" ? "{}" : "[]";
+  if (section.ok() && resource == "profile") {
+    // Each kernel's HIP/CUDA time ratio, for the plot (null without a CUDA baseline).
+    json profile = json::parse(*section, nullptr, false);
+    // Read through the typed report (its one parser); per launch when the call counts differ (report::HipCudaRatio,
+    // as the text report says it).
+    absl::StatusOr<report::Report> typed = report::ReportFromJson(json{{"profile", profile}});
+    if (profile.is_array() && typed.ok() && typed->profile && typed->profile->size() == profile.size()) {
+      for (size_t i = 0; i < profile.size(); ++i) {
+        const std::optional<double> ratio = report::HipCudaRatio((*typed->profile)[i]);
+        profile[i]["ratio"] = ratio ? json(*ratio) : json(nullptr);
+      }
+      *section = profile.dump();
+    }
+  }
+  return view.Respond(std::move(section), resource);
+}
+
+HttpResponse DashboardApi::Findings(const JobView& view) {
+  const std::string& team = view.caller.team;
+  const std::string& job_id = view.job_id;
+  const bool rules = view.resource == "findings/rules";
+  Params params(view.request, rules ? std::set<std::string>{"since"}
+                                    : std::set<std::string>{"rule", "path", "severity", "auto_fixed", "inactive",
+                                                            "change", "since", "page_size", "page_token"});
+  if (params.problem()) return Error(400, *params.problem());
+  // new/fixed/unchanged compare with `since` (a job of the same repository), by default the repository's
+  // previous finished job.
+  std::optional<std::string> since = view.head.previous_job_id;
+  if (auto explicit_since = params.Text("since")) {
+    absl::StatusOr<std::string> since_id = jobs_.ResolveJobId(view.caller, *explicit_since);
+    if (!since_id.ok()) return Error(since_id.status());
+    explicit_since = *std::move(since_id);
+    auto other = reader_.GetJobHead(team, *explicit_since);
+    if (!other.ok()) return Error(other.status());
+    if (other->repository != view.head.repository) {
+      return Error(400, "since names a job of another repository (" + other->repository + ")");
+    }
+    since = *explicit_since;
+  }
+  json compared_with = since ? json(*since) : json(nullptr);
+  if (rules) {
+    auto body = reader_.FindingRules(team, job_id, since);
+    if (!body.ok()) return Error(body.status());
+    return view.Respond(absl::StrCat(R"({"rules":)", *body, R"(,"compared_with":)", compared_with.dump(), "}"));
+  }
+  DashboardFindingQuery query;
+  query.job_id = job_id;
+  query.other_job_id = since;
+  query.rule_id = params.Text("rule");
+  query.path = params.Text("path");
+  auto severity = params.OneOf("severity", {"error", "warning", "note"});
+  if (!severity.ok()) return Error(severity.status());
+  query.severity = *severity;
+  auto auto_fixed = params.OneOf("auto_fixed", {"true", "false"});
+  if (!auto_fixed.ok()) return Error(auto_fixed.status());
+  if (*auto_fixed) query.auto_fixed = **auto_fixed == "true";
+  auto inactive = params.OneOf("inactive", {"true", "false"});
+  if (!inactive.ok()) return Error(inactive.status());
+  if (*inactive) query.inactive = **inactive == "true";
+  auto change = params.OneOf("change", {"all", "new", "fixed", "unchanged"});
+  if (!change.ok()) return Error(change.status());
+  const std::string mode = change->value_or("all");
+  if (mode == "new") {
+    query.presence = DashboardFindingQuery::Presence::kOnlyHere;
+  } else if (mode == "unchanged") {
+    query.presence = DashboardFindingQuery::Presence::kInBoth;
+  } else if (mode == "fixed") {
+    // Fixed: the earlier job's findings that this one no longer has.
+    if (!since) return view.Respond(std::string(R"({"findings":[],"next_page_token":"","compared_with":null})"));
+    query.job_id = *since;
+    query.other_job_id = job_id;
+    query.presence = DashboardFindingQuery::Presence::kOnlyHere;
+  }
+  auto page_size = params.Int("page_size", 100, 1, kMaxPageSize);
+  if (!page_size.ok()) return Error(page_size.status());
+  query.page_size = *page_size;
+  absl::StatusOr<std::optional<FindingCursor>> cursor = DecodeFindingsCursor(params);
+  if (!cursor.ok()) return Error(cursor.status());
+  query.after = *cursor;
+  auto page = reader_.ListFindings(team, query);
+  if (!page.ok()) return Error(page.status());
+  json next = page->next ? json(EncodeFindingsCursor(*page->next)) : json("");
+  return view.Respond(absl::StrCat(R"({"findings":)", JoinJson(page->findings_json), R"(,"next_page_token":)",
+                                   next.dump(), R"(,"compared_with":)", compared_with.dump(), "}"));
+}
+
+HttpResponse DashboardApi::Patch(const JobView& view) {
+  Params params(view.request, {"path"});
+  if (params.problem()) return Error(400, *params.problem());
+  auto path = params.Text("path");
+  if (!path) return Error(400, "patch needs a path (a file of the job's report)");
+  auto download = jobs_.OpenArtifact(view.caller, view.job_id, "patch");
+  if (!download.ok()) return Error(download.status());
+  absl::StatusOr<std::string> patch = ReadWhole(*download->reader, 64 << 20, "patch");
+  if (!patch.ok()) return Error(patch.status());
+  json hunks = json::array();
+  for (const PatchHunk& hunk : HunksOfFile(*patch, *path)) {
+    hunks.push_back({{"header", hunk.header}, {"old_start", hunk.old_start}, {"old_lines", hunk.old_lines},
+                     {"new_start", hunk.new_start}, {"new_lines", hunk.new_lines}, {"lines", hunk.lines}});
+  }
+  return view.Respond(json{{"path", *path}, {"hunks", hunks}}.dump(-1, ' ', false, json::error_handler_t::replace));
+}
+
+HttpResponse DashboardApi::Events(const JobView& view) {
+  const HttpRequest& request = view.request;
+  const Caller& caller = view.caller;
+  const std::string& job_id = view.job_id;
   Params params(request, {"after"});
   if (params.problem()) return Error(400, *params.problem());
   int64_t after = 0;
@@ -475,8 +536,11 @@ HttpResponse DashboardApi::Events(const HttpRequest& request, const Caller& call
   return response;
 }
 
-HttpResponse DashboardApi::Download(const HttpRequest& request, const Caller& caller, const std::string& job_id,
-                                    const std::string& what) {
+HttpResponse DashboardApi::Download(const JobView& view) {
+  const HttpRequest& request = view.request;
+  const Caller& caller = view.caller;
+  const std::string& job_id = view.job_id;
+  const std::string what = view.resource.substr(std::string_view("download/").size());
   Params params(request, {});
   if (params.problem()) return Error(400, *params.problem());
   const std::string name = absl::StrCat("hipforge-", job_id.substr(0, 8));

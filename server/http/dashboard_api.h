@@ -30,14 +30,22 @@ class DashboardApi final : public HttpHandler {
   HttpResponse Handle(const HttpRequest& request) override;
 
  private:
-  struct Context;
+  // One request for a job's resource (/api/v1/jobs/<id>/<resource>), as JobResource's route table hands it on.
+  struct JobView;
   HttpResponse Api(const HttpRequest& request, const Caller& caller);
   HttpResponse JobResource(const HttpRequest& request, const Caller& caller, const std::string& job_id,
                            const std::string& resource);
-  HttpResponse Events(const HttpRequest& request, const Caller& caller, const std::string& job_id);
+  // The routes of JobResource's table.
+  HttpResponse JobSummary(const JobView& view);
+  HttpResponse Report(const JobView& view);
+  HttpResponse Builds(const JobView& view);
+  HttpResponse Tests(const JobView& view);
+  HttpResponse Section(const JobView& view);  // parity, profile, effort
+  HttpResponse Findings(const JobView& view);  // findings, findings/rules
+  HttpResponse Patch(const JobView& view);
+  HttpResponse Events(const JobView& view);
   // download/patch|tree|sarif|junit|build-log: files as migrate-cli fetch/report writes them.
-  HttpResponse Download(const HttpRequest& request, const Caller& caller, const std::string& job_id,
-                        const std::string& what);
+  HttpResponse Download(const JobView& view);
   HttpResponse StaticFile(const HttpRequest& request);
 
   DashboardReader& reader_;
