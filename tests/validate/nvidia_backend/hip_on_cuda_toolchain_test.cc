@@ -179,6 +179,29 @@ target_link_libraries(app base hip::device)
   EXPECT_TRUE(fs::exists(tree.parent_path() / "build" / "app"));
 }
 
+// ggml's VMM pool: a shared library calling HIP's driver API (libcuda's on NVIDIA), which the migrated CMake links
+// with hip::host only (CUDA::cuda_driver's counterpart): hipcc links libcuda as it does on NVIDIA.
+TEST_F(HipOnCudaToolchainTest, ASharedLibraryCallingTheDriverApiLinks) {
+  const fs::path tree = scratch_.path() / "driver" / "src";
+  testing::WriteFile(tree / "CMakeLists.txt", R"(cmake_minimum_required(VERSION 3.21)
+project(app LANGUAGES CXX)
+find_package(hip REQUIRED)
+add_library(pool SHARED pool.cu)
+set_source_files_properties(pool.cu PROPERTIES LANGUAGE CXX)
+target_link_libraries(pool PRIVATE hip::host)
+add_executable(app app.cpp)
+target_link_libraries(app pool)
+)");
+  testing::WriteFile(tree / "pool.cu", R"(#include <hip/hip_runtime.h>
+hipError_t Reserve(hipDeviceptr_t* address, size_t size) { return hipMemAddressReserve(address, size, 0, 0, 0); }
+)");
+  testing::WriteFile(tree / "app.cpp", "#include <hip/hip_runtime.h>\nhipError_t Reserve(hipDeviceptr_t*, size_t);\n"
+                                       "int main() { hipDeviceptr_t a; return Reserve(&a, 1 << 21) == hipSuccess ? 0 : 1; }\n");
+  BuildOutcome outcome = Build(tree);
+  EXPECT_TRUE(outcome.ok) << outcome.failure << "\n" << outcome.log;
+  EXPECT_TRUE(fs::exists(tree.parent_path() / "build" / "app"));
+}
+
 TEST_F(HipOnCudaToolchainTest, AMakefileThatLinksObjectsAndSourcesBuilds) {
   const fs::path tree = scratch_.path() / "make" / "src";
   testing::WriteFile(tree / "Makefile", "app: kernel.o main.cpp\n\t$(HIPCC) -O2 -std=c++17 -Wall kernel.o main.cpp -o app\n"

@@ -87,6 +87,10 @@ common=(-I "$layer" -D__HIP_PLATFORM_NVIDIA__ --expt-relaxed-constexpr --extende
 [ $wave64 -eq 0 ] || common+=("-DHIPFORGE_WAVE64=1")
 link=()
 [ $compile_only -eq 1 ] || [ $openmp -eq 0 ] || link+=("-lgomp")
+# HIP's driver API (hipModule*, hipMemMap, ...) is libcuda's here, as hipcc links it on NVIDIA (libamdhip64 carries
+# it on AMD). The toolkit's stub serves the link where no driver is installed; the driver's libcuda.so.1 loads.
+stubs=$(dirname "$nvcc")/../lib64/stubs
+[ $compile_only -eq 1 ] || { [ -d "$stubs" ] && link+=("-L$stubs"); link+=("-lcuda"); }
 if [ ${#sources[@]} -eq 0 ]; then
   exec "$nvcc" "${common[@]}" "${flags[@]}" "${others[@]}" "${link[@]}" ${out:+-o "$out"}
 fi
