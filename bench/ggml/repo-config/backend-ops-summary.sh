@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # ggml's test-backend-ops in mode `test` (every op case on each GPU backend, compared with the CPU backend), then a
 # per-op summary short enough for the report's output excerpt (its last 2 KiB): OP passed/failed/not-supported.
-# The exit code is test-backend-ops's own. Part of the configuration a user adds to ggml (bench/ggml/README.md).
-#   backend-ops-summary.sh TEST_BACKEND_OPS [FULL_LOG]
+# The exit code is test-backend-ops's own (124 when TIME_LIMIT_S stopped it: the summary covers the cases run so
+# far). Part of the configuration a user adds to ggml (bench/ggml/README.md).
+#   backend-ops-summary.sh TEST_BACKEND_OPS [FULL_LOG] [TIME_LIMIT_S]
 set -uo pipefail
-bin=$1 log=${2:-test-backend-ops.log}
-"$bin" test >"$log" 2>&1
+bin=$1 log=${2:-test-backend-ops.log} limit=${3:-0}
+timeout --kill-after=10 "$limit" "$bin" test >"$log" 2>&1
 rc=$?
 sed 's/\x1b\[[0-9;]*m//g' "$log" | awk '
   match($0, /^  [A-Z][A-Z_0-9]*\(/) {
@@ -28,4 +29,6 @@ sed 's/\x1b\[[0-9;]*m//g' "$log" | awk '
     printf "ops %d: all cases passed %d, some failed %d, none supported %d; cases passed %d, failed %d, not supported %d\n",
       n, ops_ok, ops_bad, ops_ns, cases_ok, cases_bad, cases_ns
   }'
+# Last, so the report's excerpt (the output's tail) keeps it.
+[ "$rc" -ne 124 ] || echo "test-backend-ops stopped after the time limit of $limit s: the counts are of the cases run"
 exit $rc
