@@ -197,4 +197,13 @@ CacheEviction DiskCache::EnforceLocked(const std::function<bool(const std::strin
   return result;
 }
 
+bool FilesUnchanged(const fs::path& root, const std::map<std::string, std::string>& hashes, std::string_view except) {
+  for (const auto& [path, hash] : hashes) {
+    if (path == except) continue;
+    const absl::StatusOr<std::string> current = Sha256HexOfFile(root / path);
+    if (!current.ok() || *current != hash) return false;
+  }
+  return true;
+}
+
 }  // namespace hipforge

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -38,7 +39,7 @@ class CacheKey {
   std::string material_;
 };
 
-constexpr uint64_t kDefaultDiskCacheBytes = uint64_t{1} << 30;  // per cache directory; a unit's facts are ~10-500 KB
+constexpr uint64_t kDefaultDiskCacheBytes = uint64_t{1} << 30;  // per cache directory; entries are KBs
 
 // How the files of a cache directory make entries (eviction takes an entry's files together).
 struct CacheLayout {
@@ -97,5 +98,11 @@ class DiskCache {
   mutable std::mutex mutex_;
   mutable std::optional<uint64_t> known_bytes_;  // the directory's size as last counted plus what this wrote since
 };
+
+// True while every file `hashes` names (relative to `root`) still has that SHA-256, `except` not checked (its bytes
+// are in the key): an entry that depends on more files than its key names (a unit's project headers) holds only
+// then.
+bool FilesUnchanged(const std::filesystem::path& root, const std::map<std::string, std::string>& hashes,
+                    std::string_view except = {});
 
 }  // namespace hipforge

@@ -1,38 +1,35 @@
 #include "worker/translate/analyze/parse_cache.h"
 
-#include <fstream>
-#include <unistd.h>
+#include <nlohmann/json.hpp>
 
-#include "common/file_io.h"
 #include "common/sha256.h"
 
 namespace hipforge::translate::analyze {
 
 ParseCache::ParseCache(std::filesystem::path directory, std::string salt)
-    : directory_(std::move(directory)), salt_(std::move(salt)) {}
+    : cache_(std::move(directory), {.fan_out = true}), salt_(std::move(salt)) {}
 
-std::filesystem::path ParseCache::EntryPath(const std::string& relative_path, const std::string& content,
-                                            const std::vector<std::string>& args) const {
-  std::string key = salt_ + '\0' + relative_path + '\0';
-  for (const std::string& arg : args) key += arg + '\0';
-  key = Sha256Hex(key + '\0' + Sha256Hex(content));
-  return directory_ / key.substr(0, 2) / (key + ".json");
+std::string ParseCache::Key(const std::string& relative_path, const std::string& content,
+                            const std::vector<std::string>& args) const {
+  CacheKey key("analyzer-parse", 1);
+  key.Add("salt", salt_).Add("path", relative_path);
+  for (const std::string& arg : args) key.Add("arg", arg);
+  return key.Add("content-sha256", Sha256Hex(content)).Hex();
 }
 
 std::optional<TranslationUnitResult> ParseCache::Lookup(const std::string& relative_path, const std::string& content,
                                                         const std::vector<std::string>& args,
                                                         const std::filesystem::path& root) const {
-  std::ifstream in(EntryPath(relative_path, content, args));
-  if (!in) return std::nullopt;
+  const std::optional<std::string> text = cache_.Read(Key(relative_path, content, args), ".json");
+  if (!text) return std::nullopt;
   try {
-    const nlohmann::json entry = nlohmann::json::parse(in);
-    for (const auto& [path, hash] : entry.at("dependencies").items()) {
-      const auto current = Sha256HexOfFile(root / path);
-      if (!current.ok() || *current != hash.get<std::string>()) return std::nullopt;  // a project file changed
+    const nlohmann::json entry = nlohmann::json::parse(*text);
+    if (!FilesUnchanged(root, entry.at("dependencies").get<std::map<std::string, std::string>>())) {
+      return std::nullopt;  // a project file changed
     }
     return TranslationUnitResultFromJson(entry.at("result"));
   } catch (const nlohmann::json::exception&) {
-    return std::nullopt;  // corrupt or from an older layout: parse again
+    return std::nullopt;  // not an entry this build can read: parse again
   }
 }
 
@@ -45,11 +42,9 @@ void ParseCache::Store(const std::string& relative_path, const std::string& cont
     if (!hash.ok()) return;  // cannot tell later whether it changed: not stored
     dependencies[path] = *hash;
   }
-  const auto path = EntryPath(relative_path, content, args);
-  std::error_code error;
-  std::filesystem::create_directories(path.parent_path(), error);
-  if (error) return;  // the cache is an optimisation; a read-only cache directory is not an error
-  (void)WriteFileAtomically(path, nlohmann::json{{"dependencies", dependencies}, {"result", ToJson(result)}}.dump());
+  // Best effort: a read-only cache directory only costs the next run its parse.
+  (void)cache_.Write(Key(relative_path, content, args), ".json",
+                     nlohmann::json{{"dependencies", dependencies}, {"result", ToJson(result)}}.dump());
 }
 
 }  // namespace hipforge::translate::analyze

@@ -1,46 +1,39 @@
 #include "worker/translate/core/translation_cache.h"
 
-#include <fstream>
-#include <sstream>
-
-#include "common/file_io.h"
 #include "common/sha256.h"
 
 namespace hipforge::translate {
 
-TranslationCache::TranslationCache(std::filesystem::path directory, std::string salt)
-    : directory_(std::move(directory)), salt_(std::move(salt)) {}
+TranslationCache::TranslationCache(const std::filesystem::path& directory, std::string salt)
+    : cache_(directory / "facts", {.fan_out = true}), salt_(std::move(salt)) {}
 
-std::filesystem::path TranslationCache::EntryPath(const std::string& relative_path, const std::string& content,
-                                                  const std::string& args) const {
-  const std::string key = Sha256Hex(salt_ + '\0' + relative_path + '\0' + args + '\0' + Sha256Hex(content));
-  return directory_ / "facts" / key.substr(0, 2) / (key + ".json");
+std::string TranslationCache::Key(const std::string& relative_path, const std::string& content,
+                                  const std::string& args) const {
+  return CacheKey("translation-facts", 1)
+      .Add("salt", salt_)
+      .Add("path", relative_path)
+      .Add("args", args)
+      .Add("content-sha256", Sha256Hex(content))
+      .Hex();
 }
 
 std::optional<UnitFacts> TranslationCache::Lookup(const std::string& relative_path, const std::string& content,
                                                   const std::string& args, const std::filesystem::path& root) const {
-  std::ifstream in(EntryPath(relative_path, content, args));
-  if (!in) return std::nullopt;
+  const std::optional<std::string> entry = cache_.Read(Key(relative_path, content, args), ".json");
+  if (!entry) return std::nullopt;
   try {
-    UnitFacts facts = UnitFactsFromJson(nlohmann::json::parse(in));
-    for (const auto& [path, hash] : facts.dependencies) {
-      if (path == relative_path) continue;
-      const auto current = Sha256HexOfFile(root / path);
-      if (!current.ok() || *current != hash) return std::nullopt;  // a project header changed
-    }
+    UnitFacts facts = UnitFactsFromJson(nlohmann::json::parse(*entry));
+    if (!FilesUnchanged(root, facts.dependencies, relative_path)) return std::nullopt;  // a project header changed
     return facts;
   } catch (const nlohmann::json::exception&) {
-    return std::nullopt;  // corrupt or from an older layout: parse again
+    return std::nullopt;  // not facts this build can read: parse again
   }
 }
 
 void TranslationCache::Store(const std::string& relative_path, const std::string& content, const std::string& args,
                              const UnitFacts& facts) const {
-  const auto path = EntryPath(relative_path, content, args);
-  std::error_code error;
-  std::filesystem::create_directories(path.parent_path(), error);
-  if (error) return;  // the cache is an optimisation; a read-only cache directory is not an error
-  (void)WriteFileAtomically(path, ToJson(facts).dump());  // a unique temporary per process and thread, then rename
+  // Best effort: a read-only cache directory only costs the next run its parse.
+  (void)cache_.Write(Key(relative_path, content, args), ".json", ToJson(facts).dump());
 }
 
 }  // namespace hipforge::translate

@@ -6,14 +6,16 @@
 #include <optional>
 #include <string>
 
+#include "common/disk_cache.h"
 #include "worker/translate/core/translation_facts.h"
 
 namespace hipforge::translate {
 
 class TranslationCache {
  public:
-  // `salt`: everything else that changes the facts (options, tool version).
-  TranslationCache(std::filesystem::path directory, std::string salt);
+  // `directory`: the cache directory (entries under its facts/). `salt`: everything else that changes the facts
+  // (options, tool version).
+  TranslationCache(const std::filesystem::path& directory, std::string salt);
 
   std::optional<UnitFacts> Lookup(const std::string& relative_path, const std::string& content,
                                   const std::string& args, const std::filesystem::path& root) const;
@@ -21,9 +23,8 @@ class TranslationCache {
              const UnitFacts& facts) const;
 
  private:
-  std::filesystem::path EntryPath(const std::string& relative_path, const std::string& content,
-                                  const std::string& args) const;
-  std::filesystem::path directory_;
+  std::string Key(const std::string& relative_path, const std::string& content, const std::string& args) const;
+  DiskCache cache_;
   std::string salt_;
 };
 
