@@ -1,35 +1,29 @@
-#include "common/file_io.h"
 #include "worker/translate/repo/build_commands_cache.h"
 
 #include <fstream>
-#include <sstream>
 
+#include "common/file_io.h"
 #include "common/sha256.h"
 
 namespace hipforge::translate {
 namespace fs = std::filesystem;
-namespace {
-
-constexpr const char* kGeneration = "hipforge-build-discovery-1";
-
-}  // namespace
 
 std::string BuildDiscoveryKey(const std::map<std::string, std::string>& contents,
                               const std::map<std::string, RepoFileKind>& kinds, const BuildDiscoveryOptions& options) {
-  std::string key = std::string(kGeneration) + "\n" + options.cuda_path.string() + "\n" +
-                    ReadFileBytes(options.cuda_path / "version.json").value_or("") + "\n";
-  for (const auto& option : options.cmake_options) key += "-D" + option + "\n";
+  CacheKey key("build-discovery", 2);
+  key.Add("cuda-path", options.cuda_path.string())
+      .Add("cuda-version.json", ReadFileBytes(options.cuda_path / "version.json").value_or(""));
+  for (const auto& option : options.cmake_options) key.Add("cmake-option", option);
   for (const auto& [path, content] : contents) {
     const auto kind = kinds.find(path);
     const bool source = kind != kinds.end() && IsSourceKind(kind->second);
-    key += path + '\0' + (source ? std::string("source") : Sha256Hex(content)) + '\n';
+    key.Add("path", path).Add("content-sha256", source ? std::string("source") : Sha256Hex(content));
   }
-  return Sha256Hex(key);
+  return key.Hex();
 }
 
 std::optional<BuildDiscovery> BuildDiscoveryCache::Lookup(const std::string& key, const fs::path& scratch) const {
-  if (directory_.empty()) return std::nullopt;
-  const auto text = ReadFileBytes(directory_ / (key + ".json"));
+  const std::optional<std::string> text = cache_.Read(key, ".json");
   if (!text) return std::nullopt;
   const nlohmann::json entry = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
   if (!entry.is_object() || !entry.contains("commands") || !entry["commands"].is_array()) return std::nullopt;
@@ -48,17 +42,14 @@ std::optional<BuildDiscovery> BuildDiscoveryCache::Lookup(const std::string& key
 }
 
 void BuildDiscoveryCache::Store(const std::string& key, const BuildDiscovery& discovery) const {
-  if (directory_.empty() || !discovery.compile_commands) return;
+  if (!cache_.enabled() || !discovery.compile_commands) return;
   const auto commands = ReadFileBytes(*discovery.compile_commands);
   if (!commands) return;
   nlohmann::json parsed = nlohmann::json::parse(*commands, nullptr, /*allow_exceptions=*/false);
   if (!parsed.is_array()) return;
   const nlohmann::json entry = {{"tool", discovery.tool}, {"notes", discovery.notes}, {"commands", std::move(parsed)}};
-  std::error_code error;
-  fs::create_directories(directory_, error);
-  if (error) return;  // the cache is an optimisation; a read-only cache directory is not an error
-  const fs::path path = directory_ / (key + ".json");
-  (void)WriteFileAtomically(path, entry.dump());  // a unique temporary per process and thread, then rename
+  // Best effort: a read-only cache directory only costs the next run its discovery.
+  (void)cache_.Write(key, ".json", entry.dump());
 }
 
 }  // namespace hipforge::translate

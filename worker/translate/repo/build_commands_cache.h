@@ -5,11 +5,13 @@
 // header (build files, scripts, configure_file inputs, version files), the CMake options and the CUDA toolkit
 // (its version.json). A configure step that reads a source file's contents (rare) is not re-run when only
 // that content changes. Only successful discoveries are kept; a failed one runs again next time.
+// Entries: a DiskCache (common/disk_cache.h), schema "build-discovery".
 #include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
 
+#include "common/disk_cache.h"
 #include "worker/translate/repo/build_commands.h"
 #include "worker/translate/repo/repository_migration.h"
 
@@ -20,7 +22,7 @@ std::string BuildDiscoveryKey(const std::map<std::string, std::string>& contents
 
 class BuildDiscoveryCache {
  public:
-  explicit BuildDiscoveryCache(std::filesystem::path directory) : directory_(std::move(directory)) {}
+  explicit BuildDiscoveryCache(std::filesystem::path directory) : cache_(std::move(directory)) {}
 
   // A stored discovery for `key`, its compile_commands.json written to `scratch`; nullopt when there is none
   // (or the cache is disabled: empty directory).
@@ -28,7 +30,7 @@ class BuildDiscoveryCache {
   void Store(const std::string& key, const BuildDiscovery& discovery) const;
 
  private:
-  std::filesystem::path directory_;
+  DiskCache cache_;
 };
 
 }  // namespace hipforge::translate

@@ -1,39 +1,30 @@
 #include "worker/translate/repo/rewrite_cache.h"
 
-#include <fstream>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
-
-#include "common/file_io.h"
-#include "common/sha256.h"
 
 namespace hipforge::translate {
 
 std::string RewriteCache::Key(const std::string& rewriter_name, int rewriter_version, const std::string& fingerprint,
                               const std::string& relative_path, const std::string& content) {
-  // Length-prefixed fields so no two different inputs concatenate to the same bytes.
-  std::string material;
-  for (const std::string& field :
-       {rewriter_name, std::to_string(rewriter_version), fingerprint, relative_path, content}) {
-    material += std::to_string(field.size()) + ":" + field;
-  }
-  return Sha256Hex(material);
+  return CacheKey("build-file-rewrite", 1)
+      .Add("rewriter", rewriter_name)
+      .Add("rewriter-version", std::to_string(rewriter_version))
+      .Add("fingerprint", fingerprint)
+      .Add("path", relative_path)
+      .Add("content", content)
+      .Hex();
 }
 
 std::optional<RewriteResult> RewriteCache::Lookup(const std::string& key) const {
-  if (directory_.empty()) return std::nullopt;
-  std::ifstream in(directory_ / (key + ".json"), std::ios::binary);
-  if (!in) return std::nullopt;
+  const std::optional<std::string> text = cache_.Read(key, ".json");
+  if (!text) return std::nullopt;
+  // The output is stored raw beside the JSON: build files need not be UTF-8.
+  std::optional<std::string> output = cache_.Read(key, ".out");
+  if (!output) return std::nullopt;
   try {
-    const nlohmann::json json = nlohmann::json::parse(in);
+    const nlohmann::json json = nlohmann::json::parse(*text);
     RewriteResult result;
-    // The output is stored raw next to the JSON: build files need not be UTF-8.
-    std::ifstream output_file(directory_ / (key + ".out"), std::ios::binary);
-    if (!output_file) return std::nullopt;
-    std::ostringstream output;
-    output << output_file.rdbuf();
-    result.output = output.str();
+    result.output = std::move(*output);
     result.changed_by = json.at("changed_by").get<std::set<std::string>>();
     result.changed_lines = json.at("changed_lines").get<std::set<uint32_t>>();
     for (const auto& note : json.at("notes")) {
@@ -48,9 +39,7 @@ std::optional<RewriteResult> RewriteCache::Lookup(const std::string& key) const 
 }
 
 void RewriteCache::Store(const std::string& key, const RewriteResult& result) const {
-  if (directory_.empty()) return;
-  std::error_code error;
-  std::filesystem::create_directories(directory_, error);
+  if (!cache_.enabled()) return;
   nlohmann::json notes = nlohmann::json::array();
   for (const auto& note : result.notes) {
     notes.push_back({{"origin", note.origin}, {"line", note.line}, {"message", note.message},
@@ -62,9 +51,8 @@ void RewriteCache::Store(const std::string& key, const RewriteResult& result) co
                                {"generated_files", result.generated_files}};
   // The output first, then the entry that points at it: a concurrent reader (another process sharing the cache)
   // never sees half a file, nor an entry without its output.
-  if (!WriteFileAtomically(directory_ / (key + ".out"), result.output).ok()) return;
-  (void)WriteFileAtomically(directory_ / (key + ".json"),
-                            json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  if (!cache_.Write(key, ".out", result.output).ok()) return;
+  (void)cache_.Write(key, ".json", json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
 }  // namespace hipforge::translate
