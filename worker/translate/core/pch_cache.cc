@@ -14,22 +14,15 @@ namespace fs = std::filesystem;
 
 constexpr std::string_view kPreamblePrefix = "preamble-";
 constexpr std::string_view kPreludeSourcePrefix = "prelude-";
-constexpr auto kDeadBuildAge = std::chrono::hours(1);  // a temporary older than this has no live build
 
 bool IsKey(std::string_view text) {
   return text.size() >= 16 && std::all_of(text.begin(), text.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
 }
 
-fs::file_time_type ToFileTime(std::chrono::system_clock::time_point time) {
-  return std::chrono::file_clock::from_sys(std::chrono::time_point_cast<std::chrono::system_clock::duration>(time));
-}
+std::optional<std::string> EntryOfName(std::string_view file_name) { return PchCache::EntryOf(std::string(file_name)); }
 
-struct Entry {
-  std::vector<fs::path> files;
-  uint64_t bytes = 0;
-  fs::file_time_type last_use = fs::file_time_type::min();
-  bool prelude = false;
-};
+// On a tie (a preamble PCH is stamped with its prelude) the preamble goes first: it is useless without it.
+int TieRank(std::string_view entry) { return entry.substr(0, kPreamblePrefix.size()) == kPreamblePrefix ? 0 : 1; }
 
 }  // namespace
 
@@ -79,8 +72,10 @@ absl::StatusOr<uint64_t> PchCacheCap(std::optional<uint64_t> bytes) {
   return absl::InvalidArgumentError(std::string("HIPFORGE_PCH_CACHE_SIZE: not a size (2G, 500M, 0 = unbounded): ") + text);
 }
 
+// The PCH is removed first: an entry never looks usable without its source.
 PchCache::PchCache(fs::path directory, uint64_t cap_bytes, const Clock& clock)
-    : directory_(std::move(directory)), cap_bytes_(cap_bytes), clock_(clock) {}
+    : cache_(std::move(directory), cap_bytes, {.entry_of = EntryOfName, .tie_rank = TieRank, .primary_suffix = ".pch"},
+             clock) {}
 
 PchCache::Use::Use(const PchCache* cache, std::vector<std::string> entries)
     : cache_(cache), entries_(std::move(entries)) {}
@@ -109,10 +104,10 @@ PchCache::Use PchCache::Pin(const std::vector<fs::path>& pchs) const {
 }
 
 void PchCache::Stamp(const std::string& entry) const {
-  const fs::path stamp = directory_ / (entry + ".used");
+  const fs::path stamp = cache_.directory() / (entry + ".used");
   std::error_code error;
   if (!fs::exists(stamp, error)) std::ofstream(stamp) << "hipforge: last use of this PCH (the file's mtime)\n";
-  fs::last_write_time(stamp, ToFileTime(clock_.Now()), error);  // a read-only cache: use goes unrecorded
+  cache_.Touch(stamp);
 }
 
 std::optional<std::string> PchCache::EntryOf(const std::string& file_name) {
@@ -126,55 +121,8 @@ std::optional<std::string> PchCache::EntryOf(const std::string& file_name) {
 }
 
 PchEviction PchCache::Enforce() const {
-  PchEviction result;
-  if (cap_bytes_ == 0) return result;
   std::lock_guard lock(mutex_);
-  const fs::file_time_type now = ToFileTime(clock_.Now());
-  std::map<std::string, Entry> entries;
-  std::error_code error;
-  for (fs::directory_iterator it(directory_, error), end; !error && it != end; it.increment(error)) {
-    const fs::path& path = it->path();
-    const std::string name = path.filename().string();
-    std::error_code stat_error;  // every file may vanish under us: another process evicting or renaming
-    const uint64_t bytes = it->file_size(stat_error);
-    if (stat_error) continue;
-    const fs::file_time_type modified = it->last_write_time(stat_error);
-    if (stat_error) continue;
-    const std::optional<std::string> entry = EntryOf(name);
-    if (!entry) {
-      const size_t tmp = name.find(".pch.tmp");
-      if (tmp != std::string::npos && EntryOf(name.substr(0, tmp + 4)) && now - modified > kDeadBuildAge) {
-        fs::remove(path, stat_error);
-      }
-      continue;
-    }
-    Entry& target = entries[*entry];
-    target.files.push_back(path);
-    target.bytes += bytes;
-    target.last_use = std::max(target.last_use, modified);
-    target.prelude = entry->substr(0, kPreamblePrefix.size()) != kPreamblePrefix;
-  }
-  for (const auto& [name, entry] : entries) result.bytes_before += entry.bytes;
-  result.bytes_after = result.bytes_before;
-  if (result.bytes_before <= cap_bytes_) return result;
-
-  std::vector<std::pair<const std::string*, const Entry*>> order;
-  for (const auto& [name, entry] : entries) order.emplace_back(&name, &entry);
-  // A preamble PCH is stamped with its prelude: on a tie the preamble goes first (it is useless without it).
-  std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
-    return std::tie(a.second->last_use, a.second->prelude, *a.first) < std::tie(b.second->last_use, b.second->prelude, *b.first);
-  });
-  for (const auto& [name, entry] : order) {
-    if (result.bytes_after <= cap_bytes_) break;
-    if (pinned_.count(*name)) continue;
-    // The PCH first: an entry never looks usable without its source.
-    std::vector<fs::path> files = entry->files;
-    std::stable_partition(files.begin(), files.end(), [](const fs::path& file) { return file.extension() == ".pch"; });
-    for (const fs::path& file : files) fs::remove(file, error);  // gone already: another process evicted it
-    result.bytes_after -= entry->bytes;
-    ++result.entries_evicted;
-  }
-  return result;
+  return cache_.Enforce([&](const std::string& entry) { return pinned_.count(entry) > 0; });
 }
 
 }  // namespace hipforge::translate

@@ -6,8 +6,9 @@
 // never in the PCH's own mtime: Clang records an imported PCH's size and mtime in every PCH chained on it, so
 // touching a prelude would make each preamble chained on it out of date.
 //
-// Several processes share the directory (builds rename a temporary into place): eviction tolerates files
-// vanishing under it, and a PCH removed under another process's parse only costs that parse a fallback (the
+// The directory is a DiskCache (common/disk_cache.h) whose entries are written by Clang (a PCH is built into a
+// temporary of TemporaryBeside, then renamed); its eviction is the DiskCache's, with this layout. Several processes
+// share the directory: a PCH removed under another process's parse only costs that parse a fallback (the
 // translator treats a missing PCH like a stale one: IsPchProblem, RejectPreamblePch).
 #include <cstdint>
 #include <filesystem>
@@ -20,6 +21,7 @@
 
 #include "absl/status/statusor.h"
 #include "common/clock.h"
+#include "common/disk_cache.h"
 
 namespace hipforge::translate {
 
@@ -43,11 +45,7 @@ std::optional<uint64_t> ParseByteSize(std::string_view text);
 // else kDefaultPchCacheBytes; InvalidArgument for a malformed environment value (docs/translator-caches.md).
 absl::StatusOr<uint64_t> PchCacheCap(std::optional<uint64_t> bytes);
 
-struct PchEviction {
-  uint64_t bytes_before = 0;
-  uint64_t bytes_after = 0;
-  size_t entries_evicted = 0;
-};
+using PchEviction = CacheEviction;
 
 class PchCache {
  public:
@@ -82,9 +80,7 @@ class PchCache {
  private:
   void Stamp(const std::string& entry) const;
 
-  std::filesystem::path directory_;
-  uint64_t cap_bytes_;
-  const Clock& clock_;
+  DiskCache cache_;
   mutable std::mutex mutex_;
   mutable std::multiset<std::string> pinned_;
 };

@@ -25,7 +25,8 @@
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/SmallString.h"
-#include "common/sha256.h"
+#include "common/disk_cache.h"
+#include "common/file_io.h"
 #include "worker/translate/frontend/confined_file_system.h"
 #include "worker/translate/frontend/project_paths.h"
 
@@ -199,7 +200,7 @@ bool BuildPch(const PchBuild& build) {
     if (!out) return false;
   }
   build_count.fetch_add(1, std::memory_order_relaxed);
-  const fs::path temporary = build.pch.string() + ".tmp" + std::to_string(::getpid());
+  const fs::path temporary = TemporaryBeside(build.pch);  // two threads or processes may build the same PCH
   clang::tooling::FixedCompilationDatabase database(build.pch.parent_path().string(), build.args);
   clang::tooling::ClangTool tool(database, {build.source.string()}, std::make_shared<clang::PCHContainerOperations>(),
                                  MakeParseFileSystem(build.readable_roots));
@@ -290,11 +291,11 @@ std::vector<std::string> PchArguments(const std::vector<std::string>& args) {
 }
 
 std::string PchKey(const std::vector<std::string>& args, std::string_view extra, const CacheLocations& locations) {
-  std::string key_text = clang::getClangFullVersion();
-  for (const auto& arg : args) key_text += '\n' + locations.KeyText(arg);
-  key_text += '\n';
-  key_text += extra;
-  return Sha256Hex(key_text).substr(0, 24);
+  CacheKey key("pch", 1);
+  key.Add("clang", clang::getClangFullVersion());
+  for (const auto& arg : args) key.Add("arg", locations.KeyText(arg));
+  // 24 hex digits: the key is in every PCH's file name and the path Clang records in those chained on it.
+  return key.Add("source", extra).Hex().substr(0, 24);
 }
 
 LeadingDirectives LeadingDirectivesOf(std::string_view content) {
