@@ -40,6 +40,46 @@ std::string CommentPrefix(FileKind kind) {
   return analyze::IsSourceKind(kind) ? "// " : "# ";
 }
 
+using Ranges = std::vector<std::pair<uint32_t, uint32_t>>;
+
+// Which side of a CUDA unit a parse compiles. The host side is the translator's (a shared parse can answer it); the
+// device side sees the code under __CUDA_ARCH__ the host parse skips (DevicePass).
+enum class Side { kHost, kDevice };
+
+// The host-side arguments `args` as they are for `side`: --cuda-host-only becomes --cuda-device-only.
+std::vector<std::string> ArgumentsFor(std::vector<std::string> args, Side side) {
+  if (side == Side::kDevice) {
+    const auto host_only = std::find(args.begin(), args.end(), "--cuda-host-only");
+    if (host_only != args.end()) *host_only = "--cuda-device-only";
+  }
+  return args;
+}
+
+// One Analyze call: the files it reads, what its parses are given, and what they have found so far.
+struct AnalysisRun {
+  std::filesystem::path root;  // canonical
+  const ProgressCallback& progress;
+  std::shared_ptr<const analyze::AstRulesCompanion> companion;  // a shared parse's host-side results, or null
+  std::vector<std::unique_ptr<TextFile>> texts;                 // one per distinct input file, in input order
+  std::map<std::string, size_t> index_by_path;                  // root-relative path -> index in texts
+  std::vector<std::string> host_args;                           // Clang arguments without per-unit ones
+  std::vector<std::string> readable_roots;
+  std::optional<analyze::ParseCache> cache;
+
+  std::vector<Finding> findings;                            // AST findings
+  std::map<std::string, Ranges> skipped_by_file;            // per covered file: what no clean parse kept yet
+  std::set<std::string> ast_covered;                        // files some clean parse covered
+  std::map<std::string, std::string> ast_failure;           // per unit that did not parse: its first error
+  std::set<std::string> partial_ast;                        // parsed with errors: AST findings kept, token rules on it all
+  std::map<std::string, std::set<std::string>> covered_by_source;  // per cleanly parsed source: the files it covered
+};
+
+// A parse batch's place in the progress count: `total` 0 reports none.
+struct ProgressCount {
+  int done_before = 0;
+  int total = 0;
+};
+
 class AnalyzerImpl final : public Analyzer {
  public:
   AnalyzerImpl(AnalyzeOptions options, CudaFrontend frontend, std::set<std::string> disabled)
@@ -48,124 +88,148 @@ class AnalyzerImpl final : public Analyzer {
   std::unique_ptr<ParseCompanion> MakeParseCompanion(const std::filesystem::path& root) override {
     if (!options_.parse_sources) return nullptr;
     std::error_code error;
-    return std::make_unique<analyze::AstRulesCompanion>(std::filesystem::weakly_canonical(root, error), disabled_);
+    auto companion =
+        std::make_unique<analyze::AstRulesCompanion>(std::filesystem::weakly_canonical(root, error), disabled_);
+    std::lock_guard lock(made_mutex_);
+    std::erase_if(made_, [](const auto& entry) { return entry.second.expired(); });
+    made_[companion.get()] = companion->Handle();
+    return companion;
   }
 
   absl::StatusOr<AnalysisResult> Analyze(const std::filesystem::path& root,
                                          const std::vector<std::filesystem::path>& files,
                                          const ProgressCallback& progress, ParseCompanion* shared) override {
-    // Only a companion this analyzer made (MakeParseCompanion) is passed here.
-    const auto* companion = static_cast<const analyze::AstRulesCompanion*>(shared);
     std::error_code error;
     const auto canonical_root = std::filesystem::weakly_canonical(root, error);
     if (error || !std::filesystem::is_directory(canonical_root)) {
       return absl::InvalidArgumentError("analyze: not a directory: " + root.string());
     }
+    AnalysisRun run{canonical_root, progress, MadeHere(shared)};
     AnalysisResult result;
-    std::vector<std::unique_ptr<TextFile>> texts;
-    std::map<std::string, size_t> index_by_path;
+    if (absl::Status read = ReadFiles(run, files, result); !read.ok()) return read;
+    PrepareParses(run);
+    // 1. AST rules on sources, then on headers no parsed source covered; then the device side of their
+    // __CUDA_ARCH__ blocks.
+    const std::vector<size_t> sources = HostPass(run);
+    DevicePass(run, sources);
+    // 2. Token rules on sources (whole file when the AST did not cover it), line rules on the rest.
+    std::vector<Finding> token_findings = TokenPass(run, result);
+    MergeFindings(run, std::move(token_findings), result);
+    if (options_.annotate) result.annotations = Annotate(run.root, result.findings, run.texts, run.index_by_path);
+    return result;
+  }
+
+ private:
+  // The companion `shared` is when this analyzer made it and it is alive; null for any other.
+  std::shared_ptr<const analyze::AstRulesCompanion> MadeHere(const ParseCompanion* shared) {
+    if (shared == nullptr) return nullptr;
+    std::lock_guard lock(made_mutex_);
+    const auto made = made_.find(shared);
+    return made == made_.end() ? nullptr : made->second.lock();
+  }
+
+  absl::Status ReadFiles(AnalysisRun& run, const std::vector<std::filesystem::path>& files,
+                         AnalysisResult& result) const {
     for (const auto& file : files) {
       const std::string relative = file.lexically_normal().generic_string();
-      if (index_by_path.count(relative)) continue;
-      auto content = ReadFileBytes(canonical_root / file);
-      if (!content) return absl::NotFoundError("analyze: cannot read " + (canonical_root / file).string());
+      if (run.index_by_path.count(relative)) continue;
+      auto content = ReadFileBytes(run.root / file);
+      if (!content) return absl::NotFoundError("analyze: cannot read " + (run.root / file).string());
       const FileKind kind = FileKindOf(file, *content);
-      index_by_path[relative] = texts.size();
-      texts.push_back(std::make_unique<TextFile>(relative, kind, std::move(*content)));
+      run.index_by_path[relative] = run.texts.size();
+      run.texts.push_back(std::make_unique<TextFile>(relative, kind, std::move(*content)));
       result.files.push_back(AnalyzedFile{relative, analyze::FileKindName(kind), false, ""});
     }
+    return absl::OkStatus();
+  }
 
-    // 1. AST rules on sources, then on headers no parsed source covered.
-    std::vector<Finding> findings;
-    std::map<std::string, std::vector<std::pair<uint32_t, uint32_t>>> skipped_by_file;
-    std::set<std::string> ast_covered;
-    std::map<std::string, std::string> ast_failure;
-    std::set<std::string> partial_ast;  // parsed with errors: AST findings kept, token rules on the whole file
-    // A job's own Clang arguments are data: allow-listed against the tree (the translator does the same).
-    // Without per-unit arguments (options_.unit_arguments), the root is the include dir guessed.
-    std::vector<std::string> clang_args = frontend_.ClangArgs();
+  // A job's own Clang arguments are data: allow-listed against the tree (the translator does the same).
+  // Without per-unit arguments (options_.unit_arguments), the root is the include dir guessed.
+  void PrepareParses(AnalysisRun& run) const {
+    run.host_args = frontend_.ClangArgs();
     if (!frontend_.options().untrusted_args.empty()) {
-      ArgumentCheck check = AllowListArguments(frontend_.options().untrusted_args, canonical_root, canonical_root);
-      clang_args.insert(clang_args.end(), check.kept.begin(), check.kept.end());
+      ArgumentCheck check = AllowListArguments(frontend_.options().untrusted_args, run.root, run.root);
+      run.host_args.insert(run.host_args.end(), check.kept.begin(), check.kept.end());
     }
-    if (!options_.unit_arguments) clang_args.push_back("-I" + canonical_root.string());
-    const std::vector<std::string> readable_roots = frontend_.ReadableRoots(canonical_root);
-    std::optional<analyze::ParseCache> cache;
-    if (options_.cache_directory) cache.emplace(*options_.cache_directory, "analyzer-parse-1;" + analyze::AstRulesSalt(disabled_));
-    // Parses `batch` with `args` on `jobs` threads; progress counts from `done_before` when `total` > 0.
-    auto run_parallel = [&](const std::vector<size_t>& batch, const std::vector<std::string>& args, int done_before,
-                            int total) {
-      std::vector<analyze::TranslationUnitResult> results(batch.size());
-      std::atomic<size_t> next{0};
-      std::mutex progress_mutex;
-      int done = done_before;
-      auto worker = [&]() {
-        for (size_t i = next++; i < batch.size(); i = next++) {
-          const TextFile& text = *texts[batch[i]];
-          const auto path = canonical_root / text.path();
-          const bool device = std::find(args.begin(), args.end(), "--cuda-device-only") != args.end();
-          // The host side of a unit the shared parse saw (or its cache entry): no second parse.
-          std::optional<analyze::TranslationUnitResult> shared_result;
-          if (companion && !device) shared_result = companion->Result(path);
-          if (shared_result) {
-            results[i] = std::move(*shared_result);
-          } else {
-            std::vector<std::string> unit_args = args;
-            if (options_.unit_arguments) {
-              unit_args = options_.unit_arguments(path);
-              auto host_only = std::find(unit_args.begin(), unit_args.end(), "--cuda-host-only");
-              if (device && host_only != unit_args.end()) *host_only = "--cuda-device-only";
-            }
-            std::optional<analyze::TranslationUnitResult> hit;
-            if (cache) hit = cache->Lookup(text.path(), text.content(), unit_args, canonical_root);
-            if (hit) {
-              results[i] = std::move(*hit);
-            } else {
-              results[i] = analyze::RunAstRules(unit_args, path, canonical_root, disabled_, readable_roots);
-              if (cache) cache->Store(text.path(), text.content(), unit_args, canonical_root, results[i]);
-            }
-          }
-          std::lock_guard<std::mutex> lock(progress_mutex);
-          ++done;
-          if (progress && total > 0) progress(ProgressEvent{"analyze", done, total, text.path()});
-        }
-      };
-      unsigned jobs = options_.jobs ? options_.jobs : UsableCpus();
-      jobs = std::min<unsigned>(jobs, static_cast<unsigned>(std::max<size_t>(1, batch.size())));
-      std::vector<std::thread> threads;
-      for (unsigned j = 1; j < jobs; ++j) threads.emplace_back(worker);
-      worker();
-      for (auto& thread : threads) thread.join();
-      return results;
-    };
-    std::map<std::string, std::set<std::string>> covered_by_source;
-    auto parse_batch = [&](const std::vector<size_t>& batch, int done_before, int total) {
-      std::vector<analyze::TranslationUnitResult> results = run_parallel(batch, clang_args, done_before, total);
-      for (size_t i = 0; i < batch.size(); ++i) {
-        auto& tu = results[i];
-        const std::string& path = texts[batch[i]]->path();
-        if (!tu.parsed) {
-          ast_failure[path] = tu.first_error;
-          // Clang recovers well from ordinary errors (a CUDA 13 overload Clang 16 rejects): what did parse is
-          // still a reliable AST. A fatal error (missing header) truncates it, so nothing of it is used.
-          if (tu.fatal) continue;
-          partial_ast.insert(path);
-          findings.insert(findings.end(), std::make_move_iterator(tu.findings.begin()),
-                          std::make_move_iterator(tu.findings.end()));
-          continue;
-        }
-        findings.insert(findings.end(), std::make_move_iterator(tu.findings.begin()),
-                        std::make_move_iterator(tu.findings.end()));
-        for (const auto& covered : tu.covered_files) {
-          if (ast_covered.insert(covered).second) skipped_by_file[covered] = tu.skipped_ranges[covered];
-        }
-        covered_by_source[path] = std::move(tu.covered_files);
-        ast_covered.insert(path);
+    if (!options_.unit_arguments) run.host_args.push_back("-I" + run.root.string());
+    run.readable_roots = frontend_.ReadableRoots(run.root);
+    if (options_.cache_directory) {
+      run.cache.emplace(*options_.cache_directory, "analyzer-parse-1;" + analyze::AstRulesSalt(disabled_));
+    }
+  }
+
+  // One unit's AST rules on `side`: the host side a shared parse saw (or its cache entry) is not parsed again.
+  analyze::TranslationUnitResult ParseUnit(AnalysisRun& run, const TextFile& text, Side side) const {
+    const auto path = run.root / text.path();
+    if (run.companion && side == Side::kHost) {
+      if (std::optional<analyze::TranslationUnitResult> shared = run.companion->Result(path)) return *shared;
+    }
+    const std::vector<std::string> args =
+        ArgumentsFor(options_.unit_arguments ? options_.unit_arguments(path) : run.host_args, side);
+    if (run.cache) {
+      if (auto hit = run.cache->Lookup(text.path(), text.content(), args, run.root)) return *std::move(hit);
+    }
+    analyze::TranslationUnitResult parsed = analyze::RunAstRules(args, path, run.root, disabled_, run.readable_roots);
+    if (run.cache) run.cache->Store(text.path(), text.content(), args, run.root, parsed);
+    return parsed;
+  }
+
+  // Parses the units `batch` (indices into run.texts) on options_.jobs threads.
+  std::vector<analyze::TranslationUnitResult> ParseUnits(AnalysisRun& run, const std::vector<size_t>& batch,
+                                                         Side side, ProgressCount count) const {
+    std::vector<analyze::TranslationUnitResult> results(batch.size());
+    std::atomic<size_t> next{0};
+    std::mutex progress_mutex;
+    int done = count.done_before;
+    auto worker = [&]() {
+      for (size_t i = next++; i < batch.size(); i = next++) {
+        const TextFile& text = *run.texts[batch[i]];
+        results[i] = ParseUnit(run, text, side);
+        std::lock_guard<std::mutex> lock(progress_mutex);
+        ++done;
+        if (run.progress && count.total > 0) run.progress(ProgressEvent{"analyze", done, count.total, text.path()});
       }
     };
+    unsigned jobs = options_.jobs ? options_.jobs : UsableCpus();
+    jobs = std::min<unsigned>(jobs, static_cast<unsigned>(std::max<size_t>(1, batch.size())));
+    std::vector<std::thread> threads;
+    for (unsigned j = 1; j < jobs; ++j) threads.emplace_back(worker);
+    worker();
+    for (auto& thread : threads) thread.join();
+    return results;
+  }
+
+  // Host-side parses of `batch`: their findings and what each covered and skipped go into `run`.
+  void ParseHostSide(AnalysisRun& run, const std::vector<size_t>& batch, ProgressCount count) const {
+    std::vector<analyze::TranslationUnitResult> results = ParseUnits(run, batch, Side::kHost, count);
+    for (size_t i = 0; i < batch.size(); ++i) {
+      auto& tu = results[i];
+      const std::string& path = run.texts[batch[i]]->path();
+      if (!tu.parsed) {
+        run.ast_failure[path] = tu.first_error;
+        // Clang recovers well from ordinary errors (a CUDA 13 overload Clang 16 rejects): what did parse is
+        // still a reliable AST. A fatal error (missing header) truncates it, so nothing of it is used.
+        if (tu.fatal) continue;
+        run.partial_ast.insert(path);
+        run.findings.insert(run.findings.end(), std::make_move_iterator(tu.findings.begin()),
+                            std::make_move_iterator(tu.findings.end()));
+        continue;
+      }
+      run.findings.insert(run.findings.end(), std::make_move_iterator(tu.findings.begin()),
+                          std::make_move_iterator(tu.findings.end()));
+      for (const auto& covered : tu.covered_files) {
+        if (run.ast_covered.insert(covered).second) run.skipped_by_file[covered] = tu.skipped_ranges[covered];
+      }
+      run.covered_by_source[path] = std::move(tu.covered_files);
+      run.ast_covered.insert(path);
+    }
+  }
+
+  // The host side of the sources worth a parse, then of the headers none of them covered. Returns the sources.
+  std::vector<size_t> HostPass(AnalysisRun& run) const {
     std::vector<size_t> sources, headers;
-    for (size_t i = 0; i < texts.size(); ++i) {
-      const TextFile& text = *texts[i];
+    for (size_t i = 0; i < run.texts.size(); ++i) {
+      const TextFile& text = *run.texts[i];
       // A .cu file is CUDA by its name (nvcc compiles it as CUDA whatever it says): ggml's fattn.cu and its
       // template-instance units name no CUDA API themselves, yet instantiate the kernels of the headers they
       // include. Other sources are worth a parse when they hold GPU code.
@@ -175,48 +239,50 @@ class AnalyzerImpl final : public Analyzer {
       if (text.kind() == FileKind::kHeader) headers.push_back(i);
     }
     const int total_parses = static_cast<int>(sources.size() + headers.size());
-    parse_batch(sources, 0, total_parses);
+    ParseHostSide(run, sources, {0, total_parses});
     int analysed = static_cast<int>(sources.size());
     std::vector<size_t> uncovered_headers;
     for (size_t i : headers) {
-      if (!ast_covered.count(texts[i]->path())) {
+      if (!run.ast_covered.count(run.texts[i]->path())) {
         uncovered_headers.push_back(i);
-      } else if (progress) {
+      } else if (run.progress) {
         // Analysed within a source's parse: done now, so that the count reaches its total.
-        progress(ProgressEvent{"analyze", ++analysed, total_parses, texts[i]->path()});
+        run.progress(ProgressEvent{"analyze", ++analysed, total_parses, run.texts[i]->path()});
       }
     }
-    parse_batch(uncovered_headers, analysed, total_parses);
-    DeviceSidePass(sources, index_by_path, texts, run_parallel, clang_args, covered_by_source, skipped_by_file,
-                   findings);
+    ParseHostSide(run, uncovered_headers, {analysed, total_parses});
+    return sources;
+  }
 
-    // 2. Token rules on sources (whole file when the AST did not cover it), line rules on the rest.
+  // Why a source file's AST rules did not run (AnalyzedFile::ast_skipped_reason).
+  std::string AstSkippedReason(const AnalysisRun& run, const std::string& path) const {
+    if (auto failure = run.ast_failure.find(path); failure != run.ast_failure.end()) {
+      return run.partial_ast.count(path)
+                 ? "AST rules ran only on what Clang could parse (token rules cover the whole file): " + failure->second
+                 : "AST rules skipped, Clang could not parse the file: " + failure->second;
+    }
+    if (!options_.parse_sources) return "AST rules skipped: parsing disabled";
+    return "AST rules skipped: no CUDA constructs";
+  }
+
+  // Token rules on sources (on the ranges no parse kept, the whole file when the AST did not cover it), line
+  // rules on build files and scripts. Fills in how each file was analysed.
+  std::vector<Finding> TokenPass(AnalysisRun& run, AnalysisResult& result) {
     std::vector<Finding> token_findings;
-    for (size_t i = 0; i < texts.size(); ++i) {
-      TextFile& text = *texts[i];
+    for (size_t i = 0; i < run.texts.size(); ++i) {
+      TextFile& text = *run.texts[i];
       AnalyzedFile& entry = result.files[i];
-      if (analyze::IsSourceKind(text.kind())) {
-        if (ast_covered.count(text.path())) {
-          entry.ast_analyzed = true;
-          text.fallback_ranges = skipped_by_file[text.path()];
-          entry.inactive_lines = InactiveLines(text);
-        } else {
-          if (auto failure = ast_failure.find(text.path()); failure != ast_failure.end()) {
-            entry.ast_skipped_reason =
-                partial_ast.count(text.path())
-                    ? "AST rules ran only on what Clang could parse (token rules cover the whole file): " + failure->second
-                    : "AST rules skipped, Clang could not parse the file: " + failure->second;
-          } else if (!options_.parse_sources) {
-            entry.ast_skipped_reason = "AST rules skipped: parsing disabled";
-          } else {
-            entry.ast_skipped_reason = "AST rules skipped: no CUDA constructs";
-          }
-          text.fallback_ranges = {{0, static_cast<uint32_t>(text.content().size()) + 1}};
-        }
-      } else {
+      if (!analyze::IsSourceKind(text.kind())) {
         entry.ast_skipped_reason = "not a C/C++/CUDA file: line rules only";
+      } else if (run.ast_covered.count(text.path())) {
+        entry.ast_analyzed = true;
+        text.fallback_ranges = run.skipped_by_file[text.path()];
+        entry.inactive_lines = InactiveLines(text);
+      } else {
+        entry.ast_skipped_reason = AstSkippedReason(run, text.path());
+        text.fallback_ranges = {{0, static_cast<uint32_t>(text.content().size()) + 1}};
       }
-      analyze::FindingSink sink(canonical_root);
+      analyze::FindingSink sink(run.root);
       auto rules = analyze::MakeRules(sink, disabled_, &mappings_, options_.target_architectures);
       for (auto& rule : rules) {
         if (analyze::IsSourceKind(text.kind())) {
@@ -228,6 +294,12 @@ class AnalyzerImpl final : public Analyzer {
       token_findings.insert(token_findings.end(), std::make_move_iterator(sink.findings().begin()),
                             std::make_move_iterator(sink.findings().end()));
     }
+    return token_findings;
+  }
+
+  // The AST findings and the token findings that do not repeat one, sorted, each once.
+  static void MergeFindings(AnalysisRun& run, std::vector<Finding> token_findings, AnalysisResult& result) {
+    std::vector<Finding>& findings = run.findings;
     // A token-level duplicate of an AST finding (same rule and line: a partially parsed file, a block only the
     // device pass saw) is dropped.
     std::set<std::tuple<std::string, std::string, uint32_t>> ast_lines;
@@ -240,16 +312,10 @@ class AnalyzerImpl final : public Analyzer {
       if (ast_lines.count({finding.rule_id, finding.location.path, finding.location.line})) continue;
       findings.push_back(std::move(finding));
     }
-
     std::sort(findings.begin(), findings.end(), FindingLess);
     findings.erase(std::unique(findings.begin(), findings.end(), SameFinding), findings.end());
     result.findings = std::move(findings);
-    if (options_.annotate) result.annotations = Annotate(canonical_root, result.findings, texts, index_by_path);
-    return result;
   }
-
- private:
-  using Ranges = std::vector<std::pair<uint32_t, uint32_t>>;
 
   // The lines strictly inside each range the parses skipped: a range starts at its opening directive (#if, #else)
   // and ends at the closing one, whose lines the preprocessor does read. Only ranges the program's own macros
@@ -334,44 +400,36 @@ class AnalyzerImpl final : public Analyzer {
     return both;
   }
 
-  // Device code under `#if __CUDA_ARCH__` / `#ifdef __CUDA_ARCH__` is skipped by the host parse. A second,
-  // --cuda-device-only parse of the sources that use the macro lets the AST rules see it: only its findings
-  // inside host-skipped ranges are kept (the rest repeats the host pass), and the token rules are left only the
-  // blocks both passes skipped.
-  template <typename RunParallel>
-  void DeviceSidePass(const std::vector<size_t>& sources, const std::map<std::string, size_t>& index_by_path,
-                      const std::vector<std::unique_ptr<TextFile>>& texts, RunParallel& run_parallel,
-                      const std::vector<std::string>& host_args,
-                      const std::map<std::string, std::set<std::string>>& covered_by_source,
-                      std::map<std::string, Ranges>& skipped_by_file, std::vector<Finding>& findings) {
-    auto device_args = host_args;
-    const auto host_only = std::find(device_args.begin(), device_args.end(), "--cuda-host-only");
-    if (host_only == device_args.end()) return;
-    *host_only = "--cuda-device-only";
-    auto gated = [&](const std::string& path) {
-      const auto index = index_by_path.find(path);
-      const auto skipped = skipped_by_file.find(path);
-      return index != index_by_path.end() && skipped != skipped_by_file.end() && !skipped->second.empty() &&
-             texts[index->second]->content().find("__CUDA_ARCH__") != std::string::npos;
-    };
-    // A unit with GPU code of its own is parsed on the device side whenever it covers a gated file. A unit without
-    // any (ggml's 120 template-instance units: an include and a macro call) only reaches headers' gated blocks, so
-    // it is parsed only for a gated file no other device-side parse covers: on ggml its device-side parses cost
-    // 263 s of CPU and found nothing the others did not.
+  // A file whose host parse skipped a block that may be device code: it has skipped ranges and names __CUDA_ARCH__.
+  static bool Gated(const AnalysisRun& run, const std::string& path) {
+    const auto index = run.index_by_path.find(path);
+    const auto skipped = run.skipped_by_file.find(path);
+    return index != run.index_by_path.end() && skipped != run.skipped_by_file.end() && !skipped->second.empty() &&
+           run.texts[index->second]->content().find("__CUDA_ARCH__") != std::string::npos;
+  }
+
+  // The gated files among source `i` and those its host parse covered.
+  static std::vector<std::string> GatedFiles(const AnalysisRun& run, size_t i, const std::set<std::string>& covered) {
+    std::vector<std::string> files;
+    if (Gated(run, run.texts[i]->path())) files.push_back(run.texts[i]->path());
+    std::copy_if(covered.begin(), covered.end(), std::back_inserter(files),
+                 [&](const std::string& path) { return Gated(run, path); });
+    return files;
+  }
+
+  // The sources to parse on the device side. A unit with GPU code of its own is parsed whenever it covers a gated
+  // file. A unit without any (ggml's 120 template-instance units: an include and a macro call) only reaches
+  // headers' gated blocks, so it is parsed only for a gated file no other device-side parse covers: on ggml its
+  // device-side parses cost 263 s of CPU and found nothing the others did not.
+  static std::vector<size_t> DeviceBatch(const AnalysisRun& run, const std::vector<size_t>& sources) {
     std::vector<size_t> batch, without_gpu_code;
     std::set<std::string> device_covered;
-    auto gated_files = [&](size_t i, const std::set<std::string>& covered) {
-      std::vector<std::string> files;
-      if (gated(texts[i]->path())) files.push_back(texts[i]->path());
-      std::copy_if(covered.begin(), covered.end(), std::back_inserter(files), gated);
-      return files;
-    };
     for (size_t i : sources) {
-      const auto covered = covered_by_source.find(texts[i]->path());
-      if (covered == covered_by_source.end()) continue;  // not parsed cleanly on the host side
-      const auto files = gated_files(i, covered->second);
+      const auto covered = run.covered_by_source.find(run.texts[i]->path());
+      if (covered == run.covered_by_source.end()) continue;  // not parsed cleanly on the host side
+      const auto files = GatedFiles(run, i, covered->second);
       if (files.empty()) continue;
-      if (!HasGpuCode(texts[i]->content())) {
+      if (!HasGpuCode(run.texts[i]->content())) {
         without_gpu_code.push_back(i);
         continue;
       }
@@ -379,30 +437,41 @@ class AnalyzerImpl final : public Analyzer {
       device_covered.insert(files.begin(), files.end());
     }
     for (size_t i : without_gpu_code) {
-      const auto files = gated_files(i, covered_by_source.at(texts[i]->path()));
+      const auto files = GatedFiles(run, i, run.covered_by_source.at(run.texts[i]->path()));
       if (std::all_of(files.begin(), files.end(), [&](const std::string& file) { return device_covered.count(file); })) {
         continue;
       }
       batch.push_back(i);
       device_covered.insert(files.begin(), files.end());
     }
+    return batch;
+  }
+
+  // Device code under `#if __CUDA_ARCH__` / `#ifdef __CUDA_ARCH__` is skipped by the host parse. A second,
+  // device-side parse of the sources that use the macro lets the AST rules see it: only its findings inside
+  // host-skipped ranges are kept (the rest repeats the host pass), and the token rules are left only the blocks
+  // both passes skipped.
+  void DevicePass(AnalysisRun& run, const std::vector<size_t>& sources) const {
+    // Only a front end that parses the host side alone has a device side left to see.
+    if (std::find(run.host_args.begin(), run.host_args.end(), "--cuda-host-only") == run.host_args.end()) return;
+    const std::vector<size_t> batch = DeviceBatch(run, sources);
     if (batch.empty()) return;
     std::set<std::string> narrowed;
-    for (auto& tu : run_parallel(batch, device_args, 0, 0)) {
+    for (auto& tu : ParseUnits(run, batch, Side::kDevice, {})) {
       if (tu.fatal) continue;
       for (Finding& finding : tu.findings) {
-        const auto index = index_by_path.find(finding.location.path);
-        const auto skipped = skipped_by_file.find(finding.location.path);
-        if (index == index_by_path.end() || skipped == skipped_by_file.end()) continue;
-        const TextFile& text = *texts[index->second];
+        const auto index = run.index_by_path.find(finding.location.path);
+        const auto skipped = run.skipped_by_file.find(finding.location.path);
+        if (index == run.index_by_path.end() || skipped == run.skipped_by_file.end()) continue;
+        const TextFile& text = *run.texts[index->second];
         if (finding.location.line < 1 || finding.location.line > text.LineCount()) continue;
         const uint32_t offset = text.LineStart(finding.location.line) + finding.location.column - 1;
-        if (InRanges(skipped->second, offset)) findings.push_back(std::move(finding));
+        if (InRanges(skipped->second, offset)) run.findings.push_back(std::move(finding));
       }
       if (!tu.parsed) continue;  // with errors, the token rules keep the skipped blocks
       for (const auto& covered : tu.covered_files) {
-        auto skipped = skipped_by_file.find(covered);
-        if (skipped == skipped_by_file.end() || !narrowed.insert(covered).second) continue;
+        auto skipped = run.skipped_by_file.find(covered);
+        if (skipped == run.skipped_by_file.end() || !narrowed.insert(covered).second) continue;
         skipped->second = Intersect(skipped->second, tu.skipped_ranges[covered]);
       }
     }
@@ -448,6 +517,9 @@ class AnalyzerImpl final : public Analyzer {
   CudaFrontend frontend_;
   std::set<std::string> disabled_;
   MappingIndex mappings_;  // read-only; HB304 looks up APIs the tables mark unsupported
+  // The companions MakeParseCompanion made, by address, each expiring with its companion.
+  std::mutex made_mutex_;
+  std::map<const ParseCompanion*, std::weak_ptr<const analyze::AstRulesCompanion>> made_;
 };
 
 }  // namespace

@@ -2,6 +2,7 @@
 // Parses one C/C++/CUDA file with Clang and runs the AST rules over it and over the project headers it includes.
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -56,6 +57,10 @@ class AstRulesCompanion : public ParseCompanion {
   // Called by the consumers.
   void Keep(const std::filesystem::path& unit, TranslationUnitResult result, std::vector<std::string> args);
 
+  // Expires when this companion is destroyed (it does not own it): how the analyzer that made the companion knows
+  // it again when handed it as a ParseCompanion, without casting the interface down.
+  std::weak_ptr<const AstRulesCompanion> Handle() const { return self_; }
+
  private:
   static std::string Key(const std::filesystem::path& unit) { return unit.lexically_normal().generic_string(); }
   std::filesystem::path root_;
@@ -63,6 +68,7 @@ class AstRulesCompanion : public ParseCompanion {
   mutable std::mutex mutex_;
   std::map<std::string, TranslationUnitResult> results_;
   std::map<std::string, std::vector<std::string>> arguments_;
+  std::shared_ptr<const AstRulesCompanion> self_{this, [](const AstRulesCompanion*) {}};
 };
 
 }  // namespace hipforge::translate::analyze
