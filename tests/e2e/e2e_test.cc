@@ -2,10 +2,13 @@
 // PostgreSQL, gRPC on loopback, the real translation library in the worker.
 #include <signal.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <fstream>
+#include <future>
 #include <iostream>
 #include <map>
+#include <mutex>
 #include <set>
 #include <thread>
 
@@ -13,12 +16,14 @@
 #include <gmock/gmock.h>
 #include <nlohmann/json.hpp>
 
+#include "client/lib/migration_client.h"
 #include "common/archive.h"
 #include "common/process.h"
 #include "hipforge/v1/migration_service.grpc.pb.h"
 #include "common/grpc_channel.h"
 #include "tests/e2e/child_process.h"
 #include "tests/e2e/large_cuda_repo.h"
+#include "tests/e2e/report_paths.h"
 #include "tests/support/token_cli.h"
 #include "tests/server/http/http_test_client.h"
 #include "tests/server/rpc/rpc_test_support.h"
@@ -132,6 +137,24 @@ class EndToEndTest : public ::testing::Test {
 
   int HttpPort() { return WaitForPortFile(temp_dir_ / "port.http", 10s); }
 
+  // Each job (id -> .cu files submitted) ends SUCCEEDED with one report listing each .cu file once; counts the
+  // jobs whose task ran more than once.
+  void ExpectEachSucceededWithOneReport(client::MigrationClient& api, const std::map<std::string, int>& cuda_files,
+                                        int* second_attempts) {
+    for (const auto& [id, cuda] : cuda_files) {
+      const v1::Job job = WaitFor(id, [](const v1::Job& j) { return IsFinal(j.state()); }, 300s);
+      ASSERT_EQ(job.state(), v1::JOB_STATE_SUCCEEDED) << id << ": " << job.error() << "\n" << Logs();
+      *second_attempts += job.attempts() > 1;
+      absl::StatusOr<v1::Report> report = api.GetReport(id);
+      ASSERT_TRUE(report.ok()) << id << ": " << report.status();
+      const std::multiset<std::string> paths = ReportedPaths(*report);
+      EXPECT_TRUE(NoPathTwice(paths)) << id << " reported a file twice";
+      EXPECT_EQ(std::count_if(paths.begin(), paths.end(), [](const std::string& p) { return p.ends_with(".cu"); }),
+                cuda) << id;
+      EXPECT_EQ(report->translation().files(), static_cast<int>(paths.size())) << id;
+    }
+  }
+
   std::string Logs() {
     std::string logs = server_ ? "--- server\n" + server_->Log() : "";
     for (auto& worker : workers_) logs += "--- worker\n" + worker->Log();
@@ -232,11 +255,9 @@ TEST_F(EndToEndTest, WorkerKilledWhileHoldingALeaseJobCompletesOnAnotherWorker) 
   request.set_job_id(id);
   v1::Report report;
   ASSERT_TRUE(api_->GetReport(&context, request, &report).ok());
-  nlohmann::json json = nlohmann::json::parse(report.report_json());
-  std::multiset<std::string> paths;
-  for (const auto& file : json["translation"]["files"]) paths.insert(file["path"].get<std::string>());
-  std::set<std::string> unique(paths.begin(), paths.end());
-  EXPECT_EQ(paths.size(), unique.size()) << "a file appears twice in the report";
+  const std::multiset<std::string> paths = ReportedPaths(report);
+  const std::set<std::string> unique(paths.begin(), paths.end());
+  EXPECT_TRUE(NoPathTwice(paths)) << "a file appears twice in the report";
   EXPECT_EQ(std::count_if(unique.begin(), unique.end(), [](const std::string& p) { return p.ends_with(".cu"); }), 150);
   EXPECT_EQ(report.translation().files(), static_cast<int>(paths.size()));
 }
@@ -290,76 +311,214 @@ bool ProcessGone(pid_t pid) {
   return close == std::string::npos || close + 2 >= line.size() || line[close + 2] == 'Z';
 }
 
-// issue 27 item 4: the embedded postmaster SIGKILLed under a server with queued and in-flight jobs and a
-// `migrate-cli submit --wait` following one: the server restarts it, calls in between get UNAVAILABLE (never
-// INTERNAL), and every job ends succeeded with one report.
-TEST_F(EndToEndTest, EmbeddedPostmasterKilledServerRestartsItAndJobsFinish) {
-  ASSERT_NO_FATAL_FAILURE(StartServer(/*embedded=*/true, {"--local-workers", "1"}));
-  const fs::path example = fs::path(HIPFORGE_EXAMPLES_DIR) / "cuda-vector-stats";
-  std::vector<std::string> ids;
-  for (int i = 0; i < 4; ++i) {
-    auto submitted = SubmitArchive(*api_, server::testing::TestSpec("pmkill" + std::to_string(i), "e2e"), Pack(example));
-    ASSERT_TRUE(submitted.status.ok()) << submitted.status.error_message();
-    ids.push_back(submitted.job.id());
+// A client-library submitter for a server whose database goes away: a submit refused UNAVAILABLE is sent again
+// (200 ms later, for up to 90 s), as a script retrying migrate-cli's exit 2 would; any other error is recorded.
+class RetryingSubmitter {
+ public:
+  struct Submitted {
+    std::string id;
+    int cuda_files = 0;  // .cu files in the repository submitted
+    std::chrono::steady_clock::time_point started, ended;
+  };
+  explicit RetryingSubmitter(std::unique_ptr<client::MigrationClient> api) : api_(std::move(api)) {}
+
+  void Submit(const fs::path& repo, const std::string& name, int cuda_files) {
+    const auto started = std::chrono::steady_clock::now();
+    ++uploading_;
+    absl::StatusOr<v1::Job> job;
+    for (;;) {
+      job = api_->Submit(repo, server::testing::TestSpec(name, "e2e"), ArchiveCompression::kZstd, nullptr);
+      if (job.ok() || job.status().code() != absl::StatusCode::kUnavailable ||
+          std::chrono::steady_clock::now() - started > 90s) {
+        break;
+      }
+      ++unavailable_;
+      std::this_thread::sleep_for(200ms);
+    }
+    --uploading_;
+    std::lock_guard lock(mutex_);
+    if (!job.ok()) {
+      errors_.push_back(name + ": " + job.status().ToString());
+      return;
+    }
+    submitted_.push_back({job->id(), cuda_files, started, std::chrono::steady_clock::now()});
   }
+  std::vector<Submitted> submitted() {
+    std::lock_guard lock(mutex_);
+    return submitted_;
+  }
+  std::vector<std::string> errors() {
+    std::lock_guard lock(mutex_);
+    return errors_;
+  }
+  size_t count() {
+    std::lock_guard lock(mutex_);
+    return submitted_.size();
+  }
+  int unavailable() const { return unavailable_; }
+  bool uploading() const { return uploading_ > 0; }
+
+ private:
+  std::unique_ptr<client::MigrationClient> api_;  // its own, as two CI jobs would have
+  std::mutex mutex_;
+  std::vector<Submitted> submitted_;
+  std::vector<std::string> errors_;
+  std::atomic<int> unavailable_{0};
+  std::atomic<int> uploading_{0};
+};
+
+// What callers saw from the postmaster's SIGKILL until the server answered again.
+struct OutageSeen {
+  int cli_status_exit = -1;  // `migrate-cli status`: 2 (UNAVAILABLE, docs/cli.md) or 0 (asked after the restart)
+  int http_status = 0;       // the dashboard API: 503 (with Retry-After) or 200
+  std::map<grpc::StatusCode, int> get_job_codes;
+  std::chrono::milliseconds answered_after{0};
+};
+
+// Kills the server's embedded postmaster (SIGKILL), then asks about `job_id` through migrate-cli, the dashboard
+// API and gRPC until it answers again: UNAVAILABLE (503) meanwhile, never INTERNAL.
+OutageSeen KillPostmasterAndProbe(ChildProcess& server, const fs::path& data_dir, int grpc_port, int http_port,
+                                  const std::string& token, v1::MigrationService::Stub& api, ProcessLauncher& launcher,
+                                  const std::string& job_id) {
+  OutageSeen seen;
+  const fs::path cluster = EmbeddedClusterDir(server.Log(), data_dir);
+  pid_t postmaster = 0;
+  std::ifstream(cluster / "postmaster.pid") >> postmaster;
+  EXPECT_GT(postmaster, 0) << cluster;
+  if (postmaster <= 0) return seen;
+  const auto killed_at = std::chrono::steady_clock::now();
+  EXPECT_EQ(::kill(postmaster, SIGKILL), 0);
+  for (int i = 0; i < 500 && !ProcessGone(postmaster); ++i) std::this_thread::sleep_for(10ms);
+
+  ProcessSpec status_spec;
+  status_spec.argv = {HIPFORGE_CLI_BIN, "--server", "127.0.0.1:" + std::to_string(grpc_port), "status", job_id};
+  status_spec.environment["MIGRATE_TOKEN"] = token;
+  status_spec.timeout = std::chrono::seconds(60);
+  absl::StatusOr<ProcessResult> status_run = launcher.Run(status_spec);
+  EXPECT_TRUE(status_run.ok()) << status_run.status();
+  if (status_run.ok()) seen.cli_status_exit = status_run->exit_code;
+  EXPECT_TRUE(seen.cli_status_exit == 2 || seen.cli_status_exit == 0)
+      << seen.cli_status_exit << ": " << (status_run.ok() ? status_run->standard_error : "");
+  const server::testing::HttpResult http =
+      server::testing::HttpGet(http_port, "/api/v1/jobs/" + job_id, {{"authorization", "Bearer " + token}});
+  seen.http_status = http.status;
+  EXPECT_TRUE(http.status == 503 || http.status == 200) << http.status << ": " << http.body;
+  for (int i = 0; i < 300; ++i) {
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + 10s);
+    v1::GetJobRequest request;
+    request.set_job_id(job_id);
+    v1::Job job;
+    const grpc::Status status = api.GetJob(&context, request, &job);
+    ++seen.get_job_codes[status.error_code()];
+    EXPECT_TRUE(status.ok() || status.error_code() == grpc::StatusCode::UNAVAILABLE)
+        << status.error_code() << ": " << status.error_message();
+    if (status.ok()) break;
+    std::this_thread::sleep_for(100ms);
+  }
+  seen.answered_after =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - killed_at);
+  return seen;
+}
+
+// The sequences of the events a client-library watch delivers until the job ends (from the first: of a finished
+// job, its whole stream).
+std::vector<int64_t> WatchedSequences(client::MigrationClient& api, const std::string& job_id,
+                                      std::chrono::seconds timeout) {
+  std::vector<int64_t> sequences;
+  absl::StatusOr<v1::Job> job = api.Watch(
+      job_id,
+      [&](const v1::JobEvent& event) {
+        sequences.push_back(event.sequence());
+        return true;
+      },
+      timeout);
+  EXPECT_TRUE(job.ok()) << job_id << ": " << job.status();
+  return sequences;
+}
+
+// issue 27 item 4 and its Done-when ("the same test with the embedded postmaster killed"): one server on its
+// embedded PostgreSQL with an in-process worker and a migrate-worker; 50 jobs submitted by two client-library
+// clients, a `migrate-cli submit --wait` and two watches following jobs; the postmaster is SIGKILLed once 36
+// submissions were accepted, during an upload of 6 MiB (translations running, jobs queued). The server restarts
+// it, calls in between get UNAVAILABLE (never INTERNAL) and are retried (the submitters send a refused submit
+// again; the CLI, the watches and the workers ride over the gap by themselves), and every job ends succeeded with
+// one report: nothing lost, nothing submitted twice.
+TEST_F(EndToEndTest, EmbeddedPostmasterKilledServerRestartsItAndJobsFinish) {
+  constexpr int kJobs = 50;
+  constexpr size_t kKillAfter = 36;
+  const auto test_started = std::chrono::steady_clock::now();
+  ASSERT_NO_FATAL_FAILURE(StartServer(/*embedded=*/true, {"--local-workers", "1"}));
+  StartWorker("w-ext");
+  // One CUDA file for most jobs (the suite's time goes to translating them); jobs 36-49 add 6 MiB of
+  // incompressible data (an upload in flight at the kill), every tenth has 20 files (translations in flight).
+  const fs::path example = fs::path(HIPFORGE_EXAMPLES_DIR) / "cuda-vector-stats";
+  const fs::path small = temp_dir_ / "small";
+  server::testing::WriteSmallCudaRepo(small);
+  const fs::path heavy = temp_dir_ / "heavy";
+  server::testing::WriteSmallCudaRepo(heavy);
+  WriteIncompressibleFile(heavy / "blob.bin", 6 << 20);
+  const fs::path large = temp_dir_ / "large";
+  WriteLargeCudaRepo(large, 20);
   const std::string address = "127.0.0.1:" + std::to_string(port_);
+  client::ClientOptions options;
+  options.server = address;
+  options.security.token = token_;
+  std::unique_ptr<client::MigrationClient> api = client::MigrationClient::Connect(options, launcher_);
+
   ::setenv("MIGRATE_TOKEN", token_.c_str(), 1);  // the child inherits it
   ChildProcess cli({HIPFORGE_CLI_BIN, "--server", address, "submit", example.string(), "--wait", "--translate-only",
                     "--name", "pmkill-cli"},
                    temp_dir_ / "cli.log");
   ::unsetenv("MIGRATE_TOKEN");
+  std::vector<std::unique_ptr<RetryingSubmitter>> submitters;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 2; ++t) {
+    submitters.push_back(std::make_unique<RetryingSubmitter>(client::MigrationClient::Connect(options, launcher_)));
+    threads.emplace_back([&, t, &submitter = *submitters.back()] {
+      for (int i = t; i < kJobs; i += 2) {
+        const std::string name = "pmkill" + std::to_string(i);
+        if (i % 10 == 9) {
+          submitter.Submit(large, name, 20);
+        } else {
+          submitter.Submit(i >= 36 ? heavy : small, name, 1);
+        }
+      }
+    });
+  }
+  auto accepted = [&] { return submitters[0]->count() + submitters[1]->count(); };
+  for (int i = 0; i < 3000 && accepted() < kKillAfter; ++i) std::this_thread::sleep_for(20ms);
+  ASSERT_GE(accepted(), kKillAfter) << Logs();
   for (int i = 0; i < 600 && cli.Log().find("submitted job ") == std::string::npos && cli.Running(); ++i) {
     std::this_thread::sleep_for(100ms);
   }
   ASSERT_THAT(cli.Log(), HasSubstr("submitted job ")) << Logs();
   const std::string cli_log = cli.Log();
   const size_t id_at = cli_log.find("submitted job ") + std::string("submitted job ").size();
-  ids.push_back(cli_log.substr(id_at, cli_log.find(' ', id_at) - id_at));
-  ASSERT_NE(WaitFor(ids[0], [](const v1::Job& j) { return j.state() != v1::JOB_STATE_QUEUED; }, 120s).state(),
-            v1::JOB_STATE_QUEUED) << Logs();
+  const std::string cli_job = cli_log.substr(id_at, cli_log.find(' ', id_at) - id_at);
 
-  const fs::path cluster = EmbeddedClusterDir(server_->Log(), temp_dir_ / "data");
-  pid_t postmaster = 0;
-  std::ifstream(cluster / "postmaster.pid") >> postmaster;
-  ASSERT_GT(postmaster, 0) << cluster;
-  const auto killed_at = std::chrono::steady_clock::now();
-  ASSERT_EQ(::kill(postmaster, SIGKILL), 0);
-  for (int i = 0; i < 500 && !ProcessGone(postmaster); ++i) std::this_thread::sleep_for(10ms);
-
-  // During the outage: UNAVAILABLE (the CLI's exit 2, docs/cli.md) or, once restarted, an answer; never INTERNAL.
-  ProcessSpec status_spec;
-  status_spec.argv = {HIPFORGE_CLI_BIN, "--server", address, "status", ids[1]};
-  status_spec.environment["MIGRATE_TOKEN"] = token_;
-  status_spec.timeout = std::chrono::seconds(60);
-  absl::StatusOr<ProcessResult> status_run = launcher_.Run(status_spec);
-  ASSERT_TRUE(status_run.ok()) << status_run.status();
-  EXPECT_TRUE(status_run->exit_code == 2 || status_run->exit_code == 0)
-      << status_run->exit_code << ": " << status_run->standard_error;
-  // The dashboard too: 503 (with Retry-After), or 200 once restarted.
-  const server::testing::HttpResult http =
-      server::testing::HttpGet(HttpPort(), "/api/v1/jobs/" + ids[1], {{"authorization", "Bearer " + token_}});
-  EXPECT_TRUE(http.status == 503 || http.status == 200) << http.status << ": " << http.body;
-  std::map<grpc::StatusCode, int> codes;
-  for (int i = 0; i < 300; ++i) {
-    grpc::ClientContext context;
-    context.set_deadline(std::chrono::system_clock::now() + 10s);
-    v1::GetJobRequest request;
-    request.set_job_id(ids[2]);
-    v1::Job job;
-    const grpc::Status status = api_->GetJob(&context, request, &job);
-    ++codes[status.error_code()];
-    EXPECT_TRUE(status.ok() || status.error_code() == grpc::StatusCode::UNAVAILABLE)
-        << status.error_code() << ": " << status.error_message();
-    if (status.ok()) break;
-    std::this_thread::sleep_for(100ms);
+  // Two watches over the outage, each recording the sequences it delivers.
+  std::vector<std::pair<std::string, std::future<std::vector<int64_t>>>> watches;
+  for (const std::string& id : {submitters[0]->submitted().back().id, submitters[1]->submitted().back().id}) {
+    watches.emplace_back(id, std::async(std::launch::async, [&api, id] { return WatchedSequences(*api, id, 600s); }));
   }
-  const auto answered_at = std::chrono::steady_clock::now();
-  EXPECT_GE(codes[grpc::StatusCode::UNAVAILABLE], 1) << "no call saw the outage";
-  EXPECT_EQ(codes[grpc::StatusCode::OK], 1) << "the server did not answer again" << Logs();
-  std::cerr << "postmaster killed; GetJob UNAVAILABLE " << codes[grpc::StatusCode::UNAVAILABLE]
-            << " times, answered again after "
-            << std::chrono::duration_cast<std::chrono::milliseconds>(answered_at - killed_at).count() << " ms; "
-            << "migrate-cli status exit " << status_run->exit_code << ", dashboard HTTP " << http.status << "\n";
+  v1::ListJobsRequest all;
+  all.set_team("e2e");
+  all.set_page_size(500);
+  absl::StatusOr<v1::ListJobsResponse> at_kill = api->ListJobs(all);
+  ASSERT_TRUE(at_kill.ok()) << at_kill.status();
+  ASSERT_GT(at_kill->jobs_size(), 0);
+  std::map<std::string, int> states_at_kill;
+  for (const v1::Job& job : at_kill->jobs()) ++states_at_kill[client::JobStateName(job.state())];
+
+  for (int i = 0; i < 10000 && !submitters[0]->uploading() && !submitters[1]->uploading(); ++i) {
+    std::this_thread::sleep_for(1ms);
+  }
+  const auto killed_at = std::chrono::steady_clock::now();
+  const OutageSeen outage = KillPostmasterAndProbe(*server_, temp_dir_ / "data", port_, HttpPort(), token_, *api_,
+                                                   launcher_, at_kill->jobs(0).id());
+  EXPECT_GE(outage.get_job_codes.count(grpc::StatusCode::UNAVAILABLE), 1u) << "no call saw the outage";
+  ASSERT_EQ(outage.get_job_codes.count(grpc::StatusCode::OK), 1u) << "the server did not answer again" << Logs();
   // The line follows pg_ctl's return, which may come after the first answer.
   for (int i = 0; i < 300 && server_->Log().find("embedded postgres restarted") == std::string::npos; ++i) {
     std::this_thread::sleep_for(100ms);
@@ -367,23 +526,38 @@ TEST_F(EndToEndTest, EmbeddedPostmasterKilledServerRestartsItAndJobsFinish) {
   EXPECT_THAT(server_->Log(), HasSubstr("embedded postgres died; restarting (attempt 1/5)"));
   EXPECT_THAT(server_->Log(), HasSubstr("embedded postgres restarted"));
 
-  for (const std::string& id : ids) {
-    const v1::Job job = WaitFor(id, [](const v1::Job& j) { return IsFinal(j.state()); }, 180s);
-    ASSERT_EQ(job.state(), v1::JOB_STATE_SUCCEEDED) << id << ": " << job.error() << "\n" << Logs();
-    grpc::ClientContext context;
-    v1::GetReportRequest request;
-    request.set_job_id(id);
-    v1::Report report;
-    ASSERT_TRUE(api_->GetReport(&context, request, &report).ok()) << id;
-    // One report: no file twice (two completions applied would repeat them), every .cu of the example once.
-    nlohmann::json json = nlohmann::json::parse(report.report_json());
-    std::multiset<std::string> paths;
-    for (const auto& file : json["translation"]["files"]) paths.insert(file["path"].get<std::string>());
-    EXPECT_EQ(std::set<std::string>(paths.begin(), paths.end()).size(), paths.size()) << id;
-    EXPECT_EQ(paths.count("src/main.cu"), 1u) << id;
-    EXPECT_EQ(report.translation().files(), static_cast<int>(paths.size())) << id;
+  for (std::thread& thread : threads) thread.join();
+  std::map<std::string, int> cuda_files = {{cli_job, 3}};  // the example: src/{main,reductions,elementwise}.cu
+  int uploads_across_kill = 0;
+  for (auto& submitter : submitters) {
+    for (const std::string& error : submitter->errors()) ADD_FAILURE() << error;
+    for (const auto& job : submitter->submitted()) {
+      cuda_files[job.id] = job.cuda_files;
+      uploads_across_kill += job.started < killed_at && job.ended > killed_at;
+    }
   }
+  ASSERT_EQ(cuda_files.size(), static_cast<size_t>(kJobs + 1));
+  int second_attempts = 0;
+  ASSERT_NO_FATAL_FAILURE(ExpectEachSucceededWithOneReport(*api, cuda_files, &second_attempts));
+  // Nothing submitted twice: the team has exactly these jobs.
+  absl::StatusOr<v1::ListJobsResponse> listed = api->ListJobs(all);
+  ASSERT_TRUE(listed.ok()) << listed.status();
+  EXPECT_EQ(listed->jobs_size(), kJobs + 1);
+  // Each watch resumed after the last event it delivered: its events are the job's whole stream, once each.
+  for (auto& [id, watch] : watches) EXPECT_EQ(watch.get(), WatchedSequences(*api, id, 60s)) << id;
   EXPECT_EQ(cli.Wait(120s), 0) << cli.Log();
+
+  std::map<grpc::StatusCode, int> codes = outage.get_job_codes;
+  std::cerr << kJobs + 1 << " jobs, at the kill:";
+  for (const auto& [state, count] : states_at_kill) std::cerr << " " << count << " " << state;
+  std::cerr << "; answered again after " << outage.answered_after.count() << " ms (GetJob UNAVAILABLE "
+            << codes[grpc::StatusCode::UNAVAILABLE] << " times, migrate-cli status exit "
+            << outage.cli_status_exit << ", dashboard HTTP " << outage.http_status << "); "
+            << submitters[0]->unavailable() + submitters[1]->unavailable() << " submit(s) refused UNAVAILABLE and sent again, "
+            << uploads_across_kill << " upload(s) spanned the kill, " << second_attempts
+            << " job(s) ran a second attempt; "
+            << std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - test_started).count()
+            << " s\n";
 }
 
 #ifdef HIPFORGE_CLI_BIN

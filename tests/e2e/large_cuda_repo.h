@@ -1,5 +1,7 @@
 #pragma once
-// A repository of many small CUDA files, so a translate task runs long enough (seconds) to be interrupted.
+// Test repositories for fault tests: many small CUDA files, so a translate task runs long enough (seconds) to be
+// interrupted; incompressible bytes, so an upload takes long enough to be cut.
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -17,6 +19,19 @@ inline void WriteLargeCudaRepo(const std::filesystem::path& root, int files) {
         << "<<<(n + 127) / 128, 128, 0, s>>>(d, n);\n  cudaStreamSynchronize(s);\n  cudaStreamDestroy(s);\n"
         << "  cudaFree(d);\n}\n";
   }
+}
+
+// `bytes` of xorshift output: no compressor shrinks them, so they cost their size on the wire.
+inline void WriteIncompressibleFile(const std::filesystem::path& file, size_t bytes) {
+  std::string noise(bytes, '\0');
+  uint64_t x = 0x9e3779b97f4a7c15ull;
+  for (char& c : noise) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    c = static_cast<char>(x & 0xff);
+  }
+  std::ofstream(file, std::ios::binary) << noise;
 }
 
 }  // namespace hipforge::testing

@@ -16,7 +16,6 @@
 
 #include <grpcpp/grpcpp.h>
 #include <gmock/gmock.h>
-#include <nlohmann/json.hpp>
 
 #include "client/lib/migration_client.h"
 #include "common/grpc_channel.h"
@@ -25,6 +24,7 @@
 #include "hipforge/v1/migration_service.grpc.pb.h"
 #include "tests/e2e/child_process.h"
 #include "tests/e2e/large_cuda_repo.h"
+#include "tests/e2e/report_paths.h"
 #include "tests/server/rpc/rpc_test_support.h"
 #include "tests/server/store/postgres_test_env.h"
 #include "tests/support/token_cli.h"
@@ -197,10 +197,8 @@ TEST_F(ReplicaSetEndToEndTest, FirstServerKilledMidTaskWorkerCliAndWatchFinishOn
   // One report: each of the 150 files once.
   absl::StatusOr<v1::Report> report = api_b->GetReport(id);
   ASSERT_TRUE(report.ok()) << report.status();
-  nlohmann::json json = nlohmann::json::parse(report->report_json());
-  std::multiset<std::string> paths;
-  for (const auto& file : json["translation"]["files"]) paths.insert(file["path"].get<std::string>());
-  EXPECT_EQ(std::set<std::string>(paths.begin(), paths.end()).size(), paths.size()) << "a file reported twice";
+  const std::multiset<std::string> paths = ReportedPaths(*report);
+  EXPECT_TRUE(NoPathTwice(paths)) << "a file reported twice";
   EXPECT_EQ(std::count_if(paths.begin(), paths.end(), [](const std::string& p) { return p.ends_with(".cu"); }), 150);
 
   // The watch resumed on B: every event once, in order, none missing -- exactly what B streams from the start.
@@ -246,17 +244,7 @@ TEST_F(ReplicaSetEndToEndTest, FiftyJobsThroughBothServersOutliveTheFirstServers
   WriteLargeCudaRepo(large, 150);
   const fs::path heavy = temp_dir_ / "heavy";
   server::testing::WriteSmallCudaRepo(heavy);
-  {
-    std::string noise(6 << 20, '\0');
-    uint64_t x = 0x9e3779b97f4a7c15ull;
-    for (char& c : noise) {  // xorshift: bytes no compressor shrinks
-      x ^= x << 13;
-      x ^= x >> 7;
-      x ^= x << 17;
-      c = static_cast<char>(x & 0xff);
-    }
-    std::ofstream(heavy / "blob.bin", std::ios::binary) << noise;
-  }
+  WriteIncompressibleFile(heavy / "blob.bin", 6 << 20);
   std::unique_ptr<client::MigrationClient> via_a = Client(a + "," + b);
   std::unique_ptr<client::MigrationClient> via_b = Client(b + "," + a);
 
@@ -326,10 +314,7 @@ TEST_F(ReplicaSetEndToEndTest, FiftyJobsThroughBothServersOutliveTheFirstServers
     retried += state->attempts() > 1;
     absl::StatusOr<v1::Report> report = api_b->GetReport(job.id);
     ASSERT_TRUE(report.ok()) << report.status();
-    nlohmann::json json = nlohmann::json::parse(report->report_json());
-    std::multiset<std::string> paths;
-    for (const auto& file : json["translation"]["files"]) paths.insert(file["path"].get<std::string>());
-    EXPECT_EQ(std::set<std::string>(paths.begin(), paths.end()).size(), paths.size()) << job.id << " reported a file twice";
+    EXPECT_TRUE(NoPathTwice(ReportedPaths(*report))) << job.id << " reported a file twice";
     for (v1::ArtifactKind kind : {v1::ARTIFACT_KIND_TRANSLATED_TREE, v1::ARTIFACT_KIND_PATCH}) {
       std::string bytes;
       v1::ArtifactInfo info;
