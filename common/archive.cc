@@ -366,45 +366,10 @@ class Extractor {
     }
     if (auto status = CheckAncestorsAreDirectories(relative); !status.ok()) return status;
 
-    Kind kind;
-    std::string hardlink_relative;
-    if (hardlink != nullptr) {
-      auto link = CheckedEntryName(hardlink, absl::StrCat("hard link ", relative), limits_.max_name_bytes);
-      if (!link.ok()) return link.status();
-      auto known = seen_.find(*link);
-      if (link->empty() || known == seen_.end() || known->second != Kind::kFile) {
-        return absl::InvalidArgumentError(absl::StrCat("hard link ", relative, " -> ", *link,
-                                                       " does not point to a file inside the archive"));
-      }
-      hardlink_relative = *link;
-      kind = Kind::kFile;
-    } else {
-      switch (type) {
-        case AE_IFREG: kind = Kind::kFile; break;
-        case AE_IFDIR: kind = Kind::kDirectory; break;
-        case AE_IFLNK: {
-          const char* target = archive_entry_symlink(entry);
-          if (target == nullptr || !IsValidUtf8(target)) {
-            return absl::InvalidArgumentError(absl::StrCat("symlink ", relative, " has no valid UTF-8 target"));
-          }
-          if (!SymlinkTargetStaysInside(relative, target)) {
-            return absl::InvalidArgumentError(absl::StrCat("symlink ", relative, " -> ", EscapeForMessage(target),
-                                                           " points outside the archive"));
-          }
-          kind = Kind::kSymlink;
-          break;
-        }
-        case AE_IFCHR:
-        case AE_IFBLK:
-          return absl::InvalidArgumentError(absl::StrCat("device file not allowed: ", relative));
-        case AE_IFIFO:
-          return absl::InvalidArgumentError(absl::StrCat("FIFO not allowed: ", relative));
-        case AE_IFSOCK:
-          return absl::InvalidArgumentError(absl::StrCat("socket not allowed: ", relative));
-        default:
-          return absl::InvalidArgumentError(absl::StrCat("unsupported entry type for ", relative));
-      }
-    }
+    std::string hardlink_relative;  // a hard link's target, checked like a name
+    absl::StatusOr<Kind> classified = Classify(entry, relative, hardlink_relative);
+    if (!classified.ok()) return classified.status();
+    const Kind kind = *classified;
     if (auto existing = seen_.find(relative); existing != seen_.end()) {
       if (!(kind == Kind::kDirectory && existing->second == Kind::kDirectory)) {
         return absl::InvalidArgumentError(absl::StrCat("duplicate archive entry: ", relative));
@@ -435,19 +400,7 @@ class Extractor {
       return UncompressedLimitError();
     }
 
-    // Rewrite the entry to an absolute destination under the (canonical) root and strip ownership,
-    // special mode bits, and anything else a hostile archive could smuggle in.
-    archive_entry_set_pathname(entry, (root_ / relative).c_str());
-    if (!hardlink_relative.empty()) archive_entry_set_hardlink(entry, (root_ / hardlink_relative).c_str());
-    archive_entry_set_uid(entry, 0);
-    archive_entry_set_gid(entry, 0);
-    archive_entry_set_uname(entry, nullptr);
-    archive_entry_set_gname(entry, nullptr);
-    if (kind == Kind::kDirectory) {
-      archive_entry_set_perm(entry, 0755);
-    } else if (kind == Kind::kFile) {
-      archive_entry_set_perm(entry, (archive_entry_perm(entry) & 0111) != 0 ? 0755 : 0644);
-    }
+    Sanitize(entry, relative, hardlink_relative, kind);
     if (archive_write_header(out, entry) < ARCHIVE_WARN) {
       return absl::InvalidArgumentError(absl::StrCat("refused to extract ", relative, ": ", ArchiveError(out)));
     }
@@ -461,11 +414,73 @@ class Extractor {
     if (archive_write_finish_entry(out) < ARCHIVE_WARN) {
       return absl::InternalError(absl::StrCat("writing ", relative, ": ", ArchiveError(out)));
     }
+    Record(relative, kind, hardlink_relative.empty() ? written : file_sizes_[hardlink_relative]);
+    return absl::OkStatus();
+  }
+
+  // What an entry is (a hard link is a file under a second name: `hardlink_relative` is set); devices, FIFOs,
+  // sockets, symlinks pointing outside and hard links to anything but an earlier file are refused.
+  absl::StatusOr<Kind> Classify(archive_entry* entry, const std::string& relative, std::string& hardlink_relative) {
+    if (const char* hardlink = archive_entry_hardlink(entry); hardlink != nullptr) {
+      auto link = CheckedEntryName(hardlink, absl::StrCat("hard link ", relative), limits_.max_name_bytes);
+      if (!link.ok()) return link.status();
+      auto known = seen_.find(*link);
+      if (link->empty() || known == seen_.end() || known->second != Kind::kFile) {
+        return absl::InvalidArgumentError(absl::StrCat("hard link ", relative, " -> ", *link,
+                                                       " does not point to a file inside the archive"));
+      }
+      hardlink_relative = *link;
+      return Kind::kFile;
+    }
+    switch (archive_entry_filetype(entry)) {
+      case AE_IFREG: return Kind::kFile;
+      case AE_IFDIR: return Kind::kDirectory;
+      case AE_IFLNK: {
+        const char* target = archive_entry_symlink(entry);
+        if (target == nullptr || !IsValidUtf8(target)) {
+          return absl::InvalidArgumentError(absl::StrCat("symlink ", relative, " has no valid UTF-8 target"));
+        }
+        if (!SymlinkTargetStaysInside(relative, target)) {
+          return absl::InvalidArgumentError(absl::StrCat("symlink ", relative, " -> ", EscapeForMessage(target),
+                                                         " points outside the archive"));
+        }
+        return Kind::kSymlink;
+      }
+      case AE_IFCHR:
+      case AE_IFBLK:
+        return absl::InvalidArgumentError(absl::StrCat("device file not allowed: ", relative));
+      case AE_IFIFO:
+        return absl::InvalidArgumentError(absl::StrCat("FIFO not allowed: ", relative));
+      case AE_IFSOCK:
+        return absl::InvalidArgumentError(absl::StrCat("socket not allowed: ", relative));
+      default:
+        return absl::InvalidArgumentError(absl::StrCat("unsupported entry type for ", relative));
+    }
+  }
+
+  // Rewrites the entry to an absolute destination under the (canonical) root and strips ownership,
+  // special mode bits, and anything else a hostile archive could smuggle in.
+  void Sanitize(archive_entry* entry, const std::string& relative, const std::string& hardlink_relative, Kind kind) {
+    archive_entry_set_pathname(entry, (root_ / relative).c_str());
+    if (!hardlink_relative.empty()) archive_entry_set_hardlink(entry, (root_ / hardlink_relative).c_str());
+    archive_entry_set_uid(entry, 0);
+    archive_entry_set_gid(entry, 0);
+    archive_entry_set_uname(entry, nullptr);
+    archive_entry_set_gname(entry, nullptr);
+    if (kind == Kind::kDirectory) {
+      archive_entry_set_perm(entry, 0755);
+    } else if (kind == Kind::kFile) {
+      archive_entry_set_perm(entry, (archive_entry_perm(entry) & 0111) != 0 ? 0755 : 0644);
+    }
+  }
+
+  // An entry on disk: counted, and known to later hard links and duplicates.
+  void Record(const std::string& relative, Kind kind, uint64_t size) {
     seen_[relative] = kind;
     switch (kind) {
       case Kind::kFile:
         ++result_.files;
-        file_sizes_[relative] = hardlink_relative.empty() ? written : file_sizes_[hardlink_relative];
+        file_sizes_[relative] = size;
         break;
       case Kind::kDirectory: ++result_.directories; break;
       case Kind::kSymlink:
@@ -473,7 +488,6 @@ class Extractor {
         symlinks_.push_back(relative);
         break;
     }
-    return absl::OkStatus();
   }
 
   // `written` tracks the entry's extent: data blocks of sparse entries come with offsets, and the
