@@ -55,6 +55,39 @@ WordParts SplitWordParts(const std::string& word) {
   return parts;
 }
 
+// A docker/podman line's words: `--gpus X` becomes the ROCm device nodes, `--runtime=nvidia` goes, nvidia-docker is
+// docker. Returns whether a word changed.
+bool RewriteContainerGpuFlags(std::vector<std::string>& out_words, ScriptLineResult& result) {
+  bool changed = false;
+  for (size_t i = 0; i < out_words.size(); ++i) {
+    std::string& word = out_words[i];
+    if (word == "nvidia-docker") {
+      word = "docker";
+      changed = true;
+      result.origins.insert("docker");
+    } else if (word == "--gpus" || word.rfind("--gpus=", 0) == 0) {
+      std::string value = word == "--gpus" && i + 1 < out_words.size() ? out_words[i + 1] : word.substr(std::min(word.size(), size_t{7}));
+      if (word == "--gpus" && i + 1 < out_words.size()) out_words[i + 1].clear();
+      word = "--device /dev/kfd --device /dev/dri --group-add video";
+      changed = true;
+      result.origins.insert("docker");
+      if (value != "all") {
+        result.notes.push_back({"docker", 0,
+                                "`--gpus " + value + "` selected GPUs: all are passed; restrict with "
+                                "HIP_VISIBLE_DEVICES or specific /dev/dri/renderD* nodes",
+                                true});
+      }
+    } else if (word == "--runtime=nvidia" || (word == "--runtime" && i + 1 < out_words.size() &&
+                                               out_words[i + 1] == "nvidia")) {
+      if (word == "--runtime") out_words[i + 1].clear();
+      word.clear();
+      changed = true;
+      result.origins.insert("docker");
+    }
+  }
+  return changed;
+}
+
 }  // namespace
 
 size_t MakeCallEnd(const std::string& text, size_t dollar) {
@@ -246,34 +279,7 @@ std::string ScriptLineRewriter::RewriteWords(const std::string& text, bool nvcc_
     out_words[i] = parts[i].prefix + joined + parts[i].suffix;
   }
   // docker/podman: `--gpus X` -> the ROCm device nodes; `--runtime=nvidia` dropped.
-  if (docker_line) {
-    for (size_t i = 0; i < out_words.size(); ++i) {
-      std::string& word = out_words[i];
-      if (word == "nvidia-docker") {
-        word = "docker";
-        changed = true;
-        result.origins.insert("docker");
-      } else if (word == "--gpus" || word.rfind("--gpus=", 0) == 0) {
-        std::string value = word == "--gpus" && i + 1 < out_words.size() ? out_words[i + 1] : word.substr(std::min(word.size(), size_t{7}));
-        if (word == "--gpus" && i + 1 < out_words.size()) out_words[i + 1].clear();
-        word = "--device /dev/kfd --device /dev/dri --group-add video";
-        changed = true;
-        result.origins.insert("docker");
-        if (value != "all") {
-          result.notes.push_back({"docker", 0,
-                                  "`--gpus " + value + "` selected GPUs: all are passed; restrict with "
-                                  "HIP_VISIBLE_DEVICES or specific /dev/dri/renderD* nodes",
-                                  true});
-        }
-      } else if (word == "--runtime=nvidia" || (word == "--runtime" && i + 1 < out_words.size() &&
-                                                 out_words[i + 1] == "nvidia")) {
-        if (word == "--runtime") out_words[i + 1].clear();
-        word.clear();
-        changed = true;
-        result.origins.insert("docker");
-      }
-    }
-  }
+  if (docker_line && RewriteContainerGpuFlags(out_words, result)) changed = true;
   if (!changed) return text;
   std::string out;
   for (size_t i = 0; i < out_words.size(); ++i) {
