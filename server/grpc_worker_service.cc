@@ -19,6 +19,14 @@ std::vector<TaskKind> ToKinds(const google::protobuf::RepeatedField<int>& roles)
   return kinds;
 }
 
+// The lease a worker's request names (job, task, token and, where the message carries it, the worker).
+template <typename Request>
+Lease LeaseOf(const Request& request) {
+  Lease lease{request.job_id(), request.task_id(), "", request.lease_token()};
+  if constexpr (requires { request.worker_id(); }) lease.worker_id = request.worker_id();
+  return lease;
+}
+
 // Capability strings matched against a task's required capabilities ("arch:gfx90a", "gpu").
 std::vector<std::string> CapabilityTags(const v1::WorkerCapabilities& capabilities) {
   std::vector<std::string> tags;
@@ -117,8 +125,7 @@ grpc::Status GrpcWorkerService::Heartbeat(grpc::ServerContext* context, const v1
                                           v1::HeartbeatResponse* response) {
   absl::StatusOr<WorkerIdentity> identity = auth_.WorkerOf(*context);
   if (!identity.ok()) return ToGrpc(identity.status());
-  absl::StatusOr<HeartbeatOutcome> outcome =
-      tasks_.Heartbeat(request->job_id(), request->task_id(), request->lease_token(), request->worker_id());
+  absl::StatusOr<HeartbeatOutcome> outcome = tasks_.Heartbeat(LeaseOf(*request));
   if (!outcome.ok()) return ToGrpc(outcome.status());
   response->set_cancel_requested(outcome->cancel_requested);
   if (!outcome->cancel_requested) response->set_lease_duration_ms(tasks_.limits().lease_duration.count());
@@ -129,8 +136,7 @@ grpc::Status GrpcWorkerService::DownloadInput(grpc::ServerContext* context, cons
                                               grpc::ServerWriter<v1::ArtifactChunk>* writer) {
   absl::StatusOr<WorkerIdentity> identity = auth_.WorkerOf(*context);
   if (!identity.ok()) return ToGrpc(identity.status());
-  absl::StatusOr<InputDownload> input = tasks_.OpenInput(request->job_id(), request->task_id(), request->lease_token(),
-                                                             request->original());
+  absl::StatusOr<InputDownload> input = tasks_.OpenInput(LeaseOf(*request), request->original());
   if (!input.ok()) return ToGrpc(input.status());
   v1::ArtifactChunk message;
   message.mutable_info()->set_sha256(input->digest);
@@ -155,11 +161,11 @@ grpc::Status GrpcWorkerService::Complete(grpc::ServerContext* context, grpc::Ser
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "the first Complete message must be the header");
   }
   const v1::CompleteHeader header = message.header();
-  CompletionRequest completion{header.job_id(), header.task_id(), header.lease_token(), header.worker_id(),
-                               header.result().ok(), header.result().summary(), header.report_json(), {},
+  CompletionRequest completion{LeaseOf(header), header.result().ok(), header.result().summary(),
+                               header.report_json(), {},
                                report::ValidateHints{.managed_memory = header.validate_hints().managed_memory()}};
   // A worker that lost its lease gets "not accepted" before it uploads anything.
-  if (absl::Status lease = tasks_.CheckLease(header.task_id(), header.lease_token()); !lease.ok()) {
+  if (absl::Status lease = tasks_.CheckLease(completion.lease); !lease.ok()) {
     if (lease.code() != absl::StatusCode::kFailedPrecondition && lease.code() != absl::StatusCode::kNotFound) {
       return ToGrpc(lease);
     }
@@ -228,9 +234,8 @@ grpc::Status GrpcWorkerService::FailTask(grpc::ServerContext* context, const v1:
   if (!identity.ok()) return ToGrpc(identity.status());
   absl::StatusOr<FailureOutcome> outcome =
       request->give_back()
-          ? tasks_.GiveBack(request->job_id(), request->task_id(), request->lease_token(), request->error())
-          : tasks_.Fail(request->job_id(), request->task_id(), request->lease_token(), request->error(),
-                        request->permanent());
+          ? tasks_.GiveBack(LeaseOf(*request), request->error())
+          : tasks_.Fail(LeaseOf(*request), request->error(), request->permanent());
   if (!outcome.ok()) return ToGrpc(outcome.status());
   response->set_accepted(*outcome != FailureOutcome::kLeaseLost);
   return grpc::Status::OK;
@@ -246,7 +251,7 @@ grpc::Status GrpcWorkerService::ReportProgress(grpc::ServerContext* context, con
     if (!payload.ok()) return ToGrpc(payload.status());
     events.push_back(*std::move(payload));
   }
-  absl::Status status = tasks_.AppendProgress(request->job_id(), request->task_id(), request->lease_token(), events);
+  absl::Status status = tasks_.AppendProgress(LeaseOf(*request), events);
   if (status.code() == absl::StatusCode::kFailedPrecondition) {
     response->set_accepted(false);
     return grpc::Status::OK;

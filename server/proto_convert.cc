@@ -194,10 +194,10 @@ absl::StatusOr<std::pair<std::string, std::string>> EventPayload(const v1::JobEv
 
 absl::StatusOr<v1::Task> ToProto(const LeasedTask& task, const Job& job) {
   v1::Task out;
-  out.set_task_id(task.task_id);
-  out.set_job_id(task.job_id);
+  out.set_task_id(task.lease.task_id);
+  out.set_job_id(task.lease.job_id);
   out.set_role(ToProto(task.kind));
-  out.set_lease_token(task.lease_token);
+  out.set_lease_token(task.lease.token);
   out.set_attempt(task.attempt);
   *out.mutable_spec() = ToProto(job.spec);
   return out;

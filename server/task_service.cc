@@ -105,16 +105,15 @@ absl::StatusOr<std::optional<LeaseGrant>> TaskService::Lease(const WorkerIdentit
       LeasedTask& task = **leased;
       if (cancelled()) {
         // It left while the lease was being taken: give the task back at once, its attempt not counted.
-        (void)stores_.leases.GiveBackTask(task.task_id, task.lease_token,
-                                          "the worker stopped before it received the task");
+        (void)stores_.leases.GiveBackTask(task.lease, "the worker stopped before it received the task");
         spdlog::info("[job={}] [worker={}] task {} given back: the worker's poll ended before the lease reached it",
-                     task.job_id, worker_id, task.task_id);
+                     task.lease.job_id, worker_id, task.lease.task_id);
         return std::nullopt;
       }
-      absl::StatusOr<Job> job = stores_.jobs.GetJob(task.job_id);
+      absl::StatusOr<Job> job = stores_.jobs.GetJob(task.lease.job_id);
       if (!job.ok()) return job.status();
-      spdlog::info("[job={}] [worker={}] leased {} task {} attempt {}/{}", task.job_id, worker_id,
-                   TaskKindName(task.kind), task.task_id, task.attempt, task.max_attempts);
+      spdlog::info("[job={}] [worker={}] leased {} task {} attempt {}/{}", task.lease.job_id, worker_id,
+                   TaskKindName(task.kind), task.lease.task_id, task.attempt, task.max_attempts);
       report::ValidateHints hints;
       if (task.kind == TaskKind::kValidate) {
         const nlohmann::json payload = nlohmann::json::parse(task.payload_json, nullptr, false);
@@ -136,35 +135,34 @@ absl::StatusOr<std::optional<LeaseGrant>> TaskService::Lease(const WorkerIdentit
   }
 }
 
-absl::StatusOr<HeartbeatOutcome> TaskService::Heartbeat(const std::string& job_id, const std::string& task_id,
-                                                        const std::string& lease_token, const std::string& worker_id) {
-  if (!worker_id.empty()) (void)stores_.workers.WorkerHeartbeat(worker_id);
-  absl::StatusOr<TimePoint> expiry = stores_.leases.HeartbeatTask(task_id, lease_token, limits_.lease_duration);
+absl::StatusOr<HeartbeatOutcome> TaskService::Heartbeat(const server::Lease& lease) {
+  if (!lease.worker_id.empty()) (void)stores_.workers.WorkerHeartbeat(lease.worker_id);
+  absl::StatusOr<TimePoint> expiry = stores_.leases.HeartbeatTask(lease, limits_.lease_duration);
   if (expiry.ok()) return HeartbeatOutcome{*expiry, false};
-  if (expiry.status().code() != absl::StatusCode::kFailedPrecondition || job_id.empty()) return expiry.status();
+  if (expiry.status().code() != absl::StatusCode::kFailedPrecondition || lease.job_id.empty()) return expiry.status();
   // CancelJob voided the lease; tell the worker why, so it stops instead of guessing at a rescue.
-  absl::StatusOr<Job> job = stores_.jobs.GetJob(job_id);
+  absl::StatusOr<Job> job = stores_.jobs.GetJob(lease.job_id);
   if (!job.ok() || job->state != JobState::kCancelled) return expiry.status();
-  absl::StatusOr<std::vector<TaskInfo>> tasks = stores_.jobs.ListTasks(job_id);
+  absl::StatusOr<std::vector<TaskInfo>> tasks = stores_.jobs.ListTasks(lease.job_id);
   if (!tasks.ok()) return expiry.status();
   for (const TaskInfo& task : *tasks) {
-    if (task.id == task_id) {
-      spdlog::info("[job={}] [worker={}] heartbeat of task {}: job cancelled, telling the worker to stop", job_id,
-                   worker_id, task_id);
+    if (task.id == lease.task_id) {
+      spdlog::info("[job={}] [worker={}] heartbeat of task {}: job cancelled, telling the worker to stop",
+                   lease.job_id, lease.worker_id, lease.task_id);
       return HeartbeatOutcome{TimePoint{}, true};
     }
   }
   return expiry.status();
 }
 
-absl::Status TaskService::CheckLease(const std::string& task_id, const std::string& lease_token) {
-  return stores_.leases.HeartbeatTask(task_id, lease_token, limits_.lease_duration).status();
+absl::Status TaskService::CheckLease(const server::Lease& lease) {
+  return stores_.leases.HeartbeatTask(lease, limits_.lease_duration).status();
 }
 
-absl::StatusOr<InputDownload> TaskService::OpenInput(const std::string& job_id, const std::string& task_id,
-                                                     const std::string& lease_token, bool original) {
-  if (absl::Status lease = CheckLease(task_id, lease_token); !lease.ok()) return lease;
-  absl::StatusOr<std::vector<TaskInfo>> tasks = stores_.jobs.ListTasks(job_id);
+absl::StatusOr<InputDownload> TaskService::OpenInput(const server::Lease& lease, bool original) {
+  if (absl::Status held = CheckLease(lease); !held.ok()) return held;
+  const std::string& task_id = lease.task_id;
+  absl::StatusOr<std::vector<TaskInfo>> tasks = stores_.jobs.ListTasks(lease.job_id);
   if (!tasks.ok()) return tasks.status();
   for (const TaskInfo& task : *tasks) {
     if (task.id != task_id) continue;
@@ -178,18 +176,16 @@ absl::StatusOr<InputDownload> TaskService::OpenInput(const std::string& job_id, 
     if (!reader.ok()) return reader.status();
     return InputDownload{digest, *std::move(reader)};
   }
-  return absl::NotFoundError(absl::StrCat("task ", task_id, " not found in job ", job_id));
+  return absl::NotFoundError(absl::StrCat("task ", task_id, " not found in job ", lease.job_id));
 }
 
-absl::Status TaskService::AppendProgress(const std::string& job_id, const std::string& task_id,
-                                         const std::string& lease_token,
+absl::Status TaskService::AppendProgress(const server::Lease& lease,
                                          const std::vector<std::pair<std::string, std::string>>& events) {
-  if (absl::Status lease = CheckLease(task_id, lease_token); !lease.ok()) return lease;
+  if (absl::Status held = CheckLease(lease); !held.ok()) return held;
   for (const auto& [kind, payload] : events) {
     // Job events reach users and the dashboard: build output quoted in them loses any secret.
-    if (absl::StatusOr<int64_t> seq = stores_.events.AppendEvent(job_id, kind, RedactSecrets(payload)); !seq.ok()) {
-      return seq.status();
-    }
+    absl::StatusOr<int64_t> seq = stores_.events.AppendEvent(lease.job_id, kind, RedactSecrets(payload));
+    if (!seq.ok()) return seq.status();
   }
   return absl::OkStatus();
 }
@@ -202,10 +198,9 @@ absl::StatusOr<CompletionOutcome> TaskService::Complete(const CompletionRequest&
   CompletionRequest request = raw_request;
   request.summary = RedactSecrets(request.summary);
   TaskCompletion completion;
-  completion.task_id = request.task_id;
-  completion.lease_token = request.lease_token;
+  completion.lease = request.lease;
   completion.result_json =
-      nlohmann::json{{"ok", request.ok}, {"summary", request.summary}, {"worker_id", request.worker_id}}.dump();
+      nlohmann::json{{"ok", request.ok}, {"summary", request.summary}, {"worker_id", request.lease.worker_id}}.dump();
   if (!request.report_json.empty()) completion.report_json = request.report_json;
   completion.validate_hints_json = report::ToJson(request.validate_hints).dump();
   completion.artifacts = request.artifacts;
@@ -213,45 +208,42 @@ absl::StatusOr<CompletionOutcome> TaskService::Complete(const CompletionRequest&
   absl::StatusOr<CompletionOutcome> outcome = stores_.leases.CompleteTask(completion);
   if (outcome.ok()) {
     static constexpr const char* kNames[] = {"applied", "ignored (duplicate)", "ignored (lease lost)"};
-    spdlog::info("[job={}] [worker={}] completion of task {}: {}", request.job_id, request.worker_id,
-                 request.task_id, kNames[static_cast<int>(*outcome)]);
+    spdlog::info("[job={}] [worker={}] completion of task {}: {}", request.lease.job_id, request.lease.worker_id,
+                 request.lease.task_id, kNames[static_cast<int>(*outcome)]);
   }
   return outcome;
 }
 
-absl::StatusOr<FailureOutcome> TaskService::Fail(const std::string& job_id, const std::string& task_id,
-                                                 const std::string& lease_token, const std::string& raw_error,
+absl::StatusOr<FailureOutcome> TaskService::Fail(const server::Lease& lease, const std::string& raw_error,
                                                  bool permanent) {
   const std::string error = RedactSecrets(raw_error);  // becomes the job's error message
   // Logged only once the lease is known to be the caller's: anyone's text must not read as a task's failure.
-  if (absl::Status lease = CheckLease(task_id, lease_token); !lease.ok()) {
-    if (lease.code() != absl::StatusCode::kFailedPrecondition && lease.code() != absl::StatusCode::kNotFound) {
-      return lease;
+  if (absl::Status held = CheckLease(lease); !held.ok()) {
+    if (held.code() != absl::StatusCode::kFailedPrecondition && held.code() != absl::StatusCode::kNotFound) {
+      return held;
     }
-    spdlog::warn("[job={}] FailTask for task {} refused (its text not recorded): {}", job_id, task_id,
-                 std::string(lease.message()));
+    spdlog::warn("[job={}] FailTask for task {} refused (its text not recorded): {}", lease.job_id, lease.task_id,
+                 std::string(held.message()));
     return FailureOutcome::kLeaseLost;
   }
-  spdlog::warn("[job={}] task {} failed{}: {}", job_id, task_id, permanent ? " permanently" : "", error);
+  spdlog::warn("[job={}] task {} failed{}: {}", lease.job_id, lease.task_id, permanent ? " permanently" : "", error);
   if (permanent) {
     // A retry cannot help: finish the task with the job failed.
     TaskCompletion completion;
-    completion.task_id = task_id;
-    completion.lease_token = lease_token;
+    completion.lease = lease;
     completion.result_json = nlohmann::json{{"ok", false}, {"error", error}}.dump();
     completion.job_failure = error;
     absl::StatusOr<CompletionOutcome> outcome = stores_.leases.CompleteTask(completion);
     if (!outcome.ok()) return outcome.status();
     return *outcome == CompletionOutcome::kApplied ? FailureOutcome::kDeadLettered : FailureOutcome::kLeaseLost;
   }
-  return stores_.leases.FailTask(task_id, lease_token, error);
+  return stores_.leases.FailTask(lease, error);
 }
 
-absl::StatusOr<FailureOutcome> TaskService::GiveBack(const std::string& job_id, const std::string& task_id,
-                                                     const std::string& lease_token, const std::string& reason) {
-  absl::StatusOr<FailureOutcome> outcome = stores_.leases.GiveBackTask(task_id, lease_token, reason);
+absl::StatusOr<FailureOutcome> TaskService::GiveBack(const server::Lease& lease, const std::string& reason) {
+  absl::StatusOr<FailureOutcome> outcome = stores_.leases.GiveBackTask(lease, reason);
   if (outcome.ok()) {
-    spdlog::info("[job={}] task {} given back{}: {}", job_id, task_id,
+    spdlog::info("[job={}] task {} given back{}: {}", lease.job_id, lease.task_id,
                  *outcome == FailureOutcome::kLeaseLost ? " (lease no longer held: nothing changed)" : "", reason);
   }
   return outcome;

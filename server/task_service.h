@@ -36,10 +36,7 @@ struct InputDownload {
 };
 
 struct CompletionRequest {
-  std::string job_id;
-  std::string task_id;
-  std::string lease_token;
-  std::string worker_id;
+  Lease lease;
   bool ok = true;
   std::string summary;
   std::string report_json;
@@ -76,28 +73,25 @@ class TaskService {
                                                   const std::vector<TaskKind>& roles,
                                                   std::chrono::milliseconds wait,
                                                   const std::function<bool()>& cancelled);
-  // cancel_requested when the task's job (`job_id`) was cancelled; FailedPrecondition when the lease
+  // (Inside this class `Lease` names the method above: the lease type is spelled server::Lease.)
+  // cancel_requested when the task's job (`lease.job_id`) was cancelled; FailedPrecondition when the lease
   // is no longer held for any other reason.
-  absl::StatusOr<HeartbeatOutcome> Heartbeat(const std::string& job_id, const std::string& task_id,
-                                             const std::string& lease_token, const std::string& worker_id);
+  absl::StatusOr<HeartbeatOutcome> Heartbeat(const server::Lease& lease);
   // The task's input: the submitted archive (translate) or the translated tree (validate); with
   // `original`, the submitted archive whatever the task.
-  absl::StatusOr<InputDownload> OpenInput(const std::string& job_id, const std::string& task_id,
-                                          const std::string& lease_token, bool original = false);
+  absl::StatusOr<InputDownload> OpenInput(const server::Lease& lease, bool original = false);
   // Appends worker progress events; FailedPrecondition when the lease is no longer held.
-  absl::Status AppendProgress(const std::string& job_id, const std::string& task_id, const std::string& lease_token,
+  absl::Status AppendProgress(const server::Lease& lease,
                               const std::vector<std::pair<std::string, std::string>>& events);
   // Checked before accepting artifact bytes so a late completion does not fill the disk.
-  absl::Status CheckLease(const std::string& task_id, const std::string& lease_token);
+  absl::Status CheckLease(const server::Lease& lease);
   absl::StatusOr<std::unique_ptr<ArtifactWriter>> NewArtifactWriter();
   absl::StatusOr<CompletionOutcome> Complete(const CompletionRequest& request);
   // permanent: the job fails now (no retry).
-  absl::StatusOr<FailureOutcome> Fail(const std::string& job_id, const std::string& task_id,
-                                      const std::string& lease_token, const std::string& error, bool permanent);
+  absl::StatusOr<FailureOutcome> Fail(const server::Lease& lease, const std::string& error, bool permanent);
 
   // The worker stops before the task is done: the task is leasable again at once, the attempt not counted.
-  absl::StatusOr<FailureOutcome> GiveBack(const std::string& job_id, const std::string& task_id,
-                                          const std::string& lease_token, const std::string& reason);
+  absl::StatusOr<FailureOutcome> GiveBack(const server::Lease& lease, const std::string& reason);
 
   const ServiceLimits& limits() const { return limits_; }
 

@@ -128,8 +128,7 @@ int main(int argc, char** argv) {
         }
         if (!leased->has_value()) break;
         hipforge::server::TaskCompletion completion;
-        completion.task_id = (*leased)->task_id;
-        completion.lease_token = (*leased)->lease_token;
+        completion.lease = (*leased)->lease;
         completion.result_json = R"({"files":1})";
         auto outcome = store->CompleteTask(completion);
         const auto t2 = Clock::now();

@@ -99,6 +99,17 @@ struct ListJobsPage {
   std::string next_page_token;  // empty when there are no more jobs
 };
 
+// One lease on a task: the task and its job, the worker holding it and the token LeaseTask handed out, passed back
+// by every call the holder makes about the task. The store knows a lease by task_id and token alone (job_id and
+// worker_id are the caller's word, for logs and for answering a cancelled job's heartbeat); worker_id may be empty
+// where a call does not name the worker.
+struct Lease {
+  std::string job_id;
+  std::string task_id;
+  std::string worker_id;
+  std::string token;
+};
+
 struct LeaseRequest {
   std::string worker_id;
   std::vector<TaskKind> roles;            // task kinds this worker runs
@@ -113,12 +124,10 @@ struct LeaseRequest {
 };
 
 struct LeasedTask {
-  std::string task_id;
-  std::string job_id;
+  Lease lease;  // worker_id: LeaseRequest::worker_id; to be passed back to Heartbeat/Complete/Fail
   TaskKind kind = TaskKind::kTranslate;
   int attempt = 0;  // 1 on the first lease
   int max_attempts = 0;
-  std::string lease_token;  // must be passed back to Heartbeat/Complete/Fail
   TimePoint lease_expires_at;
   // JSON object: {"input_digest":..,"targets":[..],"options":{..},"job_name":..,"team":..} and for validate tasks
   // also "translated_digest" (digest of the translated_tree artifact, when the translate task recorded one) and
@@ -127,8 +136,7 @@ struct LeasedTask {
 };
 
 struct TaskCompletion {
-  std::string task_id;
-  std::string lease_token;
+  Lease lease;
   std::string result_json = "{}";
   std::optional<std::string> report_json;  // merged into the job's report (see StoreReport)
   std::vector<ArtifactRef> artifacts;      // attached to the job
@@ -249,17 +257,14 @@ class LeaseStore {
   virtual absl::StatusOr<std::optional<LeasedTask>> LeaseTask(const LeaseRequest& request) = 0;
   // Extends the lease when it is still held by this token; returns the new expiry, or
   // FailedPrecondition when the lease was lost (rescued, job cancelled, task finished).
-  virtual absl::StatusOr<TimePoint> HeartbeatTask(const std::string& task_id, const std::string& lease_token,
-                                                  std::chrono::milliseconds lease_duration) = 0;
+  virtual absl::StatusOr<TimePoint> HeartbeatTask(const Lease& lease, std::chrono::milliseconds lease_duration) = 0;
   virtual absl::StatusOr<CompletionOutcome> CompleteTask(const TaskCompletion& completion) = 0;
   // A failed attempt: retried after exponential backoff (run_after), or dead-lettered (and the job
   // failed) when the task has used max_attempts.
-  virtual absl::StatusOr<FailureOutcome> FailTask(const std::string& task_id, const std::string& lease_token,
-                                                  const std::string& error) = 0;
+  virtual absl::StatusOr<FailureOutcome> FailTask(const Lease& lease, const std::string& error) = 0;
   // The lease holder stops before the task is done (worker shutdown): the task is available again at
   // once and the attempt is not counted. kRetryScheduled, or kLeaseLost when the lease was not held.
-  virtual absl::StatusOr<FailureOutcome> GiveBackTask(const std::string& task_id, const std::string& lease_token,
-                                                      const std::string& reason) = 0;
+  virtual absl::StatusOr<FailureOutcome> GiveBackTask(const Lease& lease, const std::string& reason) = 0;
   // Expired running tasks go back to available (their attempt already counted at lease time), or to
   // dead when out of attempts. Returns how many tasks were rescued or dead-lettered.
   virtual absl::StatusOr<int> RescueExpiredLeases() = 0;

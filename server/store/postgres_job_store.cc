@@ -288,31 +288,31 @@ class PostgresJobStore final : public JobStore {
       if (rows.empty()) return Result();
       const auto& row = rows[0];
       LeasedTask task;
-      task.task_id = row[0].as<std::string>();
-      task.job_id = row[1].as<std::string>();
+      task.lease.task_id = row[0].as<std::string>();
+      task.lease.job_id = row[1].as<std::string>();
+      task.lease.worker_id = request.worker_id;
       task.kind = ParseTaskKind(row[2].as<std::string>()).value_or(TaskKind::kTranslate);
       task.attempt = row[3].as<int>();
       task.max_attempts = row[4].as<int>();
-      task.lease_token = row[5].as<std::string>();
+      task.lease.token = row[5].as<std::string>();
       task.lease_expires_at = FromMicros(row[6].as<int64_t>());
       task.payload_json = row[7].as<std::string>();
       return Result(std::move(task));
     });
   }
 
-  absl::StatusOr<TimePoint> HeartbeatTask(const std::string& task_id, const std::string& lease_token,
-                                          std::chrono::milliseconds lease_duration) override {
-    if (!IsUuid(task_id) || !IsUuid(lease_token)) return absl::FailedPreconditionError("lease lost");
+  absl::StatusOr<TimePoint> HeartbeatTask(const Lease& lease, std::chrono::milliseconds lease_duration) override {
+    if (!IsUuid(lease.task_id) || !IsUuid(lease.token)) return absl::FailedPreconditionError("lease lost");
     return InSingleStatement<TimePoint>([&](pqxx::transaction_base& tx) -> absl::StatusOr<TimePoint> {
-      const auto rows = tx.exec_prepared("heartbeat_task", task_id, lease_token, NowMicros(),
+      const auto rows = tx.exec_prepared("heartbeat_task", lease.task_id, lease.token, NowMicros(),
                                          static_cast<int64_t>(lease_duration.count()));
-      if (rows.empty()) return absl::FailedPreconditionError("lease of task " + task_id + " lost");
+      if (rows.empty()) return absl::FailedPreconditionError("lease of task " + lease.task_id + " lost");
       return FromMicros(rows[0][0].as<int64_t>());
     });
   }
 
   absl::StatusOr<CompletionOutcome> CompleteTask(const TaskCompletion& completion) override {
-    if (!IsUuid(completion.task_id) || !IsUuid(completion.lease_token)) return CompletionOutcome::kLeaseLost;
+    if (!IsUuid(completion.lease.task_id) || !IsUuid(completion.lease.token)) return CompletionOutcome::kLeaseLost;
     if (!json::accept(completion.result_json)) return absl::InvalidArgumentError("task result is not JSON");
     if (completion.report_json && !IsJsonObject(*completion.report_json)) {
       return absl::InvalidArgumentError("report is not a JSON object");
@@ -322,7 +322,7 @@ class PostgresJobStore final : public JobStore {
     }
     return InTransaction<CompletionOutcome>([&](pqxx::transaction_base& tx) -> absl::StatusOr<CompletionOutcome> {
       const int64_t now = NowMicros();
-      const auto done = tx.exec_prepared("complete_task", completion.task_id, completion.lease_token,
+      const auto done = tx.exec_prepared("complete_task", completion.lease.task_id, completion.lease.token,
                                          completion.result_json, now);
       if (done.empty()) return ClassifyRejectedCompletion(tx, completion);
       const std::string job_id = done[0][0].as<std::string>();
@@ -352,19 +352,18 @@ class PostgresJobStore final : public JobStore {
                            completion.validate_hints_json.empty() ? nullptr : completion.validate_hints_json.c_str(),
                            platform);
         }
-      } else if (tx.exec_prepared1("open_sibling_tasks", job_id, completion.task_id)[0].as<int64_t>() == 0) {
+      } else if (tx.exec_prepared1("open_sibling_tasks", job_id, completion.lease.task_id)[0].as<int64_t>() == 0) {
         tx.exec_prepared("set_job_state", job_id, "succeeded", "", now);
       }  // else another platform's validate task is still to finish: the job stays validating
       return CompletionOutcome::kApplied;
     });
   }
 
-  absl::StatusOr<FailureOutcome> FailTask(const std::string& task_id, const std::string& lease_token,
-                                          const std::string& error) override {
-    if (!IsUuid(task_id) || !IsUuid(lease_token)) return FailureOutcome::kLeaseLost;
+  absl::StatusOr<FailureOutcome> FailTask(const Lease& lease, const std::string& error) override {
+    if (!IsUuid(lease.task_id) || !IsUuid(lease.token)) return FailureOutcome::kLeaseLost;
     return InTransaction<FailureOutcome>([&](pqxx::transaction_base& tx) -> absl::StatusOr<FailureOutcome> {
       const int64_t now = NowMicros();
-      const auto rows = tx.exec_prepared("fail_task", task_id, lease_token, error, now,
+      const auto rows = tx.exec_prepared("fail_task", lease.task_id, lease.token, error, now,
                                          static_cast<int64_t>(options_.retry_backoff_base.count()),
                                          static_cast<int64_t>(options_.retry_backoff_max.count()));
       if (rows.empty()) return FailureOutcome::kLeaseLost;
@@ -376,12 +375,11 @@ class PostgresJobStore final : public JobStore {
     });
   }
 
-  absl::StatusOr<FailureOutcome> GiveBackTask(const std::string& task_id, const std::string& lease_token,
-                                              const std::string& reason) override {
-    if (!IsUuid(task_id) || !IsUuid(lease_token)) return FailureOutcome::kLeaseLost;
+  absl::StatusOr<FailureOutcome> GiveBackTask(const Lease& lease, const std::string& reason) override {
+    if (!IsUuid(lease.task_id) || !IsUuid(lease.token)) return FailureOutcome::kLeaseLost;
     return InTransaction<FailureOutcome>([&](pqxx::transaction_base& tx) -> absl::StatusOr<FailureOutcome> {
       const int64_t now = NowMicros();
-      const auto rows = tx.exec_prepared("give_back_task", task_id, lease_token, reason, now);
+      const auto rows = tx.exec_prepared("give_back_task", lease.task_id, lease.token, reason, now);
       if (rows.empty()) return FailureOutcome::kLeaseLost;
       const auto kind = ParseTaskKind(rows[0][1].as<std::string>()).value_or(TaskKind::kTranslate);
       AppendTaskEvent(tx, rows[0][0].as<std::string>(), kind, "returned", now, reason);
@@ -575,7 +573,7 @@ class PostgresJobStore final : public JobStore {
   }
 
   CompletionOutcome ClassifyRejectedCompletion(pqxx::transaction_base& tx, const TaskCompletion& completion) {
-    const auto rows = tx.exec_prepared("task_lease_state", completion.task_id, completion.lease_token);
+    const auto rows = tx.exec_prepared("task_lease_state", completion.lease.task_id, completion.lease.token);
     if (!rows.empty() && rows[0][0].as<std::string>() == "completed" && rows[0][1].as<bool>()) {
       return CompletionOutcome::kAlreadyCompleted;
     }

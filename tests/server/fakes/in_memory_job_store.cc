@@ -37,6 +37,11 @@ Job* InMemoryJobStore::FindJob(const std::string& job_id) {
   return it == jobs_.end() ? nullptr : &it->second;
 }
 
+InMemoryJobStore::Task* InMemoryJobStore::FindHeldTask(const Lease& lease) {
+  Task* task = FindTask(lease.task_id);
+  return task != nullptr && task->info.state == TaskState::kRunning && task->token == lease.token ? task : nullptr;
+}
+
 InMemoryJobStore::Task* InMemoryJobStore::FindTask(const std::string& task_id) {
   for (Task& task : tasks_) {
     if (task.info.id == task_id) return &task;
@@ -172,7 +177,7 @@ absl::StatusOr<Job> InMemoryJobStore::CancelLocked(Job& job, const std::string& 
     task.info.last_error = reason;
     task.info.lease_owner.reset();
     task.info.lease_expires_at.reset();
-    task.lease_token.clear();
+    task.token.clear();
   }
   SetState(job, JobState::kCancelled, reason);
   return job;
@@ -247,22 +252,22 @@ absl::StatusOr<std::optional<LeasedTask>> InMemoryJobStore::LeaseTask(const Leas
   best->info.attempt += 1;
   best->info.lease_owner = request.worker_id;
   best->info.lease_expires_at = now + request.lease_duration;
-  best->lease_token = NewId();
+  best->token = NewId();
   Job& job = *FindJob(best->info.job_id);
   if (job.state == JobState::kQueued || job.state == JobState::kTranslated) {
     SetState(job, best->info.kind == TaskKind::kTranslate ? JobState::kTranslating : JobState::kValidating, "");
   }
-  return std::optional<LeasedTask>(LeasedTask{best->info.id, best->info.job_id, best->info.kind, best->info.attempt,
-                                              best->info.max_attempts, best->lease_token,
-                                              *best->info.lease_expires_at, best->info.payload_json});
+  return std::optional<LeasedTask>(
+      LeasedTask{Lease{best->info.job_id, best->info.id, request.worker_id, best->token}, best->info.kind,
+                 best->info.attempt, best->info.max_attempts, *best->info.lease_expires_at, best->info.payload_json});
 }
 
-absl::StatusOr<TimePoint> InMemoryJobStore::HeartbeatTask(const std::string& task_id, const std::string& lease_token,
+absl::StatusOr<TimePoint> InMemoryJobStore::HeartbeatTask(const Lease& lease,
                                                           std::chrono::milliseconds lease_duration) {
   std::lock_guard lock(mutex_);
-  Task* task = FindTask(task_id);
-  if (task == nullptr || task->info.state != TaskState::kRunning || task->lease_token != lease_token) {
-    return absl::FailedPreconditionError("lease of task " + task_id + " lost");
+  Task* task = FindHeldTask(lease);
+  if (task == nullptr) {
+    return absl::FailedPreconditionError("lease of task " + lease.task_id + " lost");
   }
   task->info.lease_expires_at = clock_.Now() + lease_duration;
   return *task->info.lease_expires_at;
@@ -282,10 +287,10 @@ absl::StatusOr<CompletionOutcome> InMemoryJobStore::CompleteTask(const TaskCompl
     return absl::InvalidArgumentError("validate hints are not a JSON object");
   }
   std::unique_lock lock(mutex_);
-  Task* task = FindTask(completion.task_id);
+  Task* task = FindTask(completion.lease.task_id);
   if (task == nullptr) return CompletionOutcome::kLeaseLost;
-  if (task->info.state != TaskState::kRunning || task->lease_token != completion.lease_token) {
-    const bool duplicate = task->info.state == TaskState::kCompleted && task->lease_token == completion.lease_token;
+  if (task->info.state != TaskState::kRunning || task->token != completion.lease.token) {
+    const bool duplicate = task->info.state == TaskState::kCompleted && task->token == completion.lease.token;
     return duplicate ? CompletionOutcome::kAlreadyCompleted : CompletionOutcome::kLeaseLost;
   }
   task->info.state = TaskState::kCompleted;
@@ -301,7 +306,7 @@ absl::StatusOr<CompletionOutcome> InMemoryJobStore::CompleteTask(const TaskCompl
     if (!document.is_object()) document = json::object();
     for (auto& [section, value] : report.items()) document[section] = value;
   }
-  Append(job_id, "task", {{"task_id", completion.task_id}, {"kind", TaskKindName(kind)}, {"state", "completed"}});
+  Append(job_id, "task", {{"task_id", completion.lease.task_id}, {"kind", TaskKindName(kind)}, {"state", "completed"}});
   Job& job = *FindJob(job_id);
   if (IsTerminal(job.state)) return CompletionOutcome::kApplied;
   if (completion.job_failure) {
@@ -315,18 +320,15 @@ absl::StatusOr<CompletionOutcome> InMemoryJobStore::CompleteTask(const TaskCompl
   return CompletionOutcome::kApplied;
 }
 
-absl::StatusOr<FailureOutcome> InMemoryJobStore::FailTask(const std::string& task_id, const std::string& lease_token,
-                                                          const std::string& error) {
+absl::StatusOr<FailureOutcome> InMemoryJobStore::FailTask(const Lease& lease, const std::string& error) {
   std::lock_guard lock(mutex_);
-  Task* task = FindTask(task_id);
-  if (task == nullptr || task->info.state != TaskState::kRunning || task->lease_token != lease_token) {
-    return FailureOutcome::kLeaseLost;
-  }
+  Task* task = FindHeldTask(lease);
+  if (task == nullptr) return FailureOutcome::kLeaseLost;
   TaskInfo& info = task->info;
   info.last_error = error;
   info.lease_owner.reset();
   info.lease_expires_at.reset();
-  task->lease_token.clear();
+  task->token.clear();
   if (info.attempt >= info.max_attempts) {
     info.state = TaskState::kDead;
     SetState(*FindJob(info.job_id), JobState::kFailed, error);
@@ -335,18 +337,14 @@ absl::StatusOr<FailureOutcome> InMemoryJobStore::FailTask(const std::string& tas
   info.state = TaskState::kFailed;
   const double backoff_ms = options_.retry_backoff_base.count() * std::pow(2.0, info.attempt - 1);
   info.run_after = clock_.Now() + std::chrono::milliseconds(static_cast<int64_t>(backoff_ms));
-  Append(info.job_id, "task_retry", {{"task_id", task_id}, {"attempt", info.attempt}, {"error", error}});
+  Append(info.job_id, "task_retry", {{"task_id", lease.task_id}, {"attempt", info.attempt}, {"error", error}});
   return FailureOutcome::kRetryScheduled;
 }
 
-absl::StatusOr<FailureOutcome> InMemoryJobStore::GiveBackTask(const std::string& task_id,
-                                                              const std::string& lease_token,
-                                                              const std::string& reason) {
+absl::StatusOr<FailureOutcome> InMemoryJobStore::GiveBackTask(const Lease& lease, const std::string& reason) {
   std::lock_guard lock(mutex_);
-  Task* task = FindTask(task_id);
-  if (task == nullptr || task->info.state != TaskState::kRunning || task->lease_token != lease_token) {
-    return FailureOutcome::kLeaseLost;
-  }
+  Task* task = FindHeldTask(lease);
+  if (task == nullptr) return FailureOutcome::kLeaseLost;
   TaskInfo& info = task->info;
   info.state = TaskState::kAvailable;
   info.attempt -= 1;  // a given-back attempt is not counted
@@ -354,7 +352,7 @@ absl::StatusOr<FailureOutcome> InMemoryJobStore::GiveBackTask(const std::string&
   info.lease_owner.reset();
   info.lease_expires_at.reset();
   info.run_after = clock_.Now();
-  task->lease_token.clear();
+  task->token.clear();
   work_changed_.notify_all();
   return FailureOutcome::kRetryScheduled;
 }
@@ -369,7 +367,7 @@ absl::StatusOr<int> InMemoryJobStore::RescueExpiredLeases() {
     info.last_error = "lease expired (held by " + info.lease_owner.value_or("?") + ")";
     info.lease_owner.reset();
     info.lease_expires_at.reset();
-    task.lease_token.clear();
+    task.token.clear();
     info.run_after = now;
     ++rescued;
     if (info.attempt >= info.max_attempts) {

@@ -43,13 +43,10 @@ class InMemoryJobStore final : public JobStore {
                                                         int limit) override;
   bool WaitForJobEvents(std::chrono::milliseconds timeout) override;
   absl::StatusOr<std::optional<LeasedTask>> LeaseTask(const LeaseRequest& request) override;
-  absl::StatusOr<TimePoint> HeartbeatTask(const std::string& task_id, const std::string& lease_token,
-                                          std::chrono::milliseconds lease_duration) override;
+  absl::StatusOr<TimePoint> HeartbeatTask(const Lease& lease, std::chrono::milliseconds lease_duration) override;
   absl::StatusOr<CompletionOutcome> CompleteTask(const TaskCompletion& completion) override;
-  absl::StatusOr<FailureOutcome> FailTask(const std::string& task_id, const std::string& lease_token,
-                                          const std::string& error) override;
-  absl::StatusOr<FailureOutcome> GiveBackTask(const std::string& task_id, const std::string& lease_token,
-                                              const std::string& reason) override;
+  absl::StatusOr<FailureOutcome> FailTask(const Lease& lease, const std::string& error) override;
+  absl::StatusOr<FailureOutcome> GiveBackTask(const Lease& lease, const std::string& reason) override;
   absl::StatusOr<int> RescueExpiredLeases() override;
   absl::StatusOr<std::vector<TaskInfo>> ListTasks(const std::string& job_id) override;
   bool WaitForWork(std::chrono::milliseconds timeout) override;
@@ -69,13 +66,14 @@ class InMemoryJobStore final : public JobStore {
  private:
   struct Task {
     TaskInfo info;
-    std::string lease_token;
+    std::string token;  // the running lease's
     int64_t order = 0;  // creation order
   };
   Job* FindJob(const std::string& job_id);           // requires mutex_
   Job* FindTeamJob(const std::string& team, const std::string& job_id);  // requires mutex_; null for another team's
   absl::StatusOr<Job> CancelLocked(Job& job, const std::string& reason);  // requires mutex_
   Task* FindTask(const std::string& task_id);        // requires mutex_
+  Task* FindHeldTask(const Lease& lease);             // requires mutex_; null unless running under this lease
   void SetState(Job& job, JobState state, const std::string& error);  // requires mutex_; appends the event
   void Append(const std::string& job_id, const std::string& kind, const nlohmann::json& payload);
   void Enqueue(const Job& job, TaskKind kind, const std::string& hints_json);

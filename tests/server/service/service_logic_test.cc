@@ -63,8 +63,7 @@ class ServiceLogicTest : public ::testing::Test {
   }
   absl::StatusOr<CompletionOutcome> Complete(const LeaseGrant& grant, const std::string& report,
                                              report::ValidateHints hints = {}) {
-    return tasks_.Complete({.job_id = grant.task.job_id, .task_id = grant.task.task_id,
-                            .lease_token = grant.task.lease_token, .worker_id = "w", .report_json = report,
+    return tasks_.Complete({.lease = grant.task.lease, .report_json = report,
                             .validate_hints = hints});
   }
 
@@ -171,13 +170,13 @@ TEST_F(ServiceLogicTest, FailuresRetryWithBackoffThenDeadLetterTheJob) {
   const Job job = NewJob();
   std::optional<LeaseGrant> first = Lease("t", TaskKind::kTranslate);
   ASSERT_TRUE(first.has_value());
-  EXPECT_EQ(*tasks_.Fail(job.id, first->task.task_id, first->task.lease_token, "boom", false),
+  EXPECT_EQ(*tasks_.Fail(first->task.lease, "boom", false),
             FailureOutcome::kRetryScheduled);
   EXPECT_FALSE(Lease("t", TaskKind::kTranslate).has_value()) << "backoff: not due yet";
   clock_.now += std::chrono::seconds(3);
   std::optional<LeaseGrant> retry = Lease("t", TaskKind::kTranslate);
   ASSERT_TRUE(retry.has_value());
-  EXPECT_EQ(*tasks_.Fail(job.id, retry->task.task_id, retry->task.lease_token, "boom again", false),
+  EXPECT_EQ(*tasks_.Fail(retry->task.lease, "boom again", false),
             FailureOutcome::kDeadLettered);
   absl::StatusOr<Job> failed = store_.GetJob(job.id);
   EXPECT_EQ(failed->state, JobState::kFailed);
@@ -201,7 +200,7 @@ TEST_F(ServiceLogicTest, APollThatEndedIsNotHandedATaskAndSpendsNoAttempt) {
   EXPECT_FALSE(raced->has_value());
   std::optional<LeaseGrant> next = Lease("t", TaskKind::kTranslate);
   ASSERT_TRUE(next.has_value()) << "the task was not given back";
-  EXPECT_EQ(next->task.job_id, job.id);
+  EXPECT_EQ(next->task.lease.job_id, job.id);
   EXPECT_EQ(next->task.attempt, 1) << "the lease nobody received spent an attempt";
 }
 
@@ -214,8 +213,9 @@ TEST_F(ServiceLogicTest, ARefusedFailTaskIsNotLoggedAsTheTasksFailure) {
   auto previous = spdlog::default_logger();
   spdlog::set_default_logger(
       std::make_shared<spdlog::logger>("capture", std::make_shared<spdlog::sinks::ostream_sink_mt>(log)));
-  absl::StatusOr<FailureOutcome> refused = tasks_.Fail(job.id, held->task.task_id, "00000000-0000-4000-8000-000000000000",
-                                                       "forged: your build is broken", /*permanent=*/true);
+  const server::Lease forged{.job_id = job.id, .task_id = held->task.lease.task_id,
+                             .token = "00000000-0000-4000-8000-000000000000"};
+  absl::StatusOr<FailureOutcome> refused = tasks_.Fail(forged, "forged: your build is broken", /*permanent=*/true);
   spdlog::set_default_logger(previous);
   ASSERT_TRUE(refused.ok()) << refused.status();
   EXPECT_EQ(*refused, FailureOutcome::kLeaseLost);
@@ -223,7 +223,7 @@ TEST_F(ServiceLogicTest, ARefusedFailTaskIsNotLoggedAsTheTasksFailure) {
   EXPECT_EQ(log.str().find("forged"), std::string::npos) << log.str();
   EXPECT_NE(log.str().find("refused"), std::string::npos) << log.str();
   EXPECT_EQ(store_.GetJob(job.id)->state, JobState::kTranslating) << "a refused FailTask changed the job";
-  EXPECT_EQ(*tasks_.Fail(job.id, held->task.task_id, held->task.lease_token, "real", false),
+  EXPECT_EQ(*tasks_.Fail(held->task.lease, "real", false),
             FailureOutcome::kRetryScheduled);
 }
 
@@ -232,12 +232,12 @@ TEST_F(ServiceLogicTest, CancelTellsTheWorkerThroughItsHeartbeat) {
   std::optional<LeaseGrant> translate = Lease("t", TaskKind::kTranslate);
   ASSERT_TRUE(translate.has_value());
   absl::StatusOr<HeartbeatOutcome> alive =
-      tasks_.Heartbeat(job.id, translate->task.task_id, translate->task.lease_token, "t");
+      tasks_.Heartbeat(translate->task.lease);
   ASSERT_TRUE(alive.ok());
   EXPECT_FALSE(alive->cancel_requested);
   ASSERT_TRUE(jobs_.Cancel(Qa(), job.id, "").ok());
   absl::StatusOr<HeartbeatOutcome> after =
-      tasks_.Heartbeat(job.id, translate->task.task_id, translate->task.lease_token, "t");
+      tasks_.Heartbeat(translate->task.lease);
   ASSERT_TRUE(after.ok()) << after.status();
   EXPECT_TRUE(after->cancel_requested);
   EXPECT_EQ(*Complete(*translate, TranslationReport()), CompletionOutcome::kLeaseLost);
@@ -323,14 +323,14 @@ TEST_F(ServiceLogicTest, AWorkerGetsTheInputItWasPromisedOrDataLoss) {
   std::optional<LeaseGrant> grant = Lease("t", TaskKind::kTranslate);
   ASSERT_TRUE(grant.has_value());
   const LeasedTask& task = grant->task;
-  absl::StatusOr<InputDownload> input = tasks_.OpenInput(task.job_id, task.task_id, task.lease_token);
+  absl::StatusOr<InputDownload> input = tasks_.OpenInput(task.lease);
   ASSERT_TRUE(input.ok()) << input.status();
   std::string bytes;
   ASSERT_TRUE(Drain(*input->reader, &bytes).ok());
   EXPECT_EQ(bytes, upload);
   // The store hands back other bytes (a damaged file, chunk or disk): the download fails instead of serving them.
   ASSERT_TRUE(artifacts_.Damage(stored->digest));
-  input = tasks_.OpenInput(task.job_id, task.task_id, task.lease_token);
+  input = tasks_.OpenInput(task.lease);
   ASSERT_TRUE(input.ok()) << input.status();
   bytes.clear();
   EXPECT_EQ(Drain(*input->reader, &bytes).code(), absl::StatusCode::kDataLoss);

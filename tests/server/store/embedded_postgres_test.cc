@@ -134,7 +134,7 @@ TEST(EmbeddedPostgresTest, StoreReconnectsAfterDatabaseRestart) {
   auto leased = (*store)->LeaseTask(LeaseRequest{"w", {TaskKind::kTranslate}, {}, std::chrono::seconds(30)});
   ASSERT_TRUE(leased.ok()) << leased.status();
   ASSERT_TRUE(leased->has_value());
-  EXPECT_EQ((*leased)->job_id, job->id);
+  EXPECT_EQ((*leased)->lease.job_id, job->id);
   // The LISTEN connection comes back too: a new job wakes a waiter.
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // listener reconnects within ~1 s
   (*store)->WaitForWork(std::chrono::milliseconds(10));           // consume the reconnect wake-up

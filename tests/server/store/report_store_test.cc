@@ -171,8 +171,7 @@ TEST_F(ReportStoreTest, CompletionStoresReportInSameTransaction) {
   auto leased = store_->LeaseTask(LeaseRequest{"w", {TaskKind::kTranslate}, {}, std::chrono::seconds(30)});
   ASSERT_TRUE(leased.ok() && leased->has_value());
   TaskCompletion completion;
-  completion.task_id = (*leased)->task_id;
-  completion.lease_token = (*leased)->lease_token;
+  completion.lease = (*leased)->lease;
   completion.report_json = kTranslateReport;
   ASSERT_EQ(*store_->CompleteTask(completion), CompletionOutcome::kApplied);
   auto report = store_->GetReport(job.id);

@@ -45,8 +45,7 @@ class TaskQueueTest : public StoreTest {
   }
   TaskCompletion Completion(const LeasedTask& task, const std::string& result = R"({"ok":true})") {
     TaskCompletion completion;
-    completion.task_id = task.task_id;
-    completion.lease_token = task.lease_token;
+    completion.lease = task.lease;
     completion.result_json = result;
     return completion;
   }
@@ -62,7 +61,7 @@ TEST_F(TaskQueueTest, CreateJobEnqueuesTranslateTaskWithPayload) {
   EXPECT_EQ((*tasks)[0].attempt, 0);
 
   const LeasedTask task = MustLease(Translator());
-  EXPECT_EQ(task.job_id, job.id);
+  EXPECT_EQ(task.lease.job_id, job.id);
   EXPECT_EQ(task.attempt, 1);
   EXPECT_EQ(task.lease_expires_at, clock_.Now() + seconds(30));
   EXPECT_NE(task.payload_json.find(job.input_digest), std::string::npos) << task.payload_json;
@@ -95,7 +94,7 @@ TEST_F(TaskQueueTest, ConcurrentWorkersLeaseEachTaskExactlyOnce) {
         }
         if (!leased->has_value()) return;
         std::lock_guard lock(mutex);
-        leased_ids.insert((*leased)->task_id);
+        leased_ids.insert((*leased)->lease.task_id);
       }
     });
   }
@@ -176,7 +175,7 @@ TEST_F(TaskQueueTest, ValidateTaskNeedsRequiredCapabilities) {
   ASSERT_EQ(*store_->CompleteTask(Completion(MustLease(Translator()))), CompletionOutcome::kApplied);
   EXPECT_TRUE(NothingToLease(Validator({"gfx940"})));
   const LeasedTask task = MustLease(Validator({"gfx940", "gfx90a"}));
-  EXPECT_EQ(task.job_id, job->id);
+  EXPECT_EQ(task.lease.job_id, job->id);
 }
 
 // Worker toolchains as the worker service passes them (grpc_worker_service.cc ToolchainsJson).
@@ -201,7 +200,7 @@ TEST_F(TaskQueueTest, ValidateTaskGoesToAWorkerWhoseToolchainHasEveryTarget) {
   // The host's HIP 5.2 reaches gfx942 only through the gfx940 stand-in: not while an exact one may come.
   EXPECT_TRUE(NothingToLease(ValidatorWith(kHostToolchain, "host-worker")));
   const LeasedTask task = MustLease(ValidatorWith(kRocm64Toolchain, "rocm-worker"));
-  EXPECT_EQ(task.job_id, job.id);
+  EXPECT_EQ(task.lease.job_id, job.id);
 }
 
 constexpr const char* kHipOnCudaToolchain =
@@ -256,7 +255,7 @@ TEST_F(TaskQueueTest, StandInToolchainTakesTheTaskOnlyAfterTheGracePeriod) {
   EXPECT_TRUE(NothingToLease(ValidatorWith(kHostToolchain, "host-worker", seconds(60))));
   clock_.Advance(seconds(61));
   const LeasedTask task = MustLease(ValidatorWith(kHostToolchain, "host-worker", seconds(60)));
-  EXPECT_EQ(task.job_id, job.id);
+  EXPECT_EQ(task.lease.job_id, job.id);
 }
 
 TEST_F(TaskQueueTest, RequestedHipReleaseSelectsTheToolchain) {
@@ -272,7 +271,7 @@ TEST_F(TaskQueueTest, RequestedHipReleaseSelectsTheToolchain) {
   const LeasedTask task = MustLease(ValidatorWith(
       R"([{"name": "rocm-5.7", "hip_release": "5.7", "archs": ["gfx90a", "gfx942"], "stand_in_archs": []}])",
       "rocm57-worker"));
-  EXPECT_EQ(task.job_id, job->id);
+  EXPECT_EQ(task.lease.job_id, job->id);
   auto tasks = store_->ListTasks(job->id);
   ASSERT_TRUE(tasks.ok());
 }
@@ -280,7 +279,7 @@ TEST_F(TaskQueueTest, RequestedHipReleaseSelectsTheToolchain) {
 TEST_F(TaskQueueTest, WorkerWithoutToolchainsIsMatchedOnTagsAlone) {
   const Job job = CreateTestJob("toolchain-legacy", {"gfx942"});
   ASSERT_EQ(*store_->CompleteTask(Completion(MustLease(Translator()))), CompletionOutcome::kApplied);
-  EXPECT_EQ(MustLease(Validator()).job_id, job.id);
+  EXPECT_EQ(MustLease(Validator()).lease.job_id, job.id);
 }
 
 TEST_F(TaskQueueTest, JobFailureFromCompletionFailsJob) {
@@ -301,9 +300,9 @@ TEST_F(TaskQueueTest, StaleLeaseTokenIsRejectedAndChangesNothing) {
   clock_.Advance(seconds(11));
   ASSERT_EQ(*store_->RescueExpiredLeases(), 1);
   const LeasedTask second = MustLease(Translator("w2"));
-  EXPECT_EQ(second.task_id, first.task_id);
+  EXPECT_EQ(second.lease.task_id, first.lease.task_id);
   EXPECT_EQ(second.attempt, 2);
-  EXPECT_NE(second.lease_token, first.lease_token);
+  EXPECT_NE(second.lease.token, first.lease.token);
 
   const std::string before = QueryScalar("SELECT row_to_json(t)::text FROM tasks t");
   auto late = store_->CompleteTask(Completion(first, R"({"from":"w1"})"));
@@ -311,8 +310,8 @@ TEST_F(TaskQueueTest, StaleLeaseTokenIsRejectedAndChangesNothing) {
   EXPECT_EQ(*late, CompletionOutcome::kLeaseLost);
   EXPECT_EQ(QueryScalar("SELECT row_to_json(t)::text FROM tasks t"), before);
   EXPECT_EQ(StateOf(job.id), JobState::kTranslating);
-  EXPECT_FALSE(store_->HeartbeatTask(first.task_id, first.lease_token, seconds(30)).ok());
-  EXPECT_EQ(*store_->FailTask(first.task_id, first.lease_token, "late"), FailureOutcome::kLeaseLost);
+  EXPECT_FALSE(store_->HeartbeatTask(first.lease, seconds(30)).ok());
+  EXPECT_EQ(*store_->FailTask(first.lease, "late"), FailureOutcome::kLeaseLost);
 
   ASSERT_EQ(*store_->CompleteTask(Completion(second, R"({"from":"w2"})")), CompletionOutcome::kApplied);
   EXPECT_EQ(QueryScalar("SELECT result->>'from' FROM tasks"), "w2");
@@ -338,12 +337,13 @@ TEST_F(TaskQueueTest, HeartbeatExtendsOnlyOwnLease) {
   CreateTestJob("heartbeat");
   const LeasedTask task = MustLease(Translator("w1", seconds(10)));
   clock_.Advance(seconds(8));
-  auto extended = store_->HeartbeatTask(task.task_id, task.lease_token, seconds(10));
+  auto extended = store_->HeartbeatTask(task.lease, seconds(10));
   ASSERT_TRUE(extended.ok()) << extended.status();
   EXPECT_EQ(*extended, clock_.Now() + seconds(10));
   clock_.Advance(seconds(8));  // past the original expiry, within the extended one
   EXPECT_EQ(*store_->RescueExpiredLeases(), 0);
-  auto wrong = store_->HeartbeatTask(task.task_id, "00000000-0000-0000-0000-000000000000", seconds(10));
+  const Lease forged{.task_id = task.lease.task_id, .token = "00000000-0000-0000-0000-000000000000"};
+  auto wrong = store_->HeartbeatTask(forged, seconds(10));
   EXPECT_EQ(wrong.status().code(), absl::StatusCode::kFailedPrecondition);
 }
 
@@ -380,8 +380,8 @@ TEST_F(TaskQueueTest, GivenBackTaskIsLeasableAtOnceAndItsAttemptIsNotCounted) {
   const Job job = CreateTestJob("give-back");
   LeasedTask task = MustLease(Translator("stopping"));
   ASSERT_EQ(task.attempt, 1);
-  ASSERT_EQ(*store_->GiveBackTask(task.task_id, task.lease_token, "worker stopping"), FailureOutcome::kRetryScheduled);
-  EXPECT_EQ(*store_->GiveBackTask(task.task_id, task.lease_token, "twice"), FailureOutcome::kLeaseLost);
+  ASSERT_EQ(*store_->GiveBackTask(task.lease, "worker stopping"), FailureOutcome::kRetryScheduled);
+  EXPECT_EQ(*store_->GiveBackTask(task.lease, "twice"), FailureOutcome::kLeaseLost);
   auto tasks = store_->ListTasks(job.id);
   EXPECT_EQ(tasks->at(0).state, TaskState::kAvailable);
   EXPECT_EQ(tasks->at(0).last_error, "worker stopping");
@@ -390,12 +390,13 @@ TEST_F(TaskQueueTest, GivenBackTaskIsLeasableAtOnceAndItsAttemptIsNotCounted) {
   for (int round = 0; round < 3; ++round) {
     task = MustLease(Translator("next"));  // no clock advance: no backoff
     EXPECT_EQ(task.attempt, 1);
-    ASSERT_EQ(*store_->GiveBackTask(task.task_id, task.lease_token, "stopping again"),
+    ASSERT_EQ(*store_->GiveBackTask(task.lease, "stopping again"),
               FailureOutcome::kRetryScheduled);
   }
   task = MustLease(Translator("last"));
   EXPECT_EQ(task.attempt, 1);
-  EXPECT_EQ(*store_->GiveBackTask(task.task_id, "00000000-0000-0000-0000-000000000000", "wrong token"),
+  const Lease forged{.task_id = task.lease.task_id, .token = "00000000-0000-0000-0000-000000000000"};
+  EXPECT_EQ(*store_->GiveBackTask(forged, "wrong token"),
             FailureOutcome::kLeaseLost);
   ASSERT_EQ(*store_->CompleteTask(Completion(task)), CompletionOutcome::kApplied);
 }
@@ -404,7 +405,7 @@ TEST_F(TaskQueueTest, FailedTaskRetriesWithExponentialBackoffThenDeadLetters) {
   const Job job = CreateTestJob("retry");
   // Attempt 1 fails: retry after base (10 s).
   LeasedTask task = MustLease(Translator());
-  ASSERT_EQ(*store_->FailTask(task.task_id, task.lease_token, "hipify crashed"), FailureOutcome::kRetryScheduled);
+  ASSERT_EQ(*store_->FailTask(task.lease, "hipify crashed"), FailureOutcome::kRetryScheduled);
   auto tasks = store_->ListTasks(job.id);
   EXPECT_EQ(tasks->at(0).state, TaskState::kFailed);
   EXPECT_EQ(tasks->at(0).run_after, clock_.Now() + seconds(10));
@@ -414,7 +415,7 @@ TEST_F(TaskQueueTest, FailedTaskRetriesWithExponentialBackoffThenDeadLetters) {
   // Attempt 2 fails: retry after 2 * base.
   task = MustLease(Translator());
   EXPECT_EQ(task.attempt, 2);
-  ASSERT_EQ(*store_->FailTask(task.task_id, task.lease_token, "again"), FailureOutcome::kRetryScheduled);
+  ASSERT_EQ(*store_->FailTask(task.lease, "again"), FailureOutcome::kRetryScheduled);
   EXPECT_EQ(store_->ListTasks(job.id)->at(0).run_after, clock_.Now() + seconds(20));
   clock_.Advance(seconds(19));
   EXPECT_TRUE(NothingToLease(Translator()));
@@ -422,7 +423,7 @@ TEST_F(TaskQueueTest, FailedTaskRetriesWithExponentialBackoffThenDeadLetters) {
   // Attempt 3 (the last) fails: dead letter, job failed.
   task = MustLease(Translator());
   EXPECT_EQ(task.attempt, 3);
-  ASSERT_EQ(*store_->FailTask(task.task_id, task.lease_token, "third"), FailureOutcome::kDeadLettered);
+  ASSERT_EQ(*store_->FailTask(task.lease, "third"), FailureOutcome::kDeadLettered);
   EXPECT_EQ(store_->ListTasks(job.id)->at(0).state, TaskState::kDead);
   auto failed = store_->GetJob(job.id);
   EXPECT_EQ(failed->state, JobState::kFailed);
@@ -445,7 +446,7 @@ TEST_F(TaskQueueTest, BackoffIsCapped) {
   for (int attempt = 1; attempt <= 3; ++attempt) {
     auto leased = (*store)->LeaseTask(Translator());
     ASSERT_TRUE(leased.ok() && leased->has_value());
-    ASSERT_EQ(*(*store)->FailTask((*leased)->task_id, (*leased)->lease_token, "x"), FailureOutcome::kRetryScheduled);
+    ASSERT_EQ(*(*store)->FailTask((*leased)->lease, "x"), FailureOutcome::kRetryScheduled);
     clock_.Advance(seconds(100));
   }
   clock_.Advance(-seconds(100));
@@ -461,7 +462,7 @@ TEST_F(TaskQueueTest, CancelCancelsTasksAndVoidsLeases) {
   EXPECT_EQ(cancelled->error_message, "user asked");
   EXPECT_EQ(store_->ListTasks(job.id)->at(0).state, TaskState::kCancelled);
   EXPECT_EQ(*store_->CompleteTask(Completion(task)), CompletionOutcome::kLeaseLost);
-  EXPECT_FALSE(store_->HeartbeatTask(task.task_id, task.lease_token, seconds(10)).ok());
+  EXPECT_FALSE(store_->HeartbeatTask(task.lease, seconds(10)).ok());
   EXPECT_EQ(StateOf(job.id), JobState::kCancelled);
   EXPECT_EQ(store_->CancelJob(job.id, "again").status().code(), absl::StatusCode::kFailedPrecondition);
 }
@@ -561,10 +562,10 @@ TEST_F(TaskQueueTest, QueuedJobsSurviveStoreRestart) {
     ASSERT_TRUE(leased.ok());
     if (!leased->has_value()) break;
     ASSERT_EQ(*store_->CompleteTask(Completion(**leased)), CompletionOutcome::kApplied);
-    completed_jobs.insert((*leased)->job_id);
+    completed_jobs.insert((*leased)->lease.job_id);
   }
   EXPECT_EQ(completed_jobs, std::set<std::string>(ids.begin(), ids.end()));
-  EXPECT_TRUE(completed_jobs.count(running.job_id));
+  EXPECT_TRUE(completed_jobs.count(running.lease.job_id));
 }
 
 TEST_F(TaskQueueTest, MalformedInputsAreRejected) {
@@ -580,7 +581,7 @@ TEST_F(TaskQueueTest, MalformedInputsAreRejected) {
   EXPECT_EQ(store_->CompleteTask(completion).status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(QueryScalar("SELECT state FROM tasks"), "running");
   EXPECT_EQ(*store_->CompleteTask(Completion(task)), CompletionOutcome::kApplied);
-  EXPECT_EQ(*store_->CompleteTask(Completion(LeasedTask{"not-a-uuid", "", TaskKind::kTranslate, 0, 0, "x"})),
+  EXPECT_EQ(*store_->CompleteTask(Completion(LeasedTask{.lease = {.task_id = "not-a-uuid", .token = "x"}})),
             CompletionOutcome::kLeaseLost);
 }
 
