@@ -50,6 +50,51 @@ struct Entry {
   fs::file_time_type last_use = fs::file_time_type::min();
 };
 
+// The folders entries live in: the directory, or its two-hex-digit subdirectories.
+std::vector<fs::path> ListFolders(const fs::path& directory, bool fan_out) {
+  if (!fan_out) return {directory};
+  std::vector<fs::path> folders;
+  std::error_code error;
+  for (fs::directory_iterator it(directory, error), end; !error && it != end; it.increment(error)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() == 2 && IsHex(name)) folders.push_back(it->path());
+  }
+  return folders;
+}
+
+// The entries in `folders` by name, with their files, sizes and last use; removes dead writers' temporaries.
+std::map<std::string, Entry> ScanEntries(const std::vector<fs::path>& folders,
+                                         const std::function<std::optional<std::string>(std::string_view)>& entry_of,
+                                         fs::file_time_type now) {
+  std::map<std::string, Entry> entries;
+  for (const fs::path& folder : folders) {
+    std::error_code list_error;
+    for (fs::directory_iterator it(folder, list_error), end; !list_error && it != end; it.increment(list_error)) {
+      const std::string name = it->path().filename().string();
+      std::error_code stat_error;  // every file may vanish under us: another process evicting or renaming
+      if (!it->is_regular_file(stat_error) || stat_error) continue;
+      const uint64_t bytes = it->file_size(stat_error);
+      if (stat_error) continue;
+      const fs::file_time_type modified = it->last_write_time(stat_error);
+      if (stat_error) continue;
+      const size_t tmp = name.find(".tmp");
+      if (tmp != std::string::npos) {
+        if (entry_of(name.substr(0, tmp)).has_value() && now - modified > kDeadWriterAge) {
+          fs::remove(it->path(), stat_error);
+        }
+        continue;
+      }
+      const std::optional<std::string> entry = entry_of(name);
+      if (!entry.has_value()) continue;
+      Entry& target = entries[entry.value()];
+      target.files.push_back(it->path());
+      target.bytes += bytes;
+      target.last_use = std::max(target.last_use, modified);
+    }
+  }
+  return entries;
+}
+
 bool EndsWith(std::string_view text, std::string_view suffix) {
   return !suffix.empty() && text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
 }
@@ -58,6 +103,7 @@ bool EndsWith(std::string_view text, std::string_view suffix) {
 void EvictOldest(const std::map<std::string, Entry>& entries, const CacheLayout& layout, uint64_t cap,
                  const std::function<bool(const std::string& entry)>& pinned, CacheEviction& result) {
   std::vector<std::pair<const std::string*, const Entry*>> order;
+  order.reserve(entries.size());
   for (const auto& [name, entry] : entries) order.emplace_back(&name, &entry);
   const auto rank = [&](const std::string& name) { return layout.tie_rank ? layout.tie_rank(name) : 0; };
   std::sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
@@ -157,43 +203,12 @@ CacheEviction DiskCache::Enforce(const std::function<bool(const std::string& ent
 CacheEviction DiskCache::EnforceLocked(const std::function<bool(const std::string& entry)>& pinned) const {
   CacheEviction result;
   if (!enabled() || cap_bytes_ == 0) return result;
-  std::map<std::string, Entry> entries;
-  const fs::file_time_type now = ToFileTime(clock_.Now());
-  std::vector<fs::path> folders = {directory_};
-  std::error_code error;
-  if (layout_.fan_out) {
-    folders.clear();
-    for (fs::directory_iterator it(directory_, error), end; !error && it != end; it.increment(error)) {
-      const std::string name = it->path().filename().string();
-      if (name.size() == 2 && IsHex(name)) folders.push_back(it->path());
-    }
-  }
-  for (const fs::path& folder : folders) {
-    std::error_code list_error;
-    for (fs::directory_iterator it(folder, list_error), end; !list_error && it != end; it.increment(list_error)) {
-      const std::string name = it->path().filename().string();
-      std::error_code stat_error;  // every file may vanish under us: another process evicting or renaming
-      if (!it->is_regular_file(stat_error) || stat_error) continue;
-      const uint64_t bytes = it->file_size(stat_error);
-      if (stat_error) continue;
-      const fs::file_time_type modified = it->last_write_time(stat_error);
-      if (stat_error) continue;
-      if (const size_t tmp = name.find(".tmp"); tmp != std::string::npos) {
-        if (EntryOf(name.substr(0, tmp)) && now - modified > kDeadWriterAge) fs::remove(it->path(), stat_error);
-        continue;
-      }
-      const std::optional<std::string> entry = EntryOf(name);
-      if (!entry) continue;
-      Entry& target = entries[*entry];
-      target.files.push_back(it->path());
-      target.bytes += bytes;
-      target.last_use = std::max(target.last_use, modified);
-    }
-  }
+  const std::map<std::string, Entry> entries =
+      ScanEntries(ListFolders(directory_, layout_.fan_out), [this](std::string_view name) { return EntryOf(name); },
+                  ToFileTime(clock_.Now()));
   for (const auto& [name, entry] : entries) result.bytes_before += entry.bytes;
   result.bytes_after = result.bytes_before;
-  if (result.bytes_before <= cap_bytes_) return result;
-  EvictOldest(entries, layout_, cap_bytes_, pinned, result);
+  if (result.bytes_before > cap_bytes_) EvictOldest(entries, layout_, cap_bytes_, pinned, result);
   return result;
 }
 
