@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Starts the whole system as one podman pod (the compose-style start): PostgreSQL, migrate-server (TLS), a
 # translate worker and a validate worker per toolchain image, sharing the pod's network, with credentials:
-#   deploy/podman/up.sh [--port PORT] [--pod NAME] [--team TEAM] [--state-dir DIR] [TOOLCHAIN...]
-#   (defaults: port 50051, pod hipforge, team hipforge, toolchain rocm-6.4,
+#   deploy/podman/up.sh [--port PORT[,PORT...]] [--servers N] [--pod NAME] [--team TEAM] [--state-dir DIR]
+#                       [TOOLCHAIN...]
+#   (defaults: port 50051, 1 server, pod hipforge, team hipforge, toolchain rocm-6.4,
 #    state dir ${XDG_STATE_HOME:-~/.local/state}/hipforge/pods/POD)
+# --servers 2 starts two migrate-servers on the one PostgreSQL as a replica set (docs/operations.md, "Several
+# servers"): both with --artifact-store postgres (no shared disk), server i on pod port 50050+i published on the
+# i-th PORT (ports not given follow the last one given), the workers and cli.env listing all of them.
 # It makes a CA and the server's certificate (openssl), mints with `migrate-server token create` a worker
 # credential per pool (pool translate: role translate; pool validate-TOOLCHAIN: role validate, that
 # toolchain only) and a team token, and hands every secret to its container as a podman secret (a 0400 file
@@ -16,10 +20,11 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
 export CONTAINERS_CONF=${CONTAINERS_CONF:-$here/deploy/podman/containers.conf}
-port=50051 pod=hipforge team=hipforge state= toolchains=()
+port=50051 servers=1 pod=hipforge team=hipforge state= toolchains=()
 while [ $# -gt 0 ]; do
   case $1 in
     --port) port=$2; shift 2 ;;
+    --servers) servers=$2; shift 2 ;;
     --pod) pod=$2; shift 2 ;;
     --team) team=$2; shift 2 ;;
     --state-dir) state=$2; shift 2 ;;
@@ -27,6 +32,10 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ ${#toolchains[@]} -gt 0 ] || toolchains=(rocm-6.4)
+[[ $servers =~ ^[1-9]$ ]] || { echo "up.sh: --servers takes 1 to 9, not '$servers'" >&2; exit 2; }
+# Host ports, one per server: those given, then one after the other.
+IFS=, read -r -a ports <<< "$port"
+for ((i = ${#ports[@]}; i < servers; i++)); do ports+=($((ports[i - 1] + 1))); done
 state=${state:-${XDG_STATE_HOME:-$HOME/.local/state}/hipforge/pods/$pod}
 cuda=${CUDA_PATH:-/usr/local/cuda}
 # The hipforge images run as uid 1000 (deploy/docker); the postgres image as Debian's postgres user.
@@ -69,7 +78,14 @@ printf '%s' "$password" | secret postgres-password
 printf 'postgresql://hipforge:%s@127.0.0.1:5432/hipforge' "$password" | secret database-url
 postgres_uid=$(podman run --rm --entrypoint id localhost/hipforge-postgres -u)
 
-podman pod create --name "$pod" -p "127.0.0.1:$port:50051" >/dev/null
+published=() pod_servers=() host_servers=()
+for ((i = 1; i <= servers; i++)); do
+  published+=(-p "127.0.0.1:${ports[i - 1]}:$((50050 + i))")
+  pod_servers+=("localhost:$((50050 + i))")
+  host_servers+=("127.0.0.1:${ports[i - 1]}")
+done
+list() { local IFS=,; echo "$*"; }
+podman pod create --name "$pod" "${published[@]}" >/dev/null
 podman run -d --pod "$pod" --name "$pod-postgres" "$(given postgres-password "$postgres_uid")" \
   -e POSTGRES_PASSWORD_FILE=/run/secrets/postgres-password localhost/hipforge-postgres >/dev/null
 ready=0
@@ -93,10 +109,17 @@ done
 mint --team "$team" --scopes submit,read,cancel --expires 30d --description "pod $pod, up.sh" > "$state/team-token"
 [ -s "$state/team-token" ] || { echo "up.sh: no team token was minted" >&2; exit 1; }
 
-podman run -d --pod "$pod" --name "$pod-server" "${database[@]}" "$(given server.pem $app_uid)" \
-  "$(given server.key $app_uid)" localhost/hipforge-server --listen 0.0.0.0:50051 \
-  --tls-cert /run/secrets/server.pem --tls-key /run/secrets/server.key >/dev/null
-worker_tls=("$(given ca $app_uid)" -e MIGRATE_TLS_CA=/run/secrets/ca -e MIGRATE_SERVER=localhost:50051)
+# Server i: container $pod-server (the first) or $pod-server-i; several share the pod's network, so each has its own
+# gRPC and dashboard port, and artifacts go to PostgreSQL, which every one of them reaches.
+store=(); [ "$servers" -gt 1 ] && store=(--artifact-store postgres)
+for ((i = 1; i <= servers; i++)); do
+  name=$pod-server; [ "$i" -gt 1 ] && name=$pod-server-$i
+  podman run -d --pod "$pod" --name "$name" "${database[@]}" "$(given server.pem $app_uid)" \
+    "$(given server.key $app_uid)" localhost/hipforge-server --listen "0.0.0.0:$((50050 + i))" \
+    --http-listen "127.0.0.1:$((8079 + i))" "${store[@]}" \
+    --tls-cert /run/secrets/server.pem --tls-key /run/secrets/server.key >/dev/null
+done
+worker_tls=("$(given ca $app_uid)" -e MIGRATE_TLS_CA=/run/secrets/ca -e "MIGRATE_SERVER=$(list "${pod_servers[@]}")")
 cuda_mount=(); [ -d "$cuda" ] && cuda_mount=(-v "$cuda:/usr/local/cuda:ro")
 # Worker ids are per container: the default (hostname-pid) is the same for all of them in a pod.
 podman run -d --pod "$pod" --name "$pod-translate" -e "MIGRATE_WORKER_ID=$pod-translate" "${cuda_mount[@]}" "${worker_tls[@]}" \
@@ -111,7 +134,7 @@ for toolchain in "${toolchains[@]}"; do
     "localhost/hipforge-validate-worker-$toolchain" >/dev/null
 done
 cat > "$state/cli.env" <<EOF
-export MIGRATE_SERVER=127.0.0.1:$port MIGRATE_TLS_CA=$state/ca.pem MIGRATE_TLS_SERVER_NAME=localhost
+export MIGRATE_SERVER=$(list "${host_servers[@]}") MIGRATE_TLS_CA=$state/ca.pem MIGRATE_TLS_SERVER_NAME=localhost
 export MIGRATE_TOKEN_FILE=$state/team-token
 EOF
-echo "hipforge pod $pod: server at 127.0.0.1:$port (TLS, name localhost); team $team: . $state/cli.env"
+echo "hipforge pod $pod: $servers server(s) at $(list "${host_servers[@]}") (TLS, name localhost); team $team: . $state/cli.env"
