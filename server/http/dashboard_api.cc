@@ -155,112 +155,155 @@ HttpResponse DashboardApi::Handle(const HttpRequest& request) {
   return response;
 }
 
+struct DashboardApi::ApiCall {
+  const HttpRequest& request;
+  const Caller& caller;
+  std::vector<std::string> segments;  // of the path after /api/v1/
+};
+
 HttpResponse DashboardApi::Api(const HttpRequest& request, const Caller& caller) {
-  const std::string& team = caller.team;
+  struct Route {
+    std::vector<absl::string_view> pattern;  // the path's segments after /api/v1/; "*" matches any one
+    HttpResponse (DashboardApi::*handler)(const ApiCall&);
+  };
+  static const Route kRoutes[] = {
+      {{"teams"}, &DashboardApi::Teams},
+      {{"teams", "*", "repositories"}, &DashboardApi::Repositories},
+      {{"jobs"}, &DashboardApi::ListJobs},
+      {{"jobs", "*"}, &DashboardApi::Job},
+      {{"jobs", "*", "*"}, &DashboardApi::Job},
+      {{"jobs", "*", "*", "*"}, &DashboardApi::Job},
+      {{"compare"}, &DashboardApi::Compare},
+      {{"trends"}, &DashboardApi::Trends},
+  };
   std::vector<std::string> parts = absl::StrSplit(request.path.substr(1), '/', absl::SkipEmpty());
   // parts[0] == "api"
   if (parts.size() < 3 || parts[1] != "v1") return Error(404, "no such API endpoint: " + request.path);
-  const std::string& collection = parts[2];
-
-  if (collection == "teams" && parts.size() == 3) {
-    Params params(request, {});
-    if (params.problem()) return Error(400, *params.problem());
-    auto row = reader_.GetTeam(team);
-    if (!row.ok()) return Error(row.status());
-    return Json(200, absl::StrCat(R"({"teams":[)", *row, "]}"));
-  }
-  if (collection == "teams" && parts.size() == 5 && parts[4] == "repositories") {
-    // Another team's name answers like an unknown one.
-    if (parts[3] != team) return Error(404, "no team " + parts[3]);
-    Params params(request, {"page_size", "page_token", "repository"});
-    if (params.problem()) return Error(400, *params.problem());
-    auto page_size = params.Int("page_size", 100, 1, kMaxPageSize);
-    if (!page_size.ok()) return Error(page_size.status());
-    absl::StatusOr<std::optional<std::string>> after = DecodeRepositoriesCursor(params);
-    if (!after.ok()) return Error(after.status());
-    auto page = reader_.ListRepositories(team, *after, *page_size, params.Text("repository"));
-    if (!page.ok()) return Error(page.status());
-    json next = page->next_after ? json(EncodeRepositoriesCursor(*page->next_after)) : json("");
-    return Json(200, absl::StrCat(R"({"team":)", json(team).dump(), R"(,"repositories":)",
-                                  JoinJson(page->repositories_json), R"(,"next_page_token":)", next.dump(), "}"));
-  }
-  if (collection == "jobs" && parts.size() == 3) {
-    Params params(request, {"repository", "branch", "state", "label", "created_after", "created_before", "page_size",
-                            "page_token"});
-    if (params.problem()) return Error(400, *params.problem());
-    DashboardJobFilter filter;
-    filter.repository = params.Text("repository");
-    filter.branch = params.Text("branch");
-    if (auto state = params.Text("state")) {
-      auto parsed = ParseStateParam(*state);
-      if (!parsed) return Error(400, "state must be a job state like succeeded or JOB_STATE_FAILED, got '" + *state + "'");
-      filter.state = std::string(JobStateName(*parsed));
+  ApiCall call{request, caller, std::vector<std::string>(parts.begin() + 2, parts.end())};
+  for (const Route& route : kRoutes) {
+    if (route.pattern.size() != call.segments.size()) continue;
+    bool match = true;
+    for (size_t i = 0; i < call.segments.size() && match; ++i) {
+      match = route.pattern[i] == "*" || route.pattern[i] == call.segments[i];
     }
-    if (auto label = params.Text("label")) {
-      const size_t eq = label->find('=');
-      if (eq == std::string::npos || eq == 0) return Error(400, "label must be key=value, got '" + *label + "'");
-      filter.label = {label->substr(0, eq), label->substr(eq + 1)};
-    }
-    auto after = params.Time("created_after");
-    if (!after.ok()) return Error(after.status());
-    auto before = params.Time("created_before");
-    if (!before.ok()) return Error(before.status());
-    filter.created_after_micros = *after;
-    filter.created_before_micros = *before;
-    auto page_size = params.Int("page_size", 50, 1, kMaxPageSize);
-    if (!page_size.ok()) return Error(page_size.status());
-    filter.page_size = *page_size;
-    absl::StatusOr<std::optional<int64_t>> before_seq = DecodeJobsCursor(params);
-    if (!before_seq.ok()) return Error(before_seq.status());
-    filter.before_seq = *before_seq;
-    auto page = reader_.ListJobs(team, filter);
-    if (!page.ok()) return Error(page.status());
-    json next = page->next_before_seq ? json(EncodeJobsCursor(*page->next_before_seq)) : json("");
-    return Json(200, absl::StrCat(R"({"jobs":)", JoinJson(page->jobs_json), R"(,"next_page_token":)", next.dump(), "}"));
-  }
-  if (collection == "jobs" && (parts.size() == 4 || parts.size() == 5 || parts.size() == 6)) {
-    std::string resource = parts.size() >= 5 ? parts[4] : "";
-    if (parts.size() == 6) resource += "/" + parts[5];
-    // The id as the UI shows it (8 characters) or whole; from here on the whole id.
-    absl::StatusOr<std::string> job_id = jobs_.ResolveJobId(caller, parts[3]);
-    if (!job_id.ok()) return Error(job_id.status());
-    return JobResource(request, caller, *job_id, resource);
-  }
-  if (collection == "compare" && parts.size() == 3) {
-    Params params(request, {"base", "head"});
-    if (params.problem()) return Error(400, *params.problem());
-    auto base_id = params.Text("base");
-    auto head_id = params.Text("head");
-    if (!base_id || !head_id) return Error(400, "compare needs base and head job ids");
-    for (std::optional<std::string>* id : {&base_id, &head_id}) {
-      absl::StatusOr<std::string> resolved = jobs_.ResolveJobId(caller, **id);
-      if (!resolved.ok()) return Error(resolved.status());
-      *id = *std::move(resolved);
-    }
-    auto base = reader_.GetJobHead(team, *base_id);
-    if (!base.ok()) return Error(base.status());
-    auto head = reader_.GetJobHead(team, *head_id);
-    if (!head.ok()) return Error(head.status());
-    if (base->repository != head->repository) {
-      return Error(400, "base and head belong to different repositories (" + base->repository + ", " +
-                            head->repository + ")");
-    }
-    auto body = reader_.Compare(team, *base_id, *head_id);
-    if (!body.ok()) return Error(body.status());
-    return Json(200, *body);
-  }
-  if (collection == "trends" && parts.size() == 3) {
-    Params params(request, {"repository", "limit"});
-    if (params.problem()) return Error(400, *params.problem());
-    auto repository = params.Text("repository");
-    if (!repository) return Error(400, "trends need a repository");
-    auto limit = params.Int("limit", 30, 1, 500);
-    if (!limit.ok()) return Error(limit.status());
-    auto points = reader_.Trends(team, *repository, *limit);
-    if (!points.ok()) return Error(points.status());
-    return Json(200, absl::StrCat(R"({"repository":)", json(*repository).dump(), R"(,"points":)", *points, "}"));
+    if (match) return (this->*route.handler)(call);
   }
   return Error(404, "no such API endpoint: " + request.path);
+}
+
+HttpResponse DashboardApi::Teams(const ApiCall& call) {
+  const HttpRequest& request = call.request;
+  const std::string& team = call.caller.team;
+  Params params(request, {});
+  if (params.problem()) return Error(400, *params.problem());
+  auto row = reader_.GetTeam(team);
+  if (!row.ok()) return Error(row.status());
+  return Json(200, absl::StrCat(R"({"teams":[)", *row, "]}"));
+}
+
+HttpResponse DashboardApi::Repositories(const ApiCall& call) {
+  const HttpRequest& request = call.request;
+  const std::string& team = call.caller.team;
+  // Another team's name answers like an unknown one.
+  if (call.segments[1] != team) return Error(404, "no team " + call.segments[1]);
+  Params params(request, {"page_size", "page_token", "repository"});
+  if (params.problem()) return Error(400, *params.problem());
+  auto page_size = params.Int("page_size", 100, 1, kMaxPageSize);
+  if (!page_size.ok()) return Error(page_size.status());
+  absl::StatusOr<std::optional<std::string>> after = DecodeRepositoriesCursor(params);
+  if (!after.ok()) return Error(after.status());
+  auto page = reader_.ListRepositories(team, *after, *page_size, params.Text("repository"));
+  if (!page.ok()) return Error(page.status());
+  json next = page->next_after ? json(EncodeRepositoriesCursor(*page->next_after)) : json("");
+  return Json(200, absl::StrCat(R"({"team":)", json(team).dump(), R"(,"repositories":)",
+                                JoinJson(page->repositories_json), R"(,"next_page_token":)", next.dump(), "}"));
+}
+
+HttpResponse DashboardApi::ListJobs(const ApiCall& call) {
+  const HttpRequest& request = call.request;
+  const std::string& team = call.caller.team;
+  Params params(request, {"repository", "branch", "state", "label", "created_after", "created_before", "page_size",
+                          "page_token"});
+  if (params.problem()) return Error(400, *params.problem());
+  DashboardJobFilter filter;
+  filter.repository = params.Text("repository");
+  filter.branch = params.Text("branch");
+  if (auto state = params.Text("state")) {
+    auto parsed = ParseStateParam(*state);
+    if (!parsed) return Error(400, "state must be a job state like succeeded or JOB_STATE_FAILED, got '" + *state + "'");
+    filter.state = std::string(JobStateName(*parsed));
+  }
+  if (auto label = params.Text("label")) {
+    const size_t eq = label->find('=');
+    if (eq == std::string::npos || eq == 0) return Error(400, "label must be key=value, got '" + *label + "'");
+    filter.label = {label->substr(0, eq), label->substr(eq + 1)};
+  }
+  auto after = params.Time("created_after");
+  if (!after.ok()) return Error(after.status());
+  auto before = params.Time("created_before");
+  if (!before.ok()) return Error(before.status());
+  filter.created_after_micros = *after;
+  filter.created_before_micros = *before;
+  auto page_size = params.Int("page_size", 50, 1, kMaxPageSize);
+  if (!page_size.ok()) return Error(page_size.status());
+  filter.page_size = *page_size;
+  absl::StatusOr<std::optional<int64_t>> before_seq = DecodeJobsCursor(params);
+  if (!before_seq.ok()) return Error(before_seq.status());
+  filter.before_seq = *before_seq;
+  auto page = reader_.ListJobs(team, filter);
+  if (!page.ok()) return Error(page.status());
+  json next = page->next_before_seq ? json(EncodeJobsCursor(*page->next_before_seq)) : json("");
+  return Json(200, absl::StrCat(R"({"jobs":)", JoinJson(page->jobs_json), R"(,"next_page_token":)", next.dump(), "}"));
+}
+
+// jobs/<id>[/<resource>[/<part>]]: the id as the UI shows it (8 characters) or whole; from here on the whole id.
+HttpResponse DashboardApi::Job(const ApiCall& call) {
+  const std::vector<std::string>& segments = call.segments;
+  std::string resource = segments.size() >= 3 ? segments[2] : "";
+  if (segments.size() == 4) resource += "/" + segments[3];
+  absl::StatusOr<std::string> job_id = jobs_.ResolveJobId(call.caller, segments[1]);
+  if (!job_id.ok()) return Error(job_id.status());
+  return JobResource(call.request, call.caller, *job_id, resource);
+}
+
+HttpResponse DashboardApi::Compare(const ApiCall& call) {
+  const HttpRequest& request = call.request;
+  const std::string& team = call.caller.team;
+  Params params(request, {"base", "head"});
+  if (params.problem()) return Error(400, *params.problem());
+  auto base_id = params.Text("base");
+  auto head_id = params.Text("head");
+  if (!base_id || !head_id) return Error(400, "compare needs base and head job ids");
+  for (std::optional<std::string>* id : {&base_id, &head_id}) {
+    absl::StatusOr<std::string> resolved = jobs_.ResolveJobId(call.caller, **id);
+    if (!resolved.ok()) return Error(resolved.status());
+    *id = *std::move(resolved);
+  }
+  auto base = reader_.GetJobHead(team, *base_id);
+  if (!base.ok()) return Error(base.status());
+  auto head = reader_.GetJobHead(team, *head_id);
+  if (!head.ok()) return Error(head.status());
+  if (base->repository != head->repository) {
+    return Error(400, "base and head belong to different repositories (" + base->repository + ", " +
+                          head->repository + ")");
+  }
+  auto body = reader_.Compare(team, *base_id, *head_id);
+  if (!body.ok()) return Error(body.status());
+  return Json(200, *body);
+}
+
+HttpResponse DashboardApi::Trends(const ApiCall& call) {
+  const HttpRequest& request = call.request;
+  const std::string& team = call.caller.team;
+  Params params(request, {"repository", "limit"});
+  if (params.problem()) return Error(400, *params.problem());
+  auto repository = params.Text("repository");
+  if (!repository) return Error(400, "trends need a repository");
+  auto limit = params.Int("limit", 30, 1, 500);
+  if (!limit.ok()) return Error(limit.status());
+  auto points = reader_.Trends(team, *repository, *limit);
+  if (!points.ok()) return Error(points.status());
+  return Json(200, absl::StrCat(R"({"repository":)", json(*repository).dump(), R"(,"points":)", *points, "}"));
 }
 
 struct DashboardApi::JobView {

@@ -32,7 +32,16 @@ class DashboardApi final : public HttpHandler {
  private:
   // One request for a job's resource (/api/v1/jobs/<id>/<resource>), as JobResource's route table hands it on.
   struct JobView;
+  // One request under /api/v1/, as Api's route table hands it on.
+  struct ApiCall;
   HttpResponse Api(const HttpRequest& request, const Caller& caller);
+  // The routes of Api's table.
+  HttpResponse Teams(const ApiCall& call);
+  HttpResponse Repositories(const ApiCall& call);  // teams/<team>/repositories
+  HttpResponse ListJobs(const ApiCall& call);
+  HttpResponse Job(const ApiCall& call);  // jobs/<id>[/<resource>[/<part>]]
+  HttpResponse Compare(const ApiCall& call);
+  HttpResponse Trends(const ApiCall& call);
   HttpResponse JobResource(const HttpRequest& request, const Caller& caller, const std::string& job_id,
                            const std::string& resource);
   // The routes of JobResource's table.
