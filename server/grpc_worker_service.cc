@@ -19,14 +19,6 @@ std::vector<TaskKind> ToKinds(const google::protobuf::RepeatedField<int>& roles)
   return kinds;
 }
 
-// The lease a worker's request names (job, task, token and, where the message carries it, the worker).
-template <typename Request>
-Lease LeaseOf(const Request& request) {
-  Lease lease{request.job_id(), request.task_id(), "", request.lease_token()};
-  if constexpr (requires { request.worker_id(); }) lease.worker_id = request.worker_id();
-  return lease;
-}
-
 // Capability strings matched against a task's required capabilities ("arch:gfx90a", "gpu").
 std::vector<std::string> CapabilityTags(const v1::WorkerCapabilities& capabilities) {
   std::vector<std::string> tags;
@@ -125,7 +117,7 @@ grpc::Status GrpcWorkerService::Heartbeat(grpc::ServerContext* context, const v1
                                           v1::HeartbeatResponse* response) {
   absl::StatusOr<WorkerIdentity> identity = auth_.WorkerOf(*context);
   if (!identity.ok()) return ToGrpc(identity.status());
-  absl::StatusOr<HeartbeatOutcome> outcome = tasks_.Heartbeat(LeaseOf(*request));
+  absl::StatusOr<HeartbeatOutcome> outcome = tasks_.Heartbeat(FromProto(request->lease()));
   if (!outcome.ok()) return ToGrpc(outcome.status());
   response->set_cancel_requested(outcome->cancel_requested);
   if (!outcome->cancel_requested) response->set_lease_duration_ms(tasks_.limits().lease_duration.count());
@@ -136,7 +128,7 @@ grpc::Status GrpcWorkerService::DownloadInput(grpc::ServerContext* context, cons
                                               grpc::ServerWriter<v1::ArtifactChunk>* writer) {
   absl::StatusOr<WorkerIdentity> identity = auth_.WorkerOf(*context);
   if (!identity.ok()) return ToGrpc(identity.status());
-  absl::StatusOr<InputDownload> input = tasks_.OpenInput(LeaseOf(*request), request->original());
+  absl::StatusOr<InputDownload> input = tasks_.OpenInput(FromProto(request->lease()), request->original());
   if (!input.ok()) return ToGrpc(input.status());
   v1::ArtifactChunk message;
   message.mutable_info()->set_sha256(input->digest);
@@ -161,7 +153,7 @@ grpc::Status GrpcWorkerService::Complete(grpc::ServerContext* context, grpc::Ser
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "the first Complete message must be the header");
   }
   const v1::CompleteHeader header = message.header();
-  CompletionRequest completion{LeaseOf(header), header.result().ok(), header.result().summary(),
+  CompletionRequest completion{FromProto(header.lease()), header.result().ok(), header.result().summary(),
                                header.report_json(), {},
                                report::ValidateHints{.managed_memory = header.validate_hints().managed_memory()}};
   // A worker that lost its lease gets "not accepted" before it uploads anything.
@@ -169,8 +161,8 @@ grpc::Status GrpcWorkerService::Complete(grpc::ServerContext* context, grpc::Ser
     if (lease.code() != absl::StatusCode::kFailedPrecondition && lease.code() != absl::StatusCode::kNotFound) {
       return ToGrpc(lease);
     }
-    spdlog::info("[job={}] [worker={}] late completion of task {} ignored: {}", header.job_id(), header.worker_id(),
-                 header.task_id(), std::string(lease.message()));
+    spdlog::info("[job={}] [worker={}] late completion of task {} ignored: {}", completion.lease.job_id,
+                 completion.lease.worker_id, completion.lease.task_id, std::string(lease.message()));
     while (reader->Read(&message)) {
     }
     response->set_accepted(false);
@@ -217,8 +209,8 @@ grpc::Status GrpcWorkerService::Complete(grpc::ServerContext* context, grpc::Ser
   // Read() also ends when the worker went away mid-stream (killed, cancelled, deadline): only a stream the
   // worker closed itself is a completion; what arrived of another is dropped and the lease stays.
   if (context->IsCancelled()) {
-    spdlog::warn("[job={}] [worker={}] completion of task {} abandoned mid-stream; not applied", header.job_id(),
-                 header.worker_id(), header.task_id());
+    spdlog::warn("[job={}] [worker={}] completion of task {} abandoned mid-stream; not applied",
+                 completion.lease.job_id, completion.lease.worker_id, completion.lease.task_id);
     return grpc::Status(grpc::StatusCode::CANCELLED, "the Complete stream ended before the worker closed it");
   }
   if (absl::Status done = finish_current(); !done.ok()) return ToGrpc(done);
@@ -234,8 +226,8 @@ grpc::Status GrpcWorkerService::FailTask(grpc::ServerContext* context, const v1:
   if (!identity.ok()) return ToGrpc(identity.status());
   absl::StatusOr<FailureOutcome> outcome =
       request->give_back()
-          ? tasks_.GiveBack(LeaseOf(*request), request->error())
-          : tasks_.Fail(LeaseOf(*request), request->error(), request->permanent());
+          ? tasks_.GiveBack(FromProto(request->lease()), request->error())
+          : tasks_.Fail(FromProto(request->lease()), request->error(), request->permanent());
   if (!outcome.ok()) return ToGrpc(outcome.status());
   response->set_accepted(*outcome != FailureOutcome::kLeaseLost);
   return grpc::Status::OK;
@@ -251,7 +243,7 @@ grpc::Status GrpcWorkerService::ReportProgress(grpc::ServerContext* context, con
     if (!payload.ok()) return ToGrpc(payload.status());
     events.push_back(*std::move(payload));
   }
-  absl::Status status = tasks_.AppendProgress(LeaseOf(*request), events);
+  absl::Status status = tasks_.AppendProgress(FromProto(request->lease()), events);
   if (status.code() == absl::StatusCode::kFailedPrecondition) {
     response->set_accepted(false);
     return grpc::Status::OK;

@@ -192,12 +192,21 @@ absl::StatusOr<std::pair<std::string, std::string>> EventPayload(const v1::JobEv
   }
 }
 
+v1::Lease ToProto(const Lease& lease) {
+  v1::Lease out;
+  out.set_job_id(lease.job_id);
+  out.set_task_id(lease.task_id);
+  out.set_worker_id(lease.worker_id);
+  out.set_token(lease.token);
+  return out;
+}
+
+Lease FromProto(const v1::Lease& lease) { return {lease.job_id(), lease.task_id(), lease.worker_id(), lease.token()}; }
+
 absl::StatusOr<v1::Task> ToProto(const LeasedTask& task, const Job& job) {
   v1::Task out;
-  out.set_task_id(task.lease.task_id);
-  out.set_job_id(task.lease.job_id);
+  *out.mutable_lease() = ToProto(task.lease);
   out.set_role(ToProto(task.kind));
-  out.set_lease_token(task.lease.token);
   out.set_attempt(task.attempt);
   *out.mutable_spec() = ToProto(job.spec);
   return out;

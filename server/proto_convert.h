@@ -37,6 +37,10 @@ v1::JobEvent ToProto(const JobEvent& event);
 // (kind, payload JSON) for an event a worker reported; InvalidArgument for an empty event.
 absl::StatusOr<std::pair<std::string, std::string>> EventPayload(const v1::JobEvent& event);
 
+// A lease as the worker calls carry it (hipforge.v1.Lease), field for field.
+v1::Lease ToProto(const Lease& lease);
+Lease FromProto(const v1::Lease& lease);
+
 // The Task a worker receives for a leased task (spec rebuilt from the lease payload).
 absl::StatusOr<v1::Task> ToProto(const LeasedTask& task, const Job& job);
 

@@ -77,28 +77,26 @@ void Worker::TaskExecution::Queue(v1::JobEvent event, bool urgent) {
 void Worker::TaskExecution::FlushLocked() {
   last_flush_ = Clock::now();
   if (pending_.events().empty() || lease_lost_.load() || cancelled_.load() || given_back_.load()) return;
-  pending_.set_task_id(task_.task_id());
-  pending_.set_lease_token(task_.lease_token());
-  pending_.set_job_id(task_.job_id());
+  *pending_.mutable_lease() = task_.lease();
   v1::ReportProgressResponse response;
   auto context = worker_.NewContext(std::chrono::seconds(5));
   grpc::Status status = worker_.stub_->ReportProgress(context.get(), pending_, &response);
   if (status.error_code() == grpc::StatusCode::UNAVAILABLE && pending_.events_size() < kMaxPendingEvents) {
     // Its server went away (restart, or death with the next server listed): the events go with the next flush.
-    spdlog::warn("[worker={} job={} task={}] progress not delivered yet: {}", worker_.id(), task_.job_id(),
-                 task_.task_id(), status.error_message());
+    spdlog::warn("[worker={} job={} task={}] progress not delivered yet: {}", worker_.id(), task_.lease().job_id(),
+                 task_.lease().task_id(), status.error_message());
     return;
   }
   if (!status.ok()) {
     // Progress is best effort; the result still goes through Complete.
-    spdlog::warn("[worker={} job={} task={}] progress not delivered: {}", worker_.id(), task_.job_id(),
-                 task_.task_id(), status.error_message());
+    spdlog::warn("[worker={} job={} task={}] progress not delivered: {}", worker_.id(), task_.lease().job_id(),
+                 task_.lease().task_id(), status.error_message());
   } else if (!response.accepted()) {
     // The server refuses progress only on a lease that is no longer this worker's (expired and rescued, the job
     // cancelled, the task finished elsewhere): nothing this attempt makes can be reported, so stop it now rather
     // than at the next heartbeat (up to a third of the lease later).
     spdlog::warn("[worker={} job={} task={}] progress refused: the lease is gone; stopping the task", worker_.id(),
-                 task_.job_id(), task_.task_id());
+                 task_.lease().job_id(), task_.lease().task_id());
     lease_lost_ = true;
     abandon_ = true;
   }
@@ -123,31 +121,28 @@ void Worker::TaskExecution::HeartbeatLoop(std::stop_token stop) {
     if (stop.stop_requested()) return;
     if (deadline && Clock::now() >= *deadline && GiveBack()) return;
     v1::HeartbeatRequest request;
-    request.set_task_id(task_.task_id());
-    request.set_lease_token(task_.lease_token());
-    request.set_worker_id(worker_.id());
-    request.set_job_id(task_.job_id());
+    *request.mutable_lease() = task_.lease();
     v1::HeartbeatResponse response;
     auto context = worker_.NewContext(std::chrono::seconds(10));
     grpc::Status status = worker_.stub_->Heartbeat(context.get(), request, &response);
     if (IsLeaseLost(status)) {
-      spdlog::warn("[worker={} job={} task={}] lease lost: {}", worker_.id(), task_.job_id(), task_.task_id(),
-                   status.error_message());
+      spdlog::warn("[worker={} job={} task={}] lease lost: {}", worker_.id(), task_.lease().job_id(),
+                   task_.lease().task_id(), status.error_message());
       lease_lost_ = true;
       abandon_ = true;
       return;
     }
     if (!status.ok()) {
       // Transient (server restarting): keep trying; the lease may still be ours when it is back.
-      spdlog::warn("[worker={} job={} task={}] heartbeat failed: {}", worker_.id(), task_.job_id(),
-                   task_.task_id(), status.error_message());
+      spdlog::warn("[worker={} job={} task={}] heartbeat failed: {}", worker_.id(), task_.lease().job_id(),
+                   task_.lease().task_id(), status.error_message());
       last_failed = true;
       continue;
     }
     last_failed = false;
     if (response.cancel_requested()) {
-      spdlog::info("[worker={} job={} task={}] job cancelled; stopping the task", worker_.id(), task_.job_id(),
-                   task_.task_id());
+      spdlog::info("[worker={} job={} task={}] job cancelled; stopping the task", worker_.id(), task_.lease().job_id(),
+                   task_.lease().task_id());
       cancelled_ = true;
       abandon_ = true;
       return;  // the task is over on the server: nothing more to extend
@@ -163,10 +158,7 @@ bool Worker::TaskExecution::GiveBack() {
   }
   abandon_ = true;
   v1::FailTaskRequest request;
-  request.set_task_id(task_.task_id());
-  request.set_lease_token(task_.lease_token());
-  request.set_worker_id(worker_.id());
-  request.set_job_id(task_.job_id());
+  *request.mutable_lease() = task_.lease();
   request.set_give_back(true);
   request.set_error(absl::StrCat("worker ", worker_.id(), " stopped before the task finished (",
                                  worker_.options_.shutdown_grace.count(), " ms grace); given back"));
@@ -175,10 +167,11 @@ bool Worker::TaskExecution::GiveBack() {
   grpc::Status status = worker_.stub_->FailTask(context.get(), request, &response);
   if (status.ok()) {
     spdlog::info("[worker={} job={} task={}] stopping: gave the task back to the server{}", worker_.id(),
-                 task_.job_id(), task_.task_id(), response.accepted() ? "" : " (its lease had already gone)");
+                 task_.lease().job_id(), task_.lease().task_id(),
+                 response.accepted() ? "" : " (its lease had already gone)");
   } else {
     spdlog::warn("[worker={} job={} task={}] stopping: could not give the task back ({}); its lease will expire",
-                 worker_.id(), task_.job_id(), task_.task_id(), status.error_message());
+                 worker_.id(), task_.lease().job_id(), task_.lease().task_id(), status.error_message());
   }
   return true;
 }

@@ -96,8 +96,8 @@ absl::StatusOr<TaskOutcome> Worker::RunOnce() {
 }
 
 absl::StatusOr<TaskOutcome> Worker::Execute(const v1::Task& task) {
-  const std::string tag = absl::StrCat("[worker=", options_.worker_id, " job=", task.job_id(),
-                                       " task=", task.task_id(), "]");
+  const std::string tag = absl::StrCat("[worker=", options_.worker_id, " job=", task.lease().job_id(),
+                                       " task=", task.lease().task_id(), "]");
   spdlog::info("{} leased {} task, attempt {}", tag, v1::TaskRole_Name(task.role()), task.attempt());
   TaskExecution execution(*this, task);
   {
@@ -132,12 +132,9 @@ absl::StatusOr<TaskOutcome> Worker::Fail(TaskState& state, const absl::Status& e
   if (state.execution.lease_lost()) return TaskOutcome::kLeaseLost;
   spdlog::warn("{} failing task{}: {}", state.tag, permanent ? " (deterministic: no retry)" : "", error.ToString());
   v1::FailTaskRequest request;
-  request.set_task_id(state.task.task_id());
-  request.set_lease_token(state.task.lease_token());
-  request.set_worker_id(options_.worker_id);
+  *request.mutable_lease() = state.task.lease();
   request.set_error(SafeText(error.message()));
   request.set_permanent(permanent);
-  request.set_job_id(state.task.job_id());
   v1::FailTaskResponse response;
   auto context = NewContext(options_.rpc_timeout);
   grpc::Status status = stub_->FailTask(context.get(), request, &response);

@@ -13,14 +13,14 @@ std::string FakeWorkerService::QueueTask(ScriptedTask script) {
   std::lock_guard lock(mutex_);
   const int id = next_id_++;
   Entry entry;
-  entry.task.set_task_id("task-" + std::to_string(id));
-  entry.task.set_job_id("job-" + std::to_string(id));
+  entry.task.mutable_lease()->set_task_id("task-" + std::to_string(id));
+  entry.task.mutable_lease()->set_job_id("job-" + std::to_string(id));
   entry.task.set_role(script.role);
   entry.task.set_lease_duration_ms(script.lease_duration.count());
   entry.task.set_managed_memory_found(script.managed_memory_found);
   entry.task.mutable_spec()->set_name("fake-" + std::to_string(id));
   entry.script = std::move(script);
-  const std::string task_id = entry.task.task_id();
+  const std::string task_id = entry.task.lease().task_id();
   tasks_[task_id] = std::move(entry);
   queue_.push_back(task_id);
   Changed();
@@ -117,9 +117,9 @@ bool FakeWorkerService::WaitFor(const std::function<bool(const FakeWorkerService
   return true;
 }
 
-bool FakeWorkerService::HoldsLease(const std::string& task_id, const std::string& token) const {
-  auto lease = leases_.find(task_id);
-  return lease != leases_.end() && !token.empty() && lease->second == token;
+bool FakeWorkerService::HoldsLease(const v1::Lease& lease) const {
+  auto held = leases_.find(lease.task_id());
+  return held != leases_.end() && !lease.token().empty() && held->second == lease.token();
 }
 
 void FakeWorkerService::Changed() { changed_.notify_all(); }
@@ -144,9 +144,10 @@ grpc::Status FakeWorkerService::LeaseTask(grpc::ServerContext* context, const v1
   if (queue_.empty()) return grpc::Status::OK;
   Entry& entry = tasks_.at(queue_.front());
   queue_.pop_front();
-  entry.task.set_lease_token("lease-" + std::to_string(next_lease_++));
+  entry.task.mutable_lease()->set_token("lease-" + std::to_string(next_lease_++));
+  entry.task.mutable_lease()->set_worker_id(request->worker_id());
   entry.task.set_attempt(entry.task.attempt() + 1);
-  leases_[entry.task.task_id()] = entry.task.lease_token();
+  leases_[entry.task.lease().task_id()] = entry.task.lease().token();
   ++leases_granted_;
   *response->mutable_task() = entry.task;
   Changed();
@@ -158,19 +159,19 @@ grpc::Status FakeWorkerService::Heartbeat(grpc::ServerContext*, const v1::Heartb
   std::lock_guard lock(mutex_);
   heartbeats_.push_back(*request);
   Changed();
-  if (!HoldsLease(request->task_id(), request->lease_token())) {
+  if (!HoldsLease(request->lease())) {
     return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION, "lease not held");
   }
   switch (heartbeat_answer_) {
     case HeartbeatAnswer::kExtend:
-      response->set_lease_duration_ms(tasks_.at(request->task_id()).task.lease_duration_ms());
+      response->set_lease_duration_ms(tasks_.at(request->lease().task_id()).task.lease_duration_ms());
       return grpc::Status::OK;
     case HeartbeatAnswer::kCancel:
-      leases_.erase(request->task_id());  // a cancelled job's lease is void
+      leases_.erase(request->lease().task_id());  // a cancelled job's lease is void
       response->set_cancel_requested(true);
       return grpc::Status::OK;
     case HeartbeatAnswer::kLeaseLost:
-      leases_.erase(request->task_id());
+      leases_.erase(request->lease().task_id());
       return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION, "lease expired and rescued");
     case HeartbeatAnswer::kUnavailable:
       return grpc::Status(grpc::StatusCode::UNAVAILABLE, "server restarting");
@@ -186,10 +187,10 @@ grpc::Status FakeWorkerService::DownloadInput(grpc::ServerContext*, const v1::Do
     std::lock_guard lock(mutex_);
     downloads_.push_back(*request);
     Changed();
-    if (!HoldsLease(request->task_id(), request->lease_token())) {
+    if (!HoldsLease(request->lease())) {
       return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION, "lease not held");
     }
-    const ScriptedTask& script = tasks_.at(request->task_id()).script;
+    const ScriptedTask& script = tasks_.at(request->lease().task_id()).script;
     input = request->original() ? script.original : script.input;
     chunk_bytes = chunk_bytes_;
   }
@@ -224,10 +225,10 @@ grpc::Status FakeWorkerService::Complete(grpc::ServerContext* context, grpc::Ser
     }
   }
   std::lock_guard lock(mutex_);
-  const std::string& task_id = completion.header.task_id();
+  const std::string& task_id = completion.header.lease().task_id();
   // A stream the worker abandoned half way (an artifact it could not read) completes nothing.
   completion.accepted = !context->IsCancelled() && complete_status_.ok() && complete_accepted_ &&
-                        HoldsLease(task_id, completion.header.lease_token());
+                        HoldsLease(completion.header.lease());
   if (completion.accepted) leases_.erase(task_id);
   response->set_accepted(completion.accepted);
   completions_.push_back(std::move(completion));
@@ -241,14 +242,14 @@ grpc::Status FakeWorkerService::FailTask(grpc::ServerContext*, const v1::FailTas
   failures_.push_back(*request);
   Changed();
   if (!fail_task_status_.ok()) return fail_task_status_;
-  const bool held = HoldsLease(request->task_id(), request->lease_token());
+  const bool held = HoldsLease(request->lease());
   if (held) {
-    leases_.erase(request->task_id());
+    leases_.erase(request->lease().task_id());
     if (request->give_back()) {
       // Leasable again at once, the attempt not counted (as the server's store does).
-      Entry& entry = tasks_.at(request->task_id());
+      Entry& entry = tasks_.at(request->lease().task_id());
       entry.task.set_attempt(entry.task.attempt() - 1);
-      queue_.push_back(request->task_id());
+      queue_.push_back(request->lease().task_id());
     }
   }
   response->set_accepted(held);
@@ -261,7 +262,7 @@ grpc::Status FakeWorkerService::ReportProgress(grpc::ServerContext*, const v1::R
   progress_.push_back(*request);
   Changed();
   if (!progress_status_.ok()) return progress_status_;
-  response->set_accepted(HoldsLease(request->task_id(), request->lease_token()));
+  response->set_accepted(HoldsLease(request->lease()));
   return grpc::Status::OK;
 }
 

@@ -109,8 +109,8 @@ class FakeWorkerService final : public v1::WorkerService::Service {
     v1::Task task;
     ScriptedTask script;
   };
-  // True when `token` is the current lease of `task_id`. Caller holds mutex_.
-  bool HoldsLease(const std::string& task_id, const std::string& token) const;
+  // True when `lease` is the current lease of its task (the token decides). Caller holds mutex_.
+  bool HoldsLease(const v1::Lease& lease) const;
   void Changed();  // caller holds mutex_
 
   mutable std::mutex mutex_;

@@ -30,15 +30,13 @@ class FakeWorkerServiceTest : public ::testing::Test {
   grpc::Status Heartbeat(const v1::Task& task, v1::HeartbeatResponse* response) {
     grpc::ClientContext context;
     v1::HeartbeatRequest request;
-    request.set_task_id(task.task_id());
-    request.set_lease_token(task.lease_token());
+    *request.mutable_lease() = task.lease();
     return stub_->Heartbeat(&context, request, response);
   }
   bool Fail(const v1::Task& task, bool give_back = false) {
     grpc::ClientContext context;
     v1::FailTaskRequest request;
-    request.set_task_id(task.task_id());
-    request.set_lease_token(task.lease_token());
+    *request.mutable_lease() = task.lease();
     request.set_give_back(give_back);
     request.set_error("boom");
     v1::FailTaskResponse response;
@@ -54,8 +52,7 @@ class FakeWorkerServiceTest : public ::testing::Test {
   Download Fetch(const v1::Task& task, bool original = false) {
     grpc::ClientContext context;
     v1::DownloadInputRequest request;
-    request.set_task_id(task.task_id());
-    request.set_lease_token(task.lease_token());
+    *request.mutable_lease() = task.lease();
     request.set_original(original);
     auto reader = stub_->DownloadInput(&context, request);
     Download download;
@@ -83,19 +80,19 @@ TEST_F(FakeWorkerServiceTest, LeasesQueuedTasksInOrderEachWithAFreshTokenThenWai
   const std::string first = fake().QueueTask(ScriptedTask{});
   const std::string second = fake().QueueTask(validate);
   const v1::Task a = Lease(), b = Lease();
-  EXPECT_EQ(a.task_id(), first);
+  EXPECT_EQ(a.lease().task_id(), first);
   EXPECT_EQ(a.role(), v1::TASK_ROLE_TRANSLATE);
   EXPECT_EQ(a.attempt(), 1);
   EXPECT_EQ(a.lease_duration_ms(), 300);
-  EXPECT_EQ(b.task_id(), second);
+  EXPECT_EQ(b.lease().task_id(), second);
   EXPECT_EQ(b.role(), v1::TASK_ROLE_VALIDATE);
   EXPECT_TRUE(b.managed_memory_found());
-  EXPECT_FALSE(a.lease_token().empty());
-  EXPECT_NE(a.lease_token(), b.lease_token());
-  EXPECT_EQ(fake().LeaseOf(first), a.lease_token());
+  EXPECT_FALSE(a.lease().token().empty());
+  EXPECT_NE(a.lease().token(), b.lease().token());
+  EXPECT_EQ(fake().LeaseOf(first), a.lease().token());
 
   const auto start = std::chrono::steady_clock::now();
-  EXPECT_TRUE(Lease(/*wait_ms=*/150).task_id().empty());
+  EXPECT_TRUE(Lease(/*wait_ms=*/150).lease().task_id().empty());
   EXPECT_GE(std::chrono::steady_clock::now() - start, 150ms) << "a long poll waits for its wait_ms";
   EXPECT_EQ(fake().leases(), 2);
 
@@ -104,7 +101,7 @@ TEST_F(FakeWorkerServiceTest, LeasesQueuedTasksInOrderEachWithAFreshTokenThenWai
     std::this_thread::sleep_for(100ms);
     fake().QueueTask(ScriptedTask{});
   });
-  EXPECT_EQ(Lease(/*wait_ms=*/2000).task_id(), "task-3");
+  EXPECT_EQ(Lease(/*wait_ms=*/2000).lease().task_id(), "task-3");
   late.join();
 }
 
@@ -140,14 +137,14 @@ TEST_F(FakeWorkerServiceTest, CallsWithoutTheCurrentLeaseAreRefused) {
   fake().QueueTask(ScriptedTask{});
   v1::Task leased = Lease();
   v1::Task stale = leased;
-  stale.set_lease_token("lease-of-someone-else");
+  stale.mutable_lease()->set_token("lease-of-someone-else");
   v1::HeartbeatResponse heartbeat;
   EXPECT_EQ(Heartbeat(stale, &heartbeat).error_code(), grpc::StatusCode::FAILED_PRECONDITION);
   EXPECT_EQ(Fetch(stale).status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
   EXPECT_FALSE(Fail(stale));
   EXPECT_TRUE(Heartbeat(leased, &heartbeat).ok());
   EXPECT_TRUE(Fail(leased));
-  EXPECT_TRUE(fake().LeaseOf(leased.task_id()).empty()) << "FailTask ends the lease";
+  EXPECT_TRUE(fake().LeaseOf(leased.lease().task_id()).empty()) << "FailTask ends the lease";
   EXPECT_FALSE(Fail(leased)) << "a second FailTask finds no lease";
   EXPECT_EQ(fake().failures().size(), 3u);
   EXPECT_EQ(fake().heartbeats().size(), 2u);
@@ -163,10 +160,10 @@ TEST_F(FakeWorkerServiceTest, HeartbeatsAnswerAsScriptedAndACancelOrLossEndsTheL
   fake().SetHeartbeatAnswer(HeartbeatAnswer::kCancel);
   ASSERT_TRUE(Heartbeat(cancelled, &response).ok());
   EXPECT_TRUE(response.cancel_requested());
-  EXPECT_TRUE(fake().LeaseOf(cancelled.task_id()).empty());
+  EXPECT_TRUE(fake().LeaseOf(cancelled.lease().task_id()).empty());
   fake().SetHeartbeatAnswer(HeartbeatAnswer::kLeaseLost);
   EXPECT_EQ(Heartbeat(lost, &response).error_code(), grpc::StatusCode::FAILED_PRECONDITION);
-  EXPECT_TRUE(fake().LeaseOf(lost.task_id()).empty());
+  EXPECT_TRUE(fake().LeaseOf(lost.lease().task_id()).empty());
 }
 
 TEST_F(FakeWorkerServiceTest, CompleteRecordsHeaderAndArtifactsAndEndsTheLease) {
@@ -177,8 +174,8 @@ TEST_F(FakeWorkerServiceTest, CompleteRecordsHeaderAndArtifactsAndEndsTheLease) 
     v1::CompleteResponse response;
     auto writer = stub_->Complete(&context, &response);
     v1::CompleteRequest message;
-    message.mutable_header()->set_task_id(leased.task_id());
-    message.mutable_header()->set_lease_token(token);
+    message.mutable_header()->mutable_lease()->set_task_id(leased.lease().task_id());
+    message.mutable_header()->mutable_lease()->set_token(token);
     message.mutable_header()->mutable_result()->set_summary("done");
     writer->Write(message);
     message.Clear();
@@ -194,8 +191,8 @@ TEST_F(FakeWorkerServiceTest, CompleteRecordsHeaderAndArtifactsAndEndsTheLease) 
     return response.accepted();
   };
   EXPECT_FALSE(complete("wrong token"));
-  EXPECT_TRUE(complete(leased.lease_token()));
-  EXPECT_FALSE(complete(leased.lease_token())) << "a duplicate completion is ignored";
+  EXPECT_TRUE(complete(leased.lease().token()));
+  EXPECT_FALSE(complete(leased.lease().token())) << "a duplicate completion is ignored";
   const auto completions = fake().completions();
   ASSERT_EQ(completions.size(), 3u);
   EXPECT_TRUE(completions[1].accepted);
@@ -212,8 +209,7 @@ TEST_F(FakeWorkerServiceTest, CompleteRecordsHeaderAndArtifactsAndEndsTheLease) 
   v1::CompleteResponse response;
   auto writer = stub_->Complete(&context, &response);
   v1::CompleteRequest header;
-  header.mutable_header()->set_task_id(ignored.task_id());
-  header.mutable_header()->set_lease_token(ignored.lease_token());
+  *header.mutable_header()->mutable_lease() = ignored.lease();
   writer->Write(header);
   writer->WritesDone();
   EXPECT_TRUE(writer->Finish().ok());
@@ -225,9 +221,9 @@ TEST_F(FakeWorkerServiceTest, AGiveBackMakesTheTaskLeasableAgainWithoutCountingT
   const v1::Task first = Lease();
   EXPECT_TRUE(Fail(first, /*give_back=*/true));
   const v1::Task again = Lease();
-  EXPECT_EQ(again.task_id(), id);
+  EXPECT_EQ(again.lease().task_id(), id);
   EXPECT_EQ(again.attempt(), 1);
-  EXPECT_NE(again.lease_token(), first.lease_token());
+  EXPECT_NE(again.lease().token(), first.lease().token());
 }
 
 }  // namespace

@@ -39,9 +39,7 @@ Worker::StageEnd Worker::DownloadRetrying(TaskState& state, bool original, const
 // failing the attempt.
 Worker::StageEnd Worker::DownloadInto(TaskState& state, bool original, const fs::path& into, bool retry_unavailable) {
   v1::DownloadInputRequest request;
-  request.set_task_id(state.task.task_id());
-  request.set_lease_token(state.task.lease_token());
-  request.set_job_id(state.task.job_id());
+  *request.mutable_lease() = state.task.lease();
   request.set_original(original);
   auto context = NewContext(std::chrono::minutes(10));
   auto reader = stub_->DownloadInput(context.get(), request);

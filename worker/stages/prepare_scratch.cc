@@ -25,7 +25,7 @@ Worker::StageEnd Worker::PrepareScratch(TaskState& state) {
   }
   state.runner = runner->second;
   absl::StatusOr<std::unique_ptr<TaskScratchDir>> scratch = TaskScratchDir::Create(
-      options_.scratch_root, absl::StrCat(state.task.task_id(), "-", RandomSuffix()), options_.keep_scratch);
+      options_.scratch_root, absl::StrCat(state.task.lease().task_id(), "-", RandomSuffix()), options_.keep_scratch);
   if (!scratch.ok()) return Fail(state, scratch.status(), /*permanent=*/false);
   state.scratch = *std::move(scratch);
   std::error_code ec;

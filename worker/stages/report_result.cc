@@ -21,10 +21,7 @@ grpc::Status Worker::SendCompletion(TaskState& state, const std::vector<std::str
   auto writer = stub_->Complete(rpc.get(), &response);
   v1::CompleteRequest message;
   v1::CompleteHeader* header = message.mutable_header();
-  header->set_task_id(state.task.task_id());
-  header->set_lease_token(state.task.lease_token());
-  header->set_worker_id(options_.worker_id);
-  header->set_job_id(state.task.job_id());
+  *header->mutable_lease() = state.task.lease();
   header->mutable_result()->set_ok(!output.job_failed);
   header->mutable_result()->set_summary(SafeText(output.summary));
   header->mutable_result()->set_files_total(output.files_total);

@@ -7,8 +7,8 @@ namespace fs = std::filesystem;
 
 Worker::StageEnd Worker::RunRole(TaskState& state) {
   if (state.execution.given_back()) return TaskOutcome::kGivenBack;
-  TaskContext context{.job_id = state.task.job_id(),
-                      .task_id = state.task.task_id(),
+  TaskContext context{.job_id = state.task.lease().job_id(),
+                      .task_id = state.task.lease().task_id(),
                       .spec = state.task.spec(),
                       .input_root = state.input_root,
                       .original_root = state.original_root,

@@ -100,7 +100,7 @@ class DashboardApiTest : public ServerTest {
     std::optional<v1::Task> validate = Lease(*workers_, "validator", 5000);
     EXPECT_TRUE(validate.has_value());
     if (validate) {
-      EXPECT_EQ(validate->job_id(), job_id);
+      EXPECT_EQ(validate->lease().job_id(), job_id);
       EXPECT_TRUE(Complete(*workers_, *validate, validation.dump(), {{v1::ARTIFACT_KIND_BUILD_LOG, BuildLog(job_id)}},
                            &response).ok());
     }

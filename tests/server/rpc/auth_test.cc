@@ -80,7 +80,7 @@ class AuthTest : public ServerTest {
     EXPECT_TRUE(task.has_value());
     if (task) {
       v1::CompleteResponse response;
-      EXPECT_TRUE(Complete(*workers_, *task, TranslationReport(task->job_id(), 1),
+      EXPECT_TRUE(Complete(*workers_, *task, TranslationReport(task->lease().job_id(), 1),
                            {{v1::ARTIFACT_KIND_TRANSLATED_TREE, "tree"}, {v1::ARTIFACT_KIND_PATCH, "patch"}}, &response)
                       .ok());
     }
@@ -250,18 +250,14 @@ std::vector<std::pair<std::string, grpc::Status>> CallEveryWorkerRpc(v1::WorkerS
   {
     grpc::ClientContext context;
     v1::FailTaskRequest request;
-    request.set_task_id(task.task_id());
-    request.set_lease_token(task.lease_token());
-    request.set_job_id(task.job_id());
+    *request.mutable_lease() = task.lease();
     v1::FailTaskResponse response;
     results.emplace_back("FailTask", stub.FailTask(&context, request, &response));
   }
   {
     grpc::ClientContext context;
     v1::ReportProgressRequest request;
-    request.set_task_id(task.task_id());
-    request.set_lease_token(task.lease_token());
-    request.set_job_id(task.job_id());
+    *request.mutable_lease() = task.lease();
     v1::ReportProgressResponse response;
     results.emplace_back("ReportProgress", stub.ReportProgress(&context, request, &response));
   }
@@ -287,7 +283,7 @@ TEST_F(AuthTest, WorkerServiceRefusesCallersWithoutWorkerCredential) {
   // The real worker still holds its lease and can finish: nothing the impostors did counted.
   EXPECT_TRUE(Heartbeat(*workers_, *task).ok());
   v1::CompleteResponse response;
-  ASSERT_TRUE(Complete(*workers_, *task, TranslationReport(task->job_id(), 1), {}, &response).ok());
+  ASSERT_TRUE(Complete(*workers_, *task, TranslationReport(task->lease().job_id(), 1), {}, &response).ok());
   EXPECT_TRUE(response.accepted());
 
   // A worker credential is not a team token either.

@@ -28,7 +28,7 @@ class MigrationServiceTest : public ServerTest {
     EXPECT_TRUE(task.has_value());
     if (!task) return {};
     v1::CompleteResponse response;
-    grpc::Status status = Complete(*workers_, *task, TranslationReport(task->job_id(), files),
+    grpc::Status status = Complete(*workers_, *task, TranslationReport(task->lease().job_id(), files),
                                    {{v1::ARTIFACT_KIND_TRANSLATED_TREE, tree}, {v1::ARTIFACT_KIND_PATCH, patch}},
                                    &response);
     EXPECT_TRUE(status.ok()) << status.error_message();
@@ -163,13 +163,11 @@ TEST_F(MigrationServiceTest, FullFlowReportArtifactsAndWatch) {
   ASSERT_TRUE(Register(*workers_, "w1").ok());
   std::optional<v1::Task> task = Lease(*workers_, "w1", 2000);
   ASSERT_TRUE(task.has_value());
-  EXPECT_EQ(task->job_id(), job.id());
+  EXPECT_EQ(task->lease().job_id(), job.id());
   {
     grpc::ClientContext context;
     v1::ReportProgressRequest request;
-    request.set_task_id(task->task_id());
-    request.set_lease_token(task->lease_token());
-    request.set_job_id(task->job_id());
+    *request.mutable_lease() = task->lease();
     v1::JobEvent* event = request.add_events();
     event->mutable_file_progress()->set_path("src/scale.cu");
     event->mutable_file_progress()->set_done(1);

@@ -128,7 +128,7 @@ TEST_F(ReplicaSetTest, AJobSubmittedThroughBIsRunByAWorkerOfAndEitherServerAnswe
   const std::string id = submitted.job.id();
   std::optional<v1::Task> task = leased.get();
   ASSERT_TRUE(task.has_value()) << "the worker on A was not handed the job submitted through B";
-  EXPECT_EQ(task->job_id(), id);
+  EXPECT_EQ(task->lease().job_id(), id);
 
   // B follows the job the worker of A runs, from the first event to the last.
   grpc::Status watch_b;
@@ -216,11 +216,11 @@ TEST_F(ReplicaSetTest, AnExpiredLeaseIsRescuedOnceWithARescuerOnEachServer) {
   ASSERT_TRUE(second.has_value()) << "the expired lease was not rescued";
   EXPECT_EQ(second->attempt(), 2);
   v1::CompleteResponse completed;
-  ASSERT_TRUE(Complete(*workers_, *second, TranslationReport(second->job_id(), 1), {}, &completed).ok());
+  ASSERT_TRUE(Complete(*workers_, *second, TranslationReport(second->lease().job_id(), 1), {}, &completed).ok());
   EXPECT_TRUE(completed.accepted());
   grpc::ClientContext context;
   v1::GetJobRequest request;
-  request.set_job_id(second->job_id());
+  request.set_job_id(second->lease().job_id());
   v1::Job job;
   ASSERT_TRUE(api_b->GetJob(&context, request, &job).ok());
   EXPECT_EQ(job.state(), v1::JOB_STATE_SUCCEEDED);

@@ -33,9 +33,7 @@ std::optional<v1::Task> Lease(v1::WorkerService::Stub& stub, const std::string& 
 grpc::Status Heartbeat(v1::WorkerService::Stub& stub, const v1::Task& task) {
   grpc::ClientContext context;
   v1::HeartbeatRequest request;
-  request.set_task_id(task.task_id());
-  request.set_lease_token(task.lease_token());
-  request.set_job_id(task.job_id());
+  *request.mutable_lease() = task.lease();
   v1::HeartbeatResponse response;
   return stub.Heartbeat(&context, request, &response);
 }
@@ -43,9 +41,7 @@ grpc::Status Heartbeat(v1::WorkerService::Stub& stub, const v1::Task& task) {
 grpc::Status Download(v1::WorkerService::Stub& stub, const v1::Task& task, std::string* data, v1::ArtifactInfo* info) {
   grpc::ClientContext context;
   v1::DownloadInputRequest request;
-  request.set_task_id(task.task_id());
-  request.set_lease_token(task.lease_token());
-  request.set_job_id(task.job_id());
+  *request.mutable_lease() = task.lease();
   auto reader = stub.DownloadInput(&context, request);
   v1::ArtifactChunk chunk;
   data->clear();
@@ -83,10 +79,8 @@ grpc::Status CompleteSending(v1::WorkerService::Stub& stub, const v1::Task& task
   auto writer = stub.Complete(&context, response);
   v1::CompleteRequest message;
   v1::CompleteHeader* header = message.mutable_header();
-  header->set_task_id(task.task_id());
-  header->set_lease_token(task.lease_token());
-  header->set_job_id(task.job_id());
-  header->set_worker_id("test");
+  *header->mutable_lease() = task.lease();
+  header->mutable_lease()->set_worker_id("test");
   header->mutable_result()->set_ok(ok);
   header->mutable_result()->set_summary(ok ? "done" : "cannot translate");
   header->set_report_json(report_json);

@@ -46,7 +46,7 @@ class WorkerServiceTest : public ServerTest {
       std::this_thread::sleep_for(1500ms);
       if (Heartbeat(*workers_, task).error_code() == grpc::StatusCode::FAILED_PRECONDITION) return;
     }
-    FAIL() << "lease of task " << task.task_id() << " was never lost";
+    FAIL() << "lease of task " << task.lease().task_id() << " was never lost";
   }
 };
 
@@ -92,11 +92,11 @@ TEST_F(WorkerServiceTest, LongPollWakesWhenAJobArrives) {
   v1::Job job = SubmitGood("wake");
   poller.join();
   ASSERT_TRUE(task.has_value());
-  EXPECT_EQ(task->job_id(), job.id());
+  EXPECT_EQ(task->lease().job_id(), job.id());
   EXPECT_EQ(task->role(), v1::TASK_ROLE_TRANSLATE);
   EXPECT_EQ(task->attempt(), 1);
   EXPECT_EQ(task->spec().name(), "wake");
-  EXPECT_FALSE(task->lease_token().empty());
+  EXPECT_FALSE(task->lease().token().empty());
 }
 
 TEST_F(WorkerServiceTest, DownloadInputReturnsTheSubmittedArchive) {
@@ -111,7 +111,7 @@ TEST_F(WorkerServiceTest, DownloadInputReturnsTheSubmittedArchive) {
   EXPECT_EQ(info.sha256(), Sha256Hex(data));
 
   v1::Task wrong = *task;
-  wrong.set_lease_token("not-the-token");
+  wrong.mutable_lease()->set_token("not-the-token");
   EXPECT_EQ(Download(*workers_, wrong, &data).error_code(), grpc::StatusCode::FAILED_PRECONDITION);
 }
 
@@ -127,7 +127,7 @@ TEST_F(WorkerServiceTest, HeartbeatKeepsTheLeaseAndFailsOnceLost) {
   }
   WaitForLeaseLoss(*task);
   v1::Task wrong = *task;
-  wrong.set_lease_token("forged");
+  wrong.mutable_lease()->set_token("forged");
   EXPECT_EQ(Heartbeat(*workers_, wrong).error_code(), grpc::StatusCode::FAILED_PRECONDITION);
 }
 
@@ -164,10 +164,8 @@ TEST_F(WorkerServiceTest, ACompletionStreamTheWorkerAbandonsIsNotApplied) {
     auto writer = workers_->Complete(&context, &response);
     v1::CompleteRequest message;
     v1::CompleteHeader* header = message.mutable_header();
-    header->set_task_id(task->task_id());
-    header->set_lease_token(task->lease_token());
-    header->set_job_id(task->job_id());
-    header->set_worker_id("w1");
+    *header->mutable_lease() = task->lease();
+    header->mutable_lease()->set_worker_id("w1");
     header->mutable_result()->set_ok(true);
     header->set_report_json(TranslationReport(job.id(), 9));
     ASSERT_TRUE(writer->Write(message));
@@ -247,17 +245,15 @@ TEST_F(WorkerServiceTest, LateCompletionFromAWorkerThatLostItsLeaseIsIgnored) {
 
   std::optional<v1::Task> fast = Lease(*workers_, "fast", 3000);
   ASSERT_TRUE(fast.has_value());
-  EXPECT_EQ(fast->task_id(), slow->task_id());
+  EXPECT_EQ(fast->lease().task_id(), slow->lease().task_id());
   EXPECT_EQ(fast->attempt(), 2);
-  EXPECT_NE(fast->lease_token(), slow->lease_token());
+  EXPECT_NE(fast->lease().token(), slow->lease().token());
 
   // The slow worker's progress and completion arrive late and change nothing.
   {
     grpc::ClientContext context;
     v1::ReportProgressRequest request;
-    request.set_task_id(slow->task_id());
-    request.set_lease_token(slow->lease_token());
-    request.set_job_id(slow->job_id());
+    *request.mutable_lease() = slow->lease();
     request.add_events()->mutable_log()->set_message("late");
     v1::ReportProgressResponse response;
     ASSERT_TRUE(workers_->ReportProgress(&context, request, &response).ok());
@@ -294,9 +290,7 @@ TEST_F(WorkerServiceTest, FailTaskRetriesThenFailsTheJob) {
     EXPECT_EQ(task->attempt(), attempt);
     grpc::ClientContext context;
     v1::FailTaskRequest request;
-    request.set_task_id(task->task_id());
-    request.set_lease_token(task->lease_token());
-    request.set_job_id(task->job_id());
+    *request.mutable_lease() = task->lease();
     request.set_error("clang crashed on attempt " + std::to_string(attempt));
     v1::FailTaskResponse response;
     ASSERT_TRUE(workers_->FailTask(&context, request, &response).ok());
@@ -314,9 +308,7 @@ TEST_F(WorkerServiceTest, PermanentFailureFailsTheJobAtOnce) {
   ASSERT_TRUE(task.has_value());
   grpc::ClientContext context;
   v1::FailTaskRequest request;
-  request.set_task_id(task->task_id());
-  request.set_lease_token(task->lease_token());
-  request.set_job_id(task->job_id());
+  *request.mutable_lease() = task->lease();
   request.set_error("input archive is unusable");
   request.set_permanent(true);
   v1::FailTaskResponse response;
@@ -336,9 +328,9 @@ TEST_F(WorkerServiceTest, QueuedJobsSurviveAServerRestart) {
   for (int i = 0; i < 3; ++i) {
     std::optional<v1::Task> task = Lease(*workers_, "after-restart", 3000);
     ASSERT_TRUE(task.has_value());
-    leased.insert(task->job_id());
+    leased.insert(task->lease().job_id());
     v1::CompleteResponse response;
-    ASSERT_TRUE(Complete(*workers_, *task, TranslationReport(task->job_id(), 1), {}, &response).ok());
+    ASSERT_TRUE(Complete(*workers_, *task, TranslationReport(task->lease().job_id(), 1), {}, &response).ok());
     EXPECT_TRUE(response.accepted());
   }
   EXPECT_EQ(leased, std::set<std::string>(ids.begin(), ids.end()));
@@ -366,7 +358,7 @@ std::optional<v1::Task> ReachValidate(v1::MigrationService::Stub& api, v1::Worke
   EXPECT_TRUE(Register(workers, "t").ok());
   std::optional<v1::Task> translate = Lease(workers, "t", 2000);
   if (!translate) return std::nullopt;
-  return TranslateThenLeaseValidate(workers, *translate, TranslationReport(translate->job_id(), 1), "tree");
+  return TranslateThenLeaseValidate(workers, *translate, TranslationReport(translate->lease().job_id(), 1), "tree");
 }
 
 TEST_F(WorkerServiceTest, ValidateTaskGetsTheOriginalRepositoryAndTheTranslateStepsHints) {
@@ -380,7 +372,7 @@ TEST_F(WorkerServiceTest, ValidateTaskGetsTheOriginalRepositoryAndTheTranslateSt
   // The hint travels from the translate completion to the validate task's payload (the worker decides it).
   const std::string tree = "translated-tree-bytes";
   std::optional<v1::Task> validate = TranslateThenLeaseValidate(
-      *workers_, *translate, TranslationReport(translate->job_id(), 1), tree, /*managed_memory=*/true);
+      *workers_, *translate, TranslationReport(translate->lease().job_id(), 1), tree, /*managed_memory=*/true);
   ASSERT_TRUE(validate.has_value());
   EXPECT_EQ(validate->role(), v1::TASK_ROLE_VALIDATE);
   EXPECT_TRUE(validate->managed_memory_found());
@@ -390,9 +382,7 @@ TEST_F(WorkerServiceTest, ValidateTaskGetsTheOriginalRepositoryAndTheTranslateSt
   EXPECT_EQ(data, tree);  // the task's own input: the translated tree
   grpc::ClientContext context;
   v1::DownloadInputRequest request;
-  request.set_task_id(validate->task_id());
-  request.set_lease_token(validate->lease_token());
-  request.set_job_id(validate->job_id());
+  *request.mutable_lease() = validate->lease();
   request.set_original(true);
   auto reader = workers_->DownloadInput(&context, request);
   v1::ArtifactChunk chunk;
@@ -410,7 +400,7 @@ TEST_F(WorkerServiceTest, TheServerInterpretsNoRuleIdsOnlyTheWorkersHint) {
   ASSERT_TRUE(Register(*workers_, "t").ok());
   std::optional<v1::Task> translate = Lease(*workers_, "t", 2000);
   ASSERT_TRUE(translate.has_value());
-  nlohmann::json report = nlohmann::json::parse(TranslationReport(translate->job_id(), 1));
+  nlohmann::json report = nlohmann::json::parse(TranslationReport(translate->lease().job_id(), 1));
   report["findings"].push_back({{"rule_id", "HB404"}, {"severity", "warning"}, {"path", "src/f0.cu"}, {"line", 9},
                                 {"column", 3}, {"message", "cudaMallocManaged"}, {"fix", ""}, {"auto_fixed", false}});
   std::optional<v1::Task> validate = TranslateThenLeaseValidate(*workers_, *translate, report.dump(), "tree");
@@ -433,10 +423,10 @@ TEST_F(WorkerServiceTest, AFailedValidationFailsTheJobAndKeepsTheReport) {
   v1::CompleteResponse response;
   ASSERT_TRUE(Complete(*workers_, *validate, builds.dump(), {}, &response, /*ok=*/false).ok());
   EXPECT_TRUE(response.accepted());
-  v1::Job job = WaitForJob(validate->job_id(), [](const v1::Job& j) { return IsFinal(j.state()); }, 5s);
+  v1::Job job = WaitForJob(validate->lease().job_id(), [](const v1::Job& j) { return IsFinal(j.state()); }, 5s);
   EXPECT_EQ(job.state(), v1::JOB_STATE_FAILED);
 
-  v1::Report report = GetReport(validate->job_id());
+  v1::Report report = GetReport(validate->lease().job_id());
   EXPECT_EQ(report.state(), v1::JOB_STATE_FAILED);
   const nlohmann::json stored = nlohmann::json::parse(report.report_json());
   ASSERT_EQ(stored["builds"].size(), 2u);
@@ -457,10 +447,8 @@ TEST_F(WorkerServiceTest, HeartbeatAfterCancelTellsTheWorkerToStop) {
   auto heartbeat = [&](v1::HeartbeatResponse* response) {
     grpc::ClientContext context;
     v1::HeartbeatRequest request;
-    request.set_task_id(task->task_id());
-    request.set_lease_token(task->lease_token());
-    request.set_worker_id("w1");
-    request.set_job_id(task->job_id());
+    *request.mutable_lease() = task->lease();
+    request.mutable_lease()->set_worker_id("w1");
     return workers_->Heartbeat(&context, request, response);
   };
   v1::HeartbeatResponse response;

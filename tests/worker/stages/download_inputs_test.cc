@@ -42,8 +42,8 @@ TEST_F(DownloadInputsTest, TheInputIsExtractedForTheRunnerUnderTheTasksLease) {
   EXPECT_EQ(seen_kernel, "__global__ void scale(float* x) { x[0] *= 2; }\n");
   const auto downloads = fake().downloads();
   ASSERT_EQ(downloads.size(), 1u) << "a translate task has no original tree to fetch";
-  EXPECT_EQ(downloads[0].task_id(), task_id);
-  EXPECT_EQ(downloads[0].lease_token(), fake().completions().at(0).header.lease_token());
+  EXPECT_EQ(downloads[0].lease().task_id(), task_id);
+  EXPECT_EQ(downloads[0].lease().token(), fake().completions().at(0).header.lease().token());
   EXPECT_FALSE(downloads[0].original());
 }
 
@@ -138,7 +138,7 @@ TEST_F(DownloadInputsTest, ValidateTasksGetTheTranslatedTreeAndTheOriginalOne) {
   ASSERT_EQ(downloads.size(), 2u);
   EXPECT_FALSE(downloads[0].original());
   EXPECT_TRUE(downloads[1].original());
-  EXPECT_EQ(downloads[1].lease_token(), downloads[0].lease_token());
+  EXPECT_EQ(downloads[1].lease().token(), downloads[0].lease().token());
 }
 
 TEST_F(DownloadInputsTest, ABadOriginalTreeFailsTheValidateTaskBeforeItsRunnerRuns) {

@@ -62,11 +62,11 @@ TEST_F(ReportResultTest, CompleteCarriesTheLeaseAndTheRunnersOutput) {
   const hipforge::testing::ReceivedCompletion& completion = completions[0];
   EXPECT_TRUE(completion.accepted);
   const v1::CompleteHeader& header = completion.header;
-  EXPECT_EQ(header.task_id(), task_id);
-  EXPECT_EQ(header.job_id(), runner.seen().job_id);
+  EXPECT_EQ(header.lease().task_id(), task_id);
+  EXPECT_EQ(header.lease().job_id(), runner.seen().job_id);
   ASSERT_FALSE(lease_while_running.empty());
-  EXPECT_EQ(header.lease_token(), lease_while_running);
-  EXPECT_EQ(header.worker_id(), "stage-test-worker");
+  EXPECT_EQ(header.lease().token(), lease_while_running);
+  EXPECT_EQ(header.lease().worker_id(), "stage-test-worker");
   EXPECT_TRUE(header.result().ok());
   EXPECT_EQ(header.result().summary(), "2 of 3 files translated");
   EXPECT_EQ(header.result().files_total(), 3);

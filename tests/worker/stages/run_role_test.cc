@@ -50,15 +50,15 @@ TEST_F(RunRoleTest, TheRunnerGetsItsTaskAndItsProgressReachesTheServerUnderTheLe
   EXPECT_EQ(*outcome, TaskOutcome::kCompleted);
   const SeenContext seen = runner.seen();
   EXPECT_EQ(seen.task_id, task_id);
-  EXPECT_EQ(seen.job_id, fake().completions().at(0).header.job_id());
+  EXPECT_EQ(seen.job_id, fake().completions().at(0).header.lease().job_id());
   EXPECT_EQ(seen.spec_name, "fake-1");
   EXPECT_TRUE(seen.managed_memory_found) << "the translate step's hint reaches the validate runner";
 
-  const std::string lease = fake().completions().at(0).header.lease_token();
+  const std::string lease = fake().completions().at(0).header.lease().token();
   int files = 0, steps = 0;
   for (const v1::ReportProgressRequest& request : fake().progress()) {
-    EXPECT_EQ(request.task_id(), task_id);
-    EXPECT_EQ(request.lease_token(), lease);
+    EXPECT_EQ(request.lease().task_id(), task_id);
+    EXPECT_EQ(request.lease().token(), lease);
     for (const v1::JobEvent& event : request.events()) {
       files += event.has_file_progress();
       steps += event.has_step();
@@ -81,9 +81,9 @@ TEST_F(RunRoleTest, HeartbeatsKeepTheLeaseWhileTheRunnerWorks) {
   const auto heartbeats = fake().heartbeats();
   EXPECT_GE(heartbeats.size(), 4u);
   for (const v1::HeartbeatRequest& heartbeat : heartbeats) {
-    EXPECT_EQ(heartbeat.task_id(), task_id);
-    EXPECT_EQ(heartbeat.lease_token(), fake().completions().at(0).header.lease_token());
-    EXPECT_EQ(heartbeat.worker_id(), "stage-test-worker");
+    EXPECT_EQ(heartbeat.lease().task_id(), task_id);
+    EXPECT_EQ(heartbeat.lease().token(), fake().completions().at(0).header.lease().token());
+    EXPECT_EQ(heartbeat.lease().worker_id(), "stage-test-worker");
   }
 }
 

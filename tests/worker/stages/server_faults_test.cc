@@ -53,7 +53,7 @@ TEST_F(ServerFaultTest, AFailTaskTheServerNeverTakesLeavesTheLeaseToRunOutAndThe
   ASSERT_TRUE(outcome.ok()) << outcome.status();
   EXPECT_EQ(*outcome, TaskOutcome::kCompleted);
   ASSERT_EQ(fake().completions().size(), 1u);
-  EXPECT_EQ(fake().completions()[0].header.task_id(), task_id);
+  EXPECT_EQ(fake().completions()[0].header.lease().task_id(), task_id);
   EXPECT_TRUE(fake().completions()[0].accepted);
   EXPECT_EQ(attempts.load(), 2);
 }
@@ -80,7 +80,7 @@ TEST_F(ServerFaultTest, HeartbeatsThatFailForAWhileKeepTheTaskGoingWhileTheLease
   EXPECT_TRUE(fake().completions()[0].accepted);
   EXPECT_TRUE(fake().failures().empty()) << fake().failures()[0].error();
   for (const v1::HeartbeatRequest& heartbeat : fake().heartbeats()) {
-    EXPECT_EQ(heartbeat.lease_token(), fake().completions()[0].header.lease_token());
+    EXPECT_EQ(heartbeat.lease().token(), fake().completions()[0].header.lease().token());
   }
 }
 
