@@ -88,6 +88,30 @@ TEST(BuildRootsTest, EachRootIsBuiltAFailingOneIsNamedAndTheOthersStillBuild) {
   EXPECT_THAT(none.failure, HasSubstr("build.roots"));
 }
 
+// The GPU host's CMake lives in a Python virtual environment on the worker's PATH only; in the sandbox a bare
+// `cmake` was looked up in the build's PATH and ggml's build failed "cannot run cmake" in 33 ms.
+TEST(TreeBuilderTest, TheWorkersCMakeRunsInTheSandboxWhereTheBuildsPathLacksIt) {
+  if (!fs::exists(DefaultBwrap())) GTEST_SKIP() << "no bubblewrap";
+  BoostProcessLauncher launcher;
+  if (!ProbeSandbox(launcher, DefaultBwrap()).ok()) GTEST_SKIP() << "bubblewrap cannot run here";
+  testing::ScratchDir dir("worker-cmake");
+  const fs::path tools = dir.path() / "venv/bin";
+  testing::WriteFile(tools / "cmake", "#!/bin/sh\necho \"venv cmake $*\" >> \"$(dirname \"$0\")/ran\"\n");
+  fs::permissions(tools / "cmake", fs::perms::owner_all);
+  testing::WriteFile(dir.path() / "src/CMakeLists.txt", "project(p)\n");
+  const std::string saved = std::getenv("PATH") ? std::getenv("PATH") : "";
+  setenv("PATH", (tools.string() + ":" + saved).c_str(), 1);
+  TreeBuilder builder(launcher, BuildToolchain{.hipcc = "/bin/true", .parallel_jobs = 1});
+  setenv("PATH", saved.c_str(), 1);
+  ExecutionContext context;
+  context.environment["PATH"] = "/usr/local/bin:/usr/bin:/bin";  // the job environment's
+  context.sandbox = SandboxSpec{.work_dir = dir.path()};
+  BuildOutcome outcome =
+      builder.Build({.source_dir = dir.path() / "src", .build_dir = dir.path() / "build", .arch = "gfx942"}, context);
+  EXPECT_TRUE(outcome.ok) << outcome.failure << "\n" << outcome.log;
+  EXPECT_THAT(testing::ReadFile(tools / "ran"), HasSubstr("venv cmake --build"));
+}
+
 }  // namespace
 }  // namespace hipforge::validate
 

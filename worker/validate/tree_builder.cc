@@ -83,7 +83,17 @@ std::string BuildLogExcerpt(const std::string& output, size_t max_bytes) {
 }
 
 TreeBuilder::TreeBuilder(ProcessLauncher& launcher, BuildToolchain toolchain, const std::atomic<bool>* cancelled)
-    : launcher_(launcher), toolchain_(std::move(toolchain)), cancelled_(cancelled) {}
+    : launcher_(launcher), toolchain_(std::move(toolchain)), cancelled_(cancelled) {
+  // On the host, the build tools are the worker's: a bare name is looked up in the sandbox, in the build's PATH
+  // (/usr/local/bin:/usr/bin:/bin), which lacks the GPU host's CMake (a Python virtual environment's). Unsandboxed,
+  // the spawn searched the worker's PATH, so ggml built without bubblewrap and failed with it ("cannot run cmake").
+  if (toolchain_.rootfs.empty()) {
+    for (fs::path* tool : {&toolchain_.cmake, &toolchain_.make}) {
+      if (tool->has_parent_path()) continue;
+      if (fs::path found = FindProgram(tool->string()); !found.empty()) *tool = found;
+    }
+  }
+}
 
 BuildSystem TreeBuilder::DetectBuildSystem(const fs::path& source_dir, const Manifest* manifest) {
   if (manifest != nullptr && manifest->build.system != BuildSystem::kAuto) return manifest->build.system;
