@@ -48,6 +48,7 @@ grpc::Status GrpcMigrationService::Submit(grpc::ServerContext* context, grpc::Se
   if (!header.ok()) return ToGrpc(header.status());
   absl::StatusOr<JobSpec> spec = FromProto(header->spec());
   if (!spec.ok()) return ToGrpc(spec.status());
+  spec->request_id = header->request_id();
   absl::StatusOr<Job> job = jobs_.Submit(*caller, *spec, stream.Chunks());
   if (!job.ok()) {
     spdlog::warn("[job=-] submit rejected from {}: {}", context->peer(), job.status().ToString());

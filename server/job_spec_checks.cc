@@ -59,6 +59,12 @@ absl::Status CheckJobSpec(const JobSpec& spec, const SpecLimits& limits) {
     return absl::InvalidArgumentError(absl::StrCat("job names ", spec.targets.size(), " targets; at most ",
                                                    limits.max_targets, " are allowed"));
   }
+  // Printed in logs and kept in an index: short, and nothing that needs quoting.
+  static const std::regex kRequestId("[A-Za-z0-9._:-]{1,128}");
+  if (!spec.request_id.empty() && !std::regex_match(spec.request_id, kRequestId)) {
+    return absl::InvalidArgumentError(absl::StrCat("submit request id must be 1-128 of [A-Za-z0-9._:-], got '",
+                                                   EscapeForMessage(spec.request_id.substr(0, 80)), "'"));
+  }
   if (spec.options_json.size() > limits.max_options_json_bytes) {
     return absl::InvalidArgumentError(absl::StrCat("job options are ", spec.options_json.size(), " bytes; at most ",
                                                    limits.max_options_json_bytes, " are allowed"));

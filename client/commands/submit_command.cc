@@ -33,6 +33,7 @@ struct SubmitOptions {
   std::string require = "none";  // with --wait: the least verdict that exits 0 (builds, behaviour_checked)
   std::optional<std::string> repository, branch, commit;  // override what git says
   bool no_git = false;
+  std::string request_id;  // empty: a random one (the library's)
 };
 
 absl::StatusOr<hipforge::v1::JobSpec> BuildSpec(const SubmitOptions& options, ProcessLauncher& launcher) {
@@ -162,7 +163,8 @@ int RunSubmit(CliContext& context, const SubmitOptions& options) {
                             options.compression == "gzip" ? ArchiveCompression::kGzip : ArchiveCompression::kZstd,
                             [&](const PackProgress& progress) {
                               if (!context.globals.quiet) display.Upload(progress);
-                            });
+                            },
+                            options.request_id);
   display.EndLine();
   if (!job.ok()) return context.Fail(job.status());
   context.out() << job->id() << "\n" << std::flush;
@@ -217,6 +219,10 @@ void AddSubmitCommand(CLI::App& app, CliContext& context) {
   command->add_option("--branch", options->branch, "Source branch (default: git's current branch)");
   command->add_option("--commit", options->commit, "Source commit id (default: git HEAD)");
   command->add_flag("--no-git", options->no_git, "Do not read repository, branch and commit from git");
+  command->add_option("--request-id", options->request_id,
+                      "This submission's id, the same on every retry of it (1-128 of A-Z a-z 0-9 . _ : -): a "
+                      "submit whose answer was lost, sent again with it, gets the job the first made "
+                      "(default: a random one; the CLI's own retries reuse it)");
   command->callback([&context, options] { context.exit_code = RunSubmit(context, *options); });
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <random>
@@ -136,21 +137,36 @@ void MigrationClient::SetDeadline(grpc::ClientContext& context) const {
   context.set_deadline(std::chrono::system_clock::now() + options_.rpc_timeout);
 }
 
+std::string NewSubmitRequestId() {
+  std::random_device random;
+  std::string id;
+  for (int i = 0; i < 4; ++i) {
+    char word[9];
+    std::snprintf(word, sizeof word, "%08x", static_cast<unsigned>(random()));
+    id += word;
+  }
+  return id;
+}
+
 absl::StatusOr<v1::Job> MigrationClient::Submit(const fs::path& repository, const v1::JobSpec& spec,
-                                                ArchiveCompression compression,
-                                                const UploadProgressCallback& progress) {
-  // An upload cut by its server's death is packed and sent again, whole, to the next server.
-  return WithFailover(server_count_, [&] { return SubmitOnce(repository, spec, compression, progress); });
+                                                ArchiveCompression compression, const UploadProgressCallback& progress,
+                                                const std::string& request_id) {
+  // An upload cut by its server's death is packed and sent again, whole, to the next server, with the same
+  // request id: if the first try's server stored the job before it died, the answer is that job.
+  const std::string id = request_id.empty() ? NewSubmitRequestId() : request_id;
+  return WithFailover(server_count_, [&] { return SubmitOnce(repository, spec, compression, progress, id); });
 }
 
 absl::StatusOr<v1::Job> MigrationClient::SubmitOnce(const fs::path& repository, const v1::JobSpec& spec,
                                                     ArchiveCompression compression,
-                                                    const UploadProgressCallback& progress) {
+                                                    const UploadProgressCallback& progress,
+                                                    const std::string& request_id) {
   grpc::ClientContext context;
   v1::Job job;
   std::unique_ptr<grpc::ClientWriterInterface<v1::SubmitRequest>> writer = stub_->Submit(&context, &job);
   v1::SubmitRequest header;
   header.mutable_header()->mutable_spec()->CopyFrom(spec);
+  header.mutable_header()->set_request_id(request_id);
   header.mutable_header()->set_format(compression == ArchiveCompression::kZstd ? v1::COMPRESSION_FORMAT_TAR_ZSTD
                                                                                 : v1::COMPRESSION_FORMAT_TAR_GZIP);
   bool stream_open = writer->Write(header);

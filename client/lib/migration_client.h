@@ -57,9 +57,12 @@ class MigrationClient {
   // Throws ConnectionSetupError when a certificate or key cannot be read.
   static std::unique_ptr<MigrationClient> Connect(const ClientOptions& options, ProcessLauncher& launcher);
 
-  // Packs `repository` (gitignore-aware, .git skipped) and streams it after the spec header.
+  // Packs `repository` (gitignore-aware, .git skipped) and streams it after the spec header. Every try carries
+  // `request_id` (empty: a new random one, NewSubmitRequestId), so one sent again after a lost answer returns the
+  // job the first made; a caller retrying by itself passes the same id each time.
   absl::StatusOr<hipforge::v1::Job> Submit(const std::filesystem::path& repository, const hipforge::v1::JobSpec& spec,
-                                           ArchiveCompression compression, const UploadProgressCallback& progress);
+                                           ArchiveCompression compression, const UploadProgressCallback& progress,
+                                           const std::string& request_id = {});
   absl::StatusOr<hipforge::v1::Job> GetJob(const std::string& job_id);
   // Follows the job's events until it reaches a final state, `on_event` returns false, or
   // `timeout` passes (DeadlineExceeded). Reconnects (resuming after the last sequence seen) when the
@@ -88,13 +91,16 @@ class MigrationClient {
   void SetDeadline(grpc::ClientContext& context) const;
   absl::StatusOr<hipforge::v1::Job> SubmitOnce(const std::filesystem::path& repository,
                                                const hipforge::v1::JobSpec& spec, ArchiveCompression compression,
-                                               const UploadProgressCallback& progress);
+                                               const UploadProgressCallback& progress, const std::string& request_id);
 
   std::unique_ptr<hipforge::v1::MigrationService::StubInterface> stub_;
   ClientOptions options_;
   ProcessLauncher& launcher_;
   int server_count_;
 };
+
+// A fresh SubmitHeader.request_id: 128 random bits as 32 hex digits.
+std::string NewSubmitRequestId();
 
 bool IsFinalState(hipforge::v1::JobState state);
 // "queued", "translating", ... (the proto name without the prefix, lower case).

@@ -59,6 +59,10 @@ struct JobSpec {
   // Files in the submitted archive, counted by the server as it checks the upload (JobService::Submit; never a
   // client's number). 0: not counted (jobs submitted before migration 0014).
   int input_files = 0;
+  // The client's id of this submission (SubmitHeader.request_id; empty: none). CreateJob with the id of a job of
+  // the same team returns that job and stores nothing, so a submission sent again after its answer was lost is one
+  // job. Written only: jobs read back leave it empty.
+  std::string request_id;
 };
 
 struct Job {

@@ -132,12 +132,15 @@ class PostgresJobStore final : public JobStore {
     for (const auto& [key, value] : spec.labels) labels[key] = value;
     return InTransaction<Job>([&](pqxx::transaction_base& tx) -> absl::StatusOr<Job> {
       const int64_t now = NowMicros();
-      RecordArtifact(tx, input, now);
-      const auto row = tx.exec_prepared1("insert_job", spec.name, spec.team, labels.dump(),
+      const auto rows = tx.exec_prepared("insert_job", spec.name, spec.team, labels.dump(),
                                          StringsToJson(spec.targets), spec.options_json, spec.validate,
                                          StringsToJson(spec.validate_capabilities), input.digest, now, spec.repository,
-                                         spec.branch, spec.commit, spec.input_files);
-      Job job = JobFromRow(row);
+                                         spec.branch, spec.commit, spec.input_files, spec.request_id);
+      if (rows.empty()) {  // the same submission again: the job its first try made, nothing else stored
+        return JobFromRow(tx.exec_prepared1("get_team_job_by_request", spec.team, spec.request_id));
+      }
+      Job job = JobFromRow(rows[0]);
+      RecordArtifact(tx, input, now);
       ArtifactRef attached = input;
       attached.role = input.role.empty() ? "input" : input.role;
       tx.exec_prepared("attach_artifact", job.id, attached.role, attached.digest);

@@ -266,6 +266,26 @@ TEST_F(CliAgainstServer, StatusCountsTheUploadedFilesAndNoRetryIsOneAttempt) {
   EXPECT_EQ(job.value("attempts", 0), 1) << json.out;
 }
 
+// A CI script that retries a submit (exit 2 with one server) gives the same --request-id each time: a try whose
+// answer was lost made the job, and the next try answers with it instead of making another (issue 27).
+TEST_F(CliAgainstServer, SubmitWithARequestIdItSentBeforeAnswersWithThatJob) {
+  ScratchDir repo("cli-request-id");
+  std::ofstream(repo.path() / "k.cu") << "__global__ void k(float* x) { x[threadIdx.x] = 1.0f; }\n";
+  const std::vector<std::string> submit = {"submit", repo.path().string(), "--no-git", "--translate-only",
+                                           "--request-id", "pipeline-981.job-3"};
+  auto first = Cli(submit);
+  ASSERT_EQ(first.exit_code, kExitOk) << first.err;
+  auto again = Cli(submit);
+  ASSERT_EQ(again.exit_code, kExitOk) << again.err;
+  EXPECT_EQ(again.out, first.out);
+  auto other = Cli({"submit", repo.path().string(), "--no-git", "--translate-only"});
+  ASSERT_EQ(other.exit_code, kExitOk) << other.err;
+  EXPECT_NE(other.out, first.out);
+  auto malformed = Cli({"submit", repo.path().string(), "--no-git", "--request-id", "has space"});
+  EXPECT_EQ(malformed.exit_code, kExitInputRejected) << malformed.err;
+  EXPECT_TRUE(Contains(malformed.err, "submit request id")) << malformed.err;
+}
+
 TEST_F(CliAgainstServer, UnknownJobsExitSix) {
   EXPECT_EQ(Cli({"status", "00000000-0000-0000-0000-000000000000"}).exit_code, kExitNotFound);
   EXPECT_EQ(Cli({"report", "00000000-0000-0000-0000-000000000000"}).exit_code, kExitNotFound);

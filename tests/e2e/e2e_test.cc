@@ -312,7 +312,8 @@ bool ProcessGone(pid_t pid) {
 }
 
 // A client-library submitter for a server whose database goes away: a submit refused UNAVAILABLE is sent again
-// (200 ms later, for up to 90 s), as a script retrying migrate-cli's exit 2 would; any other error is recorded.
+// with its request id (200 ms later, for up to 90 s), as a script retrying migrate-cli's exit 2 with
+// --request-id would; any other error is recorded.
 class RetryingSubmitter {
  public:
   struct Submitted {
@@ -325,9 +326,11 @@ class RetryingSubmitter {
   void Submit(const fs::path& repo, const std::string& name, int cuda_files) {
     const auto started = std::chrono::steady_clock::now();
     ++uploading_;
+    const std::string request_id = client::NewSubmitRequestId();
     absl::StatusOr<v1::Job> job;
     for (;;) {
-      job = api_->Submit(repo, server::testing::TestSpec(name, "e2e"), ArchiveCompression::kZstd, nullptr);
+      job = api_->Submit(repo, server::testing::TestSpec(name, "e2e"), ArchiveCompression::kZstd, nullptr,
+                         request_id);
       if (job.ok() || job.status().code() != absl::StatusCode::kUnavailable ||
           std::chrono::steady_clock::now() - started > 90s) {
         break;

@@ -1,13 +1,24 @@
 -- Jobs, their artifacts and their task enqueueing. Times are bigint microseconds from the server clock.
 
 -- name: insert_job
+-- No row when the team already has a job of this submit request id ($14, '' for none): the submission was sent
+-- again after its answer was lost (get_team_job_by_request finds the job). A concurrent insert of the same id
+-- is waited for, then counts as there.
 INSERT INTO jobs (name, team, labels, targets, options, validate, validate_capabilities, input_digest,
-                  created_at, updated_at, repository, branch, commit_id, input_files)
+                  created_at, updated_at, repository, branch, commit_id, input_files, submit_request_id)
 VALUES ($1, $2, $3::jsonb, ARRAY(SELECT jsonb_array_elements_text($4::jsonb)), $5::jsonb, $6::boolean,
-        ARRAY(SELECT jsonb_array_elements_text($7::jsonb)), $8, ts($9), ts($9), $10, $11, $12, $13::integer)
+        ARRAY(SELECT jsonb_array_elements_text($7::jsonb)), $8, ts($9), ts($9), $10, $11, $12, $13::integer,
+        NULLIF($14, ''))
+ON CONFLICT (team, submit_request_id) WHERE submit_request_id IS NOT NULL DO NOTHING
 RETURNING id::text, name, team, labels::text, array_to_json(targets)::text, options::text, validate,
           array_to_json(validate_capabilities)::text, state, input_digest, error_message,
           micros(created_at), micros(updated_at), seq, repository, branch, commit_id, input_files
+
+-- name: get_team_job_by_request
+SELECT id::text, name, team, labels::text, array_to_json(targets)::text, options::text, validate,
+       array_to_json(validate_capabilities)::text, state, input_digest, error_message,
+       micros(created_at), micros(updated_at), seq, repository, branch, commit_id, input_files
+FROM jobs WHERE team = $1 AND submit_request_id = $2
 
 -- name: get_job
 SELECT id::text, name, team, labels::text, array_to_json(targets)::text, options::text, validate,

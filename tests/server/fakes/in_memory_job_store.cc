@@ -94,9 +94,15 @@ absl::StatusOr<Job> InMemoryJobStore::CreateJob(const JobSpec& spec, const Artif
     return absl::InvalidArgumentError("job options are not a JSON object");
   }
   std::lock_guard lock(mutex_);
+  const std::pair<std::string, std::string> request{spec.team, spec.request_id};
+  if (!spec.request_id.empty()) {
+    if (auto found = submit_requests_.find(request); found != submit_requests_.end()) return jobs_[found->second];
+  }
   Job job;
   job.id = NewId();
   job.spec = spec;
+  job.spec.request_id.clear();  // written only, as in PostgreSQL
+  if (!spec.request_id.empty()) submit_requests_[request] = job.id;
   job.input_digest = input.digest;
   job.created_at = job.updated_at = clock_.Now();
   ArtifactRef attached = input;

@@ -10,6 +10,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -85,6 +86,7 @@ class InMemoryJobStore final : public JobStore {
   std::condition_variable events_changed_, work_changed_;
   int64_t next_id_ = 1, next_seq_ = 1, next_order_ = 1;
   std::map<std::string, Job> jobs_;
+  std::map<std::pair<std::string, std::string>, std::string> submit_requests_;  // (team, request id) -> job
   std::vector<Task> tasks_;
   std::vector<JobEvent> events_;
   std::map<std::string, WorkerInfo> workers_;

@@ -145,13 +145,14 @@ v1::JobSpec TestSpec(const std::string& name, const std::string& team, bool tran
 }
 
 SubmitOutcome SubmitArchive(v1::MigrationService::Stub& stub, const v1::JobSpec& spec, const std::string& archive,
-                            size_t chunk_bytes) {
+                            size_t chunk_bytes, const std::string& request_id) {
   SubmitOutcome outcome;
   grpc::ClientContext context;
   context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
   auto writer = stub.Submit(&context, &outcome.job);
   v1::SubmitRequest request;
   *request.mutable_header()->mutable_spec() = spec;
+  request.mutable_header()->set_request_id(request_id);
   bool ok = writer->Write(request);
   for (size_t offset = 0; ok && offset < archive.size(); offset += chunk_bytes) {
     request.Clear();

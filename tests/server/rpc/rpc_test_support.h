@@ -55,8 +55,9 @@ struct SubmitOutcome {
   grpc::Status status;
   v1::Job job;
 };
+// `request_id`: SubmitHeader.request_id ("" sends none).
 SubmitOutcome SubmitArchive(v1::MigrationService::Stub& stub, const v1::JobSpec& spec, const std::string& archive,
-                            size_t chunk_bytes = 64 << 10);
+                            size_t chunk_bytes = 64 << 10, const std::string& request_id = "");
 
 // Reads a whole artifact stream; the info message is returned through `info`.
 grpc::Status FetchAll(v1::MigrationService::Stub& stub, const std::string& job_id, v1::ArtifactKind kind,

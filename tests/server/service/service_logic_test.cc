@@ -256,6 +256,21 @@ TEST_F(ServiceLogicTest, ALeaseWithoutRolesUsesTheRegisteredOnesAndAnUnknownWork
   EXPECT_EQ(unknown.status().code(), absl::StatusCode::kNotFound);
 }
 
+// The fake keeps submit request ids as PostgreSQL does (store.JobStoreTest.CreateJobWithARequestIdItAlreadyHas...):
+// a team's repeated id is its first job, with one translate task; another team's is its own.
+TEST_F(ServiceLogicTest, TheFakeStoreAnswersARepeatedSubmitRequestIdWithItsJob) {
+  JobSpec spec{.name = "again", .team = "qa", .request_id = "ci-7"};
+  const ArtifactRef input{"input", std::string(64, 'a'), 10, "application/x-tar"};
+  absl::StatusOr<Job> first = store_.CreateJob(spec, input);
+  absl::StatusOr<Job> again = store_.CreateJob(spec, {"input", std::string(64, 'b'), 10, "application/x-tar"});
+  ASSERT_TRUE(first.ok() && again.ok());
+  EXPECT_EQ(again->id, first->id);
+  EXPECT_EQ(again->input_digest, input.digest);
+  EXPECT_EQ(store_.ListTasks(first->id)->size(), 1u);
+  spec.team = "ops";
+  EXPECT_NE(store_.CreateJob(spec, input)->id, first->id);
+}
+
 TEST_F(ServiceLogicTest, AnotherTeamsJobIsNotFoundLikeAnAbsentOne) {
   const Job job = NewJob(/*validate=*/false);
   const Caller other{.team = "ops", .scopes = {Scope::kRead, Scope::kCancel}, .token_id = "t2"};

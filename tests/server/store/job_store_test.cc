@@ -48,6 +48,52 @@ TEST_F(JobStoreTest, CreateAndGetJobRoundTripsSpec) {
   EXPECT_EQ((*artifacts)[0].media_type, "application/x-tar");
 }
 
+// A submission sent again after its answer was lost (issue 27): the same team and submit request id return the job
+// the first made, with nothing stored again (one translate task, one queued event); another team's id, or no id,
+// makes a job. Concurrent tries of one id make one job too.
+TEST_F(JobStoreTest, CreateJobWithARequestIdItAlreadyHasReturnsThatJob) {
+  JobSpec spec;
+  spec.name = "again";
+  spec.team = "hpc";
+  spec.request_id = "ci-1234.5:retry-safe";
+  auto first = store_->CreateJob(spec, FakeInput("first.tar"));
+  ASSERT_TRUE(first.ok()) << first.status();
+  auto second = store_->CreateJob(spec, FakeInput("second.tar"));
+  ASSERT_TRUE(second.ok()) << second.status();
+  EXPECT_EQ(second->id, first->id);
+  EXPECT_EQ(second->input_digest, first->input_digest) << "the first try's input stays the job's";
+  auto tasks = store_->ListTasks(first->id);
+  ASSERT_TRUE(tasks.ok()) << tasks.status();
+  EXPECT_EQ(tasks->size(), 1u);
+  auto events = store_->ListEventsSince(first->id, 0);
+  ASSERT_TRUE(events.ok()) << events.status();
+  EXPECT_EQ(events->size(), 1u);
+  EXPECT_EQ(QueryScalar("SELECT count(*) FROM jobs"), "1");
+
+  JobSpec other_team = spec;
+  other_team.team = "cpu";
+  auto other = store_->CreateJob(other_team, FakeInput("first.tar"));
+  ASSERT_TRUE(other.ok()) << other.status();
+  EXPECT_NE(other->id, first->id);
+  JobSpec no_id = spec;
+  no_id.request_id.clear();
+  EXPECT_NE(store_->CreateJob(no_id, FakeInput("first.tar"))->id, store_->CreateJob(no_id, FakeInput("first.tar"))->id);
+
+  spec.request_id = "raced";
+  std::vector<std::future<absl::StatusOr<Job>>> tries;
+  for (int i = 0; i < 4; ++i) {
+    tries.push_back(std::async(std::launch::async, [&] { return store_->CreateJob(spec, FakeInput("raced.tar")); }));
+  }
+  std::set<std::string> ids;
+  for (auto& attempt : tries) {
+    absl::StatusOr<Job> job = attempt.get();
+    ASSERT_TRUE(job.ok()) << job.status();
+    ids.insert(job->id);
+  }
+  EXPECT_EQ(ids.size(), 1u);
+  EXPECT_EQ(QueryScalar("SELECT count(*) FROM jobs WHERE submit_request_id = 'raced'"), "1");
+}
+
 TEST_F(JobStoreTest, UnknownOrMalformedJobIdIsNotFound) {
   EXPECT_EQ(store_->GetJob("7d9c1a8e-0000-4000-8000-000000000000").status().code(), absl::StatusCode::kNotFound);
   EXPECT_EQ(store_->GetJob("../../etc").status().code(), absl::StatusCode::kNotFound);
