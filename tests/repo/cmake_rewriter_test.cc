@@ -284,6 +284,12 @@ TEST_F(CMakeRewriterTest, CudaCompilerRunByTheProjectIsTheHipCompiler) {
   EXPECT_NE(out.find("${CMAKE_CUDA_COMPILER_VERSION}"), std::string::npos) << out;  // a longer name: not this one
   EXPECT_EQ(out.find("${CMAKE_CUDA_COMPILER}"), std::string::npos) << out;
   EXPECT_FALSE(HasManualNote("CUDA compiler"));
+  // Its host compiler (ggml appends `-ccbin ${CMAKE_CUDA_HOST_COMPILER}` unless it is empty): the block's empty one.
+  const std::string host = Rewrite("enable_language(CUDA)\nif(NOT CMAKE_CUDA_HOST_COMPILER STREQUAL \"\")\n"
+                                   "  list(APPEND C -ccbin ${CMAKE_CUDA_HOST_COMPILER})\nendif()\n");
+  EXPECT_NE(host.find("if(NOT HIP_SOURCE_HOST_COMPILER STREQUAL \"\")"), std::string::npos) << host;
+  EXPECT_NE(host.find("-ccbin ${HIP_SOURCE_HOST_COMPILER}"), std::string::npos) << host;
+  EXPECT_NE(Module().find("set(HIP_SOURCE_HOST_COMPILER \"\" CACHE INTERNAL"), std::string::npos);
 }
 
 TEST_F(CMakeRewriterTest, UnrelatedFileUnchanged) {

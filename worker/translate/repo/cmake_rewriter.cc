@@ -15,6 +15,7 @@ namespace {
 
 constexpr const char* kHipLanguageVariable = "HIP_SOURCE_LANGUAGE";
 constexpr const char* kHipCompilerVariable = "HIP_SOURCE_COMPILER";
+constexpr const char* kHipHostCompilerVariable = "HIP_SOURCE_HOST_COMPILER";
 constexpr const char* kHipLanguageReference = "${HIP_SOURCE_LANGUAGE}";
 constexpr const char* kHipSourceMarker = "HIP_SOURCE ON";
 
@@ -109,6 +110,10 @@ ArgumentMapping MapArgumentReferences(std::string raw, bool in_condition, const 
   if (ReplaceIdentifier(mapped, "CUDA_NVCC_FLAGS", "CMAKE_HIP_FLAGS")) result.origins.insert(kRuleNvccFlags);
   for (const char* found : {"CUDA_FOUND", "CUDAToolkit_FOUND"}) ReplaceIdentifier(mapped, found, "hip_FOUND");
   for (const char* version : {"CUDA_VERSION", "CUDAToolkit_VERSION"}) ReplaceIdentifier(mapped, version, "hip_VERSION");
+  // nvcc's host compiler: HIP has none apart (clang compiles both sides; hipcc over nvcc takes nvcc's default), so
+  // the block defines it empty. Left undefined, ggml's `if(NOT CMAKE_CUDA_HOST_COMPILER STREQUAL "")` compares
+  // the name itself and appends a bare -ccbin to its compiler query.
+  ReplaceIdentifier(mapped, "CMAKE_CUDA_HOST_COMPILER", kHipHostCompilerVariable);
   if (in_condition) {
     ReplaceIdentifier(mapped, "CMAKE_CUDA_COMPILER", kHipLanguageVariable);
   } else {

@@ -3,8 +3,10 @@ include_guard(GLOBAL)
 # language needs hip-lang under <ROCm>/lib/cmake (ROCm installs and images); where it is missing
 # (Debian/Ubuntu multiarch packages) hipcc compiles the HIP sources as C++: configure with
 # -DCMAKE_CXX_COMPILER=hipcc there. Included twice, it does its work once. HIP_SOURCE_COMPILER (what the
-# project's ${CMAKE_CUDA_COMPILER} became) is a cache entry: directories beside this one see it too.
+# project's ${CMAKE_CUDA_COMPILER} became) is a cache entry: directories beside this one see it too; so is
+# HIP_SOURCE_HOST_COMPILER (${CMAKE_CUDA_HOST_COMPILER}), empty: no host compiler apart from it.
 if(NOT DEFINED HIP_SOURCE_LANGUAGE)
+  set(HIP_SOURCE_HOST_COMPILER "" CACHE INTERNAL "nvcc's -ccbin: none for HIP")
   if(NOT DEFINED CMAKE_HIP_ARCHITECTURES)
     set(CMAKE_HIP_ARCHITECTURES gfx90a gfx942 CACHE STRING "AMD GPU architectures")
   endif()
