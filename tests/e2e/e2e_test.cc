@@ -441,19 +441,20 @@ std::vector<int64_t> WatchedSequences(client::MigrationClient& api, const std::s
 }
 
 // issue 27 item 4 and its Done-when ("the same test with the embedded postmaster killed"): one server on its
-// embedded PostgreSQL with an in-process worker and a migrate-worker; 50 jobs submitted by two client-library
-// clients, a `migrate-cli submit --wait` and two watches following jobs; the postmaster is SIGKILLed once 36
-// submissions were accepted, during an upload of 6 MiB (translations running, jobs queued). The server restarts
+// embedded PostgreSQL with an in-process worker and a migrate-worker; 58 jobs submitted by two client-library
+// clients, a `migrate-cli submit --wait` and two watches following jobs; the postmaster is SIGKILLed once 52
+// submissions were accepted (so 50 or more jobs are in flight), during an upload of 6 MiB (translations running,
+// jobs queued). The server restarts
 // it, calls in between get UNAVAILABLE (never INTERNAL) and are retried (the submitters send a refused submit
 // again; the CLI, the watches and the workers ride over the gap by themselves), and every job ends succeeded with
 // one report: nothing lost, nothing submitted twice.
 TEST_F(EndToEndTest, EmbeddedPostmasterKilledServerRestartsItAndJobsFinish) {
-  constexpr int kJobs = 50;
-  constexpr size_t kKillAfter = 36;
+  constexpr int kJobs = 58;
+  constexpr size_t kKillAfter = 52;
   const auto test_started = std::chrono::steady_clock::now();
   ASSERT_NO_FATAL_FAILURE(StartServer(/*embedded=*/true, {"--local-workers", "1"}));
   StartWorker("w-ext");
-  // One CUDA file for most jobs (the suite's time goes to translating them); jobs 36-49 add 6 MiB of
+  // One CUDA file for most jobs (the suite's time goes to translating them); jobs 52-57 add 6 MiB of
   // incompressible data (an upload in flight at the kill), every tenth has 20 files (translations in flight).
   const fs::path example = fs::path(HIPFORGE_EXAMPLES_DIR) / "cuda-vector-stats";
   const fs::path small = temp_dir_ / "small";
@@ -484,7 +485,7 @@ TEST_F(EndToEndTest, EmbeddedPostmasterKilledServerRestartsItAndJobsFinish) {
         if (i % 10 == 9) {
           submitter.Submit(large, name, 20);
         } else {
-          submitter.Submit(i >= 36 ? heavy : small, name, 1);
+          submitter.Submit(i >= static_cast<int>(kKillAfter) ? heavy : small, name, 1);
         }
       }
     });
@@ -551,7 +552,7 @@ TEST_F(EndToEndTest, EmbeddedPostmasterKilledServerRestartsItAndJobsFinish) {
   EXPECT_EQ(cli.Wait(120s), 0) << cli.Log();
 
   std::map<grpc::StatusCode, int> codes = outage.get_job_codes;
-  std::cerr << kJobs + 1 << " jobs, at the kill:";
+  std::cerr << kJobs + 1 << " jobs, in flight at the kill:";
   for (const auto& [state, count] : states_at_kill) std::cerr << " " << count << " " << state;
   std::cerr << "; answered again after " << outage.answered_after.count() << " ms (GetJob UNAVAILABLE "
             << codes[grpc::StatusCode::UNAVAILABLE] << " times, migrate-cli status exit "
