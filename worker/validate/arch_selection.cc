@@ -21,6 +21,12 @@ int Stepping(const std::string& processor) {
 
 std::string TargetProcessor(const std::string& target) { return target.substr(0, target.find(':')); }
 
+std::string TargetDirectoryName(const std::string& target) {
+  std::string name = target;
+  std::replace(name.begin(), name.end(), ':', '-');
+  return name;
+}
+
 ArchChoice ChooseBuildArch(const std::string& requested, const std::vector<std::string>& toolchain_targets) {
   ArchChoice choice{.requested = requested};
   const std::string processor = TargetProcessor(requested);

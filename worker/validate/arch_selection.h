@@ -15,6 +15,10 @@ struct ArchChoice {
 // A target ID's processor: "gfx90a:xnack+" -> gfx90a, "sm_90:wave64" -> sm_90.
 std::string TargetProcessor(const std::string& target);
 
+// A directory name for a target ID: make cannot build below a path with ':' ("target pattern contains no '%'",
+// ggml's sm_90:wave64 build on the GPU host), so sm_90:wave64 -> sm_90-wave64, gfx90a:xnack+ -> gfx90a-xnack+.
+std::string TargetDirectoryName(const std::string& target);
+
 ArchChoice ChooseBuildArch(const std::string& requested, const std::vector<std::string>& toolchain_targets);
 
 // `toolchain_targets` plus the AMD GPU archs jobs ask for (Instinct, recent Radeon) that ChooseBuildArch

@@ -81,6 +81,24 @@ TEST_F(BuildArchsTest, TheManifestsBuildTimeoutBoundsEveryBuildStep) {
   }
 }
 
+// make cannot build below a path with ':': ggml's sm_90:wave64 build failed "target pattern contains no '%'".
+TEST_F(BuildArchsTest, ATargetIdWithFeaturesBuildsInADirectoryWithoutAColon) {
+  request_.requested_archs = {"gfx90a:xnack+"};
+  std::ofstream(request_.translated_tree / "Makefile") << "all:\n\thipcc -c main.cpp\n";
+  Validator::State& state = MakeState();
+  state.toolchains = {Toolchain{.name = "rocm-6.4", .probe = {.hip_version = "6.4.3", .offload_archs = {"gfx90a"}}}};
+  ASSERT_TRUE(MakeValidator().BuildArchs(state).ok());
+  ASSERT_FALSE(launcher_.specs.empty());
+  for (const ProcessSpec& spec : launcher_.specs) {
+    EXPECT_EQ(spec.working_directory.string().find(':'), std::string::npos) << spec.working_directory;
+    for (const std::string& arg : spec.argv) {
+      if (arg.rfind(state.work_dir.string(), 0) == 0) EXPECT_EQ(arg.find(':'), std::string::npos) << arg;
+    }
+  }
+  EXPECT_EQ(state.report.builds.at(0).arch, "gfx90a:xnack+");  // the report keeps the target ID
+  EXPECT_EQ(TargetDirectoryName("sm_90:wave64"), "sm_90-wave64");
+}
+
 TEST_F(BuildArchsTest, ACancelledJobBuildsNothing) {
   const std::atomic<bool> cancelled{true};
   request_.cancelled = &cancelled;

@@ -6,6 +6,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "worker/validate/arch_selection.h"
 #include "worker/validate/compiler_diagnostics.h"
 #include "worker/validate/job_environment.h"
 #include "worker/validate/source_map.h"
@@ -109,7 +110,9 @@ void Validator::BuildOne(State& state, ArchBuild& build) {
   const Toolchain& toolchain = *build.toolchain;
   const std::string& arch = build.result.arch;
   // Per toolchain and arch: the same arch may be built by two toolchains for two requests.
-  const fs::path arch_dir = state.work_dir / (state.toolchains.size() > 1 ? toolchain.name + "-" + arch : arch);
+  const std::string arch_name = TargetDirectoryName(arch);
+  const fs::path arch_dir =
+      state.work_dir / (state.toolchains.size() > 1 ? toolchain.name + "-" + arch_name : arch_name);
   build.source_dir = arch_dir / "src";
   build.build_dir = arch_dir / "build";
   if (auto copied = CopyTree(request.translated_tree, build.source_dir); !copied.ok()) {

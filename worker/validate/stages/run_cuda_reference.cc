@@ -76,7 +76,7 @@ absl::Status Validator::BuildCudaReference(State& state) {
   const std::string arch = TargetProcessor(hip->result.arch);  // sm_90:wave64 is a HIP-side mode of sm_90
   auto cuda = std::make_unique<CudaReference>();
   cuda->arch = arch;
-  const fs::path dir = state.work_dir / ("cuda-" + arch);
+  const fs::path dir = state.work_dir / ("cuda-" + TargetDirectoryName(arch));
   cuda->source_dir = dir / "src";
   cuda->build_dir = dir / "build";
   if (absl::Status copied = CopyTree(original, cuda->source_dir); !copied.ok()) {
