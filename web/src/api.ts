@@ -1,4 +1,6 @@
 // The dashboard's view of /api/v1 (docs/dashboard.md): every call sends the session's bearer token.
+import type { Answer, ApiPath, ErrorAnswer, JobEvent, StreamEnd } from './api-types';
+
 const TOKEN_KEY = 'hipforge.token';
 
 export function takeTokenFromFragment(): void {
@@ -39,9 +41,8 @@ export async function checkToken(value: string): Promise<string | null> {
   try {
     const response = await fetch('/api/v1/teams', { headers: { authorization: `Bearer ${value.trim()}` } });
     if (response.ok) return null;
-    const body = await response.json().catch(() => ({}));
-    return tokenProblem(response.status, body?.error?.message ?? response.statusText)
-      ?? `The server answered ${response.status}: ${body?.error?.message ?? response.statusText}`;
+    const message = await errorMessage(response);
+    return tokenProblem(response.status, message) ?? `The server answered ${response.status}: ${message}`;
   } catch (e) {
     return `The server could not be reached: ${String((e as Error).message ?? e)}`;
   }
@@ -51,14 +52,22 @@ export class ApiError extends Error {
   constructor(public status: number, message: string) { super(message); }
 }
 
-export async function get<T = any>(path: string, params: Record<string, string | number | undefined> = {}): Promise<T> {
+// A refused answer's message ({"error": {"message"}}), else the status text.
+async function errorMessage(response: Response): Promise<string> {
+  const body = await response.json().catch(() => null) as Partial<ErrorAnswer> | null;
+  return body?.error?.message ?? response.statusText;
+}
+
+// The answer's type follows from the path (api-types.ts, Answer): get(`jobs/${id}/tests`) is a TestsAnswer.
+export async function get<P extends ApiPath>(path: P, params: Record<string, string | number | undefined> = {}): Promise<Answer<P>> {
   const query = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') query.set(k, String(v));
   const url = `/api/v1/${path}${query.toString() ? '?' + query : ''}`;
   const response = await fetch(url, { headers: { authorization: `Bearer ${token() ?? ''}` } });
-  const body = await response.json().catch(() => ({}));
-  if (!response.ok) throw new ApiError(response.status, body?.error?.message ?? response.statusText);
-  return body as T;
+  const body: unknown = await response.json().catch(() => ({}));
+  if (!response.ok) throw new ApiError(response.status, (body as Partial<ErrorAnswer>)?.error?.message ?? response.statusText);
+  // The wire JSON is taken to be what docs/dashboard.md says (the server's tests hold it to that).
+  return body as Answer<P>;
 }
 
 // Saves `body` as a file (a download the browser names `name`).
@@ -78,16 +87,18 @@ export function saveFile(name: string, body: string | Blob, type = 'application/
 // the name the server gives it (Content-Disposition), else `name`.
 export async function download(path: string, name: string): Promise<void> {
   const response = await fetch(`/api/v1/${path}`, { headers: { authorization: `Bearer ${token() ?? ''}` } });
-  if (!response.ok) {
-    const body = await response.json().catch(() => ({}));
-    throw new ApiError(response.status, body?.error?.message ?? response.statusText);
-  }
+  if (!response.ok) throw new ApiError(response.status, await errorMessage(response));
   const given = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '');
   saveFile(given ? given[1] : name, await response.blob());
 }
 
+export interface WatchHandlers {
+  event: (kind: string, data: JobEvent) => void;  // kind: state, file, step, log, task
+  end: (data: StreamEnd) => void;                 // the job is final; the stream closes
+}
+
 // Server-Sent Events over fetch (EventSource cannot send an authorization header).
-export async function watch(jobId: string, onEvent: (kind: string, data: any) => void, signal: AbortSignal) {
+export async function watch(jobId: string, on: WatchHandlers, signal: AbortSignal) {
   const response = await fetch(`/api/v1/jobs/${jobId}/events`, {
     headers: { authorization: `Bearer ${token() ?? ''}` }, signal });
   if (!response.ok || !response.body) return;
@@ -106,7 +117,9 @@ export async function watch(jobId: string, onEvent: (kind: string, data: any) =>
         if (line.startsWith('event: ')) kind = line.slice(7);
         else if (line.startsWith('data: ')) data += line.slice(6);
       }
-      if (data) onEvent(kind, JSON.parse(data));
+      if (!data) continue;
+      if (kind === 'end') on.end(JSON.parse(data) as StreamEnd);
+      else on.event(kind, JSON.parse(data) as JobEvent);
     }
   }
 }

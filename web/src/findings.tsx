@@ -2,19 +2,21 @@
 import { useEffect, useState } from 'preact/hooks';
 import { get, saveFile, short } from './api';
 import { bucketsFor, changeLabel, contextAround, filePatch, filtersToQuery, type FindingFilters } from './model';
-import { Badge, Gate, Loading, VerdictBadge, link, useData, type Json } from './ui';
+import type { DashboardFinding, FindingsAnswer, PatchHunk, RuleCount } from './api-types';
+import { Badge, Gate, Loading, VerdictBadge, link, useData } from './ui';
 
 // One request per (job, file) for the patch hunks, however many findings the file has.
-const patchCache = new Map<string, Promise<Json[]>>();
-export function hunksOf(jobId: string, path: string): Promise<Json[]> {
+const patchCache = new Map<string, Promise<PatchHunk[]>>();
+export function hunksOf(jobId: string, path: string): Promise<PatchHunk[]> {
   const key = `${jobId}\n${path}`;
-  if (!patchCache.has(key)) patchCache.set(key, get(`jobs/${jobId}/patch`, { path }).then((p) => p.hunks, () => []));
+  if (!patchCache.has(key)) patchCache.set(key, get(`jobs/${jobId}/patch`, { path }).then((p) => p.hunks, (): PatchHunk[] => []));
   return patchCache.get(key)!;
 }
 
 // The finding's own lines: the CUDA line and the HIP lines that replace it, two lines either side at most.
-function Context({ finding, patchJob }: { finding: Json; patchJob?: string }) {
-  const [hunks, setHunks] = useState<Json[] | undefined>(undefined);
+// `patchJob`: the job whose patch holds the finding's lines (null: a list of fixed findings without a compared job).
+function Context({ finding, patchJob }: { finding: DashboardFinding; patchJob?: string | null }) {
+  const [hunks, setHunks] = useState<PatchHunk[] | undefined>(undefined);
   useEffect(() => {
     let live = true;
     if (patchJob && finding.path) hunksOf(patchJob, finding.path).then((h) => live && setHunks(h));
@@ -31,7 +33,9 @@ function Context({ finding, patchJob }: { finding: Json; patchJob?: string }) {
     {hunks && <span class="muted small">line unchanged by the translation</span>}</div>;
 }
 
-function FindingItem({ f, listChange, patchJob, onPath }: { f: Json; listChange?: string; patchJob?: string; onPath?: (p: string) => void }) {
+function FindingItem({ f, listChange, patchJob, onPath }: {
+  f: DashboardFinding; listChange?: string; patchJob?: string | null; onPath?: (p: string) => void;
+}) {
   const change = changeLabel(listChange, f);
   const where = `${f.path || '(repository)'}${f.line ? `:${f.line}` : ''}`;
   return (
@@ -57,16 +61,16 @@ function FindingItem({ f, listChange, patchJob, onPath }: { f: Json; listChange?
 // One filter's findings, a page of 100 at a time. `listChange` says how the list relates to the compared job
 // (a list of fixed findings holds the compared job's findings: their context comes from that job's patch).
 export function FindingPages({ jobId, params, listChange, onLoaded, onPath, testid }: {
-  jobId: string; params: Record<string, string>; listChange?: string; onLoaded?: (f: Json[]) => void;
+  jobId: string; params: Record<string, string>; listChange?: string; onLoaded?: (f: DashboardFinding[]) => void;
   onPath?: (p: string) => void; testid?: string;
 }) {
   const key = JSON.stringify(params);
   const first = useData(() => get(`jobs/${jobId}/findings`, { ...params, page_size: 100 }), [jobId, key]);
-  const [more, setMore] = useState<Json[]>([]);
+  const [more, setMore] = useState<FindingsAnswer[]>([]);
   useEffect(() => { setMore([]); if (first.data) onLoaded?.(first.data.findings); }, [first.data]);
   if (!first.data) return <Loading error={first.error} />;
   const pages = [first.data, ...more];
-  const findings: Json[] = pages.flatMap((p) => p.findings);
+  const findings = pages.flatMap((p) => p.findings);
   const next = pages[pages.length - 1].next_page_token;
   const patchJob = params.change === 'fixed' ? first.data.compared_with : jobId;
   const loadMore = async () => {
@@ -83,7 +87,7 @@ export function FindingPages({ jobId, params, listChange, onLoaded, onPath, test
   );
 }
 
-function RuleTable({ rules, onRule }: { rules: Json[]; onRule: (r: string) => void }) {
+function RuleTable({ rules, onRule }: { rules: RuleCount[]; onRule: (r: string) => void }) {
   return (
     <table data-testid="rules" class="compact">
       <thead><tr><th>rule</th><th>severity</th><th class="num">findings</th><th class="num">need a person</th>
@@ -101,7 +105,7 @@ function RuleTable({ rules, onRule }: { rules: Json[]; onRule: (r: string) => vo
   );
 }
 
-function FilterBar({ filters, rules, paths, set }: { filters: FindingFilters; rules: Json[]; paths: string[]; set: (f: FindingFilters) => void }) {
+function FilterBar({ filters, rules, paths, set }: { filters: FindingFilters; rules: RuleCount[]; paths: string[]; set: (f: FindingFilters) => void }) {
   const inactive = rules.reduce((n, r) => n + (r.inactive ?? 0), 0);
   const select = (testid: string, value: string | undefined, options: [string, string][], on: (v: string) => void) =>
     <select data-testid={testid} value={value ?? ''} onChange={(e) => on((e.target as HTMLSelectElement).value)}>
@@ -127,7 +131,7 @@ function FilterBar({ filters, rules, paths, set }: { filters: FindingFilters; ru
 }
 
 // Inactive findings are hidden by default; the page says how many, and how to see them.
-function InactiveNote({ rules, filters, set }: { rules: Json[]; filters: FindingFilters; set: (f: FindingFilters) => void }) {
+function InactiveNote({ rules, filters, set }: { rules: RuleCount[]; filters: FindingFilters; set: (f: FindingFilters) => void }) {
   const count = rules.reduce((n, r) => n + (r.inactive ?? 0), 0);
   if (count === 0 || filters.inactive) return null;
   return <p class="muted" data-testid="inactive-hidden" data-count={count}>{count} finding(s) in code the build does not compile
@@ -139,7 +143,7 @@ export function Findings({ id, filters }: { id: string; filters: FindingFilters 
   const rules = useData(() => get(`jobs/${id}/findings/rules`), [id]);
   const [paths, setPaths] = useState<string[]>([]);
   const set = (f: FindingFilters) => { location.hash = link('job', id, 'findings') + filtersToQuery(f); };
-  const seen = (list: Json[]) => setPaths((p) => [...new Set([...p, ...list.map((f) => f.path).filter(Boolean)])].sort());
+  const seen = (list: DashboardFinding[]) => setPaths((p) => [...new Set([...p, ...list.map((f) => f.path).filter(Boolean)])].sort());
   if (!rules.data) return <Loading error={rules.error} />;
   const options = filters.path && !paths.includes(filters.path) ? [...paths, filters.path] : paths;
   const savePatch = async () => filters.path && saveFile(`${filters.path.replace(/[\/\\]/g, '_')}.patch`,
@@ -177,7 +181,7 @@ function UnchangedList({ base, head, count }: { base: string; head: string; coun
 export function Compare({ base, head }: { base: string; head: string }) {
   const { data, error } = useData(() => get('compare', { base, head }), [base, head]);
   if (!data) return <Loading error={error} />;
-  const card = (testid: string, value: Json, label: string) =>
+  const card = (testid: string, value: string | number, label: string) =>
     <div class="card"><div class="value" data-testid={testid}>{value}</div><div class="label">{label}</div></div>;
   return (
     <section>
@@ -193,7 +197,7 @@ export function Compare({ base, head }: { base: string; head: string }) {
         <div class="card"><div class="value"><Gate gate={data.base.summary.gate} /> → <Gate gate={data.head.summary.gate} /></div><div class="label">gate</div></div>
       </div>
       <table data-testid="compare-rules" class="compact"><thead><tr><th>rule</th><th class="num">fixed</th><th class="num">new</th><th class="num">unchanged</th></tr></thead>
-        <tbody>{data.rules.map((r: Json) => <tr><td><a href={link('rule', r.rule_id)}>{r.rule_id}</a></td><td class="num">{r.fixed}</td>
+        <tbody>{data.rules.map((r) => <tr><td><a href={link('rule', r.rule_id)}>{r.rule_id}</a></td><td class="num">{r.fixed}</td>
           <td class="num">{r.new}</td><td class="num">{r.unchanged}</td></tr>)}</tbody></table>
       <h3>Fixed: in {short(base)}, gone in {short(head)}</h3>
       <FindingPages jobId={head} params={{ change: 'fixed', since: base }} listChange="fixed" testid="fixed-list" />

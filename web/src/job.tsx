@@ -4,9 +4,10 @@ import { useEffect, useState } from 'preact/hooks';
 import { FINAL, download, get, short, stateName, watch } from './api';
 import { ChartView } from './charts';
 import { downloadsOf, gateSourceWords, libraryOf, progressLine, verdictOf } from './model';
-import { Badge, Gate, Loading, link, num, useData, type Json } from './ui';
+import type { DashboardBuild, Gate as GateAnswer, JobAnswer, KernelResource, Report } from './api-types';
+import { Badge, Gate, Loading, link, num, useData } from './ui';
 
-function VerdictPanel({ job }: { job: Json }) {
+function VerdictPanel({ job }: { job: JobAnswer }) {
   const v = verdictOf(job);
   const s = job.summary;
   const findings = (query: string) => link('job', job.id, 'findings') + query;
@@ -23,7 +24,7 @@ function VerdictPanel({ job }: { job: Json }) {
   );
 }
 
-function Downloads({ job }: { job: Json }) {
+function Downloads({ job }: { job: JobAnswer }) {
   const [error, setError] = useState('');
   const save = (path: string, name: string) => download(path, name).then(() => setError(''), (e) => setError(String(e.message ?? e)));
   const files = downloadsOf(job);
@@ -42,7 +43,7 @@ function Downloads({ job }: { job: Json }) {
 }
 
 // Every condition is shown; those the gate's definition does not require are marked so (the gate ignores them).
-function GatePanel({ gate }: { gate: Json }) {
+function GatePanel({ gate }: { gate: GateAnswer }) {
   const definition = gate.definition ?? {};
   return (
     <>
@@ -51,7 +52,7 @@ function GatePanel({ gate }: { gate: Json }) {
         <Gate gate={gate} /> · definition from <strong data-testid="gate-source">{gateSourceWords(definition.source)}</strong>:
         {' '}requires {(definition.requires ?? []).join(', ') || 'nothing'}</p>
       <table data-testid="conditions"><thead><tr><th>condition</th><th>status</th><th>in the gate</th><th>detail</th></tr></thead>
-        <tbody>{gate.conditions.map((c: Json) =>
+        <tbody>{gate.conditions.map((c) =>
           <tr data-testid="condition" data-condition={c.name} data-required={String(c.required)} class={c.required ? '' : 'not-required'}>
             <td>{c.name}</td><td><Badge value={c.status} /></td>
             <td data-testid="condition-required">{c.required ? 'required' : 'not required'}</td><td>{c.detail}</td></tr>)}</tbody></table>
@@ -60,7 +61,7 @@ function GatePanel({ gate }: { gate: Json }) {
 }
 
 // A running job streams its events live; a finished job's log is replayed when opened.
-function ProgressLog({ job, onFinal }: { job: Json; onFinal: () => void }) {
+function ProgressLog({ job, onFinal }: { job: JobAnswer; onFinal: () => void }) {
   const final = FINAL.has(job.state);
   const [open, setOpen] = useState(!final);
   const [lines, setLines] = useState<string[]>([]);
@@ -68,9 +69,9 @@ function ProgressLog({ job, onFinal }: { job: Json; onFinal: () => void }) {
     if (!open) return;
     setLines([]);
     const abort = new AbortController();
-    watch(job.id, (kind, data) => {
-      if (kind === 'end') { if (!final) onFinal(); return; }
-      setLines((l) => [...l.slice(-500), progressLine(kind, data)]);
+    watch(job.id, {
+      event: (kind, data) => setLines((l) => [...l.slice(-500), progressLine(kind, data)]),
+      end: () => { if (!final) onFinal(); },
     }, abort.signal).catch(() => {});
     return () => abort.abort();
   }, [job.id, final, open]);
@@ -80,15 +81,15 @@ function ProgressLog({ job, onFinal }: { job: Json; onFinal: () => void }) {
     <summary>Progress log</summary>{body}</details>;
 }
 
-function KernelTable({ builds, names, testid }: { builds: Json[]; names: string[]; testid: string }) {
-  const fields = ['vgprs', 'sgprs', 'lds_bytes', 'occupancy', 'spills'];
+function KernelTable({ builds, names, testid }: { builds: DashboardBuild[]; names: string[]; testid: string }) {
+  const fields: KernelResource[] = ['vgprs', 'sgprs', 'lds_bytes', 'occupancy', 'spills'];
   return (
     <div class="scroll"><table data-testid={testid}>
       <thead><tr><th>kernel</th><th>resource</th>{builds.map((b) =>
         <th>{b.arch || b.requested_arch} <span class="muted">{b.toolchain}</span> <Badge value={b.ok ? 'ok' : 'failed'} /></th>)}</tr></thead>
       <tbody>
         {names.flatMap((name) => fields.map((field, i) => {
-          const values = builds.map((b) => b.kernels.find((k: Json) => k.name === name)?.[field]);
+          const values = builds.map((b) => b.kernels.find((k) => k.name === name)?.[field]);
           const differs = new Set(values.map(String)).size > 1;
           return <tr data-testid={i === 0 ? 'kernel' : undefined} data-kernel={i === 0 ? name : undefined}>
             {i === 0 && <td rowSpan={fields.length}><code>{name}</code></td>}<td>{field}</td>
@@ -102,9 +103,9 @@ function KernelTable({ builds, names, testid }: { builds: Json[]; names: string[
 }
 
 // The project's kernels first; rocPRIM / Thrust / CUB / hipCUB kernels folded apart.
-function BuildMatrix({ builds }: { builds: Json[] }) {
+function BuildMatrix({ builds }: { builds: DashboardBuild[] }) {
   if (builds.length === 0) return <p class="muted">No builds (translate-only, or validation did not run).</p>;
-  const names = [...new Set<string>(builds.flatMap((b) => b.kernels.map((k: Json) => k.name)))];
+  const names = [...new Set(builds.flatMap((b) => b.kernels.map((k) => k.name)))];
   const project = names.filter((n) => !libraryOf(n));
   const library = names.filter((n) => libraryOf(n));
   const libraries = [...new Set(library.map((n) => libraryOf(n)))].join(', ');
@@ -128,24 +129,24 @@ function Results({ id, reload }: { id: string; reload: number }) {
       <h3>Tests</h3>
       {tests.data && (tests.data.tests.length === 0 ? <p class="muted">No tests ran.</p> :
         <table data-testid="tests"><thead><tr><th>test</th><th>arch</th><th>status</th><th>CUDA original</th><th class="num">ms</th><th>output</th></tr></thead>
-          <tbody>{tests.data.tests.map((x: Json) => <tr><td>{x.name}</td><td>{x.arch}</td><td><Badge value={x.status} /></td>
+          <tbody>{tests.data.tests.map((x) => <tr><td>{x.name}</td><td>{x.arch}</td><td><Badge value={x.status} /></td>
             <td>{x.cuda_status ? <Badge value={x.cuda_status} /> : <span class="muted">–</span>}</td>
             <td class="num">{x.duration_ms}</td><td><pre>{x.output_excerpt}</pre></td></tr>)}</tbody></table>)}
       <h3>Parity (CUDA reference vs HIP)</h3>
       {parity.data && (parity.data.parity.length === 0 ? <p class="muted">No parity cases.</p> :
         <table data-testid="parity"><thead><tr><th>case</th><th>verdict</th><th class="num">max abs err</th><th class="num">max rel err</th><th class="num">mismatches</th><th>first mismatch</th></tr></thead>
-          <tbody>{parity.data.parity.map((p: Json) => <tr><td>{p.case}</td><td><Badge value={p.verdict} /></td>
+          <tbody>{parity.data.parity.map((p) => <tr><td>{p.case}</td><td><Badge value={p.verdict} /></td>
             <td class="num">{p.max_abs_error ?? '∞'}</td><td class="num">{p.max_rel_error ?? '∞'}</td>
             <td class="num">{p.mismatches}{p.elements ? ` / ${p.elements}` : ''}</td><td>{p.detail}</td></tr>)}</tbody></table>)}
       <h3>Kernel time: HIP vs CUDA</h3>
       {profile.data && (profile.data.profile.length === 0 ? <p class="muted">Not profiled.</p> :
         <ChartView testid="profile-chart" config={{ type: 'bar', data: {
-          labels: profile.data.profile.map((k: Json) => k.kernel),
-          datasets: [{ label: 'HIP ns', data: profile.data.profile.map((k: Json) => k.total_ns), backgroundColor: '#8b1e3f' },
-                     { label: 'CUDA ns', data: profile.data.profile.map((k: Json) => k.cuda_baseline_ns), backgroundColor: '#1a7f37' }] } }} />)}
-      {profile.data && profile.data.profile.some((k: Json) => k.ratio != null) &&
+          labels: profile.data.profile.map((k) => k.kernel),
+          datasets: [{ label: 'HIP ns', data: profile.data.profile.map((k) => k.total_ns), backgroundColor: '#8b1e3f' },
+                     { label: 'CUDA ns', data: profile.data.profile.map((k) => k.cuda_baseline_ns ?? null), backgroundColor: '#1a7f37' }] } }} />)}
+      {profile.data && profile.data.profile.some((k) => k.ratio != null) &&
         <table data-testid="profile-ratios"><thead><tr><th>kernel</th><th class="num">HIP ns</th><th class="num">CUDA ns</th><th class="num">HIP/CUDA</th></tr></thead>
-          <tbody>{profile.data.profile.map((k: Json) => <tr><td>{k.kernel}</td><td class="num">{k.total_ns}</td>
+          <tbody>{profile.data.profile.map((k) => <tr><td>{k.kernel}</td><td class="num">{k.total_ns}</td>
             <td class="num">{k.cuda_baseline_ns ?? '–'}</td><td class="num">{k.ratio == null ? '–' : k.ratio.toFixed(2)}</td></tr>)}</tbody></table>}
     </>
   );
@@ -156,7 +157,7 @@ export function Job({ id }: { id: string }) {
   const job = useData(() => get(`jobs/${id}`), [id, reload]);
   const builds = useData(() => get(`jobs/${id}/builds`), [id, reload]);
   if (!job.data) return <Loading error={job.error} />;
-  const j = job.data, s = j.summary, t = j.translation?.totals ?? {};
+  const j = job.data, s = j.summary, t: Partial<Report.Totals> = j.translation?.totals ?? {};
   return (
     <section>
       <h2><a href={link('repo', j.spec.repository || j.spec.name)}>{j.spec.repository || j.spec.name}</a> · job <span data-testid="job-id">{short(j.id)}</span>

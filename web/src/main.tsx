@@ -7,7 +7,8 @@ import { Compare, Findings } from './findings';
 import { Job } from './job';
 import { Markdown } from './markdown';
 import { filtersFromQuery, portfolioOrder, trendLabel, trendOf } from './model';
-import { Badge, Gate, Loading, VerdictBadge, link, num, useData, useRoute, type Json } from './ui';
+import type { JobWithSummary, JobsAnswer, RepositoryRow } from './api-types';
+import { Badge, Gate, Loading, VerdictBadge, link, num, useData, useRoute } from './ui';
 
 // A token is tried before it is kept; a token refused later (or from a #token= link) comes back here with why.
 function SignIn() {
@@ -37,8 +38,8 @@ function SignIn() {
 }
 
 // Every page of the team's repositories (the API pages by name; the portfolio sorts them all by what needs work).
-async function allRepositories(team: string): Promise<Json[]> {
-  const out: Json[] = [];
+async function allRepositories(team: string): Promise<RepositoryRow[]> {
+  const out: RepositoryRow[] = [];
   for (let page_token = ''; ;) {
     const page = await get(`teams/${encodeURIComponent(team)}/repositories`, { page_size: 500, page_token });
     out.push(...page.repositories);
@@ -50,7 +51,7 @@ async function allRepositories(team: string): Promise<Json[]> {
 function Overview({ team }: { team: string }) {
   const { data, error } = useData(() => allRepositories(team), [team]);
   if (!data) return <Loading error={error} />;
-  const findings = (r: Json, query: string) => link('job', r.gate_job.id, 'findings') + query;
+  const findings = (job: JobWithSummary, query: string) => link('job', job.id, 'findings') + query;
   return (
     <section>
       <h2>Team {team}: portfolio</h2>
@@ -60,7 +61,7 @@ function Overview({ team }: { team: string }) {
         <thead><tr><th>repository</th><th class="num">jobs</th><th>latest job</th><th>verdict (latest finished job)</th><th>gate</th>
           <th class="num">open errors</th><th class="num">may compute wrong</th><th>trend</th><th class="num">effort h</th></tr></thead>
         <tbody>
-          {portfolioOrder(data).map((r: Json) => {
+          {portfolioOrder(data).map((r) => {
             const trend = trendOf(r.gate_job, r.previous_gate_job);
             return (
               <tr data-testid="repository-row" data-repository={r.repository}>
@@ -70,9 +71,9 @@ function Overview({ team }: { team: string }) {
                 <td><VerdictBadge job={r.gate_job} testid="repository-verdict" /></td>
                 <td><Gate gate={r.gate_job?.summary.gate} /></td>
                 <td class="num" data-testid="open-errors">{r.gate_job
-                  ? <a href={findings(r, '?open=1&severity=error')} title="errors needing a person">{r.gate_job.summary.open_errors}</a> : '—'}</td>
+                  ? <a href={findings(r.gate_job, '?open=1&severity=error')} title="errors needing a person">{r.gate_job.summary.open_errors}</a> : '—'}</td>
                 <td class="num" data-testid="open-warnings">{r.gate_job
-                  ? <a href={findings(r, '?open=1&severity=warning')} title="warnings needing a person: may compute wrong on AMD">{r.gate_job.summary.open_warnings}</a> : '—'}</td>
+                  ? <a href={findings(r.gate_job, '?open=1&severity=warning')} title="warnings needing a person: may compute wrong on AMD">{r.gate_job.summary.open_warnings}</a> : '—'}</td>
                 <td data-testid="trend" data-direction={trend.direction} title={trend.why} class={`trend trend-${trend.direction}`}>
                   {trend.arrow} {trend.direction === 'first' ? 'no earlier job' : trend.direction}</td>
                 <td class="num">{num(r.gate_job?.summary.engineer_hours, 1)}</td>
@@ -89,7 +90,7 @@ function Overview({ team }: { team: string }) {
 function Trends({ repository }: { repository: string }) {
   const { data, error } = useData(() => get('trends', { repository, limit: 50 }), [repository]);
   if (!data) return <Loading error={error} />;
-  const points: Json[] = data.points;
+  const points = data.points;
   const labels = points.map(trendLabel);
   const line = (label: string, values: (number | null)[], color: string) =>
     ({ label, data: values, borderColor: color, backgroundColor: color, spanGaps: true });
@@ -117,7 +118,7 @@ function Trends({ repository }: { repository: string }) {
   );
 }
 
-function JobTable({ jobs, onPick, picked }: { jobs: Json[]; onPick?: (id: string) => void; picked?: string[] }) {
+function JobTable({ jobs, onPick, picked }: { jobs: JobWithSummary[]; onPick?: (id: string) => void; picked?: string[] }) {
   return (
     <table data-testid="jobs">
       <thead><tr>{onPick && <th>compare</th>}<th>job</th><th>state</th><th>verdict</th><th>branch</th><th>commit</th><th>created</th>
@@ -138,7 +139,7 @@ function JobTable({ jobs, onPick, picked }: { jobs: Json[]; onPick?: (id: string
 }
 
 function Repository({ repository }: { repository: string }) {
-  const [pages, setPages] = useState<Json[]>([]);
+  const [pages, setPages] = useState<JobsAnswer[]>([]);
   const [picked, setPicked] = useState<string[]>([]);
   const first = useData(() => get('jobs', { repository, page_size: 25 }), [repository]);
   useEffect(() => { if (first.data) setPages([first.data]); }, [first.data]);

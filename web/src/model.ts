@@ -1,7 +1,6 @@
 // The dashboard's pure view model: wire JSON (docs/dashboard.md) -> what a page shows. No DOM, no fetches, so the
 // browser test can check these rules directly (it bundles this file with esbuild).
-
-type Json = any;
+import type { DashboardFinding, JobAnswer, JobEvent, JobWithSummary, PatchHunk, RepositoryRow, TrendPoint } from './api-types';
 
 const FINAL_STATES = new Set(['JOB_STATE_SUCCEEDED', 'JOB_STATE_FAILED', 'JOB_STATE_CANCELLED']);
 const stateWord = (s: string | undefined) => (s ?? '').replace('JOB_STATE_', '').toLowerCase();
@@ -17,7 +16,7 @@ export interface VerdictView {
 
 // The report's verdict when the validate role wrote one; otherwise what the job's state allows to say
 // (a translate-only job proved nothing beyond the translation, exactly as report::DecideVerdict says).
-export function verdictOf(job: Json): VerdictView {
+export function verdictOf(job: Pick<JobWithSummary, 'state' | 'error' | 'summary'>): VerdictView {
   const v = job?.summary?.verdict;
   if (v && v.level) {
     const headline = v.level === 'behaviour_checked' ? `behaviour checked on ${v.platform || 'a GPU'}`
@@ -48,7 +47,7 @@ export function gateSourceWords(source: string | undefined): string {
 // One readable line per JobEvent, worded as `migrate-cli watch` prints it (client/lib/progress_display.cc), with
 // the event's time in front. Protobuf's JSON mapping leaves out empty strings and zeros, so every field may be
 // missing: nothing here prints "undefined".
-export function progressLine(kind: string, e: Json): string {
+export function progressLine(kind: string, e: JobEvent): string {
   const time = typeof e?.time === 'string' ? e.time.slice(11, 19) + ' ' : '';
   if (e?.state_change) {
     const { from, to, reason } = e.state_change;
@@ -87,12 +86,12 @@ export interface ContextLine { kind: 'ctx' | 'del' | 'add'; text: string; number
 
 // The lines of the HIP patch around `line` (old-side numbering, as findings use): at most `radius` CUDA lines
 // either side and the HIP lines that replace them; null when no hunk covers the line (the translation left it).
-export function contextAround(hunks: Json[] | undefined, line: number, radius = 2): ContextLine[] | null {
+export function contextAround(hunks: PatchHunk[] | undefined, line: number, radius = 2): ContextLine[] | null {
   for (const hunk of hunks ?? []) {
     if (!(line >= hunk.old_start && line < hunk.old_start + Math.max(hunk.old_lines, 1))) continue;
     let old = hunk.old_start, added = hunk.new_start;
     const out: ContextLine[] = [];
-    for (const text of hunk.lines as string[]) {
+    for (const text of hunk.lines) {
       const tag = text[0];
       if (tag === '\\') continue;
       // An added line sits between the old line before it and the next one.
@@ -156,7 +155,7 @@ export function filtersToQuery(f: FindingFilters): string {
 
 // How a listed finding relates to the compared job: a list of fixed findings (the base's, gone in the head) is
 // "fixed" whatever in_other says; otherwise in_other false is "new", true "unchanged", null no comparison.
-export function changeLabel(listChange: string | undefined, finding: Json): string | null {
+export function changeLabel(listChange: string | undefined, finding: Pick<DashboardFinding, 'in_other'>): string | null {
   if (listChange === 'fixed') return 'fixed';
   if (finding.in_other === false) return 'new';
   if (finding.in_other === true) return 'unchanged';
@@ -166,7 +165,7 @@ export function changeLabel(listChange: string | undefined, finding: Json): stri
 // ---- trends -------------------------------------------------------------------------------------------------
 
 // An x-axis label: the job's date and time (UTC) and its commit when known, e.g. ["2026-12-04 19:10", "a1b2c3d"].
-export function trendLabel(point: Json): string[] {
+export function trendLabel(point: Pick<TrendPoint, 'created_at' | 'commit'>): string[] {
   const at = typeof point.created_at === 'string' ? point.created_at.slice(0, 16).replace('T', ' ') : '';
   return point.commit ? [at, String(point.commit).slice(0, 7)] : [at];
 }
@@ -174,7 +173,7 @@ export function trendLabel(point: Json): string[] {
 // ---- patch download -----------------------------------------------------------------------------------------
 
 // One file's hunks (GET /jobs/{id}/patch?path=) as a unified diff `git apply` takes.
-export function filePatch(path: string, hunks: Json[]): string {
+export function filePatch(path: string, hunks: PatchHunk[]): string {
   if (hunks.length === 0) return '';
   return [`--- a/${path}`, `+++ b/${path}`, ...hunks.flatMap((h) => [h.header, ...h.lines])].join('\n') + '\n';
 }
@@ -183,8 +182,8 @@ export function filePatch(path: string, hunks: Json[]): string {
 
 // The files of a job, served by the dashboard API (download/...) from the producers migrate-cli uses: the stored
 // patch, translated tree and build log (migrate-cli fetch), SARIF and JUnit rendered as migrate-cli report renders them.
-export function downloadsOf(job: Json): { what: string; label: string }[] {
-  const kinds: string[] = job.artifact_kinds ?? [];
+export function downloadsOf(job: Pick<JobAnswer, 'artifact_kinds' | 'translation'>): { what: string; label: string }[] {
+  const kinds = job.artifact_kinds ?? [];
   const hasReport = Object.keys(job.translation ?? {}).length > 0;
   return [
     ...(kinds.includes('patch') ? [{ what: 'patch', label: 'patch (unified diff)' }] : []),
@@ -199,17 +198,19 @@ export function downloadsOf(job: Json): { what: string; label: string }[] {
 export interface TrendView { direction: 'better' | 'worse' | 'same' | 'first'; arrow: string; why: string }
 
 const GATE_RANK: Record<string, number> = { failed: 0, not_validated: 1, not_proved: 1, passed: 3 };
+// A gate's rank; 2 (between nothing proved and passed) for a job without a gate.
+const gateRank = (status: string | undefined) => GATE_RANK[String(status)] ?? 2;
 
 // Is a repository getting better: its latest finished job against the finished job before it. Open work (errors
 // needing a person plus warnings that may compute wrong) decides; with the same open work, the gate does.
-export function trendOf(latest: Json, previous: Json): TrendView {
+export function trendOf(latest: JobWithSummary | null, previous: JobWithSummary | null): TrendView {
   if (!latest) return { direction: 'first', arrow: '·', why: 'no finished job yet' };
   if (!previous) return { direction: 'first', arrow: '·', why: 'first finished job: nothing to compare with' };
   const s = latest.summary, p = previous.summary;
-  const open = (x: Json) => (x.open_errors ?? 0) + (x.open_warnings ?? 0);
+  const open = (x: JobWithSummary['summary']) => (x.open_errors ?? 0) + (x.open_warnings ?? 0);
   const why = `since ${String(previous.id).slice(0, 8)}: open errors ${p.open_errors ?? 0} → ${s.open_errors ?? 0}, ` +
     `may-compute-wrong warnings ${p.open_warnings ?? 0} → ${s.open_warnings ?? 0}, gate ${p.gate?.status} → ${s.gate?.status}`;
-  const delta = open(s) - open(p) || (GATE_RANK[p.gate?.status] ?? 2) - (GATE_RANK[s.gate?.status] ?? 2);
+  const delta = open(s) - open(p) || gateRank(p.gate?.status) - gateRank(s.gate?.status);
   if (delta < 0) return { direction: 'better', arrow: '▲', why };
   if (delta > 0) return { direction: 'worse', arrow: '▼', why };
   return { direction: 'same', arrow: '▶', why };
@@ -218,11 +219,11 @@ export function trendOf(latest: Json, previous: Json): TrendView {
 // What needs work first: a failed gate, then one that proved nothing (not validated / not proved), then
 // repositories without a finished job, then passed gates; within each, more open errors, then more open
 // may-compute-wrong warnings, then a worsening trend; then by name.
-export function portfolioOrder(repositories: Json[]): Json[] {
-  const key = (r: Json) => {
+export function portfolioOrder(repositories: RepositoryRow[]): RepositoryRow[] {
+  const key = (r: RepositoryRow) => {
     const s = r.gate_job?.summary;
     const trend = { worse: 0, same: 1, first: 1, better: 2 }[trendOf(r.gate_job, r.previous_gate_job).direction];
-    return [s ? GATE_RANK[s.gate?.status] ?? 2 : 2, -(s?.open_errors ?? 0), -(s?.open_warnings ?? 0), trend];
+    return [s ? gateRank(s.gate?.status) : 2, -(s?.open_errors ?? 0), -(s?.open_warnings ?? 0), trend];
   };
   return [...repositories].sort((a, b) => {
     const ka = key(a), kb = key(b);

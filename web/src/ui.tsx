@@ -1,9 +1,8 @@
 // Pieces every page uses: the hash route, data loading, links and badges.
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, refuseToken, stateName, tokenProblem } from './api';
+import type { Gate as GateAnswer, JobWithSummary } from './api-types';
 import { verdictOf } from './model';
-
-export type Json = any;
 
 export interface Route { path: string[]; query: URLSearchParams }
 
@@ -53,14 +52,15 @@ export const Loading = ({ error }: { error?: string }) =>
 
 export const num = (v: number | null | undefined, digits = 0) => v === null || v === undefined ? '—' : v.toFixed(digits);
 
-export function Gate({ gate }: { gate: Json }) {
+// `gate` is missing for a repository without a finished job.
+export function Gate({ gate }: { gate: GateAnswer | undefined }) {
   if (!gate) return <span class="muted">no finished job</span>;
   return <span data-testid="gate"><Badge value={gate.status} testid="gate-status" />{' '}
     {gate.blocking.length > 0 && <span data-testid="gate-blocking">blocked by {gate.blocking.join(', ')}</span>}</span>;
 }
 
 // The verdict's level as a badge; the title carries what was not proved.
-export function VerdictBadge({ job, testid }: { job: Json; testid?: string }) {
+export function VerdictBadge({ job, testid }: { job: JobWithSummary | null; testid?: string }) {
   if (!job) return <span class="muted">—</span>;
   const v = verdictOf(job);
   const title = [v.headline, ...v.notProved.map((n) => `not proved: ${n}`)].join('\n');
