@@ -44,6 +44,7 @@ struct WorkerFlags {
   bool no_profile = false;
   int gpu_slots = 1;
   int build_jobs = 0;
+  int translate_jobs = 0;
   int lease_wait_ms = 20000;
   bool keep_scratch = false;
   std::string log_level = EnvOr("MIGRATE_LOG_LEVEL", "info");
@@ -61,6 +62,7 @@ WorkerFlags DefaultFlags() {
   flags.no_profile = !from_environment.profile;
   flags.gpu_slots = from_environment.gpu_slots;
   flags.build_jobs = from_environment.build_jobs;
+  flags.translate_jobs = from_environment.translate_jobs;
   flags.security.tls_ca_file = EnvOr("MIGRATE_TLS_CA", "");
   flags.security.tls_server_name = EnvOr("MIGRATE_TLS_SERVER_NAME", "");
   flags.security.tls_cert_file = EnvOr("MIGRATE_TLS_CERT", "");
@@ -102,6 +104,10 @@ void AddRoleFlags(CLI::App& app, WorkerFlags& flags) {
   app.add_option("--build-jobs", flags.build_jobs,
                  "validate role: parallel compile jobs per build (make/ninja -j; default 0: the CPUs this process may "
                  "use; env MIGRATE_BUILD_JOBS)")
+      ->check(CLI::Range(0, 1024));
+  app.add_option("--translate-jobs", flags.translate_jobs,
+                 "translate role: parallel Clang parses per task (default 0: the CPUs this process may use; env "
+                 "MIGRATE_TRANSLATE_JOBS)")
       ->check(CLI::Range(0, 1024));
 }
 
@@ -153,6 +159,7 @@ absl::StatusOr<hipforge::worker::RoleSetOptions> RoleOptions(const WorkerFlags& 
   options.profile = !flags.no_profile;
   options.gpu_slots = flags.gpu_slots;
   options.build_jobs = flags.build_jobs;
+  options.translate_jobs = flags.translate_jobs;
   // Checked here, not at the first task: a bad size would fail every translation the worker leases.
   std::optional<uint64_t> pch_cache_flag;
   if (!flags.pch_cache_size.empty()) {

@@ -177,6 +177,10 @@ RoleSetOptions RoleSetOptionsFromEnvironment() {
     int value = 0;
     if (absl::SimpleAtoi(jobs, &value) && value >= 0) options.build_jobs = value;
   }
+  if (const char* jobs = std::getenv("MIGRATE_TRANSLATE_JOBS"); jobs != nullptr) {
+    int value = 0;
+    if (absl::SimpleAtoi(jobs, &value) && value >= 0) options.translate_jobs = value;
+  }
   if (const char* slots = std::getenv("MIGRATE_GPU_SLOTS"); slots != nullptr) {
     int value = 0;
     if (absl::SimpleAtoi(slots, &value) && value >= 1) options.gpu_slots = value;
@@ -217,8 +221,10 @@ absl::StatusOr<std::unique_ptr<RoleSet>> MakeRoleSet(const std::vector<v1::TaskR
                      detected.ok() ? "HIP " + hip_version + " (" + options.hipcc.string() + ")"
                                    : "the translator's default (" + std::string(detected.status().message()) + ")");
       }
-      set->translate_ = std::make_unique<TranslateTaskRunner>(launcher, ArchiveCompression::kZstd, hip_version,
-                                                              options.pch_cache_bytes);
+      const unsigned jobs = options.translate_jobs > 0 ? options.translate_jobs : UsableCpus();
+      set->translate_ = std::make_unique<TranslateTaskRunner>(
+          launcher, TranslateRunnerOptions{.default_hip_version = hip_version,
+                                           .pch_cache_bytes = options.pch_cache_bytes, .jobs = jobs});
     } else if (role == v1::TASK_ROLE_VALIDATE) {
       if (absl::Status status = AddValidateRole(*set, launcher, options, toolchains, nvidia); !status.ok()) {
         return status;

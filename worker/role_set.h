@@ -41,6 +41,9 @@ struct RoleSetOptions {
   // Validate role: parallel compile jobs of a build (make -j / ninja -j; --build-jobs, env MIGRATE_BUILD_JOBS).
   // 0: the CPUs this process may use -- a 16-core GPU host built ggml's 186 CUDA units two at a time before.
   int build_jobs = 0;
+  // Translate role: threads of a task's Clang parses (--translate-jobs, env MIGRATE_TRANSLATE_JOBS). 0: the CPUs this
+  // process may use -- at 1, ggml took 315 s on the 16-core GPU host where `migrate-cli translate` took 34 s.
+  int translate_jobs = 0;
 };
 
 class RoleSet {

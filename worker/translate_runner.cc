@@ -27,8 +27,8 @@ translate::ApiVersion ParseHipVersion(const std::string& text) {
   return {static_cast<uint8_t>(major), static_cast<uint8_t>(minor)};
 }
 
-translate::MigrationOptions ToMigrationOptions(const v1::JobSpec& spec,
-                                              const std::string& default_hip_version) {
+translate::MigrationOptions ToMigrationOptions(const v1::JobSpec& spec, const std::string& default_hip_version,
+                                              unsigned jobs) {
   translate::MigrationOptions options;
   const v1::JobOptions& job = spec.options();
   options.translate.hip_kernel_execution_syntax =
@@ -44,10 +44,11 @@ translate::MigrationOptions ToMigrationOptions(const v1::JobSpec& spec,
   // parse confined to it (frontend/compile_arguments.h, confined_file_system.h).
   options.translate.frontend.untrusted_args.assign(job.extra_clang_args().begin(), job.extra_clang_args().end());
   options.translate.frontend.confine_to_tree = true;
-  // Tasks run next to other tasks on a 2-core class machine; the worker is the unit of scale-out.
-  options.translate.jobs = 1;
+  // The worker's parse threads (--translate-jobs; the CPUs it may use by default). Pool threads never throw
+  // TaskAbandoned (the progress callback checks the thread), so an abandoned task stops after the parallel stage.
+  options.translate.jobs = jobs;
   options.analyze.frontend = options.translate.frontend;
-  options.analyze.jobs = 1;
+  options.analyze.jobs = jobs;
   options.rename_to_hip = job.rename_to_hip();
   if (!spec.targets().empty()) options.hip_architectures.assign(spec.targets().begin(), spec.targets().end());
   return options;
@@ -80,15 +81,16 @@ void AddSourceLines(const fs::path& input_root, std::vector<report::Finding>& fi
 
 // Thrown from the progress callback when the task is abandoned (lease lost, job cancelled, worker
 // stopping): the repository pass has no cancel hook, but it reports after every file, outside any
-// Clang parse, and runs on this thread (jobs = 1), so the pass ends at the next file.
+// Clang parse; on this thread only (its parallel stages report from pool threads, which must not throw),
+// so the pass ends at the next file this thread reports.
 struct TaskAbandoned {};
 
 }  // namespace
 
 absl::StatusOr<TaskOutput> TranslateTaskRunner::Run(const TaskContext& context) {
   const fs::path output_root = context.work_dir / "translated";
-  translate::MigrationOptions options = ToMigrationOptions(context.spec, default_hip_version_);
-  options.translate.pch_cache_bytes = pch_cache_bytes_;
+  translate::MigrationOptions options = ToMigrationOptions(context.spec, options_.default_hip_version, options_.jobs);
+  options.translate.pch_cache_bytes = options_.pch_cache_bytes;
 
   context.progress.Step("translate", "repository", "started", "");
   std::atomic<int> units = 0;  // the translate stage's total: translation units, named beside the CUDA files
@@ -129,10 +131,10 @@ absl::StatusOr<TaskOutput> TranslateTaskRunner::Run(const TaskContext& context) 
   output.files_translated = report.translation->totals.cuda_files_translated;
   output.managed_memory = translate::ValidateHintsFor(*result).managed_memory;
 
-  const bool zstd = compression_ == ArchiveCompression::kZstd;
+  const bool zstd = options_.compression == ArchiveCompression::kZstd;
   const fs::path tree_archive = context.work_dir / (zstd ? "translated.tar.zst" : "translated.tar.gz");
   PackOptions pack;
-  pack.compression = compression_;
+  pack.compression = options_.compression;
   pack.honour_gitignore = false;  // the output tree is exactly what the translator wrote
   pack.max_name_bytes = kMaxDerivedNameBytes;  // renames may lengthen an accepted name
   absl::StatusOr<PackResult> packed = PackDirectoryToFile(output_root, tree_archive, launcher_, pack);

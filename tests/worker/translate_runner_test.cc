@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <mutex>
 
 #include <gtest/gtest.h>
 
@@ -75,7 +76,7 @@ class TranslateRunnerTest : public ::testing::Test {
                         .work_dir = work_dir,
                         .progress = progress_,
                         .abandon = abandon};
-    TranslateTaskRunner runner(launcher_, ArchiveCompression::kZstd, "", pch_cache_bytes);
+    TranslateTaskRunner runner(launcher_, {.pch_cache_bytes = pch_cache_bytes});
     absl::StatusOr<TaskOutput> output = runner.Run(context);
     EXPECT_TRUE(output.ok()) << output.status();
     EXPECT_EQ(output.ok() ? output->files_translated : -1, 1);
@@ -129,6 +130,74 @@ TEST_F(TranslateRunnerTest, TheRunnersPchCacheCapBoundsTheCache) {
   EXPECT_EQ(PreludePchs(), 2u) << "the default cap keeps both prelude PCHs";
   EXPECT_EQ(RunTask("task-3", 1, "VARIANT=3"), first);
   EXPECT_EQ(PreludePchs(), 1u) << "a one-byte cap leaves only the PCH the task used";
+}
+
+// Counts the translate stage's files and turns the abandon flag on at the analyzer's first progress event, as a
+// cancel arriving mid-task would.
+class AbandoningProgress : public ProgressReporter {
+ public:
+  explicit AbandoningProgress(std::atomic<bool>* abandon_at_analyze) : abandon_(abandon_at_analyze) {}
+  void FileDone(std::string_view, int done, int total, std::string_view) override {
+    std::lock_guard lock(mutex_);
+    translated_max = std::max(translated_max, done);
+    translated_total = total;
+  }
+  void Step(std::string_view kind, std::string_view, std::string_view, std::string_view) override {
+    if (abandon_ != nullptr && kind == "analyze") abandon_->store(true);
+  }
+  void Log(std::string_view, std::string_view) override {}
+  std::mutex mutex_;
+  int translated_max = 0;
+  int translated_total = 0;
+
+ private:
+  std::atomic<bool>* abandon_;
+};
+
+// --translate-jobs: a task's units parse on several threads; every unit is translated, and the progress count
+// reaches its total.
+TEST_F(TranslateRunnerTest, SeveralParseThreadsTranslateEveryUnit) {
+  for (int i = 0; i < 8; ++i) {
+    ASSERT_TRUE(WriteFileBytes(root_ / "input" / ("unit" + std::to_string(i) + ".cu"), kUnit).ok());
+  }
+  v1::JobSpec spec;
+  std::atomic<bool> abandon{false};
+  AbandoningProgress progress(nullptr);
+  TaskContext context{.job_id = "job-parallel", .task_id = "task-parallel", .spec = spec,
+                      .input_root = root_ / "input", .work_dir = root_ / "work", .progress = progress,
+                      .abandon = abandon};
+  fs::create_directories(context.work_dir);
+  TranslateTaskRunner runner(launcher_, {.jobs = 4});
+  absl::StatusOr<TaskOutput> output = runner.Run(context);
+  ASSERT_TRUE(output.ok()) << output.status();
+  EXPECT_EQ(output->files_translated, 9);
+  EXPECT_EQ(progress.translated_total, 9);
+  EXPECT_EQ(progress.translated_max, 9);
+  for (int i = 0; i < 8; ++i) {
+    const std::string name = "unit" + std::to_string(i) + ".cu";
+    EXPECT_NE(ReadFileBytes(context.work_dir / "translated" / name).value_or("").find("hipMalloc"),
+              std::string::npos) << name;
+  }
+}
+
+// A task abandoned while the analyzer's threads parse (a cancel, a lost lease) ends as aborted; the worker lives on.
+// The runner's thread parses beside the pool there: its progress call throws, and the pool is joined first (before,
+// the unjoined threads ended the process in std::terminate).
+TEST_F(TranslateRunnerTest, AParallelTaskAbandonedMidAnalysisEndsAborted) {
+  for (int i = 0; i < 12; ++i) {
+    ASSERT_TRUE(WriteFileBytes(root_ / "input" / ("unit" + std::to_string(i) + ".cu"), kUnit).ok());
+  }
+  v1::JobSpec spec;
+  std::atomic<bool> abandon{false};
+  AbandoningProgress progress(&abandon);
+  TaskContext context{.job_id = "job-abandoned", .task_id = "task-abandoned", .spec = spec,
+                      .input_root = root_ / "input", .work_dir = root_ / "work", .progress = progress,
+                      .abandon = abandon};
+  fs::create_directories(context.work_dir);
+  TranslateTaskRunner runner(launcher_, {.jobs = 3});
+  absl::StatusOr<TaskOutput> output = runner.Run(context);
+  ASSERT_FALSE(output.ok());
+  EXPECT_EQ(output.status().code(), absl::StatusCode::kAborted) << output.status();
 }
 
 }  // namespace

@@ -180,5 +180,15 @@ TEST(RoleSetOptionsTest, BuildJobsComeFromTheEnvironmentElseZeroMeaningEveryUsab
   ::unsetenv("MIGRATE_BUILD_JOBS");
 }
 
+TEST(RoleSetOptionsTest, TranslateJobsComeFromTheEnvironmentElseZeroMeaningEveryUsableCpu) {
+  ::unsetenv("MIGRATE_TRANSLATE_JOBS");
+  EXPECT_EQ(RoleSetOptionsFromEnvironment().translate_jobs, 0);
+  ::setenv("MIGRATE_TRANSLATE_JOBS", "16", 1);
+  EXPECT_EQ(RoleSetOptionsFromEnvironment().translate_jobs, 16);
+  ::setenv("MIGRATE_TRANSLATE_JOBS", "-3", 1);
+  EXPECT_EQ(RoleSetOptionsFromEnvironment().translate_jobs, 0);
+  ::unsetenv("MIGRATE_TRANSLATE_JOBS");
+}
+
 }  // namespace
 }  // namespace hipforge::worker

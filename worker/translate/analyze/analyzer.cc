@@ -7,6 +7,7 @@
 #include <cctype>
 #include <iterator>
 #include <fstream>
+#include <exception>
 #include <mutex>
 #include <regex>
 #include <sstream>
@@ -194,8 +195,17 @@ class AnalyzerImpl final : public Analyzer {
     jobs = std::min<unsigned>(jobs, static_cast<unsigned>(std::max<size_t>(1, batch.size())));
     std::vector<std::thread> threads;
     for (unsigned j = 1; j < jobs; ++j) threads.emplace_back(worker);
-    worker();
+    // The progress callback may throw on this thread (the worker's task abandoned): the pool stops taking units
+    // and is joined before the exception goes on (an unjoined std::thread ends the process).
+    std::exception_ptr thrown;
+    try {
+      worker();
+    } catch (...) {
+      thrown = std::current_exception();
+      next = batch.size();
+    }
     for (auto& thread : threads) thread.join();
+    if (thrown) std::rethrow_exception(thrown);
     return results;
   }
 
