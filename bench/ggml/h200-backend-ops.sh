@@ -4,7 +4,7 @@
 # runs longer than one call, so `start` leaves bench/nvidia/on-gpu-host.sh running in its own session and `wait`
 # calls collect what it has so far. The repository submitted is ggml as fetched plus the user configuration in
 # bench/ggml/repo-config (hipforge.yaml and the per-op summary script); nothing is built or run by hand.
-#   h200-backend-ops.sh start BUNDLE.tar.xz GGML.tar.gz     (GGML.tar.gz holds ggml/ at its top)
+#   [BACKEND_OPS_LIMIT_S=N] h200-backend-ops.sh start BUNDLE.tar.xz GGML.tar.gz  (GGML.tar.gz holds ggml/ at its top)
 #   h200-backend-ops.sh wait SECONDS OUT_DIR                (returns when the job ended or SECONDS passed)
 set -uo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
@@ -14,6 +14,10 @@ case ${1:-} in
     rm -rf "$state" && mkdir -p "$state/repo"
     tar -xzf "$3" -C "$state/repo" || exit 2
     cp "$here/bench/ggml/repo-config/hipforge.yaml" "$state/repo/ggml/"
+    # BACKEND_OPS_LIMIT_S: the user's time limit for test-backend-ops (the yaml's 360 s) set lower, for a session
+    # whose device time left cannot hold the whole suite; the summary then counts the cases run so far.
+    [ -z "${BACKEND_OPS_LIMIT_S:-}" ] ||
+      sed -i "s/test-backend-ops.log 360/test-backend-ops.log $BACKEND_OPS_LIMIT_S/" "$state/repo/ggml/hipforge.yaml"
     mkdir -p "$state/repo/ggml/hipforge" && cp "$here/bench/ggml/repo-config/backend-ops-summary.sh" "$state/repo/ggml/hipforge/"
     date +%s >"$state/started"
     # The host's CMake lives in a virtual environment (shared/facts/gpu-host.md); the workers find it on PATH.
