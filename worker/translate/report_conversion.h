@@ -7,7 +7,5 @@
 namespace hipforge::translate {
 
 report::Finding ToReportFinding(const Finding& finding);
-report::Severity ToReportSeverity(Severity severity);
-report::FileStatus ToReportFileStatus(FileStatus status);
 
 }  // namespace hipforge::translate

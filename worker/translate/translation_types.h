@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "common/report/report.h"
+
 namespace hipforge::translate {
 
 // A replacement on the ORIGINAL bytes of one file.
@@ -19,8 +21,9 @@ struct TextEdit {
 };
 using EditsByFile = std::map<std::string, std::vector<TextEdit>>;  // key: path relative to the repo root
 
-enum class Severity { kError, kWarning, kNote };
-const char* SeverityName(Severity severity);  // "error", "warning", "note"
+// The report's severity and file status, one enum each (names: report::SeverityName, report::FileStatusName).
+using report::FileStatus;
+using report::Severity;
 
 struct SourceLocation {
   std::string path;  // relative to the repository root
@@ -54,9 +57,6 @@ struct TranslationStats {
   void Add(const TranslationStats& other);
 };
 
-enum class FileStatus { kTranslated, kUnchanged, kFallback, kCopied, kFailed };
-const char* FileStatusName(FileStatus status);  // "translated", "unchanged", "fallback", "copied", "failed"
-
 // The compile arguments one translation unit was parsed with, each with where it came from
 // ("compile_commands.json", "cmake", "make -n", "command line", ...), and what was refused.
 struct UnitArgumentRecord {
@@ -79,6 +79,7 @@ struct FileTranslation {
   std::set<std::string> changed_by;  // tables / rule ids that changed this file
   bool from_cache = false;
   std::vector<UnitArgumentReport> arguments;  // translation units only: one per configuration parsed
+  std::string covered_by;  // a unit not parsed: the unit whose parse covered every header it includes
 };
 
 struct ProgressEvent {

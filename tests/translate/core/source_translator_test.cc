@@ -244,7 +244,8 @@ TEST_F(SourceTranslatorTest, OneTranslatorServesConcurrentCalls) {
     std::vector<std::string> text;
     if (!results.ok()) return std::vector<std::string>{"error: " + results.status().ToString()};
     for (const FileTranslation& file : *results) {
-      text.push_back(file.path + " " + FileStatusName(file.status) + " " + file.fallback_reason + "\n" + file.output);
+      text.push_back(file.path + " " + std::string(report::FileStatusName(file.status)) + " " + file.fallback_reason +
+                     "\n" + file.output);
     }
     return text;
   };

@@ -77,7 +77,7 @@ Charge ChargeOf(const Finding& finding, const std::set<std::string>& kinds_charg
   if (!finding.edits.empty()) {  // an automatic fix exists but was not applied (e.g. `analyze`)
     return {"review", "apply and review an automatic fix", kReviewAutoFixHours};
   }
-  std::string kind = std::string(SeverityName(finding.severity)) + " " + finding.rule_id;
+  std::string kind = std::string(report::SeverityName(finding.severity)) + " " + finding.rule_id;
   if (finding.one_call) kind += " (one call)";
   const double hours = RuleHours(finding);
   if (kinds_charged.count(kind)) {
@@ -136,7 +136,7 @@ EffortEstimate EstimateEffort(const std::vector<Finding>& findings, const std::v
       items.Add("finding in lines the build's preprocessing drops (listed, not charged)", 0);
       continue;
     }
-    const std::string severity = SeverityName(finding.severity);
+    const std::string severity(report::SeverityName(finding.severity));
     FileEffort& entry = file(finding.location.path);
     entry.by_severity[severity]++;
     estimate.by_severity[severity]++;

@@ -20,7 +20,7 @@ nlohmann::json RuleCatalogToJson() {
   nlohmann::json array = nlohmann::json::array();
   for (const RuleDescription& rule : RuleCatalog()) {
     array.push_back({{"id", rule.id},
-                     {"severity", SeverityName(rule.severity)},
+                     {"severity", report::SeverityName(rule.severity)},
                      {"title", rule.title},
                      {"class", rule.rule_class},
                      {"help", rule.help_path}});

@@ -12,7 +12,7 @@ report::FileEntry ToReportFileEntry(const FileTranslation& file) {
   report::FileEntry entry;
   entry.path = file.path;
   entry.source_path = file.path;
-  entry.status = ToReportFileStatus(file.status);
+  entry.status = file.status;
   entry.fallback_reason = file.fallback_reason;
   entry.converted = file.stats.converted;
   entry.unconverted = file.stats.unconverted;
@@ -20,6 +20,7 @@ report::FileEntry ToReportFileEntry(const FileTranslation& file) {
   entry.lines_changed = file.stats.lines_changed;
   entry.changed_by.assign(file.changed_by.begin(), file.changed_by.end());
   entry.from_cache = file.from_cache;
+  entry.covered_by = file.covered_by;
   for (const UnitArgumentReport& config : file.arguments) {
     report::CompileConfiguration& out = entry.compile_arguments.emplace_back();
     out.configuration = config.configuration;
@@ -79,7 +80,7 @@ void WriteStatsCsv(const std::vector<FileTranslation>& files, double seconds, st
   };
   for (const auto& file : files) {
     const int lines = CountLines(file.output);
-    row(file.path, FileStatusName(file.status), file.stats, lines);
+    row(file.path, std::string(report::FileStatusName(file.status)), file.stats, lines);
     total.Add(file.stats);
     lines_total += lines;
   }
@@ -92,7 +93,7 @@ void PrintStats(const std::vector<FileTranslation>& files, double seconds, std::
   int lines_total = 0;
   for (const auto& file : files) {
     const int lines = CountLines(file.output);
-    PrintOne("file '" + file.path + "' statistics (" + FileStatusName(file.status) +
+    PrintOne("file '" + file.path + "' statistics (" + std::string(report::FileStatusName(file.status)) +
                  (file.fallback_reason.empty() ? "" : ": " + file.fallback_reason) + "):",
              file.stats, lines, out);
     total.Add(file.stats);

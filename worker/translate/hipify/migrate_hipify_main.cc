@@ -207,8 +207,8 @@ absl::StatusOr<Outcome> TranslateAndAnalyze(const TranslateOptions& options, con
 
 void PrintFinding(const fs::path& root, const Finding& finding) {
   if (finding.severity == Severity::kNote && !verbose) return;
-  std::cerr << (root / finding.location.path).string() << ":" << finding.location.line << ":"
-            << finding.location.column << ": " << SeverityName(finding.severity) << ": " << finding.message << " ["
+  std::cerr << (root / finding.location.path).string() << ":" << finding.location.line << ":" << finding.location.column
+            << ": " << hipforge::report::SeverityName(finding.severity) << ": " << finding.message << " ["
             << finding.rule_id << "]\n";
 }
 

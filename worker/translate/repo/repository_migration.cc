@@ -31,7 +31,7 @@ report::Report ToReport(const MigrationResult& result) {
     entry.path = file.path;
     entry.source_path = file.source_path;
     entry.kind = RepoFileKindName(file.kind);
-    entry.status = ToReportFileStatus(file.status);
+    entry.status = file.status;
     entry.lines_changed = file.lines_changed;
     entry.changed_by.assign(file.changed_by.begin(), file.changed_by.end());
     entry.left_for_person = file.left_for_person;

@@ -86,8 +86,8 @@ int main(int argc, char** argv) {
   }
   for (const auto& finding : result->findings) {
     std::cout << finding.location.path << ":" << finding.location.line << ":" << finding.location.column << ": "
-              << hipforge::translate::SeverityName(finding.severity) << ": " << finding.rule_id << ": "
-              << finding.message << (finding.edits.empty() ? "" : " [fixable]") << "\n";
+              << hipforge::report::SeverityName(finding.severity) << ": " << finding.rule_id << ": " << finding.message
+              << (finding.edits.empty() ? "" : " [fixable]") << "\n";
   }
   return 0;
 }

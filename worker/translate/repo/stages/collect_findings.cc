@@ -54,7 +54,9 @@ absl::Status CollectFindings(MigrationState& state, const MigrationTools& tools)
   if (tools.effort_estimator && state.analyzer) {
     result.effort = tools.effort_estimator(result.findings, result.translations);
   } else {
-    for (const Finding& finding : result.findings) result.effort.by_severity[SeverityName(finding.severity)]++;
+    for (const Finding& finding : result.findings) {
+      result.effort.by_severity[std::string(report::SeverityName(finding.severity))]++;
+    }
   }
   return absl::OkStatus();
 }
