@@ -8,6 +8,7 @@
 
 #include "worker/translate/analyze/analyzer.h"
 #include "worker/translate/analyze/findings_json.h"
+#include "worker/translate/report_conversion.h"
 
 namespace hipforge::client {
 
@@ -61,9 +62,13 @@ int RunAnalyze(CliContext& context, const AnalyzeOptions& options) {
   });
   display.EndLine();
   if (!result.ok()) return context.Fail(result.status());
-  const nlohmann::json report = {
-      {"findings", translate::FindingsToJson(result->findings)},
-      {"effort", translate::EffortToJson(translate::EstimateEffort(result->findings, {}))}};
+  report::Report analyzed;
+  analyzed.findings.emplace();
+  for (const translate::Finding& finding : result->findings) {
+    analyzed.findings->push_back(translate::ToReportFinding(finding));
+  }
+  analyzed.effort = translate::EstimateEffort(result->findings, {});
+  const ReportDocument report = report::LocalReportDocument(std::move(analyzed));
   ReportOutputOptions output{.format = *format, .output_path = options.output, .fail_on = *fail_on,
                              .fail_on_name = options.fail_on};
   output.render.rule_catalog = RuleCatalogJson();

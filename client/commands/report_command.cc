@@ -27,18 +27,18 @@ int RunReport(CliContext& context, const ReportOptions& options) {
   }
   // The server answers with the whole id when the command was given a short one.
   const std::string job_id = report->job_id().empty() ? options.job_id : report->job_id();
-  nlohmann::json document = nlohmann::json::parse(report->report_json());
-  if (!document.contains("job_id")) document["job_id"] = job_id;
+  absl::StatusOr<ReportDocument> document = ReadServerReport(report->report_json(), job_id);
+  if (!document.ok()) return context.Fail(document.status());
   ReportOutputOptions output{.format = *format, .output_path = options.output, .fail_on = *fail_on,
                              .fail_on_name = options.fail_on};
   output.render.rule_catalog = RuleCatalogJson();
   output.render.tool_version = HIPFORGE_VERSION;  // SARIF driver.version
   output.render.help_uri_base = options.help_uri_base;
-  absl::StatusOr<int> code = WriteReport(document, output, context.out(), context.err());
+  absl::StatusOr<int> code = WriteReport(*document, output, context.out(), context.err());
   if (!code.ok()) return context.Fail(code.status());
   // The report of a failed job (e.g. a build that failed) must not pass a CI gate: same codes as status.
   if (report->state() == hipforge::v1::JOB_STATE_FAILED) {
-    const std::string verdict = BuildFailureVerdict(document);
+    const std::string verdict = BuildFailureVerdict(document->report);
     context.err() << "job " << job_id << " failed" << (verdict.empty() ? "" : ": " + verdict) << "\n";
     return kExitJobFailed;
   }

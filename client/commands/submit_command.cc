@@ -7,7 +7,6 @@
 #include "client/lib/git_identity.h"
 #include "client/lib/progress_display.h"
 #include "client/lib/report_output.h"
-#include "common/report/report_json.h"
 
 namespace hipforge::client {
 namespace {
@@ -66,10 +65,9 @@ int CheckRequiredVerdict(CliContext& context, MigrationClient& client, const hip
                          const std::string& required) {
   auto fetched = client.GetReport(job.id());
   if (!fetched.ok()) return context.Fail(fetched.status());
-  absl::StatusOr<report::Report> parsed =
-      report::ParseReport(fetched->report_json().empty() ? "{}" : fetched->report_json());
+  absl::StatusOr<ReportDocument> parsed = ReadServerReport(fetched->report_json());
   if (!parsed.ok()) return context.Fail(parsed.status());
-  const report::Verdict verdict = parsed->verdict ? *parsed->verdict : report::DecideVerdict(*parsed);
+  const report::Verdict verdict = report::VerdictOf(parsed->report);
   // translated_only < builds < behaviour_checked; failed proves nothing.
   auto rank = [](report::VerdictLevel level) {
     switch (level) {
@@ -121,7 +119,8 @@ int FinishWaitedJob(CliContext& context, MigrationClient& client, const hipforge
     if (!options.report_format.empty() || *fail_on != FailOn::kNever) {
       auto report = client.GetReport(job.id());
       if (!report.ok()) return context.Fail(report.status());
-      const nlohmann::json document = nlohmann::json::parse(report->report_json().empty() ? "{}" : report->report_json());
+      absl::StatusOr<ReportDocument> document = ReadServerReport(report->report_json());
+      if (!document.ok()) return context.Fail(document.status());
       ReportOutputOptions output{.fail_on = *fail_on, .fail_on_name = options.fail_on};
       output.render.rule_catalog = RuleCatalogJson();
       output.render.tool_version = HIPFORGE_VERSION;  // SARIF driver.version
@@ -131,7 +130,7 @@ int FinishWaitedJob(CliContext& context, MigrationClient& client, const hipforge
         output.output_path = options.report_file;
       }
       absl::StatusOr<int> findings_code =
-          WriteReport(document, output, options.report_format.empty() ? discarded : context.out(), context.err());
+          WriteReport(*document, output, options.report_format.empty() ? discarded : context.out(), context.err());
       if (!findings_code.ok()) return context.Fail(findings_code.status());
       if (code == kExitOk) code = *findings_code;
     }

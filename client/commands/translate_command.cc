@@ -105,10 +105,10 @@ int RunTranslate(CliContext& context, const TranslateOptions& options) {
       });
   display.EndLine();
   if (!result.ok()) return context.Fail(result.status());
-  const nlohmann::json report = translate::ToReportJson(*result);
+  const ReportDocument report = report::LocalReportDocument(translate::ToReport(*result));
   if (!options.report_file.empty()) {
     std::ofstream file(options.report_file, std::ios::binary | std::ios::trunc);
-    file << report.dump(2) << "\n";
+    file << report.json.dump(2) << "\n";
     if (!file) return context.Fail(absl::InternalError("cannot write " + options.report_file));
   }
   if (!options.patch_file.empty()) {

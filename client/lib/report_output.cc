@@ -6,7 +6,19 @@
 
 namespace hipforge::client {
 
-absl::StatusOr<int> WriteReport(const nlohmann::json& report, const ReportOutputOptions& options, std::ostream& out,
+absl::StatusOr<ReportDocument> ReadServerReport(std::string_view report_json, const std::string& job_id) {
+  absl::StatusOr<ReportDocument> document = report::ParseReportDocument(report_json.empty() ? "{}" : report_json);
+  if (!document.ok()) {
+    return absl::DataLossError("the server's report cannot be read: " + std::string(document.status().message()));
+  }
+  if (!job_id.empty() && !document->json.contains("job_id")) {
+    document->json["job_id"] = job_id;
+    document->report.job_id = job_id;
+  }
+  return document;
+}
+
+absl::StatusOr<int> WriteReport(const ReportDocument& report, const ReportOutputOptions& options, std::ostream& out,
                                 std::ostream& err) {
   const std::string rendered = RenderReport(report, options.format, options.render);
   if (options.output_path.empty() || options.output_path == "-") {
@@ -17,26 +29,12 @@ absl::StatusOr<int> WriteReport(const nlohmann::json& report, const ReportOutput
     file.close();
     if (!file) return absl::InternalError("cannot write " + options.output_path);
   }
-  const int over = CountFindingsAtOrAbove(report, options.fail_on);
+  const int over = CountFindingsAtOrAbove(report.report, options.fail_on);
   if (over > 0) {
     err << over << " finding(s) at or above --fail-on " << options.fail_on_name << "\n";
     return kExitFindings;
   }
   return kExitOk;
-}
-
-std::string BuildFailureVerdict(const nlohmann::json& report) {
-  if (!report.is_object() || !report.contains("builds") || !report["builds"].is_array()) return "";
-  std::string failed;
-  for (const auto& build : report["builds"]) {
-    if (build.value("ok", false)) continue;
-    const std::string requested = build.value("requested_arch", "?");
-    const std::string arch = build.value("arch", "");
-    if (!failed.empty()) failed += ", ";
-    failed += requested;
-    if (!arch.empty() && arch != requested) failed += " (built as " + arch + ")";
-  }
-  return failed.empty() ? "" : "build failed for " + failed;
 }
 
 }  // namespace hipforge::client

@@ -3,8 +3,7 @@
 // write to --output or stdout, and turn --fail-on into the exit code.
 #include <ostream>
 #include <string>
-
-#include <nlohmann/json.hpp>
+#include <string_view>
 
 #include "absl/status/statusor.h"
 #include "common/report/report_render.h"
@@ -14,6 +13,7 @@ namespace hipforge::client {
 // The renderers live with the report (common/report/report_render.h: the dashboard's downloads use them too); the
 // CLI's commands name them as their own.
 using report::AbsoluteHelpUriBase;
+using report::BuildFailureVerdict;
 using report::CountFindingsAtOrAbove;
 using report::FailOn;
 using report::ParseFailOn;
@@ -24,6 +24,7 @@ using report::RenderOptions;
 using report::RenderReport;
 using report::RenderSarif;
 using report::RenderText;
+using report::ReportDocument;
 using report::ReportFormat;
 
 struct ReportOutputOptions {
@@ -34,13 +35,13 @@ struct ReportOutputOptions {
   std::string fail_on_name = "none";  // as the user spelled it, for the message
 };
 
+// The report a server answered with (GetReport's report_json; empty: no section yet), read once here: a report that
+// cannot be read is DataLoss naming what is malformed, not a crash. One without a job_id gets `job_id` (when given).
+absl::StatusOr<ReportDocument> ReadServerReport(std::string_view report_json, const std::string& job_id = "");
+
 // kExitOk, or kExitFindings (with a line on `err`) when findings reach --fail-on. An error status only
 // when the output file cannot be written.
-absl::StatusOr<int> WriteReport(const nlohmann::json& report, const ReportOutputOptions& options, std::ostream& out,
+absl::StatusOr<int> WriteReport(const ReportDocument& report, const ReportOutputOptions& options, std::ostream& out,
                                 std::ostream& err);
-
-// Empty when every build the report lists succeeded (or there are none); otherwise what failed,
-// e.g. "build failed for gfx90a, gfx942 (built as gfx940)". The text report prints it as its verdict.
-std::string BuildFailureVerdict(const nlohmann::json& report);
 
 }  // namespace hipforge::client

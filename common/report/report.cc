@@ -238,6 +238,17 @@ bool Report::AddOtherPlatform(const Report& stored) {
   return true;
 }
 
+std::string BuildFailureVerdict(const Report& report) {
+  std::string builds_failed;
+  for (const BuildResult& build : report.builds.value_or(std::vector<BuildResult>{})) {
+    if (build.ok) continue;
+    const std::string requested = build.requested_arch.empty() ? build.arch : build.requested_arch;
+    builds_failed += (builds_failed.empty() ? "" : ", ") + requested;
+    if (!build.arch.empty() && build.arch != requested) builds_failed += " (built as " + build.arch + ")";
+  }
+  return builds_failed.empty() ? "" : "build failed for " + builds_failed;
+}
+
 Verdict DecideVerdict(const Report& report) {
   Verdict verdict;
   if (!report.builds || report.builds->empty()) {
@@ -245,14 +256,9 @@ Verdict DecideVerdict(const Report& report) {
     return verdict;
   }
   std::vector<std::string> failed;
-  std::string builds_failed;
-  for (const BuildResult& build : *report.builds) {
-    if (build.ok) continue;
-    const std::string requested = build.requested_arch.empty() ? build.arch : build.requested_arch;
-    builds_failed += (builds_failed.empty() ? "" : ", ") + requested;
-    if (!build.arch.empty() && build.arch != requested) builds_failed += " (built as " + build.arch + ")";
+  if (std::string builds_failed = BuildFailureVerdict(report); !builds_failed.empty()) {
+    failed.push_back(std::move(builds_failed));
   }
-  if (!builds_failed.empty()) failed.push_back("build failed for " + builds_failed);
   int passed = 0, not_run = 0, failed_tests = 0;
   std::string not_run_archs;  // where tests did not run although they ran elsewhere (a job of two platforms)
   std::string fail_in_cuda;  // failing with HIP and in the CUDA original: not the migration's fault, not proved

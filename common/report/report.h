@@ -244,6 +244,9 @@ struct Verdict {
 struct Report;
 // The one definition every output uses (the validate worker stores it in the report's `verdict`).
 Verdict DecideVerdict(const Report& report);
+// Empty when every build the report lists succeeded (or there are none); otherwise what failed, as the verdict's
+// `why` says it: "build failed for gfx90a, gfx942 (built as gfx940)".
+std::string BuildFailureVerdict(const Report& report);
 // "builds (tests not run: not run on a GPU: compile-only worker; parity: no case)" and the like.
 std::string VerdictSentence(const Verdict& verdict);
 

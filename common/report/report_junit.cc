@@ -4,14 +4,11 @@
 #include <sstream>
 #include <vector>
 
-#include "common/report/report_render.h"
 #include "common/report/report.h"
-#include "common/report/report_json.h"
+#include "common/report/report_render.h"
 
 namespace hipforge::report {
 namespace {
-
-using nlohmann::json;
 
 std::string XmlEscape(const std::string& text) {
   std::string escaped;
@@ -118,29 +115,58 @@ Suite AnalysisSuite(const std::vector<report::Finding>& findings, report::FixSta
   return suite;
 }
 
-// A case per test and arch: failed fails, timed out errs, not run and failing in the CUDA original too are skipped.
-Suite TestsSuite(const json& tests) {
-  Suite suite{"hipforge.tests", {}};
-  for (const auto& item : tests) {
-    TestCase test{item.value("name", "?"), "tests." + item.value("arch", ""), item.value("duration_ms", 0.0) / 1000.0};
-    const std::string status = item.value("status", "");
-    test.details = item.value("output_excerpt", "");
-    // One definition with the verdict and the gate: failing in the CUDA original too is no migration failure.
-    report::TestResult typed{.status = report::ParseTestStatus(status).value_or(report::TestStatus::kNotRun)};
-    if (item.contains("cuda") && item["cuda"].is_object()) {
-      typed.cuda = report::ReferenceRun{
-          .status = report::ParseTestStatus(item["cuda"].value("status", "")).value_or(report::TestStatus::kNotRun)};
+// The suites below name cases by the report's fields as ToJson writes them (path, requested_arch, name, case).
+// A case per file: failed fails, a fallback says why in its output.
+Suite TranslationSuite(const report::TranslationSection& translation) {
+  Suite suite{"hipforge.translation", {}};
+  for (const report::FileEntry& file : translation.files) {
+    TestCase test{file.path, "translation"};
+    if (file.status == report::FileStatus::kFailed) {
+      test.outcome = TestCase::Outcome::kFailed;
+      test.message = "translation failed";
+      test.details = file.fallback_reason;
+    } else if (file.status == report::FileStatus::kFallback) {
+      test.details = "translated without the AST (fallback): " + file.fallback_reason;
     }
-    if ((status == "failed" || status == "timed_out") && !report::IsMigrationFailure(typed)) {
+    suite.cases.push_back(std::move(test));
+  }
+  return suite;
+}
+
+Suite BuildSuite(const std::vector<report::BuildResult>& builds) {
+  Suite suite{"hipforge.build", {}};
+  for (const report::BuildResult& build : builds) {
+    TestCase test{"build " + build.requested_arch, "build", build.duration_ms / 1000.0};
+    if (!build.ok) {
+      test.outcome = TestCase::Outcome::kFailed;
+      test.message = "build failed for " + build.arch;
+      for (const report::BuildError& error : build.errors) {
+        test.details += error.path + ":" + std::to_string(error.line) + ": " + error.message + "\n";
+      }
+    }
+    suite.cases.push_back(std::move(test));
+  }
+  return suite;
+}
+
+// A case per test and arch: failed fails, timed out errs, not run and failing in the CUDA original too are skipped.
+Suite TestsSuite(const std::vector<report::TestResult>& tests) {
+  Suite suite{"hipforge.tests", {}};
+  for (const report::TestResult& item : tests) {
+    TestCase test{item.name, "tests." + item.arch, item.duration_ms / 1000.0};
+    test.details = item.output_excerpt;
+    // One definition with the verdict and the gate: failing in the CUDA original too is no migration failure.
+    const bool failed = item.status == report::TestStatus::kFailed || item.status == report::TestStatus::kTimedOut;
+    if (failed && !report::IsMigrationFailure(item)) {
       test.outcome = TestCase::Outcome::kSkipped;
       test.message = "fails in the CUDA original too: not a migration failure";
-    } else if (status == "failed") {
+    } else if (item.status == report::TestStatus::kFailed) {
       test.outcome = TestCase::Outcome::kFailed;
       test.message = "test failed";
-    } else if (status == "timed_out") {
+    } else if (item.status == report::TestStatus::kTimedOut) {
       test.outcome = TestCase::Outcome::kError;
       test.message = "test timed out";
-    } else if (status == "not_run") {
+    } else if (item.status == report::TestStatus::kNotRun) {
       test.outcome = TestCase::Outcome::kSkipped;
       test.message = "not run";
     }
@@ -149,79 +175,40 @@ Suite TestsSuite(const json& tests) {
   return suite;
 }
 
-// What the job proved and the gate the server judged, in the words of the text report and SARIF.
-Properties VerdictAndGate(const json& report, const absl::StatusOr<report::Report>& typed) {
-  Properties properties;
-  if (typed.ok()) {
-    const report::Verdict verdict = VerdictOf(*typed);
-    properties = {{"hipforge.verdict", std::string(report::VerdictLevelName(verdict.level))},
-                  {"hipforge.verdictSentence", report::VerdictSentence(verdict)}};
+Suite ParitySuite(const std::vector<report::ParityResult>& parity) {
+  Suite suite{"hipforge.parity", {}};
+  for (const report::ParityResult& item : parity) {
+    TestCase test{item.case_name, "parity"};
+    if (item.verdict != report::ParityVerdict::kMatch) {
+      test.outcome = TestCase::Outcome::kFailed;
+      test.message = "parity " + std::string(report::ParityVerdictName(item.verdict));
+      test.details =
+          "max_abs_error=" + std::to_string(item.max_abs_error) + " mismatches=" + std::to_string(item.mismatches);
+    }
+    suite.cases.push_back(std::move(test));
   }
-  for (auto& property : GateProperties(report)) properties.push_back(std::move(property));
+  return suite;
+}
+
+// What the job proved and the gate the server judged, in the words of the text report and SARIF.
+Properties VerdictAndGate(const ReportDocument& document) {
+  const report::Verdict verdict = VerdictOf(document.report);
+  Properties properties = {{"hipforge.verdict", std::string(report::VerdictLevelName(verdict.level))},
+                           {"hipforge.verdictSentence", report::VerdictSentence(verdict)}};
+  for (auto& property : GateProperties(document.gate)) properties.push_back(std::move(property));
   return properties;
 }
 
 }  // namespace
 
-std::string RenderJUnit(const json& report) {
+std::string RenderJUnit(const ReportDocument& document) {
+  const report::Report& report = document.report;
   std::vector<Suite> suites;
-  // The typed report (common/report): the same parse, counts and verdict as the text and SARIF renderers.
-  absl::StatusOr<report::Report> typed = report::ReportFromJson(report);
-
-  if (report.contains("translation")) {
-    Suite suite{"hipforge.translation", {}};
-    for (const auto& file : report["translation"].value("files", json::array())) {
-      TestCase test{file.value("path", "?"), "translation"};
-      const std::string status = file.value("status", "");
-      if (status == "failed") {
-        test.outcome = TestCase::Outcome::kFailed;
-        test.message = "translation failed";
-        test.details = file.value("fallback_reason", "");
-      } else if (status == "fallback") {
-        test.details = "translated without the AST (fallback): " + file.value("fallback_reason", "");
-      }
-      suite.cases.push_back(std::move(test));
-    }
-    suites.push_back(std::move(suite));
-  }
-
-  if (typed.ok() && typed->findings) suites.push_back(AnalysisSuite(*typed->findings, report::FixStageOf(*typed)));
-
-  if (report.contains("builds")) {
-    Suite suite{"hipforge.build", {}};
-    for (const auto& build : report["builds"]) {
-      TestCase test{"build " + build.value("requested_arch", "?"), "build",
-                    build.value("duration_ms", 0.0) / 1000.0};
-      if (!build.value("ok", false)) {
-        test.outcome = TestCase::Outcome::kFailed;
-        test.message = "build failed for " + build.value("arch", build.value("requested_arch", "?"));
-        for (const auto& error : build.value("errors", json::array())) {
-          test.details += error.value("path", "?") + ":" + std::to_string(error.value("line", 0)) + ": " +
-                          error.value("message", "") + "\n";
-        }
-      }
-      suite.cases.push_back(std::move(test));
-    }
-    suites.push_back(std::move(suite));
-  }
-
-  if (report.contains("tests")) suites.push_back(TestsSuite(report["tests"]));
-
-  if (report.contains("parity")) {
-    Suite suite{"hipforge.parity", {}};
-    for (const auto& item : report["parity"]) {
-      TestCase test{item.value("case", "?"), "parity"};
-      const std::string verdict = item.value("verdict", "");
-      if (verdict != "match") {
-        test.outcome = TestCase::Outcome::kFailed;
-        test.message = "parity " + verdict;
-        test.details = "max_abs_error=" + std::to_string(item.value("max_abs_error", 0.0)) +
-                       " mismatches=" + std::to_string(item.value("mismatches", 0));
-      }
-      suite.cases.push_back(std::move(test));
-    }
-    suites.push_back(std::move(suite));
-  }
+  if (report.translation) suites.push_back(TranslationSuite(*report.translation));
+  if (report.findings) suites.push_back(AnalysisSuite(*report.findings, report::FixStageOf(report)));
+  if (report.builds) suites.push_back(BuildSuite(*report.builds));
+  if (report.tests) suites.push_back(TestsSuite(*report.tests));
+  if (report.parity) suites.push_back(ParitySuite(*report.parity));
 
   std::ostringstream out;
   int tests = 0, failures = 0, errors = 0;
@@ -233,9 +220,9 @@ std::string RenderJUnit(const json& report) {
     }
   }
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  out << "<testsuites name=\"hipforge " << XmlEscape(report.value("job_id", "")) << "\" tests=\"" << tests
-      << "\" failures=\"" << failures << "\" errors=\"" << errors << "\">\n";
-  const Properties properties = VerdictAndGate(report, typed);
+  out << "<testsuites name=\"hipforge " << XmlEscape(report.job_id) << "\" tests=\"" << tests << "\" failures=\""
+      << failures << "\" errors=\"" << errors << "\">\n";
+  const Properties properties = VerdictAndGate(document);
   for (const auto& suite : suites) WriteSuite(suite, properties, out);
   out << "</testsuites>\n";
   return out.str();

@@ -7,26 +7,48 @@
 namespace hipforge::report {
 namespace {
 
-nlohmann::json GateDefinition(const nlohmann::json& report) {
-  if (GateStatus(report).empty()) return nlohmann::json::object();
-  const nlohmann::json definition = report["gate"].value("definition", nlohmann::json::object());
-  return definition.is_object() ? definition : nlohmann::json::object();
-}
-
-// "builds, findings" (separator ", ") or "builds,findings" (the label's form).
-std::string GateRequires(const nlohmann::json& report, const std::string& separator) {
-  std::string required;
-  for (const auto& name : GateDefinition(report).value("requires", nlohmann::json::array())) {
-    if (name.is_string()) required += (required.empty() ? "" : separator) + name.get<std::string>();
-  }
-  return required;
-}
-
 // Where a definition is set, for a person deciding whether to change it.
 std::string DefinitionWhere(const std::string& source) {
   if (source == "repository") return ", the repository's hipforge.yaml gate:,";
   if (source == "team") return ", the team's (migrate-server gate set),";
   return "";
+}
+
+std::string Join(const std::vector<std::string>& names, const std::string& separator) {
+  std::string joined;
+  for (const std::string& name : names) joined += (joined.empty() ? "" : separator) + name;
+  return joined;
+}
+
+// The strings of a JSON array; anything else in it (or a value that is no array) is skipped, as the renderers
+// always read the gate.
+std::vector<std::string> Strings(const nlohmann::json& array) {
+  std::vector<std::string> strings;
+  if (!array.is_array()) return strings;
+  for (const auto& item : array) {
+    if (item.is_string()) strings.push_back(item.get<std::string>());
+  }
+  return strings;
+}
+
+// The server's `gate` (docs/report.md): absent, or not an object, is no gate; a status that is no string is malformed.
+absl::StatusOr<std::optional<Gate>> ReadGate(const nlohmann::json& report) {
+  const auto it = report.find("gate");
+  if (it == report.end() || !it->is_object()) return std::nullopt;
+  Gate gate;
+  if (const auto status = it->find("status"); status != it->end()) {
+    if (!status->is_string()) return absl::InvalidArgumentError("report $.gate.status is not a string");
+    gate.status = status->get<std::string>();
+  }
+  if (gate.status.empty()) return std::nullopt;
+  gate.blocking = Strings(it->value("blocking", nlohmann::json::array()));
+  if (const auto definition = it->find("definition"); definition != it->end() && definition->is_object()) {
+    if (const auto source = definition->find("source"); source != definition->end() && source->is_string()) {
+      gate.definition_source = source->get<std::string>();
+    }
+    gate.required = Strings(definition->value("requires", nlohmann::json::array()));
+  }
+  return gate;
 }
 
 }  // namespace
@@ -35,43 +57,43 @@ report::Verdict VerdictOf(const report::Report& report) {
   return report.verdict ? *report.verdict : report::DecideVerdict(report);
 }
 
-std::string GateStatus(const nlohmann::json& report) {
-  if (!report.is_object() || !report.contains("gate") || !report["gate"].is_object()) return "";
-  return report["gate"].value("status", "");
+absl::StatusOr<ReportDocument> ReadReportDocument(nlohmann::json json) {
+  absl::StatusOr<Report> report = ReportFromJson(json);
+  if (!report.ok()) return report.status();
+  absl::StatusOr<std::optional<Gate>> gate = ReadGate(json);
+  if (!gate.ok()) return gate.status();
+  return ReportDocument{.report = *std::move(report), .gate = *std::move(gate), .json = std::move(json)};
 }
 
-std::string GateSentence(const nlohmann::json& report) {
-  const std::string status = GateStatus(report);
-  if (status.empty()) return "";
-  const nlohmann::json& gate = report["gate"];
-  std::string text = status;
-  std::string blocking;
-  for (const auto& name : gate.value("blocking", nlohmann::json::array())) {
-    if (name.is_string()) blocking += (blocking.empty() ? "" : ", ") + name.get<std::string>();
-  }
-  if (!blocking.empty()) text += ", blocked by " + blocking;
-  if (const std::string source = GateDefinitionSource(report); !source.empty()) {
-    const std::string required = GateRequires(report, ", ");
-    text += " (" + source + " definition" + DefinitionWhere(source) + (required.empty() ? "" : " requires " + required) +
-            ")";
+absl::StatusOr<ReportDocument> ParseReportDocument(std::string_view text) {
+  nlohmann::json json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (json.is_discarded()) return absl::InvalidArgumentError("report is not valid JSON");
+  return ReadReportDocument(std::move(json));
+}
+
+ReportDocument LocalReportDocument(Report report) {
+  nlohmann::json json = ToJson(report);
+  return ReportDocument{.report = std::move(report), .json = std::move(json)};
+}
+
+std::string GateSentence(const Gate& gate) {
+  std::string text = gate.status;
+  if (!gate.blocking.empty()) text += ", blocked by " + Join(gate.blocking, ", ");
+  if (!gate.definition_source.empty()) {
+    const std::string required = Join(gate.required, ", ");
+    text += " (" + gate.definition_source + " definition" + DefinitionWhere(gate.definition_source) +
+            (required.empty() ? "" : " requires " + required) + ")";
   }
   return text;
 }
 
-std::string GateDefinitionSource(const nlohmann::json& report) {
-  const nlohmann::json definition = GateDefinition(report);
-  return definition.contains("source") && definition["source"].is_string() ? definition["source"].get<std::string>()
-                                                                           : "";
-}
-
-std::vector<std::pair<std::string, std::string>> GateProperties(const nlohmann::json& report) {
-  const std::string gate = GateStatus(report);
-  if (gate.empty()) return {};
-  std::vector<std::pair<std::string, std::string>> properties = {{"hipforge.gate", gate},
-                                                                 {"hipforge.gateSentence", GateSentence(report)}};
-  if (const std::string source = GateDefinitionSource(report); !source.empty()) {
-    properties.emplace_back("hipforge.gateDefinition", source);
-    properties.emplace_back("hipforge.gateRequires", GateRequires(report, ","));
+std::vector<std::pair<std::string, std::string>> GateProperties(const std::optional<Gate>& gate) {
+  if (!gate) return {};
+  std::vector<std::pair<std::string, std::string>> properties = {{"hipforge.gate", gate->status},
+                                                                 {"hipforge.gateSentence", GateSentence(*gate)}};
+  if (!gate->definition_source.empty()) {
+    properties.emplace_back("hipforge.gateDefinition", gate->definition_source);
+    properties.emplace_back("hipforge.gateRequires", Join(gate->required, ","));
   }
   return properties;
 }
@@ -84,12 +106,12 @@ absl::StatusOr<ReportFormat> ParseReportFormat(const std::string& name) {
   return absl::InvalidArgumentError("unknown report format '" + name + "' (text, json, sarif, junit)");
 }
 
-std::string RenderReport(const nlohmann::json& report, ReportFormat format, const RenderOptions& options) {
+std::string RenderReport(const ReportDocument& document, ReportFormat format, const RenderOptions& options) {
   switch (format) {
-    case ReportFormat::kText: return RenderText(report);
-    case ReportFormat::kJson: return report.dump(2) + "\n";
-    case ReportFormat::kSarif: return RenderSarif(report, options).dump(2) + "\n";
-    case ReportFormat::kJUnit: return RenderJUnit(report);
+    case ReportFormat::kText: return RenderText(document);
+    case ReportFormat::kJson: return document.json.dump(2) + "\n";
+    case ReportFormat::kSarif: return RenderSarif(document, options).dump(2) + "\n";
+    case ReportFormat::kJUnit: return RenderJUnit(document);
   }
   return {};
 }
@@ -102,13 +124,10 @@ absl::StatusOr<FailOn> ParseFailOn(const std::string& name) {
   return absl::InvalidArgumentError("unknown --fail-on level '" + name + "' (none, error, warning, note)");
 }
 
-int CountFindingsAtOrAbove(const nlohmann::json& report, FailOn threshold) {
-  if (threshold == FailOn::kNever || !report.contains("findings") || !report["findings"].is_array()) return 0;
-  // The findings left for a person, as the text report counts them (report::CountFindings): fixed, in code the build
-  // does not compile, or (before any translation) fixable by it are nothing to gate on.
-  absl::StatusOr<Report> typed = ReportFromJson(report);
-  if (!typed.ok() || !typed->findings) return 0;
-  const FindingCounts left = CountFindings(*typed->findings, FixStageOf(*typed));
+int CountFindingsAtOrAbove(const Report& report, FailOn threshold) {
+  if (threshold == FailOn::kNever || !report.findings) return 0;
+  // Fixed, in code the build does not compile, or (before any translation) fixable by it: nothing to gate on.
+  const FindingCounts left = CountFindings(*report.findings, FixStageOf(report));
   switch (threshold) {
     case FailOn::kError: return left.left_errors;
     case FailOn::kWarning: return left.left_errors + left.left_warnings;

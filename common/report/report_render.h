@@ -1,8 +1,11 @@
 #pragma once
-// Renders the report JSON (docs/report.md) as text for people, SARIF 2.1.0 for code-scanning
-// tools, JUnit XML for CI test dashboards, or the JSON itself. Pure functions over JSON, so the
-// same code serves `migrate-cli report JOB`, `analyze PATH` (local) and the dashboard's downloads.
+// Renders the report (docs/report.md) as text for people, SARIF 2.1.0 for code-scanning tools, JUnit XML for CI
+// test dashboards, or the JSON itself. Pure functions over the typed report, read once where it arrives
+// (ReadReportDocument), so the same code serves `migrate-cli report JOB`, `analyze PATH` (local) and the dashboard's
+// downloads.
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -30,26 +33,45 @@ struct RenderOptions {
 report::Verdict VerdictOf(const report::Report& report);
 
 // The migration gate the server adds to a job's report on read (`gate`, judged as the dashboard judges it;
-// docs/report.md): "failed, blocked by findings (repository definition, the repository's hipforge.yaml gate:,
-// requires builds, findings)". Empty when the report has none (a local `analyze`).
-std::string GateStatus(const nlohmann::json& report);
-std::string GateSentence(const nlohmann::json& report);
-// Where the gate's definition came from, as the JSON's `gate.definition.source` says it: "default", "repository"
-// (its hipforge.yaml `gate:`) or "team" (`migrate-server gate set`). Empty when the report has no gate.
-std::string GateDefinitionSource(const nlohmann::json& report);
+// docs/report.md), never stored; a local report has none.
+struct Gate {
+  std::string status;                 // "passed", "failed", "not_validated", "not_proved"
+  std::vector<std::string> blocking;  // the conditions that failed
+  std::string definition_source;      // "default", "repository" (its hipforge.yaml `gate:`), "team"; or empty
+  std::vector<std::string> required;  // the definition's `requires`: "builds", "findings", ...
+};
+
+// A report as its readers receive it (migrate-cli, the dashboard's downloads): the typed report and gate, and the
+// JSON document itself, which `--format json` prints as it came (unknown fields included).
+struct ReportDocument {
+  Report report;
+  std::optional<Gate> gate;
+  nlohmann::json json = nlohmann::json::object();
+};
+// The one reading of a received report: InvalidArgument naming the JSON path of what is malformed (not JSON, not an
+// object, a known field of the wrong type, an unknown enum name), as ReportFromJson says it.
+absl::StatusOr<ReportDocument> ReadReportDocument(nlohmann::json json);
+absl::StatusOr<ReportDocument> ParseReportDocument(std::string_view text);
+// A report made here (local `translate`, `analyze`): no gate; its JSON is ToJson(report).
+ReportDocument LocalReportDocument(Report report);
+
+// "failed, blocked by findings (repository definition, the repository's hipforge.yaml gate:, requires builds,
+// findings)".
+std::string GateSentence(const Gate& gate);
 // The gate as JUnit and SARIF carry it, in this order: hipforge.gate, hipforge.gateSentence,
 // hipforge.gateDefinition (the source) and hipforge.gateRequires ("builds,findings"). None without a gate.
-std::vector<std::pair<std::string, std::string>> GateProperties(const nlohmann::json& report);
+std::vector<std::pair<std::string, std::string>> GateProperties(const std::optional<Gate>& gate);
 
-std::string RenderText(const nlohmann::json& report);
-nlohmann::json RenderSarif(const nlohmann::json& report, const RenderOptions& options);
-std::string RenderJUnit(const nlohmann::json& report);
-std::string RenderReport(const nlohmann::json& report, ReportFormat format, const RenderOptions& options);
+std::string RenderText(const ReportDocument& document);
+nlohmann::json RenderSarif(const ReportDocument& document, const RenderOptions& options);
+std::string RenderJUnit(const ReportDocument& document);
+std::string RenderReport(const ReportDocument& document, ReportFormat format, const RenderOptions& options);
 
 // --fail-on threshold: findings of this severity or worse make the command exit with kExitFindings.
 enum class FailOn { kNever, kError, kWarning, kNote };
 absl::StatusOr<FailOn> ParseFailOn(const std::string& name);  // none|error|warning|note
-int CountFindingsAtOrAbove(const nlohmann::json& report, FailOn threshold);
+// The findings left for a person at or above the threshold, as the text report counts them (CountFindings).
+int CountFindingsAtOrAbove(const Report& report, FailOn threshold);
 
 // An absolute helpUri prefix (SARIF consumers such as GitHub code scanning drop relative ones): a URI with a scheme
 // is kept; a directory path becomes its file:// URI; empty means the rule pages installed with the tool

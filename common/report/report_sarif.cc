@@ -3,7 +3,6 @@
 #include <map>
 
 #include "common/report/report_render.h"
-#include "common/report/report_json.h"
 
 namespace hipforge::report {
 namespace {
@@ -29,7 +28,8 @@ json RuleDescriptor(const std::string& id, const std::string& title, const std::
 
 }  // namespace
 
-json RenderSarif(const json& report, const RenderOptions& options) {
+json RenderSarif(const ReportDocument& document, const RenderOptions& options) {
+  const Report& report = document.report;
   json rules = json::array();
   std::map<std::string, int> rule_index;
   const std::string help_uri_base = AbsoluteHelpUriBase(options.help_uri_base);
@@ -47,13 +47,9 @@ json RenderSarif(const json& report, const RenderOptions& options) {
   }
 
   json results = json::array();
-  // The typed report (common/report): the same parse the text renderer and the server use.
-  absl::StatusOr<report::Report> typed = report::ReportFromJson(report);
-  const std::vector<report::Finding> findings =
-      typed.ok() ? typed->findings.value_or(std::vector<report::Finding>{}) : std::vector<report::Finding>{};
-  for (const report::Finding& finding : findings) {
+  for (const report::Finding& finding : report.findings.value_or(std::vector<report::Finding>{})) {
     const std::string rule_id = finding.rule_id.empty() ? "unknown" : finding.rule_id;
-    const std::string level = SarifLevel(std::string(report::SeverityName(finding.severity)));
+    const std::string level(report::SeverityName(finding.severity));  // SARIF's levels are the severity names
     add_rule(RuleDescriptor(rule_id, "", level, "", help_uri_base));  // no-op when the catalog has it
 
     const std::string text = finding.message.empty() ? rule_id : finding.message;
@@ -90,15 +86,11 @@ json RenderSarif(const json& report, const RenderOptions& options) {
               {"columnKind", "unicodeCodePoints"},
               {"results", results}};
   // What the job proved (docs/report.md, "Verdict"), as every other output says it.
-  if (typed.ok()) {
-    const report::Verdict verdict = VerdictOf(*typed);
-    run["properties"] = {{"hipforge.verdict", std::string(report::VerdictLevelName(verdict.level))},
-                         {"hipforge.verdictSentence", report::VerdictSentence(verdict)}};
-  }
-  for (const auto& [name, value] : GateProperties(report)) run["properties"][name] = value;
-  if (report.contains("job_id") && report["job_id"].is_string() && !report["job_id"].get<std::string>().empty()) {
-    run["automationDetails"] = {{"id", "hipforge/" + report["job_id"].get<std::string>()}};
-  }
+  const report::Verdict verdict = VerdictOf(report);
+  run["properties"] = {{"hipforge.verdict", std::string(report::VerdictLevelName(verdict.level))},
+                       {"hipforge.verdictSentence", report::VerdictSentence(verdict)}};
+  for (const auto& [name, value] : GateProperties(document.gate)) run["properties"][name] = value;
+  if (!report.job_id.empty()) run["automationDetails"] = {{"id", "hipforge/" + report.job_id}};
   return {{"$schema", kSarifSchema}, {"version", "2.1.0"}, {"runs", json::array({run})}};
 }
 

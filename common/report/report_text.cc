@@ -5,9 +5,8 @@
 #include <optional>
 #include <sstream>
 
-#include "common/report/report_render.h"
 #include "absl/strings/str_format.h"
-#include "common/report/report_json.h"
+#include "common/report/report_render.h"
 
 namespace hipforge::report {
 namespace {
@@ -275,15 +274,13 @@ void RenderGpu(const report::GpuSection& gpu, std::ostream& out) {
 
 }  // namespace
 
-std::string RenderText(const nlohmann::json& json) {
+std::string RenderText(const ReportDocument& document) {
   std::ostringstream out;
-  absl::StatusOr<report::Report> parsed = report::ReportFromJson(json);
-  if (!parsed.ok()) return "Report cannot be read: " + std::string(parsed.status().message()) + "\n";
-  const report::Report& r = *parsed;
+  const report::Report& r = document.report;
   if (!r.job_id.empty()) out << "Report for job " << r.job_id << "\n";
   // What the job proved, in every text report (stored by the validate role; translated only without it).
   out << "Verdict: " << report::VerdictSentence(VerdictOf(r)) << "\n";
-  if (const std::string gate = GateSentence(json); !gate.empty()) out << "Gate: " << gate << "\n";
+  if (document.gate) out << "Gate: " << GateSentence(*document.gate) << "\n";
   if (r.translation) RenderTranslation(*r.translation, out);
   if (r.findings) RenderFindings(*r.findings, report::FixStageOf(r), out);
   if (r.effort) RenderEffort(*r.effort, out);

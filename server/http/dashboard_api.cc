@@ -613,19 +613,21 @@ HttpResponse DashboardApi::Download(const JobView& view) {
   // The report as migrate-cli report reads it (the same stored document and gate), through its renderers.
   absl::StatusOr<std::string> document = reader_.GetReport(caller.team, job_id);
   if (!document.ok()) return Error(document.status());
-  json report = json::parse(*document, nullptr, false);
-  if (report.is_discarded()) return Error(absl::DataLossError("the stored report does not parse"));
+  absl::StatusOr<report::ReportDocument> report = report::ParseReportDocument(*document);
+  if (!report.ok()) {
+    return Error(absl::DataLossError(absl::StrCat("the stored report cannot be read: ", report.status().message())));
+  }
   report::RenderOptions render = options_.render;
   if (render.help_uri_base.empty()) {
     const std::string host = request.Header("host");
     render.help_uri_base = absl::StrCat("http://", host.empty() ? "localhost" : host, "/rules/");
   }
   if (what == "sarif") {
-    return Attachment(report::RenderReport(report, report::ReportFormat::kSarif, render),
-                      "application/sarif+json", name + ".sarif");
+    return Attachment(report::RenderReport(*report, report::ReportFormat::kSarif, render), "application/sarif+json",
+                      name + ".sarif");
   }
-  return Attachment(report::RenderReport(report, report::ReportFormat::kJUnit, render), "application/xml; charset=utf-8",
-                    name + "-junit.xml");
+  return Attachment(report::RenderReport(*report, report::ReportFormat::kJUnit, render),
+                    "application/xml; charset=utf-8", name + "-junit.xml");
 }
 
 HttpResponse DashboardApi::StaticFile(const HttpRequest& request) {

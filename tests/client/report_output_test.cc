@@ -19,6 +19,9 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
+// The report as its readers receive it, read once (report::ReadReportDocument); every report here is well formed.
+ReportDocument Doc(const nlohmann::json& report) { return report::ReadReportDocument(report).value(); }
+
 nlohmann::json ReportWithFindings() {
   return {{"findings",
            {{{"rule_id", "HB101"}, {"severity", "warning"}, {"path", "src/a.cu"}, {"line", 3}, {"column", 1},
@@ -28,7 +31,7 @@ nlohmann::json ReportWithFindings() {
 TEST(WriteReportTest, WritesToStdoutAndGatesOnFindings) {
   std::ostringstream out, err;
   ReportOutputOptions options{.format = ReportFormat::kJson, .fail_on = FailOn::kWarning, .fail_on_name = "warning"};
-  absl::StatusOr<int> code = WriteReport(ReportWithFindings(), options, out, err);
+  absl::StatusOr<int> code = WriteReport(Doc(ReportWithFindings()), options, out, err);
   ASSERT_TRUE(code.ok()) << code.status();
   EXPECT_EQ(*code, kExitFindings);
   EXPECT_EQ(nlohmann::json::parse(out.str())["findings"].size(), 1u);
@@ -37,7 +40,7 @@ TEST(WriteReportTest, WritesToStdoutAndGatesOnFindings) {
   std::ostringstream out2, err2;
   options.fail_on = FailOn::kError;
   options.fail_on_name = "error";
-  EXPECT_EQ(*WriteReport(ReportWithFindings(), options, out2, err2), kExitOk);
+  EXPECT_EQ(*WriteReport(Doc(ReportWithFindings()), options, out2, err2), kExitOk);
   EXPECT_TRUE(err2.str().empty());
 }
 
@@ -45,7 +48,7 @@ TEST(WriteReportTest, WritesTheFileAndFailsWhenItCannot) {
   const auto path = std::filesystem::temp_directory_path() / ("report-output-" + std::to_string(::getpid()) + ".txt");
   std::ostringstream out, err;
   ReportOutputOptions options{.format = ReportFormat::kText, .output_path = path.string()};
-  ASSERT_EQ(*WriteReport(ReportWithFindings(), options, out, err), kExitOk);
+  ASSERT_EQ(*WriteReport(Doc(ReportWithFindings()), options, out, err), kExitOk);
   EXPECT_TRUE(out.str().empty());
   std::ifstream in(path);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -53,8 +56,29 @@ TEST(WriteReportTest, WritesTheFileAndFailsWhenItCannot) {
   std::filesystem::remove(path);
 
   options.output_path = "/nonexistent-dir/report.txt";
-  absl::StatusOr<int> failed = WriteReport(ReportWithFindings(), options, out, err);
+  absl::StatusOr<int> failed = WriteReport(Doc(ReportWithFindings()), options, out, err);
   EXPECT_FALSE(failed.ok());
+}
+
+// A server's report that cannot be read is an error naming what is malformed (it threw out of nlohmann::json::parse
+// before, ending migrate-cli report with an uncaught exception); an empty one is a report with no section yet.
+TEST(ReadServerReportTest, AMalformedReportIsAClearError) {
+  absl::StatusOr<ReportDocument> truncated = ReadServerReport(R"({"findings": [{"rule_id": "HB1)");
+  EXPECT_EQ(truncated.status().code(), absl::StatusCode::kDataLoss);
+  EXPECT_EQ(truncated.status().message(), "the server's report cannot be read: report is not valid JSON");
+  absl::StatusOr<ReportDocument> wrong = ReadServerReport(R"({"builds": [{"requested_arch": "gfx90a", "ok": "no"}]})");
+  EXPECT_EQ(wrong.status().code(), absl::StatusCode::kDataLoss);
+  EXPECT_EQ(wrong.status().message(), "the server's report cannot be read: report $.builds[0].ok is not a boolean");
+  EXPECT_EQ(ExitCodeForStatus(wrong.status()), kExitInternal);
+
+  absl::StatusOr<ReportDocument> empty = ReadServerReport("");
+  ASSERT_TRUE(empty.ok()) << empty.status();
+  EXPECT_FALSE(empty->report.findings.has_value());
+  EXPECT_FALSE(empty->gate.has_value());
+  // The job id the command was answered with, for a report without one; a report's own is kept.
+  EXPECT_EQ(ReadServerReport("{}", "job-1")->report.job_id, "job-1");
+  EXPECT_EQ(ReadServerReport("{}", "job-1")->json["job_id"], "job-1");
+  EXPECT_EQ(ReadServerReport(R"({"job_id": "own"})", "job-1")->report.job_id, "own");
 }
 
 TEST(BuildFailureVerdictTest, NamesFailedBuildsAndTheTextReportShowsWhy) {
@@ -67,15 +91,15 @@ TEST(BuildFailureVerdictTest, NamesFailedBuildsAndTheTextReportShowsWhy) {
         {{"requested_arch", "gfx942"}, {"arch", "gfx940"}, {"ok", false}, {"duration_ms", 900},
          {"note", "nearest target gfx940"}},
         {{"requested_arch", "gfx908"}, {"arch", "gfx908"}, {"ok", true}, {"duration_ms", 900}}}}};
-  EXPECT_EQ(BuildFailureVerdict(report), "build failed for gfx90a, gfx942 (built as gfx940)");
-  EXPECT_EQ(BuildFailureVerdict(ReportWithFindings()), "");
+  EXPECT_EQ(BuildFailureVerdict(Doc(report).report), "build failed for gfx90a, gfx942 (built as gfx940)");
+  EXPECT_EQ(BuildFailureVerdict(Doc(ReportWithFindings()).report), "");
 
-  const std::string text = RenderText(report);
+  const std::string text = RenderText(Doc(report));
   EXPECT_THAT(text, HasSubstr("Verdict: failed: build failed for gfx90a, gfx942 (built as gfx940)"));
   EXPECT_THAT(text, HasSubstr("| clang: error: unsupported option '--use_fast_math'"));
   EXPECT_THAT(text, HasSubstr("note: nearest target gfx940"));
   // Always said, also when nothing was built (issue 26: a verdict in every output).
-  EXPECT_THAT(RenderText(ReportWithFindings()), HasSubstr("Verdict: translated only"));
+  EXPECT_THAT(RenderText(Doc(ReportWithFindings())), HasSubstr("Verdict: translated only"));
 }
 
 // The verdict says what a job proved: a compile-only worker's report "builds" and names what was not proved,
@@ -145,10 +169,10 @@ TEST(VerdictTest, JUnitAndSarifAgreeWithTheVerdictOnTestsFailingInCudaToo) {
        .cuda = report::ReferenceRun{.status = report::TestStatus::kPassed}}};
   nvidia.verdict = report::DecideVerdict(nvidia);
   const nlohmann::json json = report::ToJson(nvidia);
-  const std::string junit = RenderJUnit(json);
+  const std::string junit = RenderJUnit(Doc(json));
   EXPECT_THAT(junit, HasSubstr("fails in the CUDA original too: not a migration failure"));
   EXPECT_THAT(junit, HasSubstr("failures=\"1\"")) << junit;
-  const nlohmann::json sarif = RenderSarif(json, RenderOptions{});
+  const nlohmann::json sarif = RenderSarif(Doc(json), RenderOptions{});
   EXPECT_EQ(sarif["runs"][0]["properties"]["hipforge.verdict"], "failed");
   EXPECT_THAT(sarif["runs"][0]["properties"]["hipforge.verdictSentence"].get<std::string>(),
               HasSubstr("failed: 1 test failed"));

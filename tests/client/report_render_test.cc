@@ -39,6 +39,9 @@ json SampleReport() {
   })json");
 }
 
+// The report as its readers receive it, read once (ReadReportDocument); every report here is well formed.
+ReportDocument Doc(const json& report) { return ReadReportDocument(report).value(); }
+
 json Catalog() {
   return json::parse(R"json([
     {"id": "HB101", "severity": "error", "title": "Warp size literal 32", "class": "wavefront", "help": "docs/rules/HB101.md"},
@@ -57,7 +60,7 @@ TEST(SarifRenderer, HasTheRequiredTopLevelShape) {
   RenderOptions options;
   options.rule_catalog = Catalog();
   options.tool_version = "0.1.0";
-  const json sarif = RenderSarif(SampleReport(), options);
+  const json sarif = RenderSarif(Doc(SampleReport()), options);
   EXPECT_EQ(sarif["version"], "2.1.0");
   EXPECT_TRUE(sarif["$schema"].get<std::string>().find("sarif") != std::string::npos);
   ASSERT_EQ(sarif["runs"].size(), 1u);
@@ -71,7 +74,7 @@ TEST(SarifRenderer, HasTheRequiredTopLevelShape) {
 TEST(SarifRenderer, ResultsCarryRuleIdLevelMessageAndRelativeLocations) {
   RenderOptions options;
   options.rule_catalog = Catalog();
-  const json run = RenderSarif(SampleReport(), options)["runs"][0];
+  const json run = RenderSarif(Doc(SampleReport()), options)["runs"][0];
   const json& rules = run["tool"]["driver"]["rules"];
   for (const auto& result : run["results"]) {
     ASSERT_TRUE(result.contains("ruleId"));
@@ -110,7 +113,7 @@ TEST(SarifRenderer, RulesComeFromTheCatalogWithHelpUris) {
   RenderOptions options;
   options.rule_catalog = Catalog();
   options.help_uri_base = "/opt/hipforge docs/rules";
-  const json rules = RenderSarif(SampleReport(), options)["runs"][0]["tool"]["driver"]["rules"];
+  const json rules = RenderSarif(Doc(SampleReport()), options)["runs"][0]["tool"]["driver"]["rules"];
   ASSERT_EQ(rules.size(), 3u);  // two from the catalog, HB502 described from its finding
   EXPECT_EQ(rules[0]["id"], "HB101");
   EXPECT_EQ(rules[0]["shortDescription"]["text"], "Warp size literal 32");
@@ -122,7 +125,7 @@ TEST(SarifRenderer, RulesComeFromTheCatalogWithHelpUris) {
   EXPECT_EQ(rules[2]["defaultConfiguration"]["level"], "note");
 
   options.help_uri_base = "https://example.invalid/rules/";
-  const json absolute = RenderSarif(SampleReport(), options)["runs"][0]["tool"]["driver"]["rules"];
+  const json absolute = RenderSarif(Doc(SampleReport()), options)["runs"][0]["tool"]["driver"]["rules"];
   EXPECT_EQ(absolute[1]["helpUri"], "https://example.invalid/rules/HB402.md");
 }
 
@@ -130,7 +133,7 @@ TEST(SarifRenderer, HelpUriIsAbsoluteByDefault) {
   // GitHub code scanning drops a relative helpUri; the default points at the rule pages installed with the tool.
   RenderOptions options;
   options.rule_catalog = Catalog();
-  const json rules = RenderSarif(SampleReport(), options)["runs"][0]["tool"]["driver"]["rules"];
+  const json rules = RenderSarif(Doc(SampleReport()), options)["runs"][0]["tool"]["driver"]["rules"];
   const std::string uri = rules[0]["helpUri"];
   EXPECT_EQ(uri.rfind("file:///", 0), 0u) << uri;
   EXPECT_NE(uri.find("/share/hipforge/web/rules/HB101.md"), std::string::npos) << uri;
@@ -139,7 +142,7 @@ TEST(SarifRenderer, HelpUriIsAbsoluteByDefault) {
 }
 
 TEST(SarifRenderer, EmptyReportIsStillValid) {
-  const json sarif = RenderSarif(json::object(), RenderOptions{});
+  const json sarif = RenderSarif(Doc(json::object()), RenderOptions{});
   EXPECT_EQ(sarif["version"], "2.1.0");
   EXPECT_TRUE(sarif["runs"][0]["results"].is_array());
   EXPECT_TRUE(sarif["runs"][0]["results"].empty());
@@ -154,7 +157,7 @@ TEST(RelativeUri, DropsDotSlashAndLeadingSlashesAndEncodes) {
 }
 
 TEST(JUnitRenderer, CountsFailuresAndEscapesXml) {
-  const std::string xml = RenderJUnit(SampleReport());
+  const std::string xml = RenderJUnit(Doc(SampleReport()));
   EXPECT_EQ(xml.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>", 0), 0u);
   // failures: translation src/b.cu, rule HB101 (errors), build gfx942, parity sum = 4; not_run is skipped.
   EXPECT_NE(xml.find("<testsuites name=\"hipforge job-42\" tests=\"11\" failures=\"4\" errors=\"0\">"),
@@ -174,7 +177,7 @@ TEST(JUnitRenderer, FailsOnlyRulesWithOpenErrors) {
       {"rule_id": "HB102", "severity": "error", "path": "a.cu", "line": 3, "message": "mask", "auto_fixed": true},
       {"rule_id": "HB501", "severity": "error", "path": "Makefile", "line": 2, "message": "nvcc", "inactive": true},
       {"rule_id": "HB504", "severity": "error", "path": "run.sh", "line": 9, "message": "nvidia-smi"}]})json");
-  const std::string xml = RenderJUnit(report);
+  const std::string xml = RenderJUnit(Doc(report));
   EXPECT_NE(xml.find("<testsuite name=\"hipforge.analysis\" tests=\"3\" failures=\"1\""), std::string::npos) << xml;
   EXPECT_NE(xml.find("<failure message=\"open error findings of rule HB504\">"), std::string::npos) << xml;
   EXPECT_NE(xml.find("a.cu:3: error: mask (fixed automatically)"), std::string::npos) << xml;
@@ -185,20 +188,20 @@ TEST(Renderers, ShowTheVerdictAndTheGateAsTheTextDoes) {
   json report = SampleReport();
   report["gate"] = json::parse(R"json({"status": "failed", "blocking": ["builds", "parity"],
       "definition": {"source": "team", "requires": ["builds", "parity"]}, "conditions": []})json");
-  const std::string text = RenderText(report);
+  const std::string text = RenderText(Doc(report));
   const std::string sentence =
       "failed, blocked by builds, parity (team definition, the team's (migrate-server gate set), requires builds, parity)";
   EXPECT_NE(text.find("\nGate: " + sentence + "\n"), std::string::npos) << text;
-  const std::string xml = RenderJUnit(report);
+  const std::string xml = RenderJUnit(Doc(report));
   EXPECT_NE(xml.find("<property name=\"hipforge.verdict\" value=\"failed\"/>"), std::string::npos) << xml;
   EXPECT_NE(xml.find("<property name=\"hipforge.gate\" value=\"failed\"/>"), std::string::npos) << xml;
-  const json properties = RenderSarif(report, RenderOptions{})["runs"][0]["properties"];
+  const json properties = RenderSarif(Doc(report), RenderOptions{})["runs"][0]["properties"];
   EXPECT_EQ(properties["hipforge.verdict"], "failed");
   EXPECT_EQ(properties["hipforge.gateSentence"], sentence);
   EXPECT_NE(text.find("Verdict: " + properties["hipforge.verdictSentence"].get<std::string>() + "\n"),
             std::string::npos) << text;
   // A local report (`analyze`) has no gate: no line, no property.
-  EXPECT_EQ(RenderText(SampleReport()).find("Gate:"), std::string::npos);
+  EXPECT_EQ(RenderText(Doc(SampleReport())).find("Gate:"), std::string::npos);
 }
 
 // JUnit and SARIF name the gate definition used, as the JSON's gate.definition.source does (issue 26: only the JSON
@@ -207,18 +210,19 @@ TEST(Renderers, NameTheGateDefinitionUsed) {
   json report = SampleReport();
   report["gate"] = json::parse(R"json({"status": "failed", "blocking": ["findings"],
       "definition": {"source": "repository", "requires": ["builds", "findings"]}, "conditions": []})json");
-  EXPECT_NE(RenderText(report).find("\nGate: failed, blocked by findings (repository definition, the repository's "
+  EXPECT_NE(RenderText(Doc(report)).find("\nGate: failed, blocked by findings (repository definition, the repository's "
                                     "hipforge.yaml gate:, requires builds, findings)\n"),
-            std::string::npos) << RenderText(report);
-  const std::string xml = RenderJUnit(report);
+            std::string::npos) << RenderText(Doc(report));
+  const std::string xml = RenderJUnit(Doc(report));
   EXPECT_NE(xml.find("<property name=\"hipforge.gateDefinition\" value=\"repository\"/>"), std::string::npos) << xml;
   EXPECT_NE(xml.find("<property name=\"hipforge.gateRequires\" value=\"builds,findings\"/>"), std::string::npos) << xml;
-  const json properties = RenderSarif(report, RenderOptions{})["runs"][0]["properties"];
+  const json properties = RenderSarif(Doc(report), RenderOptions{})["runs"][0]["properties"];
   EXPECT_EQ(properties["hipforge.gateDefinition"], "repository");
   EXPECT_EQ(properties["hipforge.gateRequires"], "builds,findings");
   report["gate"]["definition"]["source"] = "default";
-  EXPECT_NE(RenderText(report).find("(default definition requires builds, findings)"), std::string::npos);
-  EXPECT_FALSE(RenderSarif(SampleReport(), RenderOptions{})["runs"][0]["properties"].contains("hipforge.gateDefinition"));
+  EXPECT_NE(RenderText(Doc(report)).find("(default definition requires builds, findings)"), std::string::npos);
+  EXPECT_FALSE(
+      RenderSarif(Doc(SampleReport()), RenderOptions{})["runs"][0]["properties"].contains("hipforge.gateDefinition"));
 }
 
 // Hours left as the dashboard shows them (JavaScript's toFixed(1)): a tie on the exact value rounds up.
@@ -226,13 +230,13 @@ TEST(TextRenderer, EffortHoursRoundAsTheDashboardDoes) {
   for (const auto& [hours, shown] : std::vector<std::pair<double, std::string>>{
            {1.25, "1.3 h"}, {7.25, "7.3 h"}, {0.35, "0.3 h"}, {9.96, "10.0 h"}, {2.0, "2.0 h"}, {0.04, "0.0 h"}}) {
     json report = {{"effort", {{"engineer_hours", hours}, {"automatic_share", 0.5}}}};
-    EXPECT_NE(RenderText(report).find("Effort left: " + shown + " for one engineer"), std::string::npos)
-        << hours << "\n" << RenderText(report);
+    EXPECT_NE(RenderText(Doc(report)).find("Effort left: " + shown + " for one engineer"), std::string::npos)
+        << hours << "\n" << RenderText(Doc(report));
   }
 }
 
 TEST(TextRenderer, SummarisesEverySection) {
-  const std::string text = RenderText(SampleReport());
+  const std::string text = RenderText(Doc(SampleReport()));
   EXPECT_NE(text.find("Report for job job-42"), std::string::npos);
   EXPECT_NE(text.find("Translation: 3 files, 1 translated"), std::string::npos);
   // Fixed findings are shown as fixed, apart from what is left for a person.
@@ -261,7 +265,7 @@ TEST(TextRenderer, EmptySectionsSayNoneAndEffortSaysHowItIsComputed) {
                           "hours": 0.25}]},
     "tests": [], "parity": [], "profile": [],
     "gpu": {"ran_on_gpu": false, "note": "not run on a GPU: compile-only worker"}})json");
-  const std::string text = RenderText(report);
+  const std::string text = RenderText(Doc(report));
   EXPECT_NE(text.find("Fixed automatically: 1 finding"), std::string::npos) << text;
   EXPECT_NE(text.find("Left for a person: none"), std::string::npos) << text;
   EXPECT_NE(text.find("Effort left: 1.3 h"), std::string::npos) << text;  // as the dashboard shows 1.25
@@ -280,29 +284,61 @@ TEST(FailOn, BeforeTheTranslationAFixableFindingIsNotLeft) {
   report.erase("translation");
   report["findings"][3]["fixable"] = true;  // the open HB101 error
   report["findings"][3]["fix"] = "use warpSize";
-  EXPECT_EQ(CountFindingsAtOrAbove(report, FailOn::kError), 0);
-  EXPECT_EQ(CountFindingsAtOrAbove(report, FailOn::kNote), 2);
-  const std::string text = RenderText(report);
+  EXPECT_EQ(CountFindingsAtOrAbove(Doc(report).report, FailOn::kError), 0);
+  EXPECT_EQ(CountFindingsAtOrAbove(Doc(report).report, FailOn::kNote), 2);
+  const std::string text = RenderText(Doc(report));
   EXPECT_NE(text.find("\nFixable automatically (migrate-cli translate applies the fix): 1 finding\n"
                       "  dir with space/k:1.cu:3: error: [HB101] second\n      fix: use warpSize\n"),
             std::string::npos) << text;
   EXPECT_NE(text.find("\nLeft for a person: 0 errors, 1 warning, 1 note\n"), std::string::npos) << text;
-  EXPECT_NE(RenderJUnit(report).find("<testsuite name=\"hipforge.analysis\" tests=\"3\" failures=\"0\""),
-            std::string::npos) << RenderJUnit(report);
+  EXPECT_NE(RenderJUnit(Doc(report)).find("<testsuite name=\"hipforge.analysis\" tests=\"3\" failures=\"0\""),
+            std::string::npos) << RenderJUnit(Doc(report));
   // Translated, the same finding's fix was not applied: it is left.
   report["translation"] = SampleReport()["translation"];
-  EXPECT_EQ(CountFindingsAtOrAbove(report, FailOn::kError), 1);
-  EXPECT_NE(RenderText(report).find("\nLeft for a person: 1 error, 1 warning, 1 note\n"), std::string::npos);
+  EXPECT_EQ(CountFindingsAtOrAbove(Doc(report).report, FailOn::kError), 1);
+  EXPECT_NE(RenderText(Doc(report)).find("\nLeft for a person: 1 error, 1 warning, 1 note\n"), std::string::npos);
+}
+
+// A parity case whose error is infinite is stored as null (ToJson): JUnit says "inf" (reading the JSON field as a
+// number threw before the renderers took the typed report).
+TEST(JUnitRenderer, AnInfiniteParityErrorIsShown) {
+  json report = SampleReport();
+  report["parity"][0]["max_abs_error"] = nullptr;
+  const std::string xml = RenderJUnit(Doc(report));
+  EXPECT_NE(xml.find("max_abs_error=inf mismatches=3"), std::string::npos) << xml;
+}
+
+// Malformed reports are refused where they are read, naming what is wrong, instead of rendering half of them.
+TEST(ReadReportDocument, RefusesAMalformedReportNamingWhatIsWrong) {
+  EXPECT_EQ(ParseReportDocument("{\"findings\": [").status().message(), "report is not valid JSON");
+  EXPECT_EQ(ParseReportDocument("[1, 2]").status().message(), "report $ is not an object");
+  const absl::Status severity =
+      ParseReportDocument(R"({"findings": [{"rule_id": "HB101", "severity": "fatal"}]})").status();
+  EXPECT_EQ(severity.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(severity.message(), "report $.findings[0].severity has the unknown value 'fatal'");
+  EXPECT_EQ(ParseReportDocument(R"({"gate": {"status": 3}})").status().message(),
+            "report $.gate.status is not a string");
+  // The gate the server adds, typed; the JSON kept as it came for --format json (an unknown field included).
+  absl::StatusOr<ReportDocument> read = ParseReportDocument(
+      R"({"job_id": "j", "later_field": 1, "gate": {"status": "passed", "blocking": [], "conditions": [],
+          "definition": {"source": "team", "requires": ["builds"]}}})");
+  ASSERT_TRUE(read.ok()) << read.status();
+  ASSERT_TRUE(read->gate.has_value());
+  EXPECT_EQ(read->gate->definition_source, "team");
+  EXPECT_EQ(read->gate->required, std::vector<std::string>{"builds"});
+  EXPECT_EQ(read->report.job_id, "j");
+  EXPECT_EQ(RenderReport(*read, ReportFormat::kJson, RenderOptions{}), read->json.dump(2) + "\n");
+  EXPECT_TRUE(read->json.contains("later_field"));
 }
 
 TEST(FailOn, CountsFindingsAtOrAboveTheThreshold) {
   const json report = SampleReport();
-  EXPECT_EQ(CountFindingsAtOrAbove(report, FailOn::kNever), 0);
+  EXPECT_EQ(CountFindingsAtOrAbove(Doc(report).report, FailOn::kNever), 0);
   // A finding fixed automatically is not held against the job (the HB101 at src/a.cu:12 is auto_fixed).
-  EXPECT_EQ(CountFindingsAtOrAbove(report, FailOn::kError), 1);
-  EXPECT_EQ(CountFindingsAtOrAbove(report, FailOn::kWarning), 2);
-  EXPECT_EQ(CountFindingsAtOrAbove(report, FailOn::kNote), 3);
-  EXPECT_EQ(CountFindingsAtOrAbove(json::object(), FailOn::kNote), 0);
+  EXPECT_EQ(CountFindingsAtOrAbove(Doc(report).report, FailOn::kError), 1);
+  EXPECT_EQ(CountFindingsAtOrAbove(Doc(report).report, FailOn::kWarning), 2);
+  EXPECT_EQ(CountFindingsAtOrAbove(Doc(report).report, FailOn::kNote), 3);
+  EXPECT_EQ(CountFindingsAtOrAbove(Doc(json::object()).report, FailOn::kNote), 0);
   EXPECT_FALSE(ParseFailOn("fatal").ok());
   EXPECT_EQ(*ParseFailOn("warning"), FailOn::kWarning);
   EXPECT_FALSE(ParseReportFormat("xml").ok());

@@ -410,9 +410,10 @@ TEST_F(DashboardApiTest, DownloadsArePatchTreeSarifJUnitAndBuildLogWithTheirType
   // Exactly what migrate-cli report --format sarif --help-uri-base <rules> renders from the same report.
   const report::RenderOptions render{.rule_catalog = translate::RuleCatalogToJson(), .help_uri_base = rules,
                                      .tool_version = HIPFORGE_VERSION};
-  EXPECT_EQ(sarif, report::RenderSarif(report, render));
+  const report::ReportDocument document = report::ReadReportDocument(report).value();
+  EXPECT_EQ(sarif, report::RenderSarif(document, render));
   const std::string junit = expect_file("junit", "application/xml; charset=utf-8", name + "-junit.xml");
-  EXPECT_EQ(junit, report::RenderJUnit(report));
+  EXPECT_EQ(junit, report::RenderJUnit(document));
   EXPECT_TRUE(absl::StrContains(junit, "HB101")) << junit;  // the open error fails its rule's case
 
   // The translate worker of these jobs stored no tree: said so, not an empty file.
