@@ -1,10 +1,7 @@
 #include "worker/translate/core/translation_report.h"
 
-#include "worker/translate/report_conversion.h"
-
+#include <algorithm>
 #include <iomanip>
-
-#include "common/report/report_json.h"
 
 namespace hipforge::translate {
 
@@ -30,14 +27,11 @@ report::FileEntry ToReportFileEntry(const FileTranslation& file) {
   return entry;
 }
 
-nlohmann::json FindingJson(const Finding& finding) { return report::FindingToJson(ToReportFinding(finding)); }
-
-nlohmann::json TranslationSectionJson(const std::vector<FileTranslation>& files) {
-  report::Report out;
-  out.translation.emplace();
-  for (const auto& file : files) out.translation->files.push_back(ToReportFileEntry(file));
-  out.translation->totals = report::ComputeTotals(out.translation->files);
-  return report::ToJson(out)["translation"];
+report::TranslationSection ToTranslationSection(const std::vector<FileTranslation>& files) {
+  report::TranslationSection section;
+  for (const auto& file : files) section.files.push_back(ToReportFileEntry(file));
+  section.totals = report::ComputeTotals(section.files);
+  return section;
 }
 
 namespace {

@@ -4,17 +4,14 @@
 #include <ostream>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "common/report/report.h"
 #include "worker/translate/translation_types.h"
 
 namespace hipforge::translate {
 
 report::FileEntry ToReportFileEntry(const FileTranslation& file);  // kind unknown at this level
-// {"files": [...], "totals": {...}}
-nlohmann::json TranslationSectionJson(const std::vector<FileTranslation>& files);
-nlohmann::json FindingJson(const Finding& finding);
+// The files' entries and their totals (ComputeTotals).
+report::TranslationSection ToTranslationSection(const std::vector<FileTranslation>& files);
 
 // Per-file and total statistics in the spirit of hipify-clang's --print-stats.
 void PrintStats(const std::vector<FileTranslation>& files, double seconds, std::ostream& out);

@@ -11,10 +11,12 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 #include "common/file_io.h"
+#include "common/report/report_json.h"
 #include "worker/translate/core/pch_cache.h"
 #include "worker/translate/core/source_translator.h"
 #include "worker/translate/core/translation_report.h"
 #include "worker/translate/analyze/analyzer.h"
+#include "worker/translate/report_conversion.h"
 
 namespace fs = std::filesystem;
 namespace cl = llvm::cl;
@@ -257,12 +259,16 @@ bool WriteStatistics(const Outcome& outcome, const std::vector<FileTranslation>&
     WriteStatsCsv(reported, outcome.seconds, std::cerr);
   }
   if (!stats_json.empty()) {
-    nlohmann::json json = {{"translation", TranslationSectionJson(reported)}, {"findings", nlohmann::json::array()}};
+    // The report's translation and findings sections (docs/report.md), through the typed report.
+    hipforge::report::Report stats;
+    stats.translation = ToTranslationSection(reported);
+    stats.findings.emplace();
     for (const auto& file : reported) {
-      for (const auto& finding : file.diagnostics) json["findings"].push_back(FindingJson(finding));
+      for (const auto& finding : file.diagnostics) stats.findings->push_back(ToReportFinding(finding));
     }
-    for (const auto& finding : outcome.analyzer_findings) json["findings"].push_back(FindingJson(finding));
-    if (!hipforge::WriteFileBytes(stats_json.getValue(), json.dump(2) + "\n").ok()) ok = false;
+    for (const auto& finding : outcome.analyzer_findings) stats.findings->push_back(ToReportFinding(finding));
+    const std::string json = hipforge::report::ToJson(stats).dump(2) + "\n";
+    if (!hipforge::WriteFileBytes(stats_json.getValue(), json).ok()) ok = false;
   }
   return ok;
 }
