@@ -2,9 +2,12 @@
 # ggml through migrate-cli translate (cold, then the unchanged re-run), hipify-perl and hipify-clang, back to back,
 # each under /usr/bin/time -v (CPU = user+sys of the process and the children it waited for) and perf stat
 # (task-clock also counts the sandboxed CMake configure of the build discovery, which time -v misses).
-# usage: measure.sh OUT_DIR [ours|rerun|noprefix|perl|clang ...]   (default: ours rerun perl clang, in that order)
+# usage: measure.sh OUT_DIR [ours|rerun|noprefix|skip|norepeat|perl|clang ...]
+#   (default: ours rerun perl clang, in that order)
 #   noprefix: ours cold with the per-job prefix PCHs off (HIPFORGE_PREFIX_PCH=0), its tree, report and patch
 #   diffed against ours (run ours first)
+#   skip: the same with units an earlier unit covers not parsed (HIPFORGE_SKIP_COVERED_UNITS=1; the report diff
+#   also lists their `covered_by`); norepeat: with every device-side parse (HIPFORGE_SKIP_REPEATED_DEVICE_PARSES=0)
 #   MIGRATE_CLI   migrate-cli to run (default build/bin/migrate-cli)
 #   GGML          the ggml tree (default /tmp/ggml), never written
 #   HIPIFY_PERL   hipify-perl (ROCm/HIPIFY bin/hipify-perl); HIPIFY_CLANG: hipify-clang built against LLVM 16
@@ -38,21 +41,24 @@ cuda_files() { (cd "$1" && find . -name '*.cu' -o -name '*.cuh' | sort); }
 echo "# $(date -u +%FT%TZ) $(nproc) cores; $(cd "$here" && git rev-parse --short HEAD); ggml $ggml" | tee -a "$out/summary.txt"
 for target in "${targets[@]}"; do
   case $target in
-    ours|noprefix)
+    ours|noprefix|skip|norepeat)
       rm -rf "$out/cache-$target" "$out/$target-out"
-      HIPFORGE_PREFIX_PCH=$([ "$target" = ours ] && echo 1 || echo 0) timed "$target" "$cli" translate "$ggml" \
+      HIPFORGE_PREFIX_PCH=$([ "$target" = noprefix ] && echo 0 || echo 1) \
+        HIPFORGE_SKIP_COVERED_UNITS=$([ "$target" = skip ] && echo 1 || echo 0) \
+        HIPFORGE_SKIP_REPEATED_DEVICE_PARSES=$([ "$target" = norepeat ] && echo 0 || echo 1) \
+        timed "$target" "$cli" translate "$ggml" \
         -o "$out/$target-out" --cache "$out/cache-$target" --hip-version 6.4 --report "$out/$target.json" \
         --patch "$out/$target.patch" --format json
-      if [ "$target" = noprefix ] && [ -d "$out/ours-out" ]; then  # diffed against an earlier ours
+      if [ "$target" != ours ] && [ -d "$out/ours-out" ]; then  # diffed against an earlier ours
         same=yes
-        diff -r "$out/ours-out" "$out/noprefix-out" >"$out/noprefix.tree.diff" || same=no
-        cmp -s "$out/ours.patch" "$out/noprefix.patch" || same=no
+        diff -r "$out/ours-out" "$out/$target-out" >"$out/$target.tree.diff" || same=no
+        cmp -s "$out/ours.patch" "$out/$target.patch" || same=no
         # The reports, but for the build discovery's scratch directory (a random name per run).
-        for run in ours noprefix; do
+        for run in ours "$target"; do
           jq -S . "$out/$run.json" | sed -E 's/hipforge-build-[0-9]+/hipforge-build-N/g' >"$out/$run.report.json"
         done
-        diff "$out/ours.report.json" "$out/noprefix.report.json" >"$out/noprefix.report.diff" || same=no
-        echo "noprefix: tree, patch and report identical to ours: $same" | tee -a "$out/summary.txt"
+        diff "$out/ours.report.json" "$out/$target.report.json" >"$out/$target.report.diff" || same=no
+        echo "$target: tree, patch and report identical to ours: $same" | tee -a "$out/summary.txt"
       fi ;;
     rerun)
       rm -rf "$out/rerun-out"

@@ -46,6 +46,9 @@ struct FileEntry {
   std::vector<std::string> left_for_person;  // manual steps in this file
   bool from_cache = false;
   std::vector<CompileConfiguration> compile_arguments;  // translation units: one per configuration parsed
+  // A translation unit not parsed: the unit whose parse covered every header it includes (it holds only
+  // #includes and declarations, nothing of its own to translate). Empty for a parsed unit and any other file.
+  std::string covered_by;
 };
 
 // True for the files the progress counters count: CUDA sources and headers (file kind).

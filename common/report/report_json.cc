@@ -248,6 +248,7 @@ void ReadFileEntry(const Reader& r, FileEntry& f) {
   r.Read("changed_by", f.changed_by);
   r.Read("left_for_person", f.left_for_person);
   r.Read("from_cache", f.from_cache);
+  r.Read("covered_by", f.covered_by);
   r.ReadArray("compile_arguments", f.compile_arguments, [](const Reader& c, CompileConfiguration& config) {
     c.Read("configuration", config.configuration);
     c.ReadArray("used", config.used, [](const Reader& a, CompileArgument& arg) {
@@ -452,6 +453,7 @@ nlohmann::json FileEntryToJson(const FileEntry& file) {
     }
     entry["compile_arguments"] = std::move(configurations);
   }
+  if (!file.covered_by.empty()) entry["covered_by"] = file.covered_by;
   return entry;
 }
 

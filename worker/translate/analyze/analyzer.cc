@@ -18,6 +18,7 @@
 #include "worker/translate/analyze/parse_cache.h"
 #include "worker/translate/analyze/registry.h"
 #include "worker/translate/analyze/token_file.h"
+#include "worker/translate/environment_switch.h"
 #include "worker/translate/frontend/compile_arguments.h"
 #include "worker/translate/tables/mapping_index.h"
 
@@ -427,13 +428,31 @@ class AnalyzerImpl final : public Analyzer {
     return files;
   }
 
-  // The sources to parse on the device side. A unit with GPU code of its own is parsed whenever it covers a gated
-  // file. A unit without any (ggml's 120 template-instance units: an include and a macro call) only reaches
-  // headers' gated blocks, so it is parsed only for a gated file no other device-side parse covers: on ggml its
-  // device-side parses cost 263 s of CPU and found nothing the others did not.
-  static std::vector<size_t> DeviceBatch(const AnalysisRun& run, const std::vector<size_t>& sources) {
+  // Whether the host parse of `path` skipped some of it (an #if on __CUDA_ARCH__, or on a macro a header derives
+  // from it, as ggml's common.cuh defines TURING_MMA_AVAILABLE): code the device side may keep.
+  static bool HostSkipped(const AnalysisRun& run, const std::string& path) {
+    const auto skipped = run.skipped_by_file.find(path);
+    return skipped != run.skipped_by_file.end() && !skipped->second.empty();
+  }
+
+  // Whether source `i` (covering `covered` on the host side) reaches host-skipped code of a file no earlier unit of
+  // the device batch reached (`reached`, updated).
+  static bool ReachesNewSkippedCode(const AnalysisRun& run, size_t i, const std::set<std::string>& covered,
+                                    std::set<std::string>& reached) {
+    bool added = HostSkipped(run, run.texts[i]->path()) && reached.insert(run.texts[i]->path()).second;
+    for (const std::string& file : covered) added |= HostSkipped(run, file) && reached.insert(file).second;
+    return added;
+  }
+
+  // The sources to parse on the device side. A unit with GPU code of its own that reaches a gated file is parsed
+  // when it reaches host-skipped code no earlier unit of the batch did (skip_repeated_device_parses; else always),
+  // so each file's first device-side parse, which narrows its token rules' ranges, stays the one it was. A unit
+  // without any (ggml's 120 template-instance units: an include and a macro call) only reaches headers' gated
+  // blocks, so it is parsed only for a gated file no other device-side parse covers: on ggml its device-side parses
+  // cost 263 s of CPU and found nothing the others did not.
+  std::vector<size_t> DeviceBatch(const AnalysisRun& run, const std::vector<size_t>& sources) const {
     std::vector<size_t> batch, without_gpu_code;
-    std::set<std::string> device_covered;
+    std::set<std::string> device_covered, reached;
     for (size_t i : sources) {
       const auto covered = run.covered_by_source.find(run.texts[i]->path());
       if (covered == run.covered_by_source.end()) continue;  // not parsed cleanly on the host side
@@ -443,6 +462,7 @@ class AnalyzerImpl final : public Analyzer {
         without_gpu_code.push_back(i);
         continue;
       }
+      if (options_.skip_repeated_device_parses && !ReachesNewSkippedCode(run, i, covered->second, reached)) continue;
       batch.push_back(i);
       device_covered.insert(files.begin(), files.end());
     }
@@ -545,6 +565,9 @@ absl::StatusOr<std::unique_ptr<Analyzer>> CreateAnalyzer(AnalyzeOptions options)
   if (options.frontend.shim_directory.empty()) {
     options.frontend.shim_directory = std::filesystem::temp_directory_path() / "hipforge-analyzer-shims";
   }
+  absl::StatusOr<std::optional<bool>> repeated = EnvironmentSwitch(kSkipRepeatedDeviceParsesVariable);
+  if (!repeated.ok()) return repeated.status();
+  if (*repeated) options.skip_repeated_device_parses = options.skip_repeated_device_parses && **repeated;
   auto frontend = CudaFrontend::Create(options.frontend);
   if (!frontend.ok()) return frontend.status();
   return std::unique_ptr<Analyzer>(new AnalyzerImpl(std::move(options), std::move(*frontend), std::move(disabled)));

@@ -33,6 +33,10 @@ struct AnalyzeOptions {
   // Where the analyzer keeps its own parses (the device-side pass, headers no unit includes; analyze/parse_cache.h)
   // for an unchanged re-run; unset: not kept.
   std::optional<std::filesystem::path> cache_directory;
+  // The device-side pass parses a unit with GPU code of its own only when it reaches host-skipped code (#if
+  // branches) of a file no earlier unit of the pass reached; false: whenever it reaches a __CUDA_ARCH__ block.
+  // $HIPFORGE_SKIP_REPEATED_DEVICE_PARSES=0 turns it off.
+  bool skip_repeated_device_parses = true;
 };
 
 // The report's effort section (common/report/report.h): hours LEFT for a person, with the items they add up from.

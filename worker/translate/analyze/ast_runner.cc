@@ -151,6 +151,17 @@ bool AstRulesCompanion::Restore(const std::filesystem::path& unit, const nlohman
   }
 }
 
+void AstRulesCompanion::Covered(const std::filesystem::path& unit) {
+  // Its own file, clean, nothing skipped. The headers are the covering unit's: the analyzer reaches them (and
+  // their __CUDA_ARCH__ blocks, on the device side) through that unit.
+  TranslationUnitResult result;
+  result.parsed = true;
+  const std::string relative = unit.lexically_relative(root_).generic_string();
+  result.covered_files.insert(relative);
+  result.skipped_ranges[relative];
+  Keep(unit, std::move(result), {});
+}
+
 void AstRulesCompanion::Keep(const std::filesystem::path& unit, TranslationUnitResult result,
                              std::vector<std::string> args) {
   std::lock_guard lock(mutex_);

@@ -47,6 +47,7 @@ class AstRulesCompanion : public ParseCompanion {
   std::string CacheSalt() const override;
   std::unique_ptr<CompanionConsumer> ConsumerFor(const std::filesystem::path& unit) override;
   bool Restore(const std::filesystem::path& unit, const nlohmann::json& cached) override;
+  void Covered(const std::filesystem::path& unit) override;
 
   // The result for `unit` (absolute) and the arguments it was parsed with, when a shared parse (or the
   // cache) produced one.

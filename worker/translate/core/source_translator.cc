@@ -5,15 +5,20 @@
 #include "worker/translate/core/argument_rewrites.h"
 
 #include <atomic>
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
 #include <thread>
 
 #include "common/sha256.h"
+#include "worker/translate/environment_switch.h"
 #include "worker/translate/core/ast_pass.h"
 #include "worker/translate/core/edit_composer.h"
 #include "worker/translate/core/name_resolver.h"
@@ -72,6 +77,7 @@ struct MergedFile {
   bool from_cache = true;
   std::string fallback_reason;
   std::vector<UnitArgumentReport> arguments;  // when it is a unit
+  std::string covered_by;                     // a unit not parsed: the unit whose parse covered its headers
 };
 
 void MergeInto(FileFacts& into, const FileFacts& from, bool first) {
@@ -99,6 +105,9 @@ void MergeInto(FileFacts& into, const FileFacts& from, bool first) {
 struct UnitOutcome : UnitFacts {
   bool from_cache = false;
   std::vector<UnitArgumentReport> arguments;
+  // Not parsed: the earlier unit whose parse covered every header it includes. Its `files` then hold its own
+  // entry (empty facts) and the headers it reaches, which only say what it includes (the warp define).
+  std::string covered_by;
 };
 
 // A unit whose facts are not in the cache: what its parses need.
@@ -110,7 +119,44 @@ struct UnitWork {
   std::string content;
   std::string args_text;  // the cache key's arguments
   std::vector<std::vector<IncludePrefix>> prefixes;  // per configuration: candidates (prefix_pch.h)
+  // Non-empty: the unit holds only #includes (of these project files) and declarations, nothing to translate of
+  // its own; parsed only when no earlier unit covers them (SkipCoveredUnits).
+  std::vector<std::string> cover_includes;
 };
+
+// Whether `content` holds only #include lines and declarations, comments aside: no other directive (#if, #define),
+// no braces (nothing defined in the file itself), no literals. ggml's `#include "../mmq.cuh"` then
+// `DECL_MMQ_CASE(GGML_TYPE_Q4_0);` is such a file.
+bool OnlyIncludesAndDeclarations(std::string_view content) {
+  static const std::regex kInclude(R"(^#[ \t]*include[ \t]*("[^"]+"|<[^>]+>)[ \t]*(//.*)?\r?$)");
+  bool line_start = true;
+  for (size_t i = 0; i < content.size(); ++i) {
+    const char c = content[i];
+    const char next = i + 1 < content.size() ? content[i + 1] : '\0';
+    if (c == '/' && next == '/') {
+      i = content.find('\n', i);
+      if (i == std::string_view::npos) return true;
+      line_start = true;
+    } else if (c == '/' && next == '*') {
+      i = content.find("*/", i + 2);
+      if (i == std::string_view::npos) return false;
+      ++i;
+    } else if (c == '#' && line_start) {
+      const size_t end = std::min(content.find('\n', i), content.size());
+      const std::string line(content.substr(i, end - i));
+      if (!std::regex_match(line, kInclude)) return false;
+      i = end;
+      line_start = true;
+    } else if (c == '{' || c == '"' || c == '\'' || c == '\\' || c == '#') {
+      return false;
+    } else if (c == '\n') {
+      line_start = true;
+    } else if (!std::isspace(static_cast<unsigned char>(c))) {
+      line_start = false;
+    }
+  }
+  return true;
+}
 
 }  // namespace
 
@@ -187,11 +233,16 @@ class SourceTranslatorImpl : public SourceTranslator {
       work[i] = PrepareUnit(*state, units[i], cache ? &*cache : nullptr, companion, facts[i]);
       if (!work[i].parse) report(i);
     });
-    ParallelFor(units.size(), Jobs(), [&](size_t i) {
-      if (!work[i].parse) return;
-      facts[i] = ParseUnitWork(*state, work[i], cache ? &*cache : nullptr, companion, std::move(facts[i]));
-      report(i);
-    });
+    // Units that only include and instantiate go last: an earlier unit's parse may cover them.
+    for (const bool covered_candidates : {false, true}) {
+      if (covered_candidates) SkipCoveredUnits(*state, work, companion, report);
+      ParallelFor(units.size(), Jobs(), [&](size_t i) {
+        const bool candidate = !work[i].cover_includes.empty();
+        if (!work[i].parse || candidate != covered_candidates) return;
+        facts[i] = ParseUnitWork(*state, work[i], cache ? &*cache : nullptr, companion, std::move(facts[i]));
+        report(i);
+      });
+    }
     state->prefix_pchs.reset();  // the job's prefix PCHs go with it
     return ParsedSources{root, files, std::move(state)};
   }
@@ -212,6 +263,8 @@ class SourceTranslatorImpl : public SourceTranslator {
     std::map<std::string, MergedFile> merged;
     for (size_t i = 0; i < units.size(); ++i) {
       for (const auto& [path, file_facts] : facts[i].files) {
+        // A covered unit's headers are decided by the unit that covered it (its entries only say what it includes).
+        if (!facts[i].covered_by.empty() && path != units[i]) continue;
         auto [it, inserted] = merged.try_emplace(path);
         MergedFile& target = it->second;
         const bool first_parsed = facts[i].parsed && !target.from_parse;
@@ -222,6 +275,7 @@ class SourceTranslatorImpl : public SourceTranslator {
         if (path == units[i]) {
           target.is_unit = true;
           target.arguments = facts[i].arguments;
+          target.covered_by = facts[i].covered_by;
         }
       }
     }
@@ -334,14 +388,117 @@ class SourceTranslatorImpl : public SourceTranslator {
       }
     }
     work.parse = true;
-    if (call.prefix_pchs) {
-      for (size_t i = 0; i < work.commands.size(); ++i) {
-        work.prefixes.push_back(IncludePrefixes(work.content, work.absolute, call.root, work.commands[i].args,
-                                                locations_, PrefixSalt(i == 0 ? companion : nullptr)));
-        call.prefix_plan.Count(work.prefixes.back());
+    if (options_.skip_covered_units) work.cover_includes = CoverIncludes(call, work);
+    if (work.cover_includes.empty()) PlanPrefixes(call, work, companion);  // a candidate's when it is parsed
+    return work;
+  }
+
+  void PlanPrefixes(ParsedSourcesState& call, UnitWork& work, ParseCompanion* companion) const {
+    if (!call.prefix_pchs) return;
+    for (size_t i = 0; i < work.commands.size(); ++i) {
+      work.prefixes.push_back(IncludePrefixes(work.content, work.absolute, call.root, work.commands[i].args,
+                                              locations_, PrefixSalt(i == 0 ? companion : nullptr)));
+      call.prefix_plan.Count(work.prefixes.back());
+    }
+  }
+
+  // The project files a unit with nothing to translate of its own includes directly; empty for any other unit
+  // (a CUDA name, a directive besides #include, a definition, a quoted include outside the project). The
+  // hip_runtime.h include every unit gets is decided from its tokens alone, parsed or not.
+  std::vector<std::string> CoverIncludes(const ParsedSourcesState& call, const UnitWork& work) const {
+    if (!OnlyIncludesAndDeclarations(work.content)) return {};
+    const FileFacts none;
+    const TokenPassOutput tokens = RunTokenPass({work.relative, work.content, &none, true, true}, resolver_);
+    const bool runtime_only = std::all_of(tokens.edits.begin(), tokens.edits.end(),
+                                          [](const TextEdit& edit) { return edit.origin == "runtime"; });
+    if (!runtime_only || !tokens.launches.empty() || !tokens.warp_calls.empty() || !tokens.call_rewrites.empty() ||
+        !tokens.call_warnings.empty() || !tokens.findings.empty() || tokens.stats.ConvertedTotal() != 0 ||
+        tokens.stats.unconverted != 0 || tokens.stats.unsupported != 0) {
+      return {};
+    }
+    std::vector<std::string> includes;
+    for (const IncludeName& include : tokens.includes) {
+      std::optional<std::string> file = ResolveInclude(call, work.relative, include);
+      if (file) {
+        includes.push_back(std::move(*file));
+      } else if (!include.angled) {
+        return {};
       }
     }
-    return work;
+    return includes;
+  }
+
+  // Cover candidates (UnitWork::cover_includes) that an earlier unit of the same configuration covers -- its parse
+  // (or cached facts) entered every project file the candidate includes -- are not parsed: their facts are their
+  // own file's, empty, and the headers' come from that unit. The companion is told so. The rest are parsed after.
+  void SkipCoveredUnits(ParsedSourcesState& call, std::vector<UnitWork>& work, ParseCompanion* companion,
+                        const std::function<void(size_t)>& report) const {
+    std::map<std::string, std::vector<std::string>> includes;  // per file: its direct project includes
+    for (size_t i = 0; i < work.size(); ++i) {
+      if (!work[i].parse || work[i].cover_includes.empty()) continue;
+      for (size_t j = 0; j < i; ++j) {
+        const UnitOutcome& by = call.facts[j];
+        if (!by.parsed || !by.covered_by.empty() || work[j].args_text != work[i].args_text ||
+            !std::all_of(work[i].cover_includes.begin(), work[i].cover_includes.end(),
+                         [&](const std::string& file) { return by.files.count(file) > 0; })) {
+          continue;
+        }
+        UnitOutcome& outcome = call.facts[i];
+        outcome.parsed = true;
+        outcome.covered_by = call.units[j];
+        outcome.from_cache = by.from_cache;
+        for (const std::string& file : ReachableFiles(call, work[i].relative, by.files, includes)) outcome.files[file];
+        work[i].parse = false;
+        if (companion) companion->Covered(work[i].absolute);
+        report(i);
+        break;
+      }
+    }
+    for (UnitWork& unit : work) {
+      if (unit.parse && !unit.cover_includes.empty()) PlanPrefixes(call, unit, companion);
+    }
+  }
+
+  // `relative` and the files of `within` it reaches through #include (ResolveInclude, every #if branch followed).
+  std::set<std::string> ReachableFiles(const ParsedSourcesState& call, const std::string& relative,
+                                       const std::map<std::string, FileFacts>& within,
+                                       std::map<std::string, std::vector<std::string>>& includes) const {
+    std::set<std::string> seen = {relative};
+    std::vector<std::string> pending = {relative};
+    while (!pending.empty()) {
+      const std::string path = std::move(pending.back());
+      pending.pop_back();
+      auto [direct, inserted] = includes.try_emplace(path);
+      if (inserted) {
+        const auto bytes = ReadFileBytes(call.root / path);
+        const TokenPassOutput tokens = RunTokenPass({path, bytes ? *bytes : std::string(), nullptr, false, false},
+                                                    resolver_);
+        for (const IncludeName& include : tokens.includes) {
+          if (auto file = ResolveInclude(call, path, include)) direct->second.push_back(std::move(*file));
+        }
+      }
+      for (const std::string& file : direct->second) {
+        if (within.count(file) && seen.insert(file).second) pending.push_back(file);
+      }
+    }
+    return seen;
+  }
+
+  // The project file an #include names (relative to the root) as the preprocessor would find it without the unit's
+  // own -I: from the includer's directory (quoted), then the include dirs; nullopt when not a project file.
+  std::optional<std::string> ResolveInclude(const ParsedSourcesState& call, const std::string& includer,
+                                            const IncludeName& include) const {
+    std::vector<fs::path> candidates;
+    if (!include.angled) candidates.push_back((call.root / includer).parent_path() / include.name);
+    for (const auto& dir : call.arguments->include_dirs()) candidates.push_back(dir / include.name);
+    for (const auto& candidate : candidates) {
+      std::error_code error;
+      if (!fs::is_regular_file(candidate, error)) continue;
+      const auto rel = fs::weakly_canonical(candidate, error).lexically_relative(call.root);
+      if (error || rel.empty() || *rel.begin() == "..") return std::nullopt;
+      return rel.generic_string();
+    }
+    return std::nullopt;
   }
 
   UnitOutcome ParseUnitWork(const ParsedSourcesState& call, const UnitWork& work, TranslationCache* cache,
@@ -526,19 +683,9 @@ class SourceTranslatorImpl : public SourceTranslator {
       facts.files[path];
       TokenPassInput input{path, text, nullptr, false, false};
       for (const auto& include : RunTokenPass(input, resolver_).includes) {
-        std::vector<fs::path> candidates;
-        if (!include.angled) candidates.push_back((root / path).parent_path() / include.name);
-        for (const auto& dir : call.arguments->include_dirs()) candidates.push_back(dir / include.name);
-        for (const auto& candidate : candidates) {
-          std::error_code error;
-          if (!fs::is_regular_file(candidate, error)) continue;
-          const auto rel = fs::weakly_canonical(candidate, error).lexically_relative(root);
-          if (error || rel.empty() || *rel.begin() == "..") break;
-          const std::string key = rel.generic_string();
-          if (seen.insert(key).second) {
-            if (auto bytes = ReadFileBytes(candidate)) pending.emplace_back(key, std::move(*bytes));
-          }
-          break;
+        const std::optional<std::string> key = ResolveInclude(call, path, include);
+        if (key && seen.insert(*key).second) {
+          if (auto bytes = ReadFileBytes(root / *key)) pending.emplace_back(*key, std::move(*bytes));
         }
       }
     }
@@ -550,6 +697,7 @@ class SourceTranslatorImpl : public SourceTranslator {
     result.path = path;
     result.from_cache = merged.from_cache;
     result.arguments = merged.arguments;
+    result.covered_by = merged.covered_by;
     const auto content = ReadFileBytes(call.root / path);
     if (!content) {
       result.status = FileStatus::kFailed;
@@ -669,13 +817,14 @@ absl::StatusOr<std::unique_ptr<SourceTranslator>> CreateSourceTranslator(Transla
   if (!frontend.ok()) return frontend.status();
   absl::StatusOr<uint64_t> cap = PchCacheCap(options.pch_cache_bytes);
   if (!cap.ok()) return cap.status();
-  // Any binary's switch, as the cache size is (operators, bench/ggml): 0 turns the per-job prefix PCHs off.
-  if (const char* prefix = std::getenv("HIPFORGE_PREFIX_PCH"); prefix && *prefix) {
-    if (std::string_view(prefix) != "0" && std::string_view(prefix) != "1") {
-      return absl::InvalidArgumentError(std::string("HIPFORGE_PREFIX_PCH: expected 0 or 1, not ") + prefix);
-    }
-    options.use_prefix_pch = options.use_prefix_pch && std::string_view(prefix) == "1";
-  }
+  // Any binary's switches, as the cache size is (operators, bench/ggml): 0 turns the per-job prefix PCHs off; 1 or
+  // 0 turns the skipping of covered units on or off.
+  absl::StatusOr<std::optional<bool>> prefix = EnvironmentSwitch("HIPFORGE_PREFIX_PCH");
+  absl::StatusOr<std::optional<bool>> skip = EnvironmentSwitch(kSkipCoveredUnitsVariable);
+  if (!prefix.ok()) return prefix.status();
+  if (!skip.ok()) return skip.status();
+  if (*prefix) options.use_prefix_pch = options.use_prefix_pch && **prefix;
+  if (*skip) options.skip_covered_units = **skip;
   return std::make_unique<SourceTranslatorImpl>(std::move(options), std::move(*frontend), *cap);
 }
 

@@ -36,6 +36,14 @@ struct TranslateOptions {
   bool use_prelude_pch = true;      // precompile the CUDA prelude once (see prelude_pch.h)
   bool use_preamble_pch = true;     // and each distinct library preamble, chained on it (needs the prelude's)
   bool use_prefix_pch = true;       // and each include prefix units of a job share, for the job (prefix_pch.h)
+  // A unit holding only #includes and declarations, nothing to translate of its own (ggml's template-instance
+  // units: an #include and a macro call that instantiates kernels), is not parsed when an earlier unit of the same
+  // configuration parsed every project header it includes: the headers' facts are that unit's (the report names
+  // it: covered_by). The translation is the same (the facts sit in the templates' patterns: ggml's tree, patch and
+  // translation section identical, 3x less CPU), but a companion's rules that judge instantiations lose what only
+  // the skipped unit's instantiations show (ggml: 4 of 585 analyzer findings, bench/ggml/README.md), so it is off
+  // unless asked for. $HIPFORGE_SKIP_COVERED_UNITS=1 or 0 overrides it.
+  bool skip_covered_units = false;
   std::optional<std::filesystem::path> pch_directory;  // unset: <cache_directory>/pch, else ~/.cache/hipforge/pch
   // The PCH directory's size cap in bytes, least recently used PCHs evicted past it (pch_cache.h); 0: unbounded.
   // Unset: $HIPFORGE_PCH_CACHE_SIZE ("2G", "500M"), else 2 GiB.

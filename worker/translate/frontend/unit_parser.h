@@ -81,6 +81,9 @@ class ParseCompanion {
   virtual std::unique_ptr<CompanionConsumer> ConsumerFor(const std::filesystem::path& unit) = 0;
   // A cache hit: what Finish returned for `unit` then. false: unusable, the unit is parsed again.
   virtual bool Restore(const std::filesystem::path& unit, const nlohmann::json& cached) = 0;
+  // `unit` (absolute) is not parsed: it holds only #includes and declarations, and an earlier unit's parse covered
+  // every project header it includes (TranslateOptions::skip_covered_units).
+  virtual void Covered(const std::filesystem::path& unit) { (void)unit; }
 };
 
 }  // namespace hipforge::translate
