@@ -61,6 +61,10 @@ export interface File {
   left_for_person?: string[];
   from_cache?: boolean;
   /**
+   * A translation unit not parsed: the unit whose parse covered every header it includes (it holds only #includes and declarations).
+   */
+  covered_by?: string;
+  /**
    * Translation units: the arguments of each configuration parsed and where each came from.
    */
   compile_arguments?: {
