@@ -81,7 +81,8 @@ TEST(MigratedBuildTest, CudaInSubdirectoryWithFlagsVariableAndCHeaderBuilds) {
   EXPECT_TRUE(fs::exists(temp.path() / "out/build/gpu/libgpu.a"));
   EXPECT_TRUE(fs::exists(temp.path() / "out/build/libapi.a"));
   const std::string ninja = ReadText(temp.path() / "out/build/build.ninja");
-  EXPECT_NE(ninja.find("-ffast-math"), std::string::npos);
+  EXPECT_NE(ninja.find("-fgpu-flush-denormals-to-zero -fno-hip-fp32-correctly-rounded-divide-sqrt -fcuda-approx-transcendentals"),
+            std::string::npos);
   EXPECT_EQ(ninja.find("extended-lambda"), std::string::npos);
 }
 

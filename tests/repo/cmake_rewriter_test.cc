@@ -117,7 +117,7 @@ TEST_F(CMakeRewriterTest, ArchitecturesFlagsAndGeneratorExpressions) {
   EXPECT_NE(out.find("set(CMAKE_HIP_ARCHITECTURES gfx90a gfx942 CACHE STRING \"AMD GPU architectures\")"),
             std::string::npos)
       << out;
-  EXPECT_NE(out.find("set(CMAKE_HIP_FLAGS \"${CMAKE_HIP_FLAGS} -ffast-math -fgpu-rdc\")"), std::string::npos) << out;
+  EXPECT_NE(out.find("set(CMAKE_HIP_FLAGS \"${CMAKE_HIP_FLAGS} -fgpu-flush-denormals-to-zero -fno-hip-fp32-correctly-rounded-divide-sqrt -fcuda-approx-transcendentals -fgpu-rdc\")"), std::string::npos) << out;
   EXPECT_NE(out.find("$<$<COMPILE_LANGUAGE:${HIP_SOURCE_LANGUAGE}>:-gline-tables-only>"), std::string::npos) << out;
   EXPECT_NE(out.find("HIP_ARCHITECTURES \"${CMAKE_HIP_ARCHITECTURES}\" HIP_STANDARD 17"), std::string::npos) << out;
   EXPECT_TRUE(last_.changed_by.count("HB501"));
@@ -131,7 +131,8 @@ TEST_F(CMakeRewriterTest, LanguageGenexSpanningSeveralArguments) {
       "target_compile_options(u PRIVATE -O2 $<$<COMPILE_LANGUAGE:CUDA>:-Xptxas -v --expt-relaxed-constexpr>)\n"
       "target_compile_options(v PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-DA=1 -DB=2>)\n");
   EXPECT_EQ(out,
-            "target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:${HIP_SOURCE_LANGUAGE}>:-ffast-math "
+            "target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:${HIP_SOURCE_LANGUAGE}>:-fgpu-flush-denormals-to-zero "
+            "-fno-hip-fp32-correctly-rounded-divide-sqrt -fcuda-approx-transcendentals "
             "-gline-tables-only> -Wall)\n"
             "target_compile_options(u PRIVATE -O2)\n"
             "target_compile_options(v PRIVATE $<$<COMPILE_LANGUAGE:${HIP_SOURCE_LANGUAGE}>:-DA=1 -DB=2>)\n");
@@ -146,7 +147,7 @@ TEST_F(CMakeRewriterTest, FlagsVariableExpandedInCudaGenex) {
       "list(APPEND CUDA_FLAGS -lineinfo)\n"
       "set(OTHER -extended-lambda)\n"
       "target_compile_options(k PRIVATE \"$<$<COMPILE_LANGUAGE:CUDA>:${CUDA_FLAGS}>\")\n");
-  EXPECT_NE(out.find("set(CUDA_FLAGS -ffast-math)\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("set(CUDA_FLAGS -fgpu-flush-denormals-to-zero -fno-hip-fp32-correctly-rounded-divide-sqrt -fcuda-approx-transcendentals)\n"), std::string::npos) << out;
   EXPECT_NE(out.find("list(APPEND CUDA_FLAGS -gline-tables-only)\n"), std::string::npos) << out;
   EXPECT_NE(out.find("set(OTHER -extended-lambda)\n"), std::string::npos) << out;
   EXPECT_NE(out.find("\"$<$<COMPILE_LANGUAGE:${HIP_SOURCE_LANGUAGE}>:${CUDA_FLAGS}>\""), std::string::npos) << out;

@@ -18,7 +18,8 @@ TEST(NvccFlagMapperTest, TableActions) {
   EXPECT_EQ(Map({"-arch=sm_80"}), (V{"--offload-arch=gfx90a", "--offload-arch=gfx942"}));
   EXPECT_EQ(Map({"-gencode", "arch=compute_70,code=sm_70", "-gencode=arch=compute_80,code=sm_80"}),
             (V{"--offload-arch=gfx90a", "--offload-arch=gfx942"}));
-  EXPECT_EQ(Map({"--use_fast_math", "-rdc=true", "-lineinfo"}), (V{"-ffast-math", "-fgpu-rdc", "-gline-tables-only"}));
+  EXPECT_EQ(Map({"--use_fast_math", "-rdc=true", "-lineinfo"}), (V{"-fgpu-flush-denormals-to-zero", "-fno-hip-fp32-correctly-rounded-divide-sqrt", "-fcuda-approx-transcendentals",
+                                                                "-fgpu-rdc", "-gline-tables-only"}));
   EXPECT_EQ(Map({"-Xcompiler", "-fopenmp,-Wall", "-Xcompiler=-fPIC"}), (V{"-fopenmp", "-Wall", "-fPIC"}));
   EXPECT_EQ(Map({"-Xcompiler", "\"-O3 -g\""}), (V{"-O3", "-g"}));
   EXPECT_EQ(Map({"-Xptxas", "-v", "--expt-relaxed-constexpr", "--expt-extended-lambda", "-O3"}), (V{"-O3"}));
@@ -78,7 +79,7 @@ TEST(ScriptLineRewriterTest, CompilerPathsAndVariables) {
   EXPECT_EQ(Line("\t$(NVCC) $(NVCCFLAGS) -arch=sm_80 -c $< -o $@"),
             "\t$(HIPCC) $(HIPCCFLAGS) --offload-arch=gfx90a -c $< -o $@");
   EXPECT_EQ(Line("NVCC_FLAGS=\"-O3 -arch=sm_70 --use_fast_math\""),
-            "HIPCC_FLAGS=\"-O3 --offload-arch=gfx90a -ffast-math\"");
+            "HIPCC_FLAGS=\"-O3 --offload-arch=gfx90a -fgpu-flush-denormals-to-zero -fno-hip-fp32-correctly-rounded-divide-sqrt -fcuda-approx-transcendentals\"");
   EXPECT_EQ(Line("# nvcc -arch=sm_70 stays in comments"), "# nvcc -arch=sm_70 stays in comments");
   EXPECT_EQ(Line("cmake -B b -DCMAKE_CUDA_ARCHITECTURES=80"), "cmake -B b \"-DCMAKE_HIP_ARCHITECTURES=gfx90a\"");
 }

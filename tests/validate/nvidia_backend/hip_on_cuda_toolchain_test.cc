@@ -292,5 +292,28 @@ TEST(CudaReferenceNvccScriptTest, ReplacesEveryArchitectureOptionWithTheGpusArch
   EXPECT_EQ(result->standard_output, "--version\n") << "--version goes through untouched";
 }
 
+// The translator maps nvcc's --use_fast_math to its parts (build_tables.cc); on HIP's NVIDIA platform each part goes
+// back to nvcc's own switch, not to the host compiler (-Xcompiler) and not dropped (denormal flushing was).
+TEST(HipOnCudaHipccScriptTest, NvccsFastMathInPartsGoesBackToNvccsSwitches) {
+  testing::ScratchDir scratch("hipcc-fast-math");
+  const fs::path fake = scratch.path() / "nvcc-args";
+  testing::WriteFile(fake, "#!/bin/sh\necho \"$@\"\n");
+  fs::permissions(fake, fs::perms::owner_all);
+  BoostProcessLauncher launcher;
+  absl::StatusOr<Toolchain> made =
+      MakeHipOnCudaToolchain(launcher, {.dir = scratch.path() / "toolchain", .nvcc = fake, .archs = {"sm_90"}});
+  ASSERT_TRUE(made.ok()) << made.status();
+  ProcessSpec spec;
+  spec.argv = {made->hipcc.string(), "-O3", "-fgpu-flush-denormals-to-zero", "-fno-hip-fp32-correctly-rounded-divide-sqrt",
+               "-fcuda-approx-transcendentals", "-c", "a.hip", "-o", "a.o"};
+  spec.environment = {{"PATH", "/usr/bin:/bin"}};
+  absl::StatusOr<ProcessResult> result = launcher.Run(spec);
+  ASSERT_TRUE(result.ok()) << result.status();
+  const std::string& args = result->standard_output;
+  EXPECT_NE(args.find("-ftz=true -prec-div=false -prec-sqrt=false --use_fast_math"), std::string::npos) << args;
+  EXPECT_EQ(args.find("-Xcompiler"), std::string::npos) << args;
+  EXPECT_EQ(args.find("-fgpu"), std::string::npos) << args;
+}
+
 }  // namespace
 }  // namespace hipforge::validate

@@ -8,6 +8,14 @@ namespace {
 using A = NvccFlagAction;
 using F = NvccFlagForm;
 
+// nvcc's --use_fast_math is its fast library (approximate transcendentals) with denormals flushed and approximate
+// division and square root (--ftz=true --prec-div=false --prec-sqrt=false --fmad=true). Clang's -ffast-math is
+// more: it also assumes no NaN or Inf (isnan folds to false) and reassociates, which nvcc never does -- and it makes
+// LLVM 21 crash on ggml's argsort.cu (rocPRIM's radix sort). -fcuda-approx-transcendentals is the spelling clang 15
+// to 21 all take (19 renamed it -fgpu-approx-transcendentals and kept this one).
+constexpr std::string_view kFastMath =
+    "-fgpu-flush-denormals-to-zero -fno-hip-fp32-correctly-rounded-divide-sqrt -fcuda-approx-transcendentals";
+
 // Order matters only for prefixes: longer spellings first where one is a prefix of another.
 constexpr std::array kNvccFlagRules = {
     NvccFlagRule{"-gencode", F::kWithValue, A::kOffloadArch, "", "per-SM code generation replaced by --offload-arch"},
@@ -17,8 +25,8 @@ constexpr std::array kNvccFlagRules = {
     NvccFlagRule{"--cuda-gpu-arch", F::kWithValue, A::kOffloadArch, "", "clang's CUDA architecture -> --offload-arch"},
     NvccFlagRule{"-arch", F::kWithValue, A::kOffloadArch, "", "GPU architecture replaced by --offload-arch", true},
     NvccFlagRule{"-code", F::kWithValue, A::kDrop, "", "covered by --offload-arch", true},
-    NvccFlagRule{"--use_fast_math", F::kExact, A::kReplace, "-ffast-math", "fast math"},
-    NvccFlagRule{"-use_fast_math", F::kExact, A::kReplace, "-ffast-math", "fast math"},
+    NvccFlagRule{"--use_fast_math", F::kExact, A::kReplace, kFastMath, "fast math as nvcc means it"},
+    NvccFlagRule{"-use_fast_math", F::kExact, A::kReplace, kFastMath, "fast math as nvcc means it"},
     NvccFlagRule{"--relocatable-device-code=true", F::kExact, A::kReplace, "-fgpu-rdc", "relocatable device code"},
     NvccFlagRule{"--relocatable-device-code=false", F::kExact, A::kDrop, "", "the default for hipcc"},
     NvccFlagRule{"-rdc=true", F::kExact, A::kReplace, "-fgpu-rdc", "relocatable device code"},

@@ -52,10 +52,14 @@ while [ $# -gt 0 ]; do
     --offload-arch=sm_*|--cuda-gpu-arch=sm_*) flags+=("-arch=${a#*=}"); arch_given=1 ;;
     --offload-arch=*|--cuda-gpu-arch=*|-Rpass*|-fno-gpu-rdc|-munsafe-fp-atomics|-mno-unsafe-fp-atomics|-mcumode|-mno-cumode|\
     --rocm-path=*|--hip-path=*|-fhip-new-launch-api|-D__HIP_PLATFORM_AMD__|-D__HIP_PLATFORM_HCC__|-mwavefrontsize64|\
-    -mno-wavefrontsize64|-fgpu-flush-denormals-to-zero|-fno-gpu-flush-denormals-to-zero|-fgpu-default-stream=*|\
+    -mno-wavefrontsize64|-fno-gpu-flush-denormals-to-zero|-fgpu-default-stream=*|\
     --hip-link|-fno-hip-new-launch-api|-mllvm|-amdgpu-*|-lamdhip64|-lhip_hcc|-lhiprtc|-lroctx64|-lroctracer64) ;;
     -fgpu-rdc) flags+=("-rdc=true") ;;
     -ffast-math) flags+=("--use_fast_math") ;;
+    # nvcc's --use_fast_math in parts, as the translator maps it (build_tables.cc): each back to nvcc's own switch.
+    -fgpu-flush-denormals-to-zero|-fcuda-flush-denormals-to-zero) flags+=("-ftz=true") ;;
+    -fno-hip-fp32-correctly-rounded-divide-sqrt) flags+=("-prec-div=false" "-prec-sqrt=false") ;;
+    -fcuda-approx-transcendentals|-fgpu-approx-transcendentals) flags+=("--use_fast_math") ;;
     -gline-tables-only) flags+=("-lineinfo") ;;
     -fopenmp|-fopenmp=*) flags+=("-Xcompiler" "-fopenmp"); openmp=1 ;;
     -std=gnu++*) flags+=("-std=c++${a#-std=gnu++}") ;;

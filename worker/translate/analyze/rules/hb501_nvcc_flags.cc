@@ -75,7 +75,7 @@ void NvccFlagsRule::CheckLines(const TextFile& file) {
     Report(file, file.LineStart(line) + static_cast<uint32_t>(first == std::string_view::npos ? 0 : first),
            "nvcc invocation/flags (" + list + "): hipcc/amdclang++ do not accept them",
            "Build with hipcc (or CMake's HIP language) and translate the flags: --offload-arch=" +
-               TargetList(targets_, ";") + " for -arch/-gencode, -fgpu-rdc for -rdc=true, -ffast-math for --use_fast_math, drop -Xptxas/-Xcompiler "
+               TargetList(targets_, ";") + " for -arch/-gencode, -fgpu-rdc for -rdc=true, for --use_fast_math its parts (-fgpu-flush-denormals-to-zero -fno-hip-fp32-correctly-rounded-divide-sqrt -fcuda-approx-transcendentals; -ffast-math would also assume no NaN or Inf), drop -Xptxas/-Xcompiler "
            "wrappers (pass host flags directly).");
   }
 }

@@ -9,7 +9,7 @@ setup(
             sources=["csrc/fused_ops.cpp", "csrc/fused_kernels.cu"],
             extra_compile_args={
                 "cxx": ["-O3"],
-                "nvcc": ["-O3", "-ffast-math", "--offload-arch=gfx90a", "--offload-arch=gfx942"],
+                "nvcc": ["-O3", "-fgpu-flush-denormals-to-zero", "-fno-hip-fp32-correctly-rounded-divide-sqrt", "-fcuda-approx-transcendentals", "--offload-arch=gfx90a", "--offload-arch=gfx942"],
             },
         )
     ],
