@@ -19,6 +19,7 @@
 #include "llvm/Support/Path.h"
 #include "common/cuda_names.h"
 #include "worker/translate/core/argument_rewrites.h"
+#include "worker/translate/core/device_function_shims.h"
 #include "worker/translate/core/name_resolver.h"
 #include "worker/translate/core/token_pass.h"
 #include "worker/translate/frontend/project_paths.h"
@@ -123,6 +124,8 @@ class Collector : public mat::MatchFinder::MatchCallback {
       CollectArgumentRewrites(sm, *call);
     } else if (const auto* member = result.Nodes.getNodeAs<clang::MemberExpr>("half2_member")) {
       CollectHalf2Member(sm, *member);
+    } else if (const auto* conversion = result.Nodes.getNodeAs<clang::CXXMemberCallExpr>("type_shim_conversion")) {
+      CollectTypeShimConversion(sm, *conversion);
     }
   }
 
@@ -159,6 +162,30 @@ class Collector : public mat::MatchFinder::MatchCallback {
     Unrewritable(sm, member.getBeginLoc(),
                  "half2 member read through '.': cast to half& to keep CUDA's meaning (HIP's members differ).",
                  kRuleHalf2Member);
+  }
+
+  // An implicit conversion to float/double of a type with a type shim (OCP fp8, which HIP 6.4 converts on the host
+  // only for gfx942): the object goes through the shim's decode, `static_cast<float>(x)` ->
+  // `static_cast<float>(hipforge_fp8_to_float(x))`; the token pass writes the shim where the type is used.
+  void CollectTypeShimConversion(const clang::SourceManager& sm, const clang::CXXMemberCallExpr& call) {
+    static const std::string kCall = [] {
+      for (const DeviceFunctionShim& shim : DeviceFunctionShims()) {
+        if (shim.type_names) return std::string(shim.rewritten_to) + "(";
+      }
+      return std::string();
+    }();
+    const auto* member = llvm::dyn_cast<clang::MemberExpr>(call.getCallee());
+    const clang::Expr* object = call.getImplicitObjectArgument();
+    if (!member || !object || member->getOperatorLoc().isValid()) return;  // `x.operator float()` is left
+    const auto located = Locate(sm, object->getSourceRange());
+    if (!located) return;
+    FileFacts* facts = files_.FactsFor(sm, located->file);
+    if (!facts) return;
+    FactsEdit open{TextEdit{located->range.begin, 0, kCall, "device"}};
+    FactsEdit close{TextEdit{located->range.end, 0, ")", "device"}};
+    if (std::find(facts->edits.begin(), facts->edits.end(), open) != facts->edits.end()) return;
+    facts->edits.push_back(std::move(open));
+    facts->edits.push_back(std::move(close));
   }
 
   enum class MacroMode { kFile, kDefinition, kInvocation };
@@ -439,6 +466,23 @@ class FactsConsumer : public ParseConsumer {
                                       mat::unless(mat::hasParent(mat::cxxReinterpretCastExpr())))
                           .bind("half2_member"),
                       collector_.get());
+    std::vector<llvm::StringRef> shimmed_types;  // type shims that apply to the target (DeviceFunctionShim::type_names)
+    for (const DeviceFunctionShim& shim : DeviceFunctionShims()) {
+      if (!shim.type_names || shim.checked_through < resolver_.options().target_hip_version) continue;
+      for (std::string_view name : shim.names) shimmed_types.emplace_back(name.data(), name.size());
+    }
+    if (!shimmed_types.empty()) {
+      finder.addMatcher(
+          mat::cxxMemberCallExpr(
+              mat::callee(mat::cxxConversionDecl(
+                  mat::ofClass(mat::cxxRecordDecl(mat::hasAnyName(llvm::ArrayRef<llvm::StringRef>(shimmed_types)))),
+                  mat::returns(mat::realFloatingPointType()))),
+              // Device code only: the host conversions are HIP's own, exact.
+              mat::hasAncestor(mat::functionDecl(mat::anyOf(mat::hasAttr(clang::attr::CUDADevice),
+                                                            mat::hasAttr(clang::attr::CUDAGlobal)))))
+              .bind("type_shim_conversion"),
+          collector_.get());
+    }
     std::vector<llvm::StringRef> rewritten;
     for (const ArgumentRewrite& rewrite : ArgumentRewrites()) {
       rewritten.emplace_back(rewrite.function.data(), rewrite.function.size());

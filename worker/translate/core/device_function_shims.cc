@@ -168,6 +168,35 @@ constexpr std::string_view kLegacyLaunchCode =
     "inline hipError_t cuLaunch(hipFunction_t f) { return cuLaunchGrid(f, 1, 1); }\n"
     "#endif\n";
 
+
+// OCP fp8 -> float: HIP 6.4 declares __hip_fp8_e4m3's and __hip_fp8_e5m2's conversions host-only in device code for
+// gfx940-942 (amd_hip_fp8.h: HIP_FP8_TYPE_OCP 0 there, the hardware has the FNUZ formats), and its public
+// __hip_cvt_fp8_to_halfraw asserts on OCP there. The AST pass rewrites each conversion of these types to float
+// into a call of hipforge_fp8_to_float, an exact software decode of the OCP formats (e4m3: bias 7, no infinity,
+// S.1111.111 NaN; e5m2: bias 15, IEEE-like), checked on the host against HIP's own conversion for all 256 values of
+// each (bench/fp8). On HIP's NVIDIA platform, CUDA's own conversion.
+constexpr std::string_view kFp8TypeNames[] = {"__nv_fp8_e4m3", "__nv_fp8_e5m2"};
+constexpr std::string_view kFp8ToFloatCode =
+    "#include <hip/hip_fp8.h>\n"
+    "#ifndef HIPFORGE_FP8_TO_FLOAT_SHIM\n"
+    "#define HIPFORGE_FP8_TO_FLOAT_SHIM /* hipforge: HIP 6.4 converts OCP fp8 to float only on the host for gfx942 */\n"
+    "#if defined(__HIP_PLATFORM_NVIDIA__)\n"
+    "__host__ __device__ inline float hipforge_fp8_to_float(__hip_fp8_e4m3 x) { return static_cast<float>(x); }\n"
+    "__host__ __device__ inline float hipforge_fp8_to_float(__hip_fp8_e5m2 x) { return static_cast<float>(x); }\n"
+    "#else\n"
+    "__host__ __device__ inline float hipforge_fp8_to_float(__hip_fp8_e4m3 x) { "
+    "const unsigned int b = x.__x, e = (b >> 3) & 0xfu, m = b & 7u; "
+    "if (e == 0xfu && m == 7u) return __builtin_nanf(\"\"); "
+    "const float v = e == 0 ? static_cast<float>(m) * 0x1p-9f : __builtin_ldexpf(1.0f + static_cast<float>(m) * 0.125f, "
+    "static_cast<int>(e) - 7); return (b & 0x80u) ? -v : v; }\n"
+    "__host__ __device__ inline float hipforge_fp8_to_float(__hip_fp8_e5m2 x) { "
+    "const unsigned int b = x.__x, e = (b >> 2) & 0x1fu, m = b & 3u; "
+    "const float v = e == 0x1fu ? (m == 0 ? __builtin_inff() : __builtin_nanf(\"\")) : e == 0 ? "
+    "static_cast<float>(m) * 0x1p-16f : __builtin_ldexpf(1.0f + static_cast<float>(m) * 0.25f, static_cast<int>(e) - 15); "
+    "return (b & 0x80u) ? -v : v; }\n"
+    "#endif\n"
+    "#endif\n";
+
 constexpr DeviceFunctionShim kShims[] = {
     {.guard = "HIPFORGE_DP4A_SHIM",
      .names = kDp4aNames,
@@ -220,6 +249,14 @@ constexpr DeviceFunctionShim kShims[] = {
      .code = kDpxIntrinsicsCode,
      .note = "HIP has no DPX functions (__vimax3_s32, __viaddmax_s16x2, __vibmax_u32, ...): inline definitions of all "
              "36 (checked bit for bit against CUDA's) are written after the includes"},
+    {.guard = "HIPFORGE_FP8_TO_FLOAT_SHIM",
+     .names = kFp8TypeNames,
+     .checked_through = {6, 4},
+     .code = kFp8ToFloatCode,
+     .note = "HIP 6.4 converts OCP fp8 (__hip_fp8_e4m3/__hip_fp8_e5m2) to float only on the host for gfx942: the "
+             "conversions are rewritten to hipforge_fp8_to_float, an exact software decode written after the includes",
+     .type_names = true,
+     .rewritten_to = "hipforge_fp8_to_float"},
     {.guard = "HIPFORGE_LEGACY_LAUNCH_SHIM",
      .names = kLegacyLaunchNames,
      .record = "cuLaunchGrid",

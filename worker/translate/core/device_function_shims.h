@@ -21,6 +21,10 @@ struct DeviceFunctionShim {
   ApiVersion checked_through;  // with `record` empty: HIP releases up to this one lack it (checked headers)
   std::string_view code;       // the lines written, ending in '\n'
   std::string_view note;       // what the TR013 note says about it
+  // `names` are types, not functions: the AST pass rewrites their conversions in device code into calls of
+  // `rewritten_to`, and the code is written where it did.
+  bool type_names = false;
+  std::string_view rewritten_to;
 };
 
 std::span<const DeviceFunctionShim> DeviceFunctionShims();

@@ -429,6 +429,7 @@ class TokenPass {
     const auto shims = DeviceFunctionShims();
     for (size_t s = 0; s < shims.size(); ++s) {
       if (std::find(shims[s].names.begin(), shims[s].names.end(), name) == shims[s].names.end()) continue;
+      if (shims[s].type_names) continue;  // placed by the AST pass's rewrites (PlaceTypeShims); renamed as usual
       const CallUse use = ClassifyCallUse(content_, tokens_, index);
       if (use == CallUse::kOwnDeclaration) own_shim_names_.insert(std::string(name));
       if (use != CallUse::kCall) return false;
@@ -450,7 +451,23 @@ class TokenPass {
                        [&](const Token& token) { return IsIdentifier(token) && Text(token) == word; });
   }
 
+  // A type shim goes where the AST pass rewrote a conversion into its call: before the first such rewrite.
+  void PlaceTypeShims() {
+    if (input_.facts == nullptr) return;
+    const auto shims = DeviceFunctionShims();
+    for (size_t s = 0; s < shims.size(); ++s) {
+      if (!shims[s].type_names || !ShimApplies(shims[s])) continue;
+      const std::string call = std::string(shims[s].rewritten_to) + "(";
+      for (const FactsEdit& fact : input_.facts->edits) {
+        if (fact.edit.replacement != call) continue;
+        const auto [it, added] = shim_first_use_.emplace(s, fact.edit.offset);
+        if (!added) it->second = std::min(it->second, fact.edit.offset);
+      }
+    }
+  }
+
   void InsertDeviceFunctionShims() {
+    PlaceTypeShims();
     const auto shims = DeviceFunctionShims();
     std::vector<uint32_t> include_ends;
     for (const auto& [index, first_use] : shim_first_use_) {
