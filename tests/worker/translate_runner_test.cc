@@ -154,29 +154,37 @@ class AbandoningProgress : public ProgressReporter {
   std::atomic<bool>* abandon_;
 };
 
-// --translate-jobs: a task's units parse on several threads; every unit is translated, and the progress count
-// reaches its total.
-TEST_F(TranslateRunnerTest, SeveralParseThreadsTranslateEveryUnit) {
-  for (int i = 0; i < 8; ++i) {
-    ASSERT_TRUE(WriteFileBytes(root_ / "input" / ("unit" + std::to_string(i) + ".cu"), kUnit).ok());
+// One task of `units` copies of kUnit (unit0.cu, ...) on `jobs` parse threads; `abandon` is the task's flag.
+absl::StatusOr<TaskOutput> RunUnits(const fs::path& root, int units, unsigned jobs, ProgressReporter& progress,
+                                    std::atomic<bool>& abandon) {
+  for (int i = 0; i < units; ++i) {
+    if (!WriteFileBytes(root / "input" / ("unit" + std::to_string(i) + ".cu"), kUnit).ok()) {
+      return absl::InternalError("cannot write the input");
+    }
   }
   v1::JobSpec spec;
-  std::atomic<bool> abandon{false};
-  AbandoningProgress progress(nullptr);
   TaskContext context{.job_id = "job-parallel", .task_id = "task-parallel", .spec = spec,
-                      .input_root = root_ / "input", .work_dir = root_ / "work", .progress = progress,
+                      .input_root = root / "input", .work_dir = root / "work", .progress = progress,
                       .abandon = abandon};
   fs::create_directories(context.work_dir);
-  TranslateTaskRunner runner(launcher_, {.jobs = 4});
-  absl::StatusOr<TaskOutput> output = runner.Run(context);
+  BoostProcessLauncher launcher;
+  return TranslateTaskRunner(launcher, {.jobs = jobs}).Run(context);
+}
+
+// --translate-jobs: a task's units parse on several threads; every unit is translated, and the progress count
+// reaches its total (8 units and the fixture's scale.cu).
+TEST_F(TranslateRunnerTest, SeveralParseThreadsTranslateEveryUnit) {
+  std::atomic<bool> abandon{false};
+  AbandoningProgress progress(nullptr);
+  absl::StatusOr<TaskOutput> output = RunUnits(root_, 8, 4, progress, abandon);
   ASSERT_TRUE(output.ok()) << output.status();
   EXPECT_EQ(output->files_translated, 9);
   EXPECT_EQ(progress.translated_total, 9);
   EXPECT_EQ(progress.translated_max, 9);
   for (int i = 0; i < 8; ++i) {
     const std::string name = "unit" + std::to_string(i) + ".cu";
-    EXPECT_NE(ReadFileBytes(context.work_dir / "translated" / name).value_or("").find("hipMalloc"),
-              std::string::npos) << name;
+    EXPECT_NE(ReadFileBytes(root_ / "work" / "translated" / name).value_or("").find("hipMalloc"), std::string::npos)
+        << name;
   }
 }
 
@@ -184,18 +192,9 @@ TEST_F(TranslateRunnerTest, SeveralParseThreadsTranslateEveryUnit) {
 // The runner's thread parses beside the pool there: its progress call throws, and the pool is joined first (before,
 // the unjoined threads ended the process in std::terminate).
 TEST_F(TranslateRunnerTest, AParallelTaskAbandonedMidAnalysisEndsAborted) {
-  for (int i = 0; i < 12; ++i) {
-    ASSERT_TRUE(WriteFileBytes(root_ / "input" / ("unit" + std::to_string(i) + ".cu"), kUnit).ok());
-  }
-  v1::JobSpec spec;
   std::atomic<bool> abandon{false};
   AbandoningProgress progress(&abandon);
-  TaskContext context{.job_id = "job-abandoned", .task_id = "task-abandoned", .spec = spec,
-                      .input_root = root_ / "input", .work_dir = root_ / "work", .progress = progress,
-                      .abandon = abandon};
-  fs::create_directories(context.work_dir);
-  TranslateTaskRunner runner(launcher_, {.jobs = 3});
-  absl::StatusOr<TaskOutput> output = runner.Run(context);
+  absl::StatusOr<TaskOutput> output = RunUnits(root_, 12, 3, progress, abandon);
   ASSERT_FALSE(output.ok());
   EXPECT_EQ(output.status().code(), absl::StatusCode::kAborted) << output.status();
 }
