@@ -16,29 +16,29 @@ TEST_F(AnalyzeSourcesTest, AnalyzesEveryFileButPlainOnesWithTheCompanion) {
   finding.location = {"a.cu", 3, 1};
   analyzer.result.findings = {finding};
   analyzer.result.annotations["a.cu"] = {TextEdit{}};
-  state_.analyzer = std::move(owned);
-  state_.companion = std::make_unique<FakeCompanion>();
+  state_.engines->analyzer = std::move(owned);
+  state_.parse->companion = std::make_unique<FakeCompanion>();
   Add("a.cu", RepoFileKind::kCudaSource, "");
   Add("Makefile", RepoFileKind::kMakefile, "");
   Add("README.md", RepoFileKind::kOther, "");
   ASSERT_TRUE(AnalyzeSources(state_, Tools()).ok());
   EXPECT_EQ(analyzer.analyzed_files, (std::vector<fs::path>{"Makefile", "a.cu"}));
-  EXPECT_EQ(analyzer.analyze_companion, state_.companion.get());
-  ASSERT_EQ(state_.analyzer_findings.size(), 1u);
-  EXPECT_EQ(state_.analyzer_findings[0].rule_id, "HB101");
-  EXPECT_EQ(state_.annotations.count("a.cu"), 1u);
+  EXPECT_EQ(analyzer.analyze_companion, state_.parse->companion.get());
+  ASSERT_EQ(state_.analysis->findings.size(), 1u);
+  EXPECT_EQ(state_.analysis->findings[0].rule_id, "HB101");
+  EXPECT_EQ(state_.analysis->annotations.count("a.cu"), 1u);
 }
 
 TEST_F(AnalyzeSourcesTest, WithoutAnAnalyzerThereAreNoFindings) {
   Add("a.cu", RepoFileKind::kCudaSource, "");
   ASSERT_TRUE(AnalyzeSources(state_, Tools()).ok());
-  EXPECT_TRUE(state_.analyzer_findings.empty());
+  EXPECT_TRUE(state_.analysis->findings.empty());
 }
 
 TEST_F(AnalyzeSourcesTest, AnAnalyzerErrorEndsThePass) {
   auto analyzer = std::make_unique<FakeAnalyzer>();
   analyzer->error = absl::InternalError("rule crashed");
-  state_.analyzer = std::move(analyzer);
+  state_.engines->analyzer = std::move(analyzer);
   EXPECT_EQ(AnalyzeSources(state_, Tools()).code(), absl::StatusCode::kInternal);
 }
 

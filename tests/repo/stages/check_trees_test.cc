@@ -6,7 +6,7 @@ namespace hipforge::translate::testing {
 namespace {
 namespace fs = std::filesystem;
 
-absl::Status Check(const fs::path& input, const fs::path& output, MigrationState* checked = nullptr) {
+absl::Status Check(const fs::path& input, const fs::path& output, CheckedTrees* checked = nullptr) {
   const MigrationOptions options;
   const ProgressCallback progress;
   MigrationState state(input, output, options, progress);
@@ -16,10 +16,7 @@ absl::Status Check(const fs::path& input, const fs::path& output, MigrationState
   const EffortEstimator effort;
   const RewriterRegistry rewriters;
   absl::Status status = CheckTrees(state, {launcher, translators, analyzers, effort, rewriters});
-  if (checked != nullptr) {
-    checked->input = state.input;
-    checked->output = state.output;
-  }
+  if (checked != nullptr && state.trees.has_value()) *checked = *state.trees;
   return status;
 }
 
@@ -52,8 +49,7 @@ TEST(CheckTreesTest, OutputMustBeEmptyOrAbsent) {
 TEST(CheckTreesTest, BothTreesBecomeCanonical) {
   TempDir temp;
   fs::create_directories(temp.path() / "in/sub");
-  const MigrationOptions options;
-  MigrationState checked(fs::path(), fs::path(), options, ProgressCallback());
+  CheckedTrees checked;
   ASSERT_TRUE(Check(temp.path() / "in/sub/..", temp.path() / "x/../out", &checked).ok());
   EXPECT_EQ(checked.input, fs::weakly_canonical(temp.path() / "in"));
   EXPECT_EQ(checked.output, fs::weakly_canonical(temp.path() / "out"));

@@ -16,15 +16,16 @@ Finding At(const std::string& rule, const std::string& path, uint32_t line) {
 class CollectFindingsTest : public StageTest {
  protected:
   void SetUp() override {
-    state_.analyzer_findings = {At("HB501", "Makefile", 2), At("HB501", "Makefile", 3), At("HB101", "k.cu", 1)};
-    state_.rewrites["Makefile"] = {.changed_by = {"HB501"},
-                                   .notes = {{.origin = "HB501", .line = 2, .message = "same line as the analyzer's"},
-                                             {.origin = "HB503", .line = 5, .message = "mapped"},
-                                             {.origin = "HB504", .line = 6, .message = "check", .left_for_person = true},
-                                             {.origin = "makefile", .line = 7, .message = "no rule id"}},
-                                   .changed_lines = {2}};
+    state_.analysis->findings = {At("HB501", "Makefile", 2), At("HB501", "Makefile", 3), At("HB101", "k.cu", 1)};
+    state_.rewrites->by_path["Makefile"] = {
+        .changed_by = {"HB501"},
+        .notes = {{.origin = "HB501", .line = 2, .message = "same line as the analyzer's"},
+                  {.origin = "HB503", .line = 5, .message = "mapped"},
+                  {.origin = "HB504", .line = 6, .message = "check", .left_for_person = true},
+                  {.origin = "makefile", .line = 7, .message = "no rule id"}},
+        .changed_lines = {2}};
     FileTranslation translation{.path = "k.cu", .diagnostics = {At("HB900", "k.cu", 4)}};
-    state_.translations["k.cu"] = translation;
+    state_.translations->by_path["k.cu"] = translation;
   }
 };
 
@@ -51,15 +52,16 @@ TEST_F(CollectFindingsTest, AnalyzerFindingsTranslatorDiagnosticsAndRuleNotesOnc
 
 TEST_F(CollectFindingsTest, ALineTheRewriterLeftForAPersonIsNotFixed) {
   // scripts/run.sh: `nvidia-smi --query-gpu=...` became amd-smi, but nvidia-smi's options do not carry over.
-  state_.analyzer_findings = {At("HB504", "run.sh", 8), At("HB504", "run.sh", 9)};
-  state_.rewrites = {};
-  state_.rewrites["run.sh"] = {.changed_by = {"HB504"},
-                               .notes = {{.origin = "HB504", .line = 8, .message = "nvidia-smi -> amd-smi"},
-                                         {.origin = "HB504", .line = 9, .message = "nvidia-smi -> amd-smi: check the "
-                                                                                   "arguments",
-                                          .left_for_person = true}},
-                               .changed_lines = {8, 9}};
-  state_.translations.clear();
+  state_.analysis->findings = {At("HB504", "run.sh", 8), At("HB504", "run.sh", 9)};
+  state_.rewrites->by_path = {};
+  state_.rewrites->by_path["run.sh"] = {.changed_by = {"HB504"},
+                                        .notes = {{.origin = "HB504", .line = 8, .message = "nvidia-smi -> amd-smi"},
+                                                  {.origin = "HB504",
+                                                   .line = 9,
+                                                   .message = "nvidia-smi -> amd-smi: check the arguments",
+                                                   .left_for_person = true}},
+                                        .changed_lines = {8, 9}};
+  state_.translations->by_path.clear();
   ASSERT_TRUE(CollectFindings(state_, Tools()).ok());
   const std::vector<Finding>& findings = state_.result.findings;
   ASSERT_EQ(findings.size(), 2u) << "each line's finding once";
@@ -71,8 +73,8 @@ TEST_F(CollectFindingsTest, ALineTheRewriterLeftForAPersonIsNotFixed) {
 // The translator reports in every #if branch; lines the analyzer found dropped by the build mark its diagnostics
 // inactive (listed, not charged).
 TEST_F(CollectFindingsTest, TranslatorDiagnosticsInLinesTheBuildDropsAreInactive) {
-  state_.analyzed_files = {{.path = "k.cu", .kind = "cuda-source", .ast_analyzed = true, .inactive_lines = {{3, 5}}}};
-  state_.translations["k.cu"].diagnostics.push_back(At("TR001", "k.cu", 9));
+  state_.analysis->files = {{.path = "k.cu", .kind = "cuda-source", .ast_analyzed = true, .inactive_lines = {{3, 5}}}};
+  state_.translations->by_path["k.cu"].diagnostics.push_back(At("TR001", "k.cu", 9));
   ASSERT_TRUE(CollectFindings(state_, Tools()).ok());
   std::map<uint32_t, bool> inactive;
   for (const Finding& finding : state_.result.findings) {
@@ -94,7 +96,7 @@ TEST_F(CollectFindingsTest, WithoutAnAnalyzerTheFindingsAreOnlyCounted) {
 }
 
 TEST_F(CollectFindingsTest, WithAnAnalyzerTheEstimatorSeesEveryFindingAndTranslation) {
-  state_.analyzer = std::make_unique<FakeAnalyzer>();
+  state_.engines->analyzer = std::make_unique<FakeAnalyzer>();
   size_t findings_seen = 0, translations_seen = 0;
   effort_estimator_ = [&](const std::vector<Finding>& findings, const std::vector<FileTranslation>& translations) {
     findings_seen = findings.size();

@@ -18,17 +18,18 @@ class ComposeTranslationsTest : public StageTest {
   void SetUp() override {
     auto translator = std::make_unique<FakeTranslator>();
     translator_ = translator.get();
-    state_.translator = std::move(translator);
+    state_.engines->translator = std::move(translator);
     Add("a.cu", RepoFileKind::kCudaSource, "");
     Add("ext/op.cu", RepoFileKind::kCudaSource, "");
     Add("Makefile", RepoFileKind::kMakefile, "");
-    state_.extension_sources = {"ext/op.cu"};
-    state_.parsed = ParsedSources{state_.input, {"a.cu"}, nullptr};
-    state_.analyzer_findings = {WithFix("a.cu", 4), WithFix("ext/op.cu", 5), WithFix("Makefile", 6)};
-    state_.analyzer_findings.push_back(state_.analyzer_findings[0]);
-    state_.analyzer_findings.back().edits.clear();  // a finding without a fix
-    state_.annotations["a.cu"] = {TextEdit{.offset = 0, .length = 0, .replacement = "// HIPFORGE HB101: ...\n"}};
-    state_.annotations["Makefile"] = {TextEdit{.offset = 0, .length = 0, .replacement = "# no\n"}};
+    state_.plan->extension_sources = {"ext/op.cu"};
+    state_.parse->parsed = ParsedSources{state_.trees->input, {"a.cu"}, nullptr};
+    state_.analysis->findings = {WithFix("a.cu", 4), WithFix("ext/op.cu", 5), WithFix("Makefile", 6)};
+    state_.analysis->findings.push_back(state_.analysis->findings[0]);
+    state_.analysis->findings.back().edits.clear();  // a finding without a fix
+    state_.analysis->annotations["a.cu"] = {
+        TextEdit{.offset = 0, .length = 0, .replacement = "// HIPFORGE HB101: ...\n"}};
+    state_.analysis->annotations["Makefile"] = {TextEdit{.offset = 0, .length = 0, .replacement = "# no\n"}};
   }
   FakeTranslator* translator_ = nullptr;
 };
@@ -41,26 +42,26 @@ TEST_F(ComposeTranslationsTest, SafeFixesAndAnnotationsOfTranslatedFilesGoToTheT
   ASSERT_EQ(edits.size(), 2u);
   EXPECT_EQ(edits[0].offset, 4u);
   EXPECT_EQ(edits[1].replacement, "// HIPFORGE HB101: ...\n");
-  EXPECT_TRUE(state_.analyzer_findings[0].auto_fixed);
-  EXPECT_FALSE(state_.analyzer_findings[1].auto_fixed);
-  EXPECT_FALSE(state_.analyzer_findings[2].auto_fixed);
-  EXPECT_FALSE(state_.analyzer_findings[3].auto_fixed) << "no fix, nothing applied";
-  ASSERT_EQ(state_.translations.count("a.cu"), 1u);
-  EXPECT_EQ(state_.translations["a.cu"].output, "// hip\na.cu");
+  EXPECT_TRUE(state_.analysis->findings[0].auto_fixed);
+  EXPECT_FALSE(state_.analysis->findings[1].auto_fixed);
+  EXPECT_FALSE(state_.analysis->findings[2].auto_fixed);
+  EXPECT_FALSE(state_.analysis->findings[3].auto_fixed) << "no fix, nothing applied";
+  ASSERT_EQ(state_.translations->by_path.count("a.cu"), 1u);
+  EXPECT_EQ(state_.translations->by_path["a.cu"].output, "// hip\na.cu");
 }
 
 TEST_F(ComposeTranslationsTest, WithoutApplyFixesOnlyAnnotationsGo) {
   options_.apply_fixes = false;
   ASSERT_TRUE(ComposeTranslations(state_, Tools()).ok());
   ASSERT_EQ(translator_->composed_edits.at("a.cu").size(), 1u);
-  EXPECT_FALSE(state_.analyzer_findings[0].auto_fixed);
+  EXPECT_FALSE(state_.analysis->findings[0].auto_fixed);
 }
 
 TEST_F(ComposeTranslationsTest, NothingParsedNothingComposed) {
-  state_.parsed.reset();
+  state_.parse->parsed.reset();
   ASSERT_TRUE(ComposeTranslations(state_, Tools()).ok());
-  EXPECT_TRUE(state_.translations.empty());
-  EXPECT_FALSE(state_.analyzer_findings[0].auto_fixed);
+  EXPECT_TRUE(state_.translations->by_path.empty());
+  EXPECT_FALSE(state_.analysis->findings[0].auto_fixed);
 }
 
 }  // namespace

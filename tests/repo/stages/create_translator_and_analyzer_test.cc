@@ -9,9 +9,9 @@ class CreateTranslatorAndAnalyzerTest : public StageTest {};
 
 TEST_F(CreateTranslatorAndAnalyzerTest, NoTranslatorIsAnErrorOnlyWhenAFileUsesCuda) {
   ASSERT_TRUE(CreateTranslatorAndAnalyzer(state_, Tools()).ok());
-  EXPECT_EQ(state_.translator, nullptr);
+  EXPECT_EQ(state_.engines->translator, nullptr);
 
-  state_.needs_translator = {"a.cu", "b.cu"};
+  state_.plan->needs_translator = {"a.cu", "b.cu"};
   const absl::Status status = CreateTranslatorAndAnalyzer(state_, Tools());
   EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_EQ(status.message(), "2 file(s) use CUDA (first: a.cu) but cannot be translated: no translator in this test");
@@ -22,13 +22,13 @@ TEST_F(CreateTranslatorAndAnalyzerTest, WithoutAnAnalyzerTheFindingsAreIncomplet
     return std::make_unique<FakeTranslator>();
   };
   ASSERT_TRUE(CreateTranslatorAndAnalyzer(state_, Tools()).ok());
-  EXPECT_NE(state_.translator, nullptr);
-  EXPECT_EQ(state_.analyzer, nullptr);
+  EXPECT_NE(state_.engines->translator, nullptr);
+  EXPECT_EQ(state_.engines->analyzer, nullptr);
   EXPECT_EQ(state_.result.notes, std::vector<std::string>{"findings incomplete: no analyzer in this test"});
 }
 
 TEST_F(CreateTranslatorAndAnalyzerTest, TheAnalyzerGetsTheTranslatorsFrontEndAndThePassOptions) {
-  state_.translate_options.frontend.extra_args = {"-DFROM_THE_JOB"};
+  state_.unit_arguments->translate_options.frontend.extra_args = {"-DFROM_THE_JOB"};
   options_.analyze.frontend.shim_directory = "/analyzer/shims";
   options_.annotate = true;
   options_.hip_architectures = {"gfx942"};
@@ -43,7 +43,7 @@ TEST_F(CreateTranslatorAndAnalyzerTest, TheAnalyzerGetsTheTranslatorsFrontEndAnd
     return std::make_unique<FakeAnalyzer>();
   };
   ASSERT_TRUE(CreateTranslatorAndAnalyzer(state_, Tools()).ok());
-  EXPECT_NE(state_.analyzer, nullptr);
+  EXPECT_NE(state_.engines->analyzer, nullptr);
   EXPECT_TRUE(state_.result.notes.empty());
   EXPECT_EQ(translator_got.frontend.extra_args, std::vector<std::string>{"-DFROM_THE_JOB"});
   EXPECT_EQ(analyzer_got.frontend.extra_args, std::vector<std::string>{"-DFROM_THE_JOB"});

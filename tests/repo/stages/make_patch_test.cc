@@ -11,9 +11,9 @@ class MakePatchTest : public StageTest {};
 TEST_F(MakePatchTest, ThePatchTurnsTheInputTreeIntoTheOutputTree) {
   Write("a.cu", "cudaMalloc\n");
   Write("same.txt", "x\n");
-  fs::create_directories(state_.output);
-  std::ofstream(state_.output / "a.cu") << "hipMalloc\n";
-  std::ofstream(state_.output / "same.txt") << "x\n";
+  fs::create_directories(state_.trees->output);
+  std::ofstream(state_.trees->output / "a.cu") << "hipMalloc\n";
+  std::ofstream(state_.trees->output / "same.txt") << "x\n";
   BoostProcessLauncher diff;
   const MigrationTools tools{diff, translator_factory_, analyzer_factory_, effort_estimator_, rewriters_};
   ASSERT_TRUE(MakePatch(state_, tools).ok());
@@ -27,7 +27,7 @@ TEST_F(MakePatchTest, ThePatchTurnsTheInputTreeIntoTheOutputTree) {
 }
 
 TEST_F(MakePatchTest, AFailedDiffEndsThePass) {
-  fs::create_directories(state_.output);
+  fs::create_directories(state_.trees->output);
   launcher_.answer = [](const ProcessSpec&) -> absl::StatusOr<ProcessResult> {
     return ProcessResult{.exit_code = 2, .standard_error = "diff: broken"};
   };

@@ -10,13 +10,13 @@ class ParseSourcesTest : public StageTest {
   FakeTranslator& UseTranslator() {
     auto translator = std::make_unique<FakeTranslator>();
     FakeTranslator& raw = *translator;
-    state_.translator = std::move(translator);
+    state_.engines->translator = std::move(translator);
     return raw;
   }
   FakeAnalyzer& UseAnalyzer() {
     auto analyzer = std::make_unique<FakeAnalyzer>();
     FakeAnalyzer& raw = *analyzer;
-    state_.analyzer = std::move(analyzer);
+    state_.engines->analyzer = std::move(analyzer);
     return raw;
   }
 };
@@ -24,37 +24,37 @@ class ParseSourcesTest : public StageTest {
 TEST_F(ParseSourcesTest, TheAnalyzersCompanionRidesOnTheTranslatorsParse) {
   FakeTranslator& translator = UseTranslator();
   FakeAnalyzer& analyzer = UseAnalyzer();
-  state_.to_translate = {"a.cu", "b.cuh"};
+  state_.plan->to_translate = {"a.cu", "b.cuh"};
   ASSERT_TRUE(ParseSources(state_, Tools()).ok());
   ASSERT_NE(analyzer.made_companion, nullptr);
-  EXPECT_EQ(state_.companion.get(), analyzer.made_companion);
+  EXPECT_EQ(state_.parse->companion.get(), analyzer.made_companion);
   EXPECT_EQ(translator.parse_companion, analyzer.made_companion);
-  EXPECT_EQ(translator.parsed_files, state_.to_translate);
-  ASSERT_TRUE(state_.parsed);
-  EXPECT_EQ(state_.parsed->root, state_.input);
+  EXPECT_EQ(translator.parsed_files, state_.plan->to_translate);
+  ASSERT_TRUE(state_.parse->parsed);
+  EXPECT_EQ(state_.parse->parsed->root, state_.trees->input);
 }
 
 TEST_F(ParseSourcesTest, NothingToTranslateOrNoTranslatorParsesNothing) {
   FakeAnalyzer& analyzer = UseAnalyzer();
-  state_.to_translate = {"a.cu"};
+  state_.plan->to_translate = {"a.cu"};
   ASSERT_TRUE(ParseSources(state_, Tools()).ok());  // no translator
-  EXPECT_FALSE(state_.parsed);
+  EXPECT_FALSE(state_.parse->parsed);
   EXPECT_NE(analyzer.made_companion, nullptr) << "the analyzer parses alone then";
 
   FakeTranslator& translator = UseTranslator();
-  state_.to_translate.clear();
+  state_.plan->to_translate.clear();
   ASSERT_TRUE(ParseSources(state_, Tools()).ok());
   EXPECT_EQ(translator.parse_calls, 0);
-  EXPECT_FALSE(state_.parsed);
+  EXPECT_FALSE(state_.parse->parsed);
 }
 
 TEST_F(ParseSourcesTest, AParseErrorEndsThePass) {
   FakeTranslator& translator = UseTranslator();
   translator.parse_error = absl::InvalidArgumentError("not a directory");
-  state_.to_translate = {"a.cu"};
+  state_.plan->to_translate = {"a.cu"};
   EXPECT_EQ(ParseSources(state_, Tools()).code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(translator.parse_companion, nullptr) << "no analyzer, no companion";
-  EXPECT_FALSE(state_.parsed);
+  EXPECT_FALSE(state_.parse->parsed);
 }
 
 }  // namespace

@@ -19,17 +19,17 @@ TEST_F(PlanTranslationTest, TranslatesWhatUsesCudaAndKeepsExtensionSourcesAndHip
   Add("ext/op.cu", RepoFileKind::kCudaSource, "#include <cuda_runtime.h>\n");
   ASSERT_TRUE(PlanTranslation(state_, Tools()).ok());
 
-  EXPECT_EQ(state_.extension_sources, std::set<std::string>{"ext/op.cu"});
+  EXPECT_EQ(state_.plan->extension_sources, std::set<std::string>{"ext/op.cu"});
   std::vector<std::string> planned;
-  for (const fs::path& path : state_.to_translate) planned.push_back(path.generic_string());
+  for (const fs::path& path : state_.plan->to_translate) planned.push_back(path.generic_string());
   // A CUDA source without CUDA API calls is still translated unless it already includes the HIP runtime;
   // a C++ file without CUDA is not.
   EXPECT_EQ(planned, (std::vector<std::string>{"src/kernel.cu", "src/plain.cu", "src/uses.h"}));
-  EXPECT_EQ(state_.needs_translator, (std::vector<std::string>{"src/kernel.cu", "src/uses.h"}));
-  EXPECT_TRUE(state_.context.has_cuda_sources);
-  EXPECT_EQ(state_.context.options, &options_);
-  EXPECT_TRUE(state_.context.renamed.empty()) << "rename_to_hip is off";
-  EXPECT_FALSE(state_.context.relocatable_device_code_needed);
+  EXPECT_EQ(state_.plan->needs_translator, (std::vector<std::string>{"src/kernel.cu", "src/uses.h"}));
+  EXPECT_TRUE(state_.plan->context.has_cuda_sources);
+  EXPECT_EQ(state_.plan->context.options, &options_);
+  EXPECT_TRUE(state_.plan->context.renamed.empty()) << "rename_to_hip is off";
+  EXPECT_FALSE(state_.plan->context.relocatable_device_code_needed);
 }
 
 // nvcc compiled a C++ source that includes a header with kernel code with cuda_runtime.h before its first line
@@ -42,10 +42,10 @@ TEST_F(PlanTranslationTest, TranslatesCppSourcesThatIncludeKernelHeaders) {
   Add("other.cpp", RepoFileKind::kOther, "#include \"support/plain.h\"\n");
   ASSERT_TRUE(PlanTranslation(state_, Tools()).ok());
   std::vector<std::string> planned;
-  for (const fs::path& path : state_.to_translate) planned.push_back(path.generic_string());
+  for (const fs::path& path : state_.plan->to_translate) planned.push_back(path.generic_string());
   EXPECT_EQ(planned, (std::vector<std::string>{"host_task.cpp"}));
-  EXPECT_EQ(state_.kinds["host_task.cpp"], RepoFileKind::kCppSource);
-  EXPECT_EQ(state_.kinds["other.cpp"], RepoFileKind::kOther);
+  EXPECT_EQ(state_.files->kinds["host_task.cpp"], RepoFileKind::kCppSource);
+  EXPECT_EQ(state_.files->kinds["other.cpp"], RepoFileKind::kOther);
 }
 
 // ggml: every C and C++ file includes ggml.h, which keeps a __host__ __device__ helper under #ifdef __CUDACC__
@@ -61,11 +61,11 @@ TEST_F(PlanTranslationTest, LeavesCSourcesAndIncludersOfHeadersWrittenForBothCom
   Add("src/c_with_kernels.c", RepoFileKind::kOther, "#include \"../support/kernels.h\"\n");
   ASSERT_TRUE(PlanTranslation(state_, Tools()).ok());
   std::vector<std::string> planned;
-  for (const fs::path& path : state_.to_translate) planned.push_back(path.generic_string());
+  for (const fs::path& path : state_.plan->to_translate) planned.push_back(path.generic_string());
   EXPECT_EQ(planned, (std::vector<std::string>{"include/ggml.h"}));  // kernels.h: HIP spells it the same
-  EXPECT_EQ(state_.kinds["src/ggml.c"], RepoFileKind::kOther);
-  EXPECT_EQ(state_.kinds["src/sycl.cpp"], RepoFileKind::kOther);
-  EXPECT_EQ(state_.kinds["src/c_with_kernels.c"], RepoFileKind::kOther);
+  EXPECT_EQ(state_.files->kinds["src/ggml.c"], RepoFileKind::kOther);
+  EXPECT_EQ(state_.files->kinds["src/sycl.cpp"], RepoFileKind::kOther);
+  EXPECT_EQ(state_.files->kinds["src/c_with_kernels.c"], RepoFileKind::kOther);
 }
 
 TEST_F(PlanTranslationTest, RenamesCudaSourcesOnlyWhenAsked) {
@@ -73,18 +73,19 @@ TEST_F(PlanTranslationTest, RenamesCudaSourcesOnlyWhenAsked) {
   Add("a.cu", RepoFileKind::kCudaSource, "__global__ void k() {}\n");
   Add("b.cuh", RepoFileKind::kHeader, "__device__ int f();\n");
   ASSERT_TRUE(PlanTranslation(state_, Tools()).ok());
-  EXPECT_EQ(state_.context.renamed, (std::map<std::string, std::string>{{"a.cu", "a.hip"}}));
-  EXPECT_TRUE(state_.context.relocatable_device_code_needed) << "b.cuh declares a device function defined elsewhere";
+  EXPECT_EQ(state_.plan->context.renamed, (std::map<std::string, std::string>{{"a.cu", "a.hip"}}));
+  EXPECT_TRUE(state_.plan->context.relocatable_device_code_needed)
+      << "b.cuh declares a device function defined elsewhere";
 }
 
 TEST_F(PlanTranslationTest, CollectsCudaLibrariesOfEveryCMakeFile) {
   Add("CMakeLists.txt", RepoFileKind::kCMake, "add_subdirectory(lib)\n");
   Add("lib/CMakeLists.txt", RepoFileKind::kCMake, "target_link_libraries(l CUDA::cublas CUDA::curand)\n");
   ASSERT_TRUE(PlanTranslation(state_, Tools()).ok());
-  EXPECT_EQ(state_.context.cmake_cuda_libraries.count("cublas"), 1u);
-  EXPECT_EQ(state_.context.cmake_cuda_libraries.count("curand"), 1u);
-  EXPECT_FALSE(state_.context.has_cuda_sources);
-  EXPECT_TRUE(state_.to_translate.empty());
+  EXPECT_EQ(state_.plan->context.cmake_cuda_libraries.count("cublas"), 1u);
+  EXPECT_EQ(state_.plan->context.cmake_cuda_libraries.count("curand"), 1u);
+  EXPECT_FALSE(state_.plan->context.has_cuda_sources);
+  EXPECT_TRUE(state_.plan->to_translate.empty());
 }
 
 }  // namespace

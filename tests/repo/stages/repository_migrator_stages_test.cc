@@ -3,6 +3,7 @@
 #include "worker/translate/repo/repository_migrator.h"
 
 #include "tests/repo/stages/stage_test_support.h"
+#include "worker/translate/repo/stages/collect_files.h"
 
 namespace hipforge::translate::testing {
 namespace {
@@ -28,6 +29,43 @@ TEST(RepositoryMigratorStagesTest, AFailingStageEndsTheRunWithItsError) {
   EXPECT_EQ(result.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_FALSE(std::filesystem::exists(temp.path() / "out"));
   EXPECT_TRUE(launcher.specs.empty());
+}
+
+TEST(RepositoryMigratorStagesTest, TheFailingStageIsNamedOnTheError) {
+  RecordingLauncher launcher;
+  RepositoryMigrator migrator(launcher, nullptr, nullptr, nullptr, RewriterRegistry());
+  TempDir temp;
+  const auto result = migrator.Run(temp.path() / "missing", temp.path() / "out", MigrationOptions{}, nullptr);
+  EXPECT_EQ(FailedStage(result.status()), "CheckTrees");
+  EXPECT_EQ(result.status().message(), "not a directory: " + (temp.path() / "missing").string());
+}
+
+// Each stage output in MigrationState is named after a stage of the list that comes before the first stage that
+// reads it; reading one before its stage ran says which stage that is.
+TEST(RepositoryMigratorStagesTest, EachStageOutputIsNamedAfterItsStage) {
+  const MigrationOptions options;
+  MigrationState state("in", "out", options, nullptr);
+  std::vector<std::string> names;
+  for (const auto& [name, stage] : RepositoryMigrator::Stages()) names.emplace_back(name);
+  std::vector<std::string> outputs;
+  for (std::string_view stage : {state.trees.stage(), state.files.stage(), state.plan.stage(),
+                                 state.unit_arguments.stage(), state.engines.stage(), state.parse.stage(),
+                                 state.analysis.stage(), state.translations.stage(), state.rewrites.stage()}) {
+    outputs.emplace_back(stage);
+  }
+  EXPECT_EQ(outputs, std::vector<std::string>(names.begin(), names.begin() + 9)) << "in the order the stages run";
+
+  RecordingLauncher launcher;
+  const TranslatorFactory translators;
+  const AnalyzerFactory analyzers;
+  const EffortEstimator effort;
+  const RewriterRegistry rewriters;
+  try {
+    (void)CollectFiles(state, {launcher, translators, analyzers, effort, rewriters});
+    FAIL() << "CollectFiles ran without CheckTrees' output";
+  } catch (const std::logic_error& error) {
+    EXPECT_EQ(std::string(error.what()), "pipeline: CheckTrees's output read before CheckTrees ran");
+  }
 }
 
 TEST(RepositoryMigratorStagesTest, ATreeWithoutCudaPassesEveryStageWithFakes) {

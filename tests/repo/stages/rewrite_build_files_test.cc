@@ -40,11 +40,11 @@ class RewriteBuildFilesTest : public StageTest {
 TEST_F(RewriteBuildFilesTest, EachFileOfARewrittenKindGoesThroughItsRewriter) {
   ASSERT_TRUE(RewriteBuildFiles(state_, Tools()).ok());
   EXPECT_EQ(calls_, 2);
-  ASSERT_EQ(state_.rewrites.size(), 2u);
-  EXPECT_EQ(state_.rewrites["Makefile"].output, "ALL: A\n");
-  EXPECT_EQ(state_.rewrites["sub/Makefile"].output, "B: C\n");
-  EXPECT_EQ(state_.rewrites["Makefile"].notes[0].message, "Makefile") << "no translator, no snippets";
-  EXPECT_TRUE(state_.cached_rewrites.empty());
+  ASSERT_EQ(state_.rewrites->by_path.size(), 2u);
+  EXPECT_EQ(state_.rewrites->by_path["Makefile"].output, "ALL: A\n");
+  EXPECT_EQ(state_.rewrites->by_path["sub/Makefile"].output, "B: C\n");
+  EXPECT_EQ(state_.rewrites->by_path["Makefile"].notes[0].message, "Makefile") << "no translator, no snippets";
+  EXPECT_TRUE(state_.rewrites->cached.empty());
   ASSERT_EQ(events_.size(), 2u);
   EXPECT_EQ(events_[1].stage, "build-files");
   EXPECT_EQ(events_[1].done, 2);
@@ -52,10 +52,10 @@ TEST_F(RewriteBuildFilesTest, EachFileOfARewrittenKindGoesThroughItsRewriter) {
 }
 
 TEST_F(RewriteBuildFilesTest, WithATranslatorTheRewritersCanTranslateSnippets) {
-  state_.translator = std::make_unique<FakeTranslator>();
+  state_.engines->translator = std::make_unique<FakeTranslator>();
   ASSERT_TRUE(RewriteBuildFiles(state_, Tools()).ok());
-  EXPECT_TRUE(state_.context.translate_snippet);
-  EXPECT_EQ(state_.rewrites["Makefile"].notes[0].message, "Makefile +snippets");
+  EXPECT_TRUE(state_.plan->context.translate_snippet);
+  EXPECT_EQ(state_.rewrites->by_path["Makefile"].notes[0].message, "Makefile +snippets");
 }
 
 TEST_F(RewriteBuildFilesTest, AnUnchangedFileComesFromTheCache) {
@@ -63,20 +63,20 @@ TEST_F(RewriteBuildFilesTest, AnUnchangedFileComesFromTheCache) {
   ASSERT_TRUE(RewriteBuildFiles(state_, Tools()).ok());
   EXPECT_EQ(calls_, 2);
 
-  state_.rewrites.clear();
-  state_.contents["sub/Makefile"] = "b: d\n";
+  state_.rewrites->by_path.clear();
+  state_.files->contents["sub/Makefile"] = "b: d\n";
   ASSERT_TRUE(RewriteBuildFiles(state_, Tools()).ok());
   EXPECT_EQ(calls_, 3) << "only the changed file is rewritten again";
-  EXPECT_EQ(state_.cached_rewrites, std::set<std::string>{"Makefile"});
-  EXPECT_EQ(state_.rewrites["Makefile"].output, "ALL: A\n");
-  EXPECT_EQ(state_.rewrites["sub/Makefile"].output, "B: D\n");
+  EXPECT_EQ(state_.rewrites->cached, std::set<std::string>{"Makefile"});
+  EXPECT_EQ(state_.rewrites->by_path["Makefile"].output, "ALL: A\n");
+  EXPECT_EQ(state_.rewrites->by_path["sub/Makefile"].output, "B: D\n");
 
   // Another pass fingerprint (the target archs) is another key.
   options_.hip_architectures = {"gfx942"};
-  state_.cached_rewrites.clear();
+  state_.rewrites->cached.clear();
   ASSERT_TRUE(RewriteBuildFiles(state_, Tools()).ok());
   EXPECT_EQ(calls_, 5);
-  EXPECT_TRUE(state_.cached_rewrites.empty());
+  EXPECT_TRUE(state_.rewrites->cached.empty());
 }
 
 }  // namespace

@@ -87,25 +87,35 @@ class FakeAnalyzer final : public Analyzer {
 };
 
 // A state whose input tree is `in/` and output tree `out/` of a private temp dir, already checked
-// (CheckTrees' part done), with tools whose factories fail unless a test sets them.
+// (CheckTrees' output made), with tools whose factories fail unless a test sets them.
 class StageTest : public ::testing::Test {
  protected:
   StageTest()
       : state_(temp_.path() / "in", temp_.path() / "out", options_, progress_) {
     std::filesystem::create_directories(temp_.path() / "in");
-    state_.input = std::filesystem::weakly_canonical(temp_.path() / "in");
-    state_.output = std::filesystem::weakly_canonical(temp_.path() / "out");
+    state_.trees.emplace(CheckedTrees{.input = std::filesystem::weakly_canonical(temp_.path() / "in"),
+                                      .output = std::filesystem::weakly_canonical(temp_.path() / "out")});
+    // Every later stage's output present and empty: a test sets only the parts its stage reads (the stage under test
+    // makes its own output afresh).
+    state_.files.emplace();
+    state_.plan.emplace();
+    state_.unit_arguments.emplace();
+    state_.engines.emplace();
+    state_.parse.emplace();
+    state_.analysis.emplace();
+    state_.translations.emplace();
+    state_.rewrites.emplace();
   }
 
   void Write(const std::string& relative, const std::string& content) {
-    const std::filesystem::path path = state_.input / relative;
+    const std::filesystem::path path = state_.trees->input / relative;
     std::filesystem::create_directories(path.parent_path());
     std::ofstream(path, std::ios::binary) << content;
   }
   // A file as CollectFiles leaves it in the state (without touching the disk).
   void Add(const std::string& relative, RepoFileKind kind, const std::string& content) {
-    state_.kinds[relative] = kind;
-    state_.contents[relative] = content;
+    state_.files->kinds[relative] = kind;
+    state_.files->contents[relative] = content;
   }
   MigrationTools Tools() {
     return MigrationTools{.launcher = launcher_, .translator_factory = translator_factory_,

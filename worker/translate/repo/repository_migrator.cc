@@ -55,10 +55,13 @@ absl::StatusOr<MigrationResult> RepositoryMigrator::Run(const fs::path& input_ro
   const MigrationTools tools{.launcher = launcher_, .translator_factory = translator_factory_,
                              .analyzer_factory = analyzer_factory_, .effort_estimator = effort_estimator_,
                              .rewriters = rewriters_};
-  MigrationState state(input_root, output_root, options, progress);
+  std::vector<Pipeline<MigrationState>::NamedStage> stages;
   for (const auto& [name, stage] : Stages()) {
-    if (absl::Status status = stage(state, tools); !status.ok()) return status;
+    stages.push_back({name, [stage = stage, &tools](MigrationState& state) { return stage(state, tools); }});
   }
+  const Pipeline<MigrationState> pipeline("repository pass", std::move(stages));
+  MigrationState state(input_root, output_root, options, progress);
+  if (absl::Status status = pipeline.Run(state); !status.ok()) return status;
   return std::move(state.result);
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // The repository pass as a class: its collaborators (process launcher, translator and analyzer factories,
 // rewriter registry) come in through the constructor. MigrateRepository() wires the production ones. Run is
-// the list of stages in Stages(), each a function over one MigrationState (stages/migration_state.h).
+// the list of stages in Stages() run as a Pipeline (common/pipeline.h), each a function over one MigrationState
+// (stages/migration_state.h).
 #include <functional>
 #include <memory>
 #include <string_view>

@@ -4,17 +4,19 @@ namespace hipforge::translate {
 namespace fs = std::filesystem;
 
 absl::Status AnalyzeSources(MigrationState& state, const MigrationTools&) {
-  if (!state.analyzer) return absl::OkStatus();
+  Analyzer* analyzer = state.engines->analyzer.get();
+  SourceAnalysis& output = state.analysis.emplace();
+  if (analyzer == nullptr) return absl::OkStatus();
   std::vector<fs::path> files;
-  for (const auto& [path, kind] : state.kinds) {
+  for (const auto& [path, kind] : state.files->kinds) {
     if (kind != RepoFileKind::kOther) files.emplace_back(path);
   }
   absl::StatusOr<AnalysisResult> analysis =
-      state.analyzer->Analyze(state.input, files, state.progress, state.companion.get());
+      analyzer->Analyze(state.trees->input, files, state.progress, state.parse->companion.get());
   if (!analysis.ok()) return analysis.status();
-  state.analyzer_findings = std::move(analysis->findings);
-  state.analyzed_files = std::move(analysis->files);
-  state.annotations = std::move(analysis->annotations);
+  output.findings = std::move(analysis->findings);
+  output.files = std::move(analysis->files);
+  output.annotations = std::move(analysis->annotations);
   return absl::OkStatus();
 }
 

@@ -16,8 +16,7 @@ absl::Status CheckTrees(MigrationState& state, const MigrationTools&) {
   if (fs::exists(output) && !fs::is_empty(output)) {
     return absl::FailedPreconditionError("output directory is not empty: " + output.string());
   }
-  state.input = input;
-  state.output = output;
+  state.trees.emplace(CheckedTrees{.input = input, .output = output});
   return absl::OkStatus();
 }
 

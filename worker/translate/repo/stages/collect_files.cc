@@ -14,7 +14,8 @@ std::string RelativeOf(const fs::path& path, const fs::path& root) {
 }  // namespace
 
 absl::Status CollectFiles(MigrationState& state, const MigrationTools&) {
-  const fs::path& input = state.input;
+  const fs::path& input = state.trees->input;
+  CollectedFiles& files = state.files.emplace();
   std::error_code walk_error;
   for (auto it = fs::recursive_directory_iterator(input, fs::directory_options::skip_permission_denied, walk_error);
        it != fs::recursive_directory_iterator(); it.increment(walk_error)) {
@@ -25,18 +26,18 @@ absl::Status CollectFiles(MigrationState& state, const MigrationTools&) {
       continue;
     }
     if (it->is_symlink()) {
-      state.symlinks.push_back(relative);
+      files.symlinks.push_back(relative);
       if (it->is_directory()) it.disable_recursion_pending();
       continue;
     }
     if (!it->is_regular_file()) continue;
     absl::StatusOr<std::string> content = ReadFileOrStatus(it->path());
     if (!content.ok()) return content.status();
-    state.kinds[relative] = ClassifyFile(relative, *content);
-    state.contents[relative] = std::move(*content);
+    files.kinds[relative] = ClassifyFile(relative, *content);
+    files.contents[relative] = std::move(*content);
   }
-  PromoteIncludedHeaders(state.contents, state.kinds);
-  state.Report("classify", static_cast<int>(state.contents.size()), static_cast<int>(state.contents.size()), "");
+  PromoteIncludedHeaders(files.contents, files.kinds);
+  state.Report("classify", static_cast<int>(files.contents.size()), static_cast<int>(files.contents.size()), "");
   return absl::OkStatus();
 }
 

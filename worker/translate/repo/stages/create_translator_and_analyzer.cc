@@ -5,13 +5,15 @@ namespace fs = std::filesystem;
 
 absl::Status CreateTranslatorAndAnalyzer(MigrationState& state, const MigrationTools& tools) {
   const MigrationOptions& options = state.options;
-  const TranslateOptions& translate_options = state.translate_options;
+  const TranslateOptions& translate_options = state.unit_arguments->translate_options;
+  const std::vector<std::string>& needs_translator = state.plan->needs_translator;
+  TranslatorAndAnalyzer& engines = state.engines.emplace();
   absl::StatusOr<std::unique_ptr<SourceTranslator>> translator = tools.translator_factory(translate_options);
   if (translator.ok()) {
-    state.translator = std::move(*translator);
-  } else if (!state.needs_translator.empty()) {
-    return absl::FailedPreconditionError(std::to_string(state.needs_translator.size()) +
-                                         " file(s) use CUDA (first: " + state.needs_translator.front() +
+    engines.translator = std::move(*translator);
+  } else if (!needs_translator.empty()) {
+    return absl::FailedPreconditionError(std::to_string(needs_translator.size()) +
+                                         " file(s) use CUDA (first: " + needs_translator.front() +
                                          ") but cannot be translated: " + std::string(translator.status().message()));
   }
 
@@ -21,7 +23,7 @@ absl::Status CreateTranslatorAndAnalyzer(MigrationState& state, const MigrationT
   const fs::path analyzer_shims = analyze_options.frontend.shim_directory;
   analyze_options.frontend = translate_options.frontend;
   if (!analyzer_shims.empty()) analyze_options.frontend.shim_directory = analyzer_shims;
-  if (auto lookup = MakeUnitArgumentLookup(translate_options, state.input); lookup.ok()) {
+  if (auto lookup = MakeUnitArgumentLookup(translate_options, state.trees->input); lookup.ok()) {
     analyze_options.unit_arguments = std::move(*lookup);
   }
   // The analyzer's own parses (device side, headers no unit includes) are cached beside the translator's facts.
@@ -30,7 +32,7 @@ absl::Status CreateTranslatorAndAnalyzer(MigrationState& state, const MigrationT
   analyze_options.target_architectures = options.hip_architectures;  // HB206 needs to know about gfx94x
   absl::StatusOr<std::unique_ptr<Analyzer>> analyzer = tools.analyzer_factory(analyze_options);
   if (analyzer.ok()) {
-    state.analyzer = std::move(*analyzer);
+    engines.analyzer = std::move(*analyzer);
   } else {
     state.result.notes.push_back("findings incomplete: " + std::string(analyzer.status().message()));
   }

@@ -8,22 +8,24 @@ namespace fs = std::filesystem;
 
 absl::Status DiscoverUnitArguments(MigrationState& state, const MigrationTools& tools) {
   const MigrationOptions& options = state.options;
-  const fs::path& input = state.input;
-  TranslateOptions& translate_options = state.translate_options;
+  const fs::path& input = state.trees->input;
+  UnitArguments& arguments = state.unit_arguments.emplace();
+  TranslateOptions& translate_options = arguments.translate_options;
   translate_options = options.translate;
-  if (!options.discover_build_commands || translate_options.compilation_database || state.needs_translator.empty() ||
-      fs::exists(input / "compile_commands.json") || fs::exists(input / "build" / "compile_commands.json")) {
+  if (!options.discover_build_commands || translate_options.compilation_database ||
+      state.plan->needs_translator.empty() || fs::exists(input / "compile_commands.json") ||
+      fs::exists(input / "build" / "compile_commands.json")) {
     return absl::OkStatus();
   }
   state.Report("build-commands", 0, 1, "");
-  const ScratchDirectory& scratch = state.scratch.emplace();
+  const ScratchDirectory& scratch = arguments.scratch.emplace();
   BuildDiscoveryOptions discovery_options;
   discovery_options.scratch = scratch.path();
   discovery_options.cmake_options = options.cmake_options;
   if (translate_options.frontend.cuda_path) discovery_options.cuda_path = *translate_options.frontend.cuda_path;
   const BuildDiscoveryCache discovery_cache(
       options.translate.cache_directory ? *options.translate.cache_directory / "build-commands" : fs::path());
-  const std::string discovery_key = BuildDiscoveryKey(state.contents, state.kinds, discovery_options);
+  const std::string discovery_key = BuildDiscoveryKey(state.files->contents, state.files->kinds, discovery_options);
   std::optional<BuildDiscovery> cached_discovery = discovery_cache.Lookup(discovery_key, scratch.path());
   BuildDiscovery discovery = cached_discovery ? std::move(*cached_discovery)
                                               : DiscoverBuildCommands(tools.launcher, input, discovery_options);

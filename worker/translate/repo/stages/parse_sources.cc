@@ -3,12 +3,16 @@
 namespace hipforge::translate {
 
 absl::Status ParseSources(MigrationState& state, const MigrationTools&) {
-  if (state.analyzer) state.companion = state.analyzer->MakeParseCompanion(state.input);
-  if (!state.translator || state.to_translate.empty()) return absl::OkStatus();
+  const TranslatorAndAnalyzer& engines = *state.engines;
+  const std::filesystem::path& input = state.trees->input;
+  const std::vector<std::filesystem::path>& to_translate = state.plan->to_translate;
+  ParsedUnits& units = state.parse.emplace();
+  if (engines.analyzer) units.companion = engines.analyzer->MakeParseCompanion(input);
+  if (!engines.translator || to_translate.empty()) return absl::OkStatus();
   absl::StatusOr<ParsedSources> parsed =
-      state.translator->Parse(state.input, state.to_translate, state.companion.get(), state.progress);
+      engines.translator->Parse(input, to_translate, units.companion.get(), state.progress);
   if (!parsed.ok()) return parsed.status();
-  state.parsed = std::move(*parsed);
+  units.parsed = std::move(*parsed);
   return absl::OkStatus();
 }
 

@@ -17,30 +17,30 @@ namespace {
 // includes support/partitioner.h, which has __device__ functions and system atomics): nvcc compiled it with
 // cuda_runtime.h included before its first line. It is translated as a unit too, so that it meets HIP's headers
 // before its own macros (token_pass.cc puts the runtime above a main file's first #define).
-void AddCppIncludersOfCudaHeaders(MigrationState& state) {
+void AddCppIncludersOfCudaHeaders(CollectedFiles& files, TranslationPlan& plan) {
   // CUDA code: what the translator needs, or kernel code (__device__, __global__), which only nvcc compiled.
   static const std::regex kKernelCode(R"(\b__(?:device|global|host)__\b)");
   // A header that tests __CUDACC__ is written for both compilers (ggml.h keeps its __host__ __device__ helper under
   // it): including it does not make a host compiler's source CUDA.
   static const std::regex kTestsCudacc(R"(#\s*(?:if|ifdef|ifndef|elif)\b[^\n]*\b__CUDACC__\b)");
   const auto is_cuda = [&](const std::string& header) {
-    const auto content = state.contents.find(header);
-    return content != state.contents.end() && !std::regex_search(content->second, kTestsCudacc) &&
+    const auto content = files.contents.find(header);
+    return content != files.contents.end() && !std::regex_search(content->second, kTestsCudacc) &&
            (UsesCuda(content->second) || std::regex_search(content->second, kKernelCode));
   };
-  const std::set<std::string> planned(state.to_translate.begin(), state.to_translate.end());
-  for (auto& [path, kind] : state.kinds) {
+  const std::set<std::string> planned(plan.to_translate.begin(), plan.to_translate.end());
+  for (auto& [path, kind] : files.kinds) {
     // The classifier files C++ sources without CUDA names as kOther (copied as they are).
-    const std::string& text = state.contents[path];
+    const std::string& text = files.contents[path];
     // C sources are out: nvcc hands .c files to the host's C compiler, and HIP's headers are C++ (ggml's ggml.c got
     // <hip/hip_runtime.h> and stopped building).
     if (kind != RepoFileKind::kOther || FileKindOf(path, text) != FileKind::kCppSource || planned.count(path) ||
-        state.extension_sources.count(path) || fs::path(path).extension() == ".c") {
+        plan.extension_sources.count(path) || fs::path(path).extension() == ".c") {
       continue;
     }
     for (const std::vector<std::string>& candidates : QuotedIncludeCandidates(path, text)) {
       if (std::any_of(candidates.begin(), candidates.end(), is_cuda)) {
-        state.to_translate.push_back(path);
+        plan.to_translate.push_back(path);
         kind = RepoFileKind::kCppSource;
         break;
       }
@@ -52,30 +52,32 @@ void AddCppIncludersOfCudaHeaders(MigrationState& state) {
 
 absl::Status PlanTranslation(MigrationState& state, const MigrationTools&) {
   const MigrationOptions& options = state.options;
-  std::map<std::string, std::string>& contents = state.contents;
-  const std::map<std::string, RepoFileKind>& kinds = state.kinds;
-  RewriteContext& context = state.context;
+  CollectedFiles& files = *state.files;
+  std::map<std::string, std::string>& contents = files.contents;
+  const std::map<std::string, RepoFileKind>& kinds = files.kinds;
+  TranslationPlan& plan = state.plan.emplace();
+  RewriteContext& context = plan.context;
 
   // PyTorch extensions stay CUDA: ROCm PyTorch hipifies them itself when it builds them.
   for (const auto& [path, kind] : kinds) {
     if (kind != RepoFileKind::kPython || fs::path(path).filename() != "setup.py") continue;
     for (const auto& source : CudaExtensionSources(contents[path])) {
       const std::string key = (fs::path(path).parent_path() / source).lexically_normal().generic_string();
-      if (contents.count(key)) state.extension_sources.insert(key);
+      if (contents.count(key)) plan.extension_sources.insert(key);
     }
   }
 
   context.options = &options;
   for (const auto& [path, kind] : kinds) {
-    if (!IsTranslatableKind(kind) || state.extension_sources.count(path)) continue;
+    if (!IsTranslatableKind(kind) || plan.extension_sources.count(path)) continue;
     // Already-HIP files (no CUDA references, HIP runtime included) need no translation; this also keeps the
     // pass idempotent over its own output.
     const bool uses_cuda = UsesCuda(contents[path]);
     static const std::regex kHipInclude(R"re(#\s*include\s*[<"]hip/hip_runtime(_api)?\.h[>"])re");
     if (uses_cuda || (kind == RepoFileKind::kCudaSource && !std::regex_search(contents[path], kHipInclude))) {
-      state.to_translate.emplace_back(path);
+      plan.to_translate.emplace_back(path);
     }
-    if (uses_cuda) state.needs_translator.push_back(path);
+    if (uses_cuda) plan.needs_translator.push_back(path);
     if (kind == RepoFileKind::kCudaSource) {
       context.has_cuda_sources = true;
       if (options.rename_to_hip && fs::path(path).extension() == ".cu") {
@@ -83,7 +85,7 @@ absl::Status PlanTranslation(MigrationState& state, const MigrationTools&) {
       }
     }
   }
-  AddCppIncludersOfCudaHeaders(state);
+  AddCppIncludersOfCudaHeaders(files, plan);
   for (const auto& [path, kind] : kinds) {
     if (kind != RepoFileKind::kCMake) continue;
     for (const auto& lib : CudaLibrariesInCMake(contents[path])) context.cmake_cuda_libraries.insert(lib);

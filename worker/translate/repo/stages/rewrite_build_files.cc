@@ -29,26 +29,29 @@ std::string Fingerprint(const MigrationOptions& options, const RewriteContext& c
 
 absl::Status RewriteBuildFiles(MigrationState& state, const MigrationTools& tools) {
   const MigrationOptions& options = state.options;
-  if (state.translator) state.context.translate_snippet = CupySnippetTranslator(*state.translator);
+  RewriteContext& context = state.plan->context;
+  if (state.engines->translator) context.translate_snippet = CupySnippetTranslator(*state.engines->translator);
+  CollectedFiles& files = *state.files;
+  BuildFileRewrites& rewrites = state.rewrites.emplace();
   const RewriteCache cache(options.translate.cache_directory ? *options.translate.cache_directory / "repo-pass"
                                                              : fs::path());
-  const std::string fingerprint = Fingerprint(options, state.context);
+  const std::string fingerprint = Fingerprint(options, context);
   int done = 0;
   // Progress says "k of n", n the files a rewriter takes.
-  const int total = static_cast<int>(std::count_if(state.kinds.begin(), state.kinds.end(), [&](const auto& entry) {
+  const int total = static_cast<int>(std::count_if(files.kinds.begin(), files.kinds.end(), [&](const auto& entry) {
     return tools.rewriters.Find(entry.second) != nullptr;
   }));
-  for (const auto& [path, kind] : state.kinds) {
+  for (const auto& [path, kind] : files.kinds) {
     const BuildFileRewriter* rewriter = tools.rewriters.Find(kind);
     if (rewriter == nullptr) continue;
-    const std::string& content = state.contents[path];
+    const std::string& content = files.contents[path];
     const std::string key = RewriteCache::Key(rewriter->name(), rewriter->version(), fingerprint, path, content);
-    RewriteResult& rewrite = state.rewrites[path];
+    RewriteResult& rewrite = rewrites.by_path[path];
     if (auto hit = cache.Lookup(key)) {
       rewrite = std::move(*hit);
-      state.cached_rewrites.insert(path);
+      rewrites.cached.insert(path);
     } else {
-      rewrite = rewriter->Rewrite(path, content, state.context);
+      rewrite = rewriter->Rewrite(path, content, context);
       cache.Store(key, rewrite);
     }
     state.Report("build-files", ++done, total, path);

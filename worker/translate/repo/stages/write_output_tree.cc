@@ -38,22 +38,26 @@ std::string UpdateRenamedIncludes(const std::string& path, const std::string& co
 }  // namespace
 
 absl::Status WriteOutputTree(MigrationState& state, const MigrationTools&) {
-  const fs::path& input = state.input;
-  const fs::path& output = state.output;
-  const RewriteContext& context = state.context;
+  const fs::path& input = state.trees->input;
+  const fs::path& output = state.trees->output;
+  CollectedFiles& files = *state.files;
+  const TranslationPlan& plan = *state.plan;
+  const RewriteContext& context = plan.context;
+  const ComposedTranslations& translations = *state.translations;
+  const BuildFileRewrites& rewrites = *state.rewrites;
   MigrationResult& result = state.result;
   std::error_code error;
   fs::create_directories(output, error);
   if (error) return absl::InternalError("cannot create " + output.string() + ": " + error.message());
   int written = 0;
-  for (const auto& [path, kind] : state.kinds) {
-    const std::string& original = state.contents[path];
+  for (const auto& [path, kind] : files.kinds) {
+    const std::string& original = files.contents[path];
     FileSummary summary;
     summary.source_path = path;
     summary.path = context.renamed.count(path) ? context.renamed.at(path) : path;
     summary.kind = kind;
     std::string out = original;
-    if (auto t = state.translations.find(path); t != state.translations.end()) {
+    if (auto t = translations.by_path.find(path); t != translations.by_path.end()) {
       const FileTranslation& translation = t->second;
       out = translation.status == FileStatus::kFailed ? original : translation.output;
       summary.status = translation.status;
@@ -66,16 +70,16 @@ absl::Status WriteOutputTree(MigrationState& state, const MigrationTools&) {
       if (translation.status == FileStatus::kFailed) {
         summary.left_for_person.push_back("translation failed: " + translation.fallback_reason);
       }
-    } else if (auto r = state.rewrites.find(path); r != state.rewrites.end()) {
+    } else if (auto r = rewrites.by_path.find(path); r != rewrites.by_path.end()) {
       out = r->second.output;
       summary.changed_by = r->second.changed_by;
-      summary.from_cache = state.cached_rewrites.count(path) > 0;
+      summary.from_cache = rewrites.cached.count(path) > 0;
       for (const RewriteNote& note : r->second.notes) {
         if (note.left_for_person) {
           summary.left_for_person.push_back(note.origin + " line " + std::to_string(note.line) + ": " + note.message);
         }
       }
-    } else if (state.extension_sources.count(path)) {
+    } else if (plan.extension_sources.count(path)) {
       summary.left_for_person.push_back("PyTorch extension source kept as CUDA: ROCm PyTorch hipifies it at build time");
     }
     if (IsTranslatableKind(kind) || kind == RepoFileKind::kOther) {
@@ -95,12 +99,12 @@ absl::Status WriteOutputTree(MigrationState& state, const MigrationTools&) {
     if (absl::Status status = WriteFileBytes(output / summary.path, out); !status.ok()) return status;
     fs::permissions(output / summary.path, fs::status(input / path).permissions(), error);
     result.files.push_back(std::move(summary));
-    state.Report("write", ++written, static_cast<int>(state.kinds.size()), path);
+    state.Report("write", ++written, static_cast<int>(files.kinds.size()), path);
   }
   // Files the rewriters generate (the CMake HIP module), unless the repository already has them.
-  for (const auto& [path, rewrite] : state.rewrites) {
+  for (const auto& [path, rewrite] : rewrites.by_path) {
     for (const auto& [generated, text] : rewrite.generated_files) {
-      if (state.kinds.count(generated) || std::any_of(result.files.begin(), result.files.end(),
+      if (files.kinds.count(generated) || std::any_of(result.files.begin(), result.files.end(),
                                                       [&](const FileSummary& f) { return f.path == generated; })) {
         continue;
       }
@@ -112,7 +116,7 @@ absl::Status WriteOutputTree(MigrationState& state, const MigrationTools&) {
                               .lines_changed = 0});
     }
   }
-  for (const auto& link : state.symlinks) {
+  for (const auto& link : files.symlinks) {
     fs::create_directories((output / link).parent_path(), error);
     fs::copy_symlink(input / link, output / link, error);
     if (error) result.notes.push_back("symlink " + link + " not copied: " + error.message());
