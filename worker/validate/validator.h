@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "common/pipeline.h"
 #include "common/process.h"
 #include "worker/userbuild/sandbox.h"
 #include "worker/validate/gpu_inventory.h"
@@ -84,11 +85,14 @@ class Validator {
   absl::StatusOr<ValidationReport> Validate(const ValidationRequest& request, ProgressSink* progress);
 
   // The pipeline, in order; each stage reads and extends the one State (validator_state.h). Validate runs
-  // them (validator.cc lists them); each is in worker/validate/stages/<name>.cc and has its own test in
+  // them (Stages() in validator.cc lists them); each is in worker/validate/stages/<name>.cc and has its own test in
   // tests/validate/stages/, which is why they are public.
   struct State;
   struct ArchBuild;
   struct CudaReference;
+  struct RunPlan;
+  // This validator's stages as one Pipeline (common/pipeline.h), in the order Validate runs them.
+  Pipeline<State> Stages();
   absl::Status LoadInputs(State& state);
   absl::Status CheckSandbox(State& state);
   absl::Status SelectToolchains(State& state);

@@ -1,6 +1,7 @@
 #pragma once
-// What Validator::Validate's stages share (validator.cc runs them; each stage is in worker/validate/stages/ with
-// its test in tests/validate/stages/): the one State each stage reads and extends, and a few helpers.
+// What Validator::Validate's stages share (Validator::Stages() in validator.cc lists them; each stage is in
+// worker/validate/stages/ with its test in tests/validate/stages/): the one State each stage reads and extends, and a
+// few helpers.
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -63,6 +64,13 @@ struct Validator::CudaReference {
   std::map<std::string, std::string> outputs;    // standard output by test name
 };
 
+// ChooseRunBuild's output when tests run on the leased GPU: the build they run from, and how.
+struct Validator::RunPlan {
+  const ArchBuild* build = nullptr;              // points into Validator::State::builds
+  ExecutionContext context;                      // its toolchain, the leased GPU's environment and devices
+  std::map<std::string, std::string> variables;  // ${ARCH}, ${BUILD_DIR}, ${SOURCE_DIR} of `build`
+};
+
 // Each test with a CUDA twin of the same name gets its run beside it (`test.cuda`); how many had one.
 int PairWithCuda(const Validator::CudaReference& cuda, std::vector<TestResult>& tests);
 // The wave64 layer's "hipforge-wave64: ..." lines (docs/wave64.md) out of each output, into `gpu`'s warnings.
@@ -82,13 +90,11 @@ struct Validator::State {
   std::vector<ArchBuild> builds;  // one per requested arch
   std::set<std::string> built_archs;
   std::unique_ptr<GpuLease> lease;
-  const ArchBuild* run_build = nullptr;  // the build tests run from
-  ExecutionContext run_context;           // its toolchain, the leased GPU's environment and devices
-  std::map<std::string, std::string> variables;  // ${ARCH}, ${BUILD_DIR}, ${SOURCE_DIR} of run_build
+  StageOutput<RunPlan> run{"ChooseRunBuild"};  // none when nothing runs on a GPU (`finished`)
   std::map<std::string, std::string> outputs;  // the HIP tests' standard output by name (RunTests)
   std::unique_ptr<CudaReference> cuda;         // BuildCudaReference, for an NVIDIA target; RunCudaReference runs it
   ValidationReport report;
-  bool finished = false;  // a stage completed the report early (nothing runs on a GPU)
+  bool finished = false;  // a stage completed the report early (nothing runs on a GPU): Validate's run ends there
 };
 
 }  // namespace hipforge::validate

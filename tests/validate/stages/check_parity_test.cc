@@ -15,8 +15,8 @@ class CheckParityTest : public ValidatorStageTest {
     build.build_dir = work_.path() / "build";
     fs::create_directories(build.build_dir);
     state.builds.push_back(std::move(build));
-    state.run_build = &state.builds[0];
-    state.variables = {{"BUILD_DIR", state.builds[0].build_dir.string()}};
+    state.run.emplace().build = &state.builds[0];
+    state.run->variables = {{"BUILD_DIR", state.builds[0].build_dir.string()}};
     return state;
   }
   Toolchain toolchain_{.name = "host"};
@@ -70,8 +70,8 @@ class ReferenceParityTest : public ValidatorStageTest {
     build.result = {.requested_arch = "sm_90", .arch = "sm_90", .ok = true};
     build.build_dir = work_.path() / "hip";
     state.builds.push_back(std::move(build));
-    state.run_build = &state.builds[0];
-    state.variables = {{"BUILD_DIR", state.builds[0].build_dir.string()}};
+    state.run.emplace().build = &state.builds[0];
+    state.run->variables = {{"BUILD_DIR", state.builds[0].build_dir.string()}};
     state.report.tests = {TestResult{.name = "make run", .status = TestStatus::kPassed,
                                      .cuda = ReferenceRun{.status = TestStatus::kPassed}}};
     state.outputs["make run"] = hip_output;

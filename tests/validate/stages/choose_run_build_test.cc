@@ -50,19 +50,19 @@ TEST_F(ChooseRunBuildTest, TheLeasedGpusOwnArchBuildRunsBeforeAStandIn) {
   state.lease = std::make_unique<GpuLease>(leases_, leases_.device);
   ASSERT_TRUE(MakeValidator().ChooseRunBuild(state).ok());
   EXPECT_FALSE(state.finished);
-  ASSERT_EQ(state.run_build, &state.builds[1]);
-  EXPECT_EQ(state.variables.at("ARCH"), "gfx90a");
-  EXPECT_EQ(state.variables.at("BUILD_DIR"), state.builds[1].build_dir.string());
-  EXPECT_EQ(state.variables.at("SOURCE_DIR"), state.builds[1].source_dir.string());
-  EXPECT_EQ(state.run_context.environment.at("HSA_XNACK"), "1") << "the translate step found managed memory";
-  EXPECT_EQ(state.run_context.environment.count("ROCR_VISIBLE_DEVICES"), 1u);
-  EXPECT_FALSE(state.run_context.sandbox) << "no sandbox in this test";
+  ASSERT_EQ(state.run->build, &state.builds[1]);
+  EXPECT_EQ(state.run->variables.at("ARCH"), "gfx90a");
+  EXPECT_EQ(state.run->variables.at("BUILD_DIR"), state.builds[1].build_dir.string());
+  EXPECT_EQ(state.run->variables.at("SOURCE_DIR"), state.builds[1].source_dir.string());
+  EXPECT_EQ(state.run->context.environment.at("HSA_XNACK"), "1") << "the translate step found managed memory";
+  EXPECT_EQ(state.run->context.environment.count("ROCR_VISIBLE_DEVICES"), 1u);
+  EXPECT_FALSE(state.run->context.sandbox) << "no sandbox in this test";
 
   Validator::State& stand_in = MakeState();
   stand_in.builds.push_back(Built("gfx940", "gfx90a", true));
   stand_in.lease = std::make_unique<GpuLease>(leases_, leases_.device);
   ASSERT_TRUE(validator_->ChooseRunBuild(stand_in).ok());
-  EXPECT_EQ(stand_in.run_build, &stand_in.builds[0]) << "the only build of the GPU's arch";
+  EXPECT_EQ(stand_in.run->build, &stand_in.builds[0]) << "the only build of the GPU's arch";
 }
 
 }  // namespace

@@ -16,7 +16,7 @@ class ProfileStageTest : public ValidatorStageTest {
     build.toolchain = &toolchain_;
     build.build_dir = work_.path() / "build";
     state.builds.push_back(std::move(build));
-    state.run_build = &state.builds[0];
+    state.run.emplace().build = &state.builds[0];
     state.manifest.tests.commands = {TestCommand{.name = "unit", .run = "./unit"}};
     return state;
   }
@@ -91,7 +91,7 @@ TEST_F(ProfileStageTest, ACTestBuildWithoutTestCommandsProfilesItsCTestRun) {
   Validator::State& state = RunState("/opt/hip-on-cuda/bin/hipcc");
   state.manifest.tests.commands.clear();
   state.builds[0].has_ctest = true;
-  state.variables = {{"BUILD_DIR", (work_.path() / "build").string()}};
+  state.run->variables = {{"BUILD_DIR", (work_.path() / "build").string()}};
   state.lease = std::make_unique<GpuLease>(leases_, leases_.device);
   ASSERT_TRUE(MakeValidator().Profile(state).ok());
   ASSERT_EQ(launcher_.specs.size(), 1u);

@@ -26,9 +26,9 @@ class RunCudaReferenceTest : public ValidatorStageTest {
     build.build_dir = work_.path() / "hip/build";
     build.source_dir = work_.path() / "hip/src";
     state.builds.push_back(std::move(build));
-    state.run_build = &state.builds[0];
+    state.run.emplace().build = &state.builds[0];
     state.lease = std::make_unique<GpuLease>(leases_, leases_.device);
-    state.run_context.environment = {{"PATH", "/usr/bin"}, {"CUDA_VISIBLE_DEVICES", "0"}};
+    state.run->context.environment = {{"PATH", "/usr/bin"}, {"CUDA_VISIBLE_DEVICES", "0"}};
     state.report.tests = {TestResult{.name = "make run", .arch = device_arch, .status = TestStatus::kPassed},
                           TestResult{.name = "ctest", .arch = device_arch, .status = TestStatus::kFailed}};
     return state;

@@ -27,7 +27,7 @@ class RunOtherBuildsTest : public ValidatorStageTest {
       fs::create_directories(build.build_dir);
       state.builds.push_back(std::move(build));
     }
-    state.run_build = &state.builds[0];
+    state.run.emplace().build = &state.builds[0];
     state.lease = std::make_unique<GpuLease>(leases_, leases_.device);
     state.report.tests = {TestResult{.name = "k01", .arch = "sm_90", .status = TestStatus::kPassed}};
     auto cuda = std::make_unique<Validator::CudaReference>();

@@ -18,7 +18,7 @@ TEST_F(RunTestsTest, TheManifestsTestsRunInTheRunBuildAndLeaveAJUnitFile) {
   build.build_dir = work_.path() / "build";
   build.source_dir = work_.path() / "src";
   state.builds.push_back(std::move(build));
-  state.run_build = &state.builds[0];
+  state.run.emplace().build = &state.builds[0];
   state.lease = std::make_unique<GpuLease>(leases_, leases_.device);
   launcher_.answer = [](const ProcessSpec& spec) -> absl::StatusOr<ProcessResult> {
     const bool slow = spec.argv.back().find("slow") != std::string::npos;

@@ -44,7 +44,7 @@ absl::Status Validator::CheckParity(State& state) {
 // One manifest case: HIP's output (run build) against the golden in references_dir, else against what the same
 // case produced in the CUDA reference build.
 ParityResult Validator::CompareCase(State& state, const ParityCase& c) {
-  const ArchBuild& run_build = *state.run_build;
+  const ArchBuild& run_build = *state.run->build;
   const fs::path golden = state.references_dir / c.reference;
   const bool use_golden = fs::exists(golden);
   if (!use_golden && (state.cuda == nullptr || !state.cuda->built)) {
@@ -52,8 +52,8 @@ ParityResult Validator::CompareCase(State& state, const ParityCase& c) {
                                (state.report.gpu.cuda_reference.empty() ? "" : " (" + state.report.gpu.cuda_reference + ")"));
   }
   const OutputFormat format = c.format.value_or(GuessOutputFormat(use_golden ? golden : fs::path(c.output)));
-  absl::StatusOr<ArrayData> actual = Produced(launcher_, c, state.run_context, run_build.build_dir, state.variables,
-                                              format, options_.test_timeout);
+  absl::StatusOr<ArrayData> actual = Produced(launcher_, c, state.run->context, run_build.build_dir,
+                                              state.run->variables, format, options_.test_timeout);
   if (!actual.ok()) return Missing(c.name, std::string(actual.status().message()));
   absl::StatusOr<ArrayData> expected =
       use_golden ? LoadArray(golden, format, c.dtype, c.text)

@@ -12,27 +12,28 @@ namespace fs = std::filesystem;
 
 absl::Status Validator::ChooseRunBuild(State& state) {
   // The build of the leased GPU's own arch; a stand-in build of that arch only when there is no other.
+  const ArchBuild* run_build = nullptr;
   if (state.lease) {
     const std::string& device_arch = state.lease->device().arch;
     for (const ArchBuild& b : state.builds) {
       if (b.result.ok && b.result.arch == device_arch && b.result.requested_arch == b.result.arch) {
-        state.run_build = &b;
+        run_build = &b;
         break;
       }
     }
-    if (state.run_build == nullptr) {
+    if (run_build == nullptr) {
       for (const ArchBuild& b : state.builds) {
-        if (b.result.ok && b.result.arch == device_arch) state.run_build = &b;
+        if (b.result.ok && b.result.arch == device_arch) run_build = &b;
       }
     }
     // Only a build of the GPU with a feature (sm_90:wave64): tests run from it.
     for (const ArchBuild& b : state.builds) {
-      if (state.run_build == nullptr && b.result.ok && TargetProcessor(b.result.arch) == device_arch) {
-        state.run_build = &b;
+      if (run_build == nullptr && b.result.ok && TargetProcessor(b.result.arch) == device_arch) {
+        run_build = &b;
       }
     }
   }
-  if (!state.lease || state.run_build == nullptr) {
+  if (!state.lease || run_build == nullptr) {
     // Nothing runs: every test and parity case says not_run/missing with the reason, never passed.
     const std::string why = state.report.gpu.note.empty() ? kNoGpuNote : state.report.gpu.note;
     ListTestsNotRun(state, why);
@@ -43,11 +44,13 @@ absl::Status Validator::ChooseRunBuild(State& state) {
   }
 
   std::vector<std::string> warnings;
-  state.run_context = RunContext(state, *state.run_build, &warnings);
+  RunPlan& plan = state.run.emplace();
+  plan.build = run_build;
+  plan.context = RunContext(state, *run_build, &warnings);
   for (const std::string& warning : warnings) state.report.gpu.warnings.push_back(warning);
-  state.variables = {{"ARCH", state.run_build->result.arch},
-                     {"BUILD_DIR", state.run_build->build_dir.string()},
-                     {"SOURCE_DIR", state.run_build->source_dir.string()}};
+  plan.variables = {{"ARCH", run_build->result.arch},
+                    {"BUILD_DIR", run_build->build_dir.string()},
+                    {"SOURCE_DIR", run_build->source_dir.string()}};
   return absl::OkStatus();
 }
 

@@ -33,14 +33,14 @@ absl::Status Validator::Profile(State& state) {
   // The HIP build and, on NVIDIA, the CUDA reference build, each with the same command and profiler: per-kernel
   // times paired by kernel name.
   const Manifest& manifest = state.manifest;
-  const ArchBuild& run_build = *state.run_build;
+  const ArchBuild& run_build = *state.run->build;
   const Toolchain& toolchain = *run_build.toolchain;
   const std::string command =
       ProfileCommand(manifest, DiscoveredTests(run_build.source_dir, run_build.roots, run_build.result.arch,
                                                toolchain.hipcc), run_build.has_ctest);
   if (!options_.profile || !manifest.profile.enabled || command.empty()) return absl::OkStatus();
   state.report.profile =
-      ProfileRun(state, toolchain, command, {run_build.build_dir, state.run_context, state.variables}, "hip");
+      ProfileRun(state, toolchain, command, {run_build.build_dir, state.run->context, state.run->variables}, "hip");
   if (state.cuda != nullptr && state.cuda->built) {
     const std::string cuda_command = ProfileCommand(manifest, state.cuda->tests.discovered, state.cuda->tests.use_ctest);
     std::vector<KernelProfile> cuda = ProfileRun(

@@ -128,8 +128,8 @@ absl::Status Validator::RunCudaReference(State& state) {
     cuda.built = false;
     return absl::OkStatus();
   }
-  cuda.context = state.run_context;
-  PrependReferenceNvcc(cuda.context, *state.run_build->toolchain, cuda.arch);
+  cuda.context = state.run->context;
+  PrependReferenceNvcc(cuda.context, *state.run->build->toolchain, cuda.arch);
   Progress(state.progress, "reference", absl::StrCat("running the same tests on the CUDA original (", cuda.arch, ")"));
   TestRunInput run = cuda.tests;
   run.outputs = &cuda.outputs;

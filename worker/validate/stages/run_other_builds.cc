@@ -40,12 +40,12 @@ void TakeWave64Notes(const std::string& arch, std::map<std::string, std::string>
 absl::Status Validator::RunOtherBuilds(State& state) {
   // More builds for the leased GPU than the one the tests ran from (sm_90:wave64 beside sm_90): the same tests run
   // from each, every result under its own arch, paired with the CUDA original's run and compared with its output.
-  if (!state.lease || state.run_build == nullptr) return absl::OkStatus();
+  if (!state.lease || !state.run.has_value()) return absl::OkStatus();
   const std::string& device_arch = state.lease->device().arch;
   for (const ArchBuild& build : state.builds) {
     if (Cancelled(state.request)) return absl::OkStatus();
-    if (&build == state.run_build || !build.result.ok || TargetProcessor(build.result.arch) != device_arch ||
-        build.result.arch == state.run_build->result.arch) {
+    if (&build == state.run->build || !build.result.ok || TargetProcessor(build.result.arch) != device_arch ||
+        build.result.arch == state.run->build->result.arch) {
       continue;
     }
     const std::string& arch = build.result.arch;

@@ -9,7 +9,7 @@ namespace hipforge::validate {
 namespace fs = std::filesystem;
 
 absl::Status Validator::RunTests(State& state) {
-  const ArchBuild& run_build = *state.run_build;
+  const ArchBuild& run_build = *state.run->build;
   Progress(state.progress, "test",
            absl::StrCat("running tests for ", run_build.result.arch, " on ", state.lease->device().key));
   TestRunner runner(launcher_);
@@ -19,7 +19,7 @@ absl::Status Validator::RunTests(State& state) {
                                    .discovered = DiscoveredTests(run_build.source_dir, run_build.roots,
                                                                  run_build.result.arch, run_build.toolchain->hipcc),
                                    .outputs = &state.outputs},
-                                  state.run_context);
+                                  state.run->context);
   TakeWave64Notes(run_build.result.arch, state.outputs, state.report.gpu);
   std::ofstream(state.work_dir / "junit.xml") << ToJUnitXml(state.request.job_id, state.report.tests);
   return absl::OkStatus();
