@@ -8,6 +8,7 @@
 #include <spdlog/spdlog.h>
 
 #include "absl/strings/str_cat.h"
+#include "common/pipeline.h"
 #include "common/utf8.h"
 #include "worker/scratch_dir.h"
 #include "worker/task_state.h"
@@ -114,10 +115,14 @@ absl::StatusOr<TaskOutcome> Worker::Execute(const v1::Task& task) {
   } forget_task{*this};  // before `execution` goes
   TaskState state{.task = task, .tag = tag, .execution = execution};
   try {
-    if (StageEnd end = PrepareScratch(state)) return *end;
-    if (StageEnd end = DownloadInputs(state)) return *end;
-    if (StageEnd end = RunRole(state)) return *end;
-    return ReportResult(state);
+    // The stages in the order they run (each in worker/stages/<name>.cc); the last always ends the task.
+    const Pipeline<TaskState, StageEnd> stages(
+        "task", {{"PrepareScratch", [this](TaskState& s) { return PrepareScratch(s); }},
+                 {"DownloadInputs", [this](TaskState& s) { return DownloadInputs(s); }},
+                 {"RunRole", [this](TaskState& s) { return RunRole(s); }},
+                 {"ReportResult", [this](TaskState& s) { return StageEnd(ReportResult(s)); }}});
+    StageEnd end = stages.Run(state);
+    return end ? *std::move(end) : absl::InternalError("the task's stages ended without an outcome");
   } catch (const std::exception& error) {
     // Worker code itself (not the role) threw: report it like any other failure of this attempt.
     return Fail(state, absl::InternalError(absl::StrCat("worker error: ", EscapeForMessage(error.what()))),

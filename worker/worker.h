@@ -72,8 +72,8 @@ class Worker {
   // A stage either lets the task go on (nullopt) or ends it with this outcome.
   using StageEnd = std::optional<absl::StatusOr<TaskOutcome>>;
 
-  // One task as a list of stages over TaskState (worker/task_state.h): PrepareScratch, DownloadInputs, RunRole,
-  // ReportResult, each in worker/stages/<name>.cc.
+  // One task as a list of stages over TaskState (worker/task_state.h), run as a Pipeline (common/pipeline.h):
+  // PrepareScratch, DownloadInputs, RunRole, ReportResult, each in worker/stages/<name>.cc.
   absl::StatusOr<TaskOutcome> Execute(const v1::Task& task);
   StageEnd PrepareScratch(TaskState& state);
   StageEnd DownloadInputs(TaskState& state);

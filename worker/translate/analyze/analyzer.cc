@@ -14,6 +14,7 @@
 #include <thread>
 #include <tuple>
 
+#include "common/pipeline.h"
 #include "worker/translate/analyze/ast_runner.h"
 #include "worker/translate/analyze/parse_cache.h"
 #include "worker/translate/analyze/registry.h"
@@ -57,9 +58,11 @@ std::vector<std::string> ArgumentsFor(std::vector<std::string> args, Side side) 
   return args;
 }
 
-// One Analyze call: the files it reads, what its parses are given, and what they have found so far.
+// One Analyze call, the state its stages share: the files it reads, what its parses are given, what they have found
+// so far, and the result.
 struct AnalysisRun {
   std::filesystem::path root;  // canonical
+  const std::vector<std::filesystem::path>& inputs;  // the files asked for, relative to root
   const ProgressCallback& progress;
   std::shared_ptr<const analyze::AstRulesCompanion> companion;  // a shared parse's host-side results, or null
   std::vector<std::unique_ptr<TextFile>> texts;                 // one per distinct input file, in input order
@@ -74,6 +77,9 @@ struct AnalysisRun {
   std::map<std::string, std::string> ast_failure;           // per unit that did not parse: its first error
   std::set<std::string> partial_ast;                        // parsed with errors: AST findings kept, token rules on it all
   std::map<std::string, std::set<std::string>> covered_by_source;  // per cleanly parsed source: the files it covered
+  std::vector<size_t> sources;          // HostPass: the sources it parsed, whose device side DevicePass parses
+  std::vector<Finding> token_findings;  // TokenPass
+  AnalysisResult result;  // ReadFiles lists the files, TokenPass says how each was analysed, MergeFindings, Annotate
 };
 
 // A parse batch's place in the progress count: `total` 0 reports none.
@@ -106,19 +112,9 @@ class AnalyzerImpl final : public Analyzer {
     if (error || !std::filesystem::is_directory(canonical_root)) {
       return absl::InvalidArgumentError("analyze: not a directory: " + root.string());
     }
-    AnalysisRun run{canonical_root, progress, MadeHere(shared)};
-    AnalysisResult result;
-    if (absl::Status read = ReadFiles(run, files, result); !read.ok()) return read;
-    PrepareParses(run);
-    // 1. AST rules on sources, then on headers no parsed source covered; then the device side of their
-    // __CUDA_ARCH__ blocks.
-    const std::vector<size_t> sources = HostPass(run);
-    DevicePass(run, sources);
-    // 2. Token rules on sources (whole file when the AST did not cover it), line rules on the rest.
-    std::vector<Finding> token_findings = TokenPass(run, result);
-    MergeFindings(run, std::move(token_findings), result);
-    if (options_.annotate) result.annotations = Annotate(run.root, result.findings, run.texts, run.index_by_path);
-    return result;
+    AnalysisRun run{canonical_root, files, progress, MadeHere(shared)};
+    if (absl::Status status = Stages().Run(run); !status.ok()) return status;
+    return std::move(run.result);
   }
 
  private:
@@ -130,9 +126,22 @@ class AnalyzerImpl final : public Analyzer {
     return made == made_.end() ? nullptr : made->second.lock();
   }
 
-  absl::Status ReadFiles(AnalysisRun& run, const std::vector<std::filesystem::path>& files,
-                         AnalysisResult& result) const {
-    for (const auto& file : files) {
+  // The stages in the order they run: 1. AST rules on sources, then on headers no parsed source covered (host
+  // side); then the device side of their __CUDA_ARCH__ blocks. 2. Token rules on sources (whole file when the AST
+  // did not cover it), line rules on the rest.
+  Pipeline<AnalysisRun> Stages() {
+    return Pipeline<AnalysisRun>("analyze", {{"ReadFiles", [this](AnalysisRun& run) { return ReadFiles(run); }},
+                                             {"PrepareParses", [this](AnalysisRun& run) { return PrepareParses(run); }},
+                                             {"HostPass", [this](AnalysisRun& run) { return HostPass(run); }},
+                                             {"DevicePass", [this](AnalysisRun& run) { return DevicePass(run); }},
+                                             {"TokenPass", [this](AnalysisRun& run) { return TokenPass(run); }},
+                                             {"MergeFindings", [](AnalysisRun& run) { return MergeFindings(run); }},
+                                             {"Annotate", [this](AnalysisRun& run) { return AnnotateFindings(run); }}});
+  }
+
+  absl::Status ReadFiles(AnalysisRun& run) const {
+    AnalysisResult& result = run.result;
+    for (const auto& file : run.inputs) {
       const std::string relative = file.lexically_normal().generic_string();
       if (run.index_by_path.count(relative)) continue;
       auto content = ReadFileBytes(run.root / file);
@@ -147,7 +156,7 @@ class AnalyzerImpl final : public Analyzer {
 
   // A job's own Clang arguments are data: allow-listed against the tree (the translator does the same).
   // Without per-unit arguments (options_.unit_arguments), the root is the include dir guessed.
-  void PrepareParses(AnalysisRun& run) const {
+  absl::Status PrepareParses(AnalysisRun& run) const {
     run.host_args = frontend_.ClangArgs();
     if (!frontend_.options().untrusted_args.empty()) {
       ArgumentCheck check = AllowListArguments(frontend_.options().untrusted_args, run.root, run.root);
@@ -158,6 +167,7 @@ class AnalyzerImpl final : public Analyzer {
     if (options_.cache_directory) {
       run.cache.emplace(*options_.cache_directory, "analyzer-parse-1;" + analyze::AstRulesSalt(disabled_));
     }
+    return absl::OkStatus();
   }
 
   // One unit's AST rules on `side`: the host side a shared parse saw (or its cache entry) is not parsed again.
@@ -236,9 +246,10 @@ class AnalyzerImpl final : public Analyzer {
     }
   }
 
-  // The host side of the sources worth a parse, then of the headers none of them covered. Returns the sources.
-  std::vector<size_t> HostPass(AnalysisRun& run) const {
-    std::vector<size_t> sources, headers;
+  // The host side of the sources worth a parse (run.sources), then of the headers none of them covered.
+  absl::Status HostPass(AnalysisRun& run) const {
+    std::vector<size_t>& sources = run.sources;
+    std::vector<size_t> headers;
     for (size_t i = 0; i < run.texts.size(); ++i) {
       const TextFile& text = *run.texts[i];
       // A .cu file is CUDA by its name (nvcc compiles it as CUDA whatever it says): ggml's fattn.cu and its
@@ -262,7 +273,7 @@ class AnalyzerImpl final : public Analyzer {
       }
     }
     ParseHostSide(run, uncovered_headers, {analysed, total_parses});
-    return sources;
+    return absl::OkStatus();
   }
 
   // Why a source file's AST rules did not run (AnalyzedFile::ast_skipped_reason).
@@ -278,8 +289,9 @@ class AnalyzerImpl final : public Analyzer {
 
   // Token rules on sources (on the ranges no parse kept, the whole file when the AST did not cover it), line
   // rules on build files and scripts. Fills in how each file was analysed.
-  std::vector<Finding> TokenPass(AnalysisRun& run, AnalysisResult& result) {
-    std::vector<Finding> token_findings;
+  absl::Status TokenPass(AnalysisRun& run) {
+    AnalysisResult& result = run.result;
+    std::vector<Finding>& token_findings = run.token_findings;
     for (size_t i = 0; i < run.texts.size(); ++i) {
       TextFile& text = *run.texts[i];
       AnalyzedFile& entry = result.files[i];
@@ -305,11 +317,13 @@ class AnalyzerImpl final : public Analyzer {
       token_findings.insert(token_findings.end(), std::make_move_iterator(sink.findings().begin()),
                             std::make_move_iterator(sink.findings().end()));
     }
-    return token_findings;
+    return absl::OkStatus();
   }
 
   // The AST findings and the token findings that do not repeat one, sorted, each once.
-  static void MergeFindings(AnalysisRun& run, std::vector<Finding> token_findings, AnalysisResult& result) {
+  static absl::Status MergeFindings(AnalysisRun& run) {
+    AnalysisResult& result = run.result;
+    std::vector<Finding>& token_findings = run.token_findings;
     std::vector<Finding>& findings = run.findings;
     // A token-level duplicate of an AST finding (same rule and line: a partially parsed file, a block only the
     // device pass saw) is dropped.
@@ -326,6 +340,7 @@ class AnalyzerImpl final : public Analyzer {
     std::sort(findings.begin(), findings.end(), FindingLess);
     findings.erase(std::unique(findings.begin(), findings.end(), SameFinding), findings.end());
     result.findings = std::move(findings);
+    return absl::OkStatus();
   }
 
   // The lines strictly inside each range the parses skipped: a range starts at its opening directive (#if, #else)
@@ -481,11 +496,14 @@ class AnalyzerImpl final : public Analyzer {
   // device-side parse of the sources that use the macro lets the AST rules see it: only its findings inside
   // host-skipped ranges are kept (the rest repeats the host pass), and the token rules are left only the blocks
   // both passes skipped.
-  void DevicePass(AnalysisRun& run, const std::vector<size_t>& sources) const {
+  absl::Status DevicePass(AnalysisRun& run) const {
+    const std::vector<size_t>& sources = run.sources;
     // Only a front end that parses the host side alone has a device side left to see.
-    if (std::find(run.host_args.begin(), run.host_args.end(), "--cuda-host-only") == run.host_args.end()) return;
+    if (std::find(run.host_args.begin(), run.host_args.end(), "--cuda-host-only") == run.host_args.end()) {
+      return absl::OkStatus();
+    }
     const std::vector<size_t> batch = DeviceBatch(run, sources);
-    if (batch.empty()) return;
+    if (batch.empty()) return absl::OkStatus();
     std::set<std::string> narrowed;
     for (auto& tu : ParseUnits(run, batch, Side::kDevice, {})) {
       if (tu.fatal) continue;
@@ -505,6 +523,15 @@ class AnalyzerImpl final : public Analyzer {
         skipped->second = Intersect(skipped->second, tu.skipped_ranges[covered]);
       }
     }
+    return absl::OkStatus();
+  }
+
+  // With options_.annotate: the findings as comments (AnalysisResult::annotations).
+  absl::Status AnnotateFindings(AnalysisRun& run) const {
+    if (options_.annotate) {
+      run.result.annotations = Annotate(run.root, run.result.findings, run.texts, run.index_by_path);
+    }
+    return absl::OkStatus();
   }
 
   // One comment insertion per annotated line, indented like the line it explains.
