@@ -6,7 +6,8 @@
 // (nullopt goes on, a value ends the run with it, early or last). Between stages the run asks its stop check (a
 // cancelled job, an abandoned task), and after each its `finished` predicate (the rest has nothing to do: an early
 // successful end). Each stage's wall time is kept. An error a stage ends the run with carries the stage's name as a
-// payload (FailedStage): the message is unchanged, Status::ToString (logs) shows it.
+// payload (FailedStage): the message is unchanged, Status::ToString (logs) shows it. Where pipelines nest (the
+// analyzer's inside the repository pass's AnalyzeSources) the innermost stage's name is kept.
 //
 // What a stage makes for later stages is a StageOutput<T> in the state: filled by its stage, read through an
 // accessor that names the stage when it did not run, so a reader of the state sees which stage made what.

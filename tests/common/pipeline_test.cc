@@ -47,6 +47,16 @@ TEST(PipelineTest, AFailingStageEndsTheRunWithItsErrorNamingTheStage) {
   EXPECT_EQ(FailedStage(absl::NotFoundError("elsewhere")), "");
 }
 
+TEST(PipelineTest, WherePipelinesNestTheInnermostStageIsNamed) {
+  const Pipeline<Trace> inner("inner", {Step("ReadFiles", absl::NotFoundError("cannot read a.cu"))});
+  const Pipeline<Trace> outer("outer",
+                              {Step("A"), {"AnalyzeSources", [&inner](Trace& trace) { return inner.Run(trace); }}});
+  Trace trace;
+  const absl::Status status = outer.Run(trace);
+  EXPECT_EQ(FailedStage(status), "ReadFiles");
+  EXPECT_EQ(status.message(), "cannot read a.cu");
+}
+
 TEST(PipelineTest, TheStopCheckRunsBeforeEachStageAndAfterTheLast) {
   Pipeline<Trace>::Options options;
   options.stop = [](const Trace& trace) {
