@@ -11,6 +11,7 @@
 #include "worker/translate/analyze/analyzer.h"
 #include "worker/translate/core/source_translator.h"
 #include "worker/translate/frontend/unit_parser.h"
+#include "tests/translate/core/temp_tree_test.h"
 
 namespace hipforge::translate {
 namespace {
@@ -52,32 +53,18 @@ constexpr const char* kOther = R"(#include "kernels.cuh"
 __global__ void zero(int* p) { p[threadIdx.x] = 0; }
 )";
 
-class CoveredUnitsTest : public ::testing::Test {
+class CoveredUnitsTest : public TempTreeTest {
  protected:
   void SetUp() override {
-    base_ = fs::temp_directory_path() / ("hipforge-covered-units-" + std::to_string(std::random_device{}()));
-    fs::create_directories(base_ / "tree");
-    root_ = fs::canonical(base_ / "tree");
+    MakeTree("covered-units");
     Write("kernels.cuh", kKernels);
     Write("main.cu", kMain);
     Write("other.cu", kOther);
     Write("instances/scale_double.cu", "// generated\n\n#include \"../kernels.cuh\"\n\nINSTANTIATE_SCALE(double);\n");
     Write("instances/scale_int.cu", "#include \"../kernels.cuh\"\nINSTANTIATE_SCALE(int);\n");
   }
-  void TearDown() override {
-    if (!base_.empty()) fs::remove_all(base_);
-  }
-
-  void Write(const std::string& relative, const std::string& text) {
-    fs::create_directories((root_ / relative).parent_path());
-    std::ofstream(root_ / relative, std::ios::binary) << text;
-  }
-
   TranslateOptions Options(bool skip) {
-    TranslateOptions options;
-    options.jobs = 2;
-    options.frontend.shim_directory = base_ / "shims";
-    options.pch_directory = base_ / "pch";
+    TranslateOptions options = TreeOptions();
     options.skip_covered_units = skip;
     return options;
   }
@@ -136,7 +123,6 @@ class CoveredUnitsTest : public ::testing::Test {
     return run;
   }
 
-  fs::path base_, root_;
 };
 
 TEST_F(CoveredUnitsTest, InstanceUnitsAnEarlierUnitCoversAreNotParsedAndChangeNothing) {

@@ -16,6 +16,7 @@
 #include "worker/translate/core/prelude_pch.h"
 #include "worker/translate/core/source_translator.h"
 #include "worker/translate/frontend/unit_parser.h"
+#include "tests/translate/core/temp_tree_test.h"
 
 namespace hipforge::translate {
 namespace {
@@ -52,30 +53,16 @@ std::string Unit(const std::string& type, const std::string& extra = "") {
          "  return r;\n}\n";
 }
 
-class PrefixPchTest : public ::testing::Test {
+class PrefixPchTest : public TempTreeTest {
  protected:
   void SetUp() override {
     if (!fs::exists("/usr/local/cuda/include/cuda_runtime.h") && !std::getenv("CUDA_PATH")) {
       GTEST_SKIP() << "no CUDA toolkit: no prelude PCH to chain a prefix PCH on";
     }
-    base_ = fs::temp_directory_path() / ("hipforge-prefix-pch-" + std::to_string(std::random_device{}()));
-    fs::create_directories(base_ / "tree");
-    root_ = fs::canonical(base_ / "tree");
+    MakeTree("prefix-pch");
   }
-  void TearDown() override {
-    if (!base_.empty()) fs::remove_all(base_);
-  }
-
-  void Write(const std::string& relative, const std::string& text) {
-    fs::create_directories((root_ / relative).parent_path());
-    std::ofstream(root_ / relative, std::ios::binary) << text;
-  }
-
   TranslateOptions Options(bool prefix) {
-    TranslateOptions options;
-    options.jobs = 2;
-    options.frontend.shim_directory = base_ / "shims";
-    options.pch_directory = base_ / "pch";
+    TranslateOptions options = TreeOptions();
     options.use_prefix_pch = prefix;
     return options;
   }
@@ -136,7 +123,6 @@ class PrefixPchTest : public ::testing::Test {
     return count;
   }
 
-  fs::path base_, root_;
 };
 
 TEST_F(PrefixPchTest, UnitsSharingAProjectPrefixGetWhatTheyGetWithoutIt) {
