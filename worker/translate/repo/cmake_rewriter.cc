@@ -426,6 +426,25 @@ class CMakeFileRewrite {
   // set(CUDA_FLAGS -use_fast_math -extended-lambda), list(APPEND CUDA_FLAGS -lineinfo), then
   // target_compile_options(ggml-cuda PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:${CUDA_FLAGS}>"); clang refuses
   // -extended-lambda). Quoted values and cache entries are left as they are.
+  // nvcc's -Xcompiler takes several host flags in one argument (ggml: list(JOIN CUDA_CXX_FLAGS " " JOINED), then
+  // -Xcompiler ${JOINED}); hipcc takes each as an argument of its own (one "-Wa -Wb" argument is an unknown warning
+  // option). A variable given to -Xcompiler is split first, into NAME_HIP_LIST; returns those commands.
+  static std::string SplitHostFlagVariables(std::vector<std::string>& words, const std::string& indent) {
+    static const std::regex kReference(R"(\$\{([A-Za-z0-9_]+)\})");
+    std::string split;
+    for (size_t i = 0; i + 1 < words.size(); ++i) {
+      std::smatch reference;
+      if ((words[i] != "-Xcompiler" && words[i] != "--compiler-options") ||
+          !std::regex_match(words[i + 1], reference, kReference)) {
+        continue;
+      }
+      const std::string list = reference[1].str() + "_HIP_LIST";
+      split += "separate_arguments(" + list + " UNIX_COMMAND \"" + words[i + 1] + "\")\n" + indent;
+      words[i + 1] = "${" + list + "}";
+    }
+    return split;
+  }
+
   bool RewriteNvccFlagListVariable(const CMakeCommand& command) {
     const bool append = command.lower_name == "list";
     const size_t var_index = append ? 1 : 0;
@@ -438,12 +457,13 @@ class CMakeFileRewrite {
       if (arg.kind == CMakeArgumentKind::kQuoted || arg.text == "CACHE" || arg.text == "PARENT_SCOPE") return false;
       words.push_back(arg.text);
     }
+    const std::string split = SplitHostFlagVariables(words, command.indent);
     FlagMapResult mapped = MapNvccFlags(words, {architectures_, true, context_.relocatable_device_code_needed});
     for (const auto& note : mapped.notes) {
       result_.notes.push_back({kRuleNvccFlags, command.line, note.message, note.left_for_person});
     }
     if (!mapped.changed) return false;
-    std::string text = command.name + "(" + (append ? "APPEND " : "") + command.arguments[var_index].text;
+    std::string text = split + command.name + "(" + (append ? "APPEND " : "") + command.arguments[var_index].text;
     for (const auto& flag : mapped.flags) text += " " + flag;
     ReplaceCommand(command, text + ")", kRuleNvccFlags);
     return true;
