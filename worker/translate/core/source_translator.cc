@@ -347,9 +347,10 @@ class SourceTranslatorImpl : public SourceTranslator {
 
   std::string CacheSalt() const {
     std::ostringstream salt;
-    // Bump the generation when the facts a parse records change. The argument-rewrite table is part of the salt:
-    // facts hold the call sites of exactly the functions it names, so a new record must not meet older facts.
-    salt << "hipforge-translator-4;rewrites=";
+    // Bump the generation when the facts a parse records change (5: fp8 conversions in device code). The
+    // argument-rewrite table is part of the salt: facts hold the call sites of exactly the functions it names, so a
+    // new record must not meet older facts.
+    salt << "hipforge-translator-5;rewrites=";
     for (const ArgumentRewrite& rewrite : ArgumentRewrites()) salt << rewrite.function << ',';
     salt << ";" << int(options_.target_hip_version.major) << "."
          << int(options_.target_hip_version.minor) << ";roc=" << options_.roc << ";miopen=" << options_.miopen
