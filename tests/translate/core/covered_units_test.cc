@@ -82,25 +82,16 @@ class CoveredUnitsTest : public TempTreeTest {
   // companion's results (and parses the device side), the translator composes.
   Run Translate(const TranslateOptions& options, const std::vector<fs::path>& files) {
     Run run;
-    auto translator = CreateSourceTranslator(options);
-    EXPECT_TRUE(translator.ok()) << translator.status();
     AnalyzeOptions analyze;
-    analyze.jobs = 1;
     analyze.skip_repeated_device_parses = options.skip_covered_units;
-    analyze.frontend = options.frontend;
-    auto lookup = MakeUnitArgumentLookup(options, root_);
-    EXPECT_TRUE(lookup.ok()) << lookup.status();
-    analyze.unit_arguments = *lookup;
-    auto analyzer = CreateAnalyzer(analyze);
-    EXPECT_TRUE(analyzer.ok()) << analyzer.status();
-    std::unique_ptr<ParseCompanion> companion = (*analyzer)->MakeParseCompanion(root_);
+    const Engines engines = MakeEngines(options, analyze);
     const uint64_t parses = UnitParseCount();
-    auto parsed = (*translator)->Parse(root_, files, companion.get(), nullptr);
+    auto parsed = engines.translator->Parse(root_, files, engines.companion.get(), nullptr);
     EXPECT_TRUE(parsed.ok()) << parsed.status();
-    auto analysis = (*analyzer)->Analyze(root_, files, nullptr, companion.get());
+    auto analysis = engines.analyzer->Analyze(root_, files, nullptr, engines.companion.get());
     EXPECT_TRUE(analysis.ok()) << analysis.status();
     run.parses = UnitParseCount() - parses;
-    auto translations = (*translator)->Compose(*parsed, {}, nullptr);
+    auto translations = engines.translator->Compose(*parsed, {}, nullptr);
     EXPECT_TRUE(translations.ok()) << translations.status();
     for (const FileTranslation& file : *translations) {
       EXPECT_NE(file.status, FileStatus::kFallback) << file.path << ": " << file.fallback_reason;
@@ -108,14 +99,11 @@ class CoveredUnitsTest : public TempTreeTest {
       run.statuses[file.path] = static_cast<int>(file.status);
       if (!file.covered_by.empty()) run.covered_by[file.path] = file.covered_by;
       for (const Finding& finding : file.diagnostics) {
-        run.diagnostics.push_back(file.path + " " + finding.rule_id + " " + std::to_string(finding.location.line) +
-                                  ":" + std::to_string(finding.location.column) + " " + finding.message);
+        run.diagnostics.push_back(DiagnosticLine(file.path, finding));
       }
     }
     for (const Finding& finding : analysis->findings) {
-      run.findings.push_back(finding.rule_id + " " + finding.location.path + ":" +
-                             std::to_string(finding.location.line) + ":" +
-                             std::to_string(finding.location.column) + " " + finding.message);
+      run.findings.push_back(FindingLine(finding));
     }
     for (const AnalyzedFile& file : analysis->files) {
       run.findings.push_back(file.path + (file.ast_analyzed ? " AST" : " tokens: " + file.ast_skipped_reason));

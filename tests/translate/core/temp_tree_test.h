@@ -8,7 +8,9 @@
 #include <random>
 #include <string>
 
+#include "worker/translate/analyze/analyzer.h"
 #include "worker/translate/core/source_translator.h"
+#include "worker/translate/frontend/unit_parser.h"
 
 namespace hipforge::translate {
 
@@ -33,6 +35,40 @@ class TempTreeTest : public ::testing::Test {
     options.frontend.shim_directory = base_ / "shims";
     options.pch_directory = base_ / "pch";
     return options;
+  }
+
+  // The repository pass's engines for the tree: the translator, the analyzer (one thread, the tree's unit
+  // arguments) and the analyzer's companion the translator parses with.
+  struct Engines {
+    std::unique_ptr<SourceTranslator> translator;
+    std::unique_ptr<Analyzer> analyzer;
+    std::unique_ptr<ParseCompanion> companion;
+  };
+  Engines MakeEngines(const TranslateOptions& options, AnalyzeOptions analyze = {}) const {
+    Engines engines;
+    auto translator = CreateSourceTranslator(options);
+    EXPECT_TRUE(translator.ok()) << translator.status();
+    analyze.jobs = 1;
+    analyze.frontend = options.frontend;
+    auto lookup = MakeUnitArgumentLookup(options, root_);
+    EXPECT_TRUE(lookup.ok()) << lookup.status();
+    if (lookup.ok()) analyze.unit_arguments = *lookup;
+    auto analyzer = CreateAnalyzer(analyze);
+    EXPECT_TRUE(analyzer.ok()) << analyzer.status();
+    if (!translator.ok() || !analyzer.ok()) return engines;
+    engines.translator = std::move(*translator);
+    engines.analyzer = std::move(*analyzer);
+    engines.companion = engines.analyzer->MakeParseCompanion(root_);
+    return engines;
+  }
+  // One line per translator diagnostic and per analyzer finding, for comparing runs.
+  static std::string DiagnosticLine(const std::string& path, const Finding& finding) {
+    return path + " " + finding.rule_id + " " + std::to_string(finding.location.line) + ":" +
+           std::to_string(finding.location.column) + " " + finding.message;
+  }
+  static std::string FindingLine(const Finding& finding) {
+    return finding.rule_id + " " + finding.location.path + ":" + std::to_string(finding.location.line) + ":" +
+           std::to_string(finding.location.column) + " " + finding.message;
   }
 
   std::filesystem::path base_, root_;
