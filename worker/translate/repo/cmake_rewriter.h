@@ -9,7 +9,7 @@ class CMakeRewriter final : public BuildFileRewriter {
   RepoFileKind kind() const override { return RepoFileKind::kCMake; }
   std::string name() const override { return "cmake"; }
   // 3: block through global properties, flag list variables; 4: the block is a module the CMake file includes
-  int version() const override { return 5; }
+  int version() const override { return 6; }
   RewriteResult Rewrite(const std::string& relative_path, const std::string& content,
                         const RewriteContext& context) const override;
 };

@@ -11,7 +11,7 @@ class MakefileRewriter final : public BuildFileRewriter {
  public:
   RepoFileKind kind() const override { return RepoFileKind::kMakefile; }
   std::string name() const override { return "makefile"; }
-  int version() const override { return 4; }
+  int version() const override { return 5; }
   RewriteResult Rewrite(const std::string& relative_path, const std::string& content,
                         const RewriteContext& context) const override;
 };
@@ -20,7 +20,7 @@ class ShellScriptRewriter final : public BuildFileRewriter {
  public:
   RepoFileKind kind() const override { return RepoFileKind::kShellScript; }
   std::string name() const override { return "shell"; }
-  int version() const override { return 3; }
+  int version() const override { return 4; }
   RewriteResult Rewrite(const std::string& relative_path, const std::string& content,
                         const RewriteContext& context) const override;
 };
@@ -29,7 +29,7 @@ class DockerfileRewriter final : public BuildFileRewriter {
  public:
   RepoFileKind kind() const override { return RepoFileKind::kDockerfile; }
   std::string name() const override { return "docker"; }
-  int version() const override { return 3; }
+  int version() const override { return 4; }
   RewriteResult Rewrite(const std::string& relative_path, const std::string& content,
                         const RewriteContext& context) const override;
 };
@@ -38,7 +38,7 @@ class CiConfigRewriter final : public BuildFileRewriter {
  public:
   RepoFileKind kind() const override { return RepoFileKind::kCiConfig; }
   std::string name() const override { return "ci"; }
-  int version() const override { return 3; }
+  int version() const override { return 4; }
   RewriteResult Rewrite(const std::string& relative_path, const std::string& content,
                         const RewriteContext& context) const override;
 };
@@ -47,7 +47,7 @@ class PythonRewriter final : public BuildFileRewriter {
  public:
   RepoFileKind kind() const override { return RepoFileKind::kPython; }
   std::string name() const override { return "python"; }
-  int version() const override { return 3; }
+  int version() const override { return 4; }
   RewriteResult Rewrite(const std::string& relative_path, const std::string& content,
                         const RewriteContext& context) const override;
 };
