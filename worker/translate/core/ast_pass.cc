@@ -166,7 +166,7 @@ class Collector : public mat::MatchFinder::MatchCallback {
 
   // An implicit conversion to float/double of a type with a type shim (OCP fp8, which HIP 6.4 converts on the host
   // only for gfx942): the object goes through the shim's decode, `static_cast<float>(x)` ->
-  // `static_cast<float>(hipforge_fp8_to_float(x))`; the token pass writes the shim where the type is used.
+  // `static_cast<float>(hipforge_fp8_to_float(x))`; the token pass writes the shim before the first such rewrite.
   void CollectTypeShimConversion(const clang::SourceManager& sm, const clang::CXXMemberCallExpr& call) {
     static const std::string kCall = [] {
       for (const DeviceFunctionShim& shim : DeviceFunctionShims()) {
