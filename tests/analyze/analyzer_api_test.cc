@@ -319,6 +319,31 @@ TEST(AnalyzerTest, ATemplateArgumentOf32IsReportedButItsParameterIsNotReplaced) 
   EXPECT_EQ(edited, (std::set<std::string>{"HB104 16", "HB104 32", "HB102 0xffffffff"}));
 }
 
+// A macro definition reached from several expansions (ggml's `#define WARP_SIZE 32`, used as `/ WARP_SIZE` in one
+// unit and `% WARP_SIZE` in another) is one finding; its message is the smallest of the expansions', whichever unit
+// is parsed first (it was the first unit's), so a run that leaves units unparsed reports the same one.
+TEST(AnalyzerTest, AMacroDefinitionReachedFromSeveralExpansionsKeepsTheSmallestMessage) {
+  const std::string divide =
+      "#include \"lanes.h\"\n"
+      "__global__ void k(int* o) { int warp = threadIdx.x / LANES; o[warp] = __shfl_sync(0xffffffff, warp, 0); }\n";
+  const std::string modulo =
+      "#include \"lanes.h\"\n"
+      "__global__ void m(int* o) { int lane = threadIdx.x % LANES; o[lane] = __shfl_sync(0xffffffff, lane, 0); }\n";
+  std::vector<std::string> messages;
+  for (const bool divide_first : {true, false}) {
+    const auto dir = ScratchDir(divide_first ? "macro-divide-first" : "macro-modulo-first");
+    Write(dir / "lanes.h", "#define LANES 32\n");
+    Write(dir / "a.cu", divide_first ? divide : modulo);
+    Write(dir / "b.cu", divide_first ? modulo : divide);
+    for (const Finding& finding : AnalyzeDir(dir).findings) {
+      if (finding.location.path == "lanes.h" && finding.rule_id == "HB101") messages.push_back(finding.message);
+    }
+  }
+  ASSERT_EQ(messages.size(), 2u) << "one finding at the definition per run";
+  EXPECT_EQ(messages[0], messages[1]);
+  EXPECT_NE(messages[0].find("(`% 32`)"), std::string::npos) << messages[0];
+}
+
 // Progress counts every file the AST rules cover up to its total: a header a source's parse covered is reported
 // done after the sources (it is not parsed again), one no source includes after its own parse.
 TEST(AnalyzerTest, ProgressReachesItsTotalWhenASourceCoversAHeader) {

@@ -34,9 +34,12 @@ bool SameFinding(const Finding& a, const Finding& b) {
          a.location.column == b.location.column;
 }
 
+// Same-place findings of one rule (a macro definition reached from several expansions: `#define WARP_SIZE 32` by a
+// `/ 32` in one function and a `% 32` in another) are ordered by message, then fix, so that the one MergeFindings
+// keeps is the smallest whatever order the units were parsed in and whichever of them were parsed.
 bool FindingLess(const Finding& a, const Finding& b) {
-  return std::tie(a.location.path, a.location.line, a.location.column, a.rule_id) <
-         std::tie(b.location.path, b.location.line, b.location.column, b.rule_id);
+  return std::tie(a.location.path, a.location.line, a.location.column, a.rule_id, a.message, a.fix) <
+         std::tie(b.location.path, b.location.line, b.location.column, b.rule_id, b.message, b.fix);
 }
 
 std::string CommentPrefix(FileKind kind) {
