@@ -344,6 +344,34 @@ TEST(AnalyzerTest, AMacroDefinitionReachedFromSeveralExpansionsKeepsTheSmallestM
   EXPECT_NE(messages[0].find("(`% 32`)"), std::string::npos) << messages[0];
 }
 
+// A kernel template's static LDS is the sum of its instantiation's __shared__ variables, each once: the matchers
+// visit an instantiation twice (through its template, and as Sema hands it over), which reported twice the size
+// (ggml's flash_attn_tile: "66560 bytes" for a configuration of 33280).
+TEST(AnalyzerTest, AKernelInstantiationsSharedMemoryIsCountedOnce) {
+  auto reported = [](int n) {
+    const auto dir = ScratchDir("hb205-instantiation-" + std::to_string(n));
+    Write(dir / "k.cu",
+          "template <int N> __global__ void twice(float* p) {\n"
+          "  __shared__ float a[N];\n"
+          "  __shared__ float b[N];\n"
+          "  a[threadIdx.x] = p[threadIdx.x];\n"
+          "  b[threadIdx.x] = a[N - 1 - threadIdx.x];\n"
+          "  p[threadIdx.x] = b[threadIdx.x];\n"
+          "}\n"
+          "template <int N> void launch(float* p) { twice<N><<<1, 64>>>(p); }\n"
+          "template void launch<" + std::to_string(n) + ">(float*);\n");
+    std::vector<std::string> messages;
+    for (const Finding& finding : AnalyzeDir(dir).findings) {
+      if (finding.rule_id == "HB205") messages.push_back(finding.message);
+    }
+    return messages;
+  };
+  EXPECT_TRUE(reported(5000).empty()) << "2 x 20000 bytes fit in 64 KiB";
+  const std::vector<std::string> over = reported(9000);
+  ASSERT_EQ(over.size(), 1u);
+  EXPECT_NE(over[0].find("uses 72000 bytes"), std::string::npos) << over[0];
+}
+
 // Progress counts every file the AST rules cover up to its total: a header a source's parse covered is reported
 // done after the sources (it is not parsed again), one no source includes after its own parse.
 TEST(AnalyzerTest, ProgressReachesItsTotalWhenASourceCoversAHeader) {
