@@ -121,10 +121,11 @@ TEST_F(CoveredUnitsTest, InstanceUnitsAnEarlierUnitCoversAreNotParsedAndChangeNo
   EXPECT_EQ(every.covered_by.size(), 0u);
   EXPECT_EQ(skipping.covered_by, (std::map<std::string, std::string>{{"instances/scale_double.cu", "main.cu"},
                                                                      {"instances/scale_int.cu", "main.cu"}}));
-  // Host side: main.cu and other.cu (was all four). Device side: main.cu (was main.cu and other.cu, which reaches
-  // no host-skipped code main.cu did not; the instance units were left out before too).
+  // Host side: main.cu, other.cu and one parse of both instance units together for the analyzer's rules over their
+  // instantiations (was all four). Device side: main.cu (was main.cu and other.cu, which reaches no host-skipped
+  // code main.cu did not; the instance units were left out before too).
   EXPECT_EQ(every.parses, 6u);
-  EXPECT_EQ(skipping.parses, 3u);
+  EXPECT_EQ(skipping.parses, 4u);
   EXPECT_EQ(skipping.outputs, every.outputs);
   EXPECT_EQ(skipping.statuses, every.statuses);
   EXPECT_EQ(skipping.diagnostics, every.diagnostics);
@@ -141,7 +142,8 @@ TEST_F(CoveredUnitsTest, InstanceUnitsAnEarlierUnitCoversAreNotParsedAndChangeNo
   cached.cache_directory = base_ / "cache";
   Translate(cached, files);
   const Run again = Translate(cached, files);
-  EXPECT_EQ(again.parses, 1u) << "the device side of main.cu (the analyzer's parse cache is not given)";
+  EXPECT_EQ(again.parses, 1u) << "the device side of main.cu (the analyzer's parse cache is not given); the instance "
+                                  "units' rules come from the facts cache";
   EXPECT_EQ(again.outputs, every.outputs);
   EXPECT_EQ(again.findings, every.findings);
   EXPECT_EQ(again.covered_by, skipping.covered_by);
@@ -177,9 +179,9 @@ TEST_F(CoveredUnitsTest, AnInstanceUnitIsParsedWithoutAnEarlierCoverOfItsConfigu
   EXPECT_EQ(own.outputs, Translate(Options(false), in_order).outputs);
 }
 
-// Why the skipping is off unless asked for: the analyzer's rules judge instantiations, and one only a skipped unit
-// makes is not seen (ggml: HB205 on a flash_attn_tile configuration only its template-instance units instantiate).
-TEST_F(CoveredUnitsTest, AFindingOnlyTheSkippedUnitsInstantiationShowsIsLost) {
+// The analyzer's rules judge instantiations, and one only a skipped unit makes (ggml: HB205 on a flash_attn_tile
+// configuration only its template-instance units instantiate) is seen by the rules-only parse of the covered units.
+TEST_F(CoveredUnitsTest, AFindingOnlyTheSkippedUnitsInstantiationShowsIsKept) {
   Write("big.cuh", R"(#pragma once
 #include <cuda_runtime.h>
 template <int N> __global__ void big(float* p) {
@@ -205,7 +207,16 @@ extern INSTANTIATE_BIG(20000);
                          [](const std::string& finding) { return finding.rfind("HB205 big.cuh", 0) == 0; });
   };
   EXPECT_EQ(shared_memory(every), 1) << "big<20000>: 80000 bytes of __shared__";
-  EXPECT_EQ(shared_memory(skipping), 0);
+  EXPECT_EQ(shared_memory(skipping), 1);
+  EXPECT_EQ(skipping.findings, every.findings);
+
+  // A re-run with the facts cache: the covered unit's rules come from it, nothing of it parsed again.
+  TranslateOptions cached = Options(true);
+  cached.cache_directory = base_ / "cache";
+  Translate(cached, files);
+  const Run again = Translate(cached, files);
+  EXPECT_EQ(again.findings, every.findings);
+  EXPECT_EQ(again.parses, 0u) << "nothing is gated on __CUDA_ARCH__: no device side either";
 }
 
 }  // namespace

@@ -49,9 +49,16 @@ class PreprocessorRecorder : public clang::PPCallbacks {
 // The rules and the preprocessor recorder as one consumer of a shared parse (frontend/unit_parser.h).
 class AstRulesConsumer : public CompanionConsumer {
  public:
+  // `covered`: the parse stands in for covered units (AstRulesCompanion::ConsumerForCovered): its findings are
+  // `unit`'s, its coverage `covered`'s.
   AstRulesConsumer(const std::filesystem::path& canonical_root, const std::set<std::string>& disabled,
-                   AstRulesCompanion* companion = nullptr, std::filesystem::path unit = {})
-      : sink_(canonical_root), rules_(MakeRules(sink_, disabled)), companion_(companion), unit_(std::move(unit)) {}
+                   AstRulesCompanion* companion = nullptr, std::filesystem::path unit = {},
+                   std::optional<TranslationUnitResult> covered = std::nullopt)
+      : sink_(canonical_root),
+        rules_(MakeRules(sink_, disabled)),
+        companion_(companion),
+        unit_(std::move(unit)),
+        covered_(std::move(covered)) {}
 
   void BeginParse(clang::CompilerInstance& compiler, const UnitParseRequest& request) override {
     args_ = request.args;
@@ -82,7 +89,13 @@ class AstRulesConsumer : public CompanionConsumer {
 
   nlohmann::json Finish(const UnitParseResult& parse) override {
     TranslationUnitResult result = Take(parse);
+    std::set<std::string> entered;  // what the parse read: the facts cache checks them
+    if (covered_) {
+      entered = std::exchange(result.covered_files, std::move(covered_->covered_files));
+      result.skipped_ranges = std::move(covered_->skipped_ranges);
+    }
     nlohmann::json cached = ToJson(result);
+    if (covered_) cached["entered_files"] = entered;
     cached["args"] = args_;
     if (companion_) companion_->Keep(unit_, std::move(result), std::move(args_));
     return cached;
@@ -95,6 +108,7 @@ class AstRulesConsumer : public CompanionConsumer {
   std::filesystem::path unit_;
   std::vector<std::string> args_;
   TranslationUnitResult result_;
+  std::optional<TranslationUnitResult> covered_;
 };
 
 }  // namespace
@@ -151,7 +165,7 @@ bool AstRulesCompanion::Restore(const std::filesystem::path& unit, const nlohman
   }
 }
 
-void AstRulesCompanion::Covered(const std::filesystem::path& unit) {
+TranslationUnitResult AstRulesCompanion::CoveredResult(const std::filesystem::path& unit) const {
   // Its own file, clean, nothing skipped. The headers are the covering unit's: the analyzer reaches them (and
   // their __CUDA_ARCH__ blocks, on the device side) through that unit.
   TranslationUnitResult result;
@@ -159,7 +173,13 @@ void AstRulesCompanion::Covered(const std::filesystem::path& unit) {
   const std::string relative = unit.lexically_relative(root_).generic_string();
   result.covered_files.insert(relative);
   result.skipped_ranges[relative];
-  Keep(unit, std::move(result), {});
+  return result;
+}
+
+void AstRulesCompanion::Covered(const std::filesystem::path& unit) { Keep(unit, CoveredResult(unit), {}); }
+
+std::unique_ptr<CompanionConsumer> AstRulesCompanion::ConsumerForCovered(const std::filesystem::path& unit) {
+  return std::make_unique<AstRulesConsumer>(root_, disabled_, this, unit, CoveredResult(unit));
 }
 
 void AstRulesCompanion::Keep(const std::filesystem::path& unit, TranslationUnitResult result,

@@ -48,6 +48,7 @@ class AstRulesCompanion : public ParseCompanion {
   std::unique_ptr<CompanionConsumer> ConsumerFor(const std::filesystem::path& unit) override;
   bool Restore(const std::filesystem::path& unit, const nlohmann::json& cached) override;
   void Covered(const std::filesystem::path& unit) override;
+  std::unique_ptr<CompanionConsumer> ConsumerForCovered(const std::filesystem::path& unit) override;
 
   // The result for `unit` (absolute) and the arguments it was parsed with, when a shared parse (or the
   // cache) produced one.
@@ -64,6 +65,8 @@ class AstRulesCompanion : public ParseCompanion {
 
  private:
   static std::string Key(const std::filesystem::path& unit) { return unit.lexically_normal().generic_string(); }
+  // What Covered records for `unit`: its own file, clean, nothing skipped.
+  TranslationUnitResult CoveredResult(const std::filesystem::path& unit) const;
   std::filesystem::path root_;
   std::set<std::string> disabled_;
   mutable std::mutex mutex_;

@@ -243,6 +243,7 @@ class SourceTranslatorImpl : public SourceTranslator {
         report(i);
       });
     }
+    if (companion) RulesOnCoveredUnits(*state, work, cache ? &*cache : nullptr, companion);
     state->prefix_pchs.reset();  // the job's prefix PCHs go with it
     return ParsedSources{root, files, std::move(state)};
   }
@@ -458,6 +459,106 @@ class SourceTranslatorImpl : public SourceTranslator {
     for (UnitWork& unit : work) {
       if (unit.parse && !unit.cover_includes.empty()) PlanPrefixes(call, unit, companion);
     }
+  }
+
+  // The companion's rules on the units SkipCoveredUnits left unparsed, so that what only their instantiations show
+  // (ggml: a fattn-tile configuration's static __shared__ size) is found as parsing each would. Covered units of one
+  // configuration that include the same files are parsed together, up to kUnitsPerParse, as one unit: their includes
+  // once, then each one's declarations (the headers once, the instantiations all), the matchers over the instantiations only (the covering unit's parse matched the
+  // rest). The result is the first unit's; the facts cache keeps it under the group's content.
+  void RulesOnCoveredUnits(const ParsedSourcesState& call, const std::vector<UnitWork>& work, TranslationCache* cache,
+                           ParseCompanion* companion) const {
+    // At most this many units per parse: ggml's 22 mmq instances in one AST peaked at 2.3 GB.
+    constexpr size_t kUnitsPerParse = 8;
+    std::map<std::pair<std::string, std::string>, std::vector<size_t>> groups;  // (arguments, includes): units
+    for (size_t i = 0; i < work.size(); ++i) {
+      if (!call.facts[i].covered_by.empty()) groups[{work[i].args_text, CoveredIncludeLines(call, work[i])}].push_back(i);
+    }
+    std::vector<std::vector<size_t>> batches;
+    for (const auto& [key, members] : groups) {
+      for (size_t at = 0; at < members.size(); at += kUnitsPerParse) {
+        batches.emplace_back(members.begin() + at, members.begin() + std::min(members.size(), at + kUnitsPerParse));
+      }
+    }
+    ParallelFor(batches.size(), Jobs(), [&](size_t b) { RulesOnCoveredGroup(call, work, batches[b], cache, companion); });
+  }
+
+  // A covered unit's #includes as a unit elsewhere includes the same files: project files by absolute path.
+  std::string CoveredIncludeLines(const ParsedSourcesState& call, const UnitWork& unit) const {
+    const FileFacts none;
+    std::string lines;
+    for (const IncludeName& include :
+         RunTokenPass({unit.relative, unit.content, &none, true, true}, resolver_).includes) {
+      const std::optional<std::string> file = ResolveInclude(call, unit.relative, include);
+      lines += file ? "#include \"" + (call.root / *file).string() + "\"\n" : "#include <" + include.name + ">\n";
+    }
+    return lines;
+  }
+
+  // A covered unit's declarations: its text without its #include lines (headers without include guards, as ggml's
+  // fattn-vec.cuh, are included once for the group).
+  static std::string WithoutIncludes(std::string_view content) {
+    static const std::regex kInclude(R"(^[ \t]*#[ \t]*include\b.*$)");
+    std::string kept;
+    size_t at = 0;
+    while (at < content.size()) {
+      const size_t end = std::min(content.find('\n', at), content.size());
+      const std::string line(content.substr(at, end - at));
+      if (!std::regex_match(line, kInclude)) kept += line;
+      kept += '\n';
+      at = end + 1;
+    }
+    return kept;
+  }
+
+  void RulesOnCoveredGroup(const ParsedSourcesState& call, const std::vector<UnitWork>& work,
+                           const std::vector<size_t>& members, TranslationCache* cache,
+                           ParseCompanion* companion) const {
+    const UnitWork& first = work[members.front()];
+    std::string content = CoveredIncludeLines(call, first);
+    for (size_t i : members) content += WithoutIncludes(work[i].content);
+    const std::string name = "covered-units-" + Sha256Hex(content + first.args_text).substr(0, 16) +
+                             first.absolute.extension().string();
+    if (cache) {
+      auto cached = cache->Lookup(name, content, first.args_text, call.root);
+      if (cached && companion->Restore(first.absolute, cached->companion)) return;
+    }
+    std::unique_ptr<CompanionConsumer> consumer = companion->ConsumerForCovered(first.absolute);
+    if (!consumer) return;
+    const fs::path directory = locations_.pch / "covered-units";
+    std::error_code error;
+    fs::create_directories(directory, error);
+    const fs::path file = directory / name;
+    if (error || !WriteFileAtomically(file, content).ok()) return;  // the units stay as Covered left them
+    const std::vector<std::string>& args = first.commands.front().args;
+    UnitParseRequest request{call.root, file, args, call.arguments->readable_roots()};
+    request.instantiations_only = true;
+    if (!request.readable_roots.empty()) request.readable_roots.push_back(locations_.pch.string());
+    std::vector<PchCache::Use> in_use;
+    if (options_.use_prelude_pch && frontend_.cuda_path()) {
+      if (auto prelude = EnsurePreludePch(args, locations_)) {
+        in_use.push_back(pch_cache_.Pin({*prelude}));
+        request.args.insert(request.args.end(), {"-include-pch", prelude->string()});
+      }
+    }
+    UnitParseResult parse = ParseUnit(request, {consumer.get()});
+    if (!parse.parsed && IsPchProblem(parse.first_error) && request.args.size() != args.size()) {
+      consumer = companion->ConsumerForCovered(first.absolute);
+      request.args = args;
+      parse = ParseUnit(request, {consumer.get()});
+    }
+    fs::remove(file, error);
+    UnitFacts facts;
+    facts.companion = consumer->Finish(parse);
+    if (!parse.parsed) {  // not what parsing each unit would give: the units stay covered, their rules unrun
+      companion->Covered(first.absolute);
+      return;
+    }
+    facts.parsed = true;
+    for (const std::string& path : facts.companion.value("entered_files", std::vector<std::string>())) {
+      if (auto bytes = ReadFileBytes(call.root / path)) facts.dependencies[path] = Sha256Hex(*bytes);
+    }
+    if (cache) cache->Store(name, content, first.args_text, facts);
   }
 
   // `relative` and the files of `within` it reaches through #include (ResolveInclude, every #if branch followed).

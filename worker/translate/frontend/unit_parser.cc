@@ -94,8 +94,11 @@ class LibraryInstantiationFilter : public clang::ExternalSemaSource {
 // (CUB, Thrust) cost only their parse.
 class ProjectScopeConsumer : public clang::SemaConsumer {
  public:
-  ProjectScopeConsumer(mat::MatchFinder& finder, ProjectPaths& project, bool project_pch)
-      : finder_(finder), project_(project), project_pch_(project_pch) {}
+  ProjectScopeConsumer(mat::MatchFinder& finder, ProjectPaths& project, const UnitParseRequest& request)
+      : finder_(finder),
+        project_(project),
+        project_pch_(request.project_pch),
+        instantiations_only_(request.instantiations_only) {}
 
   void Initialize(clang::ASTContext& context) override { sm_ = &context.getSourceManager(); }
   void InitializeSema(clang::Sema& sema) override { sema_ = &sema; }
@@ -123,7 +126,7 @@ class ProjectScopeConsumer : public clang::SemaConsumer {
 
   void HandleTranslationUnit(clang::ASTContext& context) override {
     std::vector<clang::Decl*> scope;
-    if (project_pch_) {
+    if (project_pch_ && !instantiations_only_) {
       // The prefix PCH's project declarations: the ones a parse without it is handed first (loading the
       // translation unit's declarations is the price, far below parsing them).
       for (clang::Decl* decl : context.getTranslationUnitDecl()->decls()) {
@@ -133,6 +136,11 @@ class ProjectScopeConsumer : public clang::SemaConsumer {
       }
     }
     for (clang::Decl* decl : top_level_) {
+      // Sema hands each function it instantiates to HandleTopLevelDecl too, after the templates as written.
+      if (instantiations_only_) {
+        const auto* function = llvm::dyn_cast<clang::FunctionDecl>(decl);
+        if (!function || !function->isTemplateInstantiation()) continue;
+      }
       if (project_.Contains(context.getSourceManager(), decl->getLocation())) scope.push_back(decl);
     }
     context.setTraversalScope(scope);
@@ -143,6 +151,7 @@ class ProjectScopeConsumer : public clang::SemaConsumer {
   mat::MatchFinder& finder_;
   ProjectPaths& project_;
   bool project_pch_;
+  bool instantiations_only_;
   const clang::SourceManager* sm_ = nullptr;
   clang::Sema* sema_ = nullptr;
   llvm::IntrusiveRefCntPtr<LibraryInstantiationFilter> instantiation_filter_;
@@ -163,7 +172,7 @@ class SharedAction : public clang::ASTFrontendAction {
 
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&, llvm::StringRef) override {
     for (ParseConsumer* consumer : consumers_) consumer->RegisterMatchers(finder_);
-    return std::make_unique<ProjectScopeConsumer>(finder_, project_, request_.project_pch);
+    return std::make_unique<ProjectScopeConsumer>(finder_, project_, request_);
   }
 
  private:

@@ -29,6 +29,9 @@ struct UnitParseRequest {
   // The parse loads a PCH that holds project files (a shared include prefix, core/prefix_pch.h): the matchers
   // visit the project declarations it holds too, before the unit's own, in the order the prefix declared them.
   bool project_pch = false;
+  // The matchers visit only the function template instantiations this parse made, not the declarations as written
+  // (a covered unit's rules pass, core/source_translator.cc: the covering unit's parse matched those).
+  bool instantiations_only = false;
 };
 
 struct UnitParseResult {
@@ -84,6 +87,13 @@ class ParseCompanion {
   // `unit` (absolute) is not parsed: it holds only #includes and declarations, and an earlier unit's parse covered
   // every project header it includes (TranslateOptions::skip_covered_units).
   virtual void Covered(const std::filesystem::path& unit) { (void)unit; }
+  // A consumer for a parse that stands in for covered units (one unit including each of them, matched over its
+  // instantiations only): what it finds becomes `unit`'s, the first of them, whose coverage stays Covered's. Null:
+  // the companion has nothing to look for there.
+  virtual std::unique_ptr<CompanionConsumer> ConsumerForCovered(const std::filesystem::path& unit) {
+    (void)unit;
+    return nullptr;
+  }
 };
 
 }  // namespace hipforge::translate
