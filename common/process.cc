@@ -17,16 +17,32 @@ namespace hipforge {
 namespace bp = boost::process;
 namespace {
 
+// Keeps at most `cap` bytes of a stream. A longer one keeps its head and its tail, not the head alone: a long
+// build's errors and make's summary come last (ggml's 16 MiB of nvcc warnings hid its failing units).
 std::string ReadCapped(const std::filesystem::path& path, size_t cap, bool& truncated) {
   std::ifstream in(path, std::ios::binary);
   // Size the buffer by the file, not the cap: zero-filling a 256 MiB cap per stream cost more than the rest of an
   // unchanged repository re-run (the patch's diff).
   std::error_code size_error;
   const uintmax_t size = std::filesystem::file_size(path, size_error);
-  std::string data(size_error ? cap : std::min<size_t>(cap, static_cast<size_t>(size)), '\0');
-  in.read(data.data(), static_cast<std::streamsize>(data.size()));
-  data.resize(static_cast<size_t>(in.gcount()));
-  if (in.peek() != std::char_traits<char>::eof()) truncated = true;
+  if (size_error || size <= cap) {
+    std::string data(size_error ? cap : static_cast<size_t>(size), '\0');
+    in.read(data.data(), static_cast<std::streamsize>(data.size()));
+    data.resize(static_cast<size_t>(in.gcount()));
+    if (in.peek() != std::char_traits<char>::eof()) truncated = true;
+    return data;
+  }
+  truncated = true;
+  std::string marker;
+  if (cap >= 4096) marker = "\n[hipforge: " + std::to_string(size - cap) + " bytes of output dropped here]\n";
+  const size_t head = (cap - marker.size()) / 2;
+  const size_t tail = cap - marker.size() - head;
+  std::string data(cap, '\0');
+  in.read(data.data(), static_cast<std::streamsize>(head));
+  data.replace(head, marker.size(), marker);
+  in.seekg(static_cast<std::streamoff>(size - tail));
+  in.read(data.data() + head + marker.size(), static_cast<std::streamsize>(tail));
+  data.resize(head + marker.size() + static_cast<size_t>(in.gcount()));
   return data;
 }
 

@@ -47,6 +47,21 @@ TEST(BoostProcessLauncherTest, StdinAndTruncation) {
   EXPECT_TRUE(result->output_truncated);
 }
 
+// A stream over the cap keeps its head and its tail: ggml's build through the HIP-on-NVIDIA layer wrote more than
+// 16 MiB of nvcc warnings, and the failing units' errors and make's summary, at the end, were dropped.
+TEST(BoostProcessLauncherTest, OverTheCapTheHeadAndTheTailAreKept) {
+  BoostProcessLauncher launcher;
+  auto result = launcher.Run({.argv = {"sh", "-c", "echo first line; head -c 100000 /dev/zero | tr '\\0' x; "
+                                                   "echo; echo 'main.cu(12): error: the last word' >&1"},
+                              .max_output_bytes = 4096});
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_TRUE(result->output_truncated);
+  EXPECT_LE(result->standard_output.size(), 4096u);
+  EXPECT_EQ(result->standard_output.rfind("first line\n", 0), 0u);
+  EXPECT_NE(result->standard_output.find("bytes of output dropped here]"), std::string::npos);
+  EXPECT_TRUE(result->standard_output.ends_with("main.cu(12): error: the last word\n")) << result->standard_output;
+}
+
 // The cap bounds what is kept; it is not a buffer size. A cap beyond std::string's max_size threw length_error when
 // the reader allocated the whole cap up front (and a 256 MiB cap zero-filled 256 MiB per stream for a short diff).
 TEST(BoostProcessLauncherTest, OutputCapIsNotPreallocated) {

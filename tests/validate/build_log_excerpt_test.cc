@@ -29,6 +29,36 @@ TEST(BuildLogExcerptTest, KeepsErrorLinesAndDropsResourceRemarks) {
   EXPECT_THAT(excerpt, Not(HasSubstr("__global__ void scale")));
 }
 
+// ggml through the HIP-on-NVIDIA layer (2026-12-07): the excerpt was 4 KiB of CUDA headers' warnings, kept because
+// their quoted source says `cudaError_t error`; the failing unit's error was not in it.
+TEST(BuildLogExcerptTest, WarningsQuotingTheWordErrorAreNotErrorLines) {
+  std::string log;
+  for (int i = 0; i < 60; ++i) {
+    log +=
+        "/usr/local/cuda/include/cuda_device_runtime_api.h:251:3: warning: style of line directive is a GCC extension\n"
+        "  250 | extern __device__ __cudart_builtin__ const char* CUDARTAPI __cudaCDP2GetErrorString(cudaError_t error);\n"
+        "      |   ^~~\n";
+  }
+  for (int i = 0; i < 30; ++i) {
+    log +=
+        "src/ggml-cuda/common.cuh(434): warning #1305-D: function declared with \"noreturn\" does return\n"
+        "  }\n"
+        "  ^\n"
+        "Remark: The warnings can be suppressed with \"-diag-suppress <warning-number>\"\n";
+  }
+  log +=
+      "/src/ggml-cuda/fattn.cu:12:5: error: use of undeclared identifier 'hipFuncSetAttribute'\n"
+      "   12 |     hipFuncSetAttribute(kernel, attr, value);\n"
+      "      |     ^\n"
+      "gmake[2]: *** [src/ggml-cuda/CMakeFiles/ggml-cuda.dir/build.make:79: fattn.cu.o] Error 1\n";
+  const std::string excerpt = BuildLogExcerpt(log);
+  EXPECT_THAT(excerpt, HasSubstr("fattn.cu:12:5: error: use of undeclared identifier"));
+  EXPECT_THAT(excerpt, HasSubstr("gmake[2]: *** ["));
+  EXPECT_THAT(excerpt, Not(HasSubstr("GCC extension")));
+  EXPECT_THAT(excerpt, Not(HasSubstr("cudaError_t error")));
+  EXPECT_THAT(excerpt, Not(HasSubstr("noreturn")));
+}
+
 TEST(BuildLogExcerptTest, WithoutErrorLinesKeepsTheTailWithinTheLimit) {
   std::string log;
   for (int i = 0; i < 500; ++i) log += "step " + std::to_string(i) + " done\n";

@@ -59,5 +59,20 @@ TEST(CompilerDiagnosticsTest, ParsesLinkerDriverAndCMakeErrors) {
   EXPECT_EQ(errors[3].column, 10);
 }
 
+// The HIP-on-NVIDIA layer's builds report nvcc's format; its warnings are not errors.
+TEST(CompilerDiagnosticsTest, ParsesNvccErrors) {
+  const std::string log =
+      "src/ggml-cuda/common.cuh(434): warning #1305-D: function declared with \"noreturn\" does return\n"
+      "src/ggml-cuda/fattn.cu(12): error: identifier \"hipFuncSetAttribute\" is undefined\n"
+      "src/ggml-cuda/mmq.cu(3): catastrophic error: cannot open source file \"hip/hip_fp8.h\"\n";
+  auto errors = ParseBuildErrors(log);
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_EQ(errors[0].path, "src/ggml-cuda/fattn.cu");
+  EXPECT_EQ(errors[0].line, 12);
+  EXPECT_EQ(errors[0].message, "identifier \"hipFuncSetAttribute\" is undefined");
+  EXPECT_EQ(errors[1].path, "src/ggml-cuda/mmq.cu");
+  EXPECT_EQ(errors[1].message, "cannot open source file \"hip/hip_fp8.h\"");
+}
+
 }  // namespace
 }  // namespace hipforge::validate

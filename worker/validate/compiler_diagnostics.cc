@@ -14,6 +14,8 @@ std::vector<RawDiagnostic> ParseBuildErrors(std::string_view build_log_std) {
   const absl::string_view build_log = ToAbsl(build_log_std);
   // path:line:col: error: message   |   path:line: error: message (gcc without column)
   static const std::regex kClang(R"(^(.+?):(\d+):(?:(\d+):)? (?:fatal )?error: (.*)$)");
+  // nvcc (the HIP-on-NVIDIA layer): path(line): error: message   |   path(line): catastrophic error: ...
+  static const std::regex kNvcc(R"(^(.+?)\((\d+)\): (?:catastrophic )?error(?: #\d+(?:-D)?)?: (.*)$)");
   // CMake Error at CMakeLists.txt:12 (find_package):
   static const std::regex kCMake(R"(^CMake Error at (.+?):(\d+) ?(.*)$)");
   // ld.lld: error: undefined symbol: foo   |   /usr/bin/ld: x.o: undefined reference to `foo'
@@ -36,6 +38,8 @@ std::vector<RawDiagnostic> ParseBuildErrors(std::string_view build_log_std) {
       diagnostic = {"", 0, 0, std::string(match[1])};
     } else if (std::regex_match(line, match, kClang)) {
       diagnostic = {match[1], std::stoi(match[2]), match[3].matched ? std::stoi(match[3]) : 0, match[4]};
+    } else if (std::regex_match(line, match, kNvcc)) {
+      diagnostic = {match[1], std::stoi(match[2]), 0, match[3]};
     } else {
       continue;
     }
