@@ -123,6 +123,18 @@ TEST_F(ToolchainBuildTest, Rocm64FindsAndLinksHipsparseHipsolverHiprandHipfftHip
   }
 }
 
+// ggml's failure through the service (2026-12-07): hipcc is the C++ compiler, so the project gave its C sources
+// clang's warning flags, and `cc` (gcc in the toolchain) refused them. C sources now build with hipcc's clang.
+TEST_F(ToolchainBuildTest, CFlagsChosenByTheCxxCompilersIdBuildBecauseCIsHipccsClang) {
+  ScratchDir work("toolchain-c-and-hip");
+  auto report = Validate(TestData("c_and_hip_cmake"), work.path(), {"gfx942"});
+  ASSERT_TRUE(report.ok()) << report.status();
+  ASSERT_EQ(report->builds.size(), 1u);
+  const BuildResult& build = report->builds[0];
+  EXPECT_TRUE(build.ok) << build.log_excerpt << (build.errors.empty() ? "" : build.errors[0].message);
+  EXPECT_THAT(build.log_excerpt, ::testing::Not(HasSubstr("unrecognized command-line option")));
+}
+
 TEST_F(ToolchainBuildTest, HiptensorIsNamedWithTheToolchainsTried) {
   ScratchDir work("toolchain-hiptensor");
   auto report = Validate(TestData("hiptensor_hip"), work.path());

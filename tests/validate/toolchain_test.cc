@@ -169,6 +169,8 @@ TEST_F(RealToolchainTest, Rocm64HasHip643Clang21Gfx942AndItsLibraries) {
   EXPECT_THAT(toolchain->probe.offload_archs, Contains("gfx942"));
   EXPECT_THAT(toolchain->probe.offload_archs, Contains("gfx90a"));
   EXPECT_THAT(toolchain->probe.offload_archs, Contains("gfx950"));
+  // The C compiler beside the clang++ hipcc drives: CMake builds get C and C++ of one family.
+  EXPECT_EQ(toolchain->probe.c_compiler, "/usr/lib/llvm-21/bin/clang");
   // forky's hipBLAS, rocThrust, hipCUB, rocPRIM; sid's hipSPARSE, hipSOLVER, hipRAND/rocRAND, hipFFT, hipBLASLt.
   for (const char* library : {"hipblas", "rocthrust", "hipcub", "rocprim", "hipsparse", "hipsolver", "hiprand",
                               "rocrand", "hipfft", "hipblaslt"}) {

@@ -126,8 +126,7 @@ ExecutionContext ToolchainContext(const Toolchain& toolchain, const fs::path& wo
   return context;
 }
 
-absl::StatusOr<std::vector<std::string>> QueryOffloadArchs(ProcessLauncher& launcher, const ExecutionContext& context,
-                                                           const fs::path& hipcc) {
+absl::StatusOr<fs::path> HipccClang(ProcessLauncher& launcher, const ExecutionContext& context, const fs::path& hipcc) {
   // hipcc (the perl script or the binary) names the clang it drives when HIPCC_VERBOSE=1.
   ExecutionContext verbose = context;
   verbose.environment["HIPCC_VERBOSE"] = "1";
@@ -136,16 +135,23 @@ absl::StatusOr<std::vector<std::string>> QueryOffloadArchs(ProcessLauncher& laun
   if (!version.ok()) return version.status();
   std::smatch match;
   const std::string out = version->standard_output + version->standard_error;
-  fs::path clang;
-  if (std::regex_search(out, match, std::regex(R"(hipcc-cmd:\s*"?([^\s"]+))"))) clang = match[1].str();
-  if (clang.empty() && std::regex_search(out, match, std::regex(R"(InstalledDir:\s*(\S+))"))) {
-    clang = fs::path(match[1].str()) / "clang++";
+  if (std::regex_search(out, match, std::regex(R"(hipcc-cmd:\s*"?([^\s"]+))"))) return fs::path(match[1].str());
+  if (std::regex_search(out, match, std::regex(R"(InstalledDir:\s*(\S+))"))) {
+    return fs::path(match[1].str()) / "clang++";
   }
-  if (clang.empty()) return absl::NotFoundError("cannot tell which clang hipcc drives: " + out);
+  return absl::NotFoundError("cannot tell which clang hipcc drives: " + out);
+}
+
+namespace {
+
+absl::StatusOr<std::vector<std::string>> ClangOffloadArchs(ProcessLauncher& launcher, const ExecutionContext& context,
+                                                           const fs::path& clang) {
+  const fs::path cwd = context.sandbox ? context.sandbox->work_dir : fs::path();
   auto cpus = RunInside(launcher, context,
                         {clang.string(), "--target=amdgcn-amd-amdhsa", "-nogpulib", "--print-supported-cpus"}, cwd);
   if (!cpus.ok()) return cpus.status();
   std::vector<std::string> targets;
+  std::smatch match;
   const std::string listing = cpus->standard_output + cpus->standard_error;
   static const std::regex kTarget(R"(^\s*(gfx[0-9a-f]+)\b)");
   for (absl::string_view line : absl::StrSplit(listing, '\n')) {
@@ -154,6 +160,23 @@ absl::StatusOr<std::vector<std::string>> QueryOffloadArchs(ProcessLauncher& laun
   }
   if (targets.empty()) return absl::NotFoundError("no gfx targets in `" + clang.string() + " --print-supported-cpus`");
   return targets;
+}
+
+// "/usr/lib/llvm-21/bin/clang++" -> "/usr/lib/llvm-21/bin/clang" when that exists in the toolchain.
+fs::path CCompilerBeside(const Toolchain& toolchain, const fs::path& clangxx) {
+  if (clangxx.filename() != "clang++" || !clangxx.is_absolute()) return {};
+  const fs::path c = clangxx.parent_path() / "clang";
+  std::error_code ec;
+  return fs::exists(Inside(toolchain, c.relative_path().string()), ec) ? c : fs::path();
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<std::string>> QueryOffloadArchs(ProcessLauncher& launcher, const ExecutionContext& context,
+                                                           const fs::path& hipcc) {
+  auto clang = HipccClang(launcher, context, hipcc);
+  if (!clang.ok()) return clang.status();
+  return ClangOffloadArchs(launcher, context, *clang);
 }
 
 absl::Status ProbeToolchain(ProcessLauncher& launcher, Toolchain& toolchain, const fs::path& scratch, bool sandbox) {
@@ -174,7 +197,10 @@ absl::Status ProbeToolchain(ProcessLauncher& launcher, Toolchain& toolchain, con
   if (probe.hip_version.empty() && std::regex_search(out, match, std::regex(R"(HIP version:\s*(\d+)\.(\d+))"))) {
     probe.hip_version = absl::StrCat(match[1].str(), ".", match[2].str());  // the patch is a build number
   }
-  auto archs = QueryOffloadArchs(launcher, context, toolchain.hipcc);
+  auto clang = HipccClang(launcher, context, toolchain.hipcc);
+  if (!clang.ok()) return clang.status();
+  probe.c_compiler = CCompilerBeside(toolchain, *clang);
+  auto archs = ClangOffloadArchs(launcher, context, *clang);
   if (!archs.ok()) return archs.status();
   probe.offload_archs = *std::move(archs);
   for (const RocmLibrary& library : kLibraries) {

@@ -33,6 +33,10 @@ struct ToolchainProbe {
   std::vector<std::string> offload_archs;  // what its clang accepts for --offload-arch
   std::vector<std::string> libraries;      // RocmLibrary::name of each library present
   std::vector<std::string> headers;        // the library headers found, as included ("hipblas/hipblas.h")
+  // The C compiler of hipcc's family (the `clang` beside the clang++ it drives), as seen inside the toolchain;
+  // empty when unknown. CMake builds get it with hipcc as C++ compiler: projects pick C flags by the C++
+  // compiler's id (ggml gives C sources clang-only warnings), so C and C++ must be one family.
+  std::filesystem::path c_compiler;
 };
 
 struct Toolchain {
@@ -60,6 +64,9 @@ struct Toolchain {
 // only `work_dir` writable), the host as it is when it has no rootfs and `sandbox` is false.
 ExecutionContext ToolchainContext(const Toolchain& toolchain, const std::filesystem::path& work_dir, bool sandbox);
 
+// The clang++ that `hipcc` drives (run through `context`), as hipcc names it when HIPCC_VERBOSE=1.
+absl::StatusOr<std::filesystem::path> HipccClang(ProcessLauncher& launcher, const ExecutionContext& context,
+                                                 const std::filesystem::path& hipcc);
 // Asks the clang that `hipcc` drives which offload archs it accepts (run through `context`).
 absl::StatusOr<std::vector<std::string>> QueryOffloadArchs(ProcessLauncher& launcher, const ExecutionContext& context,
                                                            const std::filesystem::path& hipcc);

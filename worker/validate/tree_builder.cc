@@ -20,7 +20,18 @@ namespace {
 
 constexpr const char* kRemarkFlag = "-Rpass-analysis=kernel-resource-usage";
 
-bool IsRemarkLine(const std::string& line) { return line.find(": remark: ") != std::string::npos; }
+// Diagnostics that never fail a build; their quoted source lines may say "error" (`cudaError_t error`).
+bool IsQuietDiagnostic(const std::string& line) {
+  // clang/gcc "f.cu:3:1: warning: ", nvcc "f.cu(3): warning #177-D: " and its "Remark: The warnings can be ...".
+  static const std::regex kQuiet(R"(: (remark|warning|note): |\): (warning|remark) #\d+-D: |^Remark: )");
+  return std::regex_search(line, kQuiet);
+}
+
+// The source line and caret a compiler prints under a diagnostic: "  250 | extern ...", "      |   ^~~".
+bool IsQuotedSource(const std::string& line) {
+  static const std::regex kQuoted(R"(^\s*\d*\s*\|( |$)|^\s*[\^~]+\s*$)");
+  return std::regex_search(line, kQuoted);
+}
 
 }  // namespace
 
@@ -40,12 +51,14 @@ std::string BuildLogExcerpt(const std::string& output, size_t max_bytes) {
       R"((\berror\b|\bError\b|FAILED|fatal|undefined reference|No such file|CMake Error|\*\*\*))");
   std::vector<std::string> lines = absl::StrSplit(output, '\n');
   std::vector<std::string> kept;
-  // Lines after a remark (its source line and caret) belong to the remark.
+  // Lines after a remark, warning or note (its quoted source and caret) belong to it.
   std::vector<bool> remark(lines.size(), false);
   for (size_t i = 0; i < lines.size(); ++i) {
-    if (!IsRemarkLine(lines[i])) continue;
+    if (!IsQuietDiagnostic(lines[i])) continue;
     remark[i] = true;
-    for (size_t j = i + 1; j < lines.size() && j <= i + 2 && lines[j].find(": ") == std::string::npos; ++j) {
+    for (size_t j = i + 1; j < lines.size(); ++j) {
+      const bool near_unlabelled = j <= i + 2 && lines[j].find(": ") == std::string::npos;
+      if (!near_unlabelled && !IsQuotedSource(lines[j])) break;
       remark[j] = true;
     }
   }
@@ -146,6 +159,11 @@ std::vector<TreeBuilder::Step> TreeBuilder::StepsFor(const BuildRoot& root, cons
                                            "-DAMDGPU_TARGETS=" + input.arch, "-DGPU_TARGETS=" + input.arch,
                                            std::string("-DCMAKE_HIP_FLAGS=") + kRemarkFlag,
                                            "-DCMAKE_BUILD_TYPE=Release"});
+        // C from hipcc's family too: projects choose C flags by the C++ compiler's id (ggml: clang-only
+        // warnings given to `cc`, which is gcc in the toolchains). A user's own -DCMAKE_C_COMPILER comes later.
+        if (!toolchain_.c_compiler.empty()) {
+          configure.push_back("-DCMAKE_C_COMPILER=" + toolchain_.c_compiler.string());
+        }
       }
       if (input.manifest) {
         for (const auto& arg : input.manifest->build.cmake_args) configure.push_back(ExpandVariables(arg, variables));

@@ -24,6 +24,7 @@ struct BuildToolchain {
   std::filesystem::path hipcc = "hipcc";
   std::filesystem::path cmake = "cmake";
   std::filesystem::path make = "make";
+  std::filesystem::path c_compiler;  // CMake's C compiler (ToolchainProbe::c_compiler); empty: CMake's choice
   std::string label;  // goes into the report
   int parallel_jobs = 2;
   std::filesystem::path rootfs;  // the toolchain's root filesystem the steps run in; empty: the host

@@ -125,7 +125,8 @@ void Validator::BuildOne(State& state, ArchBuild& build) {
                         " with ", build.result.toolchain));
   ExecutionContext context = BuildContext(state, toolchain);
 
-  TreeBuilder builder(launcher_, BuildToolchain{.hipcc = toolchain.hipcc, .label = build.result.toolchain,
+  TreeBuilder builder(launcher_, BuildToolchain{.hipcc = toolchain.hipcc, .c_compiler = toolchain.probe.c_compiler,
+                                                .label = build.result.toolchain,
                                                 .parallel_jobs = options_.parallel_jobs, .rootfs = toolchain.rootfs},
                       request.cancelled);
   BuildOutcome outcome = builder.Build({.source_dir = build.source_dir, .build_dir = build.build_dir, .arch = arch,
