@@ -6,8 +6,10 @@
 #   (default: ours rerun perl clang, in that order)
 #   noprefix: ours cold with the per-job prefix PCHs off (HIPFORGE_PREFIX_PCH=0), its tree, report and patch
 #   diffed against ours (run ours first)
-#   skip: the same with units an earlier unit covers not parsed (HIPFORGE_SKIP_COVERED_UNITS=1; the report diff
-#   also lists their `covered_by`); norepeat: with every device-side parse (HIPFORGE_SKIP_REPEATED_DEVICE_PARSES=0)
+#   ours parses every unit (HIPFORGE_SKIP_COVERED_UNITS=0); skip leaves units an earlier unit covers unparsed but
+#   for the analyzer's rules-only parse of their instantiations (HIPFORGE_SKIP_COVERED_UNITS=1, the default since
+#   2026-12-07; the report diff also lists their `covered_by`); norepeat: with every device-side parse
+#   (HIPFORGE_SKIP_REPEATED_DEVICE_PARSES=0)
 #   MIGRATE_CLI   migrate-cli to run (default build/bin/migrate-cli)
 #   GGML          the ggml tree (default /tmp/ggml), never written
 #   HIPIFY_PERL   hipify-perl (ROCm/HIPIFY bin/hipify-perl); HIPIFY_CLANG: hipify-clang built against LLVM 16

@@ -217,6 +217,7 @@ extern INSTANTIATE_BIG(20000);
   const Run again = Translate(cached, files);
   EXPECT_EQ(again.findings, every.findings);
   EXPECT_EQ(again.parses, 0u) << "nothing is gated on __CUDA_ARCH__: no device side either";
+  EXPECT_TRUE(TranslateOptions{}.skip_covered_units) << "on by default since the findings are kept";
 }
 
 }  // namespace
