@@ -48,7 +48,32 @@ absl::StatusOr<std::optional<Gate>> ReadGate(const nlohmann::json& report) {
     }
     gate.required = Strings(definition->value("requires", nlohmann::json::array()));
   }
+  if (const auto conditions = it->find("conditions"); conditions != it->end() && conditions->is_array()) {
+    for (const auto& c : *conditions) {
+      if (!c.is_object()) continue;
+      const auto text = [&](const char* key) {
+        const auto v = c.find(key);
+        return v != c.end() && v->is_string() ? v->get<std::string>() : std::string();
+      };
+      const auto required = c.find("required");
+      gate.conditions.push_back({.name = text("name"),
+                                 .required = required != c.end() && required->is_boolean() && required->get<bool>(),
+                                 .status = text("status"),
+                                 .detail = text("detail")});
+    }
+  }
   return gate;
+}
+
+nlohmann::json GateJson(const Gate& gate) {
+  nlohmann::json conditions = nlohmann::json::array();
+  for (const GateCondition& c : gate.conditions) {
+    conditions.push_back({{"name", c.name}, {"required", c.required}, {"status", c.status}, {"detail", c.detail}});
+  }
+  return {{"status", gate.status},
+          {"blocking", gate.blocking},
+          {"definition", {{"source", gate.definition_source}, {"requires", gate.required}}},
+          {"conditions", std::move(conditions)}};
 }
 
 }  // namespace
@@ -69,6 +94,12 @@ absl::StatusOr<ReportDocument> ParseReportDocument(std::string_view text) {
   nlohmann::json json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (json.is_discarded()) return absl::InvalidArgumentError("report is not valid JSON");
   return ReadReportDocument(std::move(json));
+}
+
+nlohmann::json DocumentJson(const Report& report, const std::optional<Gate>& gate) {
+  nlohmann::json json = ToJson(report);
+  if (gate) json["gate"] = GateJson(*gate);
+  return json;
 }
 
 ReportDocument LocalReportDocument(Report report) {

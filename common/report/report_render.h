@@ -32,6 +32,14 @@ struct RenderOptions {
 // The verdict every renderer shows: the stored one, else decided from the report (a local `analyze`).
 report::Verdict VerdictOf(const report::Report& report);
 
+// One condition of the gate as job_summary judges it: "builds", "tests", "parity", "findings", "warnings".
+struct GateCondition {
+  std::string name;
+  bool required = false;
+  std::string status;  // "passed", "failed", "none"
+  std::string detail;  // "2 ok, 0 failed"
+};
+
 // The migration gate the server adds to a job's report on read (`gate`, judged as the dashboard judges it;
 // docs/report.md), never stored; a local report has none.
 struct Gate {
@@ -39,6 +47,7 @@ struct Gate {
   std::vector<std::string> blocking;  // the conditions that failed
   std::string definition_source;      // "default", "repository" (its hipforge.yaml `gate:`), "team"; or empty
   std::vector<std::string> required;  // the definition's `requires`: "builds", "findings", ...
+  std::vector<GateCondition> conditions;
 };
 
 // A report as its readers receive it (migrate-cli, the dashboard's downloads): the typed report and gate, and the
@@ -54,6 +63,9 @@ absl::StatusOr<ReportDocument> ReadReportDocument(nlohmann::json json);
 absl::StatusOr<ReportDocument> ParseReportDocument(std::string_view text);
 // A report made here (local `translate`, `analyze`): no gate; its JSON is ToJson(report).
 ReportDocument LocalReportDocument(Report report);
+// The report's JSON with the gate beside it, as docs/report-schema.json describes the document (ToJson for the
+// report; the gate as the server's job_summary writes it).
+nlohmann::json DocumentJson(const Report& report, const std::optional<Gate>& gate);
 
 // "failed, blocked by findings (repository definition, the repository's hipforge.yaml gate:, requires builds,
 // findings)".
