@@ -1,6 +1,7 @@
 #include <spdlog/spdlog.h>
 
 #include "absl/strings/str_cat.h"
+#include "common/report/report_proto.h"
 #include "server/grpc_services.h"
 #include "server/proto_convert.h"
 #include "server/submit_stream.h"
@@ -119,7 +120,7 @@ grpc::Status GrpcMigrationService::GetReport(grpc::ServerContext* context, const
   if (!report.ok()) return ToGrpc(report.status());
   response->set_job_id(report->job.id);
   response->set_state(ToProto(report->job.state));
-  response->set_report_json(report->report_json);
+  *response->mutable_document() = report::ToProto(report->report, report->gate);
   v1::TranslationSummary* translation = response->mutable_translation();
   translation->set_files(report->files);
   translation->set_translated(report->translated);

@@ -2,6 +2,7 @@
 #include <spdlog/spdlog.h>
 
 #include "absl/strings/str_cat.h"
+#include "common/report/report_proto.h"
 #include "common/sha256.h"
 #include "server/grpc_services.h"
 #include "server/proto_convert.h"
@@ -154,8 +155,13 @@ grpc::Status GrpcWorkerService::Complete(grpc::ServerContext* context, grpc::Ser
   }
   const v1::CompleteHeader header = message.header();
   CompletionRequest completion{FromProto(header.lease()), header.result().ok(), header.result().summary(),
-                               header.report_json(), {},
+                               std::nullopt, {},
                                report::ValidateHints{.managed_memory = header.validate_hints().managed_memory()}};
+  if (header.has_report()) {
+    absl::StatusOr<report::ReportDocument> sent = report::FromProto(header.report());
+    if (!sent.ok()) return ToGrpc(sent.status());
+    completion.report = std::move(sent->report);
+  }
   // A worker that lost its lease gets "not accepted" before it uploads anything.
   if (absl::Status lease = tasks_.CheckLease(completion.lease); !lease.ok()) {
     if (lease.code() != absl::StatusCode::kFailedPrecondition && lease.code() != absl::StatusCode::kNotFound) {

@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/report/report_json.h"
+#include "common/report/report_render.h"
 #include "common/source_files.h"
 #include "server/job_spec_checks.h"
 #include "server/store/gate_definition.h"
@@ -329,13 +330,13 @@ absl::StatusOr<ReportSummary> JobService::GetReportUnaudited(const Caller& calle
   }
   ReportSummary summary;
   summary.job = *std::move(job);
-  summary.report_json = *std::move(report);
-  absl::StatusOr<report::Report> parsed = report::ParseReport(summary.report_json);
+  absl::StatusOr<report::ReportDocument> parsed = report::ParseReportDocument(*report);
   if (!parsed.ok()) {
-    spdlog::warn("[job={}] stored report does not parse: {}", job_id, std::string(parsed.status().message()));
-    return summary;
+    return absl::DataLossError(absl::StrCat("the stored report of job ", job_id, " cannot be read: ",
+                                            parsed.status().message()));
   }
-  summary.report = *std::move(parsed);
+  summary.report = std::move(parsed->report);
+  summary.gate = std::move(parsed->gate);
   const report::Report& typed = summary.report;
   if (typed.translation) {
     const report::TranslationTotals& totals = typed.translation->totals;

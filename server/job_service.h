@@ -11,6 +11,7 @@
 #include "common/archive.h"
 #include "common/clock.h"
 #include "common/report/report.h"
+#include "common/report/report_render.h"
 #include "server/auth/audit_trail.h"
 #include "server/auth/caller.h"
 #include "server/service_limits.h"
@@ -30,8 +31,8 @@ struct JobDetails {
 
 struct ReportSummary {
   Job job;
-  std::string report_json;
-  report::Report report;  // report_json, typed (common/report/report_json.h)
+  report::Report report;            // the stored document, typed
+  std::optional<report::Gate> gate;  // as job_summary judges it now (never stored)
   int files = 0, translated = 0, fallback = 0, converted = 0, unsupported = 0, lines_changed = 0;
   int fixed = 0;                        // findings fixed automatically
   int inactive = 0;                     // findings in code the build does not compile (not left)

@@ -201,7 +201,7 @@ absl::StatusOr<CompletionOutcome> TaskService::Complete(const CompletionRequest&
   completion.lease = request.lease;
   completion.result_json =
       nlohmann::json{{"ok", request.ok}, {"summary", request.summary}, {"worker_id", request.lease.worker_id}}.dump();
-  if (!request.report_json.empty()) completion.report_json = request.report_json;
+  completion.report = request.report;
   completion.validate_hints_json = report::ToJson(request.validate_hints).dump();
   completion.artifacts = request.artifacts;
   if (!request.ok) completion.job_failure = request.summary.empty() ? "task reported failure" : request.summary;

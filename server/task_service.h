@@ -39,7 +39,7 @@ struct CompletionRequest {
   Lease lease;
   bool ok = true;
   std::string summary;
-  std::string report_json;
+  std::optional<report::Report> report;  // this role's sections (docs/report.md); absent: none
   std::vector<ArtifactRef> artifacts;  // already stored through NewArtifactWriter
   report::ValidateHints validate_hints;  // translate tasks: passed on to the validate task
 };

@@ -3,11 +3,13 @@
 // downloads and extracts the input, hands it to the role's TaskRunner, and uploads the output.
 #include <atomic>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "common/report/report.h"
 #include "hipforge/v1/job.pb.h"
 
 namespace hipforge::worker {
@@ -29,7 +31,7 @@ struct TaskArtifact {
 };
 
 struct TaskOutput {
-  std::string report_json;  // this role's sections of the report (docs/report.md)
+  std::optional<report::Report> report;  // this role's sections of the report (docs/report.md)
   std::vector<TaskArtifact> artifacts;
   std::string summary;
   // The task ran to its end but the job's outcome is a failure a retry would not change (e.g. a

@@ -125,10 +125,9 @@ absl::StatusOr<TaskOutput> TranslateTaskRunner::Run(const TaskContext& context) 
   // Stored with the translation, so every output reads one verdict ("translated only" until a validation
   // stores what it proved in its place).
   report.verdict = report::DecideVerdict(report);
-  // Text from the sources (snippets, names) may not be UTF-8: replace bad bytes instead of throwing.
-  output.report_json = report::ToJson(report).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   output.files_total = report.translation->totals.cuda_files;
   output.files_translated = report.translation->totals.cuda_files_translated;
+  output.report = std::move(report);
   output.managed_memory = translate::ValidateHintsFor(*result).managed_memory;
 
   const bool zstd = options_.compression == ArchiveCompression::kZstd;
@@ -147,7 +146,7 @@ absl::StatusOr<TaskOutput> TranslateTaskRunner::Run(const TaskContext& context) 
   output.artifacts.push_back({v1::ARTIFACT_KIND_PATCH, v1::COMPRESSION_FORMAT_UNSPECIFIED, patch});
 
   // The progress lines counted units ("translate unit 3/3"); this names both counts, so 3 never reads as 3 of 4.
-  output.summary = absl::StrCat(report::CudaFilesSummary(report.translation->totals),
+  output.summary = absl::StrCat(report::CudaFilesSummary(output.report->translation->totals),
                                 units > 0 ? absl::StrCat(" from ", units.load(), " translation units") : "", ", ",
                                 packed->files, " files in the output tree");
   context.progress.Step("translate", "repository", "ok", output.summary);

@@ -65,10 +65,8 @@ absl::StatusOr<TaskOutput> ValidateTaskRunner::Run(const TaskContext& context) {
   if (!report.ok()) return report.status();
 
   TaskOutput output;
-  nlohmann::json json = validate::ToJson(*report);
-  json["job_id"] = context.job_id;
-  // Text from the sources (snippets, names) may not be UTF-8: replace bad bytes instead of throwing.
-  output.report_json = json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  output.report = validate::ToReport(*report);
+  output.report->job_id = context.job_id;
   int builds_ok = 0;
   std::vector<std::string> failed;
   for (const validate::BuildResult& build : report->builds) {

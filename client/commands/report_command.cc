@@ -21,13 +21,13 @@ int RunReport(CliContext& context, const ReportOptions& options) {
   if (!fail_on.ok()) return context.Usage(std::string(fail_on.status().message()));
   auto report = context.Connect()->GetReport(options.job_id);
   if (!report.ok()) return context.Fail(report.status());
-  if (report->report_json().empty()) {
+  if (!report->has_document()) {
     return context.Fail(absl::NotFoundError("job " + options.job_id + " has no report yet (state " +
                                             JobStateName(report->state()) + ")"));
   }
   // The server answers with the whole id when the command was given a short one.
   const std::string job_id = report->job_id().empty() ? options.job_id : report->job_id();
-  absl::StatusOr<ReportDocument> document = ReadServerReport(report->report_json(), job_id);
+  absl::StatusOr<ReportDocument> document = ReadServerReport(report->document(), job_id);
   if (!document.ok()) return context.Fail(document.status());
   ReportOutputOptions output{.format = *format, .output_path = options.output, .fail_on = *fail_on,
                              .fail_on_name = options.fail_on};

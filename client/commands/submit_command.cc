@@ -65,7 +65,7 @@ int CheckRequiredVerdict(CliContext& context, MigrationClient& client, const hip
                          const std::string& required) {
   auto fetched = client.GetReport(job.id());
   if (!fetched.ok()) return context.Fail(fetched.status());
-  absl::StatusOr<ReportDocument> parsed = ReadServerReport(fetched->report_json());
+  absl::StatusOr<ReportDocument> parsed = ReadServerReport(fetched->document());
   if (!parsed.ok()) return context.Fail(parsed.status());
   const report::Verdict verdict = report::VerdictOf(parsed->report);
   // translated_only < builds < behaviour_checked; failed proves nothing.
@@ -119,7 +119,7 @@ int FinishWaitedJob(CliContext& context, MigrationClient& client, const hipforge
     if (!options.report_format.empty() || *fail_on != FailOn::kNever) {
       auto report = client.GetReport(job.id());
       if (!report.ok()) return context.Fail(report.status());
-      absl::StatusOr<ReportDocument> document = ReadServerReport(report->report_json());
+      absl::StatusOr<ReportDocument> document = ReadServerReport(report->document());
       if (!document.ok()) return context.Fail(document.status());
       ReportOutputOptions output{.fail_on = *fail_on, .fail_on_name = options.fail_on};
       output.render.rule_catalog = RuleCatalogJson();

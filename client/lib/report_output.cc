@@ -3,15 +3,16 @@
 #include <fstream>
 
 #include "client/lib/exit_codes.h"
+#include "common/report/report_proto.h"
 
 namespace hipforge::client {
 
-absl::StatusOr<ReportDocument> ReadServerReport(std::string_view report_json, const std::string& job_id) {
-  absl::StatusOr<ReportDocument> document = report::ParseReportDocument(report_json.empty() ? "{}" : report_json);
+absl::StatusOr<ReportDocument> ReadServerReport(const hipforge::v1::ReportDocument& sent, const std::string& job_id) {
+  absl::StatusOr<ReportDocument> document = report::FromProto(sent);
   if (!document.ok()) {
     return absl::DataLossError("the server's report cannot be read: " + std::string(document.status().message()));
   }
-  if (!job_id.empty() && !document->json.contains("job_id")) {
+  if (!job_id.empty() && document->report.job_id.empty()) {
     document->json["job_id"] = job_id;
     document->report.job_id = job_id;
   }

@@ -7,6 +7,7 @@
 
 #include "absl/status/statusor.h"
 #include "common/report/report_render.h"
+#include "hipforge/v1/report.pb.h"
 
 namespace hipforge::client {
 
@@ -35,9 +36,10 @@ struct ReportOutputOptions {
   std::string fail_on_name = "none";  // as the user spelled it, for the message
 };
 
-// The report a server answered with (GetReport's report_json; empty: no section yet), read once here: a report that
-// cannot be read is DataLoss naming what is malformed, not a crash. One without a job_id gets `job_id` (when given).
-absl::StatusOr<ReportDocument> ReadServerReport(std::string_view report_json, const std::string& job_id = "");
+// The report a server answered with (GetReport's document; absent: no section yet), read once here through the one
+// conversion (common/report/report_proto.h): a report that cannot be read (an enum value this build does not know)
+// is DataLoss naming the field, not a crash. One without a job_id gets `job_id` (when given).
+absl::StatusOr<ReportDocument> ReadServerReport(const hipforge::v1::ReportDocument& sent, const std::string& job_id = "");
 
 // kExitOk, or kExitFindings (with a line on `err`) when findings reach --fail-on. An error status only
 // when the output file cannot be written.

@@ -25,6 +25,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "common/report/report.h"
 
 namespace hipforge::server {
 
@@ -142,7 +143,7 @@ struct LeasedTask {
 struct TaskCompletion {
   Lease lease;
   std::string result_json = "{}";
-  std::optional<std::string> report_json;  // merged into the job's report (see StoreReport)
+  std::optional<report::Report> report;  // merged into the job's report (see StoreReport)
   std::vector<ArtifactRef> artifacts;      // attached to the job
   // The task ran to completion but the job's outcome is a failure that a retry would not fix
   // (e.g. no CUDA sources, validation build failed): the job goes to failed with this message.
@@ -301,11 +302,11 @@ class ArtifactRefStore {
 class ReportStore {
  public:
   virtual ~ReportStore() = default;
-  // Report JSON (docs/report.md, docs/report-schema.json; the store refuses what report::ReportFromJson
-  // refuses). Top-level sections present in `report_json` replace the job's stored sections (translate and
-  // validate roles each contribute theirs); queryable rows are rewritten for those sections. GetReport
-  // assembles the JSON from the tables (NotFound if none).
-  virtual absl::Status StoreReport(const std::string& job_id, const std::string& report_json) = 0;
+  // The typed report (common/report/report.h, read from the wire by report_proto.h). Top-level sections present
+  // in `report` replace the job's stored sections (translate and validate roles each contribute theirs);
+  // queryable rows are rewritten for those sections. GetReport assembles the JSON from the tables (NotFound if
+  // none), with the gate as job_summary judges it.
+  virtual absl::Status StoreReport(const std::string& job_id, const report::Report& report) = 0;
   virtual absl::StatusOr<std::string> GetReport(const std::string& job_id) = 0;
   virtual absl::StatusOr<std::vector<FindingRow>> ListFindings(const std::string& job_id,
                                                                const FindingFilter& filter) = 0;

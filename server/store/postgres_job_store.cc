@@ -317,9 +317,6 @@ class PostgresJobStore final : public JobStore {
   absl::StatusOr<CompletionOutcome> CompleteTask(const TaskCompletion& completion) override {
     if (!IsUuid(completion.lease.task_id) || !IsUuid(completion.lease.token)) return CompletionOutcome::kLeaseLost;
     if (!json::accept(completion.result_json)) return absl::InvalidArgumentError("task result is not JSON");
-    if (completion.report_json && !IsJsonObject(*completion.report_json)) {
-      return absl::InvalidArgumentError("report is not a JSON object");
-    }
     if (!completion.validate_hints_json.empty() && !IsJsonObject(completion.validate_hints_json)) {
       return absl::InvalidArgumentError("validate hints are not a JSON object");
     }
@@ -335,8 +332,8 @@ class PostgresJobStore final : public JobStore {
         RecordArtifact(tx, artifact, now);
         tx.exec_prepared("attach_artifact", job_id, artifact.role, artifact.digest);
       }
-      if (completion.report_json) {
-        if (auto status = reports::Store(tx, job_id, *completion.report_json, now); !status.ok()) return status;
+      if (completion.report) {
+        if (auto status = reports::Store(tx, job_id, *completion.report, now); !status.ok()) return status;
       }
       AppendTaskEvent(tx, job_id, kind, "completed", now);
       const auto job_state = ParseJobState(job[0].as<std::string>()).value_or(JobState::kFailed);
@@ -489,11 +486,11 @@ class PostgresJobStore final : public JobStore {
         });
   }
 
-  absl::Status StoreReport(const std::string& job_id, const std::string& report_json) override {
+  absl::Status StoreReport(const std::string& job_id, const report::Report& report) override {
     if (!IsUuid(job_id)) return absl::NotFoundError("no job " + job_id);
     return InTransaction<bool>([&](pqxx::transaction_base& tx) -> absl::StatusOr<bool> {
              if (tx.exec_prepared("get_job", job_id).empty()) return absl::NotFoundError("no job " + job_id);
-             if (auto status = reports::Store(tx, job_id, report_json, NowMicros()); !status.ok()) return status;
+             if (auto status = reports::Store(tx, job_id, report, NowMicros()); !status.ok()) return status;
              return true;
            })
         .status();

@@ -21,28 +21,18 @@ void ReplaceRows(pqxx::transaction_base& tx, const std::string& job_id, const st
 
 }  // namespace
 
-absl::Status Store(pqxx::transaction_base& tx, const std::string& job_id, const std::string& report_json, int64_t now_micros) {
-  nlohmann::json report = nlohmann::json::parse(report_json, nullptr, /*allow_exceptions=*/false);
-  if (report.is_discarded() || !report.is_object()) {
-    return absl::InvalidArgumentError("report is not a JSON object");
-  }
-  // Checked by the typed report's parser (a section of the wrong shape is refused, naming the field); stored as
-  // sent, so fields a producer left out (e.g. a kernel's unknown AGPR count) stay NULL in the tables.
-  absl::StatusOr<report::Report> typed = report::ReportFromJson(report);
-  if (!typed.ok()) return typed.status();
-  if (typed->builds) {
+absl::Status Store(pqxx::transaction_base& tx, const std::string& job_id, const report::Report& sent,
+                   int64_t now_micros) {
+  report::Report typed = sent;
+  if (typed.builds) {
     // One validate task per platform (gfx and sm_ targets): the second one's sections join the first one's.
     const auto stored = tx.exec_prepared("get_report_document", job_id);
     if (!stored.empty()) {
       absl::StatusOr<report::Report> earlier = report::ParseReport(stored[0][0].as<std::string>());
-      if (earlier.ok() && typed->AddOtherPlatform(*earlier)) {
-        const nlohmann::json merged = report::ToJson(*typed);
-        for (const char* section : {"builds", "tests", "parity", "profile", "gpu", "verdict"}) {
-          if (merged.contains(section)) report[section] = merged[section];
-        }
-      }
+      if (earlier.ok()) typed.AddOtherPlatform(*earlier);
     }
   }
+  nlohmann::json report = report::ToJson(typed);  // the one serializer writes the stored document
   report.erase("job_id");  // the job id is the row's key, not document content
   tx.exec_prepared("merge_report_document", job_id, report.dump(), now_micros);
   if (report.contains("translation")) {

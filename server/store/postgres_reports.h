@@ -8,13 +8,15 @@
 #include <pqxx/pqxx>
 
 #include "absl/status/statusor.h"
+#include "common/report/report.h"
 #include "server/store/job_store.h"
 
 namespace hipforge::server::reports {
 
 // Merges the report's top-level sections into the job's document and rewrites the rows of the
-// tabular sections it contains. InvalidArgument when the JSON is not an object.
-absl::Status Store(pqxx::transaction_base& tx, const std::string& job_id, const std::string& report_json, int64_t now_micros);
+// tabular sections it contains.
+absl::Status Store(pqxx::transaction_base& tx, const std::string& job_id, const report::Report& report,
+                   int64_t now_micros);
 absl::StatusOr<std::string> Get(pqxx::transaction_base& tx, const std::string& job_id);
 std::vector<FindingRow> Findings(pqxx::transaction_base& tx, const std::string& job_id, const FindingFilter& filter);
 std::map<std::string, int64_t> CountByRule(pqxx::transaction_base& tx, const std::string& job_id);

@@ -2,10 +2,24 @@
 // A report with every section filled (report_test.cc, report_proto_test.cc), most fields away from their
 // defaults, so a serializer or conversion that drops one shows.
 #include <cmath>
+#include <string_view>
+
+#include <gtest/gtest.h>
 
 #include "common/report/report.h"
+#include "common/report/report_json.h"
 
 namespace hipforge::report::testing {
+
+// A report written as JSON in a test, typed as a worker sends it (a test's JSON that does not parse fails it).
+inline Report ReportOf(std::string_view json) {
+  absl::StatusOr<Report> report = ParseReport(json);
+  if (!report.ok()) {
+    ADD_FAILURE() << "test report does not parse: " << report.status();
+    return {};
+  }
+  return *std::move(report);
+}
 
 inline Report FullReport() {
   Report report;

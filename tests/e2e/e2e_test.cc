@@ -18,16 +18,17 @@
 
 #include "client/lib/migration_client.h"
 #include "common/archive.h"
+#include "common/grpc_channel.h"
 #include "common/process.h"
 #include "hipforge/v1/migration_service.grpc.pb.h"
-#include "common/grpc_channel.h"
+#include "tests/common/report_wire.h"
 #include "tests/e2e/child_process.h"
 #include "tests/e2e/large_cuda_repo.h"
 #include "tests/e2e/report_paths.h"
-#include "tests/support/token_cli.h"
 #include "tests/server/http/http_test_client.h"
 #include "tests/server/rpc/rpc_test_support.h"
 #include "tests/server/store/postgres_test_env.h"
+#include "tests/support/token_cli.h"
 
 namespace hipforge::testing {
 namespace {
@@ -222,7 +223,7 @@ TEST_F(EndToEndTest, SubmitTranslateFetchReportThroughRealBinaries) {
   ASSERT_TRUE(api_->GetReport(&context, request, &report).ok());
   EXPECT_GT(report.translation().files(), 0);
   EXPECT_GT(report.translation().translated(), 0);
-  nlohmann::json json = nlohmann::json::parse(report.report_json());
+  nlohmann::json json = hipforge::report::testing::WireJson(report.document());
   EXPECT_TRUE(json.contains("translation"));
 
   // Every worker log line about a task names its worker and job.

@@ -7,12 +7,13 @@
 #include <nlohmann/json.hpp>
 
 #include "hipforge/v1/migration_service.pb.h"
+#include "tests/common/report_wire.h"
 
 namespace hipforge::testing {
 
 inline std::multiset<std::string> ReportedPaths(const v1::Report& report) {
   std::multiset<std::string> paths;
-  const nlohmann::json json = nlohmann::json::parse(report.report_json());
+  const nlohmann::json json = hipforge::report::testing::WireJson(report.document());
   for (const auto& file : json["translation"]["files"]) paths.insert(file["path"].get<std::string>());
   return paths;
 }

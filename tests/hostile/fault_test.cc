@@ -15,6 +15,7 @@
 
 #include "common/grpc_channel.h"
 #include "hipforge/v1/migration_service.grpc.pb.h"
+#include "tests/common/report_wire.h"
 #include "tests/e2e/child_process.h"
 #include "tests/hostile/tar_forge.h"
 #include "tests/server/rpc/rpc_test_support.h"
@@ -137,7 +138,7 @@ class FaultTest : public ::testing::Test {
       request.set_job_id(id);
       v1::Report report;
       ASSERT_TRUE(api_->GetReport(&context, request, &report).ok()) << id;
-      nlohmann::json json = nlohmann::json::parse(report.report_json());
+      nlohmann::json json = hipforge::report::testing::WireJson(report.document());
       std::multiset<std::string> paths;
       for (const auto& file : json["translation"]["files"]) paths.insert(file["path"].get<std::string>());
       EXPECT_EQ(paths.size(), std::set<std::string>(paths.begin(), paths.end()).size()) << "a file reported twice";

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/file_io.h"
+#include "common/report/report_json.h"
 #include "worker/role_set.h"
 #include "worker/validate/gpu_lease.h"
 #include "worker/validate/validator.h"
@@ -115,7 +116,7 @@ TEST_F(ValidateRunnerTest, ReferencesFromTheRepositoryAndManagedMemoryReachTheVa
   absl::StatusOr<TaskOutput> output = Run(/*managed_memory=*/true, abandon);
   ASSERT_TRUE(output.ok()) << output.status();
   EXPECT_FALSE(output->job_failed) << output->summary;
-  const nlohmann::json report = nlohmann::json::parse(output->report_json);
+  const nlohmann::json report = hipforge::report::ToJson(*output->report);
   ASSERT_EQ(report["parity"].size(), 1u);
   // Matched against <original>/cuda-outputs/out.txt: the manifest's references dir in the repository.
   EXPECT_EQ(report["parity"][0]["verdict"], "match") << report["parity"][0].dump();
@@ -128,7 +129,7 @@ TEST_F(ValidateRunnerTest, WithoutManagedMemoryXnackIsNotSet) {
   std::atomic<bool> abandon{false};
   absl::StatusOr<TaskOutput> output = Run(/*managed_memory=*/false, abandon);
   ASSERT_TRUE(output.ok()) << output.status();
-  const nlohmann::json report = nlohmann::json::parse(output->report_json);
+  const nlohmann::json report = hipforge::report::ToJson(*output->report);
   EXPECT_EQ(report["tests"][0]["output_excerpt"], "XNACK=unset\n");
 }
 
@@ -139,7 +140,7 @@ TEST_F(ValidateRunnerTest, AFailedBuildFailsTheJobAndKeepsItsLogExcerpt) {
   ASSERT_TRUE(output.ok()) << output.status();
   EXPECT_TRUE(output->job_failed);
   EXPECT_THAT(output->summary, HasSubstr("build failed for gfx90a"));
-  const nlohmann::json report = nlohmann::json::parse(output->report_json);
+  const nlohmann::json report = hipforge::report::ToJson(*output->report);
   ASSERT_EQ(report["builds"].size(), 1u);
   EXPECT_FALSE(report["builds"][0]["ok"].get<bool>());
   EXPECT_THAT(report["builds"][0].value("log_excerpt", ""), HasSubstr("hip/missing.h: No such file"));

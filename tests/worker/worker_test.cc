@@ -52,7 +52,9 @@ class ListingRunner final : public TaskRunner {
     for (const std::string& file : files) out << file << "\n";
     out.close();
     output.artifacts.push_back({v1::ARTIFACT_KIND_PATCH, v1::COMPRESSION_FORMAT_UNSPECIFIED, listing});
-    output.report_json = R"({"translation":{"files":[],"totals":{"files":)" + std::to_string(files.size()) + "}}}";
+    report::TranslationSection translation;
+    translation.totals.files = static_cast<int>(files.size());
+    output.report = report::Report{.translation = translation};
     output.files_total = static_cast<int>(files.size());
     return output;
   }

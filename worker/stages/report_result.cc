@@ -3,6 +3,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/report/report_proto.h"
 #include "common/sha256.h"
 #include "worker/task_state.h"
 
@@ -26,7 +27,8 @@ grpc::Status Worker::SendCompletion(TaskState& state, const std::vector<std::str
   header->mutable_result()->set_summary(SafeText(output.summary));
   header->mutable_result()->set_files_total(output.files_total);
   header->mutable_result()->set_files_translated(output.files_translated);
-  header->set_report_json(output.report_json);
+  // Text from the sources that is not UTF-8 is replaced there (a proto string must be UTF-8).
+  if (output.report) *header->mutable_report() = report::ToProto(*output.report);
   header->mutable_validate_hints()->set_managed_memory(output.managed_memory);
   bool stream_ok = writer->Write(message);
   for (size_t i = 0; i < output.artifacts.size() && stream_ok; ++i) {

@@ -281,14 +281,6 @@ absl::StatusOr<TimePoint> InMemoryJobStore::HeartbeatTask(const Lease& lease,
 
 absl::StatusOr<CompletionOutcome> InMemoryJobStore::CompleteTask(const TaskCompletion& completion) {
   if (!json::accept(completion.result_json)) return absl::InvalidArgumentError("task result is not JSON");
-  if (completion.report_json && !ObjectOrInvalid(*completion.report_json).is_object()) {
-    return absl::InvalidArgumentError("report is not a JSON object");
-  }
-  if (completion.report_json) {
-    if (absl::StatusOr<report::Report> typed = report::ParseReport(*completion.report_json); !typed.ok()) {
-      return typed.status();
-    }
-  }
   if (!completion.validate_hints_json.empty() && !ObjectOrInvalid(completion.validate_hints_json).is_object()) {
     return absl::InvalidArgumentError("validate hints are not a JSON object");
   }
@@ -305,8 +297,8 @@ absl::StatusOr<CompletionOutcome> InMemoryJobStore::CompleteTask(const TaskCompl
   const std::string job_id = task->info.job_id;
   const TaskKind kind = task->info.kind;
   for (const ArtifactRef& artifact : completion.artifacts) artifacts_[job_id][artifact.role] = artifact;
-  if (completion.report_json) {
-    json report = json::parse(*completion.report_json);
+  if (completion.report) {
+    json report = report::ToJson(*completion.report);
     report.erase("job_id");
     json& document = reports_[job_id];
     if (!document.is_object()) document = json::object();
@@ -447,10 +439,8 @@ absl::StatusOr<std::set<std::string>> InMemoryJobStore::ListReferencedArtifactDi
   return digests;
 }
 
-absl::Status InMemoryJobStore::StoreReport(const std::string& job_id, const std::string& report_json) {
-  json report = ObjectOrInvalid(report_json);
-  if (!report.is_object()) return absl::InvalidArgumentError("report is not a JSON object");
-  if (absl::StatusOr<report::Report> typed = report::ReportFromJson(report); !typed.ok()) return typed.status();
+absl::Status InMemoryJobStore::StoreReport(const std::string& job_id, const report::Report& typed) {
+  json report = report::ToJson(typed);
   std::lock_guard lock(mutex_);
   if (FindJob(job_id) == nullptr) return absl::NotFoundError(absl::StrCat("job ", job_id, " not found"));
   report.erase("job_id");

@@ -57,7 +57,7 @@ class InMemoryJobStore final : public JobStore {
   absl::Status AttachArtifact(const std::string& job_id, const ArtifactRef& artifact) override;
   absl::StatusOr<std::vector<ArtifactRef>> ListArtifacts(const std::string& job_id) override;
   absl::StatusOr<std::set<std::string>> ListReferencedArtifactDigests() override;
-  absl::Status StoreReport(const std::string& job_id, const std::string& report_json) override;
+  absl::Status StoreReport(const std::string& job_id, const report::Report& report) override;
   absl::StatusOr<std::string> GetReport(const std::string& job_id) override;
   absl::StatusOr<std::vector<FindingRow>> ListFindings(const std::string& job_id,
                                                        const FindingFilter& filter) override;

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/sha256.h"
+#include "tests/common/report_wire.h"
 #include "tests/server/rpc/rpc_test_support.h"
 #include "tests/server/rpc/worker_helpers.h"
 
@@ -229,7 +230,7 @@ TEST_F(MigrationServiceTest, FullFlowReportArtifactsAndWatch) {
   EXPECT_EQ(report.translation().converted(), 6);
   EXPECT_EQ(report.findings_warnings(), 1);
   EXPECT_DOUBLE_EQ(report.engineer_hours(), 1.5);
-  nlohmann::json json = nlohmann::json::parse(report.report_json());
+  nlohmann::json json = hipforge::report::testing::WireJson(report.document());
   EXPECT_EQ(json["translation"]["files"].size(), 2u);
 
   std::string data;

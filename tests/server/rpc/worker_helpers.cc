@@ -3,7 +3,9 @@
 #include <grpcpp/grpcpp.h>
 #include <nlohmann/json.hpp>
 
+#include "common/report/report_proto.h"
 #include "common/sha256.h"
+#include "tests/common/report_fixture.h"
 
 namespace hipforge::server::testing {
 
@@ -83,7 +85,7 @@ grpc::Status CompleteSending(v1::WorkerService::Stub& stub, const v1::Task& task
   header->mutable_lease()->set_worker_id("test");
   header->mutable_result()->set_ok(ok);
   header->mutable_result()->set_summary(ok ? "done" : "cannot translate");
-  header->set_report_json(report_json);
+  if (!report_json.empty()) *header->mutable_report() = report::ToProto(report::testing::ReportOf(report_json));
   header->mutable_validate_hints()->set_managed_memory(managed_memory);
   writer->Write(message);
   for (const SentArtifact& artifact : artifacts) {

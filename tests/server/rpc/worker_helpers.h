@@ -16,7 +16,8 @@ std::optional<v1::Task> Lease(v1::WorkerService::Stub& stub, const std::string& 
 grpc::Status Heartbeat(v1::WorkerService::Stub& stub, const v1::Task& task);
 grpc::Status Download(v1::WorkerService::Stub& stub, const v1::Task& task, std::string* data,
                       v1::ArtifactInfo* info = nullptr);
-// Completes with a report and artifacts (kind -> bytes); `managed_memory`: the validate hint a translate worker sends.
+// Completes with a report (written as JSON, sent typed as a worker sends it; empty: none) and artifacts (kind ->
+// bytes); `managed_memory`: the validate hint a translate worker sends.
 grpc::Status Complete(v1::WorkerService::Stub& stub, const v1::Task& task, const std::string& report_json,
                       const std::map<v1::ArtifactKind, std::string>& artifacts, v1::CompleteResponse* response,
                       bool ok = true, bool managed_memory = false);

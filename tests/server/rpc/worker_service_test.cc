@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "common/sha256.h"
+#include "tests/common/report_fixture.h"
+#include "tests/common/report_wire.h"
 #include "tests/server/rpc/rpc_test_support.h"
 #include "tests/server/rpc/worker_helpers.h"
 
@@ -152,6 +154,32 @@ TEST_F(WorkerServiceTest, DuplicateCompletionIsIgnored) {
   EXPECT_EQ(data, "patch-1");
 }
 
+// A report of the wrong shape (an enum value this server does not know) is refused where it arrives, naming the
+// field; nothing changes and the lease still holds.
+TEST_F(WorkerServiceTest, AReportOfTheWrongShapeIsRefusedAndNothingChanges) {
+  v1::Job job = SubmitGood("wrong-shape");
+  ASSERT_TRUE(Register(*workers_, "w1").ok());
+  std::optional<v1::Task> task = Lease(*workers_, "w1", 2000);
+  ASSERT_TRUE(task.has_value());
+  grpc::ClientContext context;
+  v1::CompleteResponse response;
+  auto writer = workers_->Complete(&context, &response);
+  v1::CompleteRequest message;
+  v1::CompleteHeader* header = message.mutable_header();
+  *header->mutable_lease() = task->lease();
+  header->mutable_result()->set_ok(true);
+  header->mutable_report()->mutable_findings()->add_items()->set_severity(static_cast<v1::Severity>(99));
+  ASSERT_TRUE(writer->Write(message));
+  writer->WritesDone();
+  const grpc::Status status = writer->Finish();
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("$.findings[0].severity")) << status.error_message();
+  EXPECT_EQ(WaitForJob(job.id(), [](const v1::Job&) { return true; }).state(), v1::JOB_STATE_TRANSLATING);
+  v1::CompleteResponse whole;
+  ASSERT_TRUE(Complete(*workers_, *task, TranslationReport(job.id(), 2), {}, &whole).ok());
+  EXPECT_TRUE(whole.accepted()) << "the lease still holds";
+}
+
 TEST_F(WorkerServiceTest, ACompletionStreamTheWorkerAbandonsIsNotApplied) {
   v1::Job job = SubmitGood("abandoned-completion");
   ASSERT_TRUE(Register(*workers_, "w1").ok());
@@ -167,7 +195,7 @@ TEST_F(WorkerServiceTest, ACompletionStreamTheWorkerAbandonsIsNotApplied) {
     *header->mutable_lease() = task->lease();
     header->mutable_lease()->set_worker_id("w1");
     header->mutable_result()->set_ok(true);
-    header->set_report_json(TranslationReport(job.id(), 9));
+    *header->mutable_report() = hipforge::report::ToProto(hipforge::report::testing::ReportOf(TranslationReport(job.id(), 9)));
     ASSERT_TRUE(writer->Write(message));
     std::this_thread::sleep_for(200ms);  // the server has read the header and waits for the artifacts
     context.TryCancel();
@@ -274,7 +302,7 @@ TEST_F(WorkerServiceTest, LateCompletionFromAWorkerThatLostItsLeaseIsIgnored) {
   v1::Report report = GetReport(job.id());
   EXPECT_EQ(report.state(), v1::JOB_STATE_SUCCEEDED);
   EXPECT_EQ(report.translation().files(), 2);
-  EXPECT_EQ(nlohmann::json::parse(report.report_json())["translation"]["files"].size(), 2u);
+  EXPECT_EQ(hipforge::report::testing::WireJson(report.document())["translation"]["files"].size(), 2u);
   std::string data;
   v1::ArtifactInfo info;
   ASSERT_TRUE(FetchAll(*api_, job.id(), v1::ARTIFACT_KIND_PATCH, &data, &info).ok());
@@ -428,7 +456,7 @@ TEST_F(WorkerServiceTest, AFailedValidationFailsTheJobAndKeepsTheReport) {
 
   v1::Report report = GetReport(validate->lease().job_id());
   EXPECT_EQ(report.state(), v1::JOB_STATE_FAILED);
-  const nlohmann::json stored = nlohmann::json::parse(report.report_json());
+  const nlohmann::json stored = hipforge::report::testing::WireJson(report.document());
   ASSERT_EQ(stored["builds"].size(), 2u);
   EXPECT_FALSE(stored["builds"][0]["ok"].get<bool>());
   // The failing step's words and the arch note survive the round trip through the report tables.

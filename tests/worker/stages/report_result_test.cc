@@ -25,7 +25,9 @@ class ReportResultTest : public WorkerStageTest {
       output.summary = "2 of 3 files translated";
       output.files_total = 3;
       output.files_translated = 2;
-      output.report_json = R"({"translation":{"totals":{"files":3}}})";
+      report::TranslationSection translation;
+      translation.totals.files = 3;
+      output.report = report::Report{.translation = translation};
       output.managed_memory = true;
       output.job_failed = job_failed;
       output.artifacts.push_back({v1::ARTIFACT_KIND_PATCH, v1::COMPRESSION_FORMAT_UNSPECIFIED,
@@ -71,7 +73,9 @@ TEST_F(ReportResultTest, CompleteCarriesTheLeaseAndTheRunnersOutput) {
   EXPECT_EQ(header.result().summary(), "2 of 3 files translated");
   EXPECT_EQ(header.result().files_total(), 3);
   EXPECT_EQ(header.result().files_translated(), 2);
-  EXPECT_EQ(header.report_json(), R"({"translation":{"totals":{"files":3}}})");
+  ASSERT_TRUE(header.has_report());
+  EXPECT_EQ(header.report().translation().totals().files(), 3);
+  EXPECT_FALSE(header.report().has_findings()) << "sections the role did not produce stay absent";
   EXPECT_TRUE(header.validate_hints().managed_memory());
 
   ASSERT_EQ(completion.artifacts.size(), 2u);
