@@ -409,7 +409,21 @@ HttpResponse DashboardApi::JobSummary(const JobView& view) {
 
 HttpResponse DashboardApi::Report(const JobView& view) {
   if (auto bad = view.RefuseParams()) return *bad;
-  return view.Respond(reader_.GetReport(view.caller.team, view.job_id));
+  absl::StatusOr<report::ReportDocument> report = StoredReport(view.caller.team, view.job_id);
+  if (!report.ok()) return view.Respond(report.status());
+  return view.Respond(
+      report::DocumentJson(report->report, report->gate).dump(-1, ' ', false, json::error_handler_t::replace));
+}
+
+absl::StatusOr<report::ReportDocument> DashboardApi::StoredReport(const std::string& team,
+                                                                  const std::string& job_id) const {
+  absl::StatusOr<std::string> document = reader_.GetReport(team, job_id);
+  if (!document.ok()) return document.status();
+  absl::StatusOr<report::ReportDocument> report = report::ParseReportDocument(*document);
+  if (!report.ok()) {
+    return absl::DataLossError(absl::StrCat("the stored report cannot be read: ", report.status().message()));
+  }
+  return report;
 }
 
 HttpResponse DashboardApi::Builds(const JobView& view) {
@@ -611,12 +625,8 @@ HttpResponse DashboardApi::Download(const JobView& view) {
     return Error(404, "no such download: " + what + " (patch, tree, sarif, junit, build-log)");
   }
   // The report as migrate-cli report reads it (the same stored document and gate), through its renderers.
-  absl::StatusOr<std::string> document = reader_.GetReport(caller.team, job_id);
-  if (!document.ok()) return Error(document.status());
-  absl::StatusOr<report::ReportDocument> report = report::ParseReportDocument(*document);
-  if (!report.ok()) {
-    return Error(absl::DataLossError(absl::StrCat("the stored report cannot be read: ", report.status().message())));
-  }
+  absl::StatusOr<report::ReportDocument> report = StoredReport(caller.team, job_id);
+  if (!report.ok()) return Error(report.status());
   report::RenderOptions render = options_.render;
   if (render.help_uri_base.empty()) {
     const std::string host = request.Header("host");

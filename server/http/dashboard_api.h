@@ -56,6 +56,9 @@ class DashboardApi final : public HttpHandler {
   // download/patch|tree|sarif|junit|build-log: files as migrate-cli fetch/report writes them.
   HttpResponse Download(const JobView& view);
   HttpResponse StaticFile(const HttpRequest& request);
+  // The stored report and gate read through the typed report (DataLoss when it cannot be read): the JSON the
+  // dashboard serves and the SARIF/JUnit downloads come from it, as migrate-cli's outputs do.
+  absl::StatusOr<report::ReportDocument> StoredReport(const std::string& team, const std::string& job_id) const;
 
   DashboardReader& reader_;
   JobService& jobs_;

@@ -2,6 +2,7 @@
 #include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
 
+#include "common/report/report_json.h"
 #include "server/store/connection_pool.h"
 #include "server/store/pooled_statement.h"
 #include "server/store/dashboard_reader.h"
@@ -85,7 +86,21 @@ class PostgresDashboardReader final : public DashboardReader {
   }
 
   absl::StatusOr<std::string> GetJob(const std::string& team, const std::string& job_id) override {
-    return JobScoped(team, job_id, "dashboard_job");
+    if (!IsUuid(job_id)) return NoJob(job_id);
+    return Read<std::string>([&](pqxx::nontransaction& tx) -> absl::StatusOr<std::string> {
+      const auto rows = tx.exec_prepared("dashboard_job", team, job_id);
+      if (rows.empty()) return NoJob(job_id);
+      absl::StatusOr<nlohmann::json> report = ReportJson(rows[0][1], job_id);
+      if (!report.ok()) return report.status();
+      nlohmann::json job = nlohmann::json::parse(rows[0][0].as<std::string>());
+      // The translation without its per-file rows and the effort without its per-file hours (their own views).
+      for (const char* section : {"translation", "effort"}) {
+        job[section] = report->value(section, nlohmann::json::object());
+        job[section].erase("files");
+      }
+      job["gpu"] = report->value("gpu", nlohmann::json());
+      return job.dump();
+    });
   }
 
   absl::StatusOr<std::string> GetReport(const std::string& team, const std::string& job_id) override {
@@ -161,8 +176,11 @@ class PostgresDashboardReader final : public DashboardReader {
                                               const std::string& section) override {
     if (!IsUuid(job_id)) return NoJob(job_id);
     return Read<std::string>([&](pqxx::nontransaction& tx) -> absl::StatusOr<std::string> {
-      const auto rows = tx.exec_prepared("dashboard_document_section", team, job_id, section);
-      return rows.empty() ? std::string("null") : rows[0][0].as<std::string>();
+      const auto rows = tx.exec_prepared("dashboard_report_document", team, job_id);
+      if (rows.empty()) return std::string("null");
+      absl::StatusOr<nlohmann::json> report = ReportJson(rows[0][0], job_id);
+      if (!report.ok()) return report.status();
+      return report->value(section, nlohmann::json()).dump();
     });
   }
 
@@ -173,6 +191,18 @@ class PostgresDashboardReader final : public DashboardReader {
   }
 
  private:
+  // A stored document read through the typed report and written again by the one serializer (report_json.h), so the
+  // dashboard's sections are what GetReport and every renderer read. NULL (no report yet): an empty object.
+  static absl::StatusOr<nlohmann::json> ReportJson(const pqxx::field& document, const std::string& job_id) {
+    if (document.is_null()) return nlohmann::json::object();
+    absl::StatusOr<report::Report> typed = report::ParseReport(document.as<std::string>());
+    if (!typed.ok()) {
+      return absl::DataLossError("the stored report of job " + job_id + " cannot be read: " +
+                                 std::string(typed.status().message()));
+    }
+    return report::ToJson(*typed);
+  }
+
   absl::StatusOr<DashboardJobHead> Head(pqxx::nontransaction& tx, const std::string& team, const std::string& job_id) {
     if (!IsUuid(job_id)) return NoJob(job_id);
     const auto rows = tx.exec_prepared("dashboard_job_head", team, job_id);
@@ -185,16 +215,6 @@ class PostgresDashboardReader final : public DashboardReader {
     head.repository = rows[0][4].as<std::string>();
     head.team_gate_micros = rows[0][5].as<int64_t>();
     return head;
-  }
-
-  // A query on (team, job) returning one JSON row; no row means no such job for the team.
-  absl::StatusOr<std::string> JobScoped(const std::string& team, const std::string& job_id, const char* query) {
-    if (!IsUuid(job_id)) return NoJob(job_id);
-    return Read<std::string>([&](pqxx::nontransaction& tx) -> absl::StatusOr<std::string> {
-      const auto rows = tx.exec_prepared(query, team, job_id);
-      if (rows.empty()) return NoJob(job_id);
-      return rows[0][0].as<std::string>();
-    });
   }
 
   // An aggregate over a job's rows (always one row; the job's existence is checked by the caller's head).

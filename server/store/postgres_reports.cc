@@ -19,6 +19,36 @@ void ReplaceRows(pqxx::transaction_base& tx, const std::string& job_id, const st
   if (table == "builds") tx.exec_prepared("insert_report_kernels", job_id, text);
 }
 
+// The values job_summary reads, as typed columns beside the document (migration 0016), for the sections present.
+void StoreSummaryColumns(pqxx::transaction_base& tx, const std::string& job_id, const report::Report& report) {
+  if (report.translation) {
+    const report::TranslationTotals& t = report.translation->totals;
+    tx.exec_prepared("set_report_translation_totals", job_id, t.files, t.translated, t.unchanged, t.fallback,
+                     t.copied, t.failed, t.converted, t.unconverted, t.unsupported, t.lines_changed, t.cuda_files,
+                     t.cuda_files_translated, t.cuda_files_unchanged);
+  }
+  if (report.effort) {
+    tx.exec_prepared("set_report_effort", job_id, report.effort->engineer_hours, report.effort->automatic_share);
+  }
+  if (report.verdict) {
+    tx.exec_prepared("set_report_verdict", job_id, std::string(report::VerdictLevelName(report.verdict->level)),
+                     report.verdict->platform, report.verdict->why, nlohmann::json(report.verdict->not_proved).dump());
+  }
+  if (report.profile) {
+    double total_ns = 0, cuda_ns = 0;
+    bool any = false;
+    for (const report::KernelProfile& kernel : *report.profile) {
+      if (kernel.cuda_baseline_ns.value_or(0) <= 0) continue;
+      total_ns += static_cast<double>(kernel.total_ns);
+      cuda_ns += static_cast<double>(*kernel.cuda_baseline_ns);
+      any = true;
+    }
+    const std::optional<std::string> total = any ? std::optional(std::to_string(total_ns)) : std::nullopt;
+    const std::optional<std::string> cuda = any ? std::optional(std::to_string(cuda_ns)) : std::nullopt;
+    tx.exec_prepared("set_report_profile", job_id, NullOr(total), NullOr(cuda));
+  }
+}
+
 }  // namespace
 
 absl::Status Store(pqxx::transaction_base& tx, const std::string& job_id, const report::Report& sent,
@@ -35,6 +65,7 @@ absl::Status Store(pqxx::transaction_base& tx, const std::string& job_id, const 
   nlohmann::json report = report::ToJson(typed);  // the one serializer writes the stored document
   report.erase("job_id");  // the job id is the row's key, not document content
   tx.exec_prepared("merge_report_document", job_id, report.dump(), now_micros);
+  StoreSummaryColumns(tx, job_id, typed);
   if (report.contains("translation")) {
     const auto& translation = report["translation"];
     ReplaceRows(tx, job_id, "files", translation.is_object() ? translation.value("files", nlohmann::json::array())

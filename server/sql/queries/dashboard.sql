@@ -52,16 +52,14 @@ ORDER BY j.seq DESC
 LIMIT $8::integer
 
 -- name: dashboard_job
--- The job with its summary, translation section (without the per-file rows), effort, GPU facts and
--- the previous job of its repository.
+-- The job with its summary and the previous job of its repository, and its report document (NULL: none yet), whose
+-- translation, effort and GPU sections the reader adds through the typed report (postgres_dashboard_reader.cc).
 SELECT (job_json(j) || jsonb_build_object(
           'summary', job_summary(j),
-          'translation', coalesce(d.document->'translation', '{}'::jsonb) - 'files',
-          'effort', coalesce(d.document->'effort', '{}'::jsonb) - 'files',
-          'gpu', d.document->'gpu',
           'previous_job_id', previous_job(j)::text,
           'artifact_kinds', (SELECT coalesce(jsonb_agg(role ORDER BY role), '[]'::jsonb)
-                             FROM job_artifacts a WHERE a.job_id = j.id)))::text
+                             FROM job_artifacts a WHERE a.job_id = j.id)))::text,
+       d.document::text
 FROM jobs j LEFT JOIN report_documents d ON d.job_id = j.id
 WHERE j.team = $1 AND j.id = $2::uuid
 
@@ -154,10 +152,10 @@ SELECT coalesce(jsonb_agg(jsonb_strip_nulls(jsonb_build_object('name', t.name, '
 FROM report_tests t JOIN jobs j ON j.id = t.job_id AND j.team = $1
 WHERE t.job_id = $2::uuid
 
--- name: dashboard_document_section
--- One top-level section of the report document as stored (parity keeps elements and the first
--- mismatch's detail there; profile and effort live only there). $3: the section name.
-SELECT coalesce(d.document->$3::text, 'null'::jsonb)::text
+-- name: dashboard_report_document
+-- The report document of a job of the team, for the sections the reader serves through the typed report (parity
+-- keeps elements and the first mismatch's detail there; profile and effort live only there).
+SELECT d.document::text
 FROM report_documents d JOIN jobs j ON j.id = d.job_id AND j.team = $1
 WHERE d.job_id = $2::uuid
 

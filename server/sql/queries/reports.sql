@@ -14,13 +14,17 @@ SELECT document::text FROM report_documents WHERE job_id = $1::uuid
 DELETE FROM report_files WHERE job_id = $1::uuid
 
 -- name: insert_report_files
+-- $2: the translation's files as the one serializer writes them (report_json.cc), read as typed records.
 INSERT INTO report_files (job_id, ordinal, path, status, fallback_reason, converted, unconverted, unsupported,
                           lines_changed, changed_by)
-SELECT $1::uuid, f.ord - 1, f.v->>'path', f.v->>'status', coalesce(f.v->>'fallback_reason', ''),
-       coalesce(f.v->'converted', '{}'::jsonb), coalesce((f.v->>'unconverted')::integer, 0),
-       coalesce((f.v->>'unsupported')::integer, 0), coalesce((f.v->>'lines_changed')::integer, 0),
-       ARRAY(SELECT jsonb_array_elements_text(coalesce(f.v->'changed_by', '[]'::jsonb)))
-FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS f(v, ord)
+SELECT $1::uuid, f.ord - 1, f.path, f.status, coalesce(f.fallback_reason, ''), coalesce(f.converted, '{}'::jsonb),
+       coalesce(f.unconverted, 0), coalesce(f.unsupported, 0), coalesce(f.lines_changed, 0),
+       coalesce(f.changed_by, '{}')
+FROM ROWS FROM (jsonb_to_recordset($2::jsonb) AS (path text, status text, fallback_reason text, converted jsonb,
+                                                  unconverted integer, unsupported integer, lines_changed integer,
+                                                  changed_by text[]))
+     WITH ORDINALITY AS f(path, status, fallback_reason, converted, unconverted, unsupported, lines_changed,
+                          changed_by, ord)
 
 -- name: delete_report_findings
 DELETE FROM report_findings WHERE job_id = $1::uuid
@@ -30,11 +34,13 @@ DELETE FROM report_findings WHERE job_id = $1::uuid
 -- code the build does not compile) keeps the finding out of job_summary's open counts (migration 0013).
 INSERT INTO report_findings (job_id, ordinal, rule_id, severity, path, line, col, message, fix, auto_fixed,
                              source_line, inactive)
-SELECT $1::uuid, f.ord - 1, f.v->>'rule_id', f.v->>'severity', coalesce(f.v->>'path', ''),
-       coalesce((f.v->>'line')::integer, 0), coalesce((f.v->>'column')::integer, 0),
-       coalesce(f.v->>'message', ''), coalesce(f.v->>'fix', ''), coalesce((f.v->>'auto_fixed')::boolean, false),
-       coalesce(f.v->>'source_line', ''), coalesce((f.v->>'inactive')::boolean, false)
-FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS f(v, ord)
+SELECT $1::uuid, f.ord - 1, f.rule_id, f.severity, coalesce(f.path, ''), coalesce(f.line, 0), coalesce(f.col, 0),
+       coalesce(f.message, ''), coalesce(f.fix, ''), coalesce(f.auto_fixed, false), coalesce(f.source_line, ''),
+       coalesce(f.inactive, false)
+FROM ROWS FROM (jsonb_to_recordset($2::jsonb) AS (rule_id text, severity text, path text, line integer,
+                                                  "column" integer, message text, fix text, auto_fixed boolean,
+                                                  source_line text, inactive boolean))
+     WITH ORDINALITY AS f(rule_id, severity, path, line, col, message, fix, auto_fixed, source_line, inactive, ord)
 
 -- name: delete_report_builds
 -- Kernels go with their builds (ON DELETE CASCADE).
@@ -43,110 +49,80 @@ DELETE FROM report_builds WHERE job_id = $1::uuid
 -- name: insert_report_builds
 INSERT INTO report_builds (job_id, ordinal, requested_arch, arch, toolchain, ok, duration_ms, errors, note,
                            log_excerpt)
-SELECT $1::uuid, b.ord - 1, coalesce(b.v->>'requested_arch', ''), coalesce(b.v->>'arch', ''),
-       coalesce(b.v->>'toolchain', ''), coalesce((b.v->>'ok')::boolean, false),
-       coalesce((b.v->>'duration_ms')::bigint, 0), coalesce(b.v->'errors', '[]'::jsonb),
-       coalesce(b.v->>'note', ''), coalesce(b.v->>'log_excerpt', '')
-FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS b(v, ord)
+SELECT $1::uuid, b.ord - 1, coalesce(b.requested_arch, ''), coalesce(b.arch, ''), coalesce(b.toolchain, ''),
+       coalesce(b.ok, false), coalesce(b.duration_ms, 0), coalesce(b.errors, '[]'::jsonb), coalesce(b.note, ''),
+       coalesce(b.log_excerpt, '')
+FROM ROWS FROM (jsonb_to_recordset($2::jsonb) AS (requested_arch text, arch text, toolchain text, ok boolean,
+                                                  duration_ms bigint, errors jsonb, note text, log_excerpt text))
+     WITH ORDINALITY AS b(requested_arch, arch, toolchain, ok, duration_ms, errors, note, log_excerpt, ord)
 
 -- name: insert_report_kernels
 INSERT INTO report_kernels (job_id, build_ordinal, ordinal, name, vgprs, sgprs, agprs, scratch_bytes, occupancy,
                             spills, lds_bytes)
-SELECT $1::uuid, b.ord - 1, k.ord - 1, k.v->>'name', (k.v->>'vgprs')::integer, (k.v->>'sgprs')::integer,
-       (k.v->>'agprs')::integer, (k.v->>'scratch_bytes')::bigint, (k.v->>'occupancy')::integer,
-       (k.v->>'spills')::integer, (k.v->>'lds_bytes')::bigint
-FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS b(v, ord),
-     jsonb_array_elements(coalesce(b.v->'kernels', '[]'::jsonb)) WITH ORDINALITY AS k(v, ord)
+SELECT $1::uuid, b.ord - 1, k.ord - 1, k.name, k.vgprs, k.sgprs, k.agprs, k.scratch_bytes, k.occupancy, k.spills,
+       k.lds_bytes
+FROM ROWS FROM (jsonb_to_recordset($2::jsonb) AS (kernels jsonb)) WITH ORDINALITY AS b(kernels, ord),
+     ROWS FROM (jsonb_to_recordset(coalesce(b.kernels, '[]'::jsonb)) AS (name text, vgprs integer, sgprs integer,
+                                                                         agprs integer, scratch_bytes bigint,
+                                                                         occupancy integer, spills integer,
+                                                                         lds_bytes bigint))
+     WITH ORDINALITY AS k(name, vgprs, sgprs, agprs, scratch_bytes, occupancy, spills, lds_bytes, ord)
 
 -- name: delete_report_tests
 DELETE FROM report_tests WHERE job_id = $1::uuid
 
 -- name: insert_report_tests
 INSERT INTO report_tests (job_id, ordinal, name, arch, status, duration_ms, output_excerpt, cuda_status)
-SELECT $1::uuid, t.ord - 1, t.v->>'name', coalesce(t.v->>'arch', ''), t.v->>'status',
-       coalesce((t.v->>'duration_ms')::bigint, 0), coalesce(t.v->>'output_excerpt', ''), t.v->'cuda'->>'status'
-FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS t(v, ord)
+SELECT $1::uuid, t.ord - 1, t.name, coalesce(t.arch, ''), t.status, coalesce(t.duration_ms, 0),
+       coalesce(t.output_excerpt, ''), c.status
+FROM ROWS FROM (jsonb_to_recordset($2::jsonb) AS (name text, arch text, status text, duration_ms bigint,
+                                                  output_excerpt text, cuda jsonb))
+     WITH ORDINALITY AS t(name, arch, status, duration_ms, output_excerpt, cuda, ord)
+     LEFT JOIN LATERAL jsonb_to_record(t.cuda) AS c(status text) ON true
 
 -- name: delete_report_parity
 DELETE FROM report_parity WHERE job_id = $1::uuid
 
 -- name: insert_report_parity
 INSERT INTO report_parity (job_id, ordinal, case_name, verdict, max_abs_error, max_rel_error, mismatches)
-SELECT $1::uuid, p.ord - 1, p.v->>'case', p.v->>'verdict', coalesce((p.v->>'max_abs_error')::float8, 0),
-       coalesce((p.v->>'max_rel_error')::float8, 0), coalesce((p.v->>'mismatches')::bigint, 0)
-FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS p(v, ord)
+SELECT $1::uuid, p.ord - 1, p.case_name, p.verdict, coalesce(p.max_abs_error, 0),
+       coalesce(p.max_rel_error, 0), coalesce(p.mismatches, 0)
+FROM ROWS FROM (jsonb_to_recordset($2::jsonb) AS ("case" text, verdict text, max_abs_error float8,
+                                                  max_rel_error float8, mismatches bigint))
+     WITH ORDINALITY AS p(case_name, verdict, max_abs_error, max_rel_error, mismatches, ord)
+
+-- name: set_report_translation_totals
+-- The values job_summary reads, written beside the document (migration 0016): one statement per section present.
+UPDATE report_documents
+SET translation_files = $2, translation_translated = $3, translation_unchanged = $4, translation_fallback = $5,
+    translation_copied = $6, translation_failed = $7, translation_converted = $8, translation_unconverted = $9,
+    translation_unsupported = $10, translation_lines_changed = $11, translation_cuda_files = $12,
+    translation_cuda_files_translated = $13, translation_cuda_files_unchanged = $14
+WHERE job_id = $1::uuid
+
+-- name: set_report_effort
+UPDATE report_documents SET effort_engineer_hours = $2::float8, effort_automatic_share = $3::float8
+WHERE job_id = $1::uuid
+
+-- name: set_report_verdict
+-- $5: what was not proved, as JSON text (server/sql/README.md: arrays).
+UPDATE report_documents
+SET verdict_level = $2, verdict_platform = $3, verdict_why = $4,
+    verdict_not_proved = ARRAY(SELECT jsonb_array_elements_text($5::jsonb))
+WHERE job_id = $1::uuid
+
+-- name: set_report_profile
+-- Over the kernels with a CUDA baseline: HIP and CUDA time sums (NULL when none has one).
+UPDATE report_documents SET profile_total_ns = $2::float8, profile_cuda_baseline_ns = $3::float8
+WHERE job_id = $1::uuid
 
 -- name: get_report
--- The document with its tabular sections rebuilt from the tables (the tables are the source of truth for their
--- columns; fields without a column, e.g. a file's kind and left_for_person, come from the document's entry).
--- Each section's document entries are unnested once and joined by ordinal: a lookup `document->...->ordinal` per
--- row read (and detoasted) the whole document for every row (20,000 files: > 30 s).
--- `gate` is the migration gate as job_summary judges it now (never stored: a team's gate definition can change),
--- so the CLI's text, JSON, SARIF and JUnit show the gate the dashboard shows.
+-- The document as stored (written by the one serializer from the typed report, with the tables' rows from the
+-- same report in the same transaction) and `gate`, the migration gate as job_summary judges it now (never stored:
+-- a team's gate definition can change), so the CLI's text, JSON, SARIF and JUnit show the gate the dashboard shows.
 SELECT (d.document || jsonb_build_object('job_id', d.job_id::text)
   || coalesce((SELECT jsonb_build_object('gate', job_summary(j)->'gate') FROM jobs j WHERE j.id = d.job_id),
-              '{}'::jsonb)
-  || CASE WHEN d.document ? 'translation' THEN jsonb_build_object('translation',
-       coalesce(d.document->'translation', '{}'::jsonb) || jsonb_build_object('files', coalesce(
-         (SELECT jsonb_agg(coalesce(e.v, '{}'::jsonb)
-                           || jsonb_build_object('path', f.path, 'status', f.status, 'fallback_reason', f.fallback_reason,
-                                              'converted', f.converted, 'unconverted', f.unconverted,
-                                              'unsupported', f.unsupported, 'lines_changed', f.lines_changed,
-                                              'changed_by', to_jsonb(f.changed_by)) ORDER BY f.ordinal)
-          FROM report_files f
-          LEFT JOIN jsonb_array_elements(CASE WHEN jsonb_typeof(d.document->'translation'->'files') = 'array'
-                                              THEN d.document->'translation'->'files' ELSE '[]'::jsonb END)
-                    WITH ORDINALITY AS e(v, ord) ON e.ord - 1 = f.ordinal
-          WHERE f.job_id = d.job_id), '[]'::jsonb)))
-     ELSE '{}'::jsonb END
-  || CASE WHEN d.document ? 'findings' THEN jsonb_build_object('findings', coalesce(
-       (SELECT jsonb_agg(coalesce(e.v, '{}'::jsonb)
-                         || jsonb_build_object('rule_id', f.rule_id, 'severity', f.severity, 'path', f.path,
-                                            'line', f.line, 'column', f.col, 'message', f.message, 'fix', f.fix,
-                                            'auto_fixed', f.auto_fixed)
-                         || CASE WHEN f.source_line <> '' THEN jsonb_build_object('source_line', f.source_line)
-                                 ELSE '{}'::jsonb END ORDER BY f.ordinal)
-        FROM report_findings f
-        LEFT JOIN jsonb_array_elements(CASE WHEN jsonb_typeof(d.document->'findings') = 'array'
-                                            THEN d.document->'findings' ELSE '[]'::jsonb END)
-                  WITH ORDINALITY AS e(v, ord) ON e.ord - 1 = f.ordinal
-        WHERE f.job_id = d.job_id), '[]'::jsonb))
-     ELSE '{}'::jsonb END
-  || CASE WHEN d.document ? 'builds' THEN jsonb_build_object('builds', coalesce(
-       (SELECT jsonb_agg(jsonb_strip_nulls(jsonb_build_object('requested_arch', b.requested_arch, 'arch', b.arch,
-                                            'toolchain', b.toolchain, 'ok', b.ok, 'duration_ms', b.duration_ms,
-                                            'errors', b.errors, 'note', nullif(b.note, ''),
-                                            'log_excerpt', nullif(b.log_excerpt, ''), 'kernels', coalesce(
-          (SELECT jsonb_agg(jsonb_strip_nulls(jsonb_build_object(
-                    'name', k.name, 'vgprs', k.vgprs, 'sgprs', k.sgprs, 'agprs', k.agprs,
-                    'scratch_bytes', k.scratch_bytes, 'occupancy', k.occupancy, 'spills', k.spills,
-                    'lds_bytes', k.lds_bytes)) ORDER BY k.ordinal)
-           FROM report_kernels k WHERE k.job_id = b.job_id AND k.build_ordinal = b.ordinal), '[]'::jsonb)))
-          ORDER BY b.ordinal)
-        FROM report_builds b WHERE b.job_id = d.job_id), '[]'::jsonb))
-     ELSE '{}'::jsonb END
-  || CASE WHEN d.document ? 'tests' THEN jsonb_build_object('tests', coalesce(
-       (SELECT jsonb_agg(coalesce(e.v, '{}'::jsonb)
-                         || jsonb_build_object('name', t.name, 'arch', t.arch, 'status', t.status,
-                                            'duration_ms', t.duration_ms, 'output_excerpt', t.output_excerpt)
-                         ORDER BY t.ordinal)
-        FROM report_tests t
-        LEFT JOIN jsonb_array_elements(CASE WHEN jsonb_typeof(d.document->'tests') = 'array'
-                                            THEN d.document->'tests' ELSE '[]'::jsonb END)
-                  WITH ORDINALITY AS e(v, ord) ON e.ord - 1 = t.ordinal
-        WHERE t.job_id = d.job_id), '[]'::jsonb))
-     ELSE '{}'::jsonb END
-  || CASE WHEN d.document ? 'parity' THEN jsonb_build_object('parity', coalesce(
-       (SELECT jsonb_agg(coalesce(e.v, '{}'::jsonb)
-                         || jsonb_build_object('case', p.case_name, 'verdict', p.verdict,
-                                            'max_abs_error', p.max_abs_error, 'max_rel_error', p.max_rel_error,
-                                            'mismatches', p.mismatches) ORDER BY p.ordinal)
-        FROM report_parity p
-        LEFT JOIN jsonb_array_elements(CASE WHEN jsonb_typeof(d.document->'parity') = 'array'
-                                            THEN d.document->'parity' ELSE '[]'::jsonb END)
-                  WITH ORDINALITY AS e(v, ord) ON e.ord - 1 = p.ordinal
-        WHERE p.job_id = d.job_id), '[]'::jsonb))
-     ELSE '{}'::jsonb END)::text
+              '{}'::jsonb))::text
 FROM report_documents d WHERE d.job_id = $1::uuid
 
 -- name: list_findings

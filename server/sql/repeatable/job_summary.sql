@@ -1,6 +1,8 @@
 -- job_summary(job): one job's counts, verdict and gate as jsonb, read by the dashboard and report queries. Its one
 -- home: a repeatable file, applied after the versioned migrations whenever its text changes (server/sql/README.md).
 -- Migrations 0005, 0008, 0009, 0012 and 0013 each re-created it whole; they stay as history, this file wins.
+-- It reads typed columns only: the report's rows and the values written beside its document (migration 0016),
+-- never JSON paths into the document.
 CREATE OR REPLACE FUNCTION job_summary(j jobs) RETURNS jsonb LANGUAGE sql STABLE PARALLEL SAFE AS $$
   WITH f AS (
     SELECT count(*) AS total, count(*) FILTER (WHERE severity = 'error') AS errors,
@@ -26,12 +28,24 @@ CREATE OR REPLACE FUNCTION job_summary(j jobs) RETURNS jsonb LANGUAGE sql STABLE
   p AS (
     SELECT count(*) FILTER (WHERE verdict = 'match') AS match, count(*) FILTER (WHERE verdict <> 'match') AS bad
     FROM report_parity WHERE job_id = j.id),
-  d AS (SELECT document FROM report_documents WHERE job_id = j.id),
-  k AS (
-    SELECT sum(x.total_ns) / nullif(sum(x.cuda_baseline_ns), 0) AS ratio
-    FROM d, jsonb_to_recordset(CASE WHEN jsonb_typeof(d.document->'profile') = 'array' THEN d.document->'profile'
-                                    ELSE '[]'::jsonb END) AS x(total_ns float8, cuda_baseline_ns float8)
-    WHERE x.cuda_baseline_ns > 0),
+  d AS (
+    SELECT nullif(jsonb_strip_nulls(jsonb_build_object(
+             'files', translation_files, 'translated', translation_translated,
+             'unchanged', translation_unchanged, 'fallback', translation_fallback, 'copied', translation_copied,
+             'failed', translation_failed, 'converted', translation_converted,
+             'unconverted', translation_unconverted, 'unsupported', translation_unsupported,
+             'lines_changed', translation_lines_changed, 'cuda_files', translation_cuda_files,
+             'cuda_files_translated', translation_cuda_files_translated,
+             'cuda_files_unchanged', translation_cuda_files_unchanged)), '{}'::jsonb) AS totals,
+           effort_engineer_hours, effort_automatic_share,
+           CASE WHEN verdict_level IS NOT NULL THEN
+             jsonb_build_object('level', verdict_level, 'not_proved', to_jsonb(coalesce(verdict_not_proved, '{}')))
+             || CASE WHEN verdict_platform <> '' THEN jsonb_build_object('platform', verdict_platform)
+                     ELSE '{}'::jsonb END
+             || CASE WHEN verdict_why <> '' THEN jsonb_build_object('why', verdict_why) ELSE '{}'::jsonb END
+           END AS verdict,
+           profile_total_ns / nullif(profile_cuda_baseline_ns, 0) AS kernel_time_ratio
+    FROM report_documents WHERE job_id = j.id),
   g AS (
     SELECT CASE WHEN j.labels ? 'hipforge.gate' THEN 'repository' WHEN tg.conditions IS NOT NULL THEN 'team'
                 ELSE 'default' END AS source,
@@ -70,11 +84,11 @@ CREATE OR REPLACE FUNCTION job_summary(j jobs) RETURNS jsonb LANGUAGE sql STABLE
     'notes', f.notes, 'auto_fixed', f.auto_fixed, 'inactive', f.inactive,
     'builds_ok', b.ok, 'builds_failed', b.failed, 'tests_passed', t.passed, 'tests_failed', t.failed,
     'parity_match', p.match, 'parity_mismatch', p.bad,
-    'translation', (SELECT d.document->'translation'->'totals' FROM d),
-    'engineer_hours', (SELECT (d.document->'effort'->>'engineer_hours')::float8 FROM d),
-    'automatic_share', (SELECT (d.document->'effort'->>'automatic_share')::float8 FROM d),
-    'kernel_time_ratio', (SELECT ratio FROM k),
-    'verdict', (SELECT d.document->'verdict' FROM d),
+    'translation', (SELECT totals FROM d),
+    'engineer_hours', (SELECT effort_engineer_hours FROM d),
+    'automatic_share', (SELECT effort_automatic_share FROM d),
+    'kernel_time_ratio', (SELECT kernel_time_ratio FROM d),
+    'verdict', (SELECT verdict FROM d),
     'gate', jsonb_build_object(
       'status', CASE WHEN EXISTS (SELECT 1 FROM jsonb_array_elements(c.list) e
                                   WHERE (e->>'required')::boolean AND e->>'status' = 'failed') THEN 'failed'

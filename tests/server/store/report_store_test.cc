@@ -168,6 +168,48 @@ TEST_F(ReportStoreTest, MissingReportIsNotFound) {
   EXPECT_EQ(store_->StoreReport("7d9c1a8e-0000-4000-8000-000000000000", {}).code(), absl::StatusCode::kNotFound);
 }
 
+// job_summary reads typed columns written with the report (migration 0016); rows stored before it are filled from
+// their documents by the migration. Simulated here: the columns dropped and 0016 applied again on a schema with a
+// stored report; the summary is the same as when the store wrote the columns itself.
+TEST_F(ReportStoreTest, Migration0016FillsTheSummaryColumnsOfReportsStoredBeforeIt) {
+  const Job job = CreateTestJob("backfill", {"gfx942"});
+  report::Report validation = ReportOf(kValidateReport);
+  validation.profile = std::vector<report::KernelProfile>{
+      {.kernel = "saxpy", .calls = 1, .total_ns = 300, .cuda_baseline_ns = 200},
+      {.kernel = "reduce", .calls = 1, .total_ns = 100, .cuda_baseline_ns = 50},
+      {.kernel = "only_hip", .calls = 1, .total_ns = 1000}};
+  validation.verdict = report::Verdict{.level = report::VerdictLevel::kBuilds, .platform = "AMD gfx942",
+                                       .not_proved = {"tests: not run on a GPU"}};
+  ASSERT_TRUE(store_->StoreReport(job.id, ReportOf(kTranslateReport)).ok());
+  ASSERT_TRUE(store_->StoreReport(job.id, validation).ok());
+  const std::string summary_sql = "SELECT job_summary(j)::text FROM jobs j";
+  const json written = json::parse(QueryScalar(summary_sql));
+  ASSERT_TRUE(written.is_object() && written["translation"].is_object()) << written.dump();
+  EXPECT_EQ(written["translation"]["files"], 3);
+  EXPECT_EQ(written["translation"]["cuda_files"], 0) << "every total of the typed report";
+  EXPECT_DOUBLE_EQ(written["engineer_hours"].get<double>(), 3.5);
+  EXPECT_DOUBLE_EQ(written["kernel_time_ratio"].get<double>(), 400.0 / 250.0);
+  EXPECT_EQ(written["verdict"], json({{"level", "builds"}, {"platform", "AMD gfx942"},
+                                      {"not_proved", {"tests: not run on a GPU"}}}));
+
+  std::string drop;
+  for (const char* column : {"translation_files", "translation_translated", "translation_unchanged",
+                             "translation_fallback", "translation_copied", "translation_failed",
+                             "translation_converted", "translation_unconverted", "translation_unsupported",
+                             "translation_lines_changed", "translation_cuda_files", "translation_cuda_files_translated",
+                             "translation_cuda_files_unchanged", "effort_engineer_hours", "effort_automatic_share",
+                             "verdict_level", "verdict_platform", "verdict_why", "verdict_not_proved",
+                             "profile_total_ns", "profile_cuda_baseline_ns"}) {
+    drop += std::string(drop.empty() ? "" : ", ") + "DROP COLUMN " + column;
+  }
+  Execute("ALTER TABLE report_documents " + drop);
+  Execute("DELETE FROM schema_migrations WHERE version = 16");
+  absl::StatusOr<std::vector<int>> applied = ApplyMigrations(TestDatabaseUrl(), schema_);
+  ASSERT_TRUE(applied.ok()) << applied.status();
+  EXPECT_EQ(*applied, std::vector<int>{16});
+  EXPECT_EQ(json::parse(QueryScalar(summary_sql)), written);
+}
+
 TEST_F(ReportStoreTest, CompletionStoresReportInSameTransaction) {
   const Job job = CreateTestJob("complete-report");
   auto leased = store_->LeaseTask(LeaseRequest{"w", {TaskKind::kTranslate}, {}, std::chrono::seconds(30)});
