@@ -591,6 +591,12 @@ inline cudaError_t hipforge_w64_device_get_attribute(int* value, cudaDeviceAttr 
   if (result == cudaSuccess && attribute == cudaDevAttrWarpSize) *value = 64;
   return result;
 }
+// The attributes only the driver has (ggml's VMM check): the layer's driver overload of cudaDeviceGetAttribute.
+inline cudaError_t hipforge_w64_device_get_attribute(int* value, CUdevice_attribute attribute, int device) {
+  const cudaError_t result = cudaDeviceGetAttribute(value, attribute, device);
+  if (result == cudaSuccess && attribute == CU_DEVICE_ATTRIBUTE_WARP_SIZE) *value = 64;
+  return result;
+}
 #undef hipDeviceProp_t
 #define hipDeviceProp_t hipforge_w64_device_prop
 #undef hipGetDeviceProperties
