@@ -117,8 +117,11 @@ class SchemaAgreement {
       fields.erase(name);
       Field(property, *field, absl::StrCat(at, ".", name));
     }
-    // An object the schema leaves open (the gate's definition and conditions) takes any message.
-    if (!object.contains("properties")) return;
+    // Field for field both ways: a field the JSON may carry must be spelt out in the schema, not let through.
+    if (object.value("additionalProperties", json(true)) != json(false)) {
+      Problem(at, absl::StrCat("open in the schema (additionalProperties is not false), closed in ",
+                               message.full_name()));
+    }
     for (const auto& [name, field] : fields) {
       problems.push_back(absl::StrCat(at, ".", name, ": in ", message.full_name(), ", not in the schema"));
     }
@@ -156,8 +159,9 @@ class SchemaAgreement {
         if (!IsInteger(*value)) Problem(at, "a map of non-integers; the schema counts");
         return;
       }
-      if (field.type() != FieldDescriptor::TYPE_MESSAGE) Problem(at, "an object in the schema, not a message");
-      return;
+      if (field.type() != FieldDescriptor::TYPE_MESSAGE) return Problem(at, "an object in the schema, not a message");
+      return Problem(at, absl::StrCat("an object without properties in the schema, typed in the proto (",
+                                      field.message_type()->full_name(), "): spell its fields out"));
     }
     Element(property, field, at);
   }
@@ -235,6 +239,10 @@ TEST(ReportProtoTest, TheAgreementCheckFindsADifference) {
   schema["$defs"]["finding"]["properties"]["blame"] = {{"type", "string"}};
   schema["$defs"]["severity"]["enum"].push_back("fatal");
   schema["$defs"]["gpu"]["properties"].erase("note");
+  // Loosened back to what the gate was before it was typed: objects any message passed.
+  schema["$defs"]["gate"]["properties"]["definition"] = {{"type", "object"}};
+  schema["$defs"]["gate"]["properties"]["conditions"]["items"] = {{"type", "object"}};
+  schema["$defs"]["verdict"].erase("additionalProperties");
   SchemaAgreement agreement(schema);
   agreement.Object(schema, *v1::ReportDocument::descriptor(), "$");
   std::string problems;
@@ -242,6 +250,13 @@ TEST(ReportProtoTest, TheAgreementCheckFindsADifference) {
   EXPECT_TRUE(absl::StrContains(problems, "$.findings.blame: in the schema, not in hipforge.v1.Finding")) << problems;
   EXPECT_TRUE(absl::StrContains(problems, "$.findings.severity: enum values differ")) << problems;
   EXPECT_TRUE(absl::StrContains(problems, "$.gpu.note: in hipforge.v1.Gpu, not in the schema")) << problems;
+  EXPECT_TRUE(absl::StrContains(problems, "$.gate.definition: an object without properties in the schema, typed in "
+                                          "the proto (hipforge.v1.GateDefinition)"))
+      << problems;
+  EXPECT_TRUE(absl::StrContains(problems, "$.gate.conditions.name: in hipforge.v1.GateCondition, not in the schema"))
+      << problems;
+  EXPECT_TRUE(absl::StrContains(problems, "$.gate.conditions: open in the schema")) << problems;
+  EXPECT_TRUE(absl::StrContains(problems, "$.verdict: open in the schema")) << problems;
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 export type Count = number;
 export type Severity = 'error' | 'warning' | 'note';
+export type GateConditionName = 'builds' | 'tests' | 'parity' | 'findings' | 'warnings';
 
 /**
  * The report JSON written by common/report/report_json.cc (ToJson) and read by ReportFromJson. docs/report.md explains each section. Every section is optional: the translate role writes translation/findings/effort, the validate role builds/tests/parity/profile/gpu. tests/common/report_schema_test.py validates produced reports against this schema.
@@ -240,7 +241,41 @@ export interface Verdict {
  */
 export interface Gate {
   status: 'passed' | 'failed' | 'not_validated' | 'not_proved';
-  blocking: string[];
-  definition: {};
-  conditions: {}[];
+  /**
+   * The required conditions that failed (or, for builds, tests and parity, did not run).
+   */
+  blocking: GateConditionName[];
+  definition: GateDefinition;
+  /**
+   * All five conditions in the order builds, tests, parity, findings, warnings, as job_summary judges them.
+   */
+  conditions: GateCondition[];
+}
+/**
+ * What the gate requires and where that was set (docs/dashboard.md).
+ */
+export interface GateDefinition {
+  /**
+   * repository: its hipforge.yaml gate: (label hipforge.gate); team: migrate-server gate set; default: every condition.
+   */
+  source: 'default' | 'repository' | 'team';
+  requires: GateConditionName[];
+}
+/**
+ * One condition of the gate as job_summary judges it.
+ */
+export interface GateCondition {
+  name: GateConditionName;
+  /**
+   * The definition requires it: only then does it count for status and blocking.
+   */
+  required: boolean;
+  /**
+   * none: nothing of the kind ran.
+   */
+  status: 'passed' | 'failed' | 'none';
+  /**
+   * In words: "2 ok, 0 failed".
+   */
+  detail: string;
 }
