@@ -119,8 +119,8 @@ class SchemaAgreement {
     }
     // Field for field both ways: a field the JSON may carry must be spelt out in the schema, not let through.
     if (object.value("additionalProperties", json(true)) != json(false)) {
-      Problem(at, absl::StrCat("open in the schema (additionalProperties is not false), closed in ",
-                               message.full_name()));
+      Problem(at,
+              absl::StrCat("open in the schema (additionalProperties is not false), closed in ", message.full_name()));
     }
     for (const auto& [name, field] : fields) {
       problems.push_back(absl::StrCat(at, ".", name, ": in ", message.full_name(), ", not in the schema"));
@@ -250,8 +250,9 @@ TEST(ReportProtoTest, TheAgreementCheckFindsADifference) {
   EXPECT_TRUE(absl::StrContains(problems, "$.findings.blame: in the schema, not in hipforge.v1.Finding")) << problems;
   EXPECT_TRUE(absl::StrContains(problems, "$.findings.severity: enum values differ")) << problems;
   EXPECT_TRUE(absl::StrContains(problems, "$.gpu.note: in hipforge.v1.Gpu, not in the schema")) << problems;
-  EXPECT_TRUE(absl::StrContains(problems, "$.gate.definition: an object without properties in the schema, typed in "
-                                          "the proto (hipforge.v1.GateDefinition)"))
+  EXPECT_TRUE(absl::StrContains(problems,
+                                "$.gate.definition: an object without properties in the schema, typed in "
+                                "the proto (hipforge.v1.GateDefinition)"))
       << problems;
   EXPECT_TRUE(absl::StrContains(problems, "$.gate.conditions.name: in hipforge.v1.GateCondition, not in the schema"))
       << problems;

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { FINAL, download, get, short, stateName, watch } from './api';
 import { ChartView } from './charts';
 import { downloadsOf, gateSourceWords, libraryOf, progressLine, verdictOf } from './model';
-import type { DashboardBuild, Gate as GateAnswer, JobAnswer, KernelResource, Report } from './api-types';
+import type { DashboardBuild, JobAnswer, KernelResource, Report } from './api-types';
 import { Badge, Gate, Loading, link, num, useData } from './ui';
 
 function VerdictPanel({ job }: { job: JobAnswer }) {
@@ -43,14 +43,14 @@ function Downloads({ job }: { job: JobAnswer }) {
 }
 
 // Every condition is shown; those the gate's definition does not require are marked so (the gate ignores them).
-function GatePanel({ gate }: { gate: GateAnswer }) {
-  const definition = gate.definition ?? {};
+function GatePanel({ gate }: { gate: Report.Gate }) {
+  const { definition } = gate;
   return (
     <>
       <h3>Migration gate</h3>
-      <p data-testid="gate-definition" data-source={definition.source ?? 'default'}>
+      <p data-testid="gate-definition" data-source={definition.source}>
         <Gate gate={gate} /> · definition from <strong data-testid="gate-source">{gateSourceWords(definition.source)}</strong>:
-        {' '}requires {(definition.requires ?? []).join(', ') || 'nothing'}</p>
+        {' '}requires {definition.requires.join(', ') || 'nothing'}</p>
       <table data-testid="conditions"><thead><tr><th>condition</th><th>status</th><th>in the gate</th><th>detail</th></tr></thead>
         <tbody>{gate.conditions.map((c) =>
           <tr data-testid="condition" data-condition={c.name} data-required={String(c.required)} class={c.required ? '' : 'not-required'}>

@@ -1,6 +1,6 @@
 // The dashboard's pure view model: wire JSON (docs/dashboard.md) -> what a page shows. No DOM, no fetches, so the
 // browser test can check these rules directly (it bundles this file with esbuild).
-import type { DashboardFinding, JobAnswer, JobEvent, JobWithSummary, PatchHunk, RepositoryRow, TrendPoint } from './api-types';
+import type { DashboardFinding, JobAnswer, JobEvent, JobWithSummary, PatchHunk, Report, RepositoryRow, TrendPoint } from './api-types';
 
 const FINAL_STATES = new Set(['JOB_STATE_SUCCEEDED', 'JOB_STATE_FAILED', 'JOB_STATE_CANCELLED']);
 const stateWord = (s: string | undefined) => (s ?? '').replace('JOB_STATE_', '').toLowerCase();
@@ -36,7 +36,7 @@ export function verdictOf(job: Pick<JobWithSummary, 'state' | 'error' | 'summary
 // ---- gate definition ----------------------------------------------------------------------------------------
 
 // Where a gate's definition came from (docs/dashboard.md, "definition.source"), in words a lead can act on.
-export function gateSourceWords(source: string | undefined): string {
+export function gateSourceWords(source: Report.GateDefinition['source']): string {
   if (source === 'repository') return "the repository's hipforge.yaml (gate:)";
   if (source === 'team') return "the team's definition (migrate-server gate set)";
   return 'the default (every condition)';

@@ -1,7 +1,7 @@
 // Pieces every page uses: the hash route, data loading, links and badges.
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, refuseToken, stateName, tokenProblem } from './api';
-import type { Gate as GateAnswer, JobWithSummary } from './api-types';
+import type { JobWithSummary, Report } from './api-types';
 import { verdictOf } from './model';
 
 export interface Route { path: string[]; query: URLSearchParams }
@@ -53,7 +53,7 @@ export const Loading = ({ error }: { error?: string }) =>
 export const num = (v: number | null | undefined, digits = 0) => v === null || v === undefined ? '—' : v.toFixed(digits);
 
 // `gate` is missing for a repository without a finished job.
-export function Gate({ gate }: { gate: GateAnswer | undefined }) {
+export function Gate({ gate }: { gate: Report.Gate | undefined }) {
   if (!gate) return <span class="muted">no finished job</span>;
   return <span data-testid="gate"><Badge value={gate.status} testid="gate-status" />{' '}
     {gate.blocking.length > 0 && <span data-testid="gate-blocking">blocked by {gate.blocking.join(', ')}</span>}</span>;
