@@ -41,6 +41,22 @@ class WorkerServiceTest : public ServerTest {
     return report;
   }
 
+  // A completion stream with only its header written (the task's lease, ok, `report`): what a worker has sent when
+  // it dies before its artifacts, or what the server refuses before reading them.
+  std::unique_ptr<grpc::ClientWriter<v1::CompleteRequest>> WriteHeader(grpc::ClientContext& context,
+                                                                      v1::CompleteResponse& response,
+                                                                      const v1::Task& task,
+                                                                      const v1::ReportDocument& report) {
+    auto writer = workers_->Complete(&context, &response);
+    v1::CompleteRequest message;
+    v1::CompleteHeader* header = message.mutable_header();
+    *header->mutable_lease() = task.lease();
+    header->mutable_result()->set_ok(true);
+    *header->mutable_report() = report;
+    EXPECT_TRUE(writer->Write(message));
+    return writer;
+  }
+
   // Waits, without heartbeats, until the server has rescued the task's expired lease. Checking is a
   // heartbeat, which extends a lease still held, so each check is preceded by a full lease period.
   void WaitForLeaseLoss(const v1::Task& task) {
@@ -163,13 +179,9 @@ TEST_F(WorkerServiceTest, AReportOfTheWrongShapeIsRefusedAndNothingChanges) {
   ASSERT_TRUE(task.has_value());
   grpc::ClientContext context;
   v1::CompleteResponse response;
-  auto writer = workers_->Complete(&context, &response);
-  v1::CompleteRequest message;
-  v1::CompleteHeader* header = message.mutable_header();
-  *header->mutable_lease() = task->lease();
-  header->mutable_result()->set_ok(true);
-  header->mutable_report()->mutable_findings()->add_items()->set_severity(static_cast<v1::Severity>(99));
-  ASSERT_TRUE(writer->Write(message));
+  v1::ReportDocument wrong;
+  wrong.mutable_findings()->add_items()->set_severity(static_cast<v1::Severity>(99));
+  auto writer = WriteHeader(context, response, *task, wrong);
   writer->WritesDone();
   const grpc::Status status = writer->Finish();
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
@@ -189,14 +201,8 @@ TEST_F(WorkerServiceTest, ACompletionStreamTheWorkerAbandonsIsNotApplied) {
     // A worker killed after sending the header: its artifacts never come.
     grpc::ClientContext context;
     v1::CompleteResponse response;
-    auto writer = workers_->Complete(&context, &response);
-    v1::CompleteRequest message;
-    v1::CompleteHeader* header = message.mutable_header();
-    *header->mutable_lease() = task->lease();
-    header->mutable_lease()->set_worker_id("w1");
-    header->mutable_result()->set_ok(true);
-    *header->mutable_report() = hipforge::report::ToProto(hipforge::report::testing::ReportOf(TranslationReport(job.id(), 9)));
-    ASSERT_TRUE(writer->Write(message));
+    auto writer = WriteHeader(context, response, *task,
+                              hipforge::report::ToProto(hipforge::report::testing::ReportOf(TranslationReport(job.id(), 9))));
     std::this_thread::sleep_for(200ms);  // the server has read the header and waits for the artifacts
     context.TryCancel();
     EXPECT_FALSE(writer->Finish().ok());
