@@ -19,6 +19,31 @@ bool IsOcpFp8Name(std::string_view word) {
   return kNames.count(word) > 0;
 }
 
+// What in `file` is not CUDA's fp8 though it bears its name: a type the file defines itself (`struct
+// __nv_fp8_e4m3 {...}`: ggml's SYCL backend emulates CUDA's) and the lines that alias one (`typedef __hip_fp8_e4m3
+// __nv_fp8_e4m3;`, `using __nv_fp8x2_e4m3 = ...;`): naming a type is no conversion.
+struct OwnNames {
+  std::set<std::string_view, std::less<>> types;
+  std::set<uint32_t> alias_lines;
+};
+
+OwnNames FindOwnNames(const TextFile& file) {
+  OwnNames own;
+  const auto& tokens = file.tokens();
+  for (size_t i = 0; i + 1 < tokens.size(); ++i) {
+    if (tokens[i].kind != TokenKind::kIdentifier || tokens[i].in_directive) continue;
+    const std::string_view word = tokens[i].text;
+    if ((word == "struct" || word == "class") && IsOcpFp8Name(tokens[i + 1].text)) {
+      own.types.insert(tokens[i + 1].text);
+    } else if (word == "typedef" ||
+               (word == "using" && IsOcpFp8Name(tokens[i + 1].text) && i + 2 < tokens.size() &&
+                tokens[i + 2].text == "=")) {
+      own.alias_lines.insert(file.LineColumn(tokens[i].offset).first);
+    }
+  }
+  return own;
+}
+
 }  // namespace
 
 Mi300OcpFp8Rule::Mi300OcpFp8Rule(FindingSink& sink, std::span<const std::string> target_architectures)
@@ -33,13 +58,15 @@ const RuleInfo& Mi300OcpFp8Rule::info() const {
 void Mi300OcpFp8Rule::CheckTokens(const TextFile& file) {
   if (mi300_target_.empty()) return;
   const auto& tokens = file.tokens();
+  const OwnNames own = FindOwnNames(file);
   std::set<uint32_t> lines;
   for (size_t i = 0; i < tokens.size(); ++i) {
     const Token& token = tokens[i];
     if (token.kind != TokenKind::kIdentifier || (token.in_directive && token.directive != "define")) continue;
     if (i > 0 && (tokens[i - 1].text == "." || tokens[i - 1].text == "->")) continue;
-    if (!IsOcpFp8Name(token.text)) continue;
-    if (!lines.insert(file.LineColumn(token.offset).first).second) continue;
+    if (!IsOcpFp8Name(token.text) || own.types.count(token.text)) continue;
+    const uint32_t line = file.LineColumn(token.offset).first;
+    if (own.alias_lines.count(line) || !lines.insert(line).second) continue;
     Report(file, token.offset,
            "`" + std::string(token.text) + "` is OCP fp8; on " + mi300_target_ +
                " (MI300) HIP converts OCP fp8 on the host only (its device fp8 is FNUZ, with another range: e4m3 "
