@@ -345,8 +345,8 @@ TEST(AnalyzerTest, AMacroDefinitionReachedFromSeveralExpansionsKeepsTheSmallestM
 }
 
 // A kernel template's static LDS is the sum of its instantiation's __shared__ variables, each once: the matchers
-// visit an instantiation twice (through its template, and as Sema hands it over), which reported twice the size
-// (ggml's flash_attn_tile: "66560 bytes" for a configuration of 33280).
+// visited an instantiation twice (through its template, and as Sema hands it over), which reported twice the size
+// (ggml's flash_attn_tile: "66560 bytes" for a configuration of 33280). The parse now visits it once.
 TEST(AnalyzerTest, AKernelInstantiationsSharedMemoryIsCountedOnce) {
   auto reported = [](int n) {
     const auto dir = ScratchDir("hb205-instantiation-" + std::to_string(n));

@@ -3,7 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
 #include <random>
+
+#include "clang/AST/Decl.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
 
 #include "worker/translate/analyze/analyzer.h"
 #include "worker/translate/analyze/ast_runner.h"
@@ -218,6 +223,52 @@ TEST_F(SharedParseTest, AnUnchangedRerunWithTheCacheParsesNothing) {
   const Run after_translator_only = Shared(other, {"kernel.cu"});
   EXPECT_EQ(after_translator_only.parses, 1u);
   EXPECT_EQ(FindingKeys(after_translator_only.analysis), FindingKeys(cold.analysis));
+}
+
+// Counts the matches of each function instantiation and of the return statements in instantiated bodies.
+class InstantiationVisits : public ParseConsumer, public clang::ast_matchers::MatchFinder::MatchCallback {
+ public:
+  void RegisterMatchers(clang::ast_matchers::MatchFinder& finder) override {
+    using namespace clang::ast_matchers;
+    finder.addMatcher(functionDecl(isTemplateInstantiation(), isDefinition()).bind("function"), this);
+    finder.addMatcher(returnStmt(hasAncestor(functionDecl(isTemplateInstantiation()))).bind("return"), this);
+  }
+  void run(const clang::ast_matchers::MatchFinder::MatchResult& result) override {
+    if (const auto* function = result.Nodes.getNodeAs<clang::FunctionDecl>("function")) {
+      std::string name;
+      llvm::raw_string_ostream out(name);
+      function->getNameForDiagnostic(out, function->getASTContext().getPrintingPolicy(), true);
+      ++functions[out.str()];
+    }
+    if (result.Nodes.getNodeAs<clang::ReturnStmt>("return")) ++returns;
+  }
+  std::map<std::string, int> functions;
+  int returns = 0;
+};
+
+// Sema hands each function it instantiates to the parse's consumer, and the matchers reach the same function
+// through its template: the parse visits it once (a kernel template's shared memory was counted twice, 9cb7070).
+TEST_F(SharedParseTest, EachTemplateInstantiationIsMatchedOnce) {
+  Write("unit.cpp",
+        "template <int N> int twice() { return N * 2; }\n"
+        "template <typename T> struct Box { int size() const { return sizeof(T); } };\n"
+        "namespace ns { template <typename T> T same(T v) { return v; } }\n"
+        "template int twice<7>();\n"
+        "int use() { Box<char> box; return twice<3>() + box.size() + ns::same(1); }\n");
+  for (const bool instantiations_only : {false, true}) {
+    UnitParseRequest request;
+    request.root = root_;
+    request.file = root_ / "unit.cpp";
+    request.args = {"-xc++", "-std=c++17"};
+    request.instantiations_only = instantiations_only;
+    InstantiationVisits visits;
+    const UnitParseResult parsed = ParseUnit(request, {&visits});
+    ASSERT_TRUE(parsed.parsed) << parsed.first_error;
+    const std::map<std::string, int> once = {
+        {"Box<char>::size", 1}, {"ns::same<int>", 1}, {"twice<3>", 1}, {"twice<7>", 1}};
+    EXPECT_EQ(visits.functions, once) << "instantiations_only " << instantiations_only;
+    EXPECT_EQ(visits.returns, 4) << "instantiations_only " << instantiations_only;
+  }
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <atomic>
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -89,6 +90,41 @@ class LibraryInstantiationFilter : public clang::ExternalSemaSource {
   llvm::DenseSet<const clang::Decl*> dropped_;
 };
 
+// The function template instantiations a matcher traversal of some declarations reaches through their templates:
+// MatchFinder's visitor, like this one, visits each template's instantiations where it visits the template. Bodies
+// are not walked (an instantiation reached only from a body, e.g. a generic lambda's, is not listed).
+class InstantiationsOfTemplates : public clang::RecursiveASTVisitor<InstantiationsOfTemplates> {
+ public:
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitImplicitCode() const { return true; }
+  bool TraverseStmt(clang::Stmt*, DataRecursionQueue* = nullptr) { return true; }
+  bool VisitFunctionDecl(clang::FunctionDecl* function) {
+    if (function->isTemplateInstantiation()) reached.insert(function);
+    return true;
+  }
+  llvm::DenseSet<const clang::Decl*> reached;
+};
+
+// `scope` without the instantiations Sema handed over as top-level declarations that the rest of the scope reaches
+// through their templates (so the matchers and the parent map visit each once), and with each declaration once.
+std::vector<clang::Decl*> VisitedOnce(const std::vector<clang::Decl*>& scope) {
+  auto handed_over = [](const clang::Decl* decl) {
+    const auto* function = llvm::dyn_cast<clang::FunctionDecl>(decl);
+    return function && function->isTemplateInstantiation();
+  };
+  InstantiationsOfTemplates templates;
+  for (clang::Decl* decl : scope) {
+    if (!handed_over(decl)) templates.TraverseDecl(decl);
+  }
+  llvm::DenseSet<const clang::Decl*> kept;
+  std::vector<clang::Decl*> once;
+  for (clang::Decl* decl : scope) {
+    if (handed_over(decl) && templates.reached.contains(decl)) continue;
+    if (kept.insert(decl).second) once.push_back(decl);
+  }
+  return once;
+}
+
 // Runs the shared matchers over the project's own top-level declarations only. Declarations from the prelude
 // PCH and from toolkit/library headers are never visited, so the PCH stays lazily loaded and big headers
 // (CUB, Thrust) cost only their parse.
@@ -143,7 +179,7 @@ class ProjectScopeConsumer : public clang::SemaConsumer {
       }
       if (project_.Contains(context.getSourceManager(), decl->getLocation())) scope.push_back(decl);
     }
-    context.setTraversalScope(scope);
+    context.setTraversalScope(VisitedOnce(scope));
     finder_.matchAST(context);
   }
 

@@ -52,7 +52,6 @@ void SharedMemorySizeRule::Check(const MatchFinder::MatchResult& result) {
   if (const auto* shared = result.Nodes.getNodeAs<clang::VarDecl>("shared")) {
     const clang::QualType type = shared->getType();
     if (type->isDependentType() || type->isIncompleteType() || !type->isConstantSizeType()) return;
-    if (!counted_.insert(shared).second) return;
     const long long bytes = context.getTypeSizeInChars(type).getQuantity();
     if (const auto* function = llvm::dyn_cast<clang::FunctionDecl>(shared->getDeclContext())) {
       FunctionUsage& usage = usage_[function];

@@ -24,9 +24,6 @@ class SharedMemorySizeRule final : public Rule {
   };
   std::map<const clang::FunctionDecl*, FunctionUsage> usage_;
   std::vector<const clang::FunctionDecl*> kernels_;
-  // Each __shared__ variable counted once: the matchers visit a template instantiation twice (through its
-  // template, and as Sema hands it to the parse's consumer), which counted a kernel's static LDS twice.
-  std::set<const clang::VarDecl*> counted_;
   const clang::SourceManager* source_manager_ = nullptr;
 };
 
