@@ -312,5 +312,29 @@ TEST(MappingTablesTest, WarpIntrinsicsAgreeWithTheDeviceTable) {
   EXPECT_EQ(FindWarpIntrinsic("__shfl"), nullptr);
 }
 
+// What the analyzer's warp-width rules ask the table (HB101 lane primitives, HB103 lane masks, HB104 shuffles): the
+// sets they spelled out by hand before.
+TEST(MappingTablesTest, WarpIntrinsicsSayWhatTheyDo) {
+  std::set<std::string> shuffles, masks;
+  for (const WarpIntrinsic& intrinsic : WarpIntrinsics()) {
+    for (std::string_view spelling : {intrinsic.name, intrinsic.maskless}) {
+      if (spelling.empty()) continue;
+      EXPECT_EQ(FindWarpIntrinsicSpelling(spelling), &intrinsic) << spelling;
+      if (IsShuffle(intrinsic.op)) shuffles.insert(std::string(spelling));
+      if (ReturnsLaneMask(intrinsic.op)) masks.insert(std::string(spelling));
+    }
+    EXPECT_EQ(IsShuffle(intrinsic.op), !intrinsic.group_member.empty()) << intrinsic.name;
+  }
+  EXPECT_EQ(shuffles, (std::set<std::string>{"__shfl", "__shfl_down", "__shfl_down_sync", "__shfl_sync", "__shfl_up",
+                                             "__shfl_up_sync", "__shfl_xor", "__shfl_xor_sync"}));
+  EXPECT_EQ(masks, (std::set<std::string>{"__activemask", "__ballot", "__ballot_sync", "__match_all_sync",
+                                          "__match_any_sync"}));
+  EXPECT_EQ(FindWarpIntrinsicSpelling("__shfl_down")->op, WarpOp::kShuffleDown);
+  EXPECT_EQ(FindWarpIntrinsicSpelling("__shfl_xor_sync")->group_member, "shfl_xor");
+  EXPECT_EQ(FindWarpIntrinsicSpelling("__syncwarp")->op, WarpOp::kSyncWarp);
+  EXPECT_EQ(FindWarpIntrinsicSpelling("__shfl_custom"), nullptr);
+  EXPECT_EQ(FindWarpIntrinsicSpelling(""), nullptr);
+}
+
 }  // namespace
 }  // namespace hipforge::translate

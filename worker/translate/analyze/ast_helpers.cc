@@ -6,6 +6,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "worker/translate/tables/warp_intrinsics.h"
 
 #include <algorithm>
 #include <set>
@@ -224,8 +225,8 @@ const clang::ValueDecl* NamedStorage(const clang::Expr* expr) {
 }
 
 bool IsBallotName(llvm::StringRef name) {
-  return name == "__ballot_sync" || name == "__ballot" || name == "__activemask" || name == "__match_any_sync" ||
-         name == "__match_all_sync";
+  const WarpIntrinsic* intrinsic = FindWarpIntrinsicSpelling(std::string_view(name.data(), name.size()));
+  return intrinsic && ReturnsLaneMask(intrinsic->op);
 }
 
 namespace {

@@ -55,7 +55,7 @@ std::optional<unsigned> TokenEndOffset(const clang::SourceManager& sm, const cla
                                        clang::SourceLocation location);
 
 // __ballot_sync, __ballot, __activemask, __match_any_sync, __match_all_sync: the calls whose result is a lane mask
-// (64-bit in HIP).
+// (64-bit in HIP); the warp-intrinsic table's ReturnsLaneMask (worker/translate/tables/warp_intrinsics.h).
 bool IsBallotName(llvm::StringRef name);
 
 // The locals each function assigns a lane mask apart from their declaration (`int mask; ... mask = votes;`), found

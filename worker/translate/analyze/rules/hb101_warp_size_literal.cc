@@ -7,6 +7,7 @@
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "worker/translate/analyze/ast_helpers.h"
 #include "worker/translate/analyze/rule_ids.h"
+#include "worker/translate/tables/warp_intrinsics.h"
 
 namespace hipforge::translate::analyze {
 
@@ -17,6 +18,15 @@ namespace {
 using namespace clang::ast_matchers;
 
 std::string Lower(llvm::StringRef text) { return text.lower(); }
+
+// A warp primitive whose calls make `threadIdx.x % 32` lane arithmetic in a file (the token version): a shuffle,
+// a ballot, __activemask or __syncwarp, in CUDA's or the maskless spelling (worker/translate/tables/warp_intrinsics.h).
+bool IsLanePrimitive(std::string_view name) {
+  const WarpIntrinsic* intrinsic = FindWarpIntrinsicSpelling(name);
+  if (!intrinsic) return false;
+  const WarpOp op = intrinsic->op;
+  return IsShuffle(op) || op == WarpOp::kBallot || op == WarpOp::kActiveMask || op == WarpOp::kSyncWarp;
+}
 
 bool IsWarpName(llvm::StringRef name) {
   const std::string lower = Lower(name);
@@ -278,9 +288,7 @@ void WarpSizeLiteralRule::CheckTokens(const TextFile& file) {
   const auto& tokens = file.tokens();
   bool warp_primitives = false;
   for (const Token& token : tokens) {
-    if (token.kind == TokenKind::kIdentifier &&
-        (token.text.rfind("__shfl", 0) == 0 || token.text.rfind("__ballot", 0) == 0 || token.text == "__syncwarp" ||
-         token.text == "__activemask")) {
+    if (token.kind == TokenKind::kIdentifier && IsLanePrimitive(token.text)) {
       warp_primitives = true;
       break;
     }

@@ -5,6 +5,7 @@
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "worker/translate/analyze/ast_helpers.h"
 #include "worker/translate/analyze/rule_ids.h"
+#include "worker/translate/tables/warp_intrinsics.h"
 
 namespace hipforge::translate::analyze {
 namespace {
@@ -61,6 +62,25 @@ std::vector<EditSpec> WidenDeclaration(const clang::VarDecl& var, const clang::S
   return edits;
 }
 
+// Every spelling (CUDA's, maskless) of the warp intrinsics that return a lane mask: ballot, match, activemask
+// (worker/translate/tables/warp_intrinsics.h).
+std::vector<llvm::StringRef> LaneMaskFunctionNames() {
+  std::vector<llvm::StringRef> names;
+  for (const WarpIntrinsic& intrinsic : WarpIntrinsics()) {
+    if (!ReturnsLaneMask(intrinsic.op)) continue;
+    names.emplace_back(intrinsic.name.data(), intrinsic.name.size());
+    if (!intrinsic.maskless.empty()) names.emplace_back(intrinsic.maskless.data(), intrinsic.maskless.size());
+  }
+  return names;
+}
+
+// The token version knows a ballot or __activemask written out as the argument (match results are the AST
+// version's only).
+bool IsBallotOrActiveMask(std::string_view name) {
+  const WarpIntrinsic* intrinsic = FindWarpIntrinsicSpelling(name);
+  return intrinsic && (intrinsic->op == WarpOp::kBallot || intrinsic->op == WarpOp::kActiveMask);
+}
+
 constexpr const char* kMessage32 =
     "ballot/activemask result kept in 32 bits: HIP's lane masks are 64-bit and wave64 (MI250/MI300) sets the upper "
     "32 bits";
@@ -74,11 +94,10 @@ const RuleInfo& BallotWidthRule::info() const {
 }
 
 void BallotWidthRule::RegisterMatchers(MatchFinder& finder) {
-  finder.addMatcher(
-      varDecl(hasInitializer(ignoringParenImpCasts(callExpr(callee(functionDecl(
-                  hasAnyName("__ballot_sync", "__ballot", "__activemask", "__match_any_sync", "__match_all_sync")))))))
-          .bind("var"),
-      this);
+  finder.addMatcher(varDecl(hasInitializer(ignoringParenImpCasts(
+                                callExpr(callee(functionDecl(hasAnyName(LaneMaskFunctionNames())))))))
+                        .bind("var"),
+                    this);
   finder.addMatcher(binaryOperator(hasOperatorName("=")).bind("assign"), this);
   finder.addMatcher(
       callExpr(callee(functionDecl(hasAnyName("__popc", "__ffs", "__clz", "__brev"))), argumentCountIs(1)).bind("count"),
@@ -203,7 +222,7 @@ void BallotWidthRule::CheckTokens(const TextFile& file) {
     if (name != "__popc" && name != "__ffs" && name != "__clz" && name != "__brev") continue;
     if (tokens[i + 1].text != "(" || !file.InFallbackRange(tokens[i].offset)) continue;
     const std::string_view argument = tokens[i + 2].text;
-    if (argument != "__ballot_sync" && argument != "__ballot" && argument != "__activemask") continue;
+    if (!IsBallotOrActiveMask(argument)) continue;
     std::vector<EditSpec> edits;
     if (name == "__popc" || name == "__ffs") {
       edits.push_back({tokens[i].offset, static_cast<uint32_t>(name.size()), std::string(name) + "ll"});

@@ -4,6 +4,7 @@
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "worker/translate/analyze/ast_helpers.h"
 #include "worker/translate/analyze/rule_ids.h"
+#include "worker/translate/tables/warp_intrinsics.h"
 
 namespace hipforge::translate::analyze {
 
@@ -13,9 +14,35 @@ namespace {
 
 using namespace clang::ast_matchers;
 
-bool IsShuffleName(llvm::StringRef name) {
-  return name.startswith("__shfl") || name == "shfl" || name == "shfl_down" || name == "shfl_xor" ||
-         name == "shfl_up";
+// The shuffles are the warp-intrinsic table's (worker/translate/tables/warp_intrinsics.h): CUDA's name, the maskless
+// spelling, or the cooperative-groups tile member (`tile.shfl_down`).
+bool IsShuffleName(llvm::StringRef callee) {
+  const std::string_view name(callee.data(), callee.size());
+  if (name.empty()) return false;
+  for (const WarpIntrinsic& intrinsic : WarpIntrinsics()) {
+    if (IsShuffle(intrinsic.op) &&
+        (name == intrinsic.name || name == intrinsic.maskless || name == intrinsic.group_member)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// A shuffle intrinsic in CUDA's or the maskless spelling (not a tile member); nullptr otherwise.
+const WarpIntrinsic* ShuffleIntrinsic(std::string_view name) {
+  const WarpIntrinsic* intrinsic = FindWarpIntrinsicSpelling(name);
+  return intrinsic && IsShuffle(intrinsic->op) ? intrinsic : nullptr;
+}
+
+// Both spellings of every shuffle intrinsic, qualified as declared (at global scope), for a name matcher.
+std::vector<std::string> ShuffleFunctionNames() {
+  std::vector<std::string> names;
+  for (const WarpIntrinsic& intrinsic : WarpIntrinsics()) {
+    if (!IsShuffle(intrinsic.op)) continue;
+    names.push_back("::" + std::string(intrinsic.name));
+    if (!intrinsic.maskless.empty()) names.push_back("::" + std::string(intrinsic.maskless));
+  }
+  return names;
 }
 
 // True when the loop body shuffles with the loop variable.
@@ -93,7 +120,11 @@ const RuleInfo& ShuffleOffsetsRule::info() const {
 
 void ShuffleOffsetsRule::RegisterMatchers(MatchFinder& finder) {
   finder.addMatcher(forStmt().bind("loop"), this);
-  finder.addMatcher(callExpr(callee(functionDecl(matchesName("^::__shfl")))).bind("call"), this);
+  static const std::vector<std::string> kShuffles = ShuffleFunctionNames();
+  finder.addMatcher(
+      callExpr(callee(functionDecl(hasAnyName(std::vector<llvm::StringRef>(kShuffles.begin(), kShuffles.end())))))
+          .bind("call"),
+      this);
 }
 
 void ShuffleOffsetsRule::Check(const MatchFinder::MatchResult& result) {
@@ -170,7 +201,8 @@ void ShuffleOffsetsRule::CheckLoop(const clang::ForStmt& loop, clang::ASTContext
 void ShuffleOffsetsRule::CheckCall(const clang::CallExpr& call, clang::ASTContext& context) {
   const clang::SourceManager& sm = context.getSourceManager();
   const std::string name = CalleeName(&call);
-  const bool masked = llvm::StringRef(name).endswith("_sync");
+  const WarpIntrinsic* shuffle = ShuffleIntrinsic(name);
+  const bool masked = shuffle && name == shuffle->name;  // CUDA's spelling, with the lane mask first
   const unsigned value_index = masked ? 1 : 0;
   const unsigned offset_index = value_index + 1;
   const unsigned width_index = value_index + 2;
@@ -193,7 +225,7 @@ void ShuffleOffsetsRule::CheckCall(const clang::CallExpr& call, clang::ASTContex
     }
   }
   // Unrolled trees start with offset 16 (down/xor) in a function that shuffles by constants.
-  if ((llvm::StringRef(name).startswith("__shfl_down") || llvm::StringRef(name).startswith("__shfl_xor")) &&
+  if (shuffle && (shuffle->op == WarpOp::kShuffleDown || shuffle->op == WarpOp::kShuffleXor) &&
       call.getNumArgs() > offset_index) {
     const clang::Expr* offset = call.getArg(offset_index);
     const clang::Expr* stripped = StripCasts(offset);
@@ -210,7 +242,7 @@ void ShuffleOffsetsRule::CheckTokens(const TextFile& file) {
   if (file.fallback_ranges.empty()) return;
   const auto& tokens = file.tokens();
   bool shuffles = false;
-  for (const Token& token : tokens) shuffles |= token.text.rfind("__shfl", 0) == 0;
+  for (const Token& token : tokens) shuffles |= ShuffleIntrinsic(token.text) != nullptr;
   if (!shuffles) return;
   for (size_t i = 0; i + 8 < tokens.size(); ++i) {
     if (tokens[i].text != "for" || tokens[i + 1].text != "(" || !file.InFallbackRange(tokens[i].offset)) continue;
