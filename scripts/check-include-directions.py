@@ -5,6 +5,8 @@ Every project header or source file belongs to a room (a source folder); rooms s
 may include a header of its own room or of a room on a LOWER floor. Two rooms on one floor know nothing of each
 other. The few known side doors are listed in EXCEPTIONS with why; a new one fails the check (add it here only with
 a reason, or better, move the shared part below both rooms).
+Inside the folders listed in ACYCLIC the files are layered too: no include closes a cycle between components (a
+header with its source), so a vocabulary header sits below what uses it instead of beside the code at the top.
 usage: check-include-directions.py [SOURCE_ROOT]    exit 0 clean, 1 violations (each printed), 2 usage
 """
 import os, re, sys
@@ -34,6 +36,9 @@ EXCEPTIONS = {
     ("server/server_app.cc", "worker/validate/manifest.h"):
         "the in-process validate worker's toolchain manifest is read at assembly",
 }
+
+# Folders (with their subfolders) whose components include each other without a cycle.
+ACYCLIC = ("worker/translate/repo",)
 
 
 def room_of(path):
@@ -68,12 +73,49 @@ def violations(source_root):
     return found
 
 
+def cycles_inside(source_root, folder):
+    """Each include inside `folder` whose header's component reaches the including component again."""
+    includes = []  # (including file, line, header)
+    for where, _, files in os.walk(os.path.join(source_root, folder)):
+        for name in sorted(files):
+            if name.endswith((".cc", ".h")):
+                path = os.path.relpath(os.path.join(where, name), source_root)
+                text = open(os.path.join(source_root, path), errors="replace").read()
+                for match in re.finditer(r'^\s*#\s*include\s+"([^"]+)"', text, re.M):
+                    includes.append((path, text.count("\n", 0, match.start()) + 1, match.group(1)))
+    component = lambda path: os.path.splitext(path)[0]
+    components = {component(path) for path, _, _ in includes} | {component(h) for _, _, h in includes}
+    arrows = {}
+    for path, _, header in includes:
+        if header.startswith(folder + "/") and component(header) != component(path):
+            arrows.setdefault(component(path), set()).add(component(header))
+
+    def reaches(start, goal):
+        seen, todo = set(), [start]
+        while todo:
+            for after in arrows.get(todo.pop(), ()):
+                if after == goal:
+                    return True
+                if after not in seen:
+                    seen.add(after)
+                    todo.append(after)
+        return False
+
+    return ["%s:%d: includes %s, which includes %s back (a cycle inside %s/)"
+            % (path, line, header, component(path), folder)
+            for path, line, header in includes
+            if header.startswith(folder + "/") and component(header) != component(path)
+            and component(header) in components and reaches(component(header), component(path))]
+
+
 def main():
     if len(sys.argv) > 2:
         print(__doc__, file=sys.stderr)
         return 2
     root = sys.argv[1] if len(sys.argv) == 2 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
     found = violations(root)
+    for folder in ACYCLIC:
+        found += cycles_inside(root, folder)
     for line in found:
         print(line)
     stale = [pair for pair in EXCEPTIONS
@@ -82,7 +124,8 @@ def main():
     for including, header in stale:
         print("stale exception (remove it): %s -> %s" % (including, header))
     if found or stale:
-        print("%d include(s) against the floors, %d stale exception(s); see scripts/check-include-directions.py"
+        print("%d include(s) against the floors or in a cycle, %d stale exception(s); see "
+              "scripts/check-include-directions.py"
               % (len(found), len(stale)))
         return 1
     return 0

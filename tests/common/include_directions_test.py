@@ -38,4 +38,24 @@ with tempfile.TemporaryDirectory() as root:
     assert "worker/translate/repo/build_commands.cc:1: includes worker/validate/tree_builder.h" in out, out
     assert "stale exception (remove it): server/server_app.cc -> worker/validate/manifest.h" in out, out
     assert out.count("includes ") == 3, out
+
+with tempfile.TemporaryDirectory() as root:  # inside worker/translate/repo: components in a cycle
+    write(root, "server/server_app.cc", '#include "worker/worker.h"\n'
+                                        '#include "worker/validate/manifest.h"\n')        # listed exceptions
+    write(root, "worker/translate/repo/types.h", "#pragma once\n")
+    write(root, "worker/translate/repo/pass.h", '#include "worker/translate/repo/types.h"\n')
+    write(root, "worker/translate/repo/stages/stage.h", '#include "worker/translate/repo/types.h"\n')
+    write(root, "worker/translate/repo/pass.cc", '#include "worker/translate/repo/pass.h"\n'
+                                                 '#include "worker/translate/repo/stages/stage.h"\n')
+    code, out = run(root)
+    assert code == 0, out  # a vocabulary header below both: no cycle
+    write(root, "worker/translate/repo/stages/stage.cc", '#include "worker/translate/repo/stages/stage.h"\n'
+                                                         '#include "worker/translate/repo/pass.h"\n')
+    code, out = run(root)
+    assert code == 1, out
+    assert ("worker/translate/repo/pass.cc:2: includes worker/translate/repo/stages/stage.h, which includes "
+            "worker/translate/repo/pass back") in out, out
+    assert ("worker/translate/repo/stages/stage.cc:2: includes worker/translate/repo/pass.h, which includes "
+            "worker/translate/repo/stages/stage back") in out, out
+    assert out.count("a cycle inside") == 2, out
 print("ok")

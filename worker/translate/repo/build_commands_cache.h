@@ -13,7 +13,7 @@
 
 #include "common/disk_cache.h"
 #include "worker/translate/repo/build_commands.h"
-#include "worker/translate/repo/repository_migration.h"
+#include "worker/translate/repo/migration_types.h"
 
 namespace hipforge::translate {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "worker/translate/repo/repository_migration.h"
+#include "worker/translate/repo/migration_types.h"
 #include "worker/translate/translation_types.h"
 
 namespace hipforge::translate {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "common/source_files.h"
-#include "worker/translate/repo/repository_migration.h"
+#include "worker/translate/repo/migration_types.h"
 
 namespace hipforge::translate {
 

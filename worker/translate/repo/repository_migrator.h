@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "common/process.h"
-#include "worker/translate/repo/repository_migration.h"
+#include "worker/translate/repo/migration_types.h"
 #include "worker/translate/repo/rewriter_registry.h"
 #include "worker/translate/repo/stages/migration_state.h"
 

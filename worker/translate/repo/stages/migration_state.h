@@ -16,7 +16,7 @@
 #include "common/process.h"
 #include "worker/translate/frontend/unit_parser.h"
 #include "worker/translate/repo/build_file_rewriter.h"
-#include "worker/translate/repo/repository_migration.h"
+#include "worker/translate/repo/migration_types.h"
 #include "worker/translate/repo/rewriter_registry.h"
 
 namespace hipforge::translate {
