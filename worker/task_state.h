@@ -1,7 +1,8 @@
 #pragma once
 // Private to the worker library: what Worker::Execute's stages share (worker.cc runs them; each stage is in
-// worker/stages/). The task's live parts (heartbeat thread, progress forwarder, give-back) are
-// Worker::TaskExecution; the stage state is Worker::TaskState.
+// worker/stages/). The task's live parts (heartbeat thread, progress forwarder, give-back) are TaskExecution;
+// the stage state is TaskState. Below worker.h: a task's execution talks to the server through the stub and the
+// options it is given, not through the Worker.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -18,8 +19,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/utf8.h"
+#include "hipforge/v1/worker_service.grpc.pb.h"
 #include "worker/scratch_dir.h"
-#include "worker/worker.h"
+#include "worker/task_runner.h"
+#include "worker/worker_options.h"
 
 namespace hipforge::worker {
 
@@ -36,6 +39,13 @@ inline bool IsLeaseLost(const grpc::Status& status) {
          status.error_code() == grpc::StatusCode::NOT_FOUND;
 }
 
+// A call's context with a deadline `timeout` from now.
+inline std::unique_ptr<grpc::ClientContext> NewCallContext(std::chrono::milliseconds timeout) {
+  auto context = std::make_unique<grpc::ClientContext>();
+  context->set_deadline(std::chrono::system_clock::now() + timeout);
+  return context;
+}
+
 // PostgreSQL stores text as UTF-8: a message that is not would fail the RPC that reports it.
 inline std::string SafeText(absl::string_view text) {
   const std::string_view bytes(text.data(), text.size());
@@ -44,9 +54,11 @@ inline std::string SafeText(absl::string_view text) {
 
 // Everything that lives for one leased task: the heartbeat thread, the progress forwarder and the
 // abandon flag they share with the runner (worker/task_execution.cc).
-class Worker::TaskExecution final : public ProgressReporter {
+class TaskExecution final : public ProgressReporter {
  public:
-  TaskExecution(Worker& worker, const v1::Task& task);
+  // `lease_duration`: the server's, for a task that does not carry its own.
+  TaskExecution(v1::WorkerService::Stub& stub, const WorkerOptions& options, std::chrono::milliseconds lease_duration,
+                const v1::Task& task);
   ~TaskExecution() override;
 
   const std::atomic<bool>& abandon() const { return abandon_; }
@@ -77,7 +89,8 @@ class Worker::TaskExecution final : public ProgressReporter {
   // lease simply runs out and the rescuer (or the next server start) re-queues the task.
   bool GiveBack();
 
-  Worker& worker_;
+  v1::WorkerService::Stub& stub_;
+  const WorkerOptions& options_;
   const v1::Task& task_;
   std::atomic<bool> abandon_{false};
   std::atomic<bool> lease_lost_{false};
@@ -96,7 +109,7 @@ class Worker::TaskExecution final : public ProgressReporter {
 };
 
 // Everything one task's stages share, from lease to report.
-struct Worker::TaskState {
+struct TaskState {
   const v1::Task& task;
   std::string tag;  // log prefix
   TaskExecution& execution;

@@ -39,9 +39,7 @@ Worker::Worker(std::shared_ptr<grpc::Channel> channel, std::map<v1::TaskRole, Ta
 Worker::~Worker() = default;
 
 std::unique_ptr<grpc::ClientContext> Worker::NewContext(std::chrono::milliseconds timeout) const {
-  auto context = std::make_unique<grpc::ClientContext>();
-  context->set_deadline(std::chrono::system_clock::now() + timeout);
-  return context;
+  return NewCallContext(timeout);
 }
 
 absl::Status Worker::Register() {
@@ -100,7 +98,7 @@ absl::StatusOr<TaskOutcome> Worker::Execute(const v1::Task& task) {
   const std::string tag = absl::StrCat("[worker=", options_.worker_id, " job=", task.lease().job_id(),
                                        " task=", task.lease().task_id(), "]");
   spdlog::info("{} leased {} task, attempt {}", tag, v1::TaskRole_Name(task.role()), task.attempt());
-  TaskExecution execution(*this, task);
+  TaskExecution execution(*stub_, options_, lease_duration_, task);
   {
     std::lock_guard lock(poll_mutex_);
     current_task_ = &execution;

@@ -18,33 +18,21 @@
 #include <grpcpp/client_context.h>
 
 #include "absl/status/statusor.h"
-#include "common/archive.h"
 #include "hipforge/v1/worker_service.grpc.pb.h"
 #include "worker/task_runner.h"
+#include "worker/worker_options.h"
 
 namespace hipforge::worker {
-
-struct WorkerOptions {
-  std::string worker_id;
-  v1::WorkerCapabilities capabilities;
-  // Per-task temp dirs are created (and removed) below it; on start, dirs that killed workers left
-  // there are removed (see scratch_dir.h).
-  std::filesystem::path scratch_root;
-  std::chrono::milliseconds lease_wait{std::chrono::seconds(20)};  // long-poll bound per LeaseTask
-  std::chrono::milliseconds rpc_timeout{std::chrono::seconds(30)};
-  std::chrono::milliseconds progress_interval{std::chrono::milliseconds(250)};  // throttle for file events
-  ExtractLimits extract_limits;
-  bool keep_scratch = false;  // leave task dirs behind for debugging
-  // On stop, a task in flight gets this long to finish; then it is given back to the server (leasable
-  // again at once, the attempt not counted) and its runner told to abandon.
-  std::chrono::milliseconds shutdown_grace{std::chrono::seconds(10)};
-};
 
 // Outcome of one RunOnce, for logs and tests.
 // kCancelled: the job was cancelled while the task ran; the runner was told to stop and nothing was reported.
 // kGivenBack: the worker was stopped and the grace ran out; the task went back to the server unreported.
 enum class TaskOutcome { kNoTask, kCompleted, kCompletionIgnored, kFailed, kLeaseLost, kCancelled, kGivenBack };
 const char* TaskOutcomeName(TaskOutcome outcome);
+
+// One leased task's live parts and its stages' state (worker/task_state.h).
+class TaskExecution;
+struct TaskState;
 
 class Worker {
  public:
@@ -67,8 +55,6 @@ class Worker {
   const std::string& id() const { return options_.worker_id; }
 
  private:
-  class TaskExecution;
-  struct TaskState;
   // A stage either lets the task go on (nullopt) or ends it with this outcome.
   using StageEnd = std::optional<absl::StatusOr<TaskOutcome>>;
 

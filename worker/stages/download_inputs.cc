@@ -5,6 +5,7 @@
 #include "common/sha256.h"
 #include "worker/run_guarded.h"
 #include "worker/task_state.h"
+#include "worker/worker.h"
 
 namespace hipforge::worker {
 namespace fs = std::filesystem;

@@ -2,6 +2,7 @@
 #include <random>
 
 #include "worker/task_state.h"
+#include "worker/worker.h"
 
 namespace hipforge::worker {
 namespace fs = std::filesystem;

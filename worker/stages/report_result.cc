@@ -6,6 +6,7 @@
 #include "common/report/report_proto.h"
 #include "common/sha256.h"
 #include "worker/task_state.h"
+#include "worker/worker.h"
 
 namespace hipforge::worker {
 namespace fs = std::filesystem;

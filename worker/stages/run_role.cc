@@ -1,6 +1,7 @@
 // A stage of Worker::Execute (worker.cc runs the list; worker/task_state.h holds what the stages share).
 #include "worker/run_guarded.h"
 #include "worker/task_state.h"
+#include "worker/worker.h"
 
 namespace hipforge::worker {
 namespace fs = std::filesystem;
