@@ -1,7 +1,11 @@
 #include "worker/translate/analyze/rules/hb205_shared_memory_size.h"
 
+#include <deque>
+
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
+#include "llvm/ADT/DenseSet.h"
 #include "worker/translate/analyze/ast_helpers.h"
 #include "worker/translate/analyze/rule_ids.h"
 
@@ -14,6 +18,32 @@ constexpr long long kLdsBytes = 65536;
 constexpr const char* kFix =
     "Fit the workgroup's shared memory into 64 KiB: smaller tiles, fewer buffers, or keep part of the data in "
     "registers/global memory.";
+
+const clang::FunctionDecl* DefinitionIn(const clang::DynTypedNode& node) {
+  const auto* function = node.get<clang::FunctionDecl>();
+  return function && function->isThisDeclarationADefinition() ? function : nullptr;
+}
+
+// The function definition hasAncestor(functionDecl(isDefinition())) binds for `call`, found the way the matcher
+// searches (up the chain of single parents, then breadth first from the first node with several, each ancestor
+// queued once) but without the matcher's per-node result cache, which cost more than it saved: on a cold ggml
+// translate the matcher was 6% of the CPU, and this walk took 6-7% off it (bench/ggml/README.md, 2026-12-07).
+const clang::FunctionDecl* CallerOf(clang::ASTContext& context, const clang::CallExpr& call) {
+  clang::DynTypedNodeList parents = context.getParents(call);
+  while (parents.size() == 1) {
+    if (const clang::FunctionDecl* function = DefinitionIn(parents[0])) return function;
+    parents = context.getParents(parents[0]);
+  }
+  std::deque<clang::DynTypedNode> queue(parents.begin(), parents.end());
+  llvm::DenseSet<const void*> visited;
+  for (; !queue.empty(); queue.pop_front()) {
+    if (const clang::FunctionDecl* function = DefinitionIn(queue.front())) return function;
+    for (const clang::DynTypedNode& parent : context.getParents(queue.front())) {
+      if (visited.insert(parent.getMemoizationData()).second) queue.push_back(parent);
+    }
+  }
+  return nullptr;
+}
 
 }  // namespace
 
@@ -31,9 +61,7 @@ void SharedMemorySizeRule::RegisterMatchers(MatchFinder& finder) {
       this);
   finder.addMatcher(cudaKernelCallExpr().bind("launch"), this);
   finder.addMatcher(functionDecl(isDefinition(), hasAttr(clang::attr::CUDAGlobal)).bind("kernel"), this);
-  finder.addMatcher(callExpr(callee(functionDecl(isDefinition()).bind("callee")),
-                              hasAncestor(functionDecl(isDefinition()).bind("caller"))),
-                     this);
+  finder.addMatcher(callExpr(callee(functionDecl(isDefinition()).bind("callee"))).bind("call"), this);
 }
 
 void SharedMemorySizeRule::Check(const MatchFinder::MatchResult& result) {
@@ -45,7 +73,7 @@ void SharedMemorySizeRule::Check(const MatchFinder::MatchResult& result) {
     return;
   }
   if (const auto* callee = result.Nodes.getNodeAs<clang::FunctionDecl>("callee")) {
-    const auto* caller = result.Nodes.getNodeAs<clang::FunctionDecl>("caller");
+    const clang::FunctionDecl* caller = CallerOf(context, *result.Nodes.getNodeAs<clang::CallExpr>("call"));
     if (caller && callee != caller) usage_[caller].callees.insert(callee);
     return;
   }
