@@ -1,7 +1,7 @@
 #pragma once
 // What Validator::Validate's stages share (Validator::Stages() in validator.cc lists them; each stage is in
-// worker/validate/stages/ with its test in tests/validate/stages/): the one State each stage reads and extends, and a
-// few helpers.
+// worker/validate/stages/ with its test in tests/validate/stages/): the one ValidationState (Validator::State) each
+// stage reads and extends, and a few helpers. Below validator.h, which declares these types ahead.
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -10,12 +10,18 @@
 #include <string_view>
 #include <vector>
 
+#include "common/pipeline.h"
 #include "spdlog/spdlog.h"
+#include "worker/userbuild/sandbox.h"
+#include "worker/validate/gpu_lease.h"
+#include "worker/validate/job_environment.h"
 #include "worker/validate/manifest.h"
+#include "worker/validate/report.h"
 #include "worker/validate/test_runner.h"
+#include "worker/validate/toolchain.h"
 #include "worker/validate/toolchain_choice.h"
 #include "worker/validate/tree_builder.h"
-#include "worker/validate/validator.h"
+#include "worker/validate/validation_request.h"
 
 namespace hipforge::validate {
 
@@ -37,8 +43,8 @@ inline ParityResult Missing(const std::string& name, const std::string& why) {
   return {.case_name = name, .verdict = ParityVerdict::kMissing, .detail = why};
 }
 
-struct Validator::ArchBuild {
-  const Toolchain* toolchain = nullptr;  // points into Validator::State::toolchains
+struct ArchBuild {
+  const Toolchain* toolchain = nullptr;  // points into ValidationState::toolchains
   BuildResult result;
   std::filesystem::path source_dir;
   std::filesystem::path build_dir;
@@ -51,7 +57,7 @@ struct Validator::ArchBuild {
 
 // The submitted CUDA tree built for the leased NVIDIA GPU and run with the same tests (RunCudaReference): the
 // automatic reference that parity and the profile compare the HIP build with.
-struct Validator::CudaReference {
+struct CudaReference {
   std::string arch;    // the sm_XX it was built for (the HIP build's)
   bool built = false;  // at least one build root built: its tests can run
   std::string build_note;  // "the submitted CUDA tree built for sm_90 with its own build files (12 s)"
@@ -65,19 +71,19 @@ struct Validator::CudaReference {
 };
 
 // ChooseRunBuild's output when tests run on the leased GPU: the build they run from, and how.
-struct Validator::RunPlan {
-  const ArchBuild* build = nullptr;              // points into Validator::State::builds
+struct RunPlan {
+  const ArchBuild* build = nullptr;              // points into ValidationState::builds
   ExecutionContext context;                      // its toolchain, the leased GPU's environment and devices
   std::map<std::string, std::string> variables;  // ${ARCH}, ${BUILD_DIR}, ${SOURCE_DIR} of `build`
 };
 
 // Each test with a CUDA twin of the same name gets its run beside it (`test.cuda`); how many had one.
-int PairWithCuda(const Validator::CudaReference& cuda, std::vector<TestResult>& tests);
+int PairWithCuda(const CudaReference& cuda, std::vector<TestResult>& tests);
 // The wave64 layer's "hipforge-wave64: ..." lines (docs/wave64.md) out of each output, into `gpu`'s warnings.
 void TakeWave64Notes(const std::string& arch, std::map<std::string, std::string>& outputs, GpuSection& gpu);
 
-// Everything one validation knows; each stage reads what earlier stages left and adds its part.
-struct Validator::State {
+// Everything one validation knows; each stage reads what earlier stages left and adds its part (Validator::State).
+struct ValidationState {
   const ValidationRequest& request;
   ProgressSink* progress = nullptr;
   std::filesystem::path work_dir;

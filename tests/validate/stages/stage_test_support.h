@@ -10,6 +10,7 @@
 
 #include "tests/support/recording_launcher.h"
 #include "tests/validate/test_support.h"
+#include "worker/validate/validator.h"
 #include "worker/validate/validator_state.h"
 
 namespace hipforge::validate::testing {

@@ -11,6 +11,7 @@
 #include "worker/validate/job_environment.h"
 #include "worker/validate/source_map.h"
 #include "worker/validate/tree_builder.h"
+#include "worker/validate/validator.h"
 #include "worker/validate/validator_state.h"
 
 namespace hipforge::validate {

@@ -3,6 +3,7 @@
 #include "worker/userbuild/sandbox.h"
 #include "worker/validate/parity.h"
 #include "worker/validate/test_runner.h"
+#include "worker/validate/validator.h"
 #include "worker/validate/validator_state.h"
 
 namespace hipforge::validate {

@@ -1,5 +1,6 @@
 // A stage of Validator::Validate (validator.cc runs the list; validator_state.h holds the State it extends).
 #include "worker/userbuild/sandbox.h"
+#include "worker/validate/validator.h"
 #include "worker/validate/validator_state.h"
 
 namespace hipforge::validate {

@@ -5,6 +5,7 @@
 #include "worker/validate/arch_selection.h"
 #include "worker/validate/job_environment.h"
 #include "worker/validate/test_runner.h"
+#include "worker/validate/validator.h"
 #include "worker/validate/validator_state.h"
 
 namespace hipforge::validate {

@@ -6,6 +6,7 @@
 #include "worker/userbuild/sandbox.h"
 #include "worker/validate/profile.h"
 #include "worker/validate/test_runner.h"
+#include "worker/validate/validator.h"
 #include "worker/validate/validator_state.h"
 
 namespace hipforge::validate {

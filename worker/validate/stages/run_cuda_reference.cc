@@ -8,6 +8,7 @@
 #include "worker/validate/job_environment.h"
 #include "worker/validate/test_runner.h"
 #include "worker/validate/tree_builder.h"
+#include "worker/validate/validator.h"
 #include "worker/validate/validator_state.h"
 
 namespace hipforge::validate {

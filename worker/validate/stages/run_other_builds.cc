@@ -4,6 +4,7 @@
 #include "absl/strings/str_split.h"
 #include "worker/validate/arch_selection.h"
 #include "worker/validate/test_runner.h"
+#include "worker/validate/validator.h"
 #include "worker/validate/validator_state.h"
 
 namespace hipforge::validate {

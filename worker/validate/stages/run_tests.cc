@@ -3,6 +3,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "worker/validate/test_runner.h"
+#include "worker/validate/validator.h"
 #include "worker/validate/validator_state.h"
 
 namespace hipforge::validate {
