@@ -1,5 +1,6 @@
 // Analyzer API behaviour beyond single rules: catalog and docs, unparsable files, preprocessor-skipped blocks,
 // annotations, rule selection and the effort model.
+#include <algorithm>
 #include <fstream>
 
 #include <gtest/gtest.h>
@@ -199,6 +200,31 @@ TEST(AnalyzerTest, DeviceOnlyBlocksGetTheAstRulesOnce) {
   auto result = AnalyzeDir(dir);
   ASSERT_EQ(result.files.size(), 1u);
   EXPECT_TRUE(result.files[0].ast_analyzed) << result.files[0].ast_skipped_reason;
+  EXPECT_EQ(FindingKeys(result.findings), (std::set<std::string>{"arch.cu:3:16 HB104", "arch.cu:3:65 HB102"}));
+}
+
+// A device-side parse is given the prelude PCH AnalyzeOptions::device_prelude_pch names for its arguments; one that
+// fails with it (here a file that is no PCH) is parsed again without: the PCH never decides the findings.
+TEST(AnalyzerTest, ADeviceSideParseThatFailsWithItsPreludePchIsParsedAgainWithout) {
+  const auto dir = ScratchDir("device-pass-pch");
+  Write(dir / "arch.cu",
+        "__device__ float warp_max(float v) {\n"
+        "#ifdef __CUDA_ARCH__\n"
+        "  for (int o = 16; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffff, v, o));\n"
+        "#endif\n"
+        "  return v;\n"
+        "}\n"
+        "__global__ void k(float* out) { out[threadIdx.x] = warp_max(out[threadIdx.x]); }\n");
+  Write(dir / "not-a.pch", "not a PCH");
+  std::vector<std::vector<std::string>> asked;
+  AnalyzeOptions options;
+  options.device_prelude_pch = [&](const std::vector<std::string>& args) -> std::optional<std::filesystem::path> {
+    asked.push_back(args);
+    return dir / "not-a.pch";
+  };
+  auto result = AnalyzeDir(dir, options);
+  ASSERT_EQ(asked.size(), 1u) << "one device-side parse";
+  EXPECT_NE(std::find(asked[0].begin(), asked[0].end(), "--cuda-device-only"), asked[0].end());
   EXPECT_EQ(FindingKeys(result.findings), (std::set<std::string>{"arch.cu:3:16 HB104", "arch.cu:3:65 HB102"}));
 }
 

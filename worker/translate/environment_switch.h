@@ -13,6 +13,8 @@ namespace hipforge::translate {
 inline constexpr const char* kSkipCoveredUnitsVariable = "HIPFORGE_SKIP_COVERED_UNITS";
 // AnalyzeOptions::skip_repeated_device_parses ("0" off).
 inline constexpr const char* kSkipRepeatedDeviceParsesVariable = "HIPFORGE_SKIP_REPEATED_DEVICE_PARSES";
+// AnalyzeOptions::device_prelude_pch ("0" off).
+inline constexpr const char* kDevicePreludePchVariable = "HIPFORGE_DEVICE_PRELUDE_PCH";
 
 // `name` as a switch: "0" false, "1" true, unset or empty nullopt, anything else an error.
 inline absl::StatusOr<std::optional<bool>> EnvironmentSwitch(const char* name) {

@@ -184,9 +184,27 @@ class AnalyzerImpl final : public Analyzer {
     if (run.cache) {
       if (auto hit = run.cache->Lookup(text.path(), text.content(), args, run.root)) return *std::move(hit);
     }
-    analyze::TranslationUnitResult parsed = analyze::RunAstRules(args, path, run.root, disabled_, run.readable_roots);
+    analyze::TranslationUnitResult parsed =
+        side == Side::kDevice ? DeviceSideRules(run, args, path)
+                              : analyze::RunAstRules(args, path, run.root, disabled_, run.readable_roots);
     if (run.cache) run.cache->Store(text.path(), text.content(), args, run.root, parsed);
     return parsed;
+  }
+
+  // A device-side parse with the prelude PCH for `args` when there is one (options_.device_prelude_pch); one that
+  // fails with it is parsed again without, so the PCH never decides the result (the translator's rule).
+  analyze::TranslationUnitResult DeviceSideRules(const AnalysisRun& run, const std::vector<std::string>& args,
+                                                 const std::filesystem::path& path) const {
+    if (std::optional<std::filesystem::path> pch =
+            options_.device_prelude_pch ? options_.device_prelude_pch(args) : std::nullopt) {
+      std::vector<std::string> with_pch = args;
+      with_pch.insert(with_pch.end(), {"-include-pch", pch->string()});
+      std::vector<std::string> readable_roots = run.readable_roots;
+      if (!readable_roots.empty()) readable_roots.push_back(pch->parent_path().string());
+      analyze::TranslationUnitResult parsed = analyze::RunAstRules(with_pch, path, run.root, disabled_, readable_roots);
+      if (parsed.parsed) return parsed;
+    }
+    return analyze::RunAstRules(args, path, run.root, disabled_, run.readable_roots);
   }
 
   // Parses the units `batch` (indices into run.texts) on options_.jobs threads.
@@ -598,6 +616,9 @@ absl::StatusOr<std::unique_ptr<Analyzer>> CreateAnalyzer(AnalyzeOptions options)
   absl::StatusOr<std::optional<bool>> repeated = EnvironmentSwitch(kSkipRepeatedDeviceParsesVariable);
   if (!repeated.ok()) return repeated.status();
   if (*repeated) options.skip_repeated_device_parses = options.skip_repeated_device_parses && **repeated;
+  absl::StatusOr<std::optional<bool>> device_pch = EnvironmentSwitch(kDevicePreludePchVariable);
+  if (!device_pch.ok()) return device_pch.status();
+  if (*device_pch && !**device_pch) options.device_prelude_pch = nullptr;
   auto frontend = CudaFrontend::Create(options.frontend);
   if (!frontend.ok()) return frontend.status();
   return std::unique_ptr<Analyzer>(new AnalyzerImpl(std::move(options), std::move(*frontend), std::move(disabled)));

@@ -30,6 +30,10 @@ struct AnalyzeOptions {
   // the build (core/unit_arguments.h), so both parse with one set; unset: the front end's own plus the
   // allow-listed job arguments. The device-side pass swaps --cuda-host-only for --cuda-device-only in them.
   std::function<std::vector<std::string>(const std::filesystem::path& file)> unit_arguments;
+  // The CUDA prelude PCH for a device-side parse's arguments (built when missing; the translator's, see
+  // core/prelude_pch.h), or nullopt; unset: device-side parses use none. A parse with it that fails is done again
+  // without, so the PCH never decides a result. $HIPFORGE_DEVICE_PRELUDE_PCH=0 turns it off.
+  std::function<std::optional<std::filesystem::path>(const std::vector<std::string>& args)> device_prelude_pch;
   // Where the analyzer keeps its own parses (the device-side pass, headers no unit includes; analyze/parse_cache.h)
   // for an unchanged re-run; unset: not kept.
   std::optional<std::filesystem::path> cache_directory;

@@ -911,6 +911,17 @@ absl::StatusOr<UnitArgumentLookup> MakeUnitArgumentLookup(TranslateOptions optio
   return UnitArgumentLookup([shared](const fs::path& file) { return shared->For(file).front().args; });
 }
 
+PreludePchLookup MakePreludePchLookup(TranslateOptions options) {
+  if (!options.use_prelude_pch) return nullptr;
+  if (options.frontend.shim_directory.empty()) {
+    options.frontend.shim_directory = DefaultShimDirectory(options);
+  }
+  auto frontend = CudaFrontend::Create(options.frontend);
+  if (!frontend.ok() || !frontend->cuda_path()) return nullptr;
+  const CacheLocations locations{DefaultPchDirectory(options), options.frontend.shim_directory};
+  return [locations](const std::vector<std::string>& args) { return EnsurePreludePch(args, locations); };
+}
+
 absl::StatusOr<std::unique_ptr<SourceTranslator>> CreateSourceTranslator(TranslateOptions options) {
   if (options.frontend.shim_directory.empty()) {
     options.frontend.shim_directory = DefaultShimDirectory(options);

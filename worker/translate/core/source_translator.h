@@ -110,4 +110,10 @@ std::filesystem::path DefaultShimDirectory(const TranslateOptions& options);
 using UnitArgumentLookup = std::function<std::vector<std::string>(const std::filesystem::path& file)>;
 absl::StatusOr<UnitArgumentLookup> MakeUnitArgumentLookup(TranslateOptions options, const std::filesystem::path& root);
 
+// The translator's CUDA prelude PCH for other parses' arguments (the analyzer's device side:
+// AnalyzeOptions::device_prelude_pch), built when missing in the translator's PCH directory; null with prelude PCHs
+// off or without a CUDA toolkit (as the translator uses none then).
+using PreludePchLookup = std::function<std::optional<std::filesystem::path>(const std::vector<std::string>& args)>;
+PreludePchLookup MakePreludePchLookup(TranslateOptions options);
+
 }  // namespace hipforge::translate

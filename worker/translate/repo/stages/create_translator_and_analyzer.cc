@@ -26,6 +26,8 @@ absl::Status CreateTranslatorAndAnalyzer(MigrationState& state, const MigrationT
   if (auto lookup = MakeUnitArgumentLookup(translate_options, state.trees->input); lookup.ok()) {
     analyze_options.unit_arguments = std::move(*lookup);
   }
+  // Its device-side parses use the translator's prelude PCH (built for their arguments).
+  analyze_options.device_prelude_pch = MakePreludePchLookup(translate_options);
   // The analyzer's own parses (device side, headers no unit includes) are cached beside the translator's facts.
   if (options.translate.cache_directory) analyze_options.cache_directory = *options.translate.cache_directory / "analyzer";
   analyze_options.annotate = analyze_options.annotate || options.annotate;
