@@ -6,8 +6,8 @@ may include a header of its own room or of a room on a LOWER floor. Two rooms on
 other. The few known side doors are listed in EXCEPTIONS with why; a new one fails the check (add it here only with
 a reason, or better, move the shared part below both rooms).
 Inside each top-level room the files are layered too: no include closes a cycle between components (a header with
-its source), so a vocabulary header sits below what uses it instead of beside the code at the top. The folders still
-known to have such cycles are listed in CYCLES_LEFT with why; one that has none any more fails as stale.
+its source), so a vocabulary header sits below what uses it instead of beside the code at the top. No folder is
+exempt (worker/translate/core/ was, until its TranslateOptions moved to core/translate_options.h).
 usage: check-include-directions.py [SOURCE_ROOT]    exit 0 clean, 1 violations (each printed), 2 usage
 """
 import os, re, sys
@@ -36,13 +36,6 @@ EXCEPTIONS = {
         "the server's assembly starts in-process workers (--local-workers) for embedded setups",
     ("server/server_app.cc", "worker/validate/manifest.h"):
         "the in-process validate worker's toolchain manifest is read at assembly",
-}
-
-# Folders whose components still include each other in a cycle (cycles with both ends inside are not reported).
-CYCLES_LEFT = {
-    "worker/translate/core":
-        "source_translator.h holds TranslateOptions, which argument_rewrites, edit_composer, name_resolver and "
-        "unit_arguments use, and source_translator.cc includes them; token_pass <-> token_sites",
 }
 
 
@@ -119,12 +112,7 @@ def main():
         return 2
     root = sys.argv[1] if len(sys.argv) == 2 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
     found = violations(root)
-    cycles = [line for top in ROOTS for line in cycles_inside(root, top)]
-    inside = lambda line, folder: line.startswith(folder + "/") and (" includes %s/" % folder) in line
-    found += [line for line in cycles if not any(inside(line, folder) for folder in CYCLES_LEFT)]
-    for folder in CYCLES_LEFT:
-        if os.path.isdir(os.path.join(root, folder)) and not any(inside(line, folder) for line in cycles):
-            found.append("stale CYCLES_LEFT entry (remove it): %s has no include cycle" % folder)
+    found += [line for top in ROOTS for line in cycles_inside(root, top)]
     for line in found:
         print(line)
     stale = [pair for pair in EXCEPTIONS

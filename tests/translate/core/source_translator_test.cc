@@ -8,7 +8,7 @@
 #include <random>
 #include <thread>
 
-#include "worker/translate/core/token_pass.h"
+#include "worker/translate/core/token_sites.h"
 #include "worker/translate/frontend/c_literals.h"
 
 namespace hipforge::translate {

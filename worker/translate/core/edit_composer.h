@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "worker/translate/core/source_translator.h"
+#include "worker/translate/core/translate_options.h"
 #include "worker/translate/core/translation_facts.h"
 #include "worker/translate/translation_types.h"
 

@@ -4,8 +4,9 @@
 #include <string>
 #include <string_view>
 
-#include "worker/translate/core/source_translator.h"
+#include "worker/translate/core/translate_options.h"
 #include "worker/translate/tables/mapping_index.h"
+#include "worker/translate/translation_types.h"
 
 namespace hipforge::translate {
 

@@ -15,7 +15,6 @@
 #include "worker/translate/core/token_rewrites.h"
 #include "worker/translate/core/token_sites.h"
 #include "worker/translate/core/version_conditions.h"
-#include "worker/translate/frontend/c_literals.h"
 #include "worker/translate/frontend/raw_lexer.h"
 #include "worker/translate/tables/warp_intrinsics.h"
 
@@ -925,19 +924,6 @@ SourceLocation LocateOffset(std::string_view path, std::string_view content, uin
   }
   location.column = offset - line_start + 1;
   return location;
-}
-
-bool IsFullWarpMaskLiteral(std::string_view text) {
-  std::string compact;
-  for (char c : text) {
-    if (!std::isspace(static_cast<unsigned char>(c)) && c != '(' && c != ')') compact += c;
-  }
-  if (compact == "-1" || compact == "~0" || compact == "~0u" || compact == "~0U" || compact == "~0ull" ||
-      compact == "~0ULL") {
-    return true;
-  }
-  unsigned long long value = 0;
-  return ParseIntegerLiteral(compact, &value) && (value == 0xffffffffULL || value == ~0ULL);
 }
 
 }  // namespace hipforge::translate

@@ -54,8 +54,4 @@ uint32_t ByteOrderMarkLength(std::string_view content);
 // 1-based line and column of `offset` in `content`.
 SourceLocation LocateOffset(std::string_view path, std::string_view content, uint32_t offset);
 
-// True for -1, ~0 (with suffixes) and integer literals worth 0xffffffff or ~0ULL (frontend/c_literals.h's
-// ParseIntegerLiteral, the analyzer's parser); false if the text is anything else. Used to prove a warp mask is all ones without an AST.
-bool IsFullWarpMaskLiteral(std::string_view text);
-
 }  // namespace hipforge::translate

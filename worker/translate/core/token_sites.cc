@@ -1,9 +1,10 @@
 #include "worker/translate/core/token_sites.h"
 
 #include <algorithm>
+#include <cctype>
 #include <string>
 
-#include "worker/translate/core/token_pass.h"
+#include "worker/translate/frontend/c_literals.h"
 
 namespace hipforge::translate {
 namespace {
@@ -92,6 +93,19 @@ bool IsAssignmentContext(std::string_view content, const RawToken& before) {
   const std::string_view text = Text(content, before);
   return text == "return" || text == "case" || text == "else" || text == "do" || text == "goto" ||
          text == "throw" || text == "co_return";
+}
+
+bool IsFullWarpMaskLiteral(std::string_view text) {
+  std::string compact;
+  for (char c : text) {
+    if (!std::isspace(static_cast<unsigned char>(c)) && c != '(' && c != ')') compact += c;
+  }
+  if (compact == "-1" || compact == "~0" || compact == "~0u" || compact == "~0U" || compact == "~0ull" ||
+      compact == "~0ULL") {
+    return true;
+  }
+  unsigned long long value = 0;
+  return ParseIntegerLiteral(compact, &value) && (value == 0xffffffffULL || value == ~0ULL);
 }
 
 namespace {

@@ -24,4 +24,9 @@ bool IsFullMaskVariable(std::string_view content, std::span<const RawToken> toke
 // A keyword before `name = ...` (return, case, else, ...) makes it an assignment statement, not a declaration.
 bool IsAssignmentContext(std::string_view content, const RawToken& before);
 
+// True for -1, ~0 (with suffixes) and integer literals worth 0xffffffff or ~0ULL (frontend/c_literals.h's
+// ParseIntegerLiteral, the analyzer's parser); false if the text is anything else. Used to prove a warp mask is all
+// ones without an AST.
+bool IsFullWarpMaskLiteral(std::string_view text);
+
 }  // namespace hipforge::translate

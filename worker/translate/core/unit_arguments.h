@@ -13,9 +13,10 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "worker/translate/core/source_translator.h"
+#include "worker/translate/core/translate_options.h"
 #include "worker/translate/frontend/compile_arguments.h"
 #include "worker/translate/frontend/cuda_frontend.h"
+#include "worker/translate/translation_types.h"
 
 namespace hipforge::translate {
 
