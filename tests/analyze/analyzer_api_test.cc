@@ -185,18 +185,21 @@ TEST(AnalyzerTest, FindingsInBranchesTheBuildDropsAreInactive) {
   EXPECT_FALSE(diagnostics[1].inactive);
 }
 
-// Device code under __CUDA_ARCH__ is parsed by a device-side pass: the AST rules (here HB104's loop analysis,
-// which has no token form) see it, each finding once, and the token rules do not repeat them.
-TEST(AnalyzerTest, DeviceOnlyBlocksGetTheAstRulesOnce) {
-  const auto dir = ScratchDir("device-pass");
-  Write(dir / "arch.cu",
+// A warp reduction only the device side sees (under __CUDA_ARCH__): HB104 and HB102 on line 3.
+constexpr char kDeviceOnlyWarpMax[] =
         "__device__ float warp_max(float v) {\n"
         "#ifdef __CUDA_ARCH__\n"
         "  for (int o = 16; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffff, v, o));\n"
         "#endif\n"
         "  return v;\n"
         "}\n"
-        "__global__ void k(float* out) { out[threadIdx.x] = warp_max(out[threadIdx.x]); }\n");
+        "__global__ void k(float* out) { out[threadIdx.x] = warp_max(out[threadIdx.x]); }\n";
+
+// Device code under __CUDA_ARCH__ is parsed by a device-side pass: the AST rules (here HB104's loop analysis,
+// which has no token form) see it, each finding once, and the token rules do not repeat them.
+TEST(AnalyzerTest, DeviceOnlyBlocksGetTheAstRulesOnce) {
+  const auto dir = ScratchDir("device-pass");
+  Write(dir / "arch.cu", kDeviceOnlyWarpMax);
   auto result = AnalyzeDir(dir);
   ASSERT_EQ(result.files.size(), 1u);
   EXPECT_TRUE(result.files[0].ast_analyzed) << result.files[0].ast_skipped_reason;
@@ -207,14 +210,7 @@ TEST(AnalyzerTest, DeviceOnlyBlocksGetTheAstRulesOnce) {
 // fails with it (here a file that is no PCH) is parsed again without: the PCH never decides the findings.
 TEST(AnalyzerTest, ADeviceSideParseThatFailsWithItsPreludePchIsParsedAgainWithout) {
   const auto dir = ScratchDir("device-pass-pch");
-  Write(dir / "arch.cu",
-        "__device__ float warp_max(float v) {\n"
-        "#ifdef __CUDA_ARCH__\n"
-        "  for (int o = 16; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffff, v, o));\n"
-        "#endif\n"
-        "  return v;\n"
-        "}\n"
-        "__global__ void k(float* out) { out[threadIdx.x] = warp_max(out[threadIdx.x]); }\n");
+  Write(dir / "arch.cu", kDeviceOnlyWarpMax);
   Write(dir / "not-a.pch", "not a PCH");
   std::vector<std::vector<std::string>> asked;
   AnalyzeOptions options;
