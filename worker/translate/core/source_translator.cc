@@ -898,11 +898,20 @@ fs::path DefaultShimDirectory(const TranslateOptions& options) {
   return DefaultPchDirectory(options).parent_path() / "shims";
 }
 
-absl::StatusOr<UnitArgumentLookup> MakeUnitArgumentLookup(TranslateOptions options, const fs::path& root) {
+namespace {
+
+// The frontend of `options`, its shim directory defaulted first (and left in `options` for the caller's caches).
+absl::StatusOr<CudaFrontend> FrontendWithShims(TranslateOptions& options) {
   if (options.frontend.shim_directory.empty()) {
     options.frontend.shim_directory = DefaultShimDirectory(options);
   }
-  auto frontend = CudaFrontend::Create(options.frontend);
+  return CudaFrontend::Create(options.frontend);
+}
+
+}  // namespace
+
+absl::StatusOr<UnitArgumentLookup> MakeUnitArgumentLookup(TranslateOptions options, const fs::path& root) {
+  auto frontend = FrontendWithShims(options);
   if (!frontend.ok()) return frontend.status();
   std::error_code error;
   auto arguments = UnitArguments::Create(options, *frontend, fs::weakly_canonical(fs::absolute(root), error));
@@ -913,20 +922,14 @@ absl::StatusOr<UnitArgumentLookup> MakeUnitArgumentLookup(TranslateOptions optio
 
 PreludePchLookup MakePreludePchLookup(TranslateOptions options) {
   if (!options.use_prelude_pch) return nullptr;
-  if (options.frontend.shim_directory.empty()) {
-    options.frontend.shim_directory = DefaultShimDirectory(options);
-  }
-  auto frontend = CudaFrontend::Create(options.frontend);
+  auto frontend = FrontendWithShims(options);
   if (!frontend.ok() || !frontend->cuda_path()) return nullptr;
   const CacheLocations locations{DefaultPchDirectory(options), options.frontend.shim_directory};
   return [locations](const std::vector<std::string>& args) { return EnsurePreludePch(args, locations); };
 }
 
 absl::StatusOr<std::unique_ptr<SourceTranslator>> CreateSourceTranslator(TranslateOptions options) {
-  if (options.frontend.shim_directory.empty()) {
-    options.frontend.shim_directory = DefaultShimDirectory(options);
-  }
-  auto frontend = CudaFrontend::Create(options.frontend);
+  auto frontend = FrontendWithShims(options);
   if (!frontend.ok()) return frontend.status();
   absl::StatusOr<uint64_t> cap = PchCacheCap(options.pch_cache_bytes);
   if (!cap.ok()) return cap.status();
