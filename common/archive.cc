@@ -93,8 +93,8 @@ bool IsWithin(const fs::path& candidate, const fs::path& root) {
 // The server refuses what SafeExtract would refuse; say so before uploading, naming the file.
 absl::Status CheckPackableName(const std::string& relative, size_t max_name_bytes) {
   if (!IsValidUtf8(relative)) {
-    return absl::InvalidArgumentError(absl::StrCat("file name is not valid UTF-8 (rename it or add it to .gitignore): ",
-                                                   EscapeForMessage(relative)));
+    return absl::InvalidArgumentError(
+        absl::StrCat("file name is not valid UTF-8 (rename it or add it to .gitignore): ", EscapeForMessage(relative)));
   }
   if (relative.size() > kMaxPathBytes) {
     return absl::InvalidArgumentError(
@@ -139,15 +139,15 @@ absl::Status CollectEntry(const fs::path& root, const fs::path& relative, size_t
   if (fs::is_symlink(status)) {
     const std::string target = fs::read_symlink(absolute, error).string();
     if (error || !SymlinkTargetStaysInside(relative.generic_string(), target)) {
-      spdlog::warn("archive: skipping symlink {} -> {} (points outside the tree)", EscapeForMessage(relative.generic_string()),
-                   EscapeForMessage(target));
+      spdlog::warn("archive: skipping symlink {} -> {} (points outside the tree)",
+                   EscapeForMessage(relative.generic_string()), EscapeForMessage(target));
       return absl::OkStatus();
     }
     // SafeExtract refuses links that do not resolve (dangling, loops): leave them out here.
     const fs::path resolved = fs::canonical(absolute, error);
     if (error || !IsWithin(resolved, root) || MakesDirectoryLoop(absolute, resolved)) {
-      spdlog::warn("archive: skipping symlink {} -> {} (dangling or a loop)", EscapeForMessage(relative.generic_string()),
-                   EscapeForMessage(target));
+      spdlog::warn("archive: skipping symlink {} -> {} (dangling or a loop)",
+                   EscapeForMessage(relative.generic_string()), EscapeForMessage(target));
       return absl::OkStatus();
     }
     if (auto checked = CheckPackableName(relative.generic_string(), max_name_bytes); !checked.ok()) return checked;
@@ -270,11 +270,12 @@ absl::StatusOr<std::string> CheckedEntryName(const char* raw, const std::string&
     if (part.empty() || part == ".") continue;
     if (part == "..") return absl::InvalidArgumentError(absl::StrCat(what, " contains '..': ", EscapeForMessage(name)));
     if (part.size() > max_name_bytes) {
-      return absl::InvalidArgumentError(absl::StrCat(what, " has a path component over ", max_name_bytes,
-                                                     " bytes: ", EscapeForMessage(name)));
+      return absl::InvalidArgumentError(
+          absl::StrCat(what, " has a path component over ", max_name_bytes, " bytes: ", EscapeForMessage(name)));
     }
     if (std::any_of(part.begin(), part.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; })) {
-      return absl::InvalidArgumentError(absl::StrCat(what, " name contains a control character: ", EscapeForMessage(name)));
+      return absl::InvalidArgumentError(
+          absl::StrCat(what, " name contains a control character: ", EscapeForMessage(name)));
     }
     parts.emplace_back(part);
   }
@@ -317,8 +318,8 @@ class Extractor {
       return ReadFailure(in.get(), "cannot open archive");
     }
     WriteArchive out(archive_write_disk_new());
-    archive_write_disk_set_options(out.get(), ARCHIVE_EXTRACT_SECURE_SYMLINKS | ARCHIVE_EXTRACT_SECURE_NODOTDOT |
-                                                  ARCHIVE_EXTRACT_NO_OVERWRITE);
+    archive_write_disk_set_options(
+        out.get(), ARCHIVE_EXTRACT_SECURE_SYMLINKS | ARCHIVE_EXTRACT_SECURE_NODOTDOT | ARCHIVE_EXTRACT_NO_OVERWRITE);
     for (;;) {
       archive_entry* entry = nullptr;
       const int header = archive_read_next_header(in.get(), &entry);
@@ -396,7 +397,8 @@ class Extractor {
       declared = 0;
     }
     const uint64_t entry_size = static_cast<uint64_t>(declared);
-    if (entry_size > limits_.max_uncompressed_bytes - std::min(limits_.max_uncompressed_bytes, result_.uncompressed_bytes)) {
+    if (entry_size >
+        limits_.max_uncompressed_bytes - std::min(limits_.max_uncompressed_bytes, result_.uncompressed_bytes)) {
       return UncompressedLimitError();
     }
 
@@ -426,8 +428,8 @@ class Extractor {
       if (!link.ok()) return link.status();
       auto known = seen_.find(*link);
       if (link->empty() || known == seen_.end() || known->second != Kind::kFile) {
-        return absl::InvalidArgumentError(absl::StrCat("hard link ", relative, " -> ", *link,
-                                                       " does not point to a file inside the archive"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("hard link ", relative, " -> ", *link, " does not point to a file inside the archive"));
       }
       hardlink_relative = *link;
       return Kind::kFile;
@@ -441,20 +443,16 @@ class Extractor {
           return absl::InvalidArgumentError(absl::StrCat("symlink ", relative, " has no valid UTF-8 target"));
         }
         if (!SymlinkTargetStaysInside(relative, target)) {
-          return absl::InvalidArgumentError(absl::StrCat("symlink ", relative, " -> ", EscapeForMessage(target),
-                                                         " points outside the archive"));
+          return absl::InvalidArgumentError(
+              absl::StrCat("symlink ", relative, " -> ", EscapeForMessage(target), " points outside the archive"));
         }
         return Kind::kSymlink;
       }
       case AE_IFCHR:
-      case AE_IFBLK:
-        return absl::InvalidArgumentError(absl::StrCat("device file not allowed: ", relative));
-      case AE_IFIFO:
-        return absl::InvalidArgumentError(absl::StrCat("FIFO not allowed: ", relative));
-      case AE_IFSOCK:
-        return absl::InvalidArgumentError(absl::StrCat("socket not allowed: ", relative));
-      default:
-        return absl::InvalidArgumentError(absl::StrCat("unsupported entry type for ", relative));
+      case AE_IFBLK: return absl::InvalidArgumentError(absl::StrCat("device file not allowed: ", relative));
+      case AE_IFIFO: return absl::InvalidArgumentError(absl::StrCat("FIFO not allowed: ", relative));
+      case AE_IFSOCK: return absl::InvalidArgumentError(absl::StrCat("socket not allowed: ", relative));
+      default: return absl::InvalidArgumentError(absl::StrCat("unsupported entry type for ", relative));
     }
   }
 
@@ -556,8 +554,10 @@ class Extractor {
       std::error_code error;
       const fs::path resolved = fs::canonical(root_ / relative, error);
       if (error) {
-        return absl::InvalidArgumentError(absl::StrCat("symlink ", relative, " does not resolve to a file or directory in "
-                                                       "the archive (dangling or a loop): ", error.message()));
+        return absl::InvalidArgumentError(absl::StrCat("symlink ", relative,
+                                                       " does not resolve to a file or directory in "
+                                                       "the archive (dangling or a loop): ",
+                                                       error.message()));
       }
       if (!IsWithin(resolved, root_)) {
         return absl::InvalidArgumentError(absl::StrCat("symlink ", relative, " resolves outside the archive"));
@@ -567,9 +567,9 @@ class Extractor {
     for (const auto& relative : symlinks_) {
       std::error_code error;
       if (MakesDirectoryLoop(root_ / relative, fs::canonical(root_ / relative, error))) {
-        return absl::InvalidArgumentError(absl::StrCat("symlink ", relative, " -> ",
-                                                       fs::read_symlink(root_ / relative, error).string(),
-                                                       " makes a directory loop (it points at a directory that holds it)"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("symlink ", relative, " -> ", fs::read_symlink(root_ / relative, error).string(),
+                         " makes a directory loop (it points at a directory that holds it)"));
       }
     }
     return absl::OkStatus();
@@ -641,7 +641,8 @@ absl::StatusOr<PackResult> PackDirectory(const fs::path& root, ProcessLauncher& 
   for (const auto& relative : *listing) {
     std::error_code error;
     const auto status = fs::symlink_status(canonical_root / relative, error);
-    if (!error && fs::is_regular_file(status)) state.input_bytes_total += fs::file_size(canonical_root / relative, error);
+    if (!error && fs::is_regular_file(status))
+      state.input_bytes_total += fs::file_size(canonical_root / relative, error);
   }
 
   ScopedUtf8Locale utf8_names;
@@ -649,7 +650,7 @@ absl::StatusOr<PackResult> PackDirectory(const fs::path& root, ProcessLauncher& 
   WriteArchive out(archive_write_new());
   archive_write_set_format_pax_restricted(out.get());
   const int filter = options.compression == ArchiveCompression::kZstd ? archive_write_add_filter_zstd(out.get())
-                                                                       : archive_write_add_filter_gzip(out.get());
+                                                                      : archive_write_add_filter_gzip(out.get());
   if (filter != ARCHIVE_OK) return absl::InternalError("compression filter unavailable: " + ArchiveError(out.get()));
   archive_write_set_bytes_in_last_block(out.get(), 1);  // no padding after the compressed stream
   if (archive_write_open(out.get(), &out_state, nullptr, WriteToSink, nullptr) != ARCHIVE_OK) {
@@ -739,7 +740,8 @@ absl::StatusOr<ExtractResult> SafeExtract(const ArchiveChunkSource& source, cons
   bool created = false;
   if (fs::exists(fs::symlink_status(target, error))) {
     if (!fs::is_directory(fs::symlink_status(target, error)) || !fs::is_empty(target, error)) {
-      return absl::FailedPreconditionError(absl::StrCat("extraction target is not an empty directory: ", target.string()));
+      return absl::FailedPreconditionError(
+          absl::StrCat("extraction target is not an empty directory: ", target.string()));
     }
   } else {
     fs::create_directories(target, error);
@@ -763,7 +765,8 @@ absl::StatusOr<ExtractResult> SafeExtractFile(const fs::path& archive_path, cons
                                               const ExtractLimits& limits) {
   std::error_code error;
   const auto size = fs::file_size(archive_path, error);
-  if (error) return absl::NotFoundError(absl::StrCat("cannot read archive ", archive_path.string(), ": ", error.message()));
+  if (error)
+    return absl::NotFoundError(absl::StrCat("cannot read archive ", archive_path.string(), ": ", error.message()));
   if (size > limits.max_compressed_bytes) {
     return absl::ResourceExhaustedError(
         absl::StrCat("archive exceeds the compressed size limit of ", limits.max_compressed_bytes, " bytes"));

@@ -30,7 +30,7 @@ struct PackOptions {
   // In a git work tree, pack only what `git ls-files --cached --others --exclude-standard` lists
   // (tracked files plus untracked files that .gitignore does not exclude). `.git` is always skipped.
   bool honour_gitignore = true;
-  size_t chunk_bytes = 64 << 10;  // size of the pieces handed to the sink (the last one may be smaller)
+  size_t chunk_bytes = 64 << 10;               // size of the pieces handed to the sink (the last one may be smaller)
   size_t max_name_bytes = kMaxInputNameBytes;  // per component (kMaxDerivedNameBytes for derived trees)
 };
 
@@ -43,7 +43,7 @@ struct PackProgress {
 };
 
 struct PackResult {
-  uint64_t files = 0;     // regular files and symlinks written
+  uint64_t files = 0;  // regular files and symlinks written
   uint64_t input_bytes = 0;
   uint64_t output_bytes = 0;  // compressed size
 };
@@ -55,8 +55,7 @@ using PackProgressCallback = std::function<void(const PackProgress&)>;
 // Relative paths (generic form, '/' separated, sorted) of the entries PackDirectory would write.
 // Symlinks that point outside `root` (or are absolute) are left out, since SafeExtract would refuse
 // them. `launcher` runs git; it is not used for trees that are not git work trees.
-absl::StatusOr<std::vector<std::string>> ListFilesToPack(const std::filesystem::path& root,
-                                                         ProcessLauncher& launcher,
+absl::StatusOr<std::vector<std::string>> ListFilesToPack(const std::filesystem::path& root, ProcessLauncher& launcher,
                                                          const PackOptions& options = {});
 
 // Packs `root` into a compressed tar streamed to `sink`. Entries carry relative paths, mode bits
@@ -67,22 +66,22 @@ absl::StatusOr<PackResult> PackDirectory(const std::filesystem::path& root, Proc
 
 // Convenience wrappers over PackDirectory.
 absl::StatusOr<PackResult> PackDirectoryToFile(const std::filesystem::path& root,
-                                               const std::filesystem::path& archive_path,
-                                               ProcessLauncher& launcher, const PackOptions& options = {});
+                                               const std::filesystem::path& archive_path, ProcessLauncher& launcher,
+                                               const PackOptions& options = {});
 absl::StatusOr<std::string> PackDirectoryToString(const std::filesystem::path& root, ProcessLauncher& launcher,
                                                   const PackOptions& options = {});
 
 // ---- Extraction ----------------------------------------------------------------------------------
 
 struct ExtractLimits {
-  uint64_t max_compressed_bytes = 512ull << 20;     // archive size as received
-  uint64_t max_uncompressed_bytes = 4ull << 30;     // sum of file contents
-  uint64_t max_files = 200000;                      // entries of any kind
+  uint64_t max_compressed_bytes = 512ull << 20;  // archive size as received
+  uint64_t max_uncompressed_bytes = 4ull << 30;  // sum of file contents
+  uint64_t max_files = 200000;                   // entries of any kind
   // Decompression-bomb guard: uncompressed/compressed may not exceed this once more than
   // `ratio_check_floor_bytes` have been unpacked (small archives legitimately compress very well).
   double max_compression_ratio = 200.0;
   uint64_t ratio_check_floor_bytes = 8ull << 20;
-  bool reject_empty = true;  // an archive with no regular file is an error (InvalidArgument)
+  bool reject_empty = true;                    // an archive with no regular file is an error (InvalidArgument)
   size_t max_name_bytes = kMaxInputNameBytes;  // per component (kMaxDerivedNameBytes for derived trees)
 };
 

@@ -19,7 +19,7 @@ bool IsCudaOnlyIdentifier(std::string_view word) {
   if ((word.starts_with("__") && word.ends_with("_sync")) || word == "__syncwarp") return true;
   if (word.starts_with("nvcuda") || word.starts_with("cooperative_groups")) return true;
   if (word.starts_with("__nv_") && word.size() > 5) return true;  // __nv_bfloat16
-  return word.starts_with("__CUDA");  // nvcc's macros: __CUDACC__, __CUDA_ARCH__
+  return word.starts_with("__CUDA");                              // nvcc's macros: __CUDACC__, __CUDA_ARCH__
 }
 
 bool LooksLikeCudaApiName(std::string_view name) {

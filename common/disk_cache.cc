@@ -114,8 +114,9 @@ void EvictOldest(const std::map<std::string, Entry>& entries, const CacheLayout&
     if (result.bytes_after <= cap) break;
     if (pinned && pinned(*name)) continue;
     std::vector<fs::path> files = entry->files;
-    std::stable_partition(files.begin(), files.end(),
-                          [&](const fs::path& file) { return EndsWith(file.filename().string(), layout.primary_suffix); });
+    std::stable_partition(files.begin(), files.end(), [&](const fs::path& file) {
+      return EndsWith(file.filename().string(), layout.primary_suffix);
+    });
     std::error_code ignored;
     for (const fs::path& file : files) fs::remove(file, ignored);  // gone already: another process evicted it
     result.bytes_after -= entry->bytes;
@@ -203,9 +204,9 @@ CacheEviction DiskCache::Enforce(const std::function<bool(const std::string& ent
 CacheEviction DiskCache::EnforceLocked(const std::function<bool(const std::string& entry)>& pinned) const {
   CacheEviction result;
   if (!enabled() || cap_bytes_ == 0) return result;
-  const std::map<std::string, Entry> entries =
-      ScanEntries(ListFolders(directory_, layout_.fan_out), [this](std::string_view name) { return EntryOf(name); },
-                  ToFileTime(clock_.Now()));
+  const std::map<std::string, Entry> entries = ScanEntries(
+      ListFolders(directory_, layout_.fan_out), [this](std::string_view name) { return EntryOf(name); },
+      ToFileTime(clock_.Now()));
   for (const auto& [name, entry] : entries) result.bytes_before += entry.bytes;
   result.bytes_after = result.bytes_before;
   if (result.bytes_before > cap_bytes_) EvictOldest(entries, layout_, cap_bytes_, pinned, result);

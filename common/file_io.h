@@ -1,6 +1,7 @@
 #pragma once
 // Reading and writing a whole file: the one pair of helpers every part shares (translator, analyzer, repository
 // pass, build-command cache, translate worker, parity, migrate-hipify). tests/common/file_io_test.cc.
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -8,7 +9,6 @@
 #include <string>
 #include <string_view>
 #include <thread>
-#include <unistd.h>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"

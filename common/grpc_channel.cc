@@ -1,9 +1,9 @@
 #include "common/grpc_channel.h"
 
-#include <netdb.h>
-#include <sys/socket.h>
 #include <arpa/inet.h>
+#include <netdb.h>
 #include <netinet/in.h>
+#include <sys/socket.h>
 
 #include <algorithm>
 #include <cctype>
@@ -64,9 +64,7 @@ struct HostPort {
 
 // "host:port" or "[v6]:port"; a scheme ("dns:", "unix:") has no place in a server list.
 absl::StatusOr<HostPort> ParseHostPort(const std::string& address) {
-  const auto bad = [&] {
-    return absl::InvalidArgumentError("server list entry '" + address + "' is not HOST:PORT");
-  };
+  const auto bad = [&] { return absl::InvalidArgumentError("server list entry '" + address + "' is not HOST:PORT"); };
   HostPort parsed;
   size_t colon = 0;
   if (!address.empty() && address.front() == '[') {
@@ -168,8 +166,8 @@ absl::StatusOr<std::string> ChannelTarget(const std::string& servers) {
   }
   if (all_v4) return "ipv4:" + JoinAddresses(v4);
   if (all_v6) return "ipv6:" + JoinAddresses(v6);
-  return absl::InvalidArgumentError("server list '" + servers +
-                                    "' mixes hosts with only IPv4 and only IPv6 addresses; give addresses of one family");
+  return absl::InvalidArgumentError(
+      "server list '" + servers + "' mixes hosts with only IPv4 and only IPv6 addresses; give addresses of one family");
 }
 
 absl::StatusOr<std::shared_ptr<grpc::Channel>> MakeChannel(const std::string& target, const ChannelSecurity& security,
@@ -215,7 +213,7 @@ absl::StatusOr<std::shared_ptr<grpc::Channel>> MakeChannel(const std::string& ta
   std::vector<std::unique_ptr<grpc::experimental::ClientInterceptorFactoryInterface>> interceptors;
   if (!security.token.empty()) interceptors.push_back(std::make_unique<BearerInterceptorFactory>(security.token));
   return grpc::experimental::CreateCustomChannelWithInterceptors(channel_target, credentials, arguments,
-                                                                  std::move(interceptors));
+                                                                 std::move(interceptors));
 }
 
 }  // namespace hipforge

@@ -94,7 +94,8 @@ absl::StatusOr<ProcessResult> BoostProcessLauncher::Run(const ProcessSpec& spec)
     return absl::NotFoundError("program not found: " + spec.argv[0]);
   }
 
-  bp::environment env = spec.replace_environment ? bp::environment() : bp::environment(boost::this_process::environment());
+  bp::environment env =
+      spec.replace_environment ? bp::environment() : bp::environment(boost::this_process::environment());
   for (const auto& [key, value] : spec.environment) env[key] = value;
 
   const auto out_path = TempName("out");
@@ -116,13 +117,13 @@ absl::StatusOr<ProcessResult> BoostProcessLauncher::Run(const ProcessSpec& spec)
   const auto start = std::chrono::steady_clock::now();
   std::error_code launch_error;
   bp::child child;
-  const std::string cwd = spec.working_directory.empty() ? std::filesystem::current_path().string()
-                                                         : spec.working_directory.string();
+  const std::string cwd =
+      spec.working_directory.empty() ? std::filesystem::current_path().string() : spec.working_directory.string();
   // Each child leads its own process group, so a timeout kills grandchildren too.
-  child = bp::child(bp::exe = program.string(), bp::args = args, bp::env = env, bp::start_dir = cwd,
-                    bp::std_out > out_path.string(), bp::std_err > err_path.string(),
-                    bp::std_in < in_path.string(), launch_error,
-                    bp::extend::on_exec_setup = [](auto&) { ::setpgid(0, 0); });
+  child = bp::child(
+      bp::exe = program.string(), bp::args = args, bp::env = env, bp::start_dir = cwd, bp::std_out > out_path.string(),
+      bp::std_err > err_path.string(), bp::std_in < in_path.string(), launch_error,
+      bp::extend::on_exec_setup = [](auto&) { ::setpgid(0, 0); });
   if (launch_error) return absl::InternalError("cannot start " + program.string() + ": " + launch_error.message());
 
   ProcessResult result;

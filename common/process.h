@@ -14,7 +14,7 @@
 namespace hipforge {
 
 struct ProcessSpec {
-  std::vector<std::string> argv;  // argv[0] is resolved through PATH when it has no '/'.
+  std::vector<std::string> argv;            // argv[0] is resolved through PATH when it has no '/'.
   std::filesystem::path working_directory;  // empty: inherit
   // The child's whole environment when `replace_environment` is true; otherwise these entries are
   // laid over the parent's environment.

@@ -60,9 +60,12 @@ bool RedactUrlPassword(std::string_view text, size_t& i, std::string& out) {
 // "password=secret" / "password='se cret'" (libpq key=value strings), also PGPASSWORD=.
 bool RedactKeyValuePassword(std::string_view text, size_t& i, std::string& out) {
   size_t key_end = 0;
-  if (StartsWithIgnoringCase(text, i, "password=")) key_end = i + 9;
-  else if (StartsWithIgnoringCase(text, i, "pgpassword=")) key_end = i + 11;
-  else return false;
+  if (StartsWithIgnoringCase(text, i, "password="))
+    key_end = i + 9;
+  else if (StartsWithIgnoringCase(text, i, "pgpassword="))
+    key_end = i + 11;
+  else
+    return false;
   if (i > 0 && (std::isalnum(static_cast<unsigned char>(text[i - 1])) || text[i - 1] == '_')) return false;
   out.append(text.substr(i, key_end - i));
   out.append(kRedacted);

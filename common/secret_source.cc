@@ -24,7 +24,8 @@ absl::StatusOr<std::optional<std::string>> SecretFromEnvironment(const std::stri
   const std::string file_env = env_name + "_FILE";
   if (const char* file = std::getenv(file_env.c_str()); file != nullptr && *file != '\0') {
     absl::StatusOr<std::string> secret = ReadSecretFile(file);
-    if (!secret.ok()) return absl::Status(secret.status().code(), file_env + ": " + std::string(secret.status().message()));
+    if (!secret.ok())
+      return absl::Status(secret.status().code(), file_env + ": " + std::string(secret.status().message()));
     return std::optional<std::string>(*std::move(secret));
   }
   return std::optional<std::string>();

@@ -27,15 +27,15 @@ bool OneOf(std::string_view text, const std::array<std::string_view, N>& set) {
   return std::find(set.begin(), set.end(), text) != set.end();
 }
 
-constexpr std::array<std::string_view, 8> kHeaderExtensions = {".cuh", ".h", ".hpp", ".hh", ".hxx", ".inl", ".inc",
-                                                               ".tcc"};
+constexpr std::array<std::string_view, 8> kHeaderExtensions = {".cuh", ".h",   ".hpp", ".hh",
+                                                               ".hxx", ".inl", ".inc", ".tcc"};
 constexpr std::array<std::string_view, 5> kCppExtensions = {".cpp", ".cc", ".cxx", ".c", ".c++"};
 
 // `#!/bin/bash`, `#!/usr/bin/env python3`: the interpreter's name, without path or version.
 FileKind KindOfShebang(std::string_view content) {
   if (!StartsWith(content, "#!")) return FileKind::kOther;
-  std::string_view line = content.substr(2, content.find('\n') == std::string_view::npos ? std::string_view::npos
-                                                                                          : content.find('\n') - 2);
+  std::string_view line =
+      content.substr(2, content.find('\n') == std::string_view::npos ? std::string_view::npos : content.find('\n') - 2);
   auto next_word = [&line]() {
     const size_t begin = line.find_first_not_of(" \t");
     if (begin == std::string_view::npos) return std::string_view();
@@ -75,10 +75,23 @@ bool IsCudaInclude(std::string_view text, size_t at) {
   skip_blanks();
   if (i >= text.size() || (text[i] != '<' && text[i] != '"')) return false;
   const std::string_view name = text.substr(i + 1, 64);
-  constexpr std::array<std::string_view, 17> kPrefixes = {
-      "cuda",   "cublas",       "curand",     "cufft", "cusparse",           "cusolver",     "cudnn",
-      "nccl",   "thrust/",      "cub/",       "crt/",  "cooperative_groups", "vector_types", "nvrtc",
-      "nvtx3",  "nvToolsExt",   "device_launch_parameters"};
+  constexpr std::array<std::string_view, 17> kPrefixes = {"cuda",
+                                                          "cublas",
+                                                          "curand",
+                                                          "cufft",
+                                                          "cusparse",
+                                                          "cusolver",
+                                                          "cudnn",
+                                                          "nccl",
+                                                          "thrust/",
+                                                          "cub/",
+                                                          "crt/",
+                                                          "cooperative_groups",
+                                                          "vector_types",
+                                                          "nvrtc",
+                                                          "nvtx3",
+                                                          "nvToolsExt",
+                                                          "device_launch_parameters"};
   for (std::string_view prefix : kPrefixes) {
     if (StartsWith(name, prefix)) return true;
   }
@@ -140,8 +153,8 @@ FileKind FileKindOf(const fs::path& relative_path, std::string_view content) {
   const std::string lower = Lower(name);
   const std::string ext = Lower(relative_path.extension().string());
   const std::string generic = relative_path.generic_string();
-  const bool c_extension = ext == ".cu" || OneOf(std::string_view(ext), kHeaderExtensions) ||
-                           OneOf(std::string_view(ext), kCppExtensions);
+  const bool c_extension =
+      ext == ".cu" || OneOf(std::string_view(ext), kHeaderExtensions) || OneOf(std::string_view(ext), kCppExtensions);
   if (name == "CMakeLists.txt" || ext == ".cmake") return FileKind::kCMake;
   // make.inc / make.config are Makefile fragments; make.h is a header.
   if (lower == "makefile" || lower == "gnumakefile" || StartsWith(lower, "makefile.") ||
@@ -161,8 +174,8 @@ FileKind FileKindOf(const fs::path& relative_path, std::string_view content) {
     return FileKind::kCiConfig;
   }
   if (ext == ".py") return FileKind::kPython;
-  constexpr std::array<std::string_view, 7> kShellExtensions = {".sh", ".bash", ".zsh", ".ksh", ".slurm", ".pbs",
-                                                                ".sbatch"};
+  constexpr std::array<std::string_view, 7> kShellExtensions = {".sh",    ".bash", ".zsh",   ".ksh",
+                                                                ".slurm", ".pbs",  ".sbatch"};
   if (OneOf(std::string_view(ext), kShellExtensions)) return FileKind::kShellScript;
   return KindOfShebang(content);
 }

@@ -7,8 +7,18 @@
 
 namespace hipforge {
 
-enum class FileKind { kCudaSource, kHeader, kCppSource, kCMake, kMakefile, kShellScript, kDockerfile, kCiConfig,
-                      kPython, kOther };
+enum class FileKind {
+  kCudaSource,
+  kHeader,
+  kCppSource,
+  kCMake,
+  kMakefile,
+  kShellScript,
+  kDockerfile,
+  kCiConfig,
+  kPython,
+  kOther
+};
 const char* FileKindName(FileKind kind);  // "cuda-source", "header", ... as in the report (report-schema.json)
 bool IsSourceKind(FileKind kind);         // C, C++, CUDA sources and headers
 

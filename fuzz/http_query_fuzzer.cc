@@ -50,8 +50,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::optional<HttpRequest> request = ParseTarget(target);
   if (!request) return 0;
   Exercise(*request, {"page_size", "page_token", "repository"});
-  Exercise(*request, {"repository", "branch", "state", "label", "created_after", "created_before", "page_size",
-                      "page_token"});
+  Exercise(*request,
+           {"repository", "branch", "state", "label", "created_after", "created_before", "page_size", "page_token"});
   Exercise(*request, {"rule", "path", "severity", "auto_fixed", "since", "page_size", "page_token"});
   // Round trip: what the server encodes, it decodes to the same cursor.
   hipforge::server::FindingCursor cursor{"HB101", request->path, 3, 7};

@@ -48,8 +48,9 @@ absl::StatusOr<AdminDatabase> LocateDatabase(const AdminDatabaseFlags& flags, Pr
   std::error_code ec;
   if (!fs::exists(data_dir / "pg", ec)) {
     // A mistyped --data-dir must not create a second, empty cluster.
-    return absl::NotFoundError(absl::StrCat("no embedded PostgreSQL in ", data_dir.string(),
-                                            " (start migrate-server with this --data-dir once, or give --database-url)"));
+    return absl::NotFoundError(
+        absl::StrCat("no embedded PostgreSQL in ", data_dir.string(),
+                     " (start migrate-server with this --data-dir once, or give --database-url)"));
   }
   EmbeddedPostgresOptions options;
   options.data_dir = data_dir / "pg";

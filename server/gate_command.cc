@@ -57,8 +57,8 @@ absl::Status Change(TeamGateStore& gates, CredentialStore& audit, const std::str
     PrintGate(gate, out);
     detail = absl::StrJoin(gate.conditions, ",");
   }
-  (void)audit.AppendAudit(AuditEvent{0, clock.Now(), actor, team, unset ? "gate_unset" : "gate_set", team, "ok",
-                                     detail, ""});
+  (void)audit.AppendAudit(
+      AuditEvent{0, clock.Now(), actor, team, unset ? "gate_unset" : "gate_set", team, "ok", detail, ""});
   return absl::OkStatus();
 }
 
@@ -66,8 +66,9 @@ absl::Status Change(TeamGateStore& gates, CredentialStore& audit, const std::str
 
 int RunGateCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
                    ProcessLauncher& launcher) {
-  CLI::App app{"migrate-server gate: what a team's migration gate requires (hipforge.yaml's gate: overrides it "
-               "for a repository's jobs)"};
+  CLI::App app{
+      "migrate-server gate: what a team's migration gate requires (hipforge.yaml's gate: overrides it "
+      "for a repository's jobs)"};
   app.name("migrate-server");
   AdminDatabaseFlags db_flags = DefaultAdminDatabaseFlags();
   CLI::App* gate = app.add_subcommand("gate", "set, show or unset a team's gate definition");
@@ -88,7 +89,8 @@ int RunGateCommand(const std::vector<std::string>& args, std::ostream& out, std:
   if (std::optional<int> ended = ParseAdminCommand(app, args, out, err)) return *ended;
   auto fail = [&](const absl::Status& status) { return AdminFailure(status, err); };
   if (set->parsed()) {  // a bad name is refused before a database is started
-    if (absl::StatusOr<std::vector<std::string>> checked = ParseGateConditionList(require, "--require"); !checked.ok()) {
+    if (absl::StatusOr<std::vector<std::string>> checked = ParseGateConditionList(require, "--require");
+        !checked.ok()) {
       return fail(checked.status());
     }
   }

@@ -25,8 +25,7 @@ class GrpcMigrationService final : public v1::MigrationService::Service {
                          v1::Report* response) override;
   grpc::Status FetchArtifact(grpc::ServerContext* context, const v1::FetchArtifactRequest* request,
                              grpc::ServerWriter<v1::ArtifactChunk>* writer) override;
-  grpc::Status CancelJob(grpc::ServerContext* context, const v1::CancelJobRequest* request,
-                         v1::Job* response) override;
+  grpc::Status CancelJob(grpc::ServerContext* context, const v1::CancelJobRequest* request, v1::Job* response) override;
 
  private:
   JobService& jobs_;

@@ -1,5 +1,5 @@
-#include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
+#include <nlohmann/json.hpp>
 
 #include "absl/strings/str_cat.h"
 #include "common/report/report_proto.h"
@@ -46,13 +46,13 @@ nlohmann::json ToolchainsJson(const v1::WorkerCapabilities& capabilities) {
     const size_t second_dot = version.find('.', version.find('.') + 1);
     toolchains.push_back(nlohmann::json{
         {"name", toolchain.name()},
-         {"hip_version", version},
-         {"hip_release", version.substr(0, second_dot)},
-         {"clang_version", toolchain.clang_version()},
-         {"archs", std::vector<std::string>(toolchain.offload_archs().begin(), toolchain.offload_archs().end())},
-         {"stand_in_archs",
-          std::vector<std::string>(toolchain.stand_in_archs().begin(), toolchain.stand_in_archs().end())},
-         {"libraries", std::vector<std::string>(toolchain.libraries().begin(), toolchain.libraries().end())}});
+        {"hip_version", version},
+        {"hip_release", version.substr(0, second_dot)},
+        {"clang_version", toolchain.clang_version()},
+        {"archs", std::vector<std::string>(toolchain.offload_archs().begin(), toolchain.offload_archs().end())},
+        {"stand_in_archs",
+         std::vector<std::string>(toolchain.stand_in_archs().begin(), toolchain.stand_in_archs().end())},
+        {"libraries", std::vector<std::string>(toolchain.libraries().begin(), toolchain.libraries().end())}});
   }
   return toolchains;
 }
@@ -67,18 +67,17 @@ grpc::Status GrpcWorkerService::RegisterWorker(grpc::ServerContext* context, con
   worker.id = request->worker_id();
   worker.roles = ToKinds(request->roles());
   const v1::WorkerCapabilities& caps = request->capabilities();
-  worker.capabilities_json =
-      nlohmann::json{{"gpu_archs", std::vector<std::string>(caps.gpu_archs().begin(), caps.gpu_archs().end())},
-                     {"toolchain_targets",
-                      std::vector<std::string>(caps.toolchain_targets().begin(), caps.toolchain_targets().end())},
-                     {"has_gpu", caps.has_gpu()},
-                     {"toolchain", caps.toolchain()},
-                     {"toolchains", ToolchainsJson(caps)},
-                     {"hostname", request->hostname()},
-                     {"version", request->version()}}
-          .dump();
+  worker.capabilities_json = nlohmann::json{
+      {"gpu_archs", std::vector<std::string>(caps.gpu_archs().begin(), caps.gpu_archs().end())},
+      {"toolchain_targets", std::vector<std::string>(caps.toolchain_targets().begin(), caps.toolchain_targets().end())},
+      {"has_gpu", caps.has_gpu()},
+      {"toolchain", caps.toolchain()},
+      {"toolchains", ToolchainsJson(caps)},
+      {"hostname", request->hostname()},
+      {"version",
+       request->version()}}.dump();
   if (absl::Status status = tasks_.RegisterWorker(*identity, worker, CapabilityTags(caps), AdvertisedToolchains(caps),
-                                                   ToolchainsJson(caps).dump());
+                                                  ToolchainsJson(caps).dump());
       !status.ok()) {
     return ToGrpc(status);
   }
@@ -154,8 +153,11 @@ grpc::Status GrpcWorkerService::Complete(grpc::ServerContext* context, grpc::Ser
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "the first Complete message must be the header");
   }
   const v1::CompleteHeader header = message.header();
-  CompletionRequest completion{FromProto(header.lease()), header.result().ok(), header.result().summary(),
-                               std::nullopt, {},
+  CompletionRequest completion{FromProto(header.lease()),
+                               header.result().ok(),
+                               header.result().summary(),
+                               std::nullopt,
+                               {},
                                report::ValidateHints{.managed_memory = header.validate_hints().managed_memory()}};
   if (header.has_report()) {
     absl::StatusOr<report::ReportDocument> sent = report::FromProto(header.report());
@@ -191,8 +193,8 @@ grpc::Status GrpcWorkerService::Complete(grpc::ServerContext* context, grpc::Ser
     if (!current.sha256().empty() && current.sha256() != stored->digest) {
       return absl::DataLossError(absl::StrCat("artifact ", ArtifactRole(current.kind()), " checksum mismatch"));
     }
-    completion.artifacts.push_back(
-        {ArtifactRole(current.kind()), stored->digest, stored->size_bytes, MediaType(current.kind(), current.format())});
+    completion.artifacts.push_back({ArtifactRole(current.kind()), stored->digest, stored->size_bytes,
+                                    MediaType(current.kind(), current.format())});
     return absl::OkStatus();
   };
   while (reader->Read(&message)) {
@@ -231,9 +233,8 @@ grpc::Status GrpcWorkerService::FailTask(grpc::ServerContext* context, const v1:
   absl::StatusOr<WorkerIdentity> identity = auth_.WorkerOf(*context);
   if (!identity.ok()) return ToGrpc(identity.status());
   absl::StatusOr<FailureOutcome> outcome =
-      request->give_back()
-          ? tasks_.GiveBack(FromProto(request->lease()), request->error())
-          : tasks_.Fail(FromProto(request->lease()), request->error(), request->permanent());
+      request->give_back() ? tasks_.GiveBack(FromProto(request->lease()), request->error())
+                           : tasks_.Fail(FromProto(request->lease()), request->error(), request->permanent());
   if (!outcome.ok()) return ToGrpc(outcome.status());
   response->set_accepted(*outcome != FailureOutcome::kLeaseLost);
   return grpc::Status::OK;

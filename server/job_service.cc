@@ -2,13 +2,13 @@
 
 #include <algorithm>
 #include <array>
-#include <type_traits>
 #include <fstream>
 #include <optional>
 #include <random>
+#include <type_traits>
 
-#include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
+#include <nlohmann/json.hpp>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
@@ -51,8 +51,9 @@ struct ScopedDirectory {
 
 absl::Status RequireScope(const Caller& caller, Scope scope, std::string_view action) {
   if (caller.Has(scope)) return absl::OkStatus();
-  return absl::PermissionDeniedError(absl::StrCat("token ", caller.token_id, " lacks the '", std::string(ScopeName(scope)),
-                                                  "' scope needed to ", std::string(action)));
+  return absl::PermissionDeniedError(absl::StrCat("token ", caller.token_id, " lacks the '",
+                                                  std::string(ScopeName(scope)), "' scope needed to ",
+                                                  std::string(action)));
 }
 
 bool IsFullJobId(const std::string& text) {
@@ -97,7 +98,8 @@ absl::Status ApplyRepositorySettings(const JobService::RepositorySettingsReader&
   if (!spec.validate || !spec.targets.empty()) return absl::OkStatus();
   for (const std::string& target : settings->targets) {
     if (!IsTargetName(target)) {
-      return absl::InvalidArgumentError(absl::StrCat("hipforge.yaml: target '", target, "' is not a GPU target "
+      return absl::InvalidArgumentError(absl::StrCat("hipforge.yaml: target '", target,
+                                                     "' is not a GPU target "
                                                      "like gfx90a, gfx942 or sm_90"));
     }
   }
@@ -162,8 +164,8 @@ absl::StatusOr<Job> JobService::SubmitUnaudited(const Caller& caller, JobSpec sp
     if (!chunk.ok() || chunk->empty()) return chunk;
     if (head.size() < 8) head.append(chunk->substr(0, 8 - head.size()));
     if (absl::Status appended = (*writer)->Append(*chunk); !appended.ok()) {
-      return absl::ResourceExhaustedError(absl::StrCat("archive is larger than the limit of ",
-                                                       limits_.upload.max_compressed_bytes, " bytes"));
+      return absl::ResourceExhaustedError(
+          absl::StrCat("archive is larger than the limit of ", limits_.upload.max_compressed_bytes, " bytes"));
     }
     return chunk;
   };
@@ -197,7 +199,8 @@ absl::StatusOr<Job> JobService::SubmitUnaudited(const Caller& caller, JobSpec sp
   absl::StatusOr<Job> job = stores_.submit.CreateJob(spec, input);
   if (job.ok()) {
     spdlog::info("[job={}] submitted by {}: name='{}' team='{}' {} files, {} bytes uncompressed, {} bytes archive",
-                 job->id, caller.token_id, spec.name, spec.team, extracted->files, extracted->uncompressed_bytes, stored->size_bytes);
+                 job->id, caller.token_id, spec.name, spec.team, extracted->files, extracted->uncompressed_bytes,
+                 stored->size_bytes);
   }
   return job;
 }
@@ -209,16 +212,17 @@ absl::StatusOr<std::string> JobService::ResolveJobId(const Caller& caller, const
   constexpr size_t kMinPrefix = 8;  // what `migrate-cli list` and the dashboard show
   if (hex->size() < kMinPrefix) {
     return absl::InvalidArgumentError(absl::StrCat("job id '", id_or_prefix, "' is too short: give at least ",
-                                                   kMinPrefix, " characters of it (as `migrate-cli list` shows) or the full id"));
+                                                   kMinPrefix,
+                                                   " characters of it (as `migrate-cli list` shows) or the full id"));
   }
   // Two rows tell a unique prefix from an ambiguous one.
   absl::StatusOr<std::vector<std::string>> ids = stores_.jobs.FindTeamJobIds(caller.team, *hex, 2);
   if (!ids.ok()) return ids.status();
   if (ids->empty()) return absl::NotFoundError(absl::StrCat("no job ", id_or_prefix));
   if (ids->size() > 1) {
-    return absl::InvalidArgumentError(absl::StrCat("job id prefix '", id_or_prefix, "' is ambiguous: team '",
-                                                   caller.team, "' has several jobs starting with it (",
-                                                   absl::StrJoin(*ids, ", "), ", ...); give more characters or the full id"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "job id prefix '", id_or_prefix, "' is ambiguous: team '", caller.team, "' has several jobs starting with it (",
+        absl::StrJoin(*ids, ", "), ", ...); give more characters or the full id"));
   }
   return ids->front();
 }
@@ -323,8 +327,8 @@ absl::StatusOr<ReportSummary> JobService::GetReportUnaudited(const Caller& calle
   absl::StatusOr<std::string> report = stores_.reports.GetReport(job_id);
   if (!report.ok()) {
     if (report.status().code() == absl::StatusCode::kNotFound) {
-      return absl::NotFoundError(absl::StrCat("job ", job_id, " has no report yet (state ",
-                                              std::string(JobStateName(job->state)), ")"));
+      return absl::NotFoundError(
+          absl::StrCat("job ", job_id, " has no report yet (state ", std::string(JobStateName(job->state)), ")"));
     }
     return report.status();
   }
@@ -332,8 +336,8 @@ absl::StatusOr<ReportSummary> JobService::GetReportUnaudited(const Caller& calle
   summary.job = *std::move(job);
   absl::StatusOr<report::ReportDocument> parsed = report::ParseReportDocument(*report);
   if (!parsed.ok()) {
-    return absl::DataLossError(absl::StrCat("the stored report of job ", job_id, " cannot be read: ",
-                                            parsed.status().message()));
+    return absl::DataLossError(
+        absl::StrCat("the stored report of job ", job_id, " cannot be read: ", parsed.status().message()));
   }
   summary.report = std::move(parsed->report);
   summary.gate = std::move(parsed->gate);

@@ -24,18 +24,18 @@ struct JobDetails {
   Job job;
   std::vector<ArtifactRef> artifacts;
   int64_t input_bytes = 0;
-  int attempts = 0;  // the most attempts any one of the job's tasks took: 1 when nothing was retried
+  int attempts = 0;          // the most attempts any one of the job's tasks took: 1 when nothing was retried
   int files_total = 0;       // the report's translation totals: cuda_files
   int files_translated = 0;  // cuda_files_translated
 };
 
 struct ReportSummary {
   Job job;
-  report::Report report;            // the stored document, typed
+  report::Report report;             // the stored document, typed
   std::optional<report::Gate> gate;  // as job_summary judges it now (never stored)
   int files = 0, translated = 0, fallback = 0, converted = 0, unsupported = 0, lines_changed = 0;
-  int fixed = 0;                        // findings fixed automatically
-  int inactive = 0;                     // findings in code the build does not compile (not left)
+  int fixed = 0;                            // findings fixed automatically
+  int inactive = 0;                         // findings in code the build does not compile (not left)
   int errors = 0, warnings = 0, notes = 0;  // findings left for a person, by severity
   int builds_ok = 0, builds_failed = 0, tests_passed = 0, tests_failed = 0;
   double engineer_hours = 0, automatic_share = 0;

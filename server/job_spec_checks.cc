@@ -18,12 +18,14 @@ absl::Status CheckSpecText(absl::string_view field, absl::string_view value, siz
     return absl::InvalidArgumentError(
         absl::StrCat("job ", field, " is ", value.size(), " bytes long; at most ", max_bytes, " are allowed"));
   }
-  if (!IsValidUtf8(std::string_view(value.data(), value.size()))) return absl::InvalidArgumentError(absl::StrCat("job ", field, " is not valid UTF-8"));
+  if (!IsValidUtf8(std::string_view(value.data(), value.size())))
+    return absl::InvalidArgumentError(absl::StrCat("job ", field, " is not valid UTF-8"));
   for (char c : value) {
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-      return absl::InvalidArgumentError(absl::StrCat("job ", field, " contains a control character (",
-                                                     c == '\0' ? "NUL" : absl::StrCat("0x", absl::Hex(static_cast<int>(static_cast<unsigned char>(c)))),
-                                                     "): ", EscapeForMessage(std::string_view(value.data(), std::min<size_t>(value.size(), 80)))));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "job ", field, " contains a control character (",
+          c == '\0' ? "NUL" : absl::StrCat("0x", absl::Hex(static_cast<int>(static_cast<unsigned char>(c)))),
+          "): ", EscapeForMessage(std::string_view(value.data(), std::min<size_t>(value.size(), 80)))));
     }
   }
   return absl::OkStatus();
@@ -41,11 +43,12 @@ absl::Status CheckJobSpec(const JobSpec& spec, const SpecLimits& limits) {
   if (absl::Status status = CheckSpecText("name", spec.name, limits.max_name_bytes); !status.ok()) return status;
   if (absl::Status status = CheckSpecText("team", spec.team, limits.max_team_bytes); !status.ok()) return status;
   if (spec.labels.size() > limits.max_labels) {
-    return absl::InvalidArgumentError(absl::StrCat("job has ", spec.labels.size(), " labels; at most ",
-                                                   limits.max_labels, " are allowed"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("job has ", spec.labels.size(), " labels; at most ", limits.max_labels, " are allowed"));
   }
   if (spec.labels.count(kGateLabel) > 0) {
-    return absl::InvalidArgumentError(absl::StrCat("label ", kGateLabel, " is reserved: the server sets it from the "
+    return absl::InvalidArgumentError(absl::StrCat("label ", kGateLabel,
+                                                   " is reserved: the server sets it from the "
                                                    "repository's hipforge.yaml (gate: [builds, findings])"));
   }
   for (const auto& [key, value] : spec.labels) {
@@ -56,8 +59,8 @@ absl::Status CheckJobSpec(const JobSpec& spec, const SpecLimits& limits) {
     }
   }
   if (spec.targets.size() > limits.max_targets) {
-    return absl::InvalidArgumentError(absl::StrCat("job names ", spec.targets.size(), " targets; at most ",
-                                                   limits.max_targets, " are allowed"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("job names ", spec.targets.size(), " targets; at most ", limits.max_targets, " are allowed"));
   }
   // Printed in logs and kept in an index: short, and nothing that needs quoting.
   static const std::regex kRequestId("[A-Za-z0-9._:-]{1,128}");

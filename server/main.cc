@@ -1,9 +1,9 @@
 // migrate-server: gRPC API, scheduler and store for hipforge.
 #include <csignal>
-#include <iostream>
-#include <string_view>
 #include <cstdio>
 #include <cstdlib>
+#include <iostream>
+#include <string_view>
 #include <thread>
 
 #include <spdlog/spdlog.h>
@@ -29,8 +29,8 @@ int main(int argc, char** argv) {
   if (argc > 1 && (std::string_view(argv[1]) == "token" || std::string_view(argv[1]) == "audit")) {
     spdlog::set_level(spdlog::level::warn);
     hipforge::BoostProcessLauncher launcher;
-    return hipforge::server::RunCredentialCommand(std::vector<std::string>(argv + 1, argv + argc), std::cout,
-                                                  std::cerr, launcher);
+    return hipforge::server::RunCredentialCommand(std::vector<std::string>(argv + 1, argv + argc), std::cout, std::cerr,
+                                                  launcher);
   }
   if (argc > 1 && std::string_view(argv[1]) == "gate") {
     spdlog::set_level(spdlog::level::warn);
@@ -44,7 +44,8 @@ int main(int argc, char** argv) {
       std::fputs(std::string(config.status().message()).c_str(), stdout);
       return 0;
     }
-    std::fprintf(stderr, "migrate-server: %s\n", hipforge::RedactSecrets(std::string(config.status().message())).c_str());
+    std::fprintf(stderr, "migrate-server: %s\n",
+                 hipforge::RedactSecrets(std::string(config.status().message())).c_str());
     return 2;
   }
   hipforge::InstallRedactingDefaultLogger();

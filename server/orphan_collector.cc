@@ -16,7 +16,11 @@ absl::StatusOr<int> CollectOrphanArtifacts(ArtifactRefStore& store, ArtifactStor
 
 OrphanArtifactCollector::OrphanArtifactCollector(ArtifactRefStore& store, ArtifactStore& artifacts, const Clock& clock,
                                                  std::chrono::milliseconds grace, std::chrono::milliseconds interval)
-    : store_(store), artifacts_(artifacts), clock_(clock), grace_(grace), interval_(interval),
+    : store_(store),
+      artifacts_(artifacts),
+      clock_(clock),
+      grace_(grace),
+      interval_(interval),
       thread_([this](std::stop_token stop) { Loop(stop); }) {}
 
 OrphanArtifactCollector::~OrphanArtifactCollector() {

@@ -92,7 +92,8 @@ absl::StatusOr<JobSpec> FromProto(const v1::JobSpec& spec) {
   for (const std::string& target : spec.targets()) {
     if (!IsTargetName(target)) {
       return absl::InvalidArgumentError(
-          absl::StrCat("target '", target, "' is not an AMD GPU architecture name like gfx90a or gfx942, nor an "
+          absl::StrCat("target '", target,
+                       "' is not an AMD GPU architecture name like gfx90a or gfx942, nor an "
                        "NVIDIA one like sm_90 (HIP's NVIDIA platform)"));
     }
     out.targets.push_back(target);

@@ -8,8 +8,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/file_io.h"
-#include "common/sha256.h"
 #include "common/grpc_channel.h"
+#include "common/sha256.h"
 #include "server/auth/audit_trail.h"
 #include "server/auth/credential_store.h"
 #include "server/auth/grpc_authorizer.h"
@@ -22,14 +22,14 @@
 #include "server/lease_rescuer.h"
 #include "server/orphan_collector.h"
 #include "server/proto_convert.h"
-#include "server/store/data_dir.h"
 #include "server/store/artifact_store.h"
+#include "server/store/dashboard_reader.h"
+#include "server/store/data_dir.h"
+#include "server/store/embedded_postgres.h"
 #include "server/store/local_artifact_store.h"
 #include "server/store/postgres_artifact_store.h"
-#include "server/store/dashboard_reader.h"
-#include "server/store/embedded_postgres.h"
-#include "server/store/postmaster_supervisor.h"
 #include "server/store/postgres_job_store.h"
+#include "server/store/postmaster_supervisor.h"
 #include "server/task_service.h"
 #include "worker/role_set.h"
 #include "worker/translate/analyze/findings_json.h"
@@ -294,7 +294,8 @@ absl::Status ServerApp::Parts::StartDashboard(Assembly& assembly) {
   api_options.render.rule_catalog = translate::RuleCatalogToJson();
   api_options.render.tool_version = HIPFORGE_VERSION;
   dashboard_api = std::make_unique<http::DashboardApi>(*dashboard_reader, *jobs, *dashboard_authenticator, api_options);
-  absl::StatusOr<std::unique_ptr<http::HttpServer>> started = http::HttpServer::Start(config.http_listen, *dashboard_api);
+  absl::StatusOr<std::unique_ptr<http::HttpServer>> started =
+      http::HttpServer::Start(config.http_listen, *dashboard_api);
   if (!started.ok()) return started.status();
   http_server = *std::move(started);
   assembly.http_port = http_server->port();

@@ -2,8 +2,8 @@
 
 #include <cstdlib>
 
-#include <CLI/CLI.hpp>
 #include <yaml-cpp/yaml.h>
+#include <CLI/CLI.hpp>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -77,7 +77,8 @@ std::vector<Setting> Settings(ServerConfig& c) {
       {"rescue-interval-ms", "how often expired leases are rescued", ms(c.rescue_interval)},
       {"shutdown-grace-ms", "on SIGTERM, how long in-process tasks may still finish before they are given back",
        ms(c.shutdown_grace)},
-      {"max-attempts", "task attempts before dead-lettering", [&c](const std::string& v) { c.max_attempts = std::stoi(v); }},
+      {"max-attempts", "task attempts before dead-lettering",
+       [&c](const std::string& v) { c.max_attempts = std::stoi(v); }},
       {"log-level", "trace|debug|info|warn|error", [&c](const std::string& v) { c.log_level = v; }},
       {"embedded-durable", "fsync in the embedded cluster (true|false)",
        [&c](const std::string& v) { c.embedded_durable = v != "false" && v != "0"; }},

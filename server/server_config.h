@@ -12,14 +12,14 @@
 namespace hipforge::server {
 
 struct ServerConfig {
-  std::string listen = "127.0.0.1:50051";     // port 0: pick a free port (printed at start)
+  std::string listen = "127.0.0.1:50051";  // port 0: pick a free port (printed at start)
   std::filesystem::path data_dir = "./hipforge-data";
-  std::string database_url;                   // empty: embedded PostgreSQL in <data_dir>/pg
+  std::string database_url;  // empty: embedded PostgreSQL in <data_dir>/pg
   std::string database_schema = "hipforge";
   // Where artifacts live: "local" (<data_dir>/artifacts, one server) or "postgres" (chunks in the database, so
   // several servers on one database serve every artifact without a shared disk).
   std::string artifact_store = "local";
-  int local_workers = 0;                      // in-process translate workers (gRPC over loopback)
+  int local_workers = 0;  // in-process translate workers (gRPC over loopback)
   std::vector<std::string> local_worker_roles = {"translate"};
   ServiceLimits limits;
   std::chrono::milliseconds rescue_interval{std::chrono::seconds(5)};
@@ -28,7 +28,7 @@ struct ServerConfig {
   std::chrono::milliseconds shutdown_grace{std::chrono::seconds(10)};
   int max_attempts = 3;
   std::string log_level = "info";
-  bool embedded_durable = true;  // false: embedded PostgreSQL without fsync (tests, benchmarks)
+  bool embedded_durable = true;     // false: embedded PostgreSQL without fsync (tests, benchmarks)
   std::filesystem::path port_file;  // when set, the bound port is written there once listening
   // Dashboard HTTP/JSON API and web UI. Empty: no HTTP listener (the struct's default, for in-process
   // tests); migrate-server's flag default is 127.0.0.1:8080. Port 0 picks a free port.

@@ -21,17 +21,17 @@ struct SpecLimits {
 };
 
 struct ServiceLimits {
-  ExtractLimits upload;                          // what Submit accepts
+  ExtractLimits upload;  // what Submit accepts
   SpecLimits spec;
   // Artifact files no job refers to (an upload whose job was never created, a Complete that lost
   // its lease) are removed once they are this old; younger ones may belong to a Submit in flight.
   std::chrono::milliseconds orphan_artifact_grace{std::chrono::hours(1)};
   std::chrono::milliseconds orphan_scan_interval{std::chrono::minutes(10)};
-  int64_t max_artifact_bytes = 1ll << 30;        // per artifact a worker uploads
+  int64_t max_artifact_bytes = 1ll << 30;  // per artifact a worker uploads
   std::chrono::milliseconds lease_duration{std::chrono::seconds(30)};
   std::chrono::milliseconds max_lease_wait{std::chrono::seconds(30)};  // cap on LeaseTask long polls
   std::chrono::milliseconds watch_poll{std::chrono::seconds(1)};       // bound on one event wait
-  int64_t chunk_bytes = 256 << 10;               // artifact download chunk size
+  int64_t chunk_bytes = 256 << 10;                                     // artifact download chunk size
 };
 
 }  // namespace hipforge::server

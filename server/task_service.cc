@@ -1,7 +1,7 @@
 #include "server/task_service.h"
 
-#include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
+#include <nlohmann/json.hpp>
 
 #include "absl/strings/str_cat.h"
 #include "common/redact.h"
@@ -17,8 +17,8 @@ absl::Status CheckRolesGranted(const WorkerIdentity& identity, const std::vector
   for (TaskKind role : roles) {
     if (!identity.MayRun(TaskKindName(role))) {
       return absl::PermissionDeniedError(absl::StrCat("worker credential ", identity.credential_id, " (pool '",
-                                                      identity.pool, "') does not grant the ", std::string(TaskKindName(role)),
-                                                      " role"));
+                                                      identity.pool, "') does not grant the ",
+                                                      std::string(TaskKindName(role)), " role"));
     }
   }
   return absl::OkStatus();
@@ -147,8 +147,8 @@ absl::StatusOr<HeartbeatOutcome> TaskService::Heartbeat(const server::Lease& lea
   if (!tasks.ok()) return expiry.status();
   for (const TaskInfo& task : *tasks) {
     if (task.id == lease.task_id) {
-      spdlog::info("[job={}] [worker={}] heartbeat of task {}: job cancelled, telling the worker to stop",
-                   lease.job_id, lease.worker_id, lease.task_id);
+      spdlog::info("[job={}] [worker={}] heartbeat of task {}: job cancelled, telling the worker to stop", lease.job_id,
+                   lease.worker_id, lease.task_id);
       return HeartbeatOutcome{TimePoint{}, true};
     }
   }

@@ -40,7 +40,7 @@ struct CompletionRequest {
   bool ok = true;
   std::string summary;
   std::optional<report::Report> report;  // this role's sections (docs/report.md); absent: none
-  std::vector<ArtifactRef> artifacts;  // already stored through NewArtifactWriter
+  std::vector<ArtifactRef> artifacts;    // already stored through NewArtifactWriter
   report::ValidateHints validate_hints;  // translate tasks: passed on to the validate task
 };
 
@@ -65,13 +65,12 @@ class TaskService {
   // only toolchains it allows (every name in `toolchains`; PermissionDenied otherwise), and its id stays bound
   // to that credential.
   absl::Status RegisterWorker(const WorkerIdentity& identity, const WorkerInfo& worker,
-                              std::vector<std::string> capability_tags, const std::vector<std::string>& toolchains = {""},
-                              std::string toolchains_json = "[]");
+                              std::vector<std::string> capability_tags,
+                              const std::vector<std::string>& toolchains = {""}, std::string toolchains_json = "[]");
   // Waits up to `wait` (capped) for a task; nullopt when none came. `cancelled` ends the wait early.
   // PermissionDenied when the worker id was registered under another credential or a role is not granted.
   absl::StatusOr<std::optional<LeaseGrant>> Lease(const WorkerIdentity& identity, const std::string& worker_id,
-                                                  const std::vector<TaskKind>& roles,
-                                                  std::chrono::milliseconds wait,
+                                                  const std::vector<TaskKind>& roles, std::chrono::milliseconds wait,
                                                   const std::function<bool()>& cancelled);
   // (Inside this class `Lease` names the method above: the lease type is spelled server::Lease.)
   // cancel_requested when the task's job (`lease.job_id`) was cancelled; FailedPrecondition when the lease
@@ -101,10 +100,10 @@ class TaskService {
   const Clock& clock_;
   ServiceLimits limits_;
   std::mutex capabilities_mutex_;
-  std::map<std::string, std::vector<std::string>> capabilities_;  // by worker id
+  std::map<std::string, std::vector<std::string>> capabilities_;   // by worker id
   std::map<std::string, std::vector<TaskKind>> registered_roles_;  // by worker id: a lease without roles uses them
-  std::map<std::string, std::string> registered_credential_;        // by worker id: the credential that registered it
-  std::map<std::string, std::string> toolchains_;                   // by worker id: LeaseRequest::toolchains_json
+  std::map<std::string, std::string> registered_credential_;       // by worker id: the credential that registered it
+  std::map<std::string, std::string> toolchains_;                  // by worker id: LeaseRequest::toolchains_json
 };
 
 }  // namespace hipforge::server

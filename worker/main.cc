@@ -2,10 +2,10 @@
 #include <csignal>
 #include <thread>
 
-#include <CLI/CLI.hpp>
 #include <grpcpp/grpcpp.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
+#include <CLI/CLI.hpp>
 
 #include "absl/strings/str_cat.h"
 #include "common/grpc_channel.h"
@@ -89,8 +89,9 @@ void AddRoleFlags(CLI::App& app, WorkerFlags& flags) {
                  "validate role: amd (ROCm), nvidia (HIP's NVIDIA platform: nvcc + the HIP-on-CUDA headers, targets "
                  "sm_XX) or auto: nvidia when nvidia-smi lists GPUs and no AMD GPU is found (env MIGRATE_GPU_PLATFORM)")
       ->check(CLI::IsMember({"auto", "amd", "nvidia"}));
-  app.add_option("--nvcc", flags.nvcc, "nvidia platform: nvcc to build with (env MIGRATE_NVCC; default PATH, "
-                                       "then /usr/local/cuda/bin/nvcc)");
+  app.add_option("--nvcc", flags.nvcc,
+                 "nvidia platform: nvcc to build with (env MIGRATE_NVCC; default PATH, "
+                 "then /usr/local/cuda/bin/nvcc)");
   app.add_flag("--no-cuda-reference", flags.no_cuda_reference,
                "nvidia platform: do not build and run the submitted CUDA tree beside the HIP build (the automatic "
                "CUDA reference of parity and profiles; env MIGRATE_NO_CUDA_REFERENCE=1)");
@@ -176,7 +177,7 @@ absl::StatusOr<hipforge::worker::RoleSetOptions> RoleOptions(const WorkerFlags& 
 }
 
 absl::StatusOr<std::unique_ptr<hipforge::worker::RoleSet>> MakeRoles(const WorkerFlags& flags,
-                                                                    hipforge::ProcessLauncher& launcher) {
+                                                                     hipforge::ProcessLauncher& launcher) {
   std::vector<hipforge::v1::TaskRole> roles;
   for (const std::string& name : flags.role_names) {
     absl::StatusOr<hipforge::v1::TaskRole> role = hipforge::worker::ParseRole(name);

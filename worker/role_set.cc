@@ -4,14 +4,14 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <string_view>
 #include <regex>
 #include <set>
+#include <string_view>
 
-#include "common/process.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "common/process.h"
 #include "spdlog/spdlog.h"
 
 #include "worker/translate_runner.h"
@@ -59,9 +59,9 @@ std::vector<validate::Toolchain> DiscoverToolchains(ProcessLauncher& launcher, c
   toolchain_options.sandbox = validate::ProbeSandbox(launcher, validate::DefaultBwrap()).ok();
   validate::LocalToolchainSource source(launcher, toolchain_options);
   std::vector<std::string> problems;
-  std::vector<validate::Toolchain> toolchains =
-      options.toolchain_dir.empty() && options.hipcc.empty() ? std::vector<validate::Toolchain>{}
-                                                              : source.Discover(problems);
+  std::vector<validate::Toolchain> toolchains = options.toolchain_dir.empty() && options.hipcc.empty()
+                                                    ? std::vector<validate::Toolchain>{}
+                                                    : source.Discover(problems);
   for (const std::string& problem : problems) spdlog::warn("toolchains: {}", problem);
   for (const validate::Toolchain& toolchain : toolchains) {
     spdlog::info("toolchain {} ({} archs, libraries: {})", toolchain.Describe(), toolchain.probe.offload_archs.size(),
@@ -118,7 +118,8 @@ absl::Status AddValidateRole(RoleSetImpl& set, ProcessLauncher& launcher, const 
   // Kernel times measured while other jobs' tests share the GPU would be wrong, not just noisy.
   validator_options.profile = options.profile && validator_options.gpu_slots == 1;
   if (validator_options.gpu_slots > 1) {
-    spdlog::info("validate role: up to {} jobs' tests share each GPU; kernel profiles off", validator_options.gpu_slots);
+    spdlog::info("validate role: up to {} jobs' tests share each GPU; kernel profiles off",
+                 validator_options.gpu_slots);
   }
   if (nvidia) {
     set.inventory_ = std::make_unique<validate::NvidiaSmiInventory>(launcher);
@@ -142,7 +143,8 @@ absl::Status AddValidateRole(RoleSetImpl& set, ProcessLauncher& launcher, const 
       capability->set_clang_version(toolchain.probe.clang_version);
       for (const auto& arch : toolchain.probe.offload_archs) capability->add_offload_archs(arch);
       for (const auto& library : toolchain.probe.libraries) capability->add_libraries(library);
-      for (const auto& arch : validate::ReachableArchs(toolchain.probe.offload_archs)) capability->add_stand_in_archs(arch);
+      for (const auto& arch : validate::ReachableArchs(toolchain.probe.offload_archs))
+        capability->add_stand_in_archs(arch);
       targets.insert(toolchain.probe.offload_archs.begin(), toolchain.probe.offload_archs.end());
     }
     for (const auto& target : targets) set.capabilities_.add_toolchain_targets(target);
@@ -162,7 +164,8 @@ absl::Status AddValidateRole(RoleSetImpl& set, ProcessLauncher& launcher, const 
 absl::StatusOr<v1::TaskRole> ParseRole(std::string_view name) {
   if (name == "translate") return v1::TASK_ROLE_TRANSLATE;
   if (name == "validate") return v1::TASK_ROLE_VALIDATE;
-  return absl::InvalidArgumentError(absl::StrCat("unknown role '", std::string(name), "' (expected translate or validate)"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown role '", std::string(name), "' (expected translate or validate)"));
 }
 
 RoleSetOptions RoleSetOptionsFromEnvironment() {
@@ -188,8 +191,8 @@ RoleSetOptions RoleSetOptionsFromEnvironment() {
   return options;
 }
 
-absl::StatusOr<std::unique_ptr<RoleSet>> MakeRoleSet(const std::vector<v1::TaskRole>& roles,
-                                                     ProcessLauncher& launcher, const RoleSetOptions& options) {
+absl::StatusOr<std::unique_ptr<RoleSet>> MakeRoleSet(const std::vector<v1::TaskRole>& roles, ProcessLauncher& launcher,
+                                                     const RoleSetOptions& options) {
   auto set = std::make_unique<RoleSetImpl>();
   std::vector<validate::Toolchain> toolchains = DiscoverToolchains(launcher, options);
   // An NVIDIA validate pool builds with its hip-on-cuda toolchain only, and the translate role beside it targets
@@ -223,8 +226,8 @@ absl::StatusOr<std::unique_ptr<RoleSet>> MakeRoleSet(const std::vector<v1::TaskR
       }
       const unsigned jobs = options.translate_jobs > 0 ? options.translate_jobs : UsableCpus();
       set->translate_ = std::make_unique<TranslateTaskRunner>(
-          launcher, TranslateRunnerOptions{.default_hip_version = hip_version,
-                                           .pch_cache_bytes = options.pch_cache_bytes, .jobs = jobs});
+          launcher, TranslateRunnerOptions{
+                        .default_hip_version = hip_version, .pch_cache_bytes = options.pch_cache_bytes, .jobs = jobs});
     } else if (role == v1::TASK_ROLE_VALIDATE) {
       if (absl::Status status = AddValidateRole(*set, launcher, options, toolchains, nvidia); !status.ok()) {
         return status;

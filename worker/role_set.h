@@ -16,11 +16,11 @@
 namespace hipforge::worker {
 
 struct RoleSetOptions {
-  std::filesystem::path hipcc = "hipcc";       // validate role; translate role: its HIP version (below)
+  std::filesystem::path hipcc = "hipcc";  // validate role; translate role: its HIP version (below)
   // Translate role: HIP release to translate for when a job names none. "auto": the version of
   // `hipcc` above when it runs here (else the translator's default); empty: the translator's default.
   std::string default_hip_version = "auto";
-  std::filesystem::path gpu_lock_dir;          // validate role; empty: <tmp>/hipforge-gpu-locks
+  std::filesystem::path gpu_lock_dir;  // validate role; empty: <tmp>/hipforge-gpu-locks
   // Toolchain root filesystems made by scripts/make-toolchain.sh (validate role builds in them; the
   // translate role's "auto" HIP version is the newest one's). Empty: only the host's `hipcc`.
   std::filesystem::path toolchain_dir = "/var/cache/hipforge/toolchains";
@@ -58,9 +58,8 @@ class RoleSet {
 // MIGRATE_NO_PROFILE=1): migrate-worker's flag defaults and migrate-server's local workers both start from it.
 RoleSetOptions RoleSetOptionsFromEnvironment();
 
-absl::StatusOr<std::unique_ptr<RoleSet>> MakeRoleSet(const std::vector<v1::TaskRole>& roles,
-                                                     ProcessLauncher& launcher, const RoleSetOptions& options);
-
+absl::StatusOr<std::unique_ptr<RoleSet>> MakeRoleSet(const std::vector<v1::TaskRole>& roles, ProcessLauncher& launcher,
+                                                     const RoleSetOptions& options);
 
 // "translate" / "validate" -> role; InvalidArgument otherwise.
 absl::StatusOr<v1::TaskRole> ParseRole(std::string_view name);

@@ -16,10 +16,8 @@ bool IsDeterministic(const absl::Status& status) {
     case absl::StatusCode::kNotFound:
     case absl::StatusCode::kAlreadyExists:
     case absl::StatusCode::kPermissionDenied:
-    case absl::StatusCode::kUnimplemented:
-      return true;
-    default:
-      return false;
+    case absl::StatusCode::kUnimplemented: return true;
+    default: return false;
   }
 }
 

@@ -30,7 +30,7 @@ int TryLock(const fs::path& lock_path, bool wait) {
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<TaskScratchDir>> TaskScratchDir::Create(const fs::path& root, const std::string& name,
-                                                                        bool keep) {
+                                                                       bool keep) {
   std::error_code ec;
   fs::create_directories(root, ec);
   if (ec) return absl::InternalError(absl::StrCat("cannot create ", root.string(), ": ", ec.message()));

@@ -114,8 +114,9 @@ void TaskExecution::HeartbeatLoop(std::stop_token stop) {
       deadline = shutdown_deadline_;
       // After a failed heartbeat (its server died; the channel moves to the next one) the next comes sooner: the
       // lease must be extended through another server before it runs out.
-      Clock::duration wait = last_failed ? std::min<Clock::duration>(heartbeat_interval_, std::chrono::milliseconds(500))
-                                         : Clock::duration(heartbeat_interval_);
+      Clock::duration wait = last_failed
+                                 ? std::min<Clock::duration>(heartbeat_interval_, std::chrono::milliseconds(500))
+                                 : Clock::duration(heartbeat_interval_);
       if (deadline && *deadline > Clock::now()) wait = std::min(wait, *deadline - Clock::now());
       heartbeat_cv_.wait_for(lock, stop, wait, [&] { return shutdown_deadline_ != deadline; });
       deadline = shutdown_deadline_;

@@ -19,8 +19,7 @@ class ProgressReporter {
  public:
   virtual ~ProgressReporter() = default;
   virtual void FileDone(std::string_view path, int done, int total, std::string_view status) = 0;
-  virtual void Step(std::string_view kind, std::string_view name, std::string_view status,
-                    std::string_view detail) = 0;
+  virtual void Step(std::string_view kind, std::string_view name, std::string_view status, std::string_view detail) = 0;
   virtual void Log(std::string_view level, std::string_view message) = 0;
 };
 
@@ -37,7 +36,7 @@ struct TaskOutput {
   // The task ran to its end but the job's outcome is a failure a retry would not change (e.g. a
   // validation build failed): the report and artifacts are kept and the job ends failed with `summary`.
   bool job_failed = false;
-  int files_total = 0;       // the report's translation totals cuda_files / cuda_files_translated
+  int files_total = 0;  // the report's translation totals cuda_files / cuda_files_translated
   int files_translated = 0;
   bool managed_memory = false;  // translate tasks: validate hint (report::ValidateHints) for the validate task
 };
@@ -51,7 +50,7 @@ struct TaskContext {
   std::filesystem::path original_root;
   // Validate tasks: the translate step's hint that the code uses managed memory.
   bool managed_memory_found = false;
-  std::filesystem::path work_dir;    // scratch space for outputs, private to this task
+  std::filesystem::path work_dir;  // scratch space for outputs, private to this task
   ProgressReporter& progress;
   // Set when the lease was lost or the job was cancelled; long runners should check it between steps
   // and give up early (their result is dropped anyway).

@@ -73,8 +73,7 @@ class TaskExecution final : public ProgressReporter {
   bool BeginReporting();
 
   void FileDone(std::string_view path, int done, int total, std::string_view status) override;
-  void Step(std::string_view kind, std::string_view name, std::string_view status,
-            std::string_view detail) override;
+  void Step(std::string_view kind, std::string_view name, std::string_view status, std::string_view detail) override;
   void Log(std::string_view level, std::string_view message) override;
 
   // Sends whatever is buffered; called at the end of the task.

@@ -28,11 +28,10 @@ translate::ApiVersion ParseHipVersion(const std::string& text) {
 }
 
 translate::MigrationOptions ToMigrationOptions(const v1::JobSpec& spec, const std::string& default_hip_version,
-                                              unsigned jobs) {
+                                               unsigned jobs) {
   translate::MigrationOptions options;
   const v1::JobOptions& job = spec.options();
-  options.translate.hip_kernel_execution_syntax =
-      job.launch_syntax() == v1::LAUNCH_SYNTAX_HIP_LAUNCH_KERNEL_GGL;
+  options.translate.hip_kernel_execution_syntax = job.launch_syntax() == v1::LAUNCH_SYNTAX_HIP_LAUNCH_KERNEL_GGL;
   const std::string& hip_version = job.hip_version().empty() ? default_hip_version : job.hip_version();
   if (translate::ApiVersion version = ParseHipVersion(hip_version); version.IsSet()) {
     options.translate.target_hip_version = version;
@@ -95,7 +94,8 @@ absl::StatusOr<TaskOutput> TranslateTaskRunner::Run(const TaskContext& context) 
   context.progress.Step("translate", "repository", "started", "");
   std::atomic<int> units = 0;  // the translate stage's total: translation units, named beside the CUDA files
   // Thrown only on this thread: an exception leaving a pool thread would end the process.
-  auto progress = [&context, &units, runner_thread = std::this_thread::get_id()](const translate::ProgressEvent& event) {
+  auto progress = [&context, &units,
+                   runner_thread = std::this_thread::get_id()](const translate::ProgressEvent& event) {
     if (context.abandon.load() && std::this_thread::get_id() == runner_thread) throw TaskAbandoned{};
     if (event.stage == "translate") {
       units = event.total;
@@ -134,7 +134,7 @@ absl::StatusOr<TaskOutput> TranslateTaskRunner::Run(const TaskContext& context) 
   const fs::path tree_archive = context.work_dir / (zstd ? "translated.tar.zst" : "translated.tar.gz");
   PackOptions pack;
   pack.compression = options_.compression;
-  pack.honour_gitignore = false;  // the output tree is exactly what the translator wrote
+  pack.honour_gitignore = false;               // the output tree is exactly what the translator wrote
   pack.max_name_bytes = kMaxDerivedNameBytes;  // renames may lengthen an accepted name
   absl::StatusOr<PackResult> packed = PackDirectoryToFile(output_root, tree_archive, launcher_, pack);
   if (!packed.ok()) return packed.status();

@@ -31,7 +31,8 @@ const char* TaskOutcomeName(TaskOutcome outcome) {
 
 Worker::Worker(std::shared_ptr<grpc::Channel> channel, std::map<v1::TaskRole, TaskRunner*> runners,
                WorkerOptions options)
-    : stub_(v1::WorkerService::NewStub(std::move(channel))), runners_(std::move(runners)),
+    : stub_(v1::WorkerService::NewStub(std::move(channel))),
+      runners_(std::move(runners)),
       options_(std::move(options)) {
   if (options_.scratch_root.empty()) options_.scratch_root = fs::temp_directory_path() / "hipforge-worker";
 }
@@ -173,8 +174,8 @@ void Worker::Run(std::stop_token stop) {
     if (!registered) {
       absl::Status status = Register();
       if (!status.ok()) {
-        spdlog::warn("[worker={}] register failed: {}; retrying in {} ms", options_.worker_id, std::string(status.message()),
-                     backoff.count());
+        spdlog::warn("[worker={}] register failed: {}; retrying in {} ms", options_.worker_id,
+                     std::string(status.message()), backoff.count());
         sleep(backoff);
         backoff = std::min(backoff * 2, std::chrono::milliseconds(5000));
         continue;

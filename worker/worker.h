@@ -67,8 +67,7 @@ class Worker {
   StageEnd DownloadInto(TaskState& state, bool original, const std::filesystem::path& into, bool retry_unavailable);
   StageEnd RunRole(TaskState& state);
   absl::StatusOr<TaskOutcome> ReportResult(TaskState& state);
-  grpc::Status SendCompletion(TaskState& state, const std::vector<std::string>& hashes,
-                              v1::CompleteResponse& response);
+  grpc::Status SendCompletion(TaskState& state, const std::vector<std::string>& hashes, v1::CompleteResponse& response);
   // FailTask; `permanent`: the failure is deterministic and the job fails without a retry.
   absl::StatusOr<TaskOutcome> Fail(TaskState& state, const absl::Status& error, bool permanent);
   std::unique_ptr<grpc::ClientContext> NewContext(std::chrono::milliseconds timeout) const;
@@ -81,7 +80,7 @@ class Worker {
 
   std::mutex poll_mutex_;
   grpc::ClientContext* current_poll_ = nullptr;  // cancelled from Run's stop callback
-  TaskExecution* current_task_ = nullptr;         // told to give back from Run's stop callback
+  TaskExecution* current_task_ = nullptr;        // told to give back from Run's stop callback
   std::atomic<bool> stopping_{false};
   std::mutex run_mutex_;
   std::condition_variable run_finished_cv_;

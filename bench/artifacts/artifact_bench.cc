@@ -110,8 +110,7 @@ int Measure(const std::string& name, ArtifactStore& store, const Shape& shape, i
               best_write, best_read, (PeakRssKib() - rss_before) >> 10);
   // The collector's pass over what this left (nothing is referenced; the cut-off is in the future).
   const auto start = Steady::now();
-  absl::StatusOr<int> removed =
-      store.RemoveUnreferenced({}, std::chrono::system_clock::now() + std::chrono::hours(1));
+  absl::StatusOr<int> removed = store.RemoveUnreferenced({}, std::chrono::system_clock::now() + std::chrono::hours(1));
   std::printf("%-8s collect: %d row(s)/file(s) removed in %.2f s\n", name.c_str(), removed.ok() ? *removed : -1,
               Seconds(Steady::now() - start));
   return 0;
@@ -217,4 +216,3 @@ int main(int argc, char** argv) {
   }
   return rc;
 }
-

@@ -51,7 +51,8 @@ void Seed(pqxx::connection& connection, const std::string& schema, int jobs, int
     SELECT 'app', 'bench', '{gfx90a,gfx942}', true, CASE WHEN g % 37 = 0 THEN 'failed' ELSE 'succeeded' END,
            repeat('a', 64), 'org/repo-' || lpad((g % $2)::text, 3, '0'), 'main', md5(g::text),
            now() - (($1 - g) * interval '1 minute'), now() - (($1 - g) * interval '1 minute')
-    FROM generate_series(1, $1::integer) g)", jobs, repositories);
+    FROM generate_series(1, $1::integer) g)",
+                 jobs, repositories);
   tx.exec(R"(
     INSERT INTO report_documents (job_id, document)
     SELECT id, jsonb_build_object(
@@ -66,7 +67,8 @@ void Seed(pqxx::connection& connection, const std::string& schema, int jobs, int
     SELECT j.id, f, 'HB' || (101 + (f * 7 + j.seq) % 13), (ARRAY['error', 'warning', 'note'])[1 + (f + j.seq) % 3],
            'src/file' || (f % 17) || '.cu', 10 + f * 3 + (j.seq % 5), 5, 'message ' || f, (f % 4 = 0),
            'v = __shfl_down(v, ' || ((f + j.seq / 3) % 11) || ');'
-    FROM jobs j, generate_series(0, $1::integer - 1) f)", findings_per_job);
+    FROM jobs j, generate_series(0, $1::integer - 1) f)",
+                 findings_per_job);
   tx.exec(R"(
     INSERT INTO report_builds (job_id, ordinal, requested_arch, arch, toolchain, ok, duration_ms)
     SELECT j.id, b, (ARRAY['gfx90a', 'gfx942'])[b + 1], (ARRAY['gfx90a', 'gfx942'])[b + 1], 'hipcc 6.4',
@@ -150,15 +152,20 @@ int main(int argc, char** argv) {
     return tx.exec1(query)[0].as<std::string>();
   };
   const std::string newest = any_job("SELECT id::text FROM jobs ORDER BY seq DESC LIMIT 1");
-  const std::string middle = any_job("SELECT id::text FROM jobs ORDER BY seq DESC OFFSET " + std::to_string(jobs / 2) + " LIMIT 1");
+  const std::string middle =
+      any_job("SELECT id::text FROM jobs ORDER BY seq DESC OFFSET " + std::to_string(jobs / 2) + " LIMIT 1");
   // A deep job-list page: the token of page 100 (keyset, so it should cost what page 1 does).
   std::string deep_token;
   for (int page = 0; page < 100; ++page) {
-    auto body = nlohmann::json::parse(hipforge::server::testing::HttpGet(
-        port, "/api/v1/jobs?page_size=50" + (deep_token.empty() ? "" : "&page_token=" + deep_token), auth).body);
+    auto body = nlohmann::json::parse(
+        hipforge::server::testing::HttpGet(
+            port, "/api/v1/jobs?page_size=50" + (deep_token.empty() ? "" : "&page_token=" + deep_token), auth)
+            .body);
     deep_token = body.value("next_page_token", "");
   }
-  struct Endpoint { std::string name, target; };
+  struct Endpoint {
+    std::string name, target;
+  };
   const std::vector<Endpoint> endpoints = {
       {"overview (50 repositories with gates)", "/api/v1/teams/bench/repositories"},
       {"job list, first page (50)", "/api/v1/jobs?page_size=50"},

@@ -12,8 +12,8 @@
 #include <numeric>
 #include <thread>
 
-#include <CLI/CLI.hpp>
 #include <grpcpp/grpcpp.h>
+#include <CLI/CLI.hpp>
 
 #include "common/archive.h"
 #include "common/grpc_channel.h"
@@ -73,9 +73,9 @@ int main(int argc, char** argv) {
   if (!archive.ok()) return 1;
 
   const fs::path port_file = temp / "port";
-  hipforge::testing::ChildProcess server({HIPFORGE_SERVER_BIN, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--data-dir",
-                                          (temp / "data").string(), "--port-file", port_file.string(),
-                                          "--embedded-durable", "false", "--log-level", "warn"},
+  hipforge::testing::ChildProcess server({HIPFORGE_SERVER_BIN, "--listen", "127.0.0.1:0", "--http-listen",
+                                          "127.0.0.1:0", "--data-dir", (temp / "data").string(), "--port-file",
+                                          port_file.string(), "--embedded-durable", "false", "--log-level", "warn"},
                                          temp / "server.log");
   const int port = hipforge::testing::WaitForPortFile(port_file, std::chrono::seconds(120));
   if (port == 0) {
@@ -92,10 +92,10 @@ int main(int argc, char** argv) {
     return 1;
   }
   hipforge::testing::WriteSecretFile(temp / "worker.token", worker_credential.token);
-  hipforge::testing::ChildProcess worker({HIPFORGE_WORKER_BIN, "--server", address, "--role", "translate", "--id",
-                                          "bench", "--log-level", "warn", "--token-file",
-                                          (temp / "worker.token").string()},
-                                         temp / "worker.log");
+  hipforge::testing::ChildProcess worker(
+      {HIPFORGE_WORKER_BIN, "--server", address, "--role", "translate", "--id", "bench", "--log-level", "warn",
+       "--token-file", (temp / "worker.token").string()},
+      temp / "worker.log");
   hipforge::ChannelSecurity security;
   security.token = team.token;
   auto channel = hipforge::MakeChannel(address, security);

@@ -107,10 +107,8 @@ struct DispatchResult {
 // One worker: leases and completes until the queue is empty.
 void DispatchLoop(JobStore& store, int w, DispatchResult& result, std::mutex& latency_mutex) {
   std::vector<double> my_lease, my_complete;
-  const hipforge::server::LeaseRequest request{"bench-worker-" + std::to_string(w),
-                                               {hipforge::server::TaskKind::kTranslate},
-                                               {},
-                                               std::chrono::seconds(60)};
+  const hipforge::server::LeaseRequest request{
+      "bench-worker-" + std::to_string(w), {hipforge::server::TaskKind::kTranslate}, {}, std::chrono::seconds(60)};
   for (;;) {
     const auto t0 = Clock::now();
     auto leased = store.LeaseTask(request);
@@ -184,8 +182,8 @@ void PrintResults(const Options& options, double enqueue_ms, const DispatchResul
               Percentile(dispatch.lease_ms, 0.99));
   std::printf("complete latency ms: p50 %.2f  p99 %.2f\n", Percentile(dispatch.complete_ms, 0.5),
               Percentile(dispatch.complete_ms, 0.99));
-  std::printf("NOTIFY wake-up ms (CreateJob start -> waiter woken, %zu samples): p50 %.2f  max %.2f\n",
-              wake_ms.size(), Percentile(wake_ms, 0.5), Percentile(wake_ms, 1.0));
+  std::printf("NOTIFY wake-up ms (CreateJob start -> waiter woken, %zu samples): p50 %.2f  max %.2f\n", wake_ms.size(),
+              Percentile(wake_ms, 0.5), Percentile(wake_ms, 1.0));
 }
 
 // The bench's schema goes; the embedded cluster (if any) with its temp dir.

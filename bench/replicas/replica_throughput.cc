@@ -67,9 +67,19 @@ absl::StatusOr<Result> Measure(const Setup& setup) {
   std::vector<std::string> addresses;
   for (int s = 0; s < setup.servers; ++s) {
     const fs::path port_file = dir / ("port-" + std::to_string(s));
-    std::vector<std::string> argv = {HIPFORGE_SERVER_BIN, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0",
-                                     "--data-dir", (dir / ("data-" + std::to_string(s))).string(), "--port-file",
-                                     port_file.string(), "--artifact-store", "postgres", "--log-level", "warn"};
+    std::vector<std::string> argv = {HIPFORGE_SERVER_BIN,
+                                     "--listen",
+                                     "127.0.0.1:0",
+                                     "--http-listen",
+                                     "127.0.0.1:0",
+                                     "--data-dir",
+                                     (dir / ("data-" + std::to_string(s))).string(),
+                                     "--port-file",
+                                     port_file.string(),
+                                     "--artifact-store",
+                                     "postgres",
+                                     "--log-level",
+                                     "warn"};
     argv.insert(argv.end(), database.begin(), database.end());
     fs::create_directories(dir);
     processes.push_back(std::make_unique<ChildProcess>(argv, dir / ("server-" + std::to_string(s) + ".log")));
@@ -78,7 +88,8 @@ absl::StatusOr<Result> Measure(const Setup& setup) {
     addresses.push_back("127.0.0.1:" + std::to_string(port));
   }
   const auto team = hipforge::testing::CreateTeamToken(HIPFORGE_SERVER_BIN, database, "bench");
-  const auto credential = hipforge::testing::CreateWorkerCredential(HIPFORGE_SERVER_BIN, database, "bench", "translate");
+  const auto credential =
+      hipforge::testing::CreateWorkerCredential(HIPFORGE_SERVER_BIN, database, "bench", "translate");
   if (team.exit_code != 0 || credential.exit_code != 0) return absl::InternalError(team.err + credential.err);
   hipforge::testing::WriteSecretFile(dir / "worker.token", credential.token);
   for (int w = 0; w < setup.workers; ++w) {
@@ -150,8 +161,8 @@ int main(int argc, char** argv) {
     return 1;
   }
   setup.database_url = (*postgres)->ConnectionString();
-  std::printf("%d jobs of %s, %d clients, %d translate workers, PostgreSQL (fsync on), artifacts in it\n",
-              setup.jobs, fs::path(repo).filename().c_str(), setup.clients, setup.workers);
+  std::printf("%d jobs of %s, %d clients, %d translate workers, PostgreSQL (fsync on), artifacts in it\n", setup.jobs,
+              fs::path(repo).filename().c_str(), setup.clients, setup.workers);
   for (int servers : {1, 2}) {
     setup.servers = servers;
     absl::StatusOr<Result> result = Measure(setup);
@@ -159,8 +170,8 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "%s\n", std::string(result.status().message()).c_str());
       return 1;
     }
-    std::printf("%d server(s): %d/%d succeeded in %.1f s = %.1f jobs/min; latency p50 %.0f ms, p95 %.0f ms\n",
-                servers, result->succeeded, setup.jobs, result->seconds, 60.0 * result->succeeded / result->seconds,
+    std::printf("%d server(s): %d/%d succeeded in %.1f s = %.1f jobs/min; latency p50 %.0f ms, p95 %.0f ms\n", servers,
+                result->succeeded, setup.jobs, result->seconds, 60.0 * result->succeeded / result->seconds,
                 Percentile(result->latencies_ms, 0.5), Percentile(result->latencies_ms, 0.95));
     std::fflush(stdout);
   }

@@ -70,8 +70,8 @@ int main(int argc, char** argv) {
     std::cerr << "translate_bench: " << translator.status() << "\n";
     return 1;
   }
-  std::cout << "corpus: " << corpus << " (" << files.size() << " source files), jobs="
-            << (jobs ? jobs : std::thread::hardware_concurrency()) << "\n";
+  std::cout << "corpus: " << corpus << " (" << files.size()
+            << " source files), jobs=" << (jobs ? jobs : std::thread::hardware_concurrency()) << "\n";
   for (const char* phase : {"cold", "warm"}) {
     const auto started = std::chrono::steady_clock::now();
     auto results = (*translator)->Translate(corpus, files, {}, nullptr);

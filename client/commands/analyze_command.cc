@@ -12,9 +12,7 @@
 
 namespace hipforge::client {
 
-nlohmann::json RuleCatalogJson() {
-  return translate::RuleCatalogToJson();
-}
+nlohmann::json RuleCatalogJson() { return translate::RuleCatalogToJson(); }
 
 namespace {
 
@@ -69,8 +67,8 @@ int RunAnalyze(CliContext& context, const AnalyzeOptions& options) {
   }
   analyzed.effort = translate::EstimateEffort(result->findings, {});
   const ReportDocument report = report::LocalReportDocument(std::move(analyzed));
-  ReportOutputOptions output{.format = *format, .output_path = options.output, .fail_on = *fail_on,
-                             .fail_on_name = options.fail_on};
+  ReportOutputOptions output{
+      .format = *format, .output_path = options.output, .fail_on = *fail_on, .fail_on_name = options.fail_on};
   output.render.rule_catalog = RuleCatalogJson();
   output.render.tool_version = HIPFORGE_VERSION;  // SARIF driver.version
   output.render.help_uri_base = options.help_uri_base;
@@ -97,7 +95,9 @@ void AddAnalyzeCommand(CLI::App& app, CliContext& context) {
   command->add_option("--disable", options->disabled_rules, "Rule id to leave out (repeatable), e.g. HB203");
   command->add_flag("--no-parse", options->no_parse, "Token/line rules only (no Clang parse): faster, fewer rules");
   command->add_option("-j,--jobs", options->jobs, "Parallel parses (default: all cores)");
-  command->add_option("--help-uri-base", options->help_uri_base, "Prefix of SARIF rule helpUri: a URL, or a directory made a file:// URI (default: the rule pages installed with migrate-cli)");
+  command->add_option("--help-uri-base", options->help_uri_base,
+                      "Prefix of SARIF rule helpUri: a URL, or a directory made a file:// URI (default: the rule pages "
+                      "installed with migrate-cli)");
   command->callback([&context, options] { context.exit_code = RunAnalyze(context, *options); });
 }
 

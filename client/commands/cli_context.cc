@@ -24,8 +24,9 @@ int CliContext::Fail(const absl::Status& status) {
     message += (servers.find(',') == std::string::npos ? " (server " : " (servers ") + servers +
                "; set --server or MIGRATE_SERVER)";
     if (uses_tls_) {
-      message += "; with TLS this also means the handshake failed: --tls-ca must name the CA that signed the "
-                 "server's certificate and --tls-server-name a name in it";
+      message +=
+          "; with TLS this also means the handshake failed: --tls-ca must name the CA that signed the "
+          "server's certificate and --tls-server-name a name in it";
     }
   }
   if (status.code() == absl::StatusCode::kUnauthenticated) {

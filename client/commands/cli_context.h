@@ -21,15 +21,15 @@
 namespace hipforge::client {
 
 struct CliIo {
-  std::ostream& out;  // results (job ids, reports, tables): machine-readable
-  std::ostream& err;  // progress and errors
+  std::ostream& out;         // results (job ids, reports, tables): machine-readable
+  std::ostream& err;         // progress and errors
   bool interactive = false;  // err is a terminal: draw progress bars
 };
 
 struct GlobalOptions {
-  std::string server;       // --server (repeated: joined with commas); empty: MIGRATE_SERVER, then localhost:50051
+  std::string server;           // --server (repeated: joined with commas); empty: MIGRATE_SERVER, then localhost:50051
   double timeout_seconds = 30;  // unary RPC deadline
-  bool quiet = false;       // no progress output
+  bool quiet = false;           // no progress output
   CredentialFlags credentials;  // --token, --token-file, --tls-*
 };
 

@@ -11,7 +11,8 @@ struct FetchOptions {
 };
 
 int RunFetch(CliContext& context, const FetchOptions& options) {
-  if (options.out_dir.empty() && options.patch_file.empty()) return context.Usage("fetch needs --out DIR and/or --patch FILE");
+  if (options.out_dir.empty() && options.patch_file.empty())
+    return context.Usage("fetch needs --out DIR and/or --patch FILE");
   auto client = context.Connect();
   if (!options.out_dir.empty()) {
     auto extracted = client->FetchTreeInto(options.job_id, options.out_dir);
@@ -32,7 +33,8 @@ int RunFetch(CliContext& context, const FetchOptions& options) {
 
 void AddFetchCommand(CLI::App& app, CliContext& context) {
   auto options = std::make_shared<FetchOptions>();
-  CLI::App* command = app.add_subcommand("fetch", "Download a job's translated tree (--out) or unified patch (--patch)");
+  CLI::App* command =
+      app.add_subcommand("fetch", "Download a job's translated tree (--out) or unified patch (--patch)");
   command->add_option("job", options->job_id, "Job id, or its first 8 or more characters")->required();
   command->add_option("--out", options->out_dir, "Extract the translated tree here (absent or empty directory)");
   command->add_option("--patch", options->patch_file, "Write the unified patch (original -> translated) here");

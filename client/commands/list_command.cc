@@ -36,8 +36,10 @@ int RunList(CliContext& context, const ListOptions& options) {
     auto page = client->ListJobs(request);
     if (!page.ok()) return context.Fail(page.status());
     for (const auto& job : page->jobs()) {
-      if (options.json) *listed.add_jobs() = job;
-      else context.out() << JobLine(job) << "\n";
+      if (options.json)
+        *listed.add_jobs() = job;
+      else
+        context.out() << JobLine(job) << "\n";
     }
     listed.set_next_page_token(page->next_page_token());
     if (page->next_page_token().empty()) break;

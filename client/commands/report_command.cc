@@ -29,8 +29,8 @@ int RunReport(CliContext& context, const ReportOptions& options) {
   const std::string job_id = report->job_id().empty() ? options.job_id : report->job_id();
   absl::StatusOr<ReportDocument> document = ReadServerReport(report->document(), job_id);
   if (!document.ok()) return context.Fail(document.status());
-  ReportOutputOptions output{.format = *format, .output_path = options.output, .fail_on = *fail_on,
-                             .fail_on_name = options.fail_on};
+  ReportOutputOptions output{
+      .format = *format, .output_path = options.output, .fail_on = *fail_on, .fail_on_name = options.fail_on};
   output.render.rule_catalog = RuleCatalogJson();
   output.render.tool_version = HIPFORGE_VERSION;  // SARIF driver.version
   output.render.help_uri_base = options.help_uri_base;
@@ -57,7 +57,9 @@ void AddReportCommand(CLI::App& app, CliContext& context) {
   command->add_option("-o,--output", options->output, "Write to this file instead of stdout");
   command->add_option("--fail-on", options->fail_on, "Exit 4 on findings of this severity or worse")
       ->check(CLI::IsMember({"none", "error", "warning", "note"}));
-  command->add_option("--help-uri-base", options->help_uri_base, "Prefix of SARIF rule helpUri: a URL, or a directory made a file:// URI (default: the rule pages installed with migrate-cli)");
+  command->add_option("--help-uri-base", options->help_uri_base,
+                      "Prefix of SARIF rule helpUri: a URL, or a directory made a file:// URI (default: the rule pages "
+                      "installed with migrate-cli)");
   command->callback([&context, options] { context.exit_code = RunReport(context, *options); });
 }
 

@@ -10,8 +10,9 @@ namespace hipforge::client {
 
 int RunCli(const std::vector<std::string>& args, CliIo io, ProcessLauncher& launcher) {
   CliContext context(io, launcher);
-  CLI::App app{"migrate-cli: submit CUDA repositories to hipforge, follow jobs, fetch HIP results and reports;\n"
-               "`translate` and `analyze` run locally without a server. Exit codes: docs/cli.md."};
+  CLI::App app{
+      "migrate-cli: submit CUDA repositories to hipforge, follow jobs, fetch HIP results and reports;\n"
+      "`translate` and `analyze` run locally without a server. Exit codes: docs/cli.md."};
   app.name("migrate-cli");
   app.set_version_flag("--version", HIPFORGE_VERSION);
   app.add_option("--server", context.globals.server,

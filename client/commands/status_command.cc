@@ -43,8 +43,10 @@ int RunStatus(CliContext& context, const StatusOptions& options) {
   // The counters are the report's CUDA files ("CUDA files: 4 translated (4 CUDA files)"), not all its files.
   out << "progress: " << job->files_translated() << "/" << job->files_total() << " CUDA files translated\n";
   out << "attempts: " << job->attempts() << "\n";
-  if (job->has_created_at()) out << "created:  " << google::protobuf::util::TimeUtil::ToString(job->created_at()) << "\n";
-  if (job->has_updated_at()) out << "updated:  " << google::protobuf::util::TimeUtil::ToString(job->updated_at()) << "\n";
+  if (job->has_created_at())
+    out << "created:  " << google::protobuf::util::TimeUtil::ToString(job->created_at()) << "\n";
+  if (job->has_updated_at())
+    out << "updated:  " << google::protobuf::util::TimeUtil::ToString(job->updated_at()) << "\n";
   if (job->artifact_kinds_size() > 0) {
     out << "artifacts:";
     for (const auto& kind : job->artifact_kinds()) out << " " << kind;

@@ -96,9 +96,7 @@ int FinishWaitedJob(CliContext& context, MigrationClient& client, const hipforge
   if (job.state() == hipforge::v1::JOB_STATE_SUCCEEDED || job.state() == hipforge::v1::JOB_STATE_FAILED) {
     // A job that failed in validation still has its translated tree and patch: fetch them too.
     const bool failed = job.state() == hipforge::v1::JOB_STATE_FAILED;
-    auto tolerable = [&](const absl::Status& status) {
-      return failed && status.code() == absl::StatusCode::kNotFound;
-    };
+    auto tolerable = [&](const absl::Status& status) { return failed && status.code() == absl::StatusCode::kNotFound; };
     if (!options.out_dir.empty()) {
       auto extracted = client.FetchTreeInto(job.id(), options.out_dir);
       if (extracted.ok()) {
@@ -124,7 +122,7 @@ int FinishWaitedJob(CliContext& context, MigrationClient& client, const hipforge
       ReportOutputOptions output{.fail_on = *fail_on, .fail_on_name = options.fail_on};
       output.render.rule_catalog = RuleCatalogJson();
       output.render.tool_version = HIPFORGE_VERSION;  // SARIF driver.version
-      std::ostringstream discarded;  // --fail-on without --report: count only
+      std::ostringstream discarded;                   // --fail-on without --report: count only
       if (!options.report_format.empty()) {
         output.format = *ParseReportFormat(options.report_format);
         output.output_path = options.report_file;
@@ -134,7 +132,8 @@ int FinishWaitedJob(CliContext& context, MigrationClient& client, const hipforge
       if (!findings_code.ok()) return context.Fail(findings_code.status());
       if (code == kExitOk) code = *findings_code;
     }
-    if (code == kExitOk && options.require != "none") code = CheckRequiredVerdict(context, client, job, options.require);
+    if (code == kExitOk && options.require != "none")
+      code = CheckRequiredVerdict(context, client, job, options.require);
   }
   return code;
 }
@@ -143,7 +142,8 @@ int RunSubmit(CliContext& context, const SubmitOptions& options) {
   if (!options.wait && (!options.out_dir.empty() || !options.patch_file.empty() || !options.report_format.empty())) {
     return context.Usage("--out, --patch and --report need --wait");
   }
-  if (auto fail_on = ParseFailOn(options.fail_on); !fail_on.ok()) return context.Usage(std::string(fail_on.status().message()));
+  if (auto fail_on = ParseFailOn(options.fail_on); !fail_on.ok())
+    return context.Usage(std::string(fail_on.status().message()));
   if (!options.report_format.empty()) {
     if (auto format = ParseReportFormat(options.report_format); !format.ok()) {
       return context.Usage(std::string(format.status().message()));
@@ -154,16 +154,17 @@ int RunSubmit(CliContext& context, const SubmitOptions& options) {
   // Nothing to upload is the user's mistake, not the server's: say so before connecting.
   auto files = ListFilesToPack(options.path, context.launcher());
   if (!files.ok()) return context.Fail(absl::InvalidArgumentError(std::string(files.status().message())));
-  if (files->empty()) return context.Fail(absl::InvalidArgumentError("nothing to upload: " + options.path + " is empty"));
+  if (files->empty())
+    return context.Fail(absl::InvalidArgumentError("nothing to upload: " + options.path + " is empty"));
 
   auto client = context.Connect();
   ProgressDisplay display(context.err(), context.interactive());
-  auto job = client->Submit(options.path, *spec,
-                            options.compression == "gzip" ? ArchiveCompression::kGzip : ArchiveCompression::kZstd,
-                            [&](const PackProgress& progress) {
-                              if (!context.globals.quiet) display.Upload(progress);
-                            },
-                            options.request_id);
+  auto job = client->Submit(
+      options.path, *spec, options.compression == "gzip" ? ArchiveCompression::kGzip : ArchiveCompression::kZstd,
+      [&](const PackProgress& progress) {
+        if (!context.globals.quiet) display.Upload(progress);
+      },
+      options.request_id);
   display.EndLine();
   if (!job.ok()) return context.Fail(job.status());
   context.out() << job->id() << "\n" << std::flush;
@@ -207,9 +208,10 @@ void AddSubmitCommand(CLI::App& app, CliContext& context) {
       ->check(CLI::NonNegativeNumber);
   command->add_option("--fail-on", options->fail_on, "With --wait: exit 4 on findings of this severity or worse")
       ->check(CLI::IsMember({"none", "error", "warning", "note"}));
-  command->add_option("--require", options->require,
-                      "With --wait: exit 10 unless the job's verdict is at least this (builds: every target built; "
-                      "behaviour_checked: tests passed on a GPU)")
+  command
+      ->add_option("--require", options->require,
+                   "With --wait: exit 10 unless the job's verdict is at least this (builds: every target built; "
+                   "behaviour_checked: tests passed on a GPU)")
       ->check(CLI::IsMember({"none", "translated_only", "builds", "behaviour_checked"}));
   command->add_option("--report", options->report_format, "With --wait: print the report (text|json|sarif|junit)");
   command->add_option("--report-output", options->report_file, "Write the --report output to this file");

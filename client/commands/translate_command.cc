@@ -132,7 +132,8 @@ void AddTranslateCommand(CLI::App& app, CliContext& context) {
   CLI::App* command = app.add_subcommand("translate", "Translate a CUDA repository to HIP locally (no server)");
   command->add_option("path", options->path, "CUDA repository directory")->required()->check(CLI::ExistingDirectory);
   command->add_option("-o,--out", options->out_dir, "Where the HIP tree is written (absent or empty)")->required();
-  command->add_option("--target", options->targets, "HIP architecture for build files (repeatable; default gfx90a gfx942)");
+  command->add_option("--target", options->targets,
+                      "HIP architecture for build files (repeatable; default gfx90a gfx942)");
   command->add_flag("--rename-to-hip", options->rename_to_hip, "Rename *.cu to *.hip");
   command->add_flag("--annotate", options->annotate, "Leave // HIPFORGE HBxxx comments at findings");
   command->add_flag("--no-fixes", options->no_fixes, "Do not apply the analyzer's automatic fixes");
@@ -143,8 +144,10 @@ void AddTranslateCommand(CLI::App& app, CliContext& context) {
   command->add_option("--fail-on", options->fail_on, "Exit 4 on findings of this severity or worse")
       ->check(CLI::IsMember({"none", "error", "warning", "note"}));
   command->add_option("--cache", options->cache_dir, "Cache directory reused across runs for unchanged files");
-  command->add_option("-D,--define", options->defines, "Define a macro for every translation unit (NAME or NAME=VALUE; repeatable)");
-  command->add_option("-I,--include-dir", options->include_dirs, "Add an include directory for every unit (repeatable)");
+  command->add_option("-D,--define", options->defines,
+                      "Define a macro for every translation unit (NAME or NAME=VALUE; repeatable)");
+  command->add_option("-I,--include-dir", options->include_dirs,
+                      "Add an include directory for every unit (repeatable)");
   command->add_option("--extra-arg", options->extra_args, "Pass one more Clang argument to every parse (repeatable)");
   command->add_option("--compile-commands", options->compile_commands,
                       "compile_commands.json (or its directory) to take per-unit arguments from (default: the "

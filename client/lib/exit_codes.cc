@@ -9,14 +9,12 @@ ExitCode ExitCodeForStatus(const absl::Status& status) {
     case absl::StatusCode::kDeadlineExceeded: return kExitTimeout;
     case absl::StatusCode::kNotFound: return kExitNotFound;
     case absl::StatusCode::kUnauthenticated:
-    case absl::StatusCode::kPermissionDenied:
-      return kExitUnauthorized;
+    case absl::StatusCode::kPermissionDenied: return kExitUnauthorized;
     case absl::StatusCode::kInvalidArgument:
     case absl::StatusCode::kResourceExhausted:
     case absl::StatusCode::kFailedPrecondition:
     case absl::StatusCode::kOutOfRange:
-    case absl::StatusCode::kAlreadyExists:
-      return kExitInputRejected;
+    case absl::StatusCode::kAlreadyExists: return kExitInputRejected;
     default: return kExitInternal;
   }
 }

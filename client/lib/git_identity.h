@@ -13,8 +13,8 @@ struct SourceIdentity {
   // checkout, followed by "//" and its path ("https://host/org/mono.git//samples/nbody", go-getter's notation), so
   // two projects of one monorepo keep two histories.
   std::string repository;
-  std::string branch;      // empty on a detached HEAD
-  std::string commit;      // full commit id; empty before the first commit
+  std::string branch;  // empty on a detached HEAD
+  std::string commit;  // full commit id; empty before the first commit
 };
 
 // Empty fields when `path` is not in a git checkout or git is not installed (never an error: the

@@ -122,7 +122,9 @@ absl::StatusOr<v1::JobState> ParseJobState(const std::string& name) {
 
 MigrationClient::MigrationClient(std::unique_ptr<v1::MigrationService::StubInterface> stub, ClientOptions options,
                                  ProcessLauncher& launcher)
-    : stub_(std::move(stub)), options_(std::move(options)), launcher_(launcher),
+    : stub_(std::move(stub)),
+      options_(std::move(options)),
+      launcher_(launcher),
       server_count_(static_cast<int>(SplitServerList(options_.server).size())) {}
 
 std::unique_ptr<MigrationClient> MigrationClient::Connect(const ClientOptions& options, ProcessLauncher& launcher) {
@@ -168,7 +170,7 @@ absl::StatusOr<v1::Job> MigrationClient::SubmitOnce(const fs::path& repository, 
   header.mutable_header()->mutable_spec()->CopyFrom(spec);
   header.mutable_header()->set_request_id(request_id);
   header.mutable_header()->set_format(compression == ArchiveCompression::kZstd ? v1::COMPRESSION_FORMAT_TAR_ZSTD
-                                                                                : v1::COMPRESSION_FORMAT_TAR_GZIP);
+                                                                               : v1::COMPRESSION_FORMAT_TAR_GZIP);
   bool stream_open = writer->Write(header);
   PackOptions pack;
   pack.compression = compression;

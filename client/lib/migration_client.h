@@ -74,8 +74,8 @@ class MigrationClient {
   absl::StatusOr<hipforge::v1::ListJobsResponse> ListJobs(const hipforge::v1::ListJobsRequest& request);
   absl::StatusOr<hipforge::v1::Report> GetReport(const std::string& job_id);
   // Streams one artifact into `sink`; `on_info` sees the header first. Verifies size and sha256.
-  absl::Status FetchArtifact(const std::string& job_id, hipforge::v1::ArtifactKind kind,
-                             const ArchiveChunkSink& sink, const ArtifactInfoCallback& on_info = nullptr);
+  absl::Status FetchArtifact(const std::string& job_id, hipforge::v1::ArtifactKind kind, const ArchiveChunkSink& sink,
+                             const ArtifactInfoCallback& on_info = nullptr);
   absl::StatusOr<hipforge::v1::Job> Cancel(const std::string& job_id, const std::string& reason);
 
   // How many servers options.server lists; with more than one, calls that fail UNAVAILABLE are repeated

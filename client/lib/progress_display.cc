@@ -64,8 +64,8 @@ void ProgressDisplay::Upload(const PackProgress& progress) {
   if (interactive_) {
     char percent_text[8];
     std::snprintf(percent_text, sizeof percent_text, "%3llu%%", static_cast<unsigned long long>(percent));
-    Redraw("upload " + RenderBar(progress.input_bytes_done, progress.input_bytes_total, 24) + " " + percent_text +
-           " " + counts);
+    Redraw("upload " + RenderBar(progress.input_bytes_done, progress.input_bytes_total, 24) + " " + percent_text + " " +
+           counts);
     return;
   }
   // Plain output: a line at 0, 25, 50, 75 and 100 percent.
@@ -110,11 +110,8 @@ void ProgressDisplay::Event(const hipforge::v1::JobEvent& event) {
       Line(text);
       break;
     }
-    case hipforge::v1::JobEvent::kLog:
-      Line("[" + event.log().level() + "] " + event.log().message());
-      break;
-    default:
-      break;
+    case hipforge::v1::JobEvent::kLog: Line("[" + event.log().level() + "] " + event.log().message()); break;
+    default: break;
   }
 }
 

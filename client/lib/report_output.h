@@ -39,7 +39,8 @@ struct ReportOutputOptions {
 // The report a server answered with (GetReport's document; absent: no section yet), read once here through the one
 // conversion (common/report/report_proto.h): a report that cannot be read (an enum value this build does not know)
 // is DataLoss naming the field, not a crash. One without a job_id gets `job_id` (when given).
-absl::StatusOr<ReportDocument> ReadServerReport(const hipforge::v1::ReportDocument& sent, const std::string& job_id = "");
+absl::StatusOr<ReportDocument> ReadServerReport(const hipforge::v1::ReportDocument& sent,
+                                                const std::string& job_id = "");
 
 // kExitOk, or kExitFindings (with a line on `err`) when findings reach --fail-on. An error status only
 // when the output file cannot be written.

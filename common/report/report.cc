@@ -150,8 +150,8 @@ std::string_view VerdictLevelName(VerdictLevel level) {
 }
 
 std::optional<VerdictLevel> ParseVerdictLevel(std::string_view name) {
-  for (VerdictLevel level : {VerdictLevel::kTranslatedOnly, VerdictLevel::kBuilds, VerdictLevel::kBehaviourChecked,
-                             VerdictLevel::kFailed}) {
+  for (VerdictLevel level :
+       {VerdictLevel::kTranslatedOnly, VerdictLevel::kBuilds, VerdictLevel::kBehaviourChecked, VerdictLevel::kFailed}) {
     if (VerdictLevelName(level) == name) return level;
   }
   return std::nullopt;
@@ -261,7 +261,7 @@ Verdict DecideVerdict(const Report& report) {
   }
   int passed = 0, not_run = 0, failed_tests = 0;
   std::string not_run_archs;  // where tests did not run although they ran elsewhere (a job of two platforms)
-  std::string fail_in_cuda;  // failing with HIP and in the CUDA original: not the migration's fault, not proved
+  std::string fail_in_cuda;   // failing with HIP and in the CUDA original: not the migration's fault, not proved
   for (const TestResult& test : report.tests.value_or(std::vector<TestResult>{})) {
     if (test.status == TestStatus::kPassed) ++passed;
     if (test.status == TestStatus::kNotRun) {

@@ -71,8 +71,8 @@ std::string CudaFilesSummary(const TranslationTotals& totals);
 
 struct TranslationSection {
   std::vector<FileEntry> files;
-  TranslationTotals totals;         // ComputeTotals(files) when produced; read as stored
-  std::vector<std::string> notes;   // pass-level notes
+  TranslationTotals totals;        // ComputeTotals(files) when produced; read as stored
+  std::vector<std::string> notes;  // pass-level notes
 };
 
 // ---- findings ----------------------------------------------------------------------------------------------
@@ -128,8 +128,8 @@ struct FileEffort {
 };
 
 struct EffortSection {
-  double engineer_hours = 0;     // work LEFT for a person: the sum of `items`
-  double automatic_share = 1.0;  // share of CUDA references handled automatically
+  double engineer_hours = 0;               // work LEFT for a person: the sum of `items`
+  double automatic_share = 1.0;            // share of CUDA references handled automatically
   std::map<std::string, int> by_severity;  // findings left, by severity name
   std::vector<FileEffort> files;
   std::vector<EffortItem> items;  // how engineer_hours is computed
@@ -219,9 +219,9 @@ std::optional<double> HipCudaRatio(const KernelProfile& kernel);
 
 struct GpuSection {
   bool ran_on_gpu = false;
-  std::string note;          // a full sentence, e.g. "not run on a GPU: compile-only worker"
-  std::string device_key;    // PCI BDF or unique id of the leased GPU
-  std::string device_arch;   // gcnArchName of the leased GPU
+  std::string note;                   // a full sentence, e.g. "not run on a GPU: compile-only worker"
+  std::string device_key;             // PCI BDF or unique id of the leased GPU
+  std::string device_arch;            // gcnArchName of the leased GPU
   std::vector<std::string> warnings;  // e.g. HSA_OVERRIDE_GFX_VERSION refused
   // The automatic CUDA reference, a sentence: "the submitted CUDA tree built for sm_90 (12 s) and ran 3 tests:
   // 3 passed", or why there is none. Empty on AMD workers.

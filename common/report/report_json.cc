@@ -24,11 +24,19 @@ json Array(const std::vector<T>& items, json (*one)(const T&)) {
 }
 
 json TotalsJson(const TranslationTotals& t) {
-  return {{"files", t.files},           {"translated", t.translated},   {"unchanged", t.unchanged},
-          {"fallback", t.fallback},     {"copied", t.copied},           {"failed", t.failed},
-          {"converted", t.converted},   {"unconverted", t.unconverted}, {"unsupported", t.unsupported},
-          {"lines_changed", t.lines_changed}, {"cuda_files", t.cuda_files},
-          {"cuda_files_translated", t.cuda_files_translated}, {"cuda_files_unchanged", t.cuda_files_unchanged}};
+  return {{"files", t.files},
+          {"translated", t.translated},
+          {"unchanged", t.unchanged},
+          {"fallback", t.fallback},
+          {"copied", t.copied},
+          {"failed", t.failed},
+          {"converted", t.converted},
+          {"unconverted", t.unconverted},
+          {"unsupported", t.unsupported},
+          {"lines_changed", t.lines_changed},
+          {"cuda_files", t.cuda_files},
+          {"cuda_files_translated", t.cuda_files_translated},
+          {"cuda_files_unchanged", t.cuda_files_unchanged}};
 }
 
 json TranslationJson(const TranslationSection& section) {
@@ -61,12 +69,9 @@ json BuildJson(const BuildResult& build) {
                        {"spills", k.spills},
                        {"lds_bytes", k.lds_bytes}});
   }
-  json out = {{"requested_arch", build.requested_arch},
-              {"arch", build.arch},
-              {"toolchain", build.toolchain},
-              {"ok", build.ok},
-              {"duration_ms", build.duration_ms},
-              {"errors", std::move(errors)},
+  json out = {{"requested_arch", build.requested_arch}, {"arch", build.arch},
+              {"toolchain", build.toolchain},           {"ok", build.ok},
+              {"duration_ms", build.duration_ms},       {"errors", std::move(errors)},
               {"kernels", std::move(kernels)}};
   if (!build.note.empty()) out["note"] = build.note;
   if (!build.log_excerpt.empty()) out["log_excerpt"] = build.log_excerpt;
@@ -100,9 +105,9 @@ json ParityJson(const ParityResult& p) {
 
 json ProfileJson(const KernelProfile& k) {
   json out = {{"kernel", k.kernel},
-          {"calls", k.calls},
-          {"total_ns", k.total_ns},
-          {"cuda_baseline_ns", k.cuda_baseline_ns ? json(*k.cuda_baseline_ns) : json(nullptr)}};
+              {"calls", k.calls},
+              {"total_ns", k.total_ns},
+              {"cuda_baseline_ns", k.cuda_baseline_ns ? json(*k.cuda_baseline_ns) : json(nullptr)}};
   if (k.cuda_calls) out["cuda_calls"] = *k.cuda_calls;
   return out;
 }
@@ -141,7 +146,8 @@ class Reader {
   std::string At(const char* key) const { return absl::StrCat(path_, ".", key); }
 
   void Read(const char* key, std::string& out) const {
-    if (const json* v = Field(key)) v->is_string() ? void(out = v->get<std::string>()) : Fail(At(key), "is not a string");
+    if (const json* v = Field(key))
+      v->is_string() ? void(out = v->get<std::string>()) : Fail(At(key), "is not a string");
   }
   void Read(const char* key, bool& out) const {
     if (const json* v = Field(key)) v->is_boolean() ? void(out = v->get<bool>()) : Fail(At(key), "is not a boolean");
@@ -270,20 +276,20 @@ void ReadTranslation(const Reader& r, TranslationSection& t) {
     // Stored totals win (a report may list only some files); missing ones keep the computed value.
     Reader tr(*totals, r.At("totals"), r.status());
     TranslationTotals& s = t.totals;
-    for (auto [key, field] : std::initializer_list<std::pair<const char*, int*>>{
-             {"files", &s.files},
-             {"translated", &s.translated},
-             {"unchanged", &s.unchanged},
-             {"fallback", &s.fallback},
-             {"copied", &s.copied},
-             {"failed", &s.failed},
-             {"converted", &s.converted},
-             {"unconverted", &s.unconverted},
-             {"unsupported", &s.unsupported},
-             {"lines_changed", &s.lines_changed},
-             {"cuda_files", &s.cuda_files},
-             {"cuda_files_translated", &s.cuda_files_translated},
-             {"cuda_files_unchanged", &s.cuda_files_unchanged}}) {
+    for (auto [key, field] :
+         std::initializer_list<std::pair<const char*, int*>>{{"files", &s.files},
+                                                             {"translated", &s.translated},
+                                                             {"unchanged", &s.unchanged},
+                                                             {"fallback", &s.fallback},
+                                                             {"copied", &s.copied},
+                                                             {"failed", &s.failed},
+                                                             {"converted", &s.converted},
+                                                             {"unconverted", &s.unconverted},
+                                                             {"unsupported", &s.unsupported},
+                                                             {"lines_changed", &s.lines_changed},
+                                                             {"cuda_files", &s.cuda_files},
+                                                             {"cuda_files_translated", &s.cuda_files_translated},
+                                                             {"cuda_files_unchanged", &s.cuda_files_unchanged}}) {
       tr.Read(key, *field);
     }
   }
@@ -413,14 +419,14 @@ void ReadObjectSection(const Reader& r, const char* key, std::optional<T>& out, 
 
 nlohmann::json FindingToJson(const Finding& finding) {
   json out{{"rule_id", finding.rule_id},
-              {"severity", SeverityName(finding.severity)},
-              {"path", finding.path},
-              {"line", finding.line},
-              {"column", finding.column},
-              {"message", finding.message},
-              {"fix", finding.fix},
-              {"auto_fixed", finding.auto_fixed},
-              {"fixable", finding.fixable || finding.auto_fixed}};
+           {"severity", SeverityName(finding.severity)},
+           {"path", finding.path},
+           {"line", finding.line},
+           {"column", finding.column},
+           {"message", finding.message},
+           {"fix", finding.fix},
+           {"auto_fixed", finding.auto_fixed},
+           {"fixable", finding.fixable || finding.auto_fixed}};
   if (!finding.source_line.empty()) out["source_line"] = finding.source_line;
   if (finding.inactive) out["inactive"] = true;
   return out;
@@ -445,7 +451,8 @@ nlohmann::json FileEntryToJson(const FileEntry& file) {
     json configurations = json::array();
     for (const CompileConfiguration& config : file.compile_arguments) {
       json used = json::array(), rejected = json::array();
-      for (const CompileArgument& arg : config.used) used.push_back({{"argument", arg.argument}, {"source", arg.source}});
+      for (const CompileArgument& arg : config.used)
+        used.push_back({{"argument", arg.argument}, {"source", arg.source}});
       for (const CompileArgument& arg : config.rejected) {
         rejected.push_back({{"argument", arg.argument}, {"reason", arg.source}});
       }

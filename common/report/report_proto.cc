@@ -300,15 +300,23 @@ FileEntry ReadFile(const v1::File& f, const std::string& at, const Checker& chec
 
 TranslationSection ReadTranslation(const v1::Translation& t, const Checker& check) {
   TranslationSection out;
-  for (int i = 0; i < t.files_size(); ++i) out.files.push_back(ReadFile(t.files(i), Item("$.translation.files", i), check));
+  for (int i = 0; i < t.files_size(); ++i)
+    out.files.push_back(ReadFile(t.files(i), Item("$.translation.files", i), check));
   out.notes = Strings(t.notes());
   out.totals = ComputeTotals(out.files);
   if (t.has_totals()) {  // stored totals win (a report may list only some files), as in the JSON
     const v1::Totals& s = t.totals();
-    out.totals = {.files = s.files(), .translated = s.translated(), .unchanged = s.unchanged(),
-                  .fallback = s.fallback(), .copied = s.copied(), .failed = s.failed(),
-                  .converted = s.converted(), .unconverted = s.unconverted(), .unsupported = s.unsupported(),
-                  .lines_changed = s.lines_changed(), .cuda_files = s.cuda_files(),
+    out.totals = {.files = s.files(),
+                  .translated = s.translated(),
+                  .unchanged = s.unchanged(),
+                  .fallback = s.fallback(),
+                  .copied = s.copied(),
+                  .failed = s.failed(),
+                  .converted = s.converted(),
+                  .unconverted = s.unconverted(),
+                  .unsupported = s.unsupported(),
+                  .lines_changed = s.lines_changed(),
+                  .cuda_files = s.cuda_files(),
                   .cuda_files_translated = s.cuda_files_translated(),
                   .cuda_files_unchanged = s.cuda_files_unchanged()};
   }
@@ -316,18 +324,28 @@ TranslationSection ReadTranslation(const v1::Translation& t, const Checker& chec
 }
 
 Finding ReadFinding(const v1::Finding& f, const std::string& at, const Checker& check) {
-  Finding out{.rule_id = f.rule_id(), .path = f.path(), .line = f.line(), .column = f.column(),
-              .message = f.message(), .fix = f.fix(), .auto_fixed = f.auto_fixed(),
-              .fixable = f.fixable() || f.auto_fixed(), .source_line = f.source_line(), .inactive = f.inactive()};
+  Finding out{.rule_id = f.rule_id(),
+              .path = f.path(),
+              .line = f.line(),
+              .column = f.column(),
+              .message = f.message(),
+              .fix = f.fix(),
+              .auto_fixed = f.auto_fixed(),
+              .fixable = f.fixable() || f.auto_fixed(),
+              .source_line = f.source_line(),
+              .inactive = f.inactive()};
   check.ReadEnum(f.severity(), Severity::kNote, at + ".severity", out.severity);
   return out;
 }
 
 EffortSection ReadEffort(const v1::Effort& e) {
-  EffortSection out{.engineer_hours = e.engineer_hours(), .automatic_share = e.automatic_share(),
-                    .by_severity = Counts(e.by_severity()), .model = e.model()};
+  EffortSection out{.engineer_hours = e.engineer_hours(),
+                    .automatic_share = e.automatic_share(),
+                    .by_severity = Counts(e.by_severity()),
+                    .model = e.model()};
   for (const v1::FileEffort& f : e.files()) {
-    out.files.push_back({.path = f.path(), .engineer_hours = f.engineer_hours(), .by_severity = Counts(f.by_severity())});
+    out.files.push_back(
+        {.path = f.path(), .engineer_hours = f.engineer_hours(), .by_severity = Counts(f.by_severity())});
   }
   for (const v1::EffortItem& i : e.items()) {
     out.items.push_back({.what = i.what(), .count = i.count(), .hours_each = i.hours_each(), .hours = i.hours()});
@@ -336,20 +354,30 @@ EffortSection ReadEffort(const v1::Effort& e) {
 }
 
 BuildResult ReadBuild(const v1::Build& b) {
-  BuildResult out{.requested_arch = b.requested_arch(), .arch = b.arch(), .toolchain = b.toolchain(), .ok = b.ok(),
-                  .duration_ms = b.duration_ms(), .note = b.note(), .log_excerpt = b.log_excerpt()};
+  BuildResult out{.requested_arch = b.requested_arch(),
+                  .arch = b.arch(),
+                  .toolchain = b.toolchain(),
+                  .ok = b.ok(),
+                  .duration_ms = b.duration_ms(),
+                  .note = b.note(),
+                  .log_excerpt = b.log_excerpt()};
   for (const v1::BuildError& e : b.errors()) out.errors.push_back({e.path(), e.line(), e.message()});
   for (const v1::Kernel& k : b.kernels()) {
-    out.kernels.push_back({.name = k.name(), .vgprs = k.vgprs(), .sgprs = k.sgprs(), .agprs = k.agprs(),
-                           .scratch_bytes = k.scratch_bytes(), .occupancy = k.occupancy(), .spills = k.spills(),
+    out.kernels.push_back({.name = k.name(),
+                           .vgprs = k.vgprs(),
+                           .sgprs = k.sgprs(),
+                           .agprs = k.agprs(),
+                           .scratch_bytes = k.scratch_bytes(),
+                           .occupancy = k.occupancy(),
+                           .spills = k.spills(),
                            .lds_bytes = k.lds_bytes()});
   }
   return out;
 }
 
 TestResult ReadTest(const v1::Test& t, const std::string& at, const Checker& check) {
-  TestResult out{.name = t.name(), .arch = t.arch(), .duration_ms = t.duration_ms(),
-                 .output_excerpt = t.output_excerpt()};
+  TestResult out{
+      .name = t.name(), .arch = t.arch(), .duration_ms = t.duration_ms(), .output_excerpt = t.output_excerpt()};
   check.ReadEnum(t.status(), TestStatus::kNotRun, at + ".status", out.status);
   if (t.has_cuda()) {
     ReferenceRun cuda{.duration_ms = t.cuda().duration_ms(), .output_excerpt = t.cuda().output_excerpt()};
@@ -360,8 +388,12 @@ TestResult ReadTest(const v1::Test& t, const std::string& at, const Checker& che
 }
 
 ParityResult ReadParity(const v1::Parity& p, const std::string& at, const Checker& check) {
-  ParityResult out{.case_name = p.case_(), .max_abs_error = p.max_abs_error(), .max_rel_error = p.max_rel_error(),
-                   .mismatches = p.mismatches(), .elements = p.elements(), .detail = p.detail()};
+  ParityResult out{.case_name = p.case_(),
+                   .max_abs_error = p.max_abs_error(),
+                   .max_rel_error = p.max_rel_error(),
+                   .mismatches = p.mismatches(),
+                   .elements = p.elements(),
+                   .detail = p.detail()};
   check.ReadEnum(p.verdict(), ParityVerdict::kMissing, at + ".verdict", out.verdict);
   return out;
 }
@@ -374,8 +406,12 @@ KernelProfile ReadProfile(const v1::Profile& k) {
 }
 
 GpuSection ReadGpu(const v1::Gpu& g) {
-  return {.ran_on_gpu = g.ran_on_gpu(), .note = g.note(), .device_key = g.device_key(),
-          .device_arch = g.device_arch(), .warnings = Strings(g.warnings()), .cuda_reference = g.cuda_reference()};
+  return {.ran_on_gpu = g.ran_on_gpu(),
+          .note = g.note(),
+          .device_key = g.device_key(),
+          .device_arch = g.device_arch(),
+          .warnings = Strings(g.warnings()),
+          .cuda_reference = g.cuda_reference()};
 }
 
 Verdict ReadVerdict(const v1::Verdict& v, const Checker& check) {
@@ -388,7 +424,9 @@ Verdict ReadVerdict(const v1::Verdict& v, const Checker& check) {
 std::optional<Gate> ReadGate(const v1::ReportDocument& proto) {
   if (!proto.has_gate() || proto.gate().status().empty()) return std::nullopt;
   const v1::Gate& g = proto.gate();
-  Gate out{.status = g.status(), .blocking = Strings(g.blocking()), .definition_source = g.definition().source(),
+  Gate out{.status = g.status(),
+           .blocking = Strings(g.blocking()),
+           .definition_source = g.definition().source(),
            .required = Strings(g.definition().required_conditions())};
   for (const v1::GateCondition& c : g.conditions()) {
     out.conditions.push_back({.name = c.name(), .required = c.required(), .status = c.status(), .detail = c.detail()});

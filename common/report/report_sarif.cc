@@ -53,8 +53,8 @@ json RenderSarif(const ReportDocument& document, const RenderOptions& options) {
     add_rule(RuleDescriptor(rule_id, "", level, "", help_uri_base));  // no-op when the catalog has it
 
     const std::string text = finding.message.empty() ? rule_id : finding.message;
-    json result = {{"ruleId", rule_id}, {"ruleIndex", rule_index[rule_id]}, {"level", level},
-                   {"message", {{"text", text}}}};
+    json result = {
+        {"ruleId", rule_id}, {"ruleIndex", rule_index[rule_id]}, {"level", level}, {"message", {{"text", text}}}};
     if (!finding.path.empty()) {
       json physical = {{"artifactLocation", {{"uri", RelativeUri(finding.path)}, {"uriBaseId", "%SRCROOT%"}}}};
       if (finding.line > 0) {  // SARIF regions are 1-based; a finding about a whole file has none
@@ -70,21 +70,21 @@ json RenderSarif(const ReportDocument& document, const RenderOptions& options) {
     result["properties"] = properties;
     if (finding.auto_fixed || finding.inactive) {
       // Fixed in the migrated tree, or in code the build does not compile: not an open issue for dashboards.
-      result["suppressions"] = json::array(
-          {{{"kind", "external"},
-            {"justification", finding.auto_fixed ? "fixed automatically by hipforge"
-                                                 : "in code the build's preprocessing drops"}}});
+      result["suppressions"] =
+          json::array({{{"kind", "external"},
+                        {"justification", finding.auto_fixed ? "fixed automatically by hipforge"
+                                                             : "in code the build's preprocessing drops"}}});
     }
     results.push_back(std::move(result));
   }
 
   json driver = {{"name", "hipforge"}, {"rules", rules}};
   if (!options.tool_version.empty()) driver["version"] = options.tool_version;
-  json run = {{"tool", {{"driver", driver}}},
-              {"originalUriBaseIds",
-               {{"%SRCROOT%", {{"description", {{"text", "Root of the analyzed CUDA repository"}}}}}}},
-              {"columnKind", "unicodeCodePoints"},
-              {"results", results}};
+  json run = {
+      {"tool", {{"driver", driver}}},
+      {"originalUriBaseIds", {{"%SRCROOT%", {{"description", {{"text", "Root of the analyzed CUDA repository"}}}}}}},
+      {"columnKind", "unicodeCodePoints"},
+      {"results", results}};
   // What the job proved (docs/report.md, "Verdict"), as every other output says it.
   const report::Verdict verdict = VerdictOf(report);
   run["properties"] = {{"hipforge.verdict", std::string(report::VerdictLevelName(verdict.level))},

@@ -57,9 +57,7 @@ std::string Hours(double hours) {
 }
 
 // "3 errors", "1 warning"
-std::string Count(int n, const char* one) {
-  return std::to_string(n) + " " + one + (n == 1 ? "" : "s");
-}
+std::string Count(int n, const char* one) { return std::to_string(n) + " " + one + (n == 1 ? "" : "s"); }
 
 std::string Location(const Finding& finding) {
   std::string where = finding.path.empty() ? "?" : finding.path;
@@ -117,7 +115,8 @@ void RenderFindingsIn(const std::vector<Finding>& findings, report::FixStage sta
     if (report::StateOf(finding, stage) != state) continue;
     ++count;
     listed << "  " << Location(finding) << ": "
-           << (state == report::FindingState::kFixable ? std::string(report::SeverityName(finding.severity)) + ": " : "")
+           << (state == report::FindingState::kFixable ? std::string(report::SeverityName(finding.severity)) + ": "
+                                                       : "")
            << "[" << finding.rule_id << "] " << finding.message << "\n";
     if (!finding.fix.empty()) listed << "      " << fix_label << finding.fix << "\n";
   }
@@ -202,8 +201,9 @@ void RenderBuilds(const std::vector<report::BuildResult>& builds, std::ostream& 
       for (std::string line; std::getline(lines, line);) out << "        | " << line << "\n";
     }
     for (const report::KernelResources& kernel : build.kernels) {
-      out << "      kernel " << kernel.name << ": " << kernel.vgprs << " VGPRs, " << kernel.sgprs << " SGPRs, occupancy "
-          << kernel.occupancy << ", " << kernel.lds_bytes << " B LDS, " << kernel.scratch_bytes << " B scratch";
+      out << "      kernel " << kernel.name << ": " << kernel.vgprs << " VGPRs, " << kernel.sgprs
+          << " SGPRs, occupancy " << kernel.occupancy << ", " << kernel.lds_bytes << " B LDS, " << kernel.scratch_bytes
+          << " B scratch";
       if (kernel.spills > 0) out << ", " << kernel.spills << " spills";
       out << "\n";
     }
@@ -220,7 +220,8 @@ void RenderTests(const std::vector<report::TestResult>& tests, std::ostream& out
     if (test.cuda) {
       out << "; CUDA original: " << report::TestStatusName(test.cuda->status);
       if (test.cuda->status != report::TestStatus::kNotRun) out << " in " << Seconds(test.cuda->duration_ms);
-      if (report::FailsInCudaToo(test) && test.status != report::TestStatus::kPassed) out << " (not a migration failure)";
+      if (report::FailsInCudaToo(test) && test.status != report::TestStatus::kPassed)
+        out << " (not a migration failure)";
     }
     out << "\n";
   }

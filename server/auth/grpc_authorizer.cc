@@ -13,13 +13,17 @@ std::string AuthorizationMetadata(const grpc::ServerContext& context) {
 
 absl::StatusOr<Caller> GrpcAuthorizer::CallerOf(const grpc::ServerContext& context) const {
   absl::StatusOr<Caller> caller = callers_.Authenticate(AuthorizationMetadata(context));
-  if (!caller.ok()) spdlog::info("[job=-] refused a MigrationService call from {}: {}", context.peer(), std::string(caller.status().message()));
+  if (!caller.ok())
+    spdlog::info("[job=-] refused a MigrationService call from {}: {}", context.peer(),
+                 std::string(caller.status().message()));
   return caller;
 }
 
 absl::StatusOr<WorkerIdentity> GrpcAuthorizer::WorkerOf(const grpc::ServerContext& context) const {
   absl::StatusOr<WorkerIdentity> worker = workers_.AuthenticateWorker(AuthorizationMetadata(context));
-  if (!worker.ok()) spdlog::info("[job=-] refused a WorkerService call from {}: {}", context.peer(), std::string(worker.status().message()));
+  if (!worker.ok())
+    spdlog::info("[job=-] refused a WorkerService call from {}: {}", context.peer(),
+                 std::string(worker.status().message()));
   return worker;
 }
 

@@ -73,9 +73,9 @@ class PostgresCredentialStore final : public CredentialStore {
     std::optional<std::string> expires;
     if (r.expires_at) expires = std::to_string(ToMicros(*r.expires_at));
     return Run<bool>([&](pqxx::transaction_base& tx) -> absl::StatusOr<bool> {
-             tx.exec_prepared("insert_credential", r.id, r.kind == CredentialKind::kWorker ? "worker" : "team",
-                              r.team, r.pool, scopes.dump(), json(r.roles).dump(), json(r.toolchains).dump(),
-                              r.secret_sha256, r.description, r.created_by, ToMicros(r.created_at), NullOr(expires));
+             tx.exec_prepared("insert_credential", r.id, r.kind == CredentialKind::kWorker ? "worker" : "team", r.team,
+                              r.pool, scopes.dump(), json(r.roles).dump(), json(r.toolchains).dump(), r.secret_sha256,
+                              r.description, r.created_by, ToMicros(r.created_at), NullOr(expires));
              return true;
            })
         .status();
@@ -119,8 +119,8 @@ class PostgresCredentialStore final : public CredentialStore {
 
   absl::Status AppendAudit(const AuditEvent& e) override {
     return Run<bool>([&](pqxx::transaction_base& tx) -> absl::StatusOr<bool> {
-             tx.exec_prepared("append_audit", ToMicros(e.at), e.actor, e.team, e.action, e.target, e.outcome,
-                              e.detail, e.peer);
+             tx.exec_prepared("append_audit", ToMicros(e.at), e.actor, e.team, e.action, e.target, e.outcome, e.detail,
+                              e.peer);
              return true;
            })
         .status();

@@ -34,12 +34,11 @@ absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> MakeServerCredentials(c
     if (absl::Status ok = CheckPem(options.client_ca_file, "--tls-client-ca", "CERTIFICATE"); !ok.ok()) return ok;
   }
   const unsigned interval = static_cast<unsigned>(std::max<int64_t>(1, options.reload_interval.count()));
-  auto provider =
-      options.client_ca_file.empty()
-          ? std::make_shared<grpc::experimental::FileWatcherCertificateProvider>(options.key_file, options.cert_file,
-                                                                                 interval)
-          : std::make_shared<grpc::experimental::FileWatcherCertificateProvider>(
-                options.key_file, options.cert_file, options.client_ca_file, interval);
+  auto provider = options.client_ca_file.empty()
+                      ? std::make_shared<grpc::experimental::FileWatcherCertificateProvider>(
+                            options.key_file, options.cert_file, interval)
+                      : std::make_shared<grpc::experimental::FileWatcherCertificateProvider>(
+                            options.key_file, options.cert_file, options.client_ca_file, interval);
   grpc::experimental::TlsServerCredentialsOptions tls(provider);
   tls.watch_identity_key_cert_pairs();
   if (options.client_ca_file.empty()) {

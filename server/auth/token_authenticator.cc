@@ -74,9 +74,9 @@ absl::StatusOr<WorkerIdentity> TokenAuthenticator::AuthenticateWorker(std::strin
   absl::StatusOr<CredentialRecord> record = Verify(authorization);
   if (!record.ok()) return record.status();
   if (record->kind != CredentialKind::kWorker) {
-    return absl::PermissionDeniedError(
-        absl::StrCat(record->id, " is a team API token; WorkerService takes worker credentials "
-                                 "('migrate-server token create --pool ...')"));
+    return absl::PermissionDeniedError(absl::StrCat(record->id,
+                                                    " is a team API token; WorkerService takes worker credentials "
+                                                    "('migrate-server token create --pool ...')"));
   }
   return WorkerIdentity{record->pool, record->roles, record->toolchains, record->id};
 }

@@ -28,11 +28,16 @@ absl::StatusOr<std::chrono::seconds> ParseLifetime(const std::string& text) {
   }
   const std::string unit = text.substr(used);
   long long seconds_per = 0;
-  if (unit == "d") seconds_per = 86400;
-  else if (unit == "h") seconds_per = 3600;
-  else if (unit == "m") seconds_per = 60;
-  else if (unit == "s" || unit.empty()) seconds_per = 1;
-  else return absl::InvalidArgumentError(absl::StrCat("bad --expires unit '", unit, "' (d, h, m, s)"));
+  if (unit == "d")
+    seconds_per = 86400;
+  else if (unit == "h")
+    seconds_per = 3600;
+  else if (unit == "m")
+    seconds_per = 60;
+  else if (unit == "s" || unit.empty())
+    seconds_per = 1;
+  else
+    return absl::InvalidArgumentError(absl::StrCat("bad --expires unit '", unit, "' (d, h, m, s)"));
   if (number <= 0) return absl::InvalidArgumentError("--expires must be positive");
   return std::chrono::seconds(number * seconds_per);
 }
@@ -49,8 +54,8 @@ std::string Status(const CredentialRecord& record, CredentialTime now) {
 }
 
 void PrintRecords(const std::vector<CredentialRecord>& records, CredentialTime now, std::ostream& out) {
-  out << std::left << std::setw(18) << "ID" << std::setw(8) << "KIND" << std::setw(16) << "TEAM/POOL"
-      << std::setw(26) << "SCOPES/ROLES" << std::setw(9) << "STATUS" << std::setw(22) << "EXPIRES"
+  out << std::left << std::setw(18) << "ID" << std::setw(8) << "KIND" << std::setw(16) << "TEAM/POOL" << std::setw(26)
+      << "SCOPES/ROLES" << std::setw(9) << "STATUS" << std::setw(22) << "EXPIRES"
       << "LAST USED\n";
   for (const CredentialRecord& r : records) {
     std::vector<std::string> grants;
@@ -87,7 +92,8 @@ int RunCredentialCommand(const std::vector<std::string>& args, std::ostream& out
   create->add_option("--scopes", scopes, "API token scopes: submit,read,cancel,admin");
   create->add_option("--pool", pool, "worker pool of a worker credential");
   create->add_option("--roles", roles, "worker credential roles: translate,validate");
-  create->add_option("--toolchains", toolchains, "worker credential: toolchains it may advertise (default any; 'rocm-6.*')");
+  create->add_option("--toolchains", toolchains,
+                     "worker credential: toolchains it may advertise (default any; 'rocm-6.*')");
   create->add_option("--expires", expires, "lifetime: 90d, 12h, 30m or never (default 90d for tokens)");
   create->add_option("--description", description, "free text shown by list");
   add_db_flags(create);

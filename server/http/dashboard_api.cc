@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include <google/protobuf/util/json_util.h>
-#include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
+#include <nlohmann/json.hpp>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
@@ -167,14 +167,10 @@ HttpResponse DashboardApi::Api(const HttpRequest& request, const Caller& caller)
     HttpResponse (DashboardApi::*handler)(const ApiCall&);
   };
   static const Route kRoutes[] = {
-      {{"teams"}, &DashboardApi::Teams},
-      {{"teams", "*", "repositories"}, &DashboardApi::Repositories},
-      {{"jobs"}, &DashboardApi::ListJobs},
-      {{"jobs", "*"}, &DashboardApi::Job},
-      {{"jobs", "*", "*"}, &DashboardApi::Job},
-      {{"jobs", "*", "*", "*"}, &DashboardApi::Job},
-      {{"compare"}, &DashboardApi::Compare},
-      {{"trends"}, &DashboardApi::Trends},
+      {{"teams"}, &DashboardApi::Teams},        {{"teams", "*", "repositories"}, &DashboardApi::Repositories},
+      {{"jobs"}, &DashboardApi::ListJobs},      {{"jobs", "*"}, &DashboardApi::Job},
+      {{"jobs", "*", "*"}, &DashboardApi::Job}, {{"jobs", "*", "*", "*"}, &DashboardApi::Job},
+      {{"compare"}, &DashboardApi::Compare},    {{"trends"}, &DashboardApi::Trends},
   };
   std::vector<std::string> parts = absl::StrSplit(request.path.substr(1), '/', absl::SkipEmpty());
   // parts[0] == "api"
@@ -230,7 +226,8 @@ HttpResponse DashboardApi::ListJobs(const ApiCall& call) {
   filter.branch = params.Text("branch");
   if (auto state = params.Text("state")) {
     auto parsed = ParseStateParam(*state);
-    if (!parsed) return Error(400, "state must be a job state like succeeded or JOB_STATE_FAILED, got '" + *state + "'");
+    if (!parsed)
+      return Error(400, "state must be a job state like succeeded or JOB_STATE_FAILED, got '" + *state + "'");
     filter.state = std::string(JobStateName(*parsed));
   }
   if (auto label = params.Text("label")) {
@@ -284,8 +281,8 @@ HttpResponse DashboardApi::Compare(const ApiCall& call) {
   auto head = reader_.GetJobHead(team, *head_id);
   if (!head.ok()) return Error(head.status());
   if (base->repository != head->repository) {
-    return Error(400, "base and head belong to different repositories (" + base->repository + ", " +
-                          head->repository + ")");
+    return Error(400,
+                 "base and head belong to different repositories (" + base->repository + ", " + head->repository + ")");
   }
   auto body = reader_.Compare(team, *base_id, *head_id);
   if (!body.ok()) return Error(body.status());
@@ -538,8 +535,12 @@ HttpResponse DashboardApi::Patch(const JobView& view) {
   if (!patch.ok()) return Error(patch.status());
   json hunks = json::array();
   for (const PatchHunk& hunk : HunksOfFile(*patch, *path)) {
-    hunks.push_back({{"header", hunk.header}, {"old_start", hunk.old_start}, {"old_lines", hunk.old_lines},
-                     {"new_start", hunk.new_start}, {"new_lines", hunk.new_lines}, {"lines", hunk.lines}});
+    hunks.push_back({{"header", hunk.header},
+                     {"old_start", hunk.old_start},
+                     {"old_lines", hunk.old_lines},
+                     {"new_start", hunk.new_start},
+                     {"new_lines", hunk.new_lines},
+                     {"lines", hunk.lines}});
   }
   return view.Respond(json{{"path", *path}, {"hunks", hunks}}.dump(-1, ' ', false, json::error_handler_t::replace));
 }
@@ -602,10 +603,13 @@ HttpResponse DashboardApi::Download(const JobView& view) {
   if (params.problem()) return Error(400, *params.problem());
   const std::string name = absl::StrCat("hipforge-", job_id.substr(0, 8));
   // Stored artifacts, as migrate-cli fetch writes them (the same JobService read, audited the same way).
-  struct Stored { const char* role; const char* label; };
-  const std::map<std::string, Stored> stored = {
-      {"patch", {"patch", "patch"}}, {"tree", {"translated_tree", "translated tree"}},
-      {"build-log", {"build_log", "build log"}}};
+  struct Stored {
+    const char* role;
+    const char* label;
+  };
+  const std::map<std::string, Stored> stored = {{"patch", {"patch", "patch"}},
+                                                {"tree", {"translated_tree", "translated tree"}},
+                                                {"build-log", {"build_log", "build log"}}};
   if (auto it = stored.find(what); it != stored.end()) {
     auto download = jobs_.OpenArtifact(caller, job_id, it->second.role);
     if (!download.ok()) {
@@ -644,8 +648,7 @@ HttpResponse DashboardApi::StaticFile(const HttpRequest& request) {
   if (options_.web_root.empty()) return Error(404, "this server has no web UI (--web-root)");
   std::string relative = request.path == "/" ? "index.html" : request.path.substr(1);
   const fs::path path = fs::path(relative).lexically_normal();
-  if (relative.find('\0') != std::string::npos || path.is_absolute() || path.empty() ||
-      *path.begin() == "..") {
+  if (relative.find('\0') != std::string::npos || path.is_absolute() || path.empty() || *path.begin() == "..") {
     return Error(404, "no such file: " + request.path);
   }
   const fs::path file = options_.web_root / path;

@@ -16,7 +16,7 @@
 namespace hipforge::server::http {
 
 struct DashboardApiOptions {
-  std::filesystem::path web_root;  // built web UI (index.html, assets); empty: API only
+  std::filesystem::path web_root;               // built web UI (index.html, assets); empty: API only
   std::chrono::seconds keepalive_interval{15};  // SSE comment lines while a job is quiet
   // SARIF/JUnit downloads render as `migrate-cli report` does: the same rule catalog and tool version. An empty
   // help_uri_base points SARIF's helpUri at this dashboard's own rule pages (http://<Host>/rules/).
@@ -49,7 +49,7 @@ class DashboardApi final : public HttpHandler {
   HttpResponse Report(const JobView& view);
   HttpResponse Builds(const JobView& view);
   HttpResponse Tests(const JobView& view);
-  HttpResponse Section(const JobView& view);  // parity, profile, effort
+  HttpResponse Section(const JobView& view);   // parity, profile, effort
   HttpResponse Findings(const JobView& view);  // findings, findings/rules
   HttpResponse Patch(const JobView& view);
   HttpResponse Events(const JobView& view);

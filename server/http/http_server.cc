@@ -16,10 +16,10 @@
 #include <optional>
 #include <thread>
 
+#include <spdlog/spdlog.h>
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
-#include <spdlog/spdlog.h>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -43,10 +43,14 @@ std::optional<std::string> PercentDecode(absl::string_view text, bool plus_is_sp
       for (int k = 1; k <= 2; ++k) {
         const char h = text[i + k];
         value <<= 4;
-        if (h >= '0' && h <= '9') value |= h - '0';
-        else if (h >= 'a' && h <= 'f') value |= h - 'a' + 10;
-        else if (h >= 'A' && h <= 'F') value |= h - 'A' + 10;
-        else return std::nullopt;
+        if (h >= '0' && h <= '9')
+          value |= h - '0';
+        else if (h >= 'a' && h <= 'f')
+          value |= h - 'a' + 10;
+        else if (h >= 'A' && h <= 'F')
+          value |= h - 'A' + 10;
+        else
+          return std::nullopt;
       }
       out += static_cast<char>(value);
       i += 2;
@@ -250,8 +254,8 @@ struct HttpServer::Impl {
   std::atomic<bool> stopping{false};
   std::mutex mutex;
   std::list<std::unique_ptr<Connection>> connections;
-  int api_requests = 0;                  // under `mutex`
-  int streams = 0;                       // under `mutex`
+  int api_requests = 0;                       // under `mutex`
+  int streams = 0;                            // under `mutex`
   std::map<std::string, int> streams_by_key;  // under `mutex`
   int port = 0;
 

@@ -6,20 +6,20 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <string>
 #include <optional>
-#include "absl/strings/string_view.h"
+#include <string>
 #include <utility>
 #include <vector>
+#include "absl/strings/string_view.h"
 
 #include "absl/status/statusor.h"
 
 namespace hipforge::server::http {
 
 struct HttpRequest {
-  std::string method;                        // "GET", ...
-  std::string path;                          // percent-decoded, without the query
-  std::string target;                        // as sent (path and query)
+  std::string method;                             // "GET", ...
+  std::string path;                               // percent-decoded, without the query
+  std::string target;                             // as sent (path and query)
   std::multimap<std::string, std::string> query;  // percent-decoded parameters
   std::map<std::string, std::string> headers;     // lower-case names
   std::string Header(const std::string& name) const {
@@ -60,10 +60,10 @@ class HttpHandler {
 // first, so idle and slow peers never keep anyone out; handlers and streams have budgets of their
 // own below the connection cap, so health checks always find a connection.
 struct HttpServerOptions {
-  int max_connections = 512;       // open at once; at the cap the oldest idle or reading one is closed
-  int max_api_requests = 128;      // non-health requests inside a handler at once; beyond: 503
-  int max_streams = 256;           // event streams at once; beyond: 503
-  int max_streams_per_key = 32;    // ... per HttpResponse::stream_key (team); beyond: 429
+  int max_connections = 512;     // open at once; at the cap the oldest idle or reading one is closed
+  int max_api_requests = 128;    // non-health requests inside a handler at once; beyond: 503
+  int max_streams = 256;         // event streams at once; beyond: 503
+  int max_streams_per_key = 32;  // ... per HttpResponse::stream_key (team); beyond: 429
   std::vector<std::string> health_paths = {"/healthz", "/readyz"};  // outside max_api_requests
   int idle_timeout_seconds = 30;     // keep-alive: no next request for this long closes the connection
   int request_timeout_seconds = 10;  // a request's headers and body, from its first byte (or the accept)

@@ -1,10 +1,10 @@
 #pragma once
 // The hunks of one file in a unified diff (the job's patch artifact), so the dashboard can show the HIP
 // change beside a finding's CUDA line.
-#include <string>
 #include <optional>
-#include "absl/strings/string_view.h"
+#include <string>
 #include <vector>
+#include "absl/strings/string_view.h"
 
 namespace hipforge::server::http {
 

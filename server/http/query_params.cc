@@ -69,7 +69,8 @@ absl::StatusOr<int> Params::Int(const std::string& name, int fallback, int min, 
   if (!text) return fallback;
   int value = 0;
   if (!absl::SimpleAtoi(*text, &value) || value < min || value > max) {
-    return absl::InvalidArgumentError(absl::StrCat(name, " must be an integer in [", min, ", ", max, "], got '", *text, "'"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(name, " must be an integer in [", min, ", ", max, "], got '", *text, "'"));
   }
   return value;
 }
@@ -90,13 +91,15 @@ absl::StatusOr<std::optional<int64_t>> Params::Time(const std::string& name) con
   absl::Time time;
   std::string error;
   if (!absl::ParseTime(absl::RFC3339_full, *text, &time, &error)) {
-    return absl::InvalidArgumentError(absl::StrCat(name, " must be an RFC 3339 time like 2026-01-31T12:00:00Z, got '",
-                                                   *text, "'"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(name, " must be an RFC 3339 time like 2026-01-31T12:00:00Z, got '", *text, "'"));
   }
   return std::optional<int64_t>(absl::ToUnixMicros(time));
 }
 
-std::string EncodeRepositoriesCursor(const std::string& after) { return Encode({{"k", "repositories"}, {"after", after}}); }
+std::string EncodeRepositoriesCursor(const std::string& after) {
+  return Encode({{"k", "repositories"}, {"after", after}});
+}
 
 absl::StatusOr<std::optional<std::string>> DecodeRepositoriesCursor(const Params& params) {
   absl::StatusOr<std::optional<json>> token = Decode(params, "repositories");
@@ -121,7 +124,8 @@ absl::StatusOr<std::optional<int64_t>> DecodeJobsCursor(const Params& params) {
 }
 
 std::string EncodeFindingsCursor(const FindingCursor& cursor) {
-  return Encode({{"k", "findings"}, {"r", cursor.rule_id}, {"p", cursor.path}, {"l", cursor.line}, {"o", cursor.ordinal}});
+  return Encode(
+      {{"k", "findings"}, {"r", cursor.rule_id}, {"p", cursor.path}, {"l", cursor.line}, {"o", cursor.ordinal}});
 }
 
 absl::StatusOr<std::optional<FindingCursor>> DecodeFindingsCursor(const Params& params) {
@@ -133,8 +137,8 @@ absl::StatusOr<std::optional<FindingCursor>> DecodeFindingsCursor(const Params& 
       !IsInt(t, "o") || !IsValidUtf8(t["r"].get<std::string>()) || !IsValidUtf8(t["p"].get<std::string>())) {
     return InvalidToken();
   }
-  return std::optional<FindingCursor>(FindingCursor{t["r"].get<std::string>(), t["p"].get<std::string>(),
-                                                    t["l"].get<int>(), t["o"].get<int>()});
+  return std::optional<FindingCursor>(
+      FindingCursor{t["r"].get<std::string>(), t["p"].get<std::string>(), t["l"].get<int>(), t["o"].get<int>()});
 }
 
 }  // namespace hipforge::server::http

@@ -28,7 +28,7 @@ struct DashboardJobFilter {
   std::optional<std::string> repository, branch, state;  // state as stored ("succeeded")
   std::optional<std::pair<std::string, std::string>> label;
   std::optional<int64_t> created_after_micros, created_before_micros;  // [after, before)
-  std::optional<int64_t> before_seq;                                    // keyset: jobs older than this
+  std::optional<int64_t> before_seq;                                   // keyset: jobs older than this
   int page_size = 50;
 };
 
@@ -80,7 +80,7 @@ class DashboardReader {
   // The full report document (NotFound when the job has none yet).
   virtual absl::StatusOr<std::string> GetReport(const std::string& team, const std::string& job_id) = 0;
   virtual absl::StatusOr<DashboardFindingPage> ListFindings(const std::string& team,
-                                                           const DashboardFindingQuery& query) = 0;
+                                                            const DashboardFindingQuery& query) = 0;
   virtual absl::StatusOr<std::string> FindingRules(const std::string& team, const std::string& job_id,
                                                    const std::optional<std::string>& other_job_id) = 0;
   virtual absl::StatusOr<std::string> Compare(const std::string& team, const std::string& base_job_id,
@@ -96,7 +96,7 @@ class DashboardReader {
 
 // Opens its own small pool of connections to the store's (already migrated) schema.
 absl::StatusOr<std::unique_ptr<DashboardReader>> OpenPostgresDashboardReader(const std::string& database_url,
-                                                                            const std::string& schema,
-                                                                            int pool_size = 4);
+                                                                             const std::string& schema,
+                                                                             int pool_size = 4);
 
 }  // namespace hipforge::server

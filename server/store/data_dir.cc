@@ -3,9 +3,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include <cstdio>
 
 namespace hipforge::server {
 namespace fs = std::filesystem;
@@ -31,10 +31,9 @@ absl::StatusOr<fs::path> OpenPrivateDataDir(const fs::path& dir) {
   char mode[8], want[8];
   std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(info.st_mode & 07777));
   std::snprintf(want, sizeof want, "%o", static_cast<unsigned>(wanted));
-  return absl::FailedPreconditionError(absl::StrCat("data dir ", absolute.string(),
-                                                    " can be read or written by other users (mode ", mode,
-                                                    "); it holds every team's code. Run: chmod ", want, " ",
-                                                    absolute.string()));
+  return absl::FailedPreconditionError(
+      absl::StrCat("data dir ", absolute.string(), " can be read or written by other users (mode ", mode,
+                   "); it holds every team's code. Run: chmod ", want, " ", absolute.string()));
 }
 
 }  // namespace hipforge::server

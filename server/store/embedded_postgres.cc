@@ -10,8 +10,8 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <set>
 #include <pqxx/pqxx>
+#include <set>
 #include <thread>
 
 #include "absl/status/status.h"
@@ -72,7 +72,7 @@ EmbeddedPostgres::~EmbeddedPostgres() {
 }
 
 absl::StatusOr<std::unique_ptr<EmbeddedPostgres>> EmbeddedPostgres::Start(ProcessLauncher& launcher,
-                                                                         EmbeddedPostgresOptions options) {
+                                                                          EmbeddedPostgresOptions options) {
   if (options.data_dir.empty()) return absl::InvalidArgumentError("embedded postgres needs a data directory");
   std::unique_ptr<EmbeddedPostgres> server(new EmbeddedPostgres(launcher, std::move(options)));
   if (auto status = server->StartImpl(); !status.ok()) return status;
@@ -158,9 +158,11 @@ absl::Status EmbeddedPostgres::PlaceCluster() {
     }
     fs::permissions(options_.data_dir, fs::perms::others_exec | fs::perms::group_exec, fs::perm_options::add, error);
     if (!ReachableByOthers(options_.data_dir)) {
-      cluster_root = fs::path("/var/lib/hipforge") / ("postgres-" + Sha256Hex(options_.data_dir.string()).substr(0, 16));
+      cluster_root =
+          fs::path("/var/lib/hipforge") / ("postgres-" + Sha256Hex(options_.data_dir.string()).substr(0, 16));
       fs::create_directories(cluster_root, error);
-      fs::permissions("/var/lib/hipforge", fs::perms::others_exec | fs::perms::group_exec, fs::perm_options::add, error);
+      fs::permissions("/var/lib/hipforge", fs::perms::others_exec | fs::perms::group_exec, fs::perm_options::add,
+                      error);
       fs::permissions(cluster_root, fs::perms::others_exec | fs::perms::group_exec, fs::perm_options::add, error);
       spdlog::warn("embedded postgres: {} is not reachable by user '{}'; keeping the cluster in {}",
                    options_.data_dir.string(), options_.unprivileged_user, cluster_root.string());
@@ -198,8 +200,9 @@ absl::Status EmbeddedPostgres::InitClusterIfNew() {
     }
     // peer, not trust: pg_hba.conf is rewritten below on every start anyway, but no cluster of ours
     // should ever have existed that lets any local account in as the superuser.
-    std::vector<std::string> args = {"-D", cluster_dir_.string(), "-U", "postgres", "--auth-local=peer",
-                                     "--auth-host=reject", "-E", "UTF8", "--locale=C"};
+    std::vector<std::string> args = {
+        "-D",   cluster_dir_.string(), "-U", "postgres", "--auth-local=peer", "--auth-host=reject", "-E",
+        "UTF8", "--locale=C"};
     if (!options_.durable) args.push_back("--no-sync");
     auto result = RunPg("initdb", args);
     if (!result.ok()) return result.status();
@@ -354,8 +357,8 @@ std::string EmbeddedPostgres::ConnectionString() const { return ConnectionString
 
 std::string EmbeddedPostgres::ConnectionString(const std::string& database) const {
   // Single quotes let the socket path contain spaces (libpq key=value syntax).
-  return "host='" + socket_dir_.string() + "' port=" + std::to_string(options_.port) + " user=postgres dbname=" +
-         database;
+  return "host='" + socket_dir_.string() + "' port=" + std::to_string(options_.port) +
+         " user=postgres dbname=" + database;
 }
 
 absl::Status EmbeddedPostgres::Stop() {

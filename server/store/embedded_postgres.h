@@ -23,11 +23,11 @@
 namespace hipforge::server {
 
 struct EmbeddedPostgresOptions {
-  std::filesystem::path data_dir;       // created if missing; cluster kept across restarts
-  std::string database = "hipforge";    // created if missing
-  std::filesystem::path bin_dir;        // empty: `pg_config --bindir`, then /usr/lib/postgresql/15/bin
+  std::filesystem::path data_dir;              // created if missing; cluster kept across restarts
+  std::string database = "hipforge";           // created if missing
+  std::filesystem::path bin_dir;               // empty: `pg_config --bindir`, then /usr/lib/postgresql/15/bin
   std::string unprivileged_user = "postgres";  // used only when running as root
-  int port = 5432;                      // only names the socket file; nothing listens on TCP
+  int port = 5432;                             // only names the socket file; nothing listens on TCP
   // false: fsync off (tests, benchmarks): survives killed processes, not an OS crash.
   bool durable = true;
   std::chrono::seconds start_timeout{60};
@@ -64,8 +64,8 @@ class EmbeddedPostgres final : public SupervisedPostmaster {
   absl::Status LockDataDirectory();  // one owner per data directory (flock)
   absl::Status PlaceCluster();       // where the cluster and its socket live, private to their owner
   absl::Status InitClusterIfNew();
-  absl::Status WriteAccessRules();   // pg_hba.conf + pg_ident.conf
-  absl::Status WriteSettings();      // hipforge.conf: socket only, fsync per `durable`
+  absl::Status WriteAccessRules();  // pg_hba.conf + pg_ident.conf
+  absl::Status WriteSettings();     // hipforge.conf: socket only, fsync per `durable`
   absl::Status StopLeftoverPostmaster();
   absl::Status StartPostmaster();
   absl::Status CreateDatabase();

@@ -18,8 +18,8 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
-#include <set>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -49,8 +49,8 @@ struct JobSpec {
   std::string team;
   std::map<std::string, std::string> labels;
   std::vector<std::string> targets;  // e.g. {"gfx90a", "gfx942"}
-  std::string options_json = "{}";    // free-form JSON object, handed to workers in the task payload
-  bool validate = true;               // a validate task runs only when this is true AND targets is non-empty
+  std::string options_json = "{}";   // free-form JSON object, handed to workers in the task payload
+  bool validate = true;              // a validate task runs only when this is true AND targets is non-empty
   // Capabilities a worker must advertise to lease this job's validate task (empty: any validate worker).
   std::vector<std::string> validate_capabilities;
   // Source identity (may be empty): jobs of one repository form its history on the dashboard.
@@ -77,8 +77,8 @@ struct Job {
 };
 
 struct ArtifactRef {
-  std::string role;        // "input", "translated_tree", "patch", "report", ...
-  std::string digest;      // sha256 hex, as returned by ArtifactStore
+  std::string role;    // "input", "translated_tree", "patch", "report", ...
+  std::string digest;  // sha256 hex, as returned by ArtifactStore
   int64_t size_bytes = 0;
   std::string media_type;  // e.g. "application/x-tar+zstd", "text/x-diff"
 };
@@ -95,8 +95,8 @@ struct ListJobsRequest {
   std::optional<std::string> team;
   std::optional<JobState> state;
   std::optional<std::pair<std::string, std::string>> label;  // key, value
-  int page_size = 50;       // clamped to [1, 500]
-  std::string page_token;   // empty: first page; otherwise ListJobsPage::next_page_token
+  int page_size = 50;                                        // clamped to [1, 500]
+  std::string page_token;  // empty: first page; otherwise ListJobsPage::next_page_token
 };
 
 struct ListJobsPage {
@@ -144,7 +144,7 @@ struct TaskCompletion {
   Lease lease;
   std::string result_json = "{}";
   std::optional<report::Report> report;  // merged into the job's report (see StoreReport)
-  std::vector<ArtifactRef> artifacts;      // attached to the job
+  std::vector<ArtifactRef> artifacts;    // attached to the job
   // The task ran to completion but the job's outcome is a failure that a retry would not fix
   // (e.g. no CUDA sources, validation build failed): the job goes to failed with this message.
   std::optional<std::string> job_failure;
@@ -234,7 +234,7 @@ class JobReadStore {
   // in id order, at most `limit`: how JobService::ResolveJobId turns a short id into a job. InvalidArgument for
   // a prefix of another shape.
   virtual absl::StatusOr<std::vector<std::string>> FindTeamJobIds(const std::string& team,
-                                                                 const std::string& hex_prefix, int limit) = 0;
+                                                                  const std::string& hex_prefix, int limit) = 0;
   virtual absl::StatusOr<ListJobsPage> ListJobs(const ListJobsRequest& request) = 0;
   virtual absl::StatusOr<std::vector<TaskInfo>> ListTasks(const std::string& job_id) = 0;
 };

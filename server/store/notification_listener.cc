@@ -36,7 +36,7 @@ NotificationListener::NotificationListener(std::string database_url, std::string
     : database_url_(std::move(database_url)), schema_(std::move(schema)) {}
 
 absl::StatusOr<std::unique_ptr<NotificationListener>> NotificationListener::Start(const std::string& database_url,
-                                                                                   const std::string& schema) {
+                                                                                  const std::string& schema) {
   std::unique_ptr<NotificationListener> listener(new NotificationListener(database_url, schema));
   if (auto status = listener->Connect(); !status.ok()) return status;
   listener->thread_ = std::thread([raw = listener.get()] { raw->Loop(); });
@@ -112,9 +112,7 @@ bool NotificationListener::Wait(Channel channel, std::chrono::milliseconds timeo
   std::unique_lock lock(mutex_);
   const uint64_t& generation = channel == Channel::kWork ? work_generation_ : event_generation_;
   const uint64_t seen = generation;
-  return changed_.wait_for(lock, timeout, [&] { return generation != seen || stopping_.load(); }) &&
-         generation != seen;
+  return changed_.wait_for(lock, timeout, [&] { return generation != seen || stopping_.load(); }) && generation != seen;
 }
 
 }  // namespace hipforge::server
-

@@ -6,8 +6,8 @@
 #include <string>
 #include <utility>
 
-#include <pqxx/pqxx>
 #include <spdlog/spdlog.h>
+#include <pqxx/pqxx>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
@@ -17,7 +17,7 @@ namespace hipforge::server {
 
 struct StatementPolicy {
   const char* store;  // prefixes every error ("job store", "credential store", ...)
-  int attempts = 2;        // tries in all when the failure is transient
+  int attempts = 2;   // tries in all when the failure is transient
 };
 
 // SQLSTATE classes 08 (connection exception) and 57P (admin/crash shutdown, cannot connect now): the database

@@ -157,8 +157,9 @@ class PostgresArtifactStore final : public ArtifactStore {
  public:
   PostgresArtifactStore(const PostgresArtifactStoreOptions& options, const Clock& clock,
                         std::map<std::string, std::string> queries)
-      : options_(options), clock_(clock), pool_(options.database_url, options.schema, options.pool_size,
-                                                std::move(queries)) {}
+      : options_(options),
+        clock_(clock),
+        pool_(options.database_url, options.schema, options.pool_size, std::move(queries)) {}
 
   absl::StatusOr<int> RemoveUnreferenced(const std::set<std::string>& keep,
                                          std::chrono::system_clock::time_point older_than) override {

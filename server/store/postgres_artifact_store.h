@@ -16,8 +16,8 @@ namespace hipforge::server {
 struct PostgresArtifactStoreOptions {
   std::string database_url;
   std::string schema = "hipforge";
-  int pool_size = 4;                 // connections of this store (each upload or download holds one per statement)
-  int64_t chunk_bytes = 1 << 20;     // what a writer holds in memory and one row stores
+  int pool_size = 4;              // connections of this store (each upload or download holds one per statement)
+  int64_t chunk_bytes = 1 << 20;  // what a writer holds in memory and one row stores
   int64_t default_max_bytes = 1LL << 30;
 };
 

@@ -4,8 +4,8 @@
 
 #include "common/report/report_json.h"
 #include "server/store/connection_pool.h"
-#include "server/store/pooled_statement.h"
 #include "server/store/dashboard_reader.h"
+#include "server/store/pooled_statement.h"
 #include "server/store/sql_catalog.h"
 
 namespace hipforge::server {
@@ -32,9 +32,8 @@ class PostgresDashboardReader final : public DashboardReader {
       : pool_(database_url, schema, pool_size, std::move(queries)) {}
 
   absl::StatusOr<DashboardJobHead> GetJobHead(const std::string& team, const std::string& job_id) override {
-    return Read<DashboardJobHead>([&](pqxx::nontransaction& tx) -> absl::StatusOr<DashboardJobHead> {
-      return Head(tx, team, job_id);
-    });
+    return Read<DashboardJobHead>(
+        [&](pqxx::nontransaction& tx) -> absl::StatusOr<DashboardJobHead> { return Head(tx, team, job_id); });
   }
 
   absl::StatusOr<std::string> GetTeam(const std::string& team) override {
@@ -65,7 +64,9 @@ class PostgresDashboardReader final : public DashboardReader {
     if (filter.label) {
       label = nlohmann::json{{filter.label->first, filter.label->second}}.dump();
     }
-    auto micros = [](const std::optional<int64_t>& v) { return v ? std::optional<std::string>(std::to_string(*v)) : std::nullopt; };
+    auto micros = [](const std::optional<int64_t>& v) {
+      return v ? std::optional<std::string>(std::to_string(*v)) : std::nullopt;
+    };
     const auto after = micros(filter.created_after_micros);
     const auto before = micros(filter.created_before_micros);
     const auto before_seq = micros(filter.before_seq);
@@ -113,12 +114,12 @@ class PostgresDashboardReader final : public DashboardReader {
   }
 
   absl::StatusOr<DashboardFindingPage> ListFindings(const std::string& team,
-                                                   const DashboardFindingQuery& query) override {
+                                                    const DashboardFindingQuery& query) override {
     if (!IsUuid(query.job_id)) return NoJob(query.job_id);
     if (query.other_job_id && !IsUuid(*query.other_job_id)) return NoJob(*query.other_job_id);
     const char* presence = query.presence == DashboardFindingQuery::Presence::kOnlyHere ? "only"
                            : query.presence == DashboardFindingQuery::Presence::kInBoth ? "both"
-                                                                                         : "any";
+                                                                                        : "any";
     std::optional<std::string> rule, path, line, ordinal, auto_fixed, inactive;
     if (query.after) {
       rule = query.after->rule_id;
@@ -129,16 +130,16 @@ class PostgresDashboardReader final : public DashboardReader {
     if (query.auto_fixed) auto_fixed = *query.auto_fixed ? "true" : "false";
     if (query.inactive) inactive = *query.inactive ? "true" : "false";
     return Read<DashboardFindingPage>([&](pqxx::nontransaction& tx) -> absl::StatusOr<DashboardFindingPage> {
-      const auto rows = tx.exec_prepared("dashboard_findings", team, query.job_id, NullOr(query.other_job_id),
-                                         NullOr(query.rule_id), NullOr(query.path), NullOr(query.severity),
-                                         NullOr(rule), NullOr(path), NullOr(line), NullOr(ordinal), presence,
-                                         NullOr(auto_fixed), query.page_size + 1, NullOr(inactive));
+      const auto rows =
+          tx.exec_prepared("dashboard_findings", team, query.job_id, NullOr(query.other_job_id), NullOr(query.rule_id),
+                           NullOr(query.path), NullOr(query.severity), NullOr(rule), NullOr(path), NullOr(line),
+                           NullOr(ordinal), presence, NullOr(auto_fixed), query.page_size + 1, NullOr(inactive));
       DashboardFindingPage page;
       for (const auto& row : rows) {
         if (static_cast<int>(page.findings_json.size()) == query.page_size) {
           const auto& last = rows[query.page_size - 1];
-          page.next = FindingCursor{last[0].as<std::string>(), last[1].as<std::string>(), last[2].as<int>(),
-                                    last[3].as<int>()};
+          page.next =
+              FindingCursor{last[0].as<std::string>(), last[1].as<std::string>(), last[2].as<int>(), last[3].as<int>()};
           break;
         }
         page.findings_json.push_back(row[4].as<std::string>());
@@ -197,8 +198,8 @@ class PostgresDashboardReader final : public DashboardReader {
     if (document.is_null()) return nlohmann::json::object();
     absl::StatusOr<report::Report> typed = report::ParseReport(document.as<std::string>());
     if (!typed.ok()) {
-      return absl::DataLossError("the stored report of job " + job_id + " cannot be read: " +
-                                 std::string(typed.status().message()));
+      return absl::DataLossError("the stored report of job " + job_id +
+                                 " cannot be read: " + std::string(typed.status().message()));
     }
     return report::ToJson(*typed);
   }
@@ -237,8 +238,7 @@ class PostgresDashboardReader final : public DashboardReader {
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<DashboardReader>> OpenPostgresDashboardReader(const std::string& database_url,
-                                                                            const std::string& schema,
-                                                                            int pool_size) {
+                                                                             const std::string& schema, int pool_size) {
   auto queries = sql::NamedQueries();
   if (!queries.ok()) return queries.status();
   return std::unique_ptr<DashboardReader>(

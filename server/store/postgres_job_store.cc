@@ -8,8 +8,8 @@
 
 #include "absl/status/status.h"
 #include "server/store/connection_pool.h"
-#include "server/store/pooled_statement.h"
 #include "server/store/notification_listener.h"
+#include "server/store/pooled_statement.h"
 #include "server/store/postgres_reports.h"
 #include "server/store/sql_catalog.h"
 #include "spdlog/spdlog.h"
@@ -118,8 +118,8 @@ TaskInfo TaskFromRow(const pqxx::row& row) {
 
 class PostgresJobStore final : public JobStore {
  public:
-  PostgresJobStore(const PostgresStoreOptions& options, const Clock& clock,
-                   std::map<std::string, std::string> queries, std::unique_ptr<NotificationListener> listener)
+  PostgresJobStore(const PostgresStoreOptions& options, const Clock& clock, std::map<std::string, std::string> queries,
+                   std::unique_ptr<NotificationListener> listener)
       : options_(options),
         clock_(clock),
         pool_(options.database_url, options.schema, options.pool_size, std::move(queries)),
@@ -132,10 +132,10 @@ class PostgresJobStore final : public JobStore {
     for (const auto& [key, value] : spec.labels) labels[key] = value;
     return InTransaction<Job>([&](pqxx::transaction_base& tx) -> absl::StatusOr<Job> {
       const int64_t now = NowMicros();
-      const auto rows = tx.exec_prepared("insert_job", spec.name, spec.team, labels.dump(),
-                                         StringsToJson(spec.targets), spec.options_json, spec.validate,
-                                         StringsToJson(spec.validate_capabilities), input.digest, now, spec.repository,
-                                         spec.branch, spec.commit, spec.input_files, spec.request_id);
+      const auto rows =
+          tx.exec_prepared("insert_job", spec.name, spec.team, labels.dump(), StringsToJson(spec.targets),
+                           spec.options_json, spec.validate, StringsToJson(spec.validate_capabilities), input.digest,
+                           now, spec.repository, spec.branch, spec.commit, spec.input_files, spec.request_id);
       if (rows.empty()) {  // the same submission again: the job its first try made, nothing else stored
         return JobFromRow(tx.exec_prepared1("get_team_job_by_request", spec.team, spec.request_id));
       }
@@ -169,7 +169,7 @@ class PostgresJobStore final : public JobStore {
   }
 
   absl::StatusOr<std::vector<std::string>> FindTeamJobIds(const std::string& team, const std::string& hex_prefix,
-                                                         int limit) override {
+                                                          int limit) override {
     if (hex_prefix.empty() || hex_prefix.size() > 32 ||
         hex_prefix.find_first_not_of("0123456789abcdef") != std::string::npos) {
       return absl::InvalidArgumentError("a job id prefix is 1 to 32 lowercase hex digits, got '" + hex_prefix + "'");
@@ -190,8 +190,7 @@ class PostgresJobStore final : public JobStore {
     if (!request.page_token.empty()) {
       // The token is the seq of the last job on the previous page ("s" prefix keeps it opaque-ish).
       const std::string& token = request.page_token;
-      if (token.size() < 2 || token[0] != 's' ||
-          token.find_first_not_of("0123456789", 1) != std::string::npos) {
+      if (token.size() < 2 || token[0] != 's' || token.find_first_not_of("0123456789", 1) != std::string::npos) {
         return absl::InvalidArgumentError("invalid page token");
       }
       before_seq = token.substr(1);
@@ -260,19 +259,20 @@ class PostgresJobStore final : public JobStore {
   absl::StatusOr<std::vector<JobEvent>> ListEventsSince(const std::string& job_id, int64_t after_seq,
                                                         int limit) override {
     if (!IsUuid(job_id)) return absl::NotFoundError("no job " + job_id);
-    return InSingleStatement<std::vector<JobEvent>>([&](pqxx::transaction_base& tx) -> absl::StatusOr<std::vector<JobEvent>> {
-      std::vector<JobEvent> events;
-      for (const auto& row : tx.exec_prepared("list_events_since", job_id, after_seq, std::max(limit, 1))) {
-        JobEvent event;
-        event.seq = row[0].as<int64_t>();
-        event.job_id = row[1].as<std::string>();
-        event.kind = row[2].as<std::string>();
-        event.payload_json = row[3].as<std::string>();
-        event.created_at = FromMicros(row[4].as<int64_t>());
-        events.push_back(std::move(event));
-      }
-      return events;
-    });
+    return InSingleStatement<std::vector<JobEvent>>(
+        [&](pqxx::transaction_base& tx) -> absl::StatusOr<std::vector<JobEvent>> {
+          std::vector<JobEvent> events;
+          for (const auto& row : tx.exec_prepared("list_events_since", job_id, after_seq, std::max(limit, 1))) {
+            JobEvent event;
+            event.seq = row[0].as<int64_t>();
+            event.job_id = row[1].as<std::string>();
+            event.kind = row[2].as<std::string>();
+            event.payload_json = row[3].as<std::string>();
+            event.created_at = FromMicros(row[4].as<int64_t>());
+            events.push_back(std::move(event));
+          }
+          return events;
+        });
   }
 
   bool WaitForJobEvents(std::chrono::milliseconds timeout) override {
@@ -403,11 +403,12 @@ class PostgresJobStore final : public JobStore {
 
   absl::StatusOr<std::vector<TaskInfo>> ListTasks(const std::string& job_id) override {
     if (!IsUuid(job_id)) return absl::NotFoundError("no job " + job_id);
-    return InSingleStatement<std::vector<TaskInfo>>([&](pqxx::transaction_base& tx) -> absl::StatusOr<std::vector<TaskInfo>> {
-      std::vector<TaskInfo> tasks;
-      for (const auto& row : tx.exec_prepared("list_tasks", job_id)) tasks.push_back(TaskFromRow(row));
-      return tasks;
-    });
+    return InSingleStatement<std::vector<TaskInfo>>(
+        [&](pqxx::transaction_base& tx) -> absl::StatusOr<std::vector<TaskInfo>> {
+          std::vector<TaskInfo> tasks;
+          for (const auto& row : tx.exec_prepared("list_tasks", job_id)) tasks.push_back(TaskFromRow(row));
+          return tasks;
+        });
   }
 
   bool WaitForWork(std::chrono::milliseconds timeout) override {
@@ -438,20 +439,21 @@ class PostgresJobStore final : public JobStore {
   }
 
   absl::StatusOr<std::vector<WorkerInfo>> ListWorkers() override {
-    return InSingleStatement<std::vector<WorkerInfo>>([&](pqxx::transaction_base& tx) -> absl::StatusOr<std::vector<WorkerInfo>> {
-      std::vector<WorkerInfo> workers;
-      for (const auto& row : tx.exec_prepared("list_workers")) {
-        WorkerInfo worker;
-        worker.id = row[0].as<std::string>();
-        for (const auto& role : JsonToStrings(row[1].as<std::string>())) {
-          if (auto kind = ParseTaskKind(role)) worker.roles.push_back(*kind);
-        }
-        worker.capabilities_json = row[2].as<std::string>();
-        worker.last_seen = FromMicros(row[3].as<int64_t>());
-        workers.push_back(std::move(worker));
-      }
-      return workers;
-    });
+    return InSingleStatement<std::vector<WorkerInfo>>(
+        [&](pqxx::transaction_base& tx) -> absl::StatusOr<std::vector<WorkerInfo>> {
+          std::vector<WorkerInfo> workers;
+          for (const auto& row : tx.exec_prepared("list_workers")) {
+            WorkerInfo worker;
+            worker.id = row[0].as<std::string>();
+            for (const auto& role : JsonToStrings(row[1].as<std::string>())) {
+              if (auto kind = ParseTaskKind(role)) worker.roles.push_back(*kind);
+            }
+            worker.capabilities_json = row[2].as<std::string>();
+            worker.last_seen = FromMicros(row[3].as<int64_t>());
+            workers.push_back(std::move(worker));
+          }
+          return workers;
+        });
   }
 
   absl::Status AttachArtifact(const std::string& job_id, const ArtifactRef& artifact) override {
@@ -467,14 +469,15 @@ class PostgresJobStore final : public JobStore {
 
   absl::StatusOr<std::vector<ArtifactRef>> ListArtifacts(const std::string& job_id) override {
     if (!IsUuid(job_id)) return absl::NotFoundError("no job " + job_id);
-    return InSingleStatement<std::vector<ArtifactRef>>([&](pqxx::transaction_base& tx) -> absl::StatusOr<std::vector<ArtifactRef>> {
-      std::vector<ArtifactRef> artifacts;
-      for (const auto& row : tx.exec_prepared("list_artifacts", job_id)) {
-        artifacts.push_back({row[0].as<std::string>(), row[1].as<std::string>(), row[2].as<int64_t>(),
-                             row[3].as<std::string>()});
-      }
-      return artifacts;
-    });
+    return InSingleStatement<std::vector<ArtifactRef>>(
+        [&](pqxx::transaction_base& tx) -> absl::StatusOr<std::vector<ArtifactRef>> {
+          std::vector<ArtifactRef> artifacts;
+          for (const auto& row : tx.exec_prepared("list_artifacts", job_id)) {
+            artifacts.push_back(
+                {row[0].as<std::string>(), row[1].as<std::string>(), row[2].as<int64_t>(), row[3].as<std::string>()});
+          }
+          return artifacts;
+        });
   }
 
   absl::StatusOr<std::set<std::string>> ListReferencedArtifactDigests() override {
@@ -505,9 +508,10 @@ class PostgresJobStore final : public JobStore {
   absl::StatusOr<std::vector<FindingRow>> ListFindings(const std::string& job_id,
                                                        const FindingFilter& filter) override {
     if (!IsUuid(job_id)) return absl::NotFoundError("no job " + job_id);
-    return InSingleStatement<std::vector<FindingRow>>([&](pqxx::transaction_base& tx) -> absl::StatusOr<std::vector<FindingRow>> {
-      return reports::Findings(tx, job_id, filter);
-    });
+    return InSingleStatement<std::vector<FindingRow>>(
+        [&](pqxx::transaction_base& tx) -> absl::StatusOr<std::vector<FindingRow>> {
+          return reports::Findings(tx, job_id, filter);
+        });
   }
 
   absl::StatusOr<std::map<std::string, int64_t>> CountFindingsByRule(const std::string& job_id) override {
@@ -551,8 +555,7 @@ class PostgresJobStore final : public JobStore {
 
   void RecordArtifact(pqxx::transaction_base& tx, const ArtifactRef& artifact, int64_t now) {
     tx.exec_prepared("upsert_artifact", artifact.digest, artifact.size_bytes,
-                     artifact.media_type.empty() ? std::string("application/octet-stream") : artifact.media_type,
-                     now);
+                     artifact.media_type.empty() ? std::string("application/octet-stream") : artifact.media_type, now);
   }
 
   void AppendTaskEvent(pqxx::transaction_base& tx, const std::string& job_id, TaskKind kind, const std::string& outcome,
@@ -600,8 +603,7 @@ absl::StatusOr<std::unique_ptr<JobStore>> OpenPostgresJobStore(const PostgresSto
   if (!queries.ok()) return queries.status();
   auto listener = NotificationListener::Start(options.database_url, options.schema);
   if (!listener.ok()) return listener.status();
-  return std::unique_ptr<JobStore>(
-      new PostgresJobStore(options, clock, std::move(*queries), std::move(*listener)));
+  return std::unique_ptr<JobStore>(new PostgresJobStore(options, clock, std::move(*queries), std::move(*listener)));
 }
 
 }  // namespace hipforge::server

@@ -17,15 +17,14 @@ struct PostgresStoreOptions {
   int default_max_attempts = 3;
   std::chrono::milliseconds retry_backoff_base{std::chrono::seconds(2)};  // attempt n waits base * 2^(n-1)
   std::chrono::milliseconds retry_backoff_max{std::chrono::minutes(5)};
-  bool apply_migrations = true;     // run pending migrations in Open()
+  bool apply_migrations = true;  // run pending migrations in Open()
 };
 
 // Opens the pool, applies pending migrations (under an advisory lock) and starts the LISTEN thread.
 // `clock` must outlive the store.
 // Lease expiry, backoff and timestamps come from `clock` (not the DB clock) so tests can move time
 // without sleeping; one server process makes all lease decisions, so one clock is consistent.
-absl::StatusOr<std::unique_ptr<JobStore>> OpenPostgresJobStore(const PostgresStoreOptions& options,
-                                                               const Clock& clock);
+absl::StatusOr<std::unique_ptr<JobStore>> OpenPostgresJobStore(const PostgresStoreOptions& options, const Clock& clock);
 
 // Schema names are restricted to [a-z_][a-z0-9_]* (at most 48 characters): they become part of
 // NOTIFY channel names and quoted identifiers.

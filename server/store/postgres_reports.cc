@@ -11,7 +11,8 @@ namespace {
 const char* NullOr(const std::optional<std::string>& value) { return value ? value->c_str() : nullptr; }
 
 // Rewrites one section's rows: `array` is the section's JSON array (absent sections are untouched).
-void ReplaceRows(pqxx::transaction_base& tx, const std::string& job_id, const std::string& table, const nlohmann::json& array) {
+void ReplaceRows(pqxx::transaction_base& tx, const std::string& job_id, const std::string& table,
+                 const nlohmann::json& array) {
   tx.exec_prepared("delete_report_" + table, job_id);
   if (!array.is_array() || array.empty()) return;
   const std::string text = array.dump();
@@ -23,8 +24,8 @@ void ReplaceRows(pqxx::transaction_base& tx, const std::string& job_id, const st
 void StoreSummaryColumns(pqxx::transaction_base& tx, const std::string& job_id, const report::Report& report) {
   if (report.translation) {
     const report::TranslationTotals& t = report.translation->totals;
-    tx.exec_prepared("set_report_translation_totals", job_id, t.files, t.translated, t.unchanged, t.fallback,
-                     t.copied, t.failed, t.converted, t.unconverted, t.unsupported, t.lines_changed, t.cuda_files,
+    tx.exec_prepared("set_report_translation_totals", job_id, t.files, t.translated, t.unchanged, t.fallback, t.copied,
+                     t.failed, t.converted, t.unconverted, t.unsupported, t.lines_changed, t.cuda_files,
                      t.cuda_files_translated, t.cuda_files_unchanged);
   }
   if (report.effort) {
@@ -63,13 +64,14 @@ absl::Status Store(pqxx::transaction_base& tx, const std::string& job_id, const 
     }
   }
   nlohmann::json report = report::ToJson(typed);  // the one serializer writes the stored document
-  report.erase("job_id");  // the job id is the row's key, not document content
+  report.erase("job_id");                         // the job id is the row's key, not document content
   tx.exec_prepared("merge_report_document", job_id, report.dump(), now_micros);
   StoreSummaryColumns(tx, job_id, typed);
   if (report.contains("translation")) {
     const auto& translation = report["translation"];
-    ReplaceRows(tx, job_id, "files", translation.is_object() ? translation.value("files", nlohmann::json::array())
-                                                             : nlohmann::json::array());
+    ReplaceRows(
+        tx, job_id, "files",
+        translation.is_object() ? translation.value("files", nlohmann::json::array()) : nlohmann::json::array());
   }
   for (const char* section : {"findings", "builds", "tests", "parity"}) {
     if (report.contains(section)) ReplaceRows(tx, job_id, section, report[section]);

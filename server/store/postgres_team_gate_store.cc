@@ -19,8 +19,8 @@ TeamGate GateFromRow(const pqxx::row& row) {
   gate.team = row[0].as<std::string>();
   for (const json& name : json::parse(row[1].as<std::string>())) gate.conditions.push_back(name.get<std::string>());
   gate.updated_by = row[2].as<std::string>();
-  gate.updated_at = Clock::time_point(std::chrono::duration_cast<Clock::duration>(
-      std::chrono::microseconds(row[3].as<int64_t>())));
+  gate.updated_at =
+      Clock::time_point(std::chrono::duration_cast<Clock::duration>(std::chrono::microseconds(row[3].as<int64_t>())));
   return gate;
 }
 
@@ -61,7 +61,8 @@ class PostgresTeamGateStore final : public TeamGateStore {
   absl::Status Unset(const std::string& team) override {
     return Run<bool>([&](pqxx::transaction_base& tx) -> absl::StatusOr<bool> {
              if (tx.exec_prepared("delete_team_gate", team).empty()) {
-               return absl::NotFoundError(absl::StrCat("team '", team, "' has no gate definition (it uses the default)"));
+               return absl::NotFoundError(
+                   absl::StrCat("team '", team, "' has no gate definition (it uses the default)"));
              }
              return true;
            })

@@ -36,9 +36,10 @@ SupervisionOutcome PostmasterSupervisor::CheckOnce(SupervisedPostmaster& postmas
     spdlog::warn("[job=-] embedded postgres restart attempt {}/{} failed: {}", attempt, options.max_attempts,
                  restarted.ToString());
   }
-  spdlog::error("[job=-] embedded postgres could not be restarted after {} attempts; giving up: calls that need "
-                "the database fail UNAVAILABLE until migrate-server is restarted (docs/operations.md)",
-                options.max_attempts);
+  spdlog::error(
+      "[job=-] embedded postgres could not be restarted after {} attempts; giving up: calls that need "
+      "the database fail UNAVAILABLE until migrate-server is restarted (docs/operations.md)",
+      options.max_attempts);
   return SupervisionOutcome::kGaveUp;
 }
 

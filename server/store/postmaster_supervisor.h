@@ -24,7 +24,7 @@ class SupervisedPostmaster {
 
 struct PostmasterSupervisorOptions {
   std::chrono::milliseconds poll_interval{1000};
-  int max_attempts = 5;                       // restarts tried per death before giving up
+  int max_attempts = 5;                          // restarts tried per death before giving up
   std::chrono::milliseconds first_backoff{500};  // before attempt 2; doubles up to max_backoff
   std::chrono::milliseconds max_backoff{8000};
 };

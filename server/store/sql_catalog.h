@@ -42,8 +42,7 @@ struct Repeatable {
 std::vector<Repeatable> Repeatables();
 
 // Parses `-- name:` markers; an error for a duplicate name or an empty query.
-absl::StatusOr<std::map<std::string, std::string>> ParseNamedQueries(std::string_view file_name,
-                                                                     std::string_view text);
+absl::StatusOr<std::map<std::string, std::string>> ParseNamedQueries(std::string_view file_name, std::string_view text);
 // All named queries of all embedded query files.
 absl::StatusOr<std::map<std::string, std::string>> NamedQueries();
 

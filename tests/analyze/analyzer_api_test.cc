@@ -46,19 +46,18 @@ TEST(TokenFileTest, TokensAreTheSharedLexersWithDirectivesAndScopes) {
   std::vector<std::string> texts;
   for (const analyze::Token& token : file.tokens()) texts.emplace_back(token.text);
   const std::vector<std::string> expected = {
-      "#", "include", "<", "cuda", ".", "h", ">",
-      "namespace", "n", "{", "__global__", "void", "k", "(", ")", "{", "int", "x", "=", "1'000", ";", "}", "}",
-      "void", "f", "(", ")", "{", "k", "<<", "<", "1", ",", "2", ">>", ">", "(", ")", ";", "auto", "s", "=",
-      "R\"(a\"b)\"", ";", "}"};
+      "#",   "include", "<",  "cuda",  ".", "h", ">", "namespace", "n", "{", "__global__",  "void", "k", "(",  ")", "{",
+      "int", "x",       "=",  "1'000", ";", "}", "}", "void",      "f", "(", ")",           "{",    "k", "<<", "<", "1",
+      ",",   "2",       ">>", ">",     "(", ")", ";", "auto",      "s", "=", "R\"(a\"b)\"", ";",    "}"};
   EXPECT_EQ(texts, expected);
   const auto& tokens = file.tokens();
   EXPECT_TRUE(tokens[1].in_directive);
   EXPECT_EQ(tokens[1].directive, "include");
   EXPECT_FALSE(tokens[7].in_directive);
   EXPECT_TRUE(tokens[7].at_line_start);
-  EXPECT_EQ(tokens[10].scope, 0u);  // inside a namespace is file scope
+  EXPECT_EQ(tokens[10].scope, 0u);                     // inside a namespace is file scope
   EXPECT_EQ(tokens[16].scope, tokens[15].offset + 1);  // `int` inside k's body
-  EXPECT_EQ(tokens[21].scope, 0u);  // the body's closing brace is outside it
+  EXPECT_EQ(tokens[21].scope, 0u);                     // the body's closing brace is outside it
   EXPECT_EQ(tokens[19].kind, analyze::TokenKind::kNumber);
   EXPECT_EQ(tokens[30].offset, code.find("<<<") + 2);
   EXPECT_EQ(tokens[42].kind, analyze::TokenKind::kString);
@@ -67,8 +66,8 @@ TEST(TokenFileTest, TokensAreTheSharedLexersWithDirectivesAndScopes) {
 
 TEST(RuleCatalogTest, HasTheStableIdsEachWithADocPage) {
   const std::vector<std::string> expected = {"HB101", "HB102", "HB103", "HB104", "HB105", "HB106", "HB201", "HB202",
-                                             "HB203", "HB204", "HB205", "HB206", "HB207", "HB301", "HB302", "HB303", "HB304",
-                                             "HB305", "HB401", "HB402", "HB403", "HB404", "HB405", "HB406",
+                                             "HB203", "HB204", "HB205", "HB206", "HB207", "HB301", "HB302", "HB303",
+                                             "HB304", "HB305", "HB401", "HB402", "HB403", "HB404", "HB405", "HB406",
                                              "HB407", "HB408", "HB501", "HB502", "HB503", "HB504", "HB505"};
   std::vector<std::string> ids;
   const std::string index = ReadText(SourceDir() / "docs/rules/README.md");
@@ -187,13 +186,13 @@ TEST(AnalyzerTest, FindingsInBranchesTheBuildDropsAreInactive) {
 
 // A warp reduction only the device side sees (under __CUDA_ARCH__): HB104 and HB102 on line 3.
 constexpr char kDeviceOnlyWarpMax[] =
-        "__device__ float warp_max(float v) {\n"
-        "#ifdef __CUDA_ARCH__\n"
-        "  for (int o = 16; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffff, v, o));\n"
-        "#endif\n"
-        "  return v;\n"
-        "}\n"
-        "__global__ void k(float* out) { out[threadIdx.x] = warp_max(out[threadIdx.x]); }\n";
+    "__device__ float warp_max(float v) {\n"
+    "#ifdef __CUDA_ARCH__\n"
+    "  for (int o = 16; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffff, v, o));\n"
+    "#endif\n"
+    "  return v;\n"
+    "}\n"
+    "__global__ void k(float* out) { out[threadIdx.x] = warp_max(out[threadIdx.x]); }\n";
 
 // Device code under __CUDA_ARCH__ is parsed by a device-side pass: the AST rules (here HB104's loop analysis,
 // which has no token form) see it, each finding once, and the token rules do not repeat them.
@@ -232,7 +231,8 @@ TEST(AnalyzerTest, ACudaUnitThatOnlyInstantiatesAHeadersKernelsIsAnalysed) {
   Write(dir / "reduce.cuh",
         "template <int width>\n"
         "__device__ int all_lanes(int x) {\n"
-        "  for (int offset = width / 2; offset > 0; offset >>= 1) x = __shfl_xor_sync(0xffffffff, x, offset, width) && x;\n"
+        "  for (int offset = width / 2; offset > 0; offset >>= 1) x = __shfl_xor_sync(0xffffffff, x, offset, width) && "
+        "x;\n"
         "  return x;\n"
         "}\n"
         "template <int width> __global__ void reduce(int* out) { out[0] = all_lanes<width>(out[0]); }\n"
@@ -279,8 +279,7 @@ TEST(AnalyzerTest, AUnitWithoutGpuCodeIsParsedOnTheDeviceSideOnlyForAGatedHeader
   const auto shared = ScratchDir("device-side-shared");
   Write(shared / "reduce.cuh", header);
   Write(shared / "instance_a.cu", instance);
-  Write(shared / "main.cu",
-        "#include \"reduce.cuh\"\n__global__ void k(int* out) { out[0] = lanes<32>(out[0]); }\n");
+  Write(shared / "main.cu", "#include \"reduce.cuh\"\n__global__ void k(int* out) { out[0] = lanes<32>(out[0]); }\n");
   options.cache_directory = shared / ".cache";
   result = AnalyzeDir(shared, options);
   EXPECT_EQ(FindingKeys(result.findings), expected);
@@ -381,7 +380,8 @@ TEST(AnalyzerTest, AKernelInstantiationsSharedMemoryIsCountedOnce) {
           "  p[threadIdx.x] = b[threadIdx.x];\n"
           "}\n"
           "template <int N> void launch(float* p) { twice<N><<<1, 64>>>(p); }\n"
-          "template void launch<" + std::to_string(n) + ">(float*);\n");
+          "template void launch<" +
+              std::to_string(n) + ">(float*);\n");
     std::vector<std::string> messages;
     for (const Finding& finding : AnalyzeDir(dir).findings) {
       if (finding.rule_id == "HB205") messages.push_back(finding.message);
@@ -603,7 +603,7 @@ TEST(EffortModelTest, FindingsFixedAutomaticallyLeaveNoWork) {
   left.location.path = "b.cu";
   const EffortEstimate effort = EstimateEffort({fixed, fixed, left}, {});
   EXPECT_NEAR(effort.engineer_hours, 1.0 + 0.25, 1e-9);  // only the HB402 and its file's rebuild
-  EXPECT_EQ(effort.by_severity.count("error"), 0u);       // counts what is left
+  EXPECT_EQ(effort.by_severity.count("error"), 0u);      // counts what is left
   EXPECT_EQ(effort.by_severity.at("warning"), 1);
   ASSERT_EQ(effort.files.size(), 1u);
   EXPECT_EQ(effort.files[0].path, "b.cu");

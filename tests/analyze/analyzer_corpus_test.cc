@@ -66,7 +66,8 @@ TEST(AnalyzerCorpus, RecallAtLeast90PercentWithAtMostTwoFalsePositives) {
     auto& [labelled, matched] = per_rule[std::get<2>(label)];
     ++labelled;
     matched += hit;
-    if (!hit) report << "  missed " << std::get<0>(label) << ":" << std::get<1>(label) << " " << std::get<2>(label) << "\n";
+    if (!hit)
+      report << "  missed " << std::get<0>(label) << ":" << std::get<1>(label) << " " << std::get<2>(label) << "\n";
   }
   size_t false_positives = 0;
   for (const Key& key : found) {

@@ -8,8 +8,8 @@
 
 #include "common/process.h"
 #include "tests/analyze/test_support.h"
-#include "tests/support/scratch_dir.h"
 #include "tests/support/compiler_tmp.h"
+#include "tests/support/scratch_dir.h"
 
 namespace hipforge::translate {
 namespace {
@@ -62,9 +62,15 @@ absl::StatusOr<ProcessResult> CompileForGfx90a(const std::string& source, const 
     out << source;
   }
   ProcessSpec spec;
-  spec.argv = {"hipcc", "--offload-arch=" + arch, "-c", "-x", "hip",
-               "-I" + (testing::SourceDir() / "tests/analyze/hip_compat").string(), (work / "fixed.cu").string(),
-               "-o", (work / "fixed.o").string()};
+  spec.argv = {"hipcc",
+               "--offload-arch=" + arch,
+               "-c",
+               "-x",
+               "hip",
+               "-I" + (testing::SourceDir() / "tests/analyze/hip_compat").string(),
+               (work / "fixed.cu").string(),
+               "-o",
+               (work / "fixed.o").string()};
   spec.timeout = std::chrono::minutes(5);
   BoostProcessLauncher launcher;
   return hipforge::testing::RunWithPrivateTmp(launcher, spec, work);
@@ -96,8 +102,10 @@ TEST(FixCompileCheck, UnfixedLaneMaskDoesNotCompile) {
 // not gfx942; its backend rejects image instructions for it, and the fixed golden builds for it.
 TEST(FixCompileCheck, TextureFixBuildsForMi300WhereTexturesDoNot) {
   if (FindProgram("hipcc").empty()) GTEST_SKIP() << "hipcc not installed";
-  auto texture = CompileForGfx90a("#include <hip/hip_runtime.h>\n__global__ void k(hipTextureObject_t t, float* o) "
-                                  "{ o[0] = tex2D<float>(t, 0.5f, 0.5f); }\n", "HB206-texture", "gfx940");
+  auto texture = CompileForGfx90a(
+      "#include <hip/hip_runtime.h>\n__global__ void k(hipTextureObject_t t, float* o) "
+      "{ o[0] = tex2D<float>(t, 0.5f, 0.5f); }\n",
+      "HB206-texture", "gfx940");
   ASSERT_TRUE(texture.ok()) << texture.status();
   EXPECT_NE(texture->exit_code, 0);
   const AnalysisResult result = AnalyzeDir(RuleDir("HB206"));

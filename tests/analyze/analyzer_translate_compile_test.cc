@@ -10,8 +10,8 @@
 
 #include "common/process.h"
 #include "tests/analyze/test_support.h"
-#include "tests/support/scratch_dir.h"
 #include "tests/support/compiler_tmp.h"
+#include "tests/support/scratch_dir.h"
 #include "worker/translate/core/source_translator.h"
 
 namespace hipforge::translate {
@@ -67,15 +67,16 @@ TEST_P(TranslatedFixTest, TranslatorOutputWithFixesCompilesForGfx90a) {
     out << file.output;
   }
   ProcessSpec spec;
-  spec.argv = {"hipcc", "--offload-arch=gfx90a", "-c", "-x", "hip", (work / "translated.hip").string(), "-o",
-               (work / "translated.o").string()};
+  spec.argv = {"hipcc", "--offload-arch=gfx90a",         "-c", "-x", "hip", (work / "translated.hip").string(),
+               "-o",    (work / "translated.o").string()};
   spec.timeout = std::chrono::minutes(5);
   BoostProcessLauncher launcher;
   auto compiled = hipforge::testing::RunWithPrivateTmp(launcher, spec, work);
   ASSERT_TRUE(compiled.ok()) << compiled.status();
   const auto unexplained = UnexplainedErrors(compiled->standard_error + compiled->standard_output);
-  EXPECT_TRUE(unexplained.empty()) << unexplained.front() << "\n" << compiled->standard_error
-                                   << "\n--- translated source ---\n" << file.output;
+  EXPECT_TRUE(unexplained.empty()) << unexplained.front() << "\n"
+                                   << compiled->standard_error << "\n--- translated source ---\n"
+                                   << file.output;
   if (compiled->exit_code != 0) {
     EXPECT_FALSE(compiled->standard_error.empty());
     std::cout << "note: " << GetParam() << " compiles except for HIP 5.2 gaps in untouched input lines:\n"
@@ -83,7 +84,8 @@ TEST_P(TranslatedFixTest, TranslatorOutputWithFixesCompilesForGfx90a) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(FixRules, TranslatedFixTest, ::testing::Values("HB101", "HB102", "HB103", "HB104", "HB201", "HB206"),
+INSTANTIATE_TEST_SUITE_P(FixRules, TranslatedFixTest,
+                         ::testing::Values("HB101", "HB102", "HB103", "HB104", "HB201", "HB206"),
                          [](const auto& info) { return info.param; });
 
 }  // namespace

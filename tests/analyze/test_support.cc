@@ -53,7 +53,8 @@ std::set<std::string> FindingKeys(const std::vector<Finding>& findings) {
 }
 
 std::string ApplyEdits(std::string text, std::vector<TextEdit> edits) {
-  std::stable_sort(edits.begin(), edits.end(), [](const TextEdit& a, const TextEdit& b) { return a.offset > b.offset; });
+  std::stable_sort(edits.begin(), edits.end(),
+                   [](const TextEdit& a, const TextEdit& b) { return a.offset > b.offset; });
   for (const TextEdit& edit : edits) text.replace(edit.offset, edit.length, edit.replacement);
   return text;
 }

@@ -30,17 +30,17 @@ TEST(CliArguments, HelpListsEverySubcommand) {
 TEST(CliArguments, UsageErrorsExitOne) {
   ScratchDir repo("cli-args");
   const std::string path = repo.path().string();
-  EXPECT_EQ(RunMigrateCli({}).exit_code, kExitUsage);                             // no subcommand
-  EXPECT_EQ(RunMigrateCli({"frobnicate"}).exit_code, kExitUsage);                 // unknown subcommand
-  EXPECT_EQ(RunMigrateCli({"submit"}).exit_code, kExitUsage);                     // missing PATH
-  EXPECT_EQ(RunMigrateCli({"submit", path + "/nope"}).exit_code, kExitUsage);     // not a directory
-  EXPECT_EQ(RunMigrateCli({"submit", path, "--bogus"}).exit_code, kExitUsage);    // unknown option
+  EXPECT_EQ(RunMigrateCli({}).exit_code, kExitUsage);                           // no subcommand
+  EXPECT_EQ(RunMigrateCli({"frobnicate"}).exit_code, kExitUsage);               // unknown subcommand
+  EXPECT_EQ(RunMigrateCli({"submit"}).exit_code, kExitUsage);                   // missing PATH
+  EXPECT_EQ(RunMigrateCli({"submit", path + "/nope"}).exit_code, kExitUsage);   // not a directory
+  EXPECT_EQ(RunMigrateCli({"submit", path, "--bogus"}).exit_code, kExitUsage);  // unknown option
   EXPECT_EQ(RunMigrateCli({"report", "job", "--format", "xml"}).exit_code, kExitUsage);
   EXPECT_EQ(RunMigrateCli({"report", "job", "--fail-on", "fatal"}).exit_code, kExitUsage);
   EXPECT_EQ(RunMigrateCli({"list", "--page-size", "0"}).exit_code, kExitUsage);
-  EXPECT_EQ(RunMigrateCli({"fetch", "job"}).exit_code, kExitUsage);              // neither --out nor --patch
+  EXPECT_EQ(RunMigrateCli({"fetch", "job"}).exit_code, kExitUsage);  // neither --out nor --patch
   EXPECT_EQ(RunMigrateCli({"--timeout", "-3", "list"}).exit_code, kExitUsage);
-  EXPECT_EQ(RunMigrateCli({"translate", path}).exit_code, kExitUsage);           // missing -o
+  EXPECT_EQ(RunMigrateCli({"translate", path}).exit_code, kExitUsage);  // missing -o
 
   auto needs_wait = RunMigrateCli({"submit", path, "--out", path + "/out"});
   EXPECT_EQ(needs_wait.exit_code, kExitUsage);
@@ -113,10 +113,10 @@ TEST(CliArguments, ExitCodesForStatuses) {
 }
 
 TEST(CliArguments, JobStateNamesRoundTrip) {
-  for (auto state : {hipforge::v1::JOB_STATE_QUEUED, hipforge::v1::JOB_STATE_TRANSLATING,
-                     hipforge::v1::JOB_STATE_TRANSLATED, hipforge::v1::JOB_STATE_VALIDATING,
-                     hipforge::v1::JOB_STATE_SUCCEEDED, hipforge::v1::JOB_STATE_FAILED,
-                     hipforge::v1::JOB_STATE_CANCELLED}) {
+  for (auto state :
+       {hipforge::v1::JOB_STATE_QUEUED, hipforge::v1::JOB_STATE_TRANSLATING, hipforge::v1::JOB_STATE_TRANSLATED,
+        hipforge::v1::JOB_STATE_VALIDATING, hipforge::v1::JOB_STATE_SUCCEEDED, hipforge::v1::JOB_STATE_FAILED,
+        hipforge::v1::JOB_STATE_CANCELLED}) {
     EXPECT_EQ(*ParseJobState(JobStateName(state)), state);
   }
   EXPECT_FALSE(ParseJobState("unspecified").ok());

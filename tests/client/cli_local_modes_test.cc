@@ -70,12 +70,12 @@ TEST(CliLocalModesTest, TranslateWritesTheHipTreeReportAndPatch) {
 // The HIP release translated for is said, with where it came from (a host's old hipcc was picked silently).
 TEST(CliLocalModesTest, TranslateSaysWhichHipVersionItTargetsAndWhy) {
   ScratchDir scratch("translate-version");
-  ProcessResult chosen = RunCli({"translate", kExample.string(), "-o", (scratch.path() / "a").string(),
-                                 "--hip-version", "6.4", "--format", "json"});
+  ProcessResult chosen = RunCli({"translate", kExample.string(), "-o", (scratch.path() / "a").string(), "--hip-version",
+                                 "6.4", "--format", "json"});
   ASSERT_EQ(chosen.exit_code, 0) << chosen.standard_error;
   EXPECT_THAT(chosen.standard_error, HasSubstr("translating for HIP 6.4 (--hip-version)"));
-  ProcessResult no_hipcc = RunCli({"translate", kExample.string(), "-o", (scratch.path() / "b").string(),
-                                   "--hipcc", (scratch.path() / "no-such-hipcc").string(), "--format", "json"});
+  ProcessResult no_hipcc = RunCli({"translate", kExample.string(), "-o", (scratch.path() / "b").string(), "--hipcc",
+                                   (scratch.path() / "no-such-hipcc").string(), "--format", "json"});
   ASSERT_EQ(no_hipcc.exit_code, 0) << no_hipcc.standard_error;
   EXPECT_THAT(no_hipcc.standard_error, HasSubstr("translating for HIP "));
   EXPECT_THAT(no_hipcc.standard_error, HasSubstr("(the translator's default ("));
@@ -84,8 +84,8 @@ TEST(CliLocalModesTest, TranslateSaysWhichHipVersionItTargetsAndWhy) {
 TEST(CliLocalModesTest, AnalyzeWritesSarifAndGatesOnFindings) {
   ScratchDir scratch("analyze");
   const fs::path sarif_path = scratch.path() / "hipforge.sarif";
-  ProcessResult run = RunCli({"--quiet", "analyze", kExample.string(), "--format", "sarif", "--output",
-                              sarif_path.string()});
+  ProcessResult run =
+      RunCli({"--quiet", "analyze", kExample.string(), "--format", "sarif", "--output", sarif_path.string()});
   ASSERT_EQ(run.exit_code, 0) << run.standard_error;
   const nlohmann::json sarif = nlohmann::json::parse(ReadFile(sarif_path));
   EXPECT_EQ(sarif["version"], "2.1.0");
@@ -129,8 +129,9 @@ TEST(CliLocalModesTest, AnalyzeDoesNotLeaveAutomaticallyFixableFindingsToAPerson
          "__global__ void reduce(float* x) { x[threadIdx.x] = warp_sum(x[threadIdx.x]); }\n";
   std::ofstream(tree.path() / "run.sh") << "#!/bin/sh\nnvidia-smi\n";
   ProcessResult run = RunCli({"--quiet", "analyze", tree.path().string(), "--fail-on", "warning"});
-  EXPECT_THAT(run.standard_output, HasSubstr("\nFixable automatically (migrate-cli translate applies the fix): 1 finding\n"
-                                             "  src/k.cu:2:21: warning: [HB104] "));
+  EXPECT_THAT(run.standard_output,
+              HasSubstr("\nFixable automatically (migrate-cli translate applies the fix): 1 finding\n"
+                        "  src/k.cu:2:21: warning: [HB104] "));
   EXPECT_THAT(run.standard_output, HasSubstr("\nLeft for a person: 1 error, 0 warnings, 0 notes\n"));
   EXPECT_THAT(run.standard_output, ::testing::Not(HasSubstr("Fixed automatically")));
   EXPECT_EQ(run.exit_code, 4) << run.standard_output;  // the HB504 error is left

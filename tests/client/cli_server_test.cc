@@ -1,5 +1,6 @@
 // migrate-cli against a real migrate-server (embedded PostgreSQL or HIPFORGE_TEST_DATABASE_URL, one
-// in-process worker with the translate and validate roles) on loopback: submit -> wait -> fetch -> report, and the error exits.
+// in-process worker with the translate and validate roles) on loopback: submit -> wait -> fetch -> report, and the
+// error exits.
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -39,16 +40,26 @@ class CliAgainstServer : public ::testing::Test {
     const fs::path port_file = scratch_->path() / "port";
     // HIPFORGE_MIGRATE_SERVER_BIN in the environment runs another build's server.
     const char* override_bin = std::getenv("HIPFORGE_MIGRATE_SERVER_BIN");
-    std::vector<std::string> args = {override_bin != nullptr && *override_bin ? override_bin : HIPFORGE_MIGRATE_SERVER_BIN,
-                                     "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0",
-                                     "--data-dir", (scratch_->path() / "data").string(),
-                                     "--local-workers", "1", "--local-worker-roles", "translate,validate",
-                                     "--port-file", port_file.string(),
-                                     "--embedded-durable", "false",
-                                     "--log-level", "warn"};
+    std::vector<std::string> args = {
+        override_bin != nullptr && *override_bin ? override_bin : HIPFORGE_MIGRATE_SERVER_BIN,
+        "--listen",
+        "127.0.0.1:0",
+        "--http-listen",
+        "127.0.0.1:0",
+        "--data-dir",
+        (scratch_->path() / "data").string(),
+        "--local-workers",
+        "1",
+        "--local-worker-roles",
+        "translate,validate",
+        "--port-file",
+        port_file.string(),
+        "--embedded-durable",
+        "false",
+        "--log-level",
+        "warn"};
     if (const char* url = std::getenv("HIPFORGE_TEST_DATABASE_URL"); url != nullptr && *url != '\0') {
-      args.insert(args.end(), {"--database-url", url, "--database-schema",
-                               "cli_test_" + std::to_string(::getpid())});
+      args.insert(args.end(), {"--database-url", url, "--database-schema", "cli_test_" + std::to_string(::getpid())});
     }
     const fs::path log = scratch_->path() / "server.log";
     server_pid_ = ::fork();
@@ -137,9 +148,9 @@ TEST_F(CliAgainstServer, SubmitWaitFetchAndReportTheExampleRepository) {
   ScratchDir outputs("cli-server-out");
   const fs::path tree = outputs.path() / "hip";
   const fs::path patch = outputs.path() / "translation.patch";
-  auto submit = Cli({"submit", ExampleRepo().string(), "--wait", "--translate-only", "--out", tree.string(),
-                     "--patch", patch.string(), "--name", "cli-test", "--team", "qa", "--label", "suite=cli",
-                     "--wait-timeout", "600"});
+  auto submit =
+      Cli({"submit", ExampleRepo().string(), "--wait", "--translate-only", "--out", tree.string(), "--patch",
+           patch.string(), "--name", "cli-test", "--team", "qa", "--label", "suite=cli", "--wait-timeout", "600"});
   ASSERT_EQ(submit.exit_code, kExitOk) << submit.err;
   const std::string job_id = submit.out.substr(0, submit.out.find('\n'));
   ASSERT_FALSE(job_id.empty());
@@ -190,19 +201,19 @@ TEST_F(CliAgainstServer, SubmitWaitFetchAndReportTheExampleRepository) {
 
   auto watch = Cli({"watch", job_id, "--wait-timeout", "60"});
   EXPECT_EQ(watch.exit_code, kExitOk) << watch.err;
-  EXPECT_EQ(Cli({"cancel", job_id}).exit_code, kExitInputRejected);  // already finished
+  EXPECT_EQ(Cli({"cancel", job_id}).exit_code, kExitInputRejected);                         // already finished
   EXPECT_EQ(Cli({"fetch", job_id, "--out", tree.string()}).exit_code, kExitInputRejected);  // not empty
 }
 
 // --require gates a CI step on the verdict, not the state: a translate-only job succeeds but proves only that it
 // translated, so requiring builds exits 10 with the verdict on stderr; requiring translated_only passes.
 TEST_F(CliAgainstServer, RequireExitsTenWhenTheVerdictIsBelowIt) {
-  auto builds = Cli({"submit", ExampleRepo().string(), "--wait", "--translate-only", "--require", "builds",
-                     "--team", "qa", "--wait-timeout", "600"});
+  auto builds = Cli({"submit", ExampleRepo().string(), "--wait", "--translate-only", "--require", "builds", "--team",
+                     "qa", "--wait-timeout", "600"});
   EXPECT_EQ(builds.exit_code, kExitNotProved) << builds.err;
   EXPECT_TRUE(Contains(builds.err, "proved less than --require builds: translated only")) << builds.err;
-  auto translated = Cli({"submit", ExampleRepo().string(), "--wait", "--translate-only", "--require",
-                         "translated_only", "--team", "qa", "--wait-timeout", "600"});
+  auto translated = Cli({"submit", ExampleRepo().string(), "--wait", "--translate-only", "--require", "translated_only",
+                         "--team", "qa", "--wait-timeout", "600"});
   EXPECT_EQ(translated.exit_code, kExitOk) << translated.err;
   EXPECT_EQ(Cli({"submit", ExampleRepo().string(), "--require", "passed"}).exit_code, kExitUsage);
 }
@@ -210,8 +221,8 @@ TEST_F(CliAgainstServer, RequireExitsTenWhenTheVerdictIsBelowIt) {
 // The 8 characters `list` and the dashboard show name the job in every command; another team's token does not
 // see it (exit 6, as for an unknown id).
 TEST_F(CliAgainstServer, AnEightCharacterIdPrefixWorksInStatusReportAndFetch) {
-  auto submit = Cli({"submit", ExampleRepo().string(), "--wait", "--translate-only", "--name", "short-id",
-                     "--wait-timeout", "600"});
+  auto submit = Cli(
+      {"submit", ExampleRepo().string(), "--wait", "--translate-only", "--name", "short-id", "--wait-timeout", "600"});
   ASSERT_EQ(submit.exit_code, kExitOk) << submit.err;
   const std::string job_id = submit.out.substr(0, submit.out.find('\n'));
   ASSERT_EQ(job_id.size(), 36u) << submit.out;
@@ -224,8 +235,8 @@ TEST_F(CliAgainstServer, AnEightCharacterIdPrefixWorksInStatusReportAndFetch) {
   ASSERT_EQ(report.exit_code, kExitOk) << report.err;
   EXPECT_EQ(nlohmann::json::parse(report.out).value("job_id", ""), job_id);
   ScratchDir outputs("cli-short-id");
-  auto fetch = Cli({"fetch", short_id, "--out", (outputs.path() / "hip").string(), "--patch",
-                    (outputs.path() / "p.diff").string()});
+  auto fetch = Cli(
+      {"fetch", short_id, "--out", (outputs.path() / "hip").string(), "--patch", (outputs.path() / "p.diff").string()});
   EXPECT_EQ(fetch.exit_code, kExitOk) << fetch.err;
   EXPECT_TRUE(fs::exists(outputs.path() / "hip" / "CMakeLists.txt"));
   EXPECT_TRUE(Contains(ReadFile(outputs.path() / "p.diff"), "+++ "));
@@ -247,7 +258,7 @@ TEST_F(CliAgainstServer, StatusCountsTheUploadedFilesAndNoRetryIsOneAttempt) {
   ScratchDir repo("cli-three-files");
   fs::create_directories(repo.path() / "src");
   std::ofstream(repo.path() / "src" / "k.cu") << "__global__ void k(float* x) { x[threadIdx.x] = 1.0f; }\n"
-                                                  "int main() { float* x; cudaMalloc(&x, 64); k<<<1, 16>>>(x); }\n";
+                                                 "int main() { float* x; cudaMalloc(&x, 64); k<<<1, 16>>>(x); }\n";
   std::ofstream(repo.path() / "Makefile") << "k: src/k.cu\n\tnvcc -o k src/k.cu\n";
   std::ofstream(repo.path() / "README.md") << "three files\n";
   auto submit = Cli({"submit", repo.path().string(), "--no-git", "--target", "gfx90a", "--wait", "--name",
@@ -271,8 +282,8 @@ TEST_F(CliAgainstServer, StatusCountsTheUploadedFilesAndNoRetryIsOneAttempt) {
 TEST_F(CliAgainstServer, SubmitWithARequestIdItSentBeforeAnswersWithThatJob) {
   ScratchDir repo("cli-request-id");
   std::ofstream(repo.path() / "k.cu") << "__global__ void k(float* x) { x[threadIdx.x] = 1.0f; }\n";
-  const std::vector<std::string> submit = {"submit", repo.path().string(), "--no-git", "--translate-only",
-                                           "--request-id", "pipeline-981.job-3"};
+  const std::vector<std::string> submit = {"submit",           repo.path().string(), "--no-git",
+                                           "--translate-only", "--request-id",       "pipeline-981.job-3"};
   auto first = Cli(submit);
   ASSERT_EQ(first.exit_code, kExitOk) << first.err;
   auto again = Cli(submit);
@@ -300,8 +311,8 @@ TEST_F(CliAgainstServer, SubmitPrintsOnlyTheJobIdOnStandardOutputWhenTheArchiveW
   // The binary itself: its main() sets up where log lines go.
   BoostProcessLauncher launcher;
   ProcessSpec spec;
-  spec.argv = {HIPFORGE_MIGRATE_CLI_BIN, "--server", server_, "--token", token_, "submit", repo.path().string(),
-               "--translate-only"};
+  spec.argv = {HIPFORGE_MIGRATE_CLI_BIN, "--server",        server_, "--token", token_, "submit",
+               repo.path().string(),     "--translate-only"};
   spec.timeout = std::chrono::minutes(2);
   absl::StatusOr<ProcessResult> run = launcher.Run(spec);
   ASSERT_TRUE(run.ok()) << run.status();

@@ -55,7 +55,9 @@ TEST(ProgressDisplay, JobEventsBecomeReadableLines) {
   step.mutable_step()->set_name("gfx90a");
   step.mutable_step()->set_status("ok");
   display.Event(step);
-  EXPECT_EQ(out.str(), "state: queued -> translating\nstate: succeeded\ntranslate unit 3/7 src/a.cu translated\nbuild gfx90a: ok\n");
+  EXPECT_EQ(
+      out.str(),
+      "state: queued -> translating\nstate: succeeded\ntranslate unit 3/7 src/a.cu translated\nbuild gfx90a: ok\n");
 }
 
 // The translate stage counts translation units; the report and status count CUDA files (issue 26: `translate 3/3`

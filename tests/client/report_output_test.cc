@@ -24,8 +24,14 @@ ReportDocument Doc(const nlohmann::json& report) { return report::ReadReportDocu
 
 nlohmann::json ReportWithFindings() {
   return {{"findings",
-           {{{"rule_id", "HB101"}, {"severity", "warning"}, {"path", "src/a.cu"}, {"line", 3}, {"column", 1},
-             {"message", "warp size"}, {"fix", ""}, {"auto_fixed", false}}}}};
+           {{{"rule_id", "HB101"},
+             {"severity", "warning"},
+             {"path", "src/a.cu"},
+             {"line", 3},
+             {"column", 1},
+             {"message", "warp size"},
+             {"fix", ""},
+             {"auto_fixed", false}}}}};
 }
 
 TEST(WriteReportTest, WritesToStdoutAndGatesOnFindings) {
@@ -68,7 +74,8 @@ TEST(ReadServerReportTest, AMalformedReportIsAClearError) {
   sent.mutable_tests()->add_items()->set_status(static_cast<hipforge::v1::TestStatus>(42));
   absl::StatusOr<ReportDocument> wrong = ReadServerReport(sent);
   EXPECT_EQ(wrong.status().code(), absl::StatusCode::kDataLoss);
-  EXPECT_EQ(wrong.status().message(), "the server's report cannot be read: report $.tests[0].status has the unknown value 42");
+  EXPECT_EQ(wrong.status().message(),
+            "the server's report cannot be read: report $.tests[0].status has the unknown value 42");
   EXPECT_EQ(ExitCodeForStatus(wrong.status()), kExitInternal);
 
   absl::StatusOr<ReportDocument> empty = ReadServerReport(hipforge::v1::ReportDocument());
@@ -87,10 +94,16 @@ TEST(BuildFailureVerdictTest, NamesFailedBuildsAndTheTextReportShowsWhy) {
   const nlohmann::json report = {
       {"job_id", "j1"},
       {"builds",
-       {{{"requested_arch", "gfx90a"}, {"arch", "gfx90a"}, {"ok", false}, {"duration_ms", 1000},
+       {{{"requested_arch", "gfx90a"},
+         {"arch", "gfx90a"},
+         {"ok", false},
+         {"duration_ms", 1000},
          {"errors", {{{"path", ""}, {"line", 0}, {"message", "cmake build exited 1"}}}},
          {"log_excerpt", "clang: error: unsupported option '--use_fast_math'\n"}},
-        {{"requested_arch", "gfx942"}, {"arch", "gfx940"}, {"ok", false}, {"duration_ms", 900},
+        {{"requested_arch", "gfx942"},
+         {"arch", "gfx940"},
+         {"ok", false},
+         {"duration_ms", 900},
          {"note", "nearest target gfx940"}},
         {{"requested_arch", "gfx908"}, {"arch", "gfx908"}, {"ok", true}, {"duration_ms", 900}}}}};
   EXPECT_EQ(BuildFailureVerdict(Doc(report).report), "build failed for gfx90a, gfx942 (built as gfx940)");
@@ -109,7 +122,8 @@ TEST(BuildFailureVerdictTest, NamesFailedBuildsAndTheTextReportShowsWhy) {
 TEST(VerdictTest, SaysWhatWasProvedAndWhatWasNot) {
   report::Report compile_only;
   compile_only.builds = std::vector<report::BuildResult>{{.requested_arch = "gfx942", .arch = "gfx942", .ok = true}};
-  compile_only.tests = std::vector<report::TestResult>{{.name = "vector_stats_small", .status = report::TestStatus::kNotRun}};
+  compile_only.tests =
+      std::vector<report::TestResult>{{.name = "vector_stats_small", .status = report::TestStatus::kNotRun}};
   compile_only.gpu = report::GpuSection{.ran_on_gpu = false, .note = "not run on a GPU: compile-only worker"};
   report::Verdict builds = report::DecideVerdict(compile_only);
   EXPECT_EQ(builds.level, report::VerdictLevel::kBuilds);
@@ -163,12 +177,16 @@ TEST(VerdictTest, JUnitAndSarifAgreeWithTheVerdictOnTestsFailingInCudaToo) {
   report::Report nvidia;
   nvidia.builds = std::vector<report::BuildResult>{{.requested_arch = "sm_90", .arch = "sm_90", .ok = true}};
   nvidia.gpu = report::GpuSection{.ran_on_gpu = true, .device_arch = "sm_90"};
-  nvidia.tests = std::vector<report::TestResult>{
-      {.name = "make run", .arch = "sm_90", .status = report::TestStatus::kPassed},
-      {.name = "groupnorm", .arch = "sm_90", .status = report::TestStatus::kFailed,
-       .cuda = report::ReferenceRun{.status = report::TestStatus::kFailed}},
-      {.name = "btree", .arch = "sm_90", .status = report::TestStatus::kFailed,
-       .cuda = report::ReferenceRun{.status = report::TestStatus::kPassed}}};
+  nvidia.tests =
+      std::vector<report::TestResult>{{.name = "make run", .arch = "sm_90", .status = report::TestStatus::kPassed},
+                                      {.name = "groupnorm",
+                                       .arch = "sm_90",
+                                       .status = report::TestStatus::kFailed,
+                                       .cuda = report::ReferenceRun{.status = report::TestStatus::kFailed}},
+                                      {.name = "btree",
+                                       .arch = "sm_90",
+                                       .status = report::TestStatus::kFailed,
+                                       .cuda = report::ReferenceRun{.status = report::TestStatus::kPassed}}};
   nvidia.verdict = report::DecideVerdict(nvidia);
   const nlohmann::json json = report::ToJson(nvidia);
   const std::string junit = RenderJUnit(Doc(json));

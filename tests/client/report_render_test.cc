@@ -190,7 +190,8 @@ TEST(Renderers, ShowTheVerdictAndTheGateAsTheTextDoes) {
       "definition": {"source": "team", "requires": ["builds", "parity"]}, "conditions": []})json");
   const std::string text = RenderText(Doc(report));
   const std::string sentence =
-      "failed, blocked by builds, parity (team definition, the team's (migrate-server gate set), requires builds, parity)";
+      "failed, blocked by builds, parity (team definition, the team's (migrate-server gate set), requires builds, "
+      "parity)";
   EXPECT_NE(text.find("\nGate: " + sentence + "\n"), std::string::npos) << text;
   const std::string xml = RenderJUnit(Doc(report));
   EXPECT_NE(xml.find("<property name=\"hipforge.verdict\" value=\"failed\"/>"), std::string::npos) << xml;
@@ -199,7 +200,8 @@ TEST(Renderers, ShowTheVerdictAndTheGateAsTheTextDoes) {
   EXPECT_EQ(properties["hipforge.verdict"], "failed");
   EXPECT_EQ(properties["hipforge.gateSentence"], sentence);
   EXPECT_NE(text.find("Verdict: " + properties["hipforge.verdictSentence"].get<std::string>() + "\n"),
-            std::string::npos) << text;
+            std::string::npos)
+      << text;
   // A local report (`analyze`) has no gate: no line, no property.
   EXPECT_EQ(RenderText(Doc(SampleReport())).find("Gate:"), std::string::npos);
 }
@@ -210,9 +212,11 @@ TEST(Renderers, NameTheGateDefinitionUsed) {
   json report = SampleReport();
   report["gate"] = json::parse(R"json({"status": "failed", "blocking": ["findings"],
       "definition": {"source": "repository", "requires": ["builds", "findings"]}, "conditions": []})json");
-  EXPECT_NE(RenderText(Doc(report)).find("\nGate: failed, blocked by findings (repository definition, the repository's "
-                                    "hipforge.yaml gate:, requires builds, findings)\n"),
-            std::string::npos) << RenderText(Doc(report));
+  EXPECT_NE(RenderText(Doc(report))
+                .find("\nGate: failed, blocked by findings (repository definition, the repository's "
+                      "hipforge.yaml gate:, requires builds, findings)\n"),
+            std::string::npos)
+      << RenderText(Doc(report));
   const std::string xml = RenderJUnit(Doc(report));
   EXPECT_NE(xml.find("<property name=\"hipforge.gateDefinition\" value=\"repository\"/>"), std::string::npos) << xml;
   EXPECT_NE(xml.find("<property name=\"hipforge.gateRequires\" value=\"builds,findings\"/>"), std::string::npos) << xml;
@@ -231,7 +235,8 @@ TEST(TextRenderer, EffortHoursRoundAsTheDashboardDoes) {
            {1.25, "1.3 h"}, {7.25, "7.3 h"}, {0.35, "0.3 h"}, {9.96, "10.0 h"}, {2.0, "2.0 h"}, {0.04, "0.0 h"}}) {
     json report = {{"effort", {{"engineer_hours", hours}, {"automatic_share", 0.5}}}};
     EXPECT_NE(RenderText(Doc(report)).find("Effort left: " + shown + " for one engineer"), std::string::npos)
-        << hours << "\n" << RenderText(Doc(report));
+        << hours << "\n"
+        << RenderText(Doc(report));
   }
 }
 
@@ -240,8 +245,11 @@ TEST(TextRenderer, SummarisesEverySection) {
   EXPECT_NE(text.find("Report for job job-42"), std::string::npos);
   EXPECT_NE(text.find("Translation: 3 files, 1 translated"), std::string::npos);
   // Fixed findings are shown as fixed, apart from what is left for a person.
-  EXPECT_NE(text.find("Fixed automatically: 1 finding\n  src/a.cu:12:5: [HB101] warp size 32 assumed\n      fixed: use warpSize"),
-            std::string::npos) << text;
+  EXPECT_NE(
+      text.find(
+          "Fixed automatically: 1 finding\n  src/a.cu:12:5: [HB101] warp size 32 assumed\n      fixed: use warpSize"),
+      std::string::npos)
+      << text;
   EXPECT_NE(text.find("Left for a person: 1 error, 1 warning, 1 note"), std::string::npos) << text;
   EXPECT_NE(text.find("dir with space/k:1.cu:3: error: [HB101] second"), std::string::npos) << text;
   EXPECT_EQ(text.find("src/a.cu:12:5: error"), std::string::npos) << text;  // the fixed one is not "left"
@@ -289,10 +297,12 @@ TEST(FailOn, BeforeTheTranslationAFixableFindingIsNotLeft) {
   const std::string text = RenderText(Doc(report));
   EXPECT_NE(text.find("\nFixable automatically (migrate-cli translate applies the fix): 1 finding\n"
                       "  dir with space/k:1.cu:3: error: [HB101] second\n      fix: use warpSize\n"),
-            std::string::npos) << text;
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("\nLeft for a person: 0 errors, 1 warning, 1 note\n"), std::string::npos) << text;
   EXPECT_NE(RenderJUnit(Doc(report)).find("<testsuite name=\"hipforge.analysis\" tests=\"3\" failures=\"0\""),
-            std::string::npos) << RenderJUnit(Doc(report));
+            std::string::npos)
+      << RenderJUnit(Doc(report));
   // Translated, the same finding's fix was not applied: it is left.
   report["translation"] = SampleReport()["translation"];
   EXPECT_EQ(CountFindingsAtOrAbove(Doc(report).report, FailOn::kError), 1);

@@ -45,7 +45,7 @@ struct TestEntry {
   std::string name;
   mode_t type = AE_IFREG;
   std::string data;
-  std::string link;        // symlink target, or hard-link target when `hardlink` is set
+  std::string link;  // symlink target, or hard-link target when `hardlink` is set
   bool hardlink = false;
 };
 
@@ -226,8 +226,11 @@ TEST_F(SafeExtractTest, PackRejectsMissingDirectory) {
 
 TEST_F(SafeExtractTest, ExtractsPlainTarZstdAndDotSlashNames) {
   for (auto filter : {TestFilter::kNone, TestFilter::kZstd}) {
-    auto bytes = MakeArchive({{"./", AE_IFDIR}, {"./src/", AE_IFDIR}, {"./src/a.cu", AE_IFREG, "kernel"},
-                              {"src/", AE_IFDIR}, {"src/hard.cu", AE_IFREG, "", "src/a.cu", true}},
+    auto bytes = MakeArchive({{"./", AE_IFDIR},
+                              {"./src/", AE_IFDIR},
+                              {"./src/a.cu", AE_IFREG, "kernel"},
+                              {"src/", AE_IFDIR},
+                              {"src/hard.cu", AE_IFREG, "", "src/a.cu", true}},
                              filter);
     auto result = Extract(bytes);
     ASSERT_TRUE(result.ok()) << result.status();
@@ -269,8 +272,8 @@ TEST_F(SafeExtractTest, RejectsCorruptedCompressedStream) {
 TEST_F(SafeExtractTest, RejectsDotDotEntries) {
   ExpectRejected(Extract(MakeArchive({{"ok.cu", AE_IFREG, "ok"}, {"../escape.txt", AE_IFREG, "evil"}})),
                  absl::StatusCode::kInvalidArgument, "'..'");
-  ExpectRejected(Extract(MakeArchive({{"src/../../escape.txt", AE_IFREG, "evil"}})),
-                 absl::StatusCode::kInvalidArgument, "'..'");
+  ExpectRejected(Extract(MakeArchive({{"src/../../escape.txt", AE_IFREG, "evil"}})), absl::StatusCode::kInvalidArgument,
+                 "'..'");
 }
 
 TEST_F(SafeExtractTest, RejectsAbsolutePaths) {
@@ -296,9 +299,10 @@ TEST_F(SafeExtractTest, RejectsSymlinkChainsThatEscapeTogether) {
 
 TEST_F(SafeExtractTest, RejectsWritingThroughASymlink) {
   // "dir" is a link to an inner directory; a later entry tries to place a file through it.
-  ExpectRejected(Extract(MakeArchive({{"real/", AE_IFDIR}, {"dir", AE_IFLNK, "", "real"},
-                                      {"dir/file.txt", AE_IFREG, "through the link"}})),
-                 absl::StatusCode::kInvalidArgument, "non-directory");
+  ExpectRejected(
+      Extract(MakeArchive(
+          {{"real/", AE_IFDIR}, {"dir", AE_IFLNK, "", "real"}, {"dir/file.txt", AE_IFREG, "through the link"}})),
+      absl::StatusCode::kInvalidArgument, "non-directory");
 }
 
 TEST_F(SafeExtractTest, RejectsHardLinksThatEscapeOrPointNowhere) {

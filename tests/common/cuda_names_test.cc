@@ -17,8 +17,8 @@ TEST(CudaNames, CudaOnlyIdentifiersMakeTextNeedTheTranslator) {
 }
 
 TEST(CudaNames, ApiNameShapeIsWiderButLeavesVersionMacrosOut) {
-  for (const char* name : {"cudaMalloc", "cudaflag", "cuMemAlloc", "CU_DEVICE_ATTRIBUTE", "cublasCreate",
-                           "cutensorInit", "CUFFT_R2C"}) {
+  for (const char* name :
+       {"cudaMalloc", "cudaflag", "cuMemAlloc", "CU_DEVICE_ATTRIBUTE", "cublasCreate", "cutensorInit", "CUFFT_R2C"}) {
     EXPECT_TRUE(LooksLikeCudaApiName(name)) << name;
   }
   for (const char* name : {"CUDA_VERSION", "CUDART_VERSION", "cuda", "cu", "custom", "__shfl_down_sync", "hipFree"}) {

@@ -114,7 +114,8 @@ TEST_F(DiskCacheTest, EvictsTheLeastRecentlyUsedEntryWithAllItsFiles) {
   ASSERT_TRUE(WriteFileBytes(directory_ / "README", std::string(3000, 'r')).ok());  // not the cache's
   clock_.now += 1h;
   ASSERT_TRUE(cache.Read(KeyOf(0), ".json")) << "a hit renews entry 0: entry 1 is now the oldest";
-  const uint64_t entry_bytes = fs::file_size(cache.PathOf(KeyOf(1), ".json")) + fs::file_size(cache.PathOf(KeyOf(1), ".out"));
+  const uint64_t entry_bytes =
+      fs::file_size(cache.PathOf(KeyOf(1), ".json")) + fs::file_size(cache.PathOf(KeyOf(1), ".out"));
   const DiskCache capped(directory_, 3 * entry_bytes, {.primary_suffix = ".json"}, clock_);
   const CacheEviction eviction = capped.Enforce();
   EXPECT_EQ(eviction.entries_evicted, 1u);

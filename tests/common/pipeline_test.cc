@@ -62,14 +62,16 @@ TEST(PipelineTest, TheStopCheckRunsBeforeEachStageAndAfterTheLast) {
   options.stop = [](const Trace& trace) {
     return trace.cancelled ? absl::CancelledError("stopped") : absl::OkStatus();
   };
-  const Pipeline<Trace> pipeline(
-      "test", {Step("A"), {"B", [](Trace& trace) {
-                             trace.ran.emplace_back("B");
-                             trace.cancelled = true;
-                             return absl::OkStatus();
-                           }},
-               Step("C")},
-      options);
+  const Pipeline<Trace> pipeline("test",
+                                 {Step("A"),
+                                  {"B",
+                                   [](Trace& trace) {
+                                     trace.ran.emplace_back("B");
+                                     trace.cancelled = true;
+                                     return absl::OkStatus();
+                                   }},
+                                  Step("C")},
+                                 options);
   Trace trace;
   const absl::Status stopped = pipeline.Run(trace);
   EXPECT_EQ(stopped.code(), absl::StatusCode::kCancelled);
@@ -77,10 +79,13 @@ TEST(PipelineTest, TheStopCheckRunsBeforeEachStageAndAfterTheLast) {
   EXPECT_EQ(trace.ran, (std::vector<std::string>{"A", "B"}));
 
   // Cancelled while the last stage ran: the run still ends Cancelled.
-  const Pipeline<Trace> last("test", {Step("A"), {"B", [](Trace& trace) {
-                                                   trace.cancelled = true;
-                                                   return absl::OkStatus();
-                                                 }}},
+  const Pipeline<Trace> last("test",
+                             {Step("A"),
+                              {"B",
+                               [](Trace& trace) {
+                                 trace.cancelled = true;
+                                 return absl::OkStatus();
+                               }}},
                              options);
   Trace late;
   EXPECT_EQ(last.Run(late).code(), absl::StatusCode::kCancelled);
@@ -89,12 +94,15 @@ TEST(PipelineTest, TheStopCheckRunsBeforeEachStageAndAfterTheLast) {
 TEST(PipelineTest, FinishedEndsTheRunSuccessfullyBeforeTheRest) {
   Pipeline<Trace>::Options options;
   options.finished = [](const Trace& trace) { return trace.done; };
-  const Pipeline<Trace> pipeline("test", {Step("A"), {"B", [](Trace& trace) {
-                                                        trace.ran.emplace_back("B");
-                                                        trace.done = true;
-                                                        return absl::OkStatus();
-                                                      }},
-                                          Step("C")},
+  const Pipeline<Trace> pipeline("test",
+                                 {Step("A"),
+                                  {"B",
+                                   [](Trace& trace) {
+                                     trace.ran.emplace_back("B");
+                                     trace.done = true;
+                                     return absl::OkStatus();
+                                   }},
+                                  Step("C")},
                                  options);
   Trace trace;
   EXPECT_TRUE(pipeline.Run(trace).ok());

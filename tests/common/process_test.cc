@@ -51,8 +51,9 @@ TEST(BoostProcessLauncherTest, StdinAndTruncation) {
 // 16 MiB of nvcc warnings, and the failing units' errors and make's summary, at the end, were dropped.
 TEST(BoostProcessLauncherTest, OverTheCapTheHeadAndTheTailAreKept) {
   BoostProcessLauncher launcher;
-  auto result = launcher.Run({.argv = {"sh", "-c", "echo first line; head -c 100000 /dev/zero | tr '\\0' x; "
-                                                   "echo; echo 'main.cu(12): error: the last word' >&1"},
+  auto result = launcher.Run({.argv = {"sh", "-c",
+                                       "echo first line; head -c 100000 /dev/zero | tr '\\0' x; "
+                                       "echo; echo 'main.cu(12): error: the last word' >&1"},
                               .max_output_bytes = 4096});
   ASSERT_TRUE(result.ok()) << result.status();
   EXPECT_TRUE(result->output_truncated);

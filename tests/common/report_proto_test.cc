@@ -28,7 +28,10 @@ using nlohmann::json;
 using testing::FullReport;
 
 Gate SomeGate() {
-  return Gate{.status = "failed", .blocking = {"builds"}, .definition_source = "team", .required = {"builds"},
+  return Gate{.status = "failed",
+              .blocking = {"builds"},
+              .definition_source = "team",
+              .required = {"builds"},
               .conditions = {{.name = "builds", .required = true, .status = "failed", .detail = "0 ok, 1 failed"}}};
 }
 

@@ -15,8 +15,7 @@ namespace hipforge::testing {
     std::ofstream out(file);
     out << report.dump(2);
   }
-  const std::string command =
-      std::string("python3 ") + HIPFORGE_REPORT_SCHEMA_CHECK + " " + file.string() + " 2>&1";
+  const std::string command = std::string("python3 ") + HIPFORGE_REPORT_SCHEMA_CHECK + " " + file.string() + " 2>&1";
   std::string output;
   int status = -1;
   if (FILE* pipe = popen(command.c_str(), "r")) {
@@ -27,8 +26,8 @@ namespace hipforge::testing {
   std::error_code ignored;
   fs::remove(file, ignored);
   if (status == 0) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "report does not match docs/report-schema.json (exit " << status
-                                       << "):\n" << output << "\nreport: " << report.dump().substr(0, 2000);
+  return ::testing::AssertionFailure() << "report does not match docs/report-schema.json (exit " << status << "):\n"
+                                       << output << "\nreport: " << report.dump().substr(0, 2000);
 }
 
 }  // namespace hipforge::testing

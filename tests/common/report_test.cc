@@ -101,8 +101,12 @@ TEST(ReportTest, FindingsSplitIntoFixedAndLeft) {
 // translation did not apply is left.
 TEST(ReportTest, AFixableFindingIsLeftOnlyOnceTheTranslationDidNotApplyIt) {
   std::vector<Finding> findings = *FullReport().findings;
-  findings.push_back({.rule_id = "HB104", .severity = Severity::kError, .path = "src/a.cu", .line = 9,
-                      .message = "shuffle offsets", .fixable = true});
+  findings.push_back({.rule_id = "HB104",
+                      .severity = Severity::kError,
+                      .path = "src/a.cu",
+                      .line = 9,
+                      .message = "shuffle offsets",
+                      .fixable = true});
   const FindingCounts before = CountFindings(findings, FixStage::kBeforeTranslation);
   EXPECT_EQ(before.fixable, 2);  // HB101's and this one
   EXPECT_EQ(before.left_errors, 0);
@@ -116,8 +120,12 @@ TEST(ReportTest, AFixableFindingIsLeftOnlyOnceTheTranslationDidNotApplyIt) {
 // A finding in code the build does not compile is listed and kept through the JSON, but not left for a person.
 TEST(ReportTest, InactiveFindingsAreListedNotLeft) {
   std::vector<Finding> findings = *FullReport().findings;
-  findings.push_back({.rule_id = "TR001", .severity = Severity::kWarning, .path = "src/a.cu", .line = 40,
-                      .message = "dead", .inactive = true});
+  findings.push_back({.rule_id = "TR001",
+                      .severity = Severity::kWarning,
+                      .path = "src/a.cu",
+                      .line = 40,
+                      .message = "dead",
+                      .inactive = true});
   const FindingCounts counts = CountFindings(findings);
   EXPECT_EQ(counts.inactive, 1);
   EXPECT_EQ(counts.left_warnings, 2);

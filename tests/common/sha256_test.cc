@@ -1,5 +1,5 @@
-#include "tests/support/scratch_dir.h"
 #include "common/sha256.h"
+#include "tests/support/scratch_dir.h"
 
 #include <gtest/gtest.h>
 
@@ -29,7 +29,8 @@ TEST(Sha256Test, HasherOverPiecesMatchesOneShotDigest) {
   std::string data;
   for (int i = 0; i < 100000; ++i) data += static_cast<char>(i * 7);
   Sha256Hasher hasher;
-  for (size_t offset = 0; offset < data.size(); offset += 777) hasher.Update(std::string_view(data).substr(offset, 777));
+  for (size_t offset = 0; offset < data.size(); offset += 777)
+    hasher.Update(std::string_view(data).substr(offset, 777));
   EXPECT_EQ(hasher.HexDigest(), Sha256Hex(data));
 }
 

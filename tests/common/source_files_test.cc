@@ -31,11 +31,11 @@ TEST(FileKinds, OneClassifierForEveryConsumer) {
   EXPECT_EQ(FileKindOf("tool", "#!/usr/bin/env python3\nprint()"), FileKind::kPython);
   EXPECT_EQ(FileKindOf("README", "# title\n"), FileKind::kOther);
   // Where the analyzer's and the repository pass's copies disagreed:
-  EXPECT_EQ(FileKindOf("config.yml", ""), FileKind::kOther);        // analyzer: any .yml was CI
+  EXPECT_EQ(FileKindOf("config.yml", ""), FileKind::kOther);  // analyzer: any .yml was CI
   EXPECT_EQ(FileKindOf("deploy/compose.yaml", ""), FileKind::kOther);
-  EXPECT_EQ(FileKindOf("Jenkinsfile", ""), FileKind::kCiConfig);    // repository pass: other
-  EXPECT_EQ(FileKindOf("src/kernels.inc", ""), FileKind::kHeader);  // repository pass: not a header
-  EXPECT_EQ(FileKindOf("src/make.h", ""), FileKind::kHeader);       // repository pass: a Makefile (make.*)
+  EXPECT_EQ(FileKindOf("Jenkinsfile", ""), FileKind::kCiConfig);            // repository pass: other
+  EXPECT_EQ(FileKindOf("src/kernels.inc", ""), FileKind::kHeader);          // repository pass: not a header
+  EXPECT_EQ(FileKindOf("src/make.h", ""), FileKind::kHeader);               // repository pass: a Makefile (make.*)
   EXPECT_EQ(FileKindOf("run", "#!/usr/bin/env fish\n"), FileKind::kOther);  // analyzer: any "sh" in the line
   EXPECT_EQ(FileKindOf("run", "#!/bin/zsh\n"), FileKind::kShellScript);     // repository pass: four shebangs only
   EXPECT_STREQ(FileKindName(FileKind::kCiConfig), "ci");

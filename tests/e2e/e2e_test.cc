@@ -12,8 +12,8 @@
 #include <set>
 #include <thread>
 
-#include <grpcpp/grpcpp.h>
 #include <gmock/gmock.h>
+#include <grpcpp/grpcpp.h>
 #include <nlohmann/json.hpp>
 
 #include "client/lib/migration_client.h"
@@ -35,10 +35,10 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
-using ::testing::HasSubstr;
 using server::testing::FetchAll;
 using server::testing::IsFinal;
 using server::testing::SubmitArchive;
+using ::testing::HasSubstr;
 
 class EndToEndTest : public ::testing::Test {
  protected:
@@ -63,9 +63,19 @@ class EndToEndTest : public ::testing::Test {
   void StartServer(bool embedded = false, std::vector<std::string> extra = {}) {
     const fs::path port_file = temp_dir_ / "port";
     fs::remove(port_file);
-    std::vector<std::string> argv = {HIPFORGE_SERVER_BIN, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--data-dir",
-                                     (temp_dir_ / "data").string(), "--port-file", port_file.string(),
-                                     "--lease-ms", "3000", "--rescue-interval-ms", "200"};
+    std::vector<std::string> argv = {HIPFORGE_SERVER_BIN,
+                                     "--listen",
+                                     "127.0.0.1:0",
+                                     "--http-listen",
+                                     "127.0.0.1:0",
+                                     "--data-dir",
+                                     (temp_dir_ / "data").string(),
+                                     "--port-file",
+                                     port_file.string(),
+                                     "--lease-ms",
+                                     "3000",
+                                     "--rescue-interval-ms",
+                                     "200"};
     if (!embedded) {
       const std::string& url = server::testing::TestDatabaseUrl();
       ASSERT_FALSE(url.empty()) << "no PostgreSQL for the test";
@@ -125,7 +135,8 @@ class EndToEndTest : public ::testing::Test {
     return job;
   }
 
-  v1::Job WaitFor(const std::string& id, const std::function<bool(const v1::Job&)>& done, std::chrono::seconds timeout) {
+  v1::Job WaitFor(const std::string& id, const std::function<bool(const v1::Job&)>& done,
+                  std::chrono::seconds timeout) {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     v1::Job job;
     while (std::chrono::steady_clock::now() < deadline) {
@@ -143,7 +154,8 @@ class EndToEndTest : public ::testing::Test {
   void ExpectEachSucceededWithOneReport(client::MigrationClient& api, const std::map<std::string, int>& cuda_files,
                                         int* second_attempts) {
     for (const auto& [id, cuda] : cuda_files) {
-      const v1::Job job = WaitFor(id, [](const v1::Job& j) { return IsFinal(j.state()); }, 300s);
+      const v1::Job job = WaitFor(
+          id, [](const v1::Job& j) { return IsFinal(j.state()); }, 300s);
       ASSERT_EQ(job.state(), v1::JOB_STATE_SUCCEEDED) << id << ": " << job.error() << "\n" << Logs();
       *second_attempts += job.attempts() > 1;
       absl::StatusOr<v1::Report> report = api.GetReport(id);
@@ -151,7 +163,8 @@ class EndToEndTest : public ::testing::Test {
       const std::multiset<std::string> paths = ReportedPaths(*report);
       EXPECT_TRUE(NoPathTwice(paths)) << id << " reported a file twice";
       EXPECT_EQ(std::count_if(paths.begin(), paths.end(), [](const std::string& p) { return p.ends_with(".cu"); }),
-                cuda) << id;
+                cuda)
+          << id;
       EXPECT_EQ(report->translation().files(), static_cast<int>(paths.size())) << id;
     }
   }
@@ -170,8 +183,8 @@ class EndToEndTest : public ::testing::Test {
   int port_ = 0;
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<v1::MigrationService::Stub> api_;
-  std::string token_;             // team e2e
-  fs::path worker_token_file_;    // worker credential of pool e2e (translate)
+  std::string token_;           // team e2e
+  fs::path worker_token_file_;  // worker credential of pool e2e (translate)
 };
 
 std::map<std::string, std::string> ExtractToMap(const std::string& archive, const fs::path& dir) {
@@ -197,7 +210,8 @@ TEST_F(EndToEndTest, SubmitTranslateFetchReportThroughRealBinaries) {
   auto submitted = SubmitArchive(*api_, spec, Pack(example));
   ASSERT_TRUE(submitted.status.ok()) << submitted.status.error_message();
 
-  v1::Job job = WaitFor(submitted.job.id(), [](const v1::Job& j) { return IsFinal(j.state()); }, 300s);
+  v1::Job job = WaitFor(
+      submitted.job.id(), [](const v1::Job& j) { return IsFinal(j.state()); }, 300s);
   ASSERT_EQ(job.state(), v1::JOB_STATE_SUCCEEDED) << job.error() << "\n" << Logs();
 
   std::string tree, patch;
@@ -239,7 +253,8 @@ TEST_F(EndToEndTest, WorkerKilledWhileHoldingALeaseJobCompletesOnAnotherWorker) 
   const std::string id = submitted.job.id();
 
   ChildProcess& victim = StartWorker("w-victim");
-  v1::Job job = WaitFor(id, [](const v1::Job& j) { return j.state() != v1::JOB_STATE_QUEUED; }, 120s);
+  v1::Job job = WaitFor(
+      id, [](const v1::Job& j) { return j.state() != v1::JOB_STATE_QUEUED; }, 120s);
   ASSERT_EQ(job.state(), v1::JOB_STATE_TRANSLATING) << Logs();
   std::this_thread::sleep_for(500ms);  // well into the download / translation
   victim.Signal(SIGKILL);
@@ -247,7 +262,8 @@ TEST_F(EndToEndTest, WorkerKilledWhileHoldingALeaseJobCompletesOnAnotherWorker) 
   ASSERT_EQ(Get(id).state(), v1::JOB_STATE_TRANSLATING) << "the victim finished before it was killed";
 
   StartWorker("w-rescuer");
-  job = WaitFor(id, [](const v1::Job& j) { return IsFinal(j.state()); }, 600s);
+  job = WaitFor(
+      id, [](const v1::Job& j) { return IsFinal(j.state()); }, 600s);
   ASSERT_EQ(job.state(), v1::JOB_STATE_SUCCEEDED) << job.error() << "\n" << Logs();
   EXPECT_EQ(job.attempts(), 2);
 
@@ -280,7 +296,8 @@ TEST_F(EndToEndTest, EmbeddedServerRestartWithQueuedJobsLosesNone) {
   for (const std::string& id : ids) EXPECT_EQ(Get(id).state(), v1::JOB_STATE_QUEUED);
   StartWorker("w-after-restart");
   for (const std::string& id : ids) {
-    v1::Job job = WaitFor(id, [](const v1::Job& j) { return IsFinal(j.state()); }, 300s);
+    v1::Job job = WaitFor(
+        id, [](const v1::Job& j) { return IsFinal(j.state()); }, 300s);
     EXPECT_EQ(job.state(), v1::JOB_STATE_SUCCEEDED) << job.error() << "\n" << Logs();
   }
 }
@@ -290,7 +307,8 @@ TEST_F(EndToEndTest, LocalWorkersRunTheWholeSystemInOneProcess) {
   auto submitted =
       SubmitArchive(*api_, server::testing::TestSpec("local", "e2e"), server::testing::SmallCudaRepoArchive());
   ASSERT_TRUE(submitted.status.ok()) << submitted.status.error_message();
-  v1::Job job = WaitFor(submitted.job.id(), [](const v1::Job& j) { return IsFinal(j.state()); }, 300s);
+  v1::Job job = WaitFor(
+      submitted.job.id(), [](const v1::Job& j) { return IsFinal(j.state()); }, 300s);
   EXPECT_EQ(job.state(), v1::JOB_STATE_SUCCEEDED) << job.error() << "\n" << Logs();
 }
 
@@ -330,8 +348,7 @@ class RetryingSubmitter {
     const std::string request_id = client::NewSubmitRequestId();
     absl::StatusOr<v1::Job> job;
     for (;;) {
-      job = api_->Submit(repo, server::testing::TestSpec(name, "e2e"), ArchiveCompression::kZstd, nullptr,
-                         request_id);
+      job = api_->Submit(repo, server::testing::TestSpec(name, "e2e"), ArchiveCompression::kZstd, nullptr, request_id);
       if (job.ok() || job.status().code() != absl::StatusCode::kUnavailable ||
           std::chrono::steady_clock::now() - started > 90s) {
         break;
@@ -556,11 +573,11 @@ TEST_F(EndToEndTest, EmbeddedPostmasterKilledServerRestartsItAndJobsFinish) {
   std::cerr << kJobs + 1 << " jobs, in flight at the kill:";
   for (const auto& [state, count] : states_at_kill) std::cerr << " " << count << " " << state;
   std::cerr << "; answered again after " << outage.answered_after.count() << " ms (GetJob UNAVAILABLE "
-            << codes[grpc::StatusCode::UNAVAILABLE] << " times, migrate-cli status exit "
-            << outage.cli_status_exit << ", dashboard HTTP " << outage.http_status << "); "
-            << submitters[0]->unavailable() + submitters[1]->unavailable() << " submit(s) refused UNAVAILABLE and sent again, "
-            << uploads_across_kill << " upload(s) spanned the kill, " << second_attempts
-            << " job(s) ran a second attempt; "
+            << codes[grpc::StatusCode::UNAVAILABLE] << " times, migrate-cli status exit " << outage.cli_status_exit
+            << ", dashboard HTTP " << outage.http_status << "); "
+            << submitters[0]->unavailable() + submitters[1]->unavailable()
+            << " submit(s) refused UNAVAILABLE and sent again, " << uploads_across_kill
+            << " upload(s) spanned the kill, " << second_attempts << " job(s) ran a second attempt; "
             << std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - test_started).count()
             << " s\n";
 }
@@ -574,8 +591,10 @@ TEST_F(EndToEndTest, MigrateCliSubmitWaitFetchReport) {
   const fs::path out = temp_dir_ / "cli-out";
   const fs::path report = temp_dir_ / "report.json";
   ProcessSpec spec;
-  spec.argv = {HIPFORGE_CLI_BIN, "--server", "127.0.0.1:" + std::to_string(port_), "submit", example.string(),
-               "--wait", "--translate-only", "--out", out.string(), "--report", "json", "--report-output",
+  spec.argv = {HIPFORGE_CLI_BIN,   "--server",       "127.0.0.1:" + std::to_string(port_),
+               "submit",           example.string(), "--wait",
+               "--translate-only", "--out",          out.string(),
+               "--report",         "json",           "--report-output",
                report.string()};
   spec.environment["MIGRATE_TOKEN"] = token_;
   spec.timeout = std::chrono::minutes(5);

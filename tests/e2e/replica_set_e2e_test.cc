@@ -1,7 +1,7 @@
-// Two migrate-servers as a replica set (issue 27 items 3 and its fault test): one external PostgreSQL, --artifact-store postgres, each
-// its own data dir. A migrate-worker and migrate-cli given both addresses use the first; it is SIGKILLed while the
-// worker translates, `submit --wait` waits and a watch follows the job. Everything moves to the second server:
-// the worker's lease survives (one attempt), the CLI exits 0, the watch resumes after the last event it saw.
+// Two migrate-servers as a replica set (issue 27 items 3 and its fault test): one external PostgreSQL, --artifact-store
+// postgres, each its own data dir. A migrate-worker and migrate-cli given both addresses use the first; it is SIGKILLed
+// while the worker translates, `submit --wait` waits and a watch follows the job. Everything moves to the second
+// server: the worker's lease survives (one attempt), the CLI exits 0, the watch resumes after the last event it saw.
 #include <signal.h>
 
 #include <algorithm>
@@ -14,8 +14,8 @@
 #include <set>
 #include <thread>
 
-#include <grpcpp/grpcpp.h>
 #include <gmock/gmock.h>
+#include <grpcpp/grpcpp.h>
 
 #include "client/lib/migration_client.h"
 #include "common/grpc_channel.h"
@@ -63,9 +63,20 @@ class ReplicaSetEndToEndTest : public ::testing::Test {
   // One server of the set; returns its address.
   std::string StartServer(const std::string& name) {
     const fs::path port_file = temp_dir_ / ("port-" + name);
-    std::vector<std::string> argv = {HIPFORGE_SERVER_BIN, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--data-dir",
-                                     (temp_dir_ / ("data-" + name)).string(), "--port-file", port_file.string(),
-                                     "--artifact-store", "postgres", "--lease-ms", "3000", "--rescue-interval-ms",
+    std::vector<std::string> argv = {HIPFORGE_SERVER_BIN,
+                                     "--listen",
+                                     "127.0.0.1:0",
+                                     "--http-listen",
+                                     "127.0.0.1:0",
+                                     "--data-dir",
+                                     (temp_dir_ / ("data-" + name)).string(),
+                                     "--port-file",
+                                     port_file.string(),
+                                     "--artifact-store",
+                                     "postgres",
+                                     "--lease-ms",
+                                     "3000",
+                                     "--rescue-interval-ms",
                                      "200"};
     for (const std::string& arg : DatabaseArgs()) argv.push_back(arg);
     servers_[name] = std::make_unique<ChildProcess>(argv, temp_dir_ / ("server-" + name + ".log"));
@@ -85,8 +96,16 @@ class ReplicaSetEndToEndTest : public ::testing::Test {
   }
 
   ChildProcess& StartWorker(const std::string& id, const std::vector<std::string>& server_flags) {
-    std::vector<std::string> argv = {HIPFORGE_WORKER_BIN, "--role", "translate", "--id", id, "--lease-wait-ms", "2000",
-                                     "--token-file", worker_token_file_.string(), "--scratch-dir",
+    std::vector<std::string> argv = {HIPFORGE_WORKER_BIN,
+                                     "--role",
+                                     "translate",
+                                     "--id",
+                                     id,
+                                     "--lease-wait-ms",
+                                     "2000",
+                                     "--token-file",
+                                     worker_token_file_.string(),
+                                     "--scratch-dir",
                                      (temp_dir_ / ("scratch-" + id)).string()};
     argv.insert(argv.end(), server_flags.begin(), server_flags.end());
     workers_.push_back(std::make_unique<ChildProcess>(argv, temp_dir_ / (id + ".log")));
@@ -210,8 +229,17 @@ TEST_F(ReplicaSetEndToEndTest, FirstServerKilledMidTaskWorkerCliAndWatchFinishOn
 
   // A fresh CLI with the dead server first in its list fetches the tree and patch from B (sha256 checked).
   ProcessSpec fetch;
-  fetch.argv = {HIPFORGE_CLI_BIN, "--server", a, "--server", b, "fetch", id, "--out",
-                (temp_dir_ / "out").string(), "--patch", (temp_dir_ / "out.patch").string()};
+  fetch.argv = {HIPFORGE_CLI_BIN,
+                "--server",
+                a,
+                "--server",
+                b,
+                "fetch",
+                id,
+                "--out",
+                (temp_dir_ / "out").string(),
+                "--patch",
+                (temp_dir_ / "out.patch").string()};
   fetch.environment["MIGRATE_TOKEN"] = token_;
   fetch.timeout = 120s;
   absl::StatusOr<ProcessResult> fetched = launcher_.Run(fetch);
@@ -221,7 +249,6 @@ TEST_F(ReplicaSetEndToEndTest, FirstServerKilledMidTaskWorkerCliAndWatchFinishOn
       << fetched->standard_error;
   EXPECT_GT(fs::file_size(temp_dir_ / "out.patch"), 0u);
 }
-
 
 // Issue 27's fault test: 50 jobs submitted through both servers by clients listing both, a worker on each, watches
 // following some; server A SIGKILLed halfway through the submissions (an upload in flight), with translations and
@@ -277,15 +304,15 @@ TEST_F(ReplicaSetEndToEndTest, FiftyJobsThroughBothServersOutliveTheFirstServers
   for (int i = kKillAfter - 3; i < kKillAfter; ++i) {
     const std::string id = jobs[i].id;
     watches.emplace_back(id, std::async(std::launch::async, [this, a, b, id] {
-      std::vector<int64_t> seen;
-      auto record = [&](const v1::JobEvent& event) {
-        seen.push_back(event.sequence());
-        return true;
-      };
-      absl::StatusOr<v1::Job> end = Client(a + "," + b)->Watch(id, record, 600s);
-      EXPECT_TRUE(end.ok()) << id << ": " << end.status();
-      return seen;
-    }));
+                           std::vector<int64_t> seen;
+                           auto record = [&](const v1::JobEvent& event) {
+                             seen.push_back(event.sequence());
+                             return true;
+                           };
+                           absl::StatusOr<v1::Job> end = Client(a + "," + b)->Watch(id, record, 600s);
+                           EXPECT_TRUE(end.ok()) << id << ": " << end.status();
+                           return seen;
+                         }));
   }
   std::this_thread::sleep_for(300ms);
   std::unique_ptr<client::MigrationClient> api_b = Client(b);
@@ -338,8 +365,7 @@ TEST_F(ReplicaSetEndToEndTest, FiftyJobsThroughBothServersOutliveTheFirstServers
   // Each watch resumed on B: its events are B's whole stream, once each.
   for (auto& [id, watch] : watches) EXPECT_EQ(watch.get(), AllSequences(*api_b, id)) << id;
   std::cerr << "50 jobs: " << in_flight->jobs_size() << " translating when A was killed, " << uploads_across_kill
-            << " upload(s) spanned the kill, " << retried
-            << " job(s) needed a second attempt\n";
+            << " upload(s) spanned the kill, " << retried << " job(s) needed a second attempt\n";
 }
 
 }  // namespace

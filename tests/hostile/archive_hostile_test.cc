@@ -137,8 +137,8 @@ TEST_F(ArchiveHostileTest, HardLinkBodiesAreRefusedBeforeTheyAreInflated) {
 }
 
 TEST_F(ArchiveHostileTest, ASymlinkToADirectoryThatHoldsItIsRefused) {
-  for (const auto& [link, target] : {std::pair<std::string, std::string>{"src/self", "."},
-                                     {"src/deep/up", "../.."}, {"src/parent", ".."}}) {
+  for (const auto& [link, target] :
+       {std::pair<std::string, std::string>{"src/self", "."}, {"src/deep/up", "../.."}, {"src/parent", ".."}}) {
     absl::StatusOr<ExtractResult> result = Extract(TarForge().File("src/a.cu", kCuda).Symlink(link, target).Build());
     ASSERT_FALSE(result.ok()) << link << " -> " << target << " was accepted";
     EXPECT_THAT(std::string(result.status().message()), HasSubstr("directory loop")) << result.status();
@@ -198,7 +198,8 @@ TEST_F(ArchiveHostileTest, NamesThatAreNotUtf8AreRefusedWithAClearError) {
   EXPECT_THAT(result.status().message(), HasSubstr("not valid UTF-8"));
   EXPECT_THAT(result.status().message(), HasSubstr("caf\\xe9.cu"));  // escaped, never raw
   // The same through a PAX path record, and as a symlink target.
-  result = Extract(TarForge().File("src/a.cu", kCuda).PaxHeader({{"path", "x\xff\xfe.cu"}}).File("x.cu", kCuda).Build());
+  result =
+      Extract(TarForge().File("src/a.cu", kCuda).PaxHeader({{"path", "x\xff\xfe.cu"}}).File("x.cu", kCuda).Build());
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.status().code(), absl::StatusCode::kInvalidArgument);
   result = Extract(TarForge().File("src/a.cu", kCuda).Symlink("l", "src/\xc0\xaf").Build());
@@ -247,8 +248,8 @@ TEST_F(ArchiveHostileTest, PackerRefusesNamesThatAreNotUtf8NamingTheFile) {
 }
 
 TEST_F(ArchiveHostileTest, DanglingAndLoopingSymlinksAreRefusedAtExtraction) {
-  for (const auto& [name, target] : std::vector<std::pair<std::string, std::string>>{
-           {"dangling.cu", "missing.cu"}, {"self", "self"}, {"a", "b"}}) {
+  for (const auto& [name, target] :
+       std::vector<std::pair<std::string, std::string>>{{"dangling.cu", "missing.cu"}, {"self", "self"}, {"a", "b"}}) {
     TarForge tar;
     tar.File("src/a.cu", kCuda).Symlink(name, target);
     if (name == "a") tar.Symlink("b", "a");

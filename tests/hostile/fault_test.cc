@@ -34,9 +34,8 @@ std::string CudaRepoArchive(int files) {
     tar.File("src/kernel_" + std::to_string(i) + ".cu",
              "#include <cuda_runtime.h>\n__global__ void scale" + std::to_string(i) +
                  "(float* x, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) x[i] *= " +
-                 std::to_string(i + 1) + ".0f;\n}\nvoid launch" + std::to_string(i) +
-                 "(float* x, int n) {\n  scale" + std::to_string(i) +
-                 "<<<(n + 255) / 256, 256>>>(x, n);\n  cudaDeviceSynchronize();\n}\n");
+                 std::to_string(i + 1) + ".0f;\n}\nvoid launch" + std::to_string(i) + "(float* x, int n) {\n  scale" +
+                 std::to_string(i) + "<<<(n + 255) / 256, 256>>>(x, n);\n  cudaDeviceSynchronize();\n}\n");
   }
   return Gzip(tar.Build());
 }
@@ -63,17 +62,33 @@ class FaultTest : public ::testing::Test {
   void StartServer(const std::vector<std::string>& extra_args = {}) {
     const fs::path port_file = temp_dir_ / "port";
     fs::remove(port_file);
-    std::vector<std::string> argv{HIPFORGE_SERVER_BIN, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0",
-                                  "--data-dir", (temp_dir_ / "data").string(), "--port-file", port_file.string(),
-                                  "--lease-ms", "2000", "--rescue-interval-ms", "200", "--local-workers", "1",
-                                  "--embedded-durable", "false", "--max-attempts", "5"};
+    std::vector<std::string> argv{HIPFORGE_SERVER_BIN,
+                                  "--listen",
+                                  "127.0.0.1:0",
+                                  "--http-listen",
+                                  "127.0.0.1:0",
+                                  "--data-dir",
+                                  (temp_dir_ / "data").string(),
+                                  "--port-file",
+                                  port_file.string(),
+                                  "--lease-ms",
+                                  "2000",
+                                  "--rescue-interval-ms",
+                                  "200",
+                                  "--local-workers",
+                                  "1",
+                                  "--embedded-durable",
+                                  "false",
+                                  "--max-attempts",
+                                  "5"};
     argv.insert(argv.end(), extra_args.begin(), extra_args.end());
     server_ = std::make_unique<ChildProcess>(argv, temp_dir_ / ("server-" + std::to_string(++starts_) + ".log"));
     const int port = WaitForPortFile(port_file, 120s);
     ASSERT_GT(port, 0) << "server did not start:\n" << server_->Log();
     // The team token lives in the server's database, so it outlives restarts: made once, as an operator does.
     if (token_.empty()) {
-      TokenCliResult team = CreateTeamToken(HIPFORGE_SERVER_BIN, {"--data-dir", (temp_dir_ / "data").string()}, "hostile");
+      TokenCliResult team =
+          CreateTeamToken(HIPFORGE_SERVER_BIN, {"--data-dir", (temp_dir_ / "data").string()}, "hostile");
       ASSERT_EQ(team.exit_code, 0) << team.err;
       token_ = team.token;
     }
@@ -87,8 +102,8 @@ class FaultTest : public ::testing::Test {
   std::vector<std::string> SubmitJobs(std::vector<int> sizes = {16, 3, 3}) {
     std::vector<std::string> ids;
     for (int files : sizes) {
-      auto submitted = server::testing::SubmitArchive(*api_, server::testing::TestSpec("fault", "hostile"),
-                                                      CudaRepoArchive(files));
+      auto submitted =
+          server::testing::SubmitArchive(*api_, server::testing::TestSpec("fault", "hostile"), CudaRepoArchive(files));
       EXPECT_TRUE(submitted.status.ok()) << submitted.status.error_message();
       ids.push_back(submitted.job.id());
       files_[submitted.job.id()] = files;

@@ -60,15 +60,15 @@ class SubmitHostileWithWorkerTest : public SubmitHostileTest {
     SubmitOutcome outcome = SubmitArchive(*api_, TestSpec(name), archive);
     EXPECT_TRUE(outcome.status.ok()) << outcome.status.error_message();
     if (!outcome.status.ok()) return {};
-    return WaitForJob(outcome.job.id(), [](const v1::Job& j) { return IsFinal(j.state()); }, 180s);
+    return WaitForJob(
+        outcome.job.id(), [](const v1::Job& j) { return IsFinal(j.state()); }, 180s);
   }
 };
 
 TEST_F(SubmitHostileWithWorkerTest, NameThatIsNotUtf8IsRefusedAtSubmitAndTheServerKeepsWorking) {
   // This upload made the in-process worker's report serialiser throw and abort the server, again
   // after every restart, until the attempts ran out.
-  SubmitOutcome outcome =
-      SubmitArchive(*api_, TestSpec("latin1"), TarForge().File("src/caf\xe9.cu", kCuda).Build());
+  SubmitOutcome outcome = SubmitArchive(*api_, TestSpec("latin1"), TarForge().File("src/caf\xe9.cu", kCuda).Build());
   EXPECT_EQ(outcome.status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << outcome.status.error_message();
   EXPECT_THAT(outcome.status.error_message(), HasSubstr("UTF-8"));
   EXPECT_THAT(outcome.status.error_message(), HasSubstr("caf\\xe9.cu"));
@@ -84,9 +84,11 @@ TEST_F(SubmitHostileWithWorkerTest, ALongestAcceptedCudaNameStillTranslatesWithR
   const std::string name = std::string(240 - 3, 'k') + ".cu";
   v1::JobSpec spec = TestSpec("longest-name");
   spec.mutable_options()->set_rename_to_hip(true);
-  SubmitOutcome outcome = SubmitArchive(*api_, spec, TarForge().PaxHeader({{"path", "src/" + name}}).File("x", kCuda).Build());
+  SubmitOutcome outcome =
+      SubmitArchive(*api_, spec, TarForge().PaxHeader({{"path", "src/" + name}}).File("x", kCuda).Build());
   ASSERT_TRUE(outcome.status.ok()) << outcome.status.error_message();
-  v1::Job job = WaitForJob(outcome.job.id(), [](const v1::Job& j) { return IsFinal(j.state()); }, 180s);
+  v1::Job job = WaitForJob(
+      outcome.job.id(), [](const v1::Job& j) { return IsFinal(j.state()); }, 180s);
   ASSERT_EQ(job.state(), v1::JOB_STATE_SUCCEEDED) << job.error();
   EXPECT_EQ(job.attempts(), 1);
   std::string tree;
@@ -164,8 +166,8 @@ TEST_F(SubmitHostileTest, ASecondHeaderInTheStreamIsRefused) {
     if (split < archive.size()) writer->Write(request);
     writer->WritesDone();
     grpc::Status status = writer->Finish();
-    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << "split " << split << ": "
-                                                                       << status.error_message();
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT)
+        << "split " << split << ": " << status.error_message();
     EXPECT_THAT(status.error_message(), HasSubstr("header"));
   }
   ExpectNoJobAndNothingStored();
@@ -179,8 +181,11 @@ TEST_F(SubmitHostileTest, WhatWouldFailInTheWorkerIsDecidedAtSubmit) {
       // then failed in the worker on every attempt (issue 24, item 8).
       {"symlink to its own directory", TarForge().File("src/a.cu", kCuda).Symlink("src/self", ".").Build()},
       {"symlink to the root from below", TarForge().File("src/a.cu", kCuda).Symlink("src/deep/up", "../..").Build()},
-      {"name too long once renamed",
-       TarForge().File("src/a.cu", kCuda).PaxHeader({{"path", std::string(246, 'k') + ".cu"}}).File("x", kCuda).Build()},
+      {"name too long once renamed", TarForge()
+                                         .File("src/a.cu", kCuda)
+                                         .PaxHeader({{"path", std::string(246, 'k') + ".cu"}})
+                                         .File("x", kCuda)
+                                         .Build()},
   };
   for (const auto& [what, archive] : cases) {
     SubmitOutcome outcome = SubmitArchive(*api_, TestSpec("decide-early"), archive);
@@ -193,7 +198,8 @@ TEST_F(SubmitHostileTest, AHardLinkBodyCountsAgainstTheUploadLimitBeforeItIsInfl
   // 1 MB on the wire, 32 GiB once inflated: accepted in 4.4 s, then inflated again by the worker (issue 24,
   // item 5). The same bytes as a regular file were refused at once; now both are, the same way.
   const uint64_t body = config_.limits.upload.max_uncompressed_bytes + (1u << 20);
-  const std::string header_only = TarForge().File("src/a.cu", kCuda).HardlinkWithBody("src/b.cu", "src/a.cu", 0).Build();
+  const std::string header_only =
+      TarForge().File("src/a.cu", kCuda).HardlinkWithBody("src/b.cu", "src/a.cu", 0).Build();
   TarForge forged;
   forged.File("src/a.cu", kCuda).HardlinkWithBody("src/b.cu", "src/a.cu", body);
   const auto started = std::chrono::steady_clock::now();
@@ -273,7 +279,8 @@ TEST_F(SubmitHostileTest, OrphanArtifactsAndLeftoverScratchAreRemovedOnStart) {
   ASSERT_TRUE(api_->GetJob(&context, request, &job).ok());
   EXPECT_GT(job.input_bytes(), 0);
   bool input_file_kept = false;
-  for (const fs::path& file : StoredArtifacts()) input_file_kept |= file.parent_path().filename() != "tmp" && file != young;
+  for (const fs::path& file : StoredArtifacts())
+    input_file_kept |= file.parent_path().filename() != "tmp" && file != young;
   EXPECT_TRUE(input_file_kept);
 }
 

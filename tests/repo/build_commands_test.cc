@@ -86,9 +86,10 @@ TEST(BuildCommandsTest, EachProgramsUnitsGetTheirOwnProgramsDefines) {
 }
 
 TEST(BuildCommandsTest, CudaSwitchesOfACMakeProjectAreFound) {
-  const auto names = CudaOptionsInCMake("option(GGML_CUDA \"ggml: use CUDA\" OFF)\noption(GGML_METAL \"m\" OFF)\n"
-                                        "option(GGML_CUDA_FORCE_MMQ \"mmq\" OFF)\n"
-                                        "option( USE_CUBLAS \"x\" OFF)\n");
+  const auto names = CudaOptionsInCMake(
+      "option(GGML_CUDA \"ggml: use CUDA\" OFF)\noption(GGML_METAL \"m\" OFF)\n"
+      "option(GGML_CUDA_FORCE_MMQ \"mmq\" OFF)\n"
+      "option( USE_CUBLAS \"x\" OFF)\n");
   EXPECT_EQ(names, (std::vector<std::string>{"GGML_CUDA", "USE_CUBLAS"}));
 }
 
@@ -127,7 +128,8 @@ TEST(BuildCommandsTest, MakefileDefinesReachTheParse) {
   TempDir input;
   Write(input.path() / "headers/util.cuh", "#pragma once\ninline int util() { return 1; }\n");
   Write(input.path() / "main.cu", kGuardedSource);
-  Write(input.path() / "Makefile", "FLAGS := -DUSE_CUBLAS -Iheaders\napp: main.cu\n\tnvcc $(FLAGS) -c main.cu -o main.o\n");
+  Write(input.path() / "Makefile",
+        "FLAGS := -DUSE_CUBLAS -Iheaders\napp: main.cu\n\tnvcc $(FLAGS) -c main.cu -o main.o\n");
   ExpectBuildArgumentsReachTheParse(input.path(), "make -n");
 }
 

@@ -25,8 +25,14 @@ ProcessResult RunOrFail(const std::vector<std::string>& argv, const fs::path& di
 // generated CMake takes its hipcc branch) and builds.
 void ConfigureAndBuild(const fs::path& tree, const std::vector<std::string>& extra_configure_arguments = {}) {
   if (FindProgram("hipcc").empty()) GTEST_SKIP() << "hipcc not installed";
-  std::vector<std::string> configure_command = {"cmake", "-S", tree.string(), "-B", (tree / "build").string(),
-                                                "-G", "Ninja", "-DCMAKE_CXX_COMPILER=hipcc",
+  std::vector<std::string> configure_command = {"cmake",
+                                                "-S",
+                                                tree.string(),
+                                                "-B",
+                                                (tree / "build").string(),
+                                                "-G",
+                                                "Ninja",
+                                                "-DCMAKE_CXX_COMPILER=hipcc",
                                                 "-DCMAKE_HIP_ARCHITECTURES=gfx90a"};
   configure_command.insert(configure_command.end(), extra_configure_arguments.begin(), extra_configure_arguments.end());
   const ProcessResult configure = RunOrFail(configure_command, tree);
@@ -81,8 +87,10 @@ TEST(MigratedBuildTest, CudaInSubdirectoryWithFlagsVariableAndCHeaderBuilds) {
   EXPECT_TRUE(fs::exists(temp.path() / "out/build/gpu/libgpu.a"));
   EXPECT_TRUE(fs::exists(temp.path() / "out/build/libapi.a"));
   const std::string ninja = ReadText(temp.path() / "out/build/build.ninja");
-  EXPECT_NE(ninja.find("-fgpu-flush-denormals-to-zero -fno-hip-fp32-correctly-rounded-divide-sqrt -fcuda-approx-transcendentals"),
-            std::string::npos);
+  EXPECT_NE(
+      ninja.find(
+          "-fgpu-flush-denormals-to-zero -fno-hip-fp32-correctly-rounded-divide-sqrt -fcuda-approx-transcendentals"),
+      std::string::npos);
   EXPECT_EQ(ninja.find("extended-lambda"), std::string::npos);
 }
 
@@ -108,8 +116,7 @@ TEST(MigratedBuildTest, MakefileProjectCompilesWithHipcc) {
   options.hip_architectures = {"gfx90a"};  // Debian's clang 15 has no gfx942
   HIPFORGE_MIGRATE_OR_SKIP(result, RepoData("make_app"), temp.path() / "out", options);
   // Objects only: the example also links hipBLAS (from -lcublas), which Debian bookworm does not ship.
-  const ProcessResult make =
-      RunOrFail({"make", "ROCM_PATH=/usr", "src/stencil.o", "src/main.o"}, temp.path() / "out");
+  const ProcessResult make = RunOrFail({"make", "ROCM_PATH=/usr", "src/stencil.o", "src/main.o"}, temp.path() / "out");
   ASSERT_EQ(make.exit_code, 0) << make.standard_output << make.standard_error;
   EXPECT_NE(make.standard_output.find("/usr/bin/hipcc"), std::string::npos) << make.standard_output;
   EXPECT_NE(make.standard_output.find("--offload-arch=gfx90a"), std::string::npos);

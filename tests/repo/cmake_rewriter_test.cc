@@ -117,7 +117,10 @@ TEST_F(CMakeRewriterTest, ArchitecturesFlagsAndGeneratorExpressions) {
   EXPECT_NE(out.find("set(CMAKE_HIP_ARCHITECTURES gfx90a gfx942 CACHE STRING \"AMD GPU architectures\")"),
             std::string::npos)
       << out;
-  EXPECT_NE(out.find("set(CMAKE_HIP_FLAGS \"${CMAKE_HIP_FLAGS} -fgpu-flush-denormals-to-zero -fno-hip-fp32-correctly-rounded-divide-sqrt -fcuda-approx-transcendentals -fgpu-rdc\")"), std::string::npos) << out;
+  EXPECT_NE(out.find("set(CMAKE_HIP_FLAGS \"${CMAKE_HIP_FLAGS} -fgpu-flush-denormals-to-zero "
+                     "-fno-hip-fp32-correctly-rounded-divide-sqrt -fcuda-approx-transcendentals -fgpu-rdc\")"),
+            std::string::npos)
+      << out;
   EXPECT_NE(out.find("$<$<COMPILE_LANGUAGE:${HIP_SOURCE_LANGUAGE}>:-gline-tables-only>"), std::string::npos) << out;
   EXPECT_NE(out.find("HIP_ARCHITECTURES \"${CMAKE_HIP_ARCHITECTURES}\" HIP_STANDARD 17"), std::string::npos) << out;
   EXPECT_TRUE(last_.changed_by.count("HB501"));
@@ -130,12 +133,13 @@ TEST_F(CMakeRewriterTest, LanguageGenexSpanningSeveralArguments) {
       "target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--use_fast_math -lineinfo> -Wall)\n"
       "target_compile_options(u PRIVATE -O2 $<$<COMPILE_LANGUAGE:CUDA>:-Xptxas -v --expt-relaxed-constexpr>)\n"
       "target_compile_options(v PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-DA=1 -DB=2>)\n");
-  EXPECT_EQ(out,
-            "target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:${HIP_SOURCE_LANGUAGE}>:-fgpu-flush-denormals-to-zero "
-            "-fno-hip-fp32-correctly-rounded-divide-sqrt -fcuda-approx-transcendentals "
-            "-gline-tables-only> -Wall)\n"
-            "target_compile_options(u PRIVATE -O2)\n"
-            "target_compile_options(v PRIVATE $<$<COMPILE_LANGUAGE:${HIP_SOURCE_LANGUAGE}>:-DA=1 -DB=2>)\n");
+  EXPECT_EQ(
+      out,
+      "target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:${HIP_SOURCE_LANGUAGE}>:-fgpu-flush-denormals-to-zero "
+      "-fno-hip-fp32-correctly-rounded-divide-sqrt -fcuda-approx-transcendentals "
+      "-gline-tables-only> -Wall)\n"
+      "target_compile_options(u PRIVATE -O2)\n"
+      "target_compile_options(v PRIVATE $<$<COMPILE_LANGUAGE:${HIP_SOURCE_LANGUAGE}>:-DA=1 -DB=2>)\n");
   EXPECT_EQ(Rewrite(out), out);
 }
 
@@ -147,7 +151,10 @@ TEST_F(CMakeRewriterTest, FlagsVariableExpandedInCudaGenex) {
       "list(APPEND CUDA_FLAGS -lineinfo)\n"
       "set(OTHER -extended-lambda)\n"
       "target_compile_options(k PRIVATE \"$<$<COMPILE_LANGUAGE:CUDA>:${CUDA_FLAGS}>\")\n");
-  EXPECT_NE(out.find("set(CUDA_FLAGS -fgpu-flush-denormals-to-zero -fno-hip-fp32-correctly-rounded-divide-sqrt -fcuda-approx-transcendentals)\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("set(CUDA_FLAGS -fgpu-flush-denormals-to-zero -fno-hip-fp32-correctly-rounded-divide-sqrt "
+                     "-fcuda-approx-transcendentals)\n"),
+            std::string::npos)
+      << out;
   EXPECT_NE(out.find("list(APPEND CUDA_FLAGS -gline-tables-only)\n"), std::string::npos) << out;
   EXPECT_NE(out.find("set(OTHER -extended-lambda)\n"), std::string::npos) << out;
   EXPECT_NE(out.find("\"$<$<COMPILE_LANGUAGE:${HIP_SOURCE_LANGUAGE}>:${CUDA_FLAGS}>\""), std::string::npos) << out;
@@ -214,14 +221,15 @@ TEST_F(CMakeRewriterTest, SeparableCompilationBecomesGpuRdc) {
 
 TEST_F(CMakeRewriterTest, SeparableCompilationDroppedWhenNoDeviceCodeCrossesFiles) {
   context_.relocatable_device_code_needed = false;
-  const std::string out =
-      Rewrite("set_target_properties(k PROPERTIES CUDA_SEPARABLE_COMPILATION ON POSITION_INDEPENDENT_CODE ON)\n"
-              "set(CMAKE_CUDA_FLAGS \"${CMAKE_CUDA_FLAGS} -rdc=true -O2\")\n");
+  const std::string out = Rewrite(
+      "set_target_properties(k PROPERTIES CUDA_SEPARABLE_COMPILATION ON POSITION_INDEPENDENT_CODE ON)\n"
+      "set(CMAKE_CUDA_FLAGS \"${CMAKE_CUDA_FLAGS} -rdc=true -O2\")\n");
   EXPECT_EQ(out,
             "set_target_properties(k PROPERTIES POSITION_INDEPENDENT_CODE ON)\n"
             "set(CMAKE_HIP_FLAGS \"${CMAKE_HIP_FLAGS} -O2\")\n");
   int rdc_notes = 0;
-  for (const auto& note : last_.notes) rdc_notes += note.message.find("relocatable device code is not needed") != std::string::npos;
+  for (const auto& note : last_.notes)
+    rdc_notes += note.message.find("relocatable device code is not needed") != std::string::npos;
   EXPECT_EQ(rdc_notes, 2);
   EXPECT_EQ(Rewrite(out), out);
 }
@@ -246,7 +254,8 @@ TEST_F(CMakeRewriterTest, FallbackBlockCarriesFlagsOfEveryDirectory) {
   const std::string out = Module();
   EXPECT_NE(out.find("set(CMAKE_HIP_FLAGS_${config} \"${CMAKE_CXX_FLAGS_${config}}\")"), std::string::npos) << out;
   EXPECT_NE(out.find("DEFINITION CMAKE_HIP_FLAGS_${config}"), std::string::npos);
-  EXPECT_NE(out.find("list(APPEND HIP_RDC_LINK_OPTIONS \"-B/usr/lib/llvm-${hip_clang_major}/bin\")"), std::string::npos);
+  EXPECT_NE(out.find("list(APPEND HIP_RDC_LINK_OPTIONS \"-B/usr/lib/llvm-${hip_clang_major}/bin\")"),
+            std::string::npos);
   EXPECT_NE(out.find("CALL hip_finish_directory \"${CMAKE_SOURCE_DIR}\")"), std::string::npos);
   EXPECT_EQ(out.find("string(APPEND CMAKE_CXX_FLAGS"), std::string::npos);
 }
@@ -278,16 +287,17 @@ TEST_F(CMakeRewriterTest, CudaCompilerInConditions) {
 // Outside conditions the project runs the compiler (ggml: its host compiler's version through nvcc's -Xcompiler):
 // the compiler of the HIP sources, which the block records, answers instead of an empty variable.
 TEST_F(CMakeRewriterTest, CudaCompilerRunByTheProjectIsTheHipCompiler) {
-  const std::string out =
-      Rewrite("enable_language(CUDA)\nexecute_process(COMMAND ${CMAKE_CUDA_COMPILER} .c -Xcompiler --version\n"
-              "  OUTPUT_VARIABLE V)\nmessage(STATUS \"${CMAKE_CUDA_COMPILER_VERSION}\")\n");
+  const std::string out = Rewrite(
+      "enable_language(CUDA)\nexecute_process(COMMAND ${CMAKE_CUDA_COMPILER} .c -Xcompiler --version\n"
+      "  OUTPUT_VARIABLE V)\nmessage(STATUS \"${CMAKE_CUDA_COMPILER_VERSION}\")\n");
   EXPECT_NE(out.find("COMMAND ${HIP_SOURCE_COMPILER} .c -Xcompiler --version"), std::string::npos) << out;
   EXPECT_NE(out.find("${CMAKE_CUDA_COMPILER_VERSION}"), std::string::npos) << out;  // a longer name: not this one
   EXPECT_EQ(out.find("${CMAKE_CUDA_COMPILER}"), std::string::npos) << out;
   EXPECT_FALSE(HasManualNote("CUDA compiler"));
   // Its host compiler (ggml appends `-ccbin ${CMAKE_CUDA_HOST_COMPILER}` unless it is empty): the block's empty one.
-  const std::string host = Rewrite("enable_language(CUDA)\nif(NOT CMAKE_CUDA_HOST_COMPILER STREQUAL \"\")\n"
-                                   "  list(APPEND C -ccbin ${CMAKE_CUDA_HOST_COMPILER})\nendif()\n");
+  const std::string host = Rewrite(
+      "enable_language(CUDA)\nif(NOT CMAKE_CUDA_HOST_COMPILER STREQUAL \"\")\n"
+      "  list(APPEND C -ccbin ${CMAKE_CUDA_HOST_COMPILER})\nendif()\n");
   EXPECT_NE(host.find("if(NOT HIP_SOURCE_HOST_COMPILER STREQUAL \"\")"), std::string::npos) << host;
   EXPECT_NE(host.find("-ccbin ${HIP_SOURCE_HOST_COMPILER}"), std::string::npos) << host;
   EXPECT_NE(Module().find("set(HIP_SOURCE_HOST_COMPILER \"\" CACHE INTERNAL"), std::string::npos);

@@ -18,8 +18,9 @@ TEST(DeviceCodeAcrossFilesTest, DefinitionsLambdasAndSharedMemoryDoNotCount) {
   EXPECT_FALSE(DeclaresDeviceCodeDefinedElsewhere("__device__ int counter = 0;\n__constant__ float c[4];\n"));
   EXPECT_FALSE(DeclaresDeviceCodeDefinedElsewhere("extern __shared__ float tile[];\n"));
   EXPECT_FALSE(DeclaresDeviceCodeDefinedElsewhere("auto f = [=] __device__ (int i) { return i; };\n"));
-  EXPECT_FALSE(DeclaresDeviceCodeDefinedElsewhere("// extern __device__ float twice(float);\n"
-                                                  "/* __device__ int g(int); */\n"));
+  EXPECT_FALSE(
+      DeclaresDeviceCodeDefinedElsewhere("// extern __device__ float twice(float);\n"
+                                         "/* __device__ int g(int); */\n"));
   EXPECT_FALSE(DeclaresDeviceCodeDefinedElsewhere("#if defined(__device__)\n#endif\n__global__ void k(int*);\n"));
   EXPECT_FALSE(DeclaresDeviceCodeDefinedElsewhere("int host_only(int);\n"));
 }

@@ -2,9 +2,9 @@
 
 #include <gtest/gtest.h>
 
-#include "worker/translate/tables/build_tables.h"
 #include "worker/translate/repo/nvcc_flag_mapper.h"
 #include "worker/translate/repo/script_line_rewriter.h"
+#include "worker/translate/tables/build_tables.h"
 
 namespace hipforge::translate {
 namespace {
@@ -18,8 +18,9 @@ TEST(NvccFlagMapperTest, TableActions) {
   EXPECT_EQ(Map({"-arch=sm_80"}), (V{"--offload-arch=gfx90a", "--offload-arch=gfx942"}));
   EXPECT_EQ(Map({"-gencode", "arch=compute_70,code=sm_70", "-gencode=arch=compute_80,code=sm_80"}),
             (V{"--offload-arch=gfx90a", "--offload-arch=gfx942"}));
-  EXPECT_EQ(Map({"--use_fast_math", "-rdc=true", "-lineinfo"}), (V{"-fgpu-flush-denormals-to-zero", "-fno-hip-fp32-correctly-rounded-divide-sqrt", "-fcuda-approx-transcendentals",
-                                                                "-fgpu-rdc", "-gline-tables-only"}));
+  EXPECT_EQ(Map({"--use_fast_math", "-rdc=true", "-lineinfo"}),
+            (V{"-fgpu-flush-denormals-to-zero", "-fno-hip-fp32-correctly-rounded-divide-sqrt",
+               "-fcuda-approx-transcendentals", "-fgpu-rdc", "-gline-tables-only"}));
   EXPECT_EQ(Map({"-Xcompiler", "-fopenmp,-Wall", "-Xcompiler=-fPIC"}), (V{"-fopenmp", "-Wall", "-fPIC"}));
   EXPECT_EQ(Map({"-Xcompiler", "\"-O3 -g\""}), (V{"-O3", "-g"}));
   EXPECT_EQ(Map({"-Xptxas", "-v", "--expt-relaxed-constexpr", "--expt-extended-lambda", "-O3"}), (V{"-O3"}));
@@ -29,8 +30,9 @@ TEST(NvccFlagMapperTest, TableActions) {
   // nvcc's long and = spellings (HeCBench leukocyte-cuda: `--x cu`, which hipcc refused as `unknown argument`).
   EXPECT_EQ(Map({"--x", "cu"}), (V{"-x", "hip"}));
   EXPECT_EQ(Map({"-x=cu", "--x=cu"}), (V{"-x", "hip", "-x", "hip"}));
-  EXPECT_EQ(Map({"-lcudart", "-lcublas", "-lcublasLt", "-lcurand", "-lcufft", "-lcusparse", "-lcusolver", "-lm"}),
-            (V{"-lamdhip64", "-lhipblas", "-lhipblaslt", "-lhiprand", "-lhipfft", "-lhipsparse", "-lhipsolver", "-lm"}));
+  EXPECT_EQ(
+      Map({"-lcudart", "-lcublas", "-lcublasLt", "-lcurand", "-lcufft", "-lcusparse", "-lcusolver", "-lm"}),
+      (V{"-lamdhip64", "-lhipblas", "-lhipblaslt", "-lhiprand", "-lhipfft", "-lhipsparse", "-lhipsolver", "-lm"}));
   EXPECT_EQ(Map({"-arch=native"}), (V{"--offload-arch=native"}));
 }
 
@@ -79,7 +81,8 @@ TEST(ScriptLineRewriterTest, CompilerPathsAndVariables) {
   EXPECT_EQ(Line("\t$(NVCC) $(NVCCFLAGS) -arch=sm_80 -c $< -o $@"),
             "\t$(HIPCC) $(HIPCCFLAGS) --offload-arch=gfx90a -c $< -o $@");
   EXPECT_EQ(Line("NVCC_FLAGS=\"-O3 -arch=sm_70 --use_fast_math\""),
-            "HIPCC_FLAGS=\"-O3 --offload-arch=gfx90a -fgpu-flush-denormals-to-zero -fno-hip-fp32-correctly-rounded-divide-sqrt -fcuda-approx-transcendentals\"");
+            "HIPCC_FLAGS=\"-O3 --offload-arch=gfx90a -fgpu-flush-denormals-to-zero "
+            "-fno-hip-fp32-correctly-rounded-divide-sqrt -fcuda-approx-transcendentals\"");
   EXPECT_EQ(Line("# nvcc -arch=sm_70 stays in comments"), "# nvcc -arch=sm_70 stays in comments");
   EXPECT_EQ(Line("cmake -B b -DCMAKE_CUDA_ARCHITECTURES=80"), "cmake -B b \"-DCMAKE_HIP_ARCHITECTURES=gfx90a\"");
 }
@@ -92,8 +95,9 @@ TEST(ScriptLineRewriterTest, RenamedToolsCarryTheirRenameRelease) {
     EXPECT_EQ(RocmToolFor(tool, tool.renamed_in), tool.rocm_tool) << tool.cuda_tool;
     EXPECT_EQ(RocmToolFor(tool, {tool.renamed_in.major, 0}), tool.legacy_rocm_tool) << tool.cuda_tool;
     if (tool.cuda_tool == "ncu") {
-      EXPECT_EQ(ToolAdvice(tool), "Use rocprof-compute (omniperf before ROCm 6.3): kernel-analysis options differ; "
-                                  "check the arguments.");
+      EXPECT_EQ(ToolAdvice(tool),
+                "Use rocprof-compute (omniperf before ROCm 6.3): kernel-analysis options differ; "
+                "check the arguments.");
     }
   }
 }
@@ -180,17 +184,18 @@ TEST(MakefileRewriterTest, CudaRootBecomesTheRootTheInstalledHipccReports) {
       "NVCC := $(CUDA_PATH)/bin/nvcc\n"
       "LIBS := -L$(CUDA_PATH)/lib64/stubs -L$(CUDA_PATH)/targets/x86_64-linux/lib -lcuda\n"
       "INC := -I$(CUDA_PATH)/targets/x86_64-linux/include\n");
-  EXPECT_EQ(samples.output,
-            "ROCM_PATH ?= " + root + "\n"
-            "HIPCC := $(ROCM_PATH)/bin/hipcc\n"
-            "LIBS := -L$(ROCM_PATH)/lib -L$(ROCM_PATH)/lib -lamdhip64\n"
-            "INC := -I$(ROCM_PATH)/include\n");
+  EXPECT_EQ(samples.output, "ROCM_PATH ?= " + root +
+                                "\n"
+                                "HIPCC := $(ROCM_PATH)/bin/hipcc\n"
+                                "LIBS := -L$(ROCM_PATH)/lib -L$(ROCM_PATH)/lib -lamdhip64\n"
+                                "INC := -I$(ROCM_PATH)/include\n");
   EXPECT_EQ(Makefile(samples.output).output, samples.output) << "idempotent";
   // A literal install path: the Makefile gets the root variable, defined once at its top.
   const RewriteResult literal = Makefile("INC := -I/usr/local/cuda-12.2/include\nCUDA_DIR = /sw/cuda-11.0\n");
   EXPECT_EQ(literal.output,
             "# hipforge: ROCm's root as the installed hipcc reports it (/usr for Debian's packages, /opt/rocm for "
-            "AMD's)\nROCM_PATH ?= " + root + "\nINC := -I$(ROCM_PATH)/include\nROCM_PATH = " + root + "\n");
+            "AMD's)\nROCM_PATH ?= " +
+                root + "\nINC := -I$(ROCM_PATH)/include\nROCM_PATH = " + root + "\n");
   EXPECT_EQ(Makefile("INC := -I/usr/local/cuda/include\n").output.find("/opt/rocm/"), std::string::npos);
   EXPECT_EQ(Makefile(literal.output).output, literal.output) << "idempotent";
   // Scripts ask hipconfig too, unless ROCM_PATH is already set; Dockerfile/CI lines run in rocm/dev images.
@@ -210,8 +215,8 @@ TEST(MakefileRewriterTest, EveryHipccCallGetsTheJobsTargetsInValidMake) {
   EXPECT_EQ(Makefile("NVCC = nvcc\na: a.cu\n\t$(NVCC) -O3 a.cu -o a\n").output,
             "HIPCC = hipcc\na: a.cu\n\t$(HIPCC) " + archs + " -O3 a.cu -o a\n");
   // CUDA samples: `$(EXEC) $(NVCC) ...`, EXEC empty or an echo.
-  EXPECT_NE(Makefile("EXEC ?= @echo \"[@]\"\nk.o: k.cu\n\t$(EXEC) /usr/local/cuda/bin/nvcc -c k.cu\n").output.find(
-                "\t$(EXEC) $(ROCM_PATH)/bin/hipcc " + archs + " -c k.cu"),
+  EXPECT_NE(Makefile("EXEC ?= @echo \"[@]\"\nk.o: k.cu\n\t$(EXEC) /usr/local/cuda/bin/nvcc -c k.cu\n")
+                .output.find("\t$(EXEC) $(ROCM_PATH)/bin/hipcc " + archs + " -c k.cu"),
             std::string::npos);
   // An architecture that reaches the command through variables (also target-specific ones) is enough.
   const std::string through_variables =
@@ -248,7 +253,8 @@ TEST(MakefileRewriterTest, DeviceQueriesBecomeTheJobsTargets) {
   const RewriteResult script = ShellScriptRewriter().Rewrite(
       "build.sh", "SM=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader)\n", context);
   bool flagged = false;
-  for (const auto& note : script.notes) flagged |= note.left_for_person && note.message.find("compute capability") != std::string::npos;
+  for (const auto& note : script.notes)
+    flagged |= note.left_for_person && note.message.find("compute capability") != std::string::npos;
   EXPECT_TRUE(flagged);
 }
 
@@ -347,7 +353,8 @@ TEST(MakefileRewriterTest, CFilesThatNvccCompiledAsCxxStayCxxUnderHipcc) {
             "\t\t-c -o a.o\n");
   // A Makefile that chose the language itself keeps its choice (HeCBench leukocyte: `--x cu`, its .c files are CUDA).
   EXPECT_EQ(Makefile("CC = nvcc\nCFLAGS := -O3 --x cu\n%.o: %.c\n\t$(CC) $(CFLAGS) $< -c\n").output,
-            "CC = hipcc\nCFLAGS := -O3 -x hip\n%.o: %.c\n\t$(CC) --offload-arch=gfx90a --offload-arch=gfx942 $(CFLAGS) $< -c\n");
+            "CC = hipcc\nCFLAGS := -O3 -x hip\n%.o: %.c\n\t$(CC) --offload-arch=gfx90a --offload-arch=gfx942 $(CFLAGS) "
+            "$< -c\n");
   // A C compiler that is not nvcc keeps compiling C.
   EXPECT_EQ(Makefile("CC = gcc\n%.o: %.c\n\t$(CC) -c $< -o $@\n").output, "CC = gcc\n%.o: %.c\n\t$(CC) -c $< -o $@\n");
 }

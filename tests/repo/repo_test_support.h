@@ -51,11 +51,11 @@ inline MigrationOrSkip MigrateOrSkip(const std::filesystem::path& input, const s
 }
 
 // Skips the test only when the translator is missing from this build; any other failure fails it.
-#define HIPFORGE_MIGRATE_OR_SKIP(var, input, output, options)    \
+#define HIPFORGE_MIGRATE_OR_SKIP(var, input, output, options)              \
   auto var = ::hipforge::translate::MigrateOrSkip(input, output, options); \
-  if (!var) {                                                     \
-    if (var.translator_missing) GTEST_SKIP() << var.skip_reason;   \
-    FAIL() << var.skip_reason;                                    \
+  if (!var) {                                                              \
+    if (var.translator_missing) GTEST_SKIP() << var.skip_reason;           \
+    FAIL() << var.skip_reason;                                             \
   }
 
 }  // namespace hipforge::translate

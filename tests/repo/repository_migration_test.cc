@@ -11,10 +11,10 @@
 #include <sstream>
 
 #include "common/process.h"
-#include "worker/translate/frontend/unit_parser.h"
-#include "worker/translate/repo/file_classifier.h"
 #include "tests/common/report_schema_check.h"
 #include "tests/repo/repo_test_support.h"
+#include "worker/translate/frontend/unit_parser.h"
+#include "worker/translate/repo/file_classifier.h"
 
 namespace hipforge::translate {
 namespace {

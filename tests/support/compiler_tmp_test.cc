@@ -39,7 +39,8 @@ class RunWithPrivateTmpTest : public ::testing::Test {
     const char* old = std::getenv("TMPDIR");
     if (old != nullptr) old_tmpdir_ = old;
     setenv("TMPDIR", machine_tmp_.c_str(), 1);
-    std::ofstream(scratch_ / (stem_ + ".hip")) << "#include <hip/hip_runtime.h>\n__global__ void k(float* x) { x[0] = 1; }\n";
+    std::ofstream(scratch_ / (stem_ + ".hip"))
+        << "#include <hip/hip_runtime.h>\n__global__ void k(float* x) { x[0] = 1; }\n";
   }
   ~RunWithPrivateTmpTest() override {
     if (old_tmpdir_) {
@@ -52,8 +53,10 @@ class RunWithPrivateTmpTest : public ::testing::Test {
   }
   ProcessSpec Compile() const {
     ProcessSpec spec;
-    spec.argv = {"hipcc", "--offload-arch=gfx90a", "-c", "-x", "hip", (scratch_ / (stem_ + ".hip")).string(), "-o",
-                 (scratch_ / (stem_ + ".o")).string()};
+    spec.argv = {"hipcc", "--offload-arch=gfx90a",
+                 "-c",    "-x",
+                 "hip",   (scratch_ / (stem_ + ".hip")).string(),
+                 "-o",    (scratch_ / (stem_ + ".o")).string()};
     spec.timeout = std::chrono::minutes(5);
     return spec;
   }

@@ -173,8 +173,7 @@ grpc::Status FakeWorkerService::Heartbeat(grpc::ServerContext*, const v1::Heartb
     case HeartbeatAnswer::kLeaseLost:
       leases_.erase(request->lease().task_id());
       return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION, "lease expired and rescued");
-    case HeartbeatAnswer::kUnavailable:
-      return grpc::Status(grpc::StatusCode::UNAVAILABLE, "server restarting");
+    case HeartbeatAnswer::kUnavailable: return grpc::Status(grpc::StatusCode::UNAVAILABLE, "server restarting");
   }
   return grpc::Status::OK;
 }
@@ -227,8 +226,8 @@ grpc::Status FakeWorkerService::Complete(grpc::ServerContext* context, grpc::Ser
   std::lock_guard lock(mutex_);
   const std::string& task_id = completion.header.lease().task_id();
   // A stream the worker abandoned half way (an artifact it could not read) completes nothing.
-  completion.accepted = !context->IsCancelled() && complete_status_.ok() && complete_accepted_ &&
-                        HoldsLease(completion.header.lease());
+  completion.accepted =
+      !context->IsCancelled() && complete_status_.ok() && complete_accepted_ && HoldsLease(completion.header.lease());
   if (completion.accepted) leases_.erase(task_id);
   response->set_accepted(completion.accepted);
   completions_.push_back(std::move(completion));

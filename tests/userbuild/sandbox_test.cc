@@ -20,8 +20,8 @@ namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 
 TEST(SandboxCommandTest, ConstructsBwrapWithoutNetworkAndWithOnlyGivenDevices) {
-  SandboxSpec spec{.work_dir = "/w/job", .read_only_paths = {"/opt/rocm-6.1"},
-                   .devices = AmdDeviceNodes("/dev/dri/renderD129")};
+  SandboxSpec spec{
+      .work_dir = "/w/job", .read_only_paths = {"/opt/rocm-6.1"}, .devices = AmdDeviceNodes("/dev/dri/renderD129")};
   spec.limits.cpu_seconds = 600;
   auto argv = SandboxCommand("/usr/bin/bwrap", "/usr/bin/prlimit", spec, {"./test", "--fast"});
   const std::string joined = [&] {
@@ -88,10 +88,14 @@ TEST_F(RealSandboxTest, WritesOnlyInsideTheWorkDir) {
   testing::ScratchDir work("sandbox-fs");
   testing::ScratchDir outside("sandbox-outside");
   const std::string marker = "/tmp/hipforge-sandbox-marker-" + std::to_string(getpid());
-  ProcessResult r = RunInside("echo ok > result.txt; echo x > /usr/hipforge-x 2>/dev/null || echo usr-denied; "
-                              "echo x > " + outside.path().string() + "/f 2>/dev/null || echo outside-denied; "
-                              "echo x > " + marker + " && echo tmp-private",
-                              work.path());
+  ProcessResult r = RunInside(
+      "echo ok > result.txt; echo x > /usr/hipforge-x 2>/dev/null || echo usr-denied; "
+      "echo x > " +
+          outside.path().string() +
+          "/f 2>/dev/null || echo outside-denied; "
+          "echo x > " +
+          marker + " && echo tmp-private",
+      work.path());
   EXPECT_EQ(r.exit_code, 0) << r.standard_error;
   EXPECT_THAT(r.standard_output, HasSubstr("usr-denied"));
   EXPECT_THAT(r.standard_output, HasSubstr("outside-denied"));

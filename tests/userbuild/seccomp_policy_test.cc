@@ -59,19 +59,23 @@ TEST(SeccompPolicyTest, RefusesEscapeSyscallsWithEperm) {
       {"clone(newns)", [] { return ::syscall(SYS_clone, CLONE_NEWNS | SIGCHLD, nullptr, nullptr, nullptr, 0); }, EPERM},
       {"clone3", [] { return ::syscall(SYS_clone3, nullptr, 0); }, ENOSYS},
       {"bpf", [] { return ::syscall(SYS_bpf, 0, nullptr, 0); }, EPERM},
-      {"perf_event_open", [] {
+      {"perf_event_open",
+       [] {
          perf_event_attr attr{};
          attr.size = sizeof attr;
          return ::syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
-       }, EPERM},
+       },
+       EPERM},
       {"keyctl", [] { return ::syscall(SYS_keyctl, 0, 0, 0, 0, 0); }, EPERM},
       {"init_module", [] { return ::syscall(SYS_init_module, nullptr, 0, ""); }, EPERM},
       {"userfaultfd", [] { return ::syscall(SYS_userfaultfd, 0); }, EPERM},
       {"process_vm_readv", [] { return ::syscall(SYS_process_vm_readv, 1, nullptr, 0, nullptr, 0, 0); }, EPERM},
-      {"clock_settime", [] {
+      {"clock_settime",
+       [] {
          timespec now{};
          return static_cast<long>(::clock_settime(CLOCK_REALTIME, &now));
-       }, EPERM},
+       },
+       EPERM},
   };
   for (const Case& c : cases) {
     EXPECT_EQ(InFilteredChild([&] { return Expect(c.call(), c.expected); }), 0) << c.name;

@@ -6,7 +6,7 @@ namespace hipforge::validate {
 namespace {
 
 // What Debian bookworm's clang 15 lists (clang --target=amdgcn-amd-amdhsa --print-supported-cpus).
-const std::vector<std::string> kClang15 = {"gfx900", "gfx906", "gfx908", "gfx90a", "gfx90c", "gfx940",
+const std::vector<std::string> kClang15 = {"gfx900",  "gfx906",  "gfx908",  "gfx90a",  "gfx90c", "gfx940",
                                            "gfx1030", "gfx1100", "gfx1101", "gfx1102", "gfx1103"};
 
 TEST(ArchSelectionTest, ExactTargetIsKept) {

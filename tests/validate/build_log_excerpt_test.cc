@@ -36,7 +36,8 @@ TEST(BuildLogExcerptTest, WarningsQuotingTheWordErrorAreNotErrorLines) {
   for (int i = 0; i < 60; ++i) {
     log +=
         "/usr/local/cuda/include/cuda_device_runtime_api.h:251:3: warning: style of line directive is a GCC extension\n"
-        "  250 | extern __device__ __cudart_builtin__ const char* CUDARTAPI __cudaCDP2GetErrorString(cudaError_t error);\n"
+        "  250 | extern __device__ __cudart_builtin__ const char* CUDARTAPI __cudaCDP2GetErrorString(cudaError_t "
+        "error);\n"
         "      |   ^~~\n";
   }
   for (int i = 0; i < 30; ++i) {
@@ -80,11 +81,16 @@ TEST(BuildLogExcerptTest, ManyErrorsAreCappedAndMarked) {
 // Issue 29: build log excerpts showed the server's scratch paths (/tmp/hipforge-worker/<task>/work/...).
 TEST(BuildLogExcerptTest, ScratchPathsBecomeRepositoryRelative) {
   const std::string work = "/tmp/hipforge-worker/3e0df1ed-7b80/work/validate";
-  const std::string log =
-      work + "/gfx942/src/kernels/main.cu:33:10: fatal error: 'mma.h' file not found\n"
-      "make: *** [Makefile:50: main.o] Error 1 (in " + work + "/gfx942/src)\n"
-      ">>> referenced by " + work + "/tmp/main-gfx942-593839.o:(kernel)\n"
-      "-- Build files have been written to: " + work + "/gfx942/build\n";
+  const std::string log = work +
+                          "/gfx942/src/kernels/main.cu:33:10: fatal error: 'mma.h' file not found\n"
+                          "make: *** [Makefile:50: main.o] Error 1 (in " +
+                          work +
+                          "/gfx942/src)\n"
+                          ">>> referenced by " +
+                          work +
+                          "/tmp/main-gfx942-593839.o:(kernel)\n"
+                          "-- Build files have been written to: " +
+                          work + "/gfx942/build\n";
   const std::string cleaned = WithoutScratchPaths(log, work + "/gfx942/src", work + "/gfx942/build", work + "/tmp");
   EXPECT_THAT(cleaned, Not(HasSubstr("hipforge-worker")));
   EXPECT_EQ(cleaned.rfind("kernels/main.cu:33:10: fatal error", 0), 0u) << cleaned;

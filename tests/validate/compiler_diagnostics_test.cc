@@ -17,11 +17,11 @@ TEST(CompilerDiagnosticsTest, RealHipccErrorMapsToOriginalCudaLine) {
   if (!testing::HaveHipcc()) GTEST_SKIP() << "hipcc not installed";
   testing::ScratchDir dir("diag");
   BoostProcessLauncher launcher;
-  auto result = hipforge::testing::RunWithPrivateTmp(launcher,
-                                           {.argv = {"hipcc", "--offload-arch=gfx90a", "-c", "kernels.cu", "-o",
-                                                     (dir.path() / "k.o").string()},
-                                            .working_directory = TestData("broken_hip")},
-                                           dir.path());
+  auto result = hipforge::testing::RunWithPrivateTmp(
+      launcher,
+      {.argv = {"hipcc", "--offload-arch=gfx90a", "-c", "kernels.cu", "-o", (dir.path() / "k.o").string()},
+       .working_directory = TestData("broken_hip")},
+      dir.path());
   ASSERT_TRUE(result.ok()) << result.status();
   ASSERT_NE(result->exit_code, 0);
   auto raw = ParseBuildErrors(result->standard_error);

@@ -5,19 +5,16 @@
 namespace hipforge::validate {
 namespace {
 
-GpuDevice Mi250(int index) {
-  return {.hip_index = index, .key = "0000:c1:00.0", .arch = "gfx90a", .instinct = true};
-}
+GpuDevice Mi250(int index) { return {.hip_index = index, .key = "0000:c1:00.0", .arch = "gfx90a", .instinct = true}; }
 
 TEST(JobEnvironmentTest, ExactlyOneVisibilityVariableAndHsaChoices) {
   setenv("CUDA_VISIBLE_DEVICES", "0,1", 1);  // the worker's own environment must not leak
   GpuDevice device = Mi250(3);
-  auto env = BuildJobEnvironment({.device = &device,
-                                  .requested = {{"HSA_OVERRIDE_GFX_VERSION", "9.0.8"},
-                                                {"HIP_VISIBLE_DEVICES", "0"},
-                                                {"OMP_NUM_THREADS", "4"}},
-                                  .managed_memory = true,
-                                  .work_dir = "/work/job1"});
+  auto env = BuildJobEnvironment(
+      {.device = &device,
+       .requested = {{"HSA_OVERRIDE_GFX_VERSION", "9.0.8"}, {"HIP_VISIBLE_DEVICES", "0"}, {"OMP_NUM_THREADS", "4"}},
+       .managed_memory = true,
+       .work_dir = "/work/job1"});
   const auto& v = env.variables;
   EXPECT_EQ(v.at("ROCR_VISIBLE_DEVICES"), "3");
   for (const char* cleared : {"HIP_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES", "GPU_DEVICE_ORDINAL"}) {

@@ -89,7 +89,7 @@ TEST_F(ParityFilesTest, Float32WithinDefaultToleranceAndNanInfMatchPositionally)
   EXPECT_EQ(result.verdict, ParityVerdict::kMatch) << result.detail;
   EXPECT_EQ(result.elements, 1000);
   EXPECT_EQ(result.mismatches, 0);
-  EXPECT_GT(result.max_abs_error, 0.0);   // one ulp moved every finite value
+  EXPECT_GT(result.max_abs_error, 0.0);  // one ulp moved every finite value
   EXPECT_LT(result.max_rel_error, 1.3e-6);
 }
 

@@ -10,14 +10,20 @@ namespace {
 
 TEST(ReportJsonTest, UsesTheContractFieldNames) {
   ValidationReport report;
-  report.builds.push_back({.requested_arch = "gfx942", .arch = "gfx940", .toolchain = "hipcc 5.2", .ok = false,
+  report.builds.push_back({.requested_arch = "gfx942",
+                           .arch = "gfx940",
+                           .toolchain = "hipcc 5.2",
+                           .ok = false,
                            .duration_ms = 1234,
                            .errors = {{.path = "src/a.cu", .line = 10, .message = "boom"}},
                            .kernels = {{.name = "k", .vgprs = 32, .sgprs = 20, .occupancy = 8}},
                            .note = "gfx942 not supported"});
   report.tests.push_back({.name = "t", .arch = "gfx940", .status = TestStatus::kTimedOut, .duration_ms = 10});
-  report.parity.push_back({.case_name = "c", .verdict = ParityVerdict::kMismatch, .max_abs_error = INFINITY,
-                           .max_rel_error = 0.5, .mismatches = 3});
+  report.parity.push_back({.case_name = "c",
+                           .verdict = ParityVerdict::kMismatch,
+                           .max_abs_error = INFINITY,
+                           .max_rel_error = 0.5,
+                           .mismatches = 3});
   report.profile.push_back({.kernel = "k", .calls = 1, .total_ns = 1000, .cuda_baseline_ns = 900});
   report.gpu = {.ran_on_gpu = false, .note = "not run on a GPU: compile-only worker"};
 

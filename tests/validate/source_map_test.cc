@@ -44,8 +44,8 @@ TEST(SourceMapTest, SameLineCountIsIdentityAndRenamedFilesAreFound) {
 TEST(SourceMapTest, TranslatorLineMapWins) {
   ScratchDir dir("linemap");
   WriteFile(dir.path() / "hip/k.hip", "a\nb\nc\nd\ne\nf\n");
-  WriteFile(dir.path() / "map.jsonl",
-            R"({"translated": "k.hip", "original": "cuda/k.cu", "lines": [[1, 1], [4, 10]]})" "\n");
+  WriteFile(dir.path() / "map.jsonl", R"({"translated": "k.hip", "original": "cuda/k.cu", "lines": [[1, 1], [4, 10]]})"
+                                      "\n");
   auto mapper = SourceMapper::Create(dir.path() / "hip", {}, dir.path() / "map.jsonl");
   ASSERT_TRUE(mapper.ok()) << mapper.status();
   EXPECT_EQ(mapper->Map("k.hip", 2, dir.path() / "hip").line, 2);

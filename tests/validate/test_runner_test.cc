@@ -24,9 +24,8 @@ tests:
   BoostProcessLauncher launcher;
   TestRunner runner(launcher);
   ExecutionContext context{.environment = {{"PATH", "/usr/bin:/bin"}, {"ROCR_VISIBLE_DEVICES", "2"}}};
-  auto results = runner.Run({.arch = "gfx90a", .source_dir = dir.path(), .build_dir = dir.path(),
-                             .manifest = &*manifest},
-                            context);
+  auto results = runner.Run(
+      {.arch = "gfx90a", .source_dir = dir.path(), .build_dir = dir.path(), .manifest = &*manifest}, context);
   ASSERT_EQ(results.size(), 3u);
   EXPECT_EQ(results[0].status, TestStatus::kPassed);
   EXPECT_EQ(results[0].output_excerpt, "visible=2\n");
@@ -64,9 +63,9 @@ TEST(TestRunnerTest, RealCTestJUnit) {
             "");
   TestRunner runner(launcher);
   ExecutionContext context{.environment = {{"PATH", "/usr/bin:/bin"}}};
-  auto results = runner.Run({.arch = "gfx90a", .source_dir = dir.path() / "src", .build_dir = dir.path() / "build",
-                             .use_ctest = true},
-                            context);
+  auto results = runner.Run(
+      {.arch = "gfx90a", .source_dir = dir.path() / "src", .build_dir = dir.path() / "build", .use_ctest = true},
+      context);
   ASSERT_EQ(results.size(), 2u);
   EXPECT_EQ(results[0].name, "good");
   EXPECT_EQ(results[0].status, TestStatus::kPassed);

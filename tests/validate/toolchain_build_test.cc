@@ -52,8 +52,10 @@ class ToolchainBuildTest : public ::testing::Test {
     ValidatorOptions options;
     options.toolchains = toolchains_;
     Validator validator(launcher_, inventory, leases, options);
-    return validator.Validate({.job_id = "job-toolchain", .translated_tree = tree,
-                               .requested_archs = std::move(archs), .work_dir = work / "job"},
+    return validator.Validate({.job_id = "job-toolchain",
+                               .translated_tree = tree,
+                               .requested_archs = std::move(archs),
+                               .work_dir = work / "job"},
                               nullptr);
   }
 
@@ -118,7 +120,8 @@ TEST_F(ToolchainBuildTest, Rocm64FindsAndLinksHipsparseHipsolverHiprandHipfftHip
   ASSERT_TRUE(fs::exists(binary)) << binary;
   auto dynamic = launcher_.Run(ProcessSpec{.argv = {"readelf", "-d", binary.string()}});
   ASSERT_TRUE(dynamic.ok()) << dynamic.status();
-  for (const char* library : {"libhipsparse.so", "libhipsolver.so", "libhiprand.so", "libhipfft.so", "libhipblaslt.so"}) {
+  for (const char* library :
+       {"libhipsparse.so", "libhipsolver.so", "libhiprand.so", "libhipfft.so", "libhipblaslt.so"}) {
     EXPECT_THAT(dynamic->standard_output, HasSubstr(library));
   }
 }

@@ -22,8 +22,11 @@ using testing::WriteFile;
 
 Toolchain Fake(const std::string& name, const std::string& hip, std::vector<std::string> archs,
                std::vector<std::string> libraries = {}) {
-  return {.name = name, .rootfs = "/nonexistent/" + name,
-          .probe = {.hip_version = hip, .clang_version = "17.0.6", .offload_archs = std::move(archs),
+  return {.name = name,
+          .rootfs = "/nonexistent/" + name,
+          .probe = {.hip_version = hip,
+                    .clang_version = "17.0.6",
+                    .offload_archs = std::move(archs),
                     .libraries = std::move(libraries)}};
 }
 
@@ -89,8 +92,8 @@ TEST(ToolchainChoiceTest, Gfx940StandInOnlyWhenNoToolchainHasGfx942) {
 
 TEST(ToolchainChoiceTest, ALibraryNoToolchainHasIsNamedWithEveryToolchainTried) {
   const std::vector<Toolchain> toolchains = ThreeToolchains();
-  const LibraryUse lt{.library = "hipblaslt", .file = "src/gemm.hip", .line = 3,
-                      .text = "#include <hipblaslt/hipblaslt.h>"};
+  const LibraryUse lt{
+      .library = "hipblaslt", .file = "src/gemm.hip", .line = 3, .text = "#include <hipblaslt/hipblaslt.h>"};
   const ToolchainChoice choice = ChooseToolchain("gfx942", "", {lt}, toolchains);
   ASSERT_EQ(choice.missing.size(), 1u);
   const std::string message = MissingLibraryMessage(choice.missing[0], toolchains);
@@ -109,7 +112,8 @@ TEST(LibraryUsesTest, IncludesLinkFlagsAndFindPackageNameLibraries) {
   WriteFile(tree.path() / "README.md", "#include <hipblaslt/hipblaslt.h>\n");  // not a source file
   std::vector<std::string> names;
   for (const LibraryUse& use : FindLibraryUses(tree.path())) names.push_back(use.library);
-  EXPECT_THAT(names, ::testing::UnorderedElementsAre("hipblas", "rocthrust", "hipcub", "hipfft", "roctracer", "rocrand"));
+  EXPECT_THAT(names,
+              ::testing::UnorderedElementsAre("hipblas", "rocthrust", "hipcub", "hipfft", "roctracer", "rocrand"));
   const std::vector<LibraryUse> uses = FindLibraryUses(tree.path());
   for (const LibraryUse& use : uses) {
     if (use.library == "hipcub") {
@@ -155,11 +159,11 @@ class RealToolchainTest : public ::testing::Test {
 };
 std::vector<Toolchain>* RealToolchainTest::toolchains_ = nullptr;
 
-#define REQUIRE_TOOLCHAIN(var, name)                                                          \
-  const Toolchain* var = Find(name);                                                          \
-  if (var == nullptr) {                                                                       \
-    if (ToolchainRequired(name)) FAIL() << name << " missing under " << ToolchainDir();          \
-    GTEST_SKIP() << name << " not made here (scripts/make-toolchain.sh " << name << ")";      \
+#define REQUIRE_TOOLCHAIN(var, name)                                                     \
+  const Toolchain* var = Find(name);                                                     \
+  if (var == nullptr) {                                                                  \
+    if (ToolchainRequired(name)) FAIL() << name << " missing under " << ToolchainDir();  \
+    GTEST_SKIP() << name << " not made here (scripts/make-toolchain.sh " << name << ")"; \
   }
 
 TEST_F(RealToolchainTest, Rocm64HasHip643Clang21Gfx942AndItsLibraries) {

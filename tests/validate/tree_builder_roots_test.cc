@@ -4,9 +4,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "tests/validate/test_support.h"
 #include "worker/validate/test_runner.h"
 #include "worker/validate/tree_builder.h"
-#include "tests/validate/test_support.h"
 
 namespace hipforge::validate {
 namespace {
@@ -81,8 +81,8 @@ TEST(BuildRootsTest, EachRootIsBuiltAFailingOneIsNamedAndTheOthersStillBuild) {
   // No build file anywhere: the message says where to look and what hipforge.yaml can say.
   testing::ScratchDir empty("roots-none");
   testing::WriteFile(empty.path() / "src/kernel.hip", "int main() {}\n");
-  BuildOutcome none = builder.Build({.source_dir = empty.path() / "src", .build_dir = empty.path() / "build",
-                                     .arch = "gfx942"}, context);
+  BuildOutcome none = builder.Build(
+      {.source_dir = empty.path() / "src", .build_dir = empty.path() / "build", .arch = "gfx942"}, context);
   EXPECT_FALSE(none.ok);
   EXPECT_THAT(none.failure, HasSubstr("anywhere in the tree"));
   EXPECT_THAT(none.failure, HasSubstr("build.roots"));
@@ -140,10 +140,9 @@ TEST(DiscoveredTestsTest, AMakefilesRunTargetIsATestAndItsFailLineFailsIt) {
   TestRunner runner(launcher);
   ExecutionContext context;
   context.environment["PATH"] = "/usr/bin:/bin";
-  std::vector<TestResult> results =
-      runner.Run({.arch = "sm_90", .source_dir = tree, .build_dir = tree, .rerun_failures_serialized = false,
-                  .discovered = tests},
-                 context);
+  std::vector<TestResult> results = runner.Run(
+      {.arch = "sm_90", .source_dir = tree, .build_dir = tree, .rerun_failures_serialized = false, .discovered = tests},
+      context);
   ASSERT_EQ(results.size(), 3u);
   EXPECT_EQ(results[0].status, TestStatus::kFailed) << "exit 0 but FAIL printed";
   EXPECT_THAT(results[0].output_excerpt, HasSubstr("its output says FAIL"));
@@ -154,7 +153,8 @@ TEST(DiscoveredTestsTest, AMakefilesRunTargetIsATestAndItsFailLineFailsIt) {
   EXPECT_TRUE(OutputSaysFail("FAILED: mismatch at 17"));
   EXPECT_FALSE(OutputSaysFail("PASS\n0 FAILURES\nno FAILs\n"));
   // What btree-cuda printed on the H200 before exiting 0.
-  EXPECT_TRUE(OutputSaysFail("CUDA error at allocator/pool_allocator.cuh 42: an illegal memory access was encountered\n"));
+  EXPECT_TRUE(
+      OutputSaysFail("CUDA error at allocator/pool_allocator.cuh 42: an illegal memory access was encountered\n"));
 }
 
 }  // namespace

@@ -100,8 +100,10 @@ TEST(ValidatorTest, CMakeTreeWithHipccBuildsForGfx90a) {
   HipRocmSmiInventory inventory(launcher, "hipcc");
   FileLockLeaseManager leases({}, work.path() / "locks");
   Validator validator(launcher, inventory, leases, ValidatorOptions{});
-  auto report = validator.Validate({.job_id = "job-cmake", .translated_tree = TestData("cmake_hip"),
-                                    .requested_archs = {"gfx90a"}, .work_dir = work.path() / "job"},
+  auto report = validator.Validate({.job_id = "job-cmake",
+                                    .translated_tree = TestData("cmake_hip"),
+                                    .requested_archs = {"gfx90a"},
+                                    .work_dir = work.path() / "job"},
                                    nullptr);
   ASSERT_TRUE(report.ok()) << report.status();
   ASSERT_EQ(report->builds.size(), 1u);
@@ -129,8 +131,8 @@ TEST(ValidatorTest, CMakeTreeWithHipccBuildsForGfx90a) {
 class StandInInventory : public GpuInventory {
  public:
   absl::StatusOr<std::vector<GpuDevice>> ListGpus() override {
-    return std::vector<GpuDevice>{{.hip_index = 1, .key = "0000:c1:00.0", .arch = "gfx90a", .name = "stand-in MI250",
-                                   .instinct = true}};
+    return std::vector<GpuDevice>{
+        {.hip_index = 1, .key = "0000:c1:00.0", .arch = "gfx90a", .name = "stand-in MI250", .instinct = true}};
   }
   absl::StatusOr<std::vector<std::string>> CompileTargets() override { return std::vector<std::string>{"gfx90a"}; }
   std::string ToolchainName() override { return "stand-in toolchain"; }
@@ -173,9 +175,12 @@ parity:
   StandInInventory inventory;
   FileLockLeaseManager leases(*inventory.ListGpus(), work.path() / "locks");
   Validator validator(launcher, inventory, leases, ValidatorOptions{});
-  auto report = validator.Validate({.job_id = "job-leased", .translated_tree = tree.path(),
-                                    .requested_archs = {"gfx90a"}, .references_dir = refs.path(),
-                                    .work_dir = work.path() / "job", .managed_memory_found = true},
+  auto report = validator.Validate({.job_id = "job-leased",
+                                    .translated_tree = tree.path(),
+                                    .requested_archs = {"gfx90a"},
+                                    .references_dir = refs.path(),
+                                    .work_dir = work.path() / "job",
+                                    .managed_memory_found = true},
                                    nullptr);
   ASSERT_TRUE(report.ok()) << report.status();
   ASSERT_TRUE(report->builds[0].ok);

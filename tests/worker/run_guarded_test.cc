@@ -83,15 +83,15 @@ TEST(RunGuardedTest, ExceptionsBecomeTheTasksFailure) {
 }
 
 TEST(RunGuardedTest, DeterministicCodes) {
-  for (absl::StatusCode code : {absl::StatusCode::kInvalidArgument, absl::StatusCode::kFailedPrecondition,
-                                absl::StatusCode::kOutOfRange, absl::StatusCode::kNotFound,
-                                absl::StatusCode::kAlreadyExists, absl::StatusCode::kPermissionDenied,
-                                absl::StatusCode::kUnimplemented}) {
+  for (absl::StatusCode code :
+       {absl::StatusCode::kInvalidArgument, absl::StatusCode::kFailedPrecondition, absl::StatusCode::kOutOfRange,
+        absl::StatusCode::kNotFound, absl::StatusCode::kAlreadyExists, absl::StatusCode::kPermissionDenied,
+        absl::StatusCode::kUnimplemented}) {
     EXPECT_TRUE(IsDeterministic(absl::Status(code, "x"))) << absl::StatusCodeToString(code);
   }
-  for (absl::StatusCode code : {absl::StatusCode::kInternal, absl::StatusCode::kUnavailable,
-                                absl::StatusCode::kResourceExhausted, absl::StatusCode::kDeadlineExceeded,
-                                absl::StatusCode::kDataLoss, absl::StatusCode::kCancelled}) {
+  for (absl::StatusCode code :
+       {absl::StatusCode::kInternal, absl::StatusCode::kUnavailable, absl::StatusCode::kResourceExhausted,
+        absl::StatusCode::kDeadlineExceeded, absl::StatusCode::kDataLoss, absl::StatusCode::kCancelled}) {
     EXPECT_FALSE(IsDeterministic(absl::Status(code, "x"))) << absl::StatusCodeToString(code);
   }
 }

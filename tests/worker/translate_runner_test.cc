@@ -163,8 +163,12 @@ absl::StatusOr<TaskOutput> RunUnits(const fs::path& root, int units, unsigned jo
     }
   }
   v1::JobSpec spec;
-  TaskContext context{.job_id = "job-parallel", .task_id = "task-parallel", .spec = spec,
-                      .input_root = root / "input", .work_dir = root / "work", .progress = progress,
+  TaskContext context{.job_id = "job-parallel",
+                      .task_id = "task-parallel",
+                      .spec = spec,
+                      .input_root = root / "input",
+                      .work_dir = root / "work",
+                      .progress = progress,
                       .abandon = abandon};
   fs::create_directories(context.work_dir);
   BoostProcessLauncher launcher;

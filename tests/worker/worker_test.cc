@@ -38,7 +38,8 @@ class ListingRunner final : public TaskRunner {
     }
     std::sort(files.begin(), files.end());
     int done = 0;
-    for (const std::string& file : files) context.progress.FileDone(file, ++done, static_cast<int>(files.size()), "copied");
+    for (const std::string& file : files)
+      context.progress.FileDone(file, ++done, static_cast<int>(files.size()), "copied");
     context.progress.Step("translate", "listing", "ok", "");
     std::this_thread::sleep_for(delay);
     if (!fail_with.empty()) return absl::Status(fail_code, fail_with);
@@ -94,7 +95,8 @@ TEST_F(WorkerTest, RunsATaskAndUploadsItsArtifactAndEvents) {
   ASSERT_TRUE(outcome.ok()) << outcome.status();
   EXPECT_EQ(*outcome, TaskOutcome::kCompleted);
 
-  v1::Job job = WaitForJob(job_id, [](const v1::Job& j) { return server::testing::IsFinal(j.state()); }, 5s);
+  v1::Job job = WaitForJob(
+      job_id, [](const v1::Job& j) { return server::testing::IsFinal(j.state()); }, 5s);
   EXPECT_EQ(job.state(), v1::JOB_STATE_SUCCEEDED);
   std::string listing;
   v1::ArtifactInfo info;
@@ -126,7 +128,8 @@ TEST_F(WorkerTest, HeartbeatsKeepALongTaskLeased) {
   absl::StatusOr<TaskOutcome> outcome = worker->RunOnce();
   ASSERT_TRUE(outcome.ok()) << outcome.status();
   EXPECT_EQ(*outcome, TaskOutcome::kCompleted);
-  v1::Job job = WaitForJob(job_id, [](const v1::Job& j) { return server::testing::IsFinal(j.state()); }, 5s);
+  v1::Job job = WaitForJob(
+      job_id, [](const v1::Job& j) { return server::testing::IsFinal(j.state()); }, 5s);
   EXPECT_EQ(job.state(), v1::JOB_STATE_SUCCEEDED);
   EXPECT_EQ(job.attempts(), 1);
 }
@@ -140,7 +143,8 @@ TEST_F(WorkerTest, RunnerErrorFailsTheTaskWithItsMessage) {
   absl::StatusOr<TaskOutcome> outcome = worker->RunOnce();
   ASSERT_TRUE(outcome.ok()) << outcome.status();
   EXPECT_EQ(*outcome, TaskOutcome::kFailed);
-  v1::Job job = WaitForJob(job_id, [](const v1::Job& j) { return server::testing::IsFinal(j.state()); }, 5s);
+  v1::Job job = WaitForJob(
+      job_id, [](const v1::Job& j) { return server::testing::IsFinal(j.state()); }, 5s);
   EXPECT_EQ(job.state(), v1::JOB_STATE_FAILED);
   EXPECT_THAT(job.error(), HasSubstr("translator exploded"));
 }
@@ -151,7 +155,8 @@ TEST_F(WorkerTest, RunLoopProcessesJobsAndStopsOnRequest) {
   std::jthread loop([&](std::stop_token stop) { worker->Run(stop); });
   std::vector<std::string> ids = {Submit(), Submit()};
   for (const std::string& id : ids) {
-    v1::Job job = WaitForJob(id, [](const v1::Job& j) { return server::testing::IsFinal(j.state()); }, 20s);
+    v1::Job job = WaitForJob(
+        id, [](const v1::Job& j) { return server::testing::IsFinal(j.state()); }, 20s);
     EXPECT_EQ(job.state(), v1::JOB_STATE_SUCCEEDED);
   }
   loop.request_stop();
@@ -182,7 +187,8 @@ TEST_F(WorkerTest, CancellingARunningJobStopsTheWorkersRunner) {
   ASSERT_TRUE(outcome.ok()) << outcome.status();
   EXPECT_EQ(*outcome, TaskOutcome::kCancelled);
 
-  v1::Job job = WaitForJob(job_id, [](const v1::Job& j) { return server::testing::IsFinal(j.state()); }, 5s);
+  v1::Job job = WaitForJob(
+      job_id, [](const v1::Job& j) { return server::testing::IsFinal(j.state()); }, 5s);
   EXPECT_EQ(job.state(), v1::JOB_STATE_CANCELLED);
   EXPECT_THAT(job.error(), HasSubstr("wrong branch"));
   absl::StatusOr<std::vector<server::TaskInfo>> tasks = app_->store().ListTasks(job_id);
@@ -229,7 +235,8 @@ TEST_F(WorkerTest, StoppingWorkerGivesItsTaskBackAfterTheGraceWithoutUsingAnAtte
   absl::StatusOr<TaskOutcome> outcome = next->RunOnce();
   ASSERT_TRUE(outcome.ok()) << outcome.status();
   EXPECT_EQ(*outcome, TaskOutcome::kCompleted);
-  v1::Job job = WaitForJob(job_id, [](const v1::Job& j) { return server::testing::IsFinal(j.state()); }, 5s);
+  v1::Job job = WaitForJob(
+      job_id, [](const v1::Job& j) { return server::testing::IsFinal(j.state()); }, 5s);
   EXPECT_EQ(job.state(), v1::JOB_STATE_SUCCEEDED) << job.error();
   EXPECT_EQ(job.attempts(), 1);
 }
@@ -263,7 +270,8 @@ TEST_F(WorkerRetryTest, AnExceptionFromTheRunnerFailsThatJobOnlyAndTheWorkerGoes
   absl::StatusOr<TaskOutcome> outcome = worker->RunOnce();  // threw through to here before
   ASSERT_TRUE(outcome.ok()) << outcome.status();
   EXPECT_EQ(*outcome, TaskOutcome::kFailed);
-  v1::Job job = WaitForJob(job_id, [](const v1::Job& j) { return server::testing::IsFinal(j.state()); }, 5s);
+  v1::Job job = WaitForJob(
+      job_id, [](const v1::Job& j) { return server::testing::IsFinal(j.state()); }, 5s);
   EXPECT_EQ(job.state(), v1::JOB_STATE_FAILED) << "the same input throws again: no retry";
   EXPECT_THAT(job.error(), HasSubstr("exception"));
   EXPECT_EQ(Attempts(job_id), 1);
@@ -274,7 +282,9 @@ TEST_F(WorkerRetryTest, AnExceptionFromTheRunnerFailsThatJobOnlyAndTheWorkerGoes
   outcome = worker->RunOnce();
   ASSERT_TRUE(outcome.ok()) << outcome.status();
   EXPECT_EQ(*outcome, TaskOutcome::kCompleted);
-  EXPECT_EQ(WaitForJob(next, [](const v1::Job& j) { return server::testing::IsFinal(j.state()); }, 5s).state(),
+  EXPECT_EQ(WaitForJob(
+                next, [](const v1::Job& j) { return server::testing::IsFinal(j.state()); }, 5s)
+                .state(),
             v1::JOB_STATE_SUCCEEDED);
 }
 
@@ -286,7 +296,8 @@ TEST_F(WorkerRetryTest, DeterministicFailuresAreNotRetriedTransientOnesAre) {
   auto worker = MakeWorker(runner);
   ASSERT_TRUE(worker->Register().ok());
   ASSERT_TRUE(worker->RunOnce().ok());
-  v1::Job job = WaitForJob(job_id, [](const v1::Job& j) { return server::testing::IsFinal(j.state()); }, 5s);
+  v1::Job job = WaitForJob(
+      job_id, [](const v1::Job& j) { return server::testing::IsFinal(j.state()); }, 5s);
   EXPECT_EQ(job.state(), v1::JOB_STATE_FAILED);
   EXPECT_EQ(Attempts(job_id), 1);
 
@@ -294,11 +305,13 @@ TEST_F(WorkerRetryTest, DeterministicFailuresAreNotRetriedTransientOnesAre) {
   runner.fail_code = absl::StatusCode::kUnavailable;
   ASSERT_TRUE(worker->RunOnce().ok());
   runner.fail_with.clear();
-  for (int i = 0; i < 10 && !server::testing::IsFinal(WaitForJob(transient, [](const v1::Job&) { return true; }).state());
-       ++i) {
+  for (int i = 0;
+       i < 10 && !server::testing::IsFinal(WaitForJob(transient, [](const v1::Job&) { return true; }).state()); ++i) {
     ASSERT_TRUE(worker->RunOnce().ok());
   }
-  EXPECT_EQ(WaitForJob(transient, [](const v1::Job& j) { return server::testing::IsFinal(j.state()); }, 5s).state(),
+  EXPECT_EQ(WaitForJob(
+                transient, [](const v1::Job& j) { return server::testing::IsFinal(j.state()); }, 5s)
+                .state(),
             v1::JOB_STATE_SUCCEEDED);
   EXPECT_EQ(Attempts(transient), 2);
 }
@@ -327,7 +340,8 @@ TEST_F(WorkerRetryTest, LimitsSetOnTheServerReachTheWorker) {
   ASSERT_TRUE(worker->Register().ok());
   absl::StatusOr<TaskOutcome> outcome = worker->RunOnce();
   ASSERT_TRUE(outcome.ok()) << outcome.status();
-  v1::Job job = WaitForJob(submitted.job.id(), [](const v1::Job& j) { return server::testing::IsFinal(j.state()); }, 5s);
+  v1::Job job = WaitForJob(
+      submitted.job.id(), [](const v1::Job& j) { return server::testing::IsFinal(j.state()); }, 5s);
   EXPECT_EQ(job.state(), v1::JOB_STATE_SUCCEEDED) << job.error();
   EXPECT_EQ(*outcome, TaskOutcome::kCompleted);
 }
@@ -340,8 +354,8 @@ TEST_F(WorkerRetryTest, TrailingBytesAfterTheArchiveDoNotFailTheChecksum) {
   for (char& c : trailing) c = static_cast<char>(rng());
   server::testing::TarBuilder builder;
   builder.File("src/scale.cu", "__global__ void scale(float* x) { x[0] *= 2; }\n").File("data/noise.bin", noise);
-  auto submitted = server::testing::SubmitArchive(*api_, server::testing::TestSpec("trailing"),
-                                                  builder.Build() + trailing);
+  auto submitted =
+      server::testing::SubmitArchive(*api_, server::testing::TestSpec("trailing"), builder.Build() + trailing);
   ASSERT_TRUE(submitted.status.ok()) << submitted.status.error_message();
   ListingRunner runner;
   auto worker = MakeWorker(runner);
@@ -349,7 +363,8 @@ TEST_F(WorkerRetryTest, TrailingBytesAfterTheArchiveDoNotFailTheChecksum) {
   absl::StatusOr<TaskOutcome> outcome = worker->RunOnce();
   ASSERT_TRUE(outcome.ok()) << outcome.status();
   EXPECT_EQ(*outcome, TaskOutcome::kCompleted);
-  v1::Job job = WaitForJob(submitted.job.id(), [](const v1::Job& j) { return server::testing::IsFinal(j.state()); }, 5s);
+  v1::Job job = WaitForJob(
+      submitted.job.id(), [](const v1::Job& j) { return server::testing::IsFinal(j.state()); }, 5s);
   EXPECT_EQ(job.state(), v1::JOB_STATE_SUCCEEDED) << job.error();
   EXPECT_EQ(Attempts(submitted.job.id()), 1);
 }

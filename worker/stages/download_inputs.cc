@@ -76,8 +76,8 @@ Worker::StageEnd Worker::DownloadInto(TaskState& state, bool original, const fs:
   // The server checked this archive under the same limits: a refusal of the input is final; a local
   // error (disk full) is not.
   if (!extracted.ok()) {
-    const bool input_refused = IsDeterministic(extracted.status()) ||
-                               extracted.status().code() == absl::StatusCode::kResourceExhausted;
+    const bool input_refused =
+        IsDeterministic(extracted.status()) || extracted.status().code() == absl::StatusCode::kResourceExhausted;
     return Fail(state, extracted.status(), input_refused);
   }
   spdlog::info("{} {} extracted: {} files, {} bytes", state.tag, original ? "original repository" : "input",

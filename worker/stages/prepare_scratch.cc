@@ -20,9 +20,10 @@ Worker::StageEnd Worker::PrepareScratch(TaskState& state) {
   auto runner = runners_.find(state.task.role());
   if (runner == runners_.end()) {
     // Another worker may serve the role: not this task's fault.
-    return Fail(state,
-                absl::UnimplementedError(absl::StrCat("worker has no runner for ", v1::TaskRole_Name(state.task.role()))),
-                /*permanent=*/false);
+    return Fail(
+        state,
+        absl::UnimplementedError(absl::StrCat("worker has no runner for ", v1::TaskRole_Name(state.task.role()))),
+        /*permanent=*/false);
   }
   state.runner = runner->second;
   absl::StatusOr<std::unique_ptr<TaskScratchDir>> scratch = TaskScratchDir::Create(

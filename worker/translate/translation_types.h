@@ -26,7 +26,7 @@ using report::FileStatus;
 using report::Severity;
 
 struct SourceLocation {
-  std::string path;  // relative to the repository root
+  std::string path;     // relative to the repository root
   uint32_t line = 0;    // 1-based, in the original file
   uint32_t column = 0;  // 1-based
 };
@@ -37,9 +37,9 @@ struct Finding {
   Severity severity = Severity::kWarning;
   SourceLocation location;
   std::string message;
-  std::string fix;                // what the fix does, or the manual step for a person
-  std::vector<TextEdit> edits;    // provably safe automatic fix on the original file; empty when manual
-  bool auto_fixed = false;        // set by whoever applied `edits`
+  std::string fix;              // what the fix does, or the manual step for a person
+  std::vector<TextEdit> edits;  // provably safe automatic fix on the original file; empty when manual
+  bool auto_fixed = false;      // set by whoever applied `edits`
   // In lines the build's preprocessing drops (an #if branch neither the host nor the device parse kept, with the
   // build's defines): listed, not charged (MarkInactiveFindings, effort.cc).
   bool inactive = false;
@@ -50,8 +50,8 @@ struct Finding {
 
 struct TranslationStats {
   std::map<std::string, int> converted;  // by kind: "function", "type", "enum", "macro", "header", "launch", ...
-  int unconverted = 0;   // CUDA identifiers seen with no mapping
-  int unsupported = 0;   // mapped but unsupported in the target HIP version
+  int unconverted = 0;                   // CUDA identifiers seen with no mapping
+  int unsupported = 0;                   // mapped but unsupported in the target HIP version
   int lines_changed = 0;
   int ConvertedTotal() const;
   void Add(const TranslationStats& other);

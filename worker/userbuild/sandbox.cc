@@ -91,19 +91,20 @@ absl::Status ProbeSandbox(ProcessLauncher& launcher, const fs::path& bwrap) {
   ProcessSpec spec;
   spec.argv = {bwrap.string()};
   spec.argv.insert(spec.argv.end(), std::begin(kNamespaceFlags), std::end(kNamespaceFlags));
-  spec.argv.insert(spec.argv.end(), {"--unshare-net", "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "true"});
+  spec.argv.insert(spec.argv.end(),
+                   {"--unshare-net", "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "true"});
   spec.timeout = std::chrono::seconds(20);
   auto result = launcher.Run(spec);
   if (!result.ok()) return result.status();
   if (result->exit_code != 0) {
-    return absl::UnavailableError(absl::StrCat("bwrap cannot create a sandbox here (exit ", result->exit_code,
-                                               "): ", result->standard_error));
+    return absl::UnavailableError(
+        absl::StrCat("bwrap cannot create a sandbox here (exit ", result->exit_code, "): ", result->standard_error));
   }
   return absl::OkStatus();
 }
 
-ProcessSpec PrepareCommand(const ExecutionContext& context, const std::vector<std::string>& argv,
-                           const fs::path& cwd, std::chrono::milliseconds timeout) {
+ProcessSpec PrepareCommand(const ExecutionContext& context, const std::vector<std::string>& argv, const fs::path& cwd,
+                           std::chrono::milliseconds timeout) {
   ProcessSpec spec;
   spec.environment = context.environment;
   spec.replace_environment = true;  // built, never inherited

@@ -3,8 +3,8 @@
 // leased GPU's render node plus /dev/kfd (or the NVIDIA nodes on the NVIDIA backend), the system and
 // toolchain read-only, one writable work dir, and resource limits applied with prlimit inside.
 #include <atomic>
-#include <cstdint>
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -18,22 +18,22 @@
 namespace hipforge::validate {
 
 struct ResourceLimits {
-  int64_t cpu_seconds = 0;           // RLIMIT_CPU; 0: none (the launcher's wall timeout still applies)
-  int64_t address_space_bytes = 0;   // RLIMIT_AS; 0: none (GPU runtimes reserve huge virtual ranges)
-  int64_t max_processes = 4096;      // RLIMIT_NPROC
+  int64_t cpu_seconds = 0;                     // RLIMIT_CPU; 0: none (the launcher's wall timeout still applies)
+  int64_t address_space_bytes = 0;             // RLIMIT_AS; 0: none (GPU runtimes reserve huge virtual ranges)
+  int64_t max_processes = 4096;                // RLIMIT_NPROC
   int64_t max_file_bytes = int64_t{32} << 30;  // RLIMIT_FSIZE
-  int64_t max_open_files = 8192;     // RLIMIT_NOFILE
+  int64_t max_open_files = 8192;               // RLIMIT_NOFILE
 };
 
 struct SandboxSpec {
-  std::filesystem::path work_dir;                      // bound read-write at the same path
+  std::filesystem::path work_dir;  // bound read-write at the same path
   // A toolchain's root filesystem: its /usr, /bin, /lib*, /opt and /etc files become the system seen
   // inside. Empty: the host's own (the `host` toolchain).
   std::filesystem::path root;
   std::filesystem::path chdir;                         // cwd inside; empty: work_dir
   std::vector<std::filesystem::path> read_only_paths;  // toolchain roots etc. (bound at the same path)
   std::vector<std::filesystem::path> devices;          // e.g. /dev/kfd, /dev/dri/renderD128
-  bool expose_sysfs = false;  // GPU runtimes read topology from /sys; off for builds
+  bool expose_sysfs = false;                           // GPU runtimes read topology from /sys; off for builds
   bool allow_network = false;
   ResourceLimits limits;
   // Runs the command through the seccomp helper (seccomp_policy.h); empty: no seccomp filter.

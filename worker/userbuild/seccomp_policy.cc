@@ -13,7 +13,6 @@
 #include <cstring>
 #include <utility>
 
-
 namespace hipforge::validate {
 namespace {
 
@@ -75,8 +74,8 @@ const std::vector<Denied>& DeniedTable() {
 
 // New namespaces through clone(2); clone3 passes flags in memory, which a filter cannot read, so it
 // answers ENOSYS and glibc falls back to clone.
-constexpr uint32_t kNamespaceFlags = CLONE_NEWNS | CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC |
-                                     CLONE_NEWUTS | CLONE_NEWCGROUP;
+constexpr uint32_t kNamespaceFlags =
+    CLONE_NEWNS | CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP;
 
 std::vector<sock_filter> Program() {
   std::vector<sock_filter> p;

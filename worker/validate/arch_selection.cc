@@ -58,7 +58,7 @@ ArchChoice ChooseBuildArch(const std::string& requested, const std::vector<std::
 }
 
 std::vector<std::string> ReachableArchs(const std::vector<std::string>& toolchain_targets) {
-  static const char* const kJobArchs[] = {"gfx906", "gfx908", "gfx90a", "gfx940", "gfx941", "gfx942", "gfx950",
+  static const char* const kJobArchs[] = {"gfx906",  "gfx908",  "gfx90a",  "gfx940",  "gfx941",  "gfx942", "gfx950",
                                           "gfx1030", "gfx1100", "gfx1101", "gfx1102", "gfx1200", "gfx1201"};
   std::vector<std::string> reachable = toolchain_targets;
   for (const char* arch : kJobArchs) {

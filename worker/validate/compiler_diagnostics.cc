@@ -22,7 +22,8 @@ std::vector<RawDiagnostic> ParseBuildErrors(std::string_view build_log_std) {
   static const std::regex kLinker(R"(^(?:ld\.lld|/usr/bin/ld|ld|lld): (?:error: )?(.*)$)");
 
   // clang: error: invalid target ID 'gfx942'...   (driver errors, no position)
-  static const std::regex kDriver(R"(^(?:clang|clang\+\+|clang-\d+|clang\+\+-\d+|hipcc|nvcc): (?:fatal )?error: (.*)$)");
+  static const std::regex kDriver(
+      R"(^(?:clang|clang\+\+|clang-\d+|clang\+\+-\d+|hipcc|nvcc): (?:fatal )?error: (.*)$)");
 
   std::vector<RawDiagnostic> out;
   std::set<std::tuple<std::string, int, int, std::string>> seen;

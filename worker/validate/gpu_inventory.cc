@@ -88,7 +88,7 @@ std::map<std::string, std::string> KfdArchByBdf() {
     int64_t value;
     while (in >> key >> value) props[key] = value;
     if (props["gfx_target_version"] == 0) continue;  // CPU node
-    const int64_t location = props["location_id"];    // bus<<8 | devfn
+    const int64_t location = props["location_id"];   // bus<<8 | devfn
     const std::string bdf = absl::StrFormat("%04x:%02x:%02x.%x", props["domain"], (location >> 8) & 0xff,
                                             (location >> 3) & 0x1f, location & 0x7);
     out[bdf] = ArchFromTargetVersion(props["gfx_target_version"]);
@@ -223,8 +223,8 @@ std::string HipRocmSmiInventory::ToolchainName() {
   if (std::regex_search(out, match, std::regex(R"((\S*)\s*clang version\s*(\S+))"))) {
     clang_version = absl::StrCat(match[1].str().empty() ? "" : match[1].str() + " ", "clang ", match[2].str());
   }
-  return absl::StrCat("hipcc ", hip_version.empty() ? "?" : hip_version, " (", clang_version, ", ",
-                      hipcc_.string(), ")");
+  return absl::StrCat("hipcc ", hip_version.empty() ? "?" : hip_version, " (", clang_version, ", ", hipcc_.string(),
+                      ")");
 }
 
 std::string HipRocmSmiInventory::RuntimeNote() { return runtime_note_; }

@@ -13,16 +13,16 @@
 namespace hipforge::validate {
 
 struct GpuDevice {
-  int hip_index = -1;         // ordinal as the HIP runtime numbers it
-  std::string key;            // stable key: PCI BDF "0000:c1:00.0" (or unique id)
-  std::string arch;           // gcnArchName without feature suffix, e.g. "gfx90a"
-  std::string arch_full;      // e.g. "gfx90a:sramecc+:xnack-"
-  std::string name;           // marketing name
+  int hip_index = -1;     // ordinal as the HIP runtime numbers it
+  std::string key;        // stable key: PCI BDF "0000:c1:00.0" (or unique id)
+  std::string arch;       // gcnArchName without feature suffix, e.g. "gfx90a"
+  std::string arch_full;  // e.g. "gfx90a:sramecc+:xnack-"
+  std::string name;       // marketing name
   int64_t memory_bytes = 0;
-  int busy_percent = -1;      // -1 when rocm-smi cannot tell
+  int busy_percent = -1;  // -1 when rocm-smi cannot tell
   double temperature_c = -1;
-  std::string render_node;    // /dev/dri/renderD128 when known
-  bool instinct = false;      // MI-series (gfx90a, gfx94x, gfx908...) HSA_OVERRIDE_GFX_VERSION is refused
+  std::string render_node;  // /dev/dri/renderD128 when known
+  bool instinct = false;    // MI-series (gfx90a, gfx94x, gfx908...) HSA_OVERRIDE_GFX_VERSION is refused
 };
 
 struct Capabilities {

@@ -63,9 +63,10 @@ class Ticket {
     timespec now{};
     ::clock_gettime(CLOCK_REALTIME, &now);
     char name[64];
-    std::snprintf(name, sizeof(name), "%020llu-%010d-%010llu",
-                  static_cast<unsigned long long>(now.tv_sec) * 1000000000ull + static_cast<unsigned long long>(now.tv_nsec),
-                  static_cast<int>(::getpid()), sequence.fetch_add(1));
+    std::snprintf(
+        name, sizeof(name), "%020llu-%010d-%010llu",
+        static_cast<unsigned long long>(now.tv_sec) * 1000000000ull + static_cast<unsigned long long>(now.tv_nsec),
+        static_cast<int>(::getpid()), sequence.fetch_add(1));
     name_ = name;
     // Locked under a temporary name, then renamed: a ticket is never visible unlocked.
     const fs::path temporary = dir_ / ("." + name_);
@@ -165,8 +166,8 @@ absl::StatusOr<std::unique_ptr<GpuLease>> FileLockLeaseManager::Acquire(
       return absl::DeadlineExceededError(absl::StrCat("no GPU became free within ", wait.count(), " ms"));
     }
     // Releases inside this process notify; releases by other processes are seen by polling.
-    state_->released.wait_until(lock, std::min(deadline, std::chrono::steady_clock::now() +
-                                                             std::chrono::milliseconds(100)));
+    state_->released.wait_until(lock,
+                                std::min(deadline, std::chrono::steady_clock::now() + std::chrono::milliseconds(100)));
   }
 }
 

@@ -15,8 +15,8 @@ std::string_view VisibilityVariableName(VisibilityVariable variable) {
 }
 
 const std::vector<std::string>& DeviceVisibilityVariables() {
-  static const std::vector<std::string> kNames = {"ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES",
-                                                  "CUDA_VISIBLE_DEVICES", "GPU_DEVICE_ORDINAL"};
+  static const std::vector<std::string> kNames = {"ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES",
+                                                  "GPU_DEVICE_ORDINAL"};
   return kNames;
 }
 

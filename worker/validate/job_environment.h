@@ -22,10 +22,10 @@ const std::vector<std::string>& DeviceVisibilityVariables();
 struct JobEnvironmentInput {
   const GpuDevice* device = nullptr;  // the leased GPU; nullptr for compile-only work
   VisibilityVariable visibility = VisibilityVariable::kRocrVisibleDevices;
-  std::map<std::string, std::string> requested;  // from the manifest's env
-  bool managed_memory = false;     // analyzer HB404 or manifest flag: HSA_XNACK=1
-  bool serialize_kernels = false;  // re-run of a failure: AMD_SERIALIZE_KERNEL=3
-  std::filesystem::path work_dir;  // HOME and TMPDIR live here
+  std::map<std::string, std::string> requested;    // from the manifest's env
+  bool managed_memory = false;                     // analyzer HB404 or manifest flag: HSA_XNACK=1
+  bool serialize_kernels = false;                  // re-run of a failure: AMD_SERIALIZE_KERNEL=3
+  std::filesystem::path work_dir;                  // HOME and TMPDIR live here
   std::vector<std::filesystem::path> path_prefix;  // toolchain bin dirs before the system PATH
 };
 

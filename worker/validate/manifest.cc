@@ -21,8 +21,8 @@ absl::Status CheckKeys(const YAML::Node& node, absl::string_view where, std::set
   for (const auto& entry : node) {
     const std::string key = entry.first.as<std::string>();
     if (!allowed.count(key)) {
-      return absl::InvalidArgumentError(absl::StrCat(where, ": unknown key '", key, "' (allowed: ",
-                                                     absl::StrJoin(allowed, ", "), ")"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, ": unknown key '", key, "' (allowed: ", absl::StrJoin(allowed, ", "), ")"));
     }
   }
   return absl::OkStatus();
@@ -44,16 +44,22 @@ std::optional<std::chrono::seconds> Seconds(const YAML::Node& node) {
 absl::StatusOr<BuildSection> ParseBuild(const YAML::Node& node) {
   BuildSection build;
   if (!node) return build;
-  if (auto s = CheckKeys(node, "build", {"system", "cmake_args", "make_args", "commands", "roots", "timeout_s"}); !s.ok()) {
+  if (auto s = CheckKeys(node, "build", {"system", "cmake_args", "make_args", "commands", "roots", "timeout_s"});
+      !s.ok()) {
     return s;
   }
   if (node["system"]) {
     const std::string system = node["system"].as<std::string>();
-    if (system == "cmake") build.system = BuildSystem::kCMake;
-    else if (system == "make") build.system = BuildSystem::kMake;
-    else if (system == "commands") build.system = BuildSystem::kCommands;
-    else if (system == "auto") build.system = BuildSystem::kAuto;
-    else return absl::InvalidArgumentError("build.system must be auto, cmake, make or commands, not " + system);
+    if (system == "cmake")
+      build.system = BuildSystem::kCMake;
+    else if (system == "make")
+      build.system = BuildSystem::kMake;
+    else if (system == "commands")
+      build.system = BuildSystem::kCommands;
+    else if (system == "auto")
+      build.system = BuildSystem::kAuto;
+    else
+      return absl::InvalidArgumentError("build.system must be auto, cmake, make or commands, not " + system);
   }
   build.cmake_args = StringList(node["cmake_args"]);
   build.make_args = StringList(node["make_args"]);
@@ -100,7 +106,8 @@ absl::StatusOr<ParityCase> ParseParityCase(const YAML::Node& node) {
     return s;
   }
   ParityCase c;
-  if (!node["case"] || !node["reference"]) return absl::InvalidArgumentError("parity[]: 'case' and 'reference' are required");
+  if (!node["case"] || !node["reference"])
+    return absl::InvalidArgumentError("parity[]: 'case' and 'reference' are required");
   c.name = node["case"].as<std::string>();
   c.reference = node["reference"].as<std::string>();
   c.run = node["run"] ? node["run"].as<std::string>() : "";
@@ -147,7 +154,8 @@ absl::StatusOr<Manifest> ParseManifest(std::string_view yaml_text_std) {
     }
     if (root["version"]) manifest.version = root["version"].as<int>();
     if (manifest.version != 1) {
-      return absl::InvalidArgumentError(absl::StrCat("hipforge.yaml version ", manifest.version, " is not supported (1)"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("hipforge.yaml version ", manifest.version, " is not supported (1)"));
     }
     auto build = ParseBuild(root["build"]);
     if (!build.ok()) return build.status();
@@ -155,13 +163,15 @@ absl::StatusOr<Manifest> ParseManifest(std::string_view yaml_text_std) {
     manifest.targets = StringList(root["targets"]);
     if (root["gate"]) manifest.gate = StringList(root["gate"]);
     if (root["env"]) {
-      for (const auto& entry : root["env"]) manifest.env[entry.first.as<std::string>()] = entry.second.as<std::string>();
+      for (const auto& entry : root["env"])
+        manifest.env[entry.first.as<std::string>()] = entry.second.as<std::string>();
     }
     manifest.managed_memory = root["managed_memory"] && root["managed_memory"].as<bool>();
     if (root["references"]) {
       manifest.references = root["references"].as<std::string>();
       const std::filesystem::path references(manifest.references);
-      const bool escapes = std::any_of(references.begin(), references.end(), [](const auto& part) { return part == ".."; });
+      const bool escapes =
+          std::any_of(references.begin(), references.end(), [](const auto& part) { return part == ".."; });
       if (references.is_absolute() || escapes) {
         return absl::InvalidArgumentError("hipforge.yaml references: must be a directory inside the repository, got " +
                                           manifest.references);

@@ -41,10 +41,10 @@ struct TestsSection {
 
 struct ParityCase {
   std::string name;
-  std::string run;        // optional command producing the output (else the outputs of the tests are used)
-  std::string output;     // file the HIP run wrote, relative to the job's run dir; empty with `stdout`
-  bool from_stdout = false;  // compare the run's standard output (text) instead of a file
-  std::string reference;  // golden file, relative to the references dir
+  std::string run;                     // optional command producing the output (else the outputs of the tests are used)
+  std::string output;                  // file the HIP run wrote, relative to the job's run dir; empty with `stdout`
+  bool from_stdout = false;            // compare the run's standard output (text) instead of a file
+  std::string reference;               // golden file, relative to the references dir
   std::optional<OutputFormat> format;  // default from the reference's extension
   std::optional<DType> dtype;          // required for raw; text defaults to float64
   std::optional<double> rtol, atol;    // default: torch assert_close defaults for the dtype

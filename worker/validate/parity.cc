@@ -27,12 +27,12 @@ struct DTypeInfo {
   bool floating;
 };
 constexpr DTypeInfo kDTypes[] = {
-    {DType::kFloat16, "float16", 2, true},   {DType::kBFloat16, "bfloat16", 2, true},
-    {DType::kFloat32, "float32", 4, true},   {DType::kFloat64, "float64", 8, true},
-    {DType::kInt8, "int8", 1, false},        {DType::kInt16, "int16", 2, false},
-    {DType::kInt32, "int32", 4, false},      {DType::kInt64, "int64", 8, false},
-    {DType::kUInt8, "uint8", 1, false},      {DType::kUInt16, "uint16", 2, false},
-    {DType::kUInt32, "uint32", 4, false},    {DType::kUInt64, "uint64", 8, false},
+    {DType::kFloat16, "float16", 2, true}, {DType::kBFloat16, "bfloat16", 2, true},
+    {DType::kFloat32, "float32", 4, true}, {DType::kFloat64, "float64", 8, true},
+    {DType::kInt8, "int8", 1, false},      {DType::kInt16, "int16", 2, false},
+    {DType::kInt32, "int32", 4, false},    {DType::kInt64, "int64", 8, false},
+    {DType::kUInt8, "uint8", 1, false},    {DType::kUInt16, "uint16", 2, false},
+    {DType::kUInt32, "uint32", 4, false},  {DType::kUInt64, "uint64", 8, false},
     {DType::kBool, "bool", 1, false},
 };
 
@@ -66,7 +66,10 @@ absl::StatusOr<ArrayData> DecodeBinary(const unsigned char* data, size_t bytes, 
   out.dtype = dtype;
   const size_t count = bytes / width;
   out.shape = {static_cast<int64_t>(count)};
-  if (IsFloating(dtype)) out.values.reserve(count); else out.integers.reserve(count);
+  if (IsFloating(dtype))
+    out.values.reserve(count);
+  else
+    out.integers.reserve(count);
   for (size_t i = 0; i < count; ++i) {
     const unsigned char* p = data + i * width;
     switch (dtype) {
@@ -114,20 +117,34 @@ absl::StatusOr<ArrayData> DecodeNpy(const std::string& bytes, std::optional<DTyp
   const char kind = m[2].str()[0];
   const int width = std::stoi(m[3]);
   DType dtype;
-  if (kind == 'f' && width == 2) dtype = DType::kFloat16;
-  else if (kind == 'f' && width == 4) dtype = DType::kFloat32;
-  else if (kind == 'f' && width == 8) dtype = DType::kFloat64;
-  else if (kind == 'i' && width == 1) dtype = DType::kInt8;
-  else if (kind == 'i' && width == 2) dtype = DType::kInt16;
-  else if (kind == 'i' && width == 4) dtype = DType::kInt32;
-  else if (kind == 'i' && width == 8) dtype = DType::kInt64;
-  else if (kind == 'u' && width == 1) dtype = DType::kUInt8;
-  else if (kind == 'u' && width == 2) dtype = DType::kUInt16;
-  else if (kind == 'u' && width == 4) dtype = DType::kUInt32;
-  else if (kind == 'u' && width == 8) dtype = DType::kUInt64;
-  else if (kind == 'b' && width == 1) dtype = DType::kBool;
-  else if (kind == 'V' && width == 2 && expected == DType::kBFloat16) dtype = DType::kBFloat16;  // ml_dtypes
-  else return absl::InvalidArgumentError(absl::StrCat("unsupported .npy dtype ", m[0].str()));
+  if (kind == 'f' && width == 2)
+    dtype = DType::kFloat16;
+  else if (kind == 'f' && width == 4)
+    dtype = DType::kFloat32;
+  else if (kind == 'f' && width == 8)
+    dtype = DType::kFloat64;
+  else if (kind == 'i' && width == 1)
+    dtype = DType::kInt8;
+  else if (kind == 'i' && width == 2)
+    dtype = DType::kInt16;
+  else if (kind == 'i' && width == 4)
+    dtype = DType::kInt32;
+  else if (kind == 'i' && width == 8)
+    dtype = DType::kInt64;
+  else if (kind == 'u' && width == 1)
+    dtype = DType::kUInt8;
+  else if (kind == 'u' && width == 2)
+    dtype = DType::kUInt16;
+  else if (kind == 'u' && width == 4)
+    dtype = DType::kUInt32;
+  else if (kind == 'u' && width == 8)
+    dtype = DType::kUInt64;
+  else if (kind == 'b' && width == 1)
+    dtype = DType::kBool;
+  else if (kind == 'V' && width == 2 && expected == DType::kBFloat16)
+    dtype = DType::kBFloat16;  // ml_dtypes
+  else
+    return absl::InvalidArgumentError(absl::StrCat("unsupported .npy dtype ", m[0].str()));
   if (expected && *expected != dtype) {
     return absl::InvalidArgumentError(
         absl::StrCat(".npy holds ", ToAbsl(DTypeName(dtype)), " but the manifest says ", ToAbsl(DTypeName(*expected))));
@@ -211,9 +228,7 @@ double HalfToDouble(uint16_t bits) {
   return sign ? -value : value;
 }
 
-double BFloat16ToDouble(uint16_t bits) {
-  return std::bit_cast<float>(static_cast<uint32_t>(bits) << 16);
-}
+double BFloat16ToDouble(uint16_t bits) { return std::bit_cast<float>(static_cast<uint32_t>(bits) << 16); }
 
 absl::StatusOr<ArrayData> ParseTextArray(std::string_view text_std, DType dtype, const TextSelection& selection) {
   const absl::string_view text = ToAbsl(text_std);
@@ -247,7 +262,8 @@ absl::StatusOr<ArrayData> ParseTextArray(std::string_view text_std, DType dtype,
       } else if (absl::SimpleAtoi(token, &integer)) {
         out.integers.push_back(integer);
       } else {
-        return absl::InvalidArgumentError(absl::StrCat("'", token, "' is not an integer (dtype ", ToAbsl(DTypeName(dtype)), ")"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("'", token, "' is not an integer (dtype ", ToAbsl(DTypeName(dtype)), ")"));
       }
     }
   }
@@ -319,9 +335,8 @@ ParityResult CompareArrays(const std::string& case_name, const ArrayData& actual
     auto show = [&](const ArrayData& d) {
       return IsFloating(d.dtype) ? absl::StrCat(d.values[first_mismatch]) : absl::StrCat(d.integers[first_mismatch]);
     };
-    result.detail = absl::StrCat("first mismatch at element ", first_mismatch, ": actual ", show(actual),
-                                 ", expected ", show(expected), " (rtol ", tolerance.rtol, ", atol ", tolerance.atol,
-                                 ")");
+    result.detail = absl::StrCat("first mismatch at element ", first_mismatch, ": actual ", show(actual), ", expected ",
+                                 show(expected), " (rtol ", tolerance.rtol, ", atol ", tolerance.atol, ")");
   }
   return result;
 }
@@ -348,7 +363,8 @@ std::optional<ParityResult> CompareOutputs(const std::string& case_name, std::st
   absl::StatusOr<ArrayData> got = ParseTextArray(WithoutTimingLines(actual), DType::kFloat64);
   if (!want.ok() || !got.ok() || want->size() == 0) return std::nullopt;
   ParityResult result = CompareArrays(case_name, *got, *want, kOutputTolerance);
-  const std::string what = absl::StrCat(want->size(), " printed numbers against the CUDA original's, timing lines left out");
+  const std::string what =
+      absl::StrCat(want->size(), " printed numbers against the CUDA original's, timing lines left out");
   result.detail = result.detail.empty() ? what : absl::StrCat(result.detail, "; ", what);
   return result;
 }

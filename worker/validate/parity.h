@@ -14,8 +14,21 @@
 
 namespace hipforge::validate {
 
-enum class DType { kFloat16, kBFloat16, kFloat32, kFloat64, kInt8, kInt16, kInt32, kInt64, kUInt8, kUInt16,
-                   kUInt32, kUInt64, kBool };
+enum class DType {
+  kFloat16,
+  kBFloat16,
+  kFloat32,
+  kFloat64,
+  kInt8,
+  kInt16,
+  kInt32,
+  kInt64,
+  kUInt8,
+  kUInt16,
+  kUInt32,
+  kUInt64,
+  kBool
+};
 
 absl::StatusOr<DType> ParseDType(std::string_view name);  // "float32", "f32", "float", "half", "bf16", "int32", ...
 std::string_view DTypeName(DType dtype);
@@ -31,7 +44,8 @@ Tolerance DefaultTolerance(DType dtype);
 
 enum class OutputFormat { kRaw, kNpy, kText };
 absl::StatusOr<OutputFormat> ParseOutputFormat(std::string_view name);  // "raw", "npy", "text"
-OutputFormat GuessOutputFormat(const std::filesystem::path& path);  // .npy -> npy, .txt/.csv/.out/.log -> text, else raw
+OutputFormat GuessOutputFormat(
+    const std::filesystem::path& path);  // .npy -> npy, .txt/.csv/.out/.log -> text, else raw
 
 struct TextSelection {
   std::string lines_matching;          // regex; empty: every line
@@ -51,8 +65,8 @@ struct ArrayData {
 
 // `dtype` is required for raw files and chooses the parsing for text; .npy files carry their own
 // (a given dtype must then agree). Raw files are little-endian.
-absl::StatusOr<ArrayData> LoadArray(const std::filesystem::path& path, OutputFormat format,
-                                    std::optional<DType> dtype, const TextSelection& selection = {});
+absl::StatusOr<ArrayData> LoadArray(const std::filesystem::path& path, OutputFormat format, std::optional<DType> dtype,
+                                    const TextSelection& selection = {});
 absl::StatusOr<ArrayData> ParseTextArray(std::string_view text, DType dtype, const TextSelection& selection = {});
 
 ParityResult CompareArrays(const std::string& case_name, const ArrayData& actual, const ArrayData& expected,

@@ -217,20 +217,40 @@ std::vector<std::string> ProfilerCommand(const Profiler& profiler, const fs::pat
   std::vector<std::string> argv;
   switch (profiler.kind) {
     case ProfilerKind::kRocprofV3:
-      argv = {profiler.program.string(), "--kernel-trace", "--stats", "--output-format", "csv",
-              "-d", output_dir.string(), "-o", "hipforge", "--"};
+      argv = {profiler.program.string(),
+              "--kernel-trace",
+              "--stats",
+              "--output-format",
+              "csv",
+              "-d",
+              output_dir.string(),
+              "-o",
+              "hipforge",
+              "--"};
       break;
     case ProfilerKind::kRocprof:
       argv = {profiler.program.string(), "--stats", "-o", (output_dir / "results.csv").string()};
       break;
     case ProfilerKind::kNcu:
       // One metric, one pass per launch; the first kNcuLaunchCount launches (ncu serializes and replays each).
-      argv = {profiler.program.string(), "--csv", "--page", "raw", "--print-units", "base", "--print-kernel-base",
-              "demangled", "--metrics", "gpu__time_duration.sum", "--launch-count", std::to_string(kNcuLaunchCount),
-              "--target-processes", "all", "--log-file", (output_dir / "ncu.csv").string()};
+      argv = {profiler.program.string(),
+              "--csv",
+              "--page",
+              "raw",
+              "--print-units",
+              "base",
+              "--print-kernel-base",
+              "demangled",
+              "--metrics",
+              "gpu__time_duration.sum",
+              "--launch-count",
+              std::to_string(kNcuLaunchCount),
+              "--target-processes",
+              "all",
+              "--log-file",
+              (output_dir / "ncu.csv").string()};
       break;
-    case ProfilerKind::kNone:
-      return command;
+    case ProfilerKind::kNone: return command;
   }
   argv.insert(argv.end(), command.begin(), command.end());
   return argv;

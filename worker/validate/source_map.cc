@@ -64,7 +64,8 @@ std::vector<std::pair<int, int>> AlignLines(const std::vector<std::string>& befo
   std::vector<std::vector<uint16_t>> lcs(n + 1, std::vector<uint16_t>(m + 1, 0));
   for (size_t i = n; i-- > 0;) {
     for (size_t j = m; j-- > 0;) {
-      lcs[i][j] = before[i] == after[j] ? static_cast<uint16_t>(lcs[i + 1][j + 1] + 1) : std::max(lcs[i + 1][j], lcs[i][j + 1]);
+      lcs[i][j] =
+          before[i] == after[j] ? static_cast<uint16_t>(lcs[i + 1][j + 1] + 1) : std::max(lcs[i + 1][j], lcs[i][j + 1]);
     }
   }
   size_t i = 0, j = 0;

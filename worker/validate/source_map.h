@@ -25,8 +25,7 @@ class SourceMapper {
   //   {"translated": "src/a.hip", "original": "src/a.cu", "lines": [[t1, o1], [t2, o2], ...]}
   // where each pair says translated line t maps to original line o (lines between two pairs are
   // offset from the previous pair).
-  static absl::StatusOr<SourceMapper> Create(std::filesystem::path translated_root,
-                                             std::filesystem::path original_root,
+  static absl::StatusOr<SourceMapper> Create(std::filesystem::path translated_root, std::filesystem::path original_root,
                                              const std::filesystem::path& line_map_file);
 
   // `path` as the compiler printed it (absolute, or relative to `compiler_cwd`).
@@ -34,7 +33,7 @@ class SourceMapper {
 
  private:
   struct FileMap {
-    std::string original;                  // relative path in the original tree
+    std::string original;                      // relative path in the original tree
     std::vector<std::pair<int, int>> anchors;  // sorted (translated line, original line)
   };
   const FileMap* FileFor(const std::string& translated_relative) const;

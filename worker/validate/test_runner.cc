@@ -89,10 +89,11 @@ TestResult TestRunner::RunCommand(const TestRunInput& input, const TestCommand& 
                                   const ExecutionContext& context) {
   const std::map<std::string, std::string> variables = {
       {"ARCH", input.arch}, {"BUILD_DIR", input.build_dir.string()}, {"SOURCE_DIR", input.source_dir.string()}};
-  auto timeout = command.timeout ? std::chrono::duration_cast<std::chrono::milliseconds>(*command.timeout)
-                                 : (input.manifest && input.manifest->tests.timeout
-                                        ? std::chrono::duration_cast<std::chrono::milliseconds>(*input.manifest->tests.timeout)
-                                        : input.default_timeout);
+  auto timeout = command.timeout
+                     ? std::chrono::duration_cast<std::chrono::milliseconds>(*command.timeout)
+                     : (input.manifest && input.manifest->tests.timeout
+                            ? std::chrono::duration_cast<std::chrono::milliseconds>(*input.manifest->tests.timeout)
+                            : input.default_timeout);
   const auto argv = ShellCommand(ExpandVariables(command.run, variables));
   TestResult test{.name = command.name, .arch = input.arch};
   auto result = launcher_.Run(PrepareCommand(context, argv, input.build_dir, timeout));
@@ -103,8 +104,8 @@ TestResult TestRunner::RunCommand(const TestRunInput& input, const TestCommand& 
   }
   if (input.outputs != nullptr) (*input.outputs)[command.name] = result->standard_output;
   test.duration_ms = result->wall_time.count();
-  test.status = result->timed_out ? TestStatus::kTimedOut
-                                  : (result->exit_code == 0 ? TestStatus::kPassed : TestStatus::kFailed);
+  test.status =
+      result->timed_out ? TestStatus::kTimedOut : (result->exit_code == 0 ? TestStatus::kPassed : TestStatus::kFailed);
   test.output_excerpt = OutputExcerpt(result->standard_output + result->standard_error);
   if (test.status == TestStatus::kPassed && command.discovered &&
       OutputSaysFail(result->standard_output + result->standard_error)) {
@@ -129,8 +130,8 @@ std::vector<TestResult> TestRunner::RunCTest(const TestRunInput& input, const Ex
   std::error_code ec;
   fs::remove(junit, ec);
   const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(input.default_timeout).count();
-  std::vector<std::string> argv = {"ctest", "--test-dir", input.build_dir.string(), "--output-junit", junit.string(),
-                                   "--timeout", std::to_string(seconds), "--output-on-failure"};
+  std::vector<std::string> argv = {"ctest",        "--test-dir", input.build_dir.string(), "--output-junit",
+                                   junit.string(), "--timeout",  std::to_string(seconds),  "--output-on-failure"};
   auto result = launcher_.Run(PrepareCommand(context, argv, input.build_dir, input.default_timeout * 4));
   std::ifstream in(junit);
   if (!result.ok() || !in) {
@@ -215,14 +216,13 @@ bool RunsCTest(const Manifest* manifest, bool build_has_ctest) {
 
 absl::StatusOr<std::vector<std::string>> TestRunner::ListCTest(const TestRunInput& input,
                                                                const ExecutionContext& context) {
-  const std::vector<std::string> argv = {"ctest", "--test-dir", input.build_dir.string(), "-N",
-                                         "--show-only=json-v1"};
+  const std::vector<std::string> argv = {"ctest", "--test-dir", input.build_dir.string(), "-N", "--show-only=json-v1"};
   auto result = launcher_.Run(PrepareCommand(context, argv, input.build_dir, std::chrono::seconds(60)));
   if (!result.ok()) return result.status();
   if (result->timed_out || result->exit_code != 0) {
-    return absl::InternalError(absl::StrCat("ctest -N ", result->timed_out ? "timed out" : "exited " +
-                                                std::to_string(result->exit_code), ": ",
-                                            OutputExcerpt(result->standard_error, 512)));
+    return absl::InternalError(
+        absl::StrCat("ctest -N ", result->timed_out ? "timed out" : "exited " + std::to_string(result->exit_code), ": ",
+                     OutputExcerpt(result->standard_error, 512)));
   }
   return ParseCTestTestList(result->standard_output);
 }
@@ -247,9 +247,9 @@ std::string ToJUnitXml(const std::string& suite_name, const std::vector<TestResu
     failures += r.status == TestStatus::kFailed || r.status == TestStatus::kTimedOut;
     skipped += r.status == TestStatus::kNotRun;
   }
-  std::string xml = absl::StrCat("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"", XmlEscape(suite_name),
-                                 "\" tests=\"", results.size(), "\" failures=\"", failures, "\" skipped=\"", skipped,
-                                 "\">\n");
+  std::string xml =
+      absl::StrCat("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"", XmlEscape(suite_name),
+                   "\" tests=\"", results.size(), "\" failures=\"", failures, "\" skipped=\"", skipped, "\">\n");
   for (const TestResult& r : results) {
     absl::StrAppend(&xml, "  <testcase name=\"", XmlEscape(r.name), "\" classname=\"", XmlEscape(r.arch), "\" time=\"",
                     r.duration_ms / 1000.0, "\" status=\"", std::string(TestStatusName(r.status)), "\">");
@@ -273,10 +273,10 @@ std::vector<TestResult> ParseJUnitXml(const std::string& xml, const std::string&
     TestResult r{.name = Attribute(attributes, "name"), .arch = arch, .status = TestStatus::kPassed};
     r.duration_ms = static_cast<int64_t>(std::atof(Attribute(attributes, "time").c_str()) * 1000);
     const std::string status = Attribute(attributes, "status");
-    if (body.find("<failure") != std::string::npos || body.find("<error") != std::string::npos ||
-        status == "fail" || status == "failed") {
+    if (body.find("<failure") != std::string::npos || body.find("<error") != std::string::npos || status == "fail" ||
+        status == "failed") {
       r.status = body.find("Timeout") != std::string::npos || status == "timed_out" ? TestStatus::kTimedOut
-                                                                                     : TestStatus::kFailed;
+                                                                                    : TestStatus::kFailed;
     } else if (body.find("<skipped") != std::string::npos || status == "disabled" || status == "notrun") {
       r.status = TestStatus::kNotRun;
     }

@@ -49,7 +49,6 @@ class TestRunner {
   ProcessLauncher& launcher_;
 };
 
-
 // Last `max_bytes` of a test's output, cut at a line start when possible.
 std::string OutputExcerpt(const std::string& output, size_t max_bytes = 2048);
 

@@ -29,17 +29,35 @@ const RocmLibrary kLibraries[] = {
     {"hipfft", "hipFFT", {"hipfft/hipfft.h", "hipfft.h"}, "libhipfft.so", {"hipfft/", "hipfft.h"}},
     {"hiprand", "hipRAND", {"hiprand/hiprand.h", "hiprand.h"}, "libhiprand.so", {"hiprand/", "hiprand.h"}},
     {"rocrand", "rocRAND", {"rocrand/rocrand.h", "rocrand.h"}, "librocrand.so", {"rocrand/", "rocrand.h"}},
-    {"hipsparse", "hipSPARSE", {"hipsparse/hipsparse.h", "hipsparse.h"}, "libhipsparse.so", {"hipsparse/", "hipsparse.h"}},
-    {"rocsparse", "rocSPARSE", {"rocsparse/rocsparse.h", "rocsparse.h"}, "librocsparse.so", {"rocsparse/", "rocsparse.h"}},
-    {"hipsolver", "hipSOLVER", {"hipsolver/hipsolver.h", "hipsolver.h"}, "libhipsolver.so", {"hipsolver/", "hipsolver.h"}},
+    {"hipsparse",
+     "hipSPARSE",
+     {"hipsparse/hipsparse.h", "hipsparse.h"},
+     "libhipsparse.so",
+     {"hipsparse/", "hipsparse.h"}},
+    {"rocsparse",
+     "rocSPARSE",
+     {"rocsparse/rocsparse.h", "rocsparse.h"},
+     "librocsparse.so",
+     {"rocsparse/", "rocsparse.h"}},
+    {"hipsolver",
+     "hipSOLVER",
+     {"hipsolver/hipsolver.h", "hipsolver.h"},
+     "libhipsolver.so",
+     {"hipsolver/", "hipsolver.h"}},
     {"rocsolver", "rocSOLVER", {"rocsolver/rocsolver.h"}, "librocsolver.so", {"rocsolver/"}},
     {"miopen", "MIOpen", {"miopen/miopen.h"}, "libMIOpen.so", {"miopen/"}},
     {"rccl", "RCCL", {"rccl/rccl.h", "rccl.h"}, "librccl.so", {"rccl/", "rccl.h"}},
     {"hiptensor", "hipTensor", {"hiptensor/hiptensor.hpp"}, "libhiptensor.so", {"hiptensor/"}},
-    {"roctracer", "roctracer (roctx)", {"roctracer/roctx.h", "roctracer/roctracer.h"}, "libroctx64.so",
+    {"roctracer",
+     "roctracer (roctx)",
+     {"roctracer/roctx.h", "roctracer/roctracer.h"},
+     "libroctx64.so",
      {"roctracer/", "roctx.h"}},
-    {"rocprofiler", "rocprofiler", {"rocprofiler/rocprofiler.h", "rocprofiler-sdk/rocprofiler.h"},
-     "librocprofiler64.so", {"rocprofiler/", "rocprofiler-sdk/"}},
+    {"rocprofiler",
+     "rocprofiler",
+     {"rocprofiler/rocprofiler.h", "rocprofiler-sdk/rocprofiler.h"},
+     "librocprofiler64.so",
+     {"rocprofiler/", "rocprofiler-sdk/"}},
     {"rocm_smi", "ROCm SMI", {"rocm_smi/rocm_smi.h"}, "librocm_smi64.so", {"rocm_smi/"}},
 };
 
@@ -120,9 +138,9 @@ bool Toolchain::HasLibrary(std::string_view library) const {
 
 ExecutionContext ToolchainContext(const Toolchain& toolchain, const fs::path& work_dir, bool sandbox) {
   ExecutionContext context;
-  context.environment = {{"PATH", "/usr/local/bin:/usr/bin:/bin"}, {"HOME", work_dir.string()},
-                         {"LANG", "C.UTF-8"}};
-  if (sandbox || !toolchain.rootfs.empty()) context.sandbox = SandboxSpec{.work_dir = work_dir, .root = toolchain.rootfs};
+  context.environment = {{"PATH", "/usr/local/bin:/usr/bin:/bin"}, {"HOME", work_dir.string()}, {"LANG", "C.UTF-8"}};
+  if (sandbox || !toolchain.rootfs.empty())
+    context.sandbox = SandboxSpec{.work_dir = work_dir, .root = toolchain.rootfs};
   return context;
 }
 
@@ -186,8 +204,8 @@ absl::Status ProbeToolchain(ProcessLauncher& launcher, Toolchain& toolchain, con
   auto version = RunInside(launcher, context, {toolchain.hipcc.string(), "--version"}, scratch);
   if (!version.ok()) return version.status();
   if (version->exit_code != 0) {
-    return absl::UnavailableError(absl::StrCat(toolchain.name, ": `hipcc --version` exited ", version->exit_code,
-                                               ": ", version->standard_error));
+    return absl::UnavailableError(
+        absl::StrCat(toolchain.name, ": `hipcc --version` exited ", version->exit_code, ": ", version->standard_error));
   }
   ToolchainProbe& probe = toolchain.probe;
   std::smatch match;
@@ -246,8 +264,8 @@ std::vector<Toolchain> LocalToolchainSource::Discover(std::vector<std::string>& 
   std::vector<Toolchain> found;
   std::error_code ec;
   std::vector<fs::path> roots;
-  for (const auto& entry : options_.cache_dir.empty() ? fs::directory_iterator()
-                                                      : fs::directory_iterator(options_.cache_dir, ec)) {
+  for (const auto& entry :
+       options_.cache_dir.empty() ? fs::directory_iterator() : fs::directory_iterator(options_.cache_dir, ec)) {
     // Hidden entries are unfinished builds and the .deb cache; a rootfs carries the script's stamp.
     const std::string name = entry.path().filename().string();
     if (name.empty() || name[0] == '.' || !entry.is_directory()) continue;
@@ -273,8 +291,8 @@ std::vector<Toolchain> LocalToolchainSource::Discover(std::vector<std::string>& 
         probed.ok()) {
       found.push_back(std::move(host));
     } else {
-      problems.push_back(absl::StrCat(host.name, " toolchain (", options_.host_hipcc.string(), ") left out: ",
-                                      probed.message()));
+      problems.push_back(
+          absl::StrCat(host.name, " toolchain (", options_.host_hipcc.string(), ") left out: ", probed.message()));
     }
   }
   SortNewestFirst(found);

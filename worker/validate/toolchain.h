@@ -21,15 +21,15 @@ struct RocmLibrary {
   std::string_view display;  // "hipBLAS"
   // Headers that identify it, as a program includes them; the first one found marks it present.
   std::vector<std::string_view> headers;
-  std::string_view shared_library;  // "libhipblas.so"; empty for header-only libraries
+  std::string_view shared_library;                 // "libhipblas.so"; empty for header-only libraries
   std::vector<std::string_view> include_prefixes;  // an #include starting so means the program needs it
 };
 std::span<const RocmLibrary> RocmLibraries();
 const RocmLibrary* FindRocmLibrary(std::string_view name);
 
 struct ToolchainProbe {
-  std::string hip_version;    // "6.4.3": the libamdhip64-dev package version, else hipcc's major.minor
-  std::string clang_version;  // "21.1.8"
+  std::string hip_version;                 // "6.4.3": the libamdhip64-dev package version, else hipcc's major.minor
+  std::string clang_version;               // "21.1.8"
   std::vector<std::string> offload_archs;  // what its clang accepts for --offload-arch
   std::vector<std::string> libraries;      // RocmLibrary::name of each library present
   std::vector<std::string> headers;        // the library headers found, as included ("hipblas/hipblas.h")
@@ -40,8 +40,8 @@ struct ToolchainProbe {
 };
 
 struct Toolchain {
-  std::string name;             // "rocm-6.4", "host"
-  std::filesystem::path rootfs;  // empty: the host's own filesystem
+  std::string name;                       // "rocm-6.4", "host"
+  std::filesystem::path rootfs;           // empty: the host's own filesystem
   std::filesystem::path hipcc = "hipcc";  // as seen inside the toolchain
   ToolchainProbe probe;
   // Set for a toolchain known only through a GpuInventory (no probe): Describe() returns it as is.
@@ -87,7 +87,7 @@ struct LocalToolchainOptions {
   // Unpacked rootfs directories made by scripts/make-toolchain.sh (each holds etc/hipforge-toolchain).
   std::filesystem::path cache_dir = "/var/cache/hipforge/toolchains";
   std::filesystem::path host_hipcc = "hipcc";  // the `host` toolchain; empty: no host toolchain
-  std::string host_name = "host";  // e.g. "rocm-6.4" in a validate image built FROM that toolchain
+  std::string host_name = "host";              // e.g. "rocm-6.4" in a validate image built FROM that toolchain
   std::filesystem::path scratch = std::filesystem::temp_directory_path() / "hipforge-toolchain-probe";
   bool sandbox = true;  // rootfs toolchains need bubblewrap; without it only `host` is usable
 };

@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 namespace {
 
 bool IsSourceOrBuildFile(const fs::path& path) {
-  static const std::set<std::string> kExtensions = {".hip", ".cpp", ".cc", ".cxx", ".c",   ".h",    ".hpp",
+  static const std::set<std::string> kExtensions = {".hip", ".cpp", ".cc",  ".cxx", ".c",  ".h",    ".hpp",
                                                     ".hh",  ".hxx", ".cuh", ".inl", ".mk", ".cmake"};
   const std::string name = path.filename().string();
   return kExtensions.count(path.extension().string()) > 0 || name == "CMakeLists.txt" || name == "Makefile" ||
@@ -106,16 +106,17 @@ ToolchainChoice ChooseToolchain(const std::string& requested_arch, std::string_v
     }
   }
   if (best.toolchain != nullptr && !std::get<0>(best_rank)) {
-    best.note = absl::StrCat("HIP ", std::string(hip_release), " was requested but no toolchain here has it; built with ",
-                             best.toolchain->Describe());
+    best.note = absl::StrCat("HIP ", std::string(hip_release),
+                             " was requested but no toolchain here has it; built with ", best.toolchain->Describe());
   }
   return best;
 }
 
 std::string MissingLibraryMessage(const LibraryUse& use, const std::vector<Toolchain>& tried) {
   const RocmLibrary* library = FindRocmLibrary(use.library);
-  std::string text = absl::StrCat("needs ", library ? std::string(library->display) : use.library, " (", use.file.string(), ":",
-                                  use.line, ": ", use.text, "), which no toolchain here has; tried ");
+  std::string text =
+      absl::StrCat("needs ", library ? std::string(library->display) : use.library, " (", use.file.string(), ":",
+                   use.line, ": ", use.text, "), which no toolchain here has; tried ");
   for (size_t i = 0; i < tried.size(); ++i) absl::StrAppend(&text, i ? "; " : "", tried[i].Describe());
   if (tried.empty()) absl::StrAppend(&text, "none");
   return text;

@@ -37,9 +37,11 @@ bool IsQuotedSource(const std::string& line) {
 
 std::string WithoutScratchPaths(std::string text, const fs::path& source_dir, const fs::path& build_dir,
                                 const std::string& tmp_dir) {
-  const std::pair<std::string, std::string> replacements[] = {
-      {source_dir.string() + "/", ""}, {source_dir.string(), "."}, {build_dir.string() + "/", "<build>/"},
-      {build_dir.string(), "<build>"}, {tmp_dir.empty() ? "" : tmp_dir + "/", "$TMPDIR/"}};
+  const std::pair<std::string, std::string> replacements[] = {{source_dir.string() + "/", ""},
+                                                              {source_dir.string(), "."},
+                                                              {build_dir.string() + "/", "<build>/"},
+                                                              {build_dir.string(), "<build>"},
+                                                              {tmp_dir.empty() ? "" : tmp_dir + "/", "$TMPDIR/"}};
   for (const auto& [from, to] : replacements) {
     if (from.size() > 1) text = absl::StrReplaceAll(text, {{from, to}});
   }
@@ -144,21 +146,22 @@ std::vector<TreeBuilder::Step> TreeBuilder::StepsFor(const BuildRoot& root, cons
   std::vector<Step> steps;
   switch (root.system) {
     case BuildSystem::kCMake: {
-      const bool ninja = toolchain_.rootfs.empty() ? !build_path_ninja_.empty()
-                                                   : fs::exists(toolchain_.rootfs / "usr/bin/ninja");
-      std::vector<std::string> configure = {toolchain_.cmake.string(), "-S", source.string(), "-B", build.string(),
-                                            "-G", ninja ? "Ninja" : "Unix Makefiles"};
+      const bool ninja =
+          toolchain_.rootfs.empty() ? !build_path_ninja_.empty() : fs::exists(toolchain_.rootfs / "usr/bin/ninja");
+      std::vector<std::string> configure = {
+          toolchain_.cmake.string(),         "-S", source.string(), "-B", build.string(), "-G",
+          ninja ? "Ninja" : "Unix Makefiles"};
       if (toolchain_.cuda_original) {
         // sm_90 -> 90: what CMAKE_CUDA_ARCHITECTURES takes.
         const std::string number = input.arch.rfind("sm_", 0) == 0 ? input.arch.substr(3) : input.arch;
         configure.insert(configure.end(), {"-DCMAKE_CUDA_COMPILER=" + toolchain_.hipcc.string(),
                                            "-DCMAKE_CUDA_ARCHITECTURES=" + number, "-DCMAKE_BUILD_TYPE=Release"});
       } else {
-        configure.insert(configure.end(), {"-DCMAKE_CXX_COMPILER=" + toolchain_.hipcc.string(),
-                                           "-DCMAKE_HIP_ARCHITECTURES=" + input.arch,
-                                           "-DAMDGPU_TARGETS=" + input.arch, "-DGPU_TARGETS=" + input.arch,
-                                           std::string("-DCMAKE_HIP_FLAGS=") + kRemarkFlag,
-                                           "-DCMAKE_BUILD_TYPE=Release"});
+        configure.insert(
+            configure.end(),
+            {"-DCMAKE_CXX_COMPILER=" + toolchain_.hipcc.string(), "-DCMAKE_HIP_ARCHITECTURES=" + input.arch,
+             "-DAMDGPU_TARGETS=" + input.arch, "-DGPU_TARGETS=" + input.arch,
+             std::string("-DCMAKE_HIP_FLAGS=") + kRemarkFlag, "-DCMAKE_BUILD_TYPE=Release"});
         // C from hipcc's family too: projects choose C flags by the C++ compiler's id (ggml: clang-only
         // warnings given to `cc`, which is gcc in the toolchains). A user's own -DCMAKE_C_COMPILER comes later.
         if (!toolchain_.c_compiler.empty()) {
@@ -176,7 +179,10 @@ std::vector<TreeBuilder::Step> TreeBuilder::StepsFor(const BuildRoot& root, cons
       break;
     }
     case BuildSystem::kMake: {
-      std::vector<std::string> make = {toolchain_.make.string(), "-k", "-j", jobs,
+      std::vector<std::string> make = {toolchain_.make.string(),
+                                       "-k",
+                                       "-j",
+                                       jobs,
                                        (toolchain_.cuda_original ? "NVCC=" : "HIPCC=") + toolchain_.hipcc.string(),
                                        "ARCH=" + input.arch};
       if (input.manifest) {
@@ -207,8 +213,9 @@ TreeBuilder::RootRun TreeBuilder::RunSteps(const std::vector<Step>& steps, const
       run.failure = absl::StrCat(step.name, ": cancelled");
       break;
     }
-    const auto left = std::max(std::chrono::milliseconds(1000), std::chrono::duration_cast<std::chrono::milliseconds>(
-                                                                     deadline - std::chrono::steady_clock::now()));
+    const auto left =
+        std::max(std::chrono::milliseconds(1000),
+                 std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()));
     auto result = launcher_.Run(PrepareCommand(context, step.argv, step.cwd, left));
     absl::StrAppend(&run.log, "$ ", absl::StrJoin(step.argv, " "), "\n");
     if (!result.ok()) {
@@ -259,20 +266,25 @@ BuildOutcome TreeBuilder::Build(const BuildInput& input, const ExecutionContext&
   std::error_code ec;
   fs::create_directories(input.build_dir, ec);
   const std::map<std::string, std::string> variables = {
-      {"ARCH", input.arch}, {"BUILD_DIR", input.build_dir.string()}, {"SOURCE_DIR", input.source_dir.string()},
-      {"HIPCC", toolchain_.hipcc.string()}, {"JOBS", std::to_string(std::max(1, toolchain_.parallel_jobs))}};
+      {"ARCH", input.arch},
+      {"BUILD_DIR", input.build_dir.string()},
+      {"SOURCE_DIR", input.source_dir.string()},
+      {"HIPCC", toolchain_.hipcc.string()},
+      {"JOBS", std::to_string(std::max(1, toolchain_.parallel_jobs))}};
 
   absl::StatusOr<std::vector<BuildRoot>> roots =
       DetectBuildSystem(input.source_dir, input.manifest) == BuildSystem::kCommands
           ? std::vector<BuildRoot>{{".", BuildSystem::kCommands}}
           : FindBuildRoots(input.source_dir, input.manifest);
   if (roots.ok() && toolchain_.cuda_original && !roots->empty() && roots->front().system == BuildSystem::kCommands) {
-    roots = absl::FailedPreconditionError("hipforge.yaml's build.commands build the HIP tree; the CUDA original is "
-                                          "built only from its CMakeLists.txt or Makefiles");
+    roots = absl::FailedPreconditionError(
+        "hipforge.yaml's build.commands build the HIP tree; the CUDA original is "
+        "built only from its CMakeLists.txt or Makefiles");
   }
   if (roots.ok() && roots->empty()) {
-    roots = absl::NotFoundError("no CMakeLists.txt or Makefile anywhere in the tree and no build commands in "
-                                "hipforge.yaml (build.commands, or build.roots to pick directories)");
+    roots = absl::NotFoundError(
+        "no CMakeLists.txt or Makefile anywhere in the tree and no build commands in "
+        "hipforge.yaml (build.commands, or build.roots to pick directories)");
   }
   if (!roots.ok()) {
     outcome.failure = std::string(roots.status().message());
@@ -313,8 +325,8 @@ BuildOutcome TreeBuilder::Build(const BuildInput& input, const ExecutionContext&
   const auto tmp = context.environment.find("TMPDIR");
   outcome.log_excerpt = WithoutScratchPaths(std::move(outcome.log_excerpt), input.source_dir, input.build_dir,
                                             tmp == context.environment.end() ? "" : tmp->second);
-  outcome.has_ctest = single && outcome.system == BuildSystem::kCMake &&
-                      fs::exists(input.build_dir / "CTestTestfile.cmake");
+  outcome.has_ctest =
+      single && outcome.system == BuildSystem::kCMake && fs::exists(input.build_dir / "CTestTestfile.cmake");
   return outcome;
 }
 

@@ -1,9 +1,9 @@
 #pragma once
 // Builds one copy of the translated tree for one offload arch: CMake, Makefile, or the manifest's
 // commands, from each build root (FindBuildRoots: the top, or every top-most directory with a build
-// file); a root that fails does not stop the others, and the outcome names each that failed. The arch and the resource remarks reach every hipcc invocation through
-// HIPCC_COMPILE_FLAGS_APPEND (honoured by hipcc itself), so Makefiles need no cooperation; CMake
-// projects additionally get CMAKE_HIP_ARCHITECTURES/AMDGPU_TARGETS/GPU_TARGETS.
+// file); a root that fails does not stop the others, and the outcome names each that failed. The arch and the resource
+// remarks reach every hipcc invocation through HIPCC_COMPILE_FLAGS_APPEND (honoured by hipcc itself), so Makefiles need
+// no cooperation; CMake projects additionally get CMAKE_HIP_ARCHITECTURES/AMDGPU_TARGETS/GPU_TARGETS.
 #include <atomic>
 #include <chrono>
 #include <filesystem>
@@ -25,7 +25,7 @@ struct BuildToolchain {
   std::filesystem::path cmake = "cmake";
   std::filesystem::path make = "make";
   std::filesystem::path c_compiler;  // CMake's C compiler (ToolchainProbe::c_compiler); empty: CMake's choice
-  std::string label;  // goes into the report
+  std::string label;                 // goes into the report
   int parallel_jobs = 2;
   std::filesystem::path rootfs;  // the toolchain's root filesystem the steps run in; empty: the host
   // Builds the submitted CUDA tree (the automatic CUDA reference) instead of a HIP one: `hipcc` is then the nvcc
@@ -49,7 +49,7 @@ struct BuildOutcome {
   std::string log;  // combined output of every step
   std::vector<RawDiagnostic> errors;
   std::vector<KernelResources> kernels;
-  std::string failure;  // the step that failed, e.g. "cmake configure exited 1"
+  std::string failure;      // the step that failed, e.g. "cmake configure exited 1"
   std::string log_excerpt;  // failed builds: the failing step's error lines (BuildLogExcerpt)
   bool has_ctest = false;
   std::filesystem::path compiler_cwd;  // where relative paths in the log are rooted
@@ -60,8 +60,8 @@ struct BuildOutcome {
 // Where a user's build starts: hipforge.yaml's build.roots when given; else the top of the tree when the
 // manifest names a build system; else BuildRootsOfFiles (worker/userbuild/build_roots.h). InvalidArgument for a
 // build.roots entry outside the tree or without a build file.
-absl::StatusOr<std::vector<BuildRoot>> FindBuildRoots(const std::filesystem::path& source_dir,
-                                                      const Manifest* manifest, size_t max_roots = 64);
+absl::StatusOr<std::vector<BuildRoot>> FindBuildRoots(const std::filesystem::path& source_dir, const Manifest* manifest,
+                                                      size_t max_roots = 64);
 
 // What a person needs from a failed step's output, at most `max_bytes`: the lines that report errors
 // (compiler, linker, CMake, make/ninja) with the two lines after each, else the output's tail.

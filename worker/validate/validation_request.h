@@ -19,7 +19,7 @@ class ProgressSink {
 
 struct ValidationRequest {
   std::string job_id;
-  std::filesystem::path translated_tree;   // root of the HIP tree (read; built out of tree)
+  std::filesystem::path translated_tree;     // root of the HIP tree (read; built out of tree)
   std::vector<std::string> requested_archs;  // e.g. {"gfx90a", "gfx942"}
   // Manifest; when empty, <translated_tree>/hipforge.yaml is used if it exists.
   std::filesystem::path manifest;

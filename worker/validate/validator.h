@@ -52,8 +52,7 @@ struct ValidatorOptions {
 
 class Validator {
  public:
-  Validator(ProcessLauncher& launcher, GpuInventory& inventory, GpuLeaseManager& leases,
-            ValidatorOptions options);
+  Validator(ProcessLauncher& launcher, GpuInventory& inventory, GpuLeaseManager& leases, ValidatorOptions options);
   // Errors only for broken requests (missing tree, bad manifest) and Cancelled; build/test failures
   // are in the report.
   absl::StatusOr<ValidationReport> Validate(const ValidationRequest& request, ProgressSink* progress);

@@ -58,13 +58,13 @@ struct ArchBuild {
 // The submitted CUDA tree built for the leased NVIDIA GPU and run with the same tests (RunCudaReference): the
 // automatic reference that parity and the profile compare the HIP build with.
 struct CudaReference {
-  std::string arch;    // the sm_XX it was built for (the HIP build's)
-  bool built = false;  // at least one build root built: its tests can run
+  std::string arch;        // the sm_XX it was built for (the HIP build's)
+  bool built = false;      // at least one build root built: its tests can run
   std::string build_note;  // "the submitted CUDA tree built for sm_90 with its own build files (12 s)"
   std::filesystem::path source_dir;
   std::filesystem::path build_dir;
-  TestRunInput tests;                 // how its tests ran (RerunOutput; `outputs` is not kept)
-  ExecutionContext context;           // RunCudaReference: the leased GPU's environment, PATH to the reference nvcc
+  TestRunInput tests;        // how its tests ran (RerunOutput; `outputs` is not kept)
+  ExecutionContext context;  // RunCudaReference: the leased GPU's environment, PATH to the reference nvcc
   std::map<std::string, std::string> variables;  // ${ARCH}, ${BUILD_DIR}, ${SOURCE_DIR} of this build
   std::map<std::string, TestResult> results;     // by test name
   std::map<std::string, std::string> outputs;    // standard output by test name
@@ -89,7 +89,7 @@ struct ValidationState {
   std::filesystem::path work_dir;
   Manifest manifest;
   std::filesystem::path references_dir;  // CUDA reference outputs (parity goldens, baseline timings)
-  std::vector<std::string> archs;  // requested, in order
+  std::vector<std::string> archs;        // requested, in order
   bool sandbox_ok = false;
   std::vector<Toolchain> toolchains;  // candidates, newest first
   std::vector<LibraryUse> needed_libraries;

@@ -1,7 +1,7 @@
 #include "worker/translate/repo/stages/discover_unit_arguments.h"
 
-#include "worker/translate/repo/build_commands_cache.h"
 #include "tests/repo/stages/stage_test_support.h"
+#include "worker/translate/repo/build_commands_cache.h"
 
 namespace hipforge::translate::testing {
 namespace {
@@ -47,7 +47,8 @@ TEST_F(DiscoverUnitArgumentsTest, AStoredDiscoveryIsUsedWithoutRunningTheBuild) 
   const std::string key = BuildDiscoveryKey(state_.files->contents, state_.files->kinds, key_options);
   Write("../earlier/compile_commands.json",
         R"([{"directory": ".", "file": "k.cu", "arguments": ["nvcc", "-DFROM_MAKE", "-c", "k.cu"]}])");
-  BuildDiscovery earlier{.compile_commands = temp_.path() / "earlier/compile_commands.json", .tool = "make -n",
+  BuildDiscovery earlier{.compile_commands = temp_.path() / "earlier/compile_commands.json",
+                         .tool = "make -n",
                          .notes = {"1 compile command(s) from `make -n`"}};
   BuildDiscoveryCache(*options_.translate.cache_directory / "build-commands").Store(key, earlier);
 

@@ -72,7 +72,8 @@ TEST(RepositoryMigratorStagesTest, ATreeWithoutCudaPassesEveryStageWithFakes) {
   RecordingLauncher launcher;  // the patch's diff answers exit 0: "no differences"
   int analyzers_made = 0;
   RepositoryMigrator migrator(
-      launcher, [](TranslateOptions) -> absl::StatusOr<std::unique_ptr<SourceTranslator>> {
+      launcher,
+      [](TranslateOptions) -> absl::StatusOr<std::unique_ptr<SourceTranslator>> {
         return std::make_unique<FakeTranslator>();
       },
       [&](AnalyzeOptions) -> absl::StatusOr<std::unique_ptr<Analyzer>> {

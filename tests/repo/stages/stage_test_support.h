@@ -20,8 +20,9 @@ using ::hipforge::testing::RecordingLauncher;
 // Records what it was asked; Compose turns each file into "// hip\n" + its path, Translate answers `snippet`.
 class FakeTranslator final : public SourceTranslator {
  public:
-  absl::StatusOr<ParsedSources> Parse(const std::filesystem::path& root, const std::vector<std::filesystem::path>& files,
-                                      ParseCompanion* companion, const ProgressCallback&) override {
+  absl::StatusOr<ParsedSources> Parse(const std::filesystem::path& root,
+                                      const std::vector<std::filesystem::path>& files, ParseCompanion* companion,
+                                      const ProgressCallback&) override {
     ++parse_calls;
     parsed_files = files;
     parse_companion = companion;
@@ -90,8 +91,7 @@ class FakeAnalyzer final : public Analyzer {
 // (CheckTrees' output made), with tools whose factories fail unless a test sets them.
 class StageTest : public ::testing::Test {
  protected:
-  StageTest()
-      : state_(temp_.path() / "in", temp_.path() / "out", options_, progress_) {
+  StageTest() : state_(temp_.path() / "in", temp_.path() / "out", options_, progress_) {
     std::filesystem::create_directories(temp_.path() / "in");
     state_.trees.emplace(CheckedTrees{.input = std::filesystem::weakly_canonical(temp_.path() / "in"),
                                       .output = std::filesystem::weakly_canonical(temp_.path() / "out")});
@@ -118,8 +118,10 @@ class StageTest : public ::testing::Test {
     state_.files->contents[relative] = content;
   }
   MigrationTools Tools() {
-    return MigrationTools{.launcher = launcher_, .translator_factory = translator_factory_,
-                          .analyzer_factory = analyzer_factory_, .effort_estimator = effort_estimator_,
+    return MigrationTools{.launcher = launcher_,
+                          .translator_factory = translator_factory_,
+                          .analyzer_factory = analyzer_factory_,
+                          .effort_estimator = effort_estimator_,
                           .rewriters = rewriters_};
   }
 

@@ -38,7 +38,9 @@ TEST(TokenSecretTest, GeneratedTokensParseAndHashOnlyTheSecret) {
 }
 
 TEST(TokenSecretTest, MalformedValuesAreRefusedWithoutEchoingThem) {
-  const std::vector<std::string> values = {"", "hft_", "hfx_0123456789ab_" + std::string(48, 'a'),
+  const std::vector<std::string> values = {"",
+                                           "hft_",
+                                           "hfx_0123456789ab_" + std::string(48, 'a'),
                                            "hft_0123456789AB_" + std::string(48, 'a'),
                                            "hft_0123456789ab-" + std::string(48, 'a'),
                                            "hft_0123456789ab_" + std::string(47, 'a'),

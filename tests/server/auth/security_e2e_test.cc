@@ -57,9 +57,9 @@ class SecurityTest : public ::testing::Test {
   void StartServer(std::vector<std::string> extra, bool embedded = false) {
     const fs::path port_file = dir_ / "port";
     fs::remove(port_file);
-    std::vector<std::string> argv = {HIPFORGE_SERVER_BIN, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--data-dir",
-                                     (dir_ / "data").string(), "--port-file", port_file.string(),
-                                     "--log-level", "debug"};
+    std::vector<std::string> argv = {
+        HIPFORGE_SERVER_BIN,      "--listen",    "127.0.0.1:0",      "--http-listen", "127.0.0.1:0", "--data-dir",
+        (dir_ / "data").string(), "--port-file", port_file.string(), "--log-level",   "debug"};
     if (embedded) {
       argv.insert(argv.end(), {"--embedded-durable", "false"});
       database_args_ = {"--data-dir", (dir_ / "data").string()};
@@ -107,15 +107,23 @@ class SecurityTest : public ::testing::Test {
   // A CA and certificates it signs, made with openssl; EC keys keep it fast.
   void MakeCertificates(const std::string& ca, const std::string& leaf, const std::string& san,
                         const std::string& usage) {
-    const std::string script =
-        "set -e; cd '" + dir_.string() + "'\n"
-        "[ -f " + ca + ".pem ] || openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes "
-        "-keyout " + ca + ".key -out " + ca + ".pem -days 2 -subj /CN=" + ca + " 2>/dev/null\n"
-        "openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout " + leaf + ".key -out " + leaf +
-        ".csr -subj /CN=" + leaf + " 2>/dev/null\n"
-        "printf 'subjectAltName=" + san + "\\nextendedKeyUsage=" + usage + "\\n' > " + leaf + ".ext\n"
-        "openssl x509 -req -in " + leaf + ".csr -CA " + ca + ".pem -CAkey " + ca + ".key -CAcreateserial -out " +
-        leaf + ".pem -days 2 -extfile " + leaf + ".ext 2>/dev/null\n";
+    const std::string script = "set -e; cd '" + dir_.string() +
+                               "'\n"
+                               "[ -f " +
+                               ca +
+                               ".pem ] || openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes "
+                               "-keyout " +
+                               ca + ".key -out " + ca + ".pem -days 2 -subj /CN=" + ca +
+                               " 2>/dev/null\n"
+                               "openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout " +
+                               leaf + ".key -out " + leaf + ".csr -subj /CN=" + leaf +
+                               " 2>/dev/null\n"
+                               "printf 'subjectAltName=" +
+                               san + "\\nextendedKeyUsage=" + usage + "\\n' > " + leaf +
+                               ".ext\n"
+                               "openssl x509 -req -in " +
+                               leaf + ".csr -CA " + ca + ".pem -CAkey " + ca + ".key -CAcreateserial -out " + leaf +
+                               ".pem -days 2 -extfile " + leaf + ".ext 2>/dev/null\n";
     Ran ran = Run({"/bin/sh", "-c", script});
     ASSERT_EQ(ran.exit_code, 0) << ran.err;
   }
@@ -182,9 +190,9 @@ TEST_F(SecurityTest, TlsRightCaWrongCaWrongNameMtlsAndRotation) {
   // The server reads these paths; rotation replaces their content.
   fs::copy_file(Pem("server"), dir_ / "live.pem");
   fs::copy_file(Key("server"), dir_ / "live.key");
-  ASSERT_NO_FATAL_FAILURE(StartServer({"--tls-cert", (dir_ / "live.pem").string(), "--tls-key",
-                                       (dir_ / "live.key").string(), "--tls-reload-seconds", "1",
-                                       "--local-workers", "1"}));
+  ASSERT_NO_FATAL_FAILURE(
+      StartServer({"--tls-cert", (dir_ / "live.pem").string(), "--tls-key", (dir_ / "live.key").string(),
+                   "--tls-reload-seconds", "1", "--local-workers", "1"}));
   const std::string token = NewTeamToken();
   const std::map<std::string, std::string> env = {{"MIGRATE_TOKEN", token}};
 
@@ -205,10 +213,25 @@ TEST_F(SecurityTest, TlsRightCaWrongCaWrongNameMtlsAndRotation) {
   ASSERT_EQ(worker_credential.exit_code, 0) << worker_credential.err;
   WriteSecretFile(dir_ / "worker.token", worker_credential.token);
   auto worker_args = [&](const std::string& id, const std::string& ca) {
-    return std::vector<std::string>{HIPFORGE_WORKER_BIN, "--server", "127.0.0.1:" + std::to_string(port_), "--role",
-                                    "translate", "--id", id, "--token-file", (dir_ / "worker.token").string(),
-                                    "--tls-ca", ca, "--tls-server-name", "hipforge.test", "--lease-wait-ms", "1000",
-                                    "--scratch-dir", (dir_ / ("scratch-" + id)).string(), "--log-level", "debug"};
+    return std::vector<std::string>{HIPFORGE_WORKER_BIN,
+                                    "--server",
+                                    "127.0.0.1:" + std::to_string(port_),
+                                    "--role",
+                                    "translate",
+                                    "--id",
+                                    id,
+                                    "--token-file",
+                                    (dir_ / "worker.token").string(),
+                                    "--tls-ca",
+                                    ca,
+                                    "--tls-server-name",
+                                    "hipforge.test",
+                                    "--lease-wait-ms",
+                                    "1000",
+                                    "--scratch-dir",
+                                    (dir_ / ("scratch-" + id)).string(),
+                                    "--log-level",
+                                    "debug"};
   };
   workers_.push_back(std::make_unique<ChildProcess>(worker_args("w-right", Pem("ca1")), dir_ / "w-right.log"));
   workers_.push_back(std::make_unique<ChildProcess>(worker_args("w-wrong", Pem("ca2")), dir_ / "w-wrong.log"));
@@ -263,9 +286,10 @@ TEST_F(SecurityTest, TokensAndDatabasePasswordsAppearInNoOutput) {
   WriteSecretFile(url_file, url);
   const fs::path port_file = dir_ / "port";
   server_ = std::make_unique<ChildProcess>(
-      std::vector<std::string>{HIPFORGE_SERVER_BIN, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--data-dir", (dir_ / "data").string(),
-                               "--port-file", port_file.string(), "--database-url-file", url_file.string(),
-                               "--database-schema", schema_, "--local-workers", "1", "--log-level", "trace"},
+      std::vector<std::string>{HIPFORGE_SERVER_BIN, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0",
+                               "--data-dir", (dir_ / "data").string(), "--port-file", port_file.string(),
+                               "--database-url-file", url_file.string(), "--database-schema", schema_,
+                               "--local-workers", "1", "--log-level", "trace"},
       dir_ / "server.log");
   port_ = WaitForPortFile(port_file, 120s);
   ASSERT_GT(port_, 0) << server_->Log();
@@ -297,12 +321,12 @@ TEST_F(SecurityTest, TokensAndDatabasePasswordsAppearInNoOutput) {
   // Errors with secrets in them: a bad token and an unreachable database named with a password.
   Ran bad = Cli({"--token", token.substr(0, 17) + std::string(48, '0'), "list"});
   EXPECT_EQ(bad.exit_code, 11);
-  Ran unreachable = Run({HIPFORGE_SERVER_BIN, "token", "list", "--database-url",
-                         "postgresql://app:" + password + "@127.0.0.1:1/x"});
+  Ran unreachable =
+      Run({HIPFORGE_SERVER_BIN, "token", "list", "--database-url", "postgresql://app:" + password + "@127.0.0.1:1/x"});
   EXPECT_NE(unreachable.exit_code, 0);
-  Ran unreachable_server = Run({HIPFORGE_SERVER_BIN, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--data-dir",
-                                (dir_ / "data2").string(), "--database-url",
-                                "postgresql://app:" + password + "@127.0.0.1:1/x"});
+  Ran unreachable_server =
+      Run({HIPFORGE_SERVER_BIN, "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--data-dir",
+           (dir_ / "data2").string(), "--database-url", "postgresql://app:" + password + "@127.0.0.1:1/x"});
   EXPECT_NE(unreachable_server.exit_code, 0);
   StopProcesses();
 

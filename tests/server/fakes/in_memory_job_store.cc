@@ -68,8 +68,10 @@ void InMemoryJobStore::Enqueue(const Job& job, TaskKind kind, const std::string&
   for (const Task& task : tasks_) {
     if (task.info.job_id == job.id && task.info.kind == kind) return;  // a stage at most once per job
   }
-  json payload = {{"input_digest", job.input_digest}, {"targets", job.spec.targets},
-                  {"options", ObjectOrInvalid(job.spec.options_json)}, {"job_name", job.spec.name},
+  json payload = {{"input_digest", job.input_digest},
+                  {"targets", job.spec.targets},
+                  {"options", ObjectOrInvalid(job.spec.options_json)},
+                  {"job_name", job.spec.name},
                   {"team", job.spec.team}};
   if (auto tree = artifacts_[job.id].find("translated_tree"); tree != artifacts_[job.id].end()) {
     payload["translated_digest"] = tree->second.digest;
@@ -158,8 +160,8 @@ absl::StatusOr<std::vector<std::string>> InMemoryJobStore::FindTeamJobIds(const 
                                                                           const std::string& hex_prefix, int limit) {
   if (hex_prefix.empty() || hex_prefix.size() > 32 ||
       hex_prefix.find_first_not_of("0123456789abcdef") != std::string::npos) {
-    return absl::InvalidArgumentError(absl::StrCat("a job id prefix is 1 to 32 lowercase hex digits, got '",
-                                                   hex_prefix, "'"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("a job id prefix is 1 to 32 lowercase hex digits, got '", hex_prefix, "'"));
   }
   std::lock_guard lock(mutex_);
   std::vector<std::string> ids;  // jobs_ is ordered by id, as the store's query is
@@ -241,11 +243,10 @@ absl::StatusOr<std::optional<LeasedTask>> InMemoryJobStore::LeaseTask(const Leas
     if (info.state != TaskState::kAvailable && info.state != TaskState::kFailed) continue;
     if (info.run_after > now) continue;
     if (std::find(request.roles.begin(), request.roles.end(), info.kind) == request.roles.end()) continue;
-    const bool capable = std::all_of(info.required_capabilities.begin(), info.required_capabilities.end(),
-                                     [&](const std::string& tag) {
-                                       return std::find(request.capabilities.begin(), request.capabilities.end(),
-                                                        tag) != request.capabilities.end();
-                                     });
+    const bool capable =
+        std::all_of(info.required_capabilities.begin(), info.required_capabilities.end(), [&](const std::string& tag) {
+          return std::find(request.capabilities.begin(), request.capabilities.end(), tag) != request.capabilities.end();
+        });
     if (!capable) continue;
     const Job* job = FindJob(info.job_id);
     if (job == nullptr || IsTerminal(job->state)) continue;
@@ -263,9 +264,9 @@ absl::StatusOr<std::optional<LeasedTask>> InMemoryJobStore::LeaseTask(const Leas
   if (job.state == JobState::kQueued || job.state == JobState::kTranslated) {
     SetState(job, best->info.kind == TaskKind::kTranslate ? JobState::kTranslating : JobState::kValidating, "");
   }
-  return std::optional<LeasedTask>(
-      LeasedTask{Lease{best->info.job_id, best->info.id, request.worker_id, best->token}, best->info.kind,
-                 best->info.attempt, best->info.max_attempts, *best->info.lease_expires_at, best->info.payload_json});
+  return std::optional<LeasedTask>(LeasedTask{Lease{best->info.job_id, best->info.id, request.worker_id, best->token},
+                                              best->info.kind, best->info.attempt, best->info.max_attempts,
+                                              *best->info.lease_expires_at, best->info.payload_json});
 }
 
 absl::StatusOr<TimePoint> InMemoryJobStore::HeartbeatTask(const Lease& lease,

@@ -34,7 +34,7 @@ class InMemoryJobStore final : public JobStore {
   absl::StatusOr<ListJobsPage> ListJobs(const ListJobsRequest& request) override;
   absl::StatusOr<Job> GetTeamJob(const std::string& team, const std::string& job_id) override;
   absl::StatusOr<std::vector<std::string>> FindTeamJobIds(const std::string& team, const std::string& hex_prefix,
-                                                         int limit) override;
+                                                          int limit) override;
   absl::StatusOr<Job> CancelJob(const std::string& job_id, const std::string& reason) override;
   absl::StatusOr<Job> CancelTeamJob(const std::string& team, const std::string& job_id,
                                     const std::string& reason) override;
@@ -59,8 +59,7 @@ class InMemoryJobStore final : public JobStore {
   absl::StatusOr<std::set<std::string>> ListReferencedArtifactDigests() override;
   absl::Status StoreReport(const std::string& job_id, const report::Report& report) override;
   absl::StatusOr<std::string> GetReport(const std::string& job_id) override;
-  absl::StatusOr<std::vector<FindingRow>> ListFindings(const std::string& job_id,
-                                                       const FindingFilter& filter) override;
+  absl::StatusOr<std::vector<FindingRow>> ListFindings(const std::string& job_id, const FindingFilter& filter) override;
   absl::StatusOr<std::map<std::string, int64_t>> CountFindingsByRule(const std::string& job_id) override;
   absl::StatusOr<std::vector<FileResultRow>> ListFileResults(const std::string& job_id) override;
 
@@ -70,11 +69,11 @@ class InMemoryJobStore final : public JobStore {
     std::string token;  // the running lease's
     int64_t order = 0;  // creation order
   };
-  Job* FindJob(const std::string& job_id);           // requires mutex_
-  Job* FindTeamJob(const std::string& team, const std::string& job_id);  // requires mutex_; null for another team's
+  Job* FindJob(const std::string& job_id);                                // requires mutex_
+  Job* FindTeamJob(const std::string& team, const std::string& job_id);   // requires mutex_; null for another team's
   absl::StatusOr<Job> CancelLocked(Job& job, const std::string& reason);  // requires mutex_
-  Task* FindTask(const std::string& task_id);        // requires mutex_
-  Task* FindHeldTask(const Lease& lease);             // requires mutex_; null unless running under this lease
+  Task* FindTask(const std::string& task_id);                             // requires mutex_
+  Task* FindHeldTask(const Lease& lease);  // requires mutex_; null unless running under this lease
   void SetState(Job& job, JobState state, const std::string& error);  // requires mutex_; appends the event
   void Append(const std::string& job_id, const std::string& kind, const nlohmann::json& payload);
   void Enqueue(const Job& job, TaskKind kind, const std::string& hints_json);
@@ -91,7 +90,7 @@ class InMemoryJobStore final : public JobStore {
   std::vector<JobEvent> events_;
   std::map<std::string, WorkerInfo> workers_;
   std::map<std::string, std::map<std::string, ArtifactRef>> artifacts_;  // job -> role -> ref
-  std::map<std::string, nlohmann::json> reports_;                          // job -> merged document
+  std::map<std::string, nlohmann::json> reports_;                        // job -> merged document
 };
 
 }  // namespace hipforge::server::testing

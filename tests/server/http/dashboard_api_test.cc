@@ -5,17 +5,17 @@
 
 #include <gtest/gtest.h>
 
-#include "absl/strings/escaping.h"
 #include <nlohmann/json.hpp>
+#include "absl/strings/escaping.h"
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "common/report/report_render.h"
-#include "worker/translate/analyze/findings_json.h"
 #include "server/auth/caller.h"
 #include "tests/server/http/http_test_client.h"
 #include "tests/server/rpc/rpc_test_support.h"
 #include "tests/server/rpc/worker_helpers.h"
+#include "worker/translate/analyze/findings_json.h"
 
 namespace hipforge::server::testing {
 namespace {
@@ -38,8 +38,15 @@ class FakeAuthenticator final : public CallerAuthenticator {
 
 json Finding(const std::string& rule, const std::string& severity, const std::string& path, int line,
              const std::string& source_line, bool auto_fixed = false) {
-  return {{"rule_id", rule}, {"severity", severity}, {"path", path}, {"line", line}, {"column", 3},
-          {"message", rule + " message"}, {"fix", ""}, {"auto_fixed", auto_fixed}, {"source_line", source_line}};
+  return {{"rule_id", rule},
+          {"severity", severity},
+          {"path", path},
+          {"line", line},
+          {"column", 3},
+          {"message", rule + " message"},
+          {"fix", ""},
+          {"auto_fixed", auto_fixed},
+          {"source_line", source_line}};
 }
 
 class DashboardApiTest : public ServerTest {
@@ -102,27 +109,47 @@ class DashboardApiTest : public ServerTest {
     if (validate) {
       EXPECT_EQ(validate->lease().job_id(), job_id);
       EXPECT_TRUE(Complete(*workers_, *validate, validation.dump(), {{v1::ARTIFACT_KIND_BUILD_LOG, BuildLog(job_id)}},
-                           &response).ok());
+                           &response)
+                      .ok());
     }
     WaitForJob(job_id, [](const v1::Job& job) { return IsFinal(job.state()); });
     return job_id;
   }
 
-  static std::string BuildLog(const std::string& job_id) { return "[gfx90a] hipcc -c kernel.hip (" + job_id + ")\nok\n"; }
+  static std::string BuildLog(const std::string& job_id) {
+    return "[gfx90a] hipcc -c kernel.hip (" + job_id + ")\nok\n";
+  }
 
   static json Validation(bool parity_matches) {
-    return {{"builds", {{{"requested_arch", "gfx90a"}, {"arch", "gfx90a"}, {"toolchain", "hipcc 5.2.3"}, {"ok", true},
-                         {"duration_ms", 1200}, {"errors", json::array()},
-                         {"kernels", {{{"name", "scale"}, {"vgprs", 24}, {"sgprs", 16}, {"agprs", 0},
-                                       {"scratch_bytes", 0}, {"occupancy", 8}, {"spills", 0}, {"lds_bytes", 1024}}}}}}},
-            {"tests", {{{"name", "unit"}, {"arch", "gfx90a"}, {"status", "passed"}, {"duration_ms", 30},
-                        {"output_excerpt", ""}}}},
-            {"parity", {{{"case", "scale_1m"}, {"verdict", parity_matches ? "match" : "mismatch"},
-                         {"max_abs_error", parity_matches ? 0.0 : 0.5}, {"max_rel_error", 0.0},
-                         {"mismatches", parity_matches ? 0 : 7}, {"elements", 1000000},
-                         {"detail", parity_matches ? "" : "first mismatch at [12]: 1.5 vs 1.0"}}}},
-            {"profile", {{{"kernel", "scale"}, {"calls", 10}, {"total_ns", 2000}, {"cuda_baseline_ns", 1000}}}},
-            {"gpu", {{"ran_on_gpu", false}, {"note", "no GPU"}}}};
+    return {
+        {"builds",
+         {{{"requested_arch", "gfx90a"},
+           {"arch", "gfx90a"},
+           {"toolchain", "hipcc 5.2.3"},
+           {"ok", true},
+           {"duration_ms", 1200},
+           {"errors", json::array()},
+           {"kernels",
+            {{{"name", "scale"},
+              {"vgprs", 24},
+              {"sgprs", 16},
+              {"agprs", 0},
+              {"scratch_bytes", 0},
+              {"occupancy", 8},
+              {"spills", 0},
+              {"lds_bytes", 1024}}}}}}},
+        {"tests",
+         {{{"name", "unit"}, {"arch", "gfx90a"}, {"status", "passed"}, {"duration_ms", 30}, {"output_excerpt", ""}}}},
+        {"parity",
+         {{{"case", "scale_1m"},
+           {"verdict", parity_matches ? "match" : "mismatch"},
+           {"max_abs_error", parity_matches ? 0.0 : 0.5},
+           {"max_rel_error", 0.0},
+           {"mismatches", parity_matches ? 0 : 7},
+           {"elements", 1000000},
+           {"detail", parity_matches ? "" : "first mismatch at [12]: 1.5 vs 1.0"}}}},
+        {"profile", {{{"kernel", "scale"}, {"calls", 10}, {"total_ns", 2000}, {"cuda_baseline_ns", 1000}}}},
+        {"gpu", {{"ran_on_gpu", false}, {"note", "no GPU"}}}};
   }
 
   void SeedTwoJobs() {
@@ -258,9 +285,9 @@ TEST_F(DashboardApiTest, MalformedTokensAndNonUtf8FiltersAreBadRequestsNotIntern
     ExpectError("/api/v1/jobs?page_token=" + token(bad), 400, "invalid page token");
     ExpectError("/api/v1/teams/qa/repositories?page_token=" + token(bad), 400, "invalid page token");
   }
-  for (const std::string& bad : {std::string(R"({"k":"repositories","after":3})"),
-                                 std::string(R"({"k":"repositories","after":null})"),
-                                 std::string(R"({"k":"repositories"})")}) {
+  for (const std::string& bad :
+       {std::string(R"({"k":"repositories","after":3})"), std::string(R"({"k":"repositories","after":null})"),
+        std::string(R"({"k":"repositories"})")}) {
     ExpectError("/api/v1/teams/qa/repositories?page_token=" + token(bad), 400, "invalid page token");
   }
 }
@@ -408,8 +435,8 @@ TEST_F(DashboardApiTest, DownloadsArePatchTreeSarifJUnitAndBuildLogWithTheirType
   EXPECT_EQ(rule["helpUri"], rules + rule["id"].get<std::string>() + ".md");
   EXPECT_EQ(sarif["runs"][0]["results"].size(), report["findings"].size());
   // Exactly what migrate-cli report --format sarif --help-uri-base <rules> renders from the same report.
-  const report::RenderOptions render{.rule_catalog = translate::RuleCatalogToJson(), .help_uri_base = rules,
-                                     .tool_version = HIPFORGE_VERSION};
+  const report::RenderOptions render{
+      .rule_catalog = translate::RuleCatalogToJson(), .help_uri_base = rules, .tool_version = HIPFORGE_VERSION};
   const report::ReportDocument document = report::ReadReportDocument(report).value();
   EXPECT_EQ(sarif, report::RenderSarif(document, render));
   const std::string junit = expect_file("junit", "application/xml; charset=utf-8", name + "-junit.xml");

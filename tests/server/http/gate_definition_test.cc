@@ -90,20 +90,38 @@ class QaAuthenticator final : public CallerAuthenticator {
 };
 
 json Finding(const std::string& rule, const std::string& severity, int line, bool auto_fixed = false) {
-  return {{"rule_id", rule}, {"severity", severity}, {"path", "src/kernel.cu"}, {"line", line}, {"column", 3},
-          {"message", rule + " message"}, {"fix", ""}, {"auto_fixed", auto_fixed}, {"source_line", "x"}};
+  return {{"rule_id", rule},
+          {"severity", severity},
+          {"path", "src/kernel.cu"},
+          {"line", line},
+          {"column", 3},
+          {"message", rule + " message"},
+          {"fix", ""},
+          {"auto_fixed", auto_fixed},
+          {"source_line", "x"}};
 }
 
 // A validate report: gfx90a built; `tests_passed` tests passed (none: nothing ran, as on a compile-only worker).
 json Validation(int tests_passed) {
   json tests = json::array();
   for (int i = 0; i < tests_passed; ++i) {
-    tests.push_back({{"name", "t" + std::to_string(i)}, {"arch", "gfx90a"}, {"status", "passed"},
-                     {"duration_ms", 30}, {"output_excerpt", ""}});
+    tests.push_back({{"name", "t" + std::to_string(i)},
+                     {"arch", "gfx90a"},
+                     {"status", "passed"},
+                     {"duration_ms", 30},
+                     {"output_excerpt", ""}});
   }
-  return {{"builds", {{{"requested_arch", "gfx90a"}, {"arch", "gfx90a"}, {"toolchain", "hipcc 6.4"}, {"ok", true},
-                       {"duration_ms", 1200}, {"errors", json::array()}, {"kernels", json::array()}}}},
-          {"tests", tests}, {"parity", json::array()}, {"gpu", {{"ran_on_gpu", tests_passed > 0}, {"note", ""}}}};
+  return {{"builds",
+           {{{"requested_arch", "gfx90a"},
+             {"arch", "gfx90a"},
+             {"toolchain", "hipcc 6.4"},
+             {"ok", true},
+             {"duration_ms", 1200},
+             {"errors", json::array()},
+             {"kernels", json::array()}}}},
+          {"tests", tests},
+          {"parity", json::array()},
+          {"gpu", {{"ran_on_gpu", tests_passed > 0}, {"note", ""}}}};
 }
 
 class GateDefinitionTest : public ServerTest {
@@ -121,7 +139,8 @@ class GateDefinitionTest : public ServerTest {
     return tar.Build();
   }
 
-  // Submits a job for gfx90a with `manifest` as its hipforge.yaml (none when empty) and plays its workers with these findings and validation.
+  // Submits a job for gfx90a with `manifest` as its hipforge.yaml (none when empty) and plays its workers with these
+  // findings and validation.
   std::string RunJob(const std::string& manifest, const json& findings, const json& validation) {
     v1::JobSpec spec = TestSpec("app", "qa", /*translate_only=*/false);
     SubmitOutcome submitted = SubmitArchive(*api_, spec, Archive(manifest));

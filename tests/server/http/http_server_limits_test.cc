@@ -77,7 +77,9 @@ int Connect(int port) {
   return fd;
 }
 
-void SendAll(int fd, const std::string& bytes) { EXPECT_EQ(::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL), static_cast<ssize_t>(bytes.size())); }
+void SendAll(int fd, const std::string& bytes) {
+  EXPECT_EQ(::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL), static_cast<ssize_t>(bytes.size()));
+}
 
 // Reads until the server closes the connection or `limit` passes; what came, and whether it closed.
 std::pair<std::string, bool> ReadUntilClosed(int fd, std::chrono::milliseconds limit) {

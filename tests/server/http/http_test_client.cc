@@ -16,7 +16,8 @@ HttpResult HttpGet(int port, const std::string& target, const std::map<std::stri
   tcp::socket socket(io);
   socket.connect(tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port)));
   bhttp::request<bhttp::empty_body> request{bhttp::string_to_verb(method), target, 11};
-  request.set(bhttp::field::host, "127.0.0.1:" + std::to_string(port));  // as browsers send it (RFC 9110: with the port)
+  request.set(bhttp::field::host,
+              "127.0.0.1:" + std::to_string(port));  // as browsers send it (RFC 9110: with the port)
   for (const auto& [name, value] : headers) request.set(name, value);
   bhttp::write(socket, request);
   beast::flat_buffer buffer;

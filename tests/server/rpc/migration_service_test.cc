@@ -29,9 +29,9 @@ class MigrationServiceTest : public ServerTest {
     EXPECT_TRUE(task.has_value());
     if (!task) return {};
     v1::CompleteResponse response;
-    grpc::Status status = Complete(*workers_, *task, TranslationReport(task->lease().job_id(), files),
-                                   {{v1::ARTIFACT_KIND_TRANSLATED_TREE, tree}, {v1::ARTIFACT_KIND_PATCH, patch}},
-                                   &response);
+    grpc::Status status =
+        Complete(*workers_, *task, TranslationReport(task->lease().job_id(), files),
+                 {{v1::ARTIFACT_KIND_TRANSLATED_TREE, tree}, {v1::ARTIFACT_KIND_PATCH, patch}}, &response);
     EXPECT_TRUE(status.ok()) << status.error_message();
     EXPECT_TRUE(response.accepted());
     return *task;
@@ -138,8 +138,7 @@ TEST_F(MigrationServiceTest, ReportAndArtifactsAreNotFoundBeforeTranslation) {
   EXPECT_THAT(status.error_message(), HasSubstr("no report yet"));
   std::string data;
   v1::ArtifactInfo info;
-  EXPECT_EQ(FetchAll(*api_, job.id(), v1::ARTIFACT_KIND_PATCH, &data, &info).error_code(),
-            grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(FetchAll(*api_, job.id(), v1::ARTIFACT_KIND_PATCH, &data, &info).error_code(), grpc::StatusCode::NOT_FOUND);
 }
 
 TEST_F(MigrationServiceTest, FullFlowReportArtifactsAndWatch) {

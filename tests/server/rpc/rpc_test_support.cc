@@ -174,8 +174,10 @@ grpc::Status FetchAll(v1::MigrationService::Stub& stub, const std::string& job_i
   v1::ArtifactChunk chunk;
   data->clear();
   while (reader->Read(&chunk)) {
-    if (chunk.has_info()) *info = chunk.info();
-    else data->append(chunk.data());
+    if (chunk.has_info())
+      *info = chunk.info();
+    else
+      data->append(chunk.data());
   }
   return reader->Finish();
 }

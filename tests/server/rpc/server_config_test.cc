@@ -52,15 +52,16 @@ TEST_F(ServerConfigTest, ArtifactStoreIsLocalOrPostgres) {
 
 TEST_F(ServerConfigTest, FlagBeatsEnvironmentBeatsFile) {
   // A non-loopback listener without TLS must be allowed explicitly (docs/security.md).
-  std::ofstream(file_) << "local-workers: 1\nlease-ms: 7000\nmax-upload-bytes: 2M\nlisten: 0.0.0.0:6000\ninsecure: true\n";
+  std::ofstream(file_)
+      << "local-workers: 1\nlease-ms: 7000\nmax-upload-bytes: 2M\nlisten: 0.0.0.0:6000\ninsecure: true\n";
   ::setenv("MIGRATE_LOCAL_WORKERS", "2", 1);
   ::setenv("MIGRATE_LEASE_MS", "9000", 1);
   absl::StatusOr<ServerConfig> config = Load({"--config", file_.string(), "--local-workers", "3"});
   ASSERT_TRUE(config.ok()) << config.status();
-  EXPECT_EQ(config->local_workers, 3);                                 // flag
-  EXPECT_EQ(config->limits.lease_duration.count(), 9000);              // env
-  EXPECT_EQ(config->limits.upload.max_compressed_bytes, 2u << 20);     // file
-  EXPECT_EQ(config->listen, "0.0.0.0:6000");                           // file
+  EXPECT_EQ(config->local_workers, 3);                              // flag
+  EXPECT_EQ(config->limits.lease_duration.count(), 9000);           // env
+  EXPECT_EQ(config->limits.upload.max_compressed_bytes, 2u << 20);  // file
+  EXPECT_EQ(config->listen, "0.0.0.0:6000");                        // file
 }
 
 TEST_F(ServerConfigTest, BadValuesAreReported) {

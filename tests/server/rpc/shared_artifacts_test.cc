@@ -180,9 +180,8 @@ TEST_F(ReplicaSetTest, MigrationsStartedByTwoServersAtOnceApplyOnce) {
   for (const char* name : {"data-c", "data-d"}) {
     ServerConfig own = config;
     own.data_dir = temp_dir_ / name;
-    starting.push_back(std::async(std::launch::async, [this, own] {
-      return ServerApp::Start(own, launcher_, clock_, nullptr);
-    }));
+    starting.push_back(
+        std::async(std::launch::async, [this, own] { return ServerApp::Start(own, launcher_, clock_, nullptr); }));
   }
   std::vector<std::unique_ptr<ServerApp>> started;
   for (auto& future : starting) {

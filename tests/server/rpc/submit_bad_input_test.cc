@@ -65,9 +65,8 @@ TEST_F(SubmitBadInputTest, TruncatedArchiveIsInvalidArgument) {
 }
 
 TEST_F(SubmitBadInputTest, DotDotEntryIsInvalidArgument) {
-  grpc::Status status =
-      ExpectRejected(TarBuilder().File("src/a.cu", kCuda).File("../evil.cu", kCuda).Build(),
-                     grpc::StatusCode::INVALID_ARGUMENT);
+  grpc::Status status = ExpectRejected(TarBuilder().File("src/a.cu", kCuda).File("../evil.cu", kCuda).Build(),
+                                       grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_THAT(status.error_message(), HasSubstr(".."));
   ExpectRejected(TarBuilder().File("src/../../evil2.cu", kCuda).Build(), grpc::StatusCode::INVALID_ARGUMENT);
 }
@@ -86,12 +85,9 @@ TEST_F(SubmitBadInputTest, EscapingSymlinkIsInvalidArgument) {
   ExpectRejected(TarBuilder().File("src/a.cu", kCuda).Symlink("evil-abs", "/etc/passwd").Build(),
                  grpc::StatusCode::INVALID_ARGUMENT);
   // A link that points inside first, then a file written "through" it must not escape either.
-  ExpectRejected(TarBuilder()
-                     .File("src/a.cu", kCuda)
-                     .Symlink("evil-dir", "..")
-                     .File("evil-dir/evil-through.cu", kCuda)
-                     .Build(),
-                 grpc::StatusCode::INVALID_ARGUMENT);
+  ExpectRejected(
+      TarBuilder().File("src/a.cu", kCuda).Symlink("evil-dir", "..").File("evil-dir/evil-through.cu", kCuda).Build(),
+      grpc::StatusCode::INVALID_ARGUMENT);
 }
 
 TEST_F(SubmitBadInputTest, EscapingHardlinkIsInvalidArgument) {

@@ -34,7 +34,8 @@ TEST_F(SubmitRequestIdTest, TheSameSubmissionSentAgainIsTheJobItsFirstTryMade) {
 
   // Another id, or none, is another submission; another team's same id is its own.
   EXPECT_NE(SubmitArchive(*api_, TestSpec("twice"), archive, 64 << 10, "ci-43").job.id(), first.job.id());
-  EXPECT_NE(SubmitArchive(*api_, TestSpec("plain"), archive).job.id(), SubmitArchive(*api_, TestSpec("plain"), archive).job.id());
+  EXPECT_NE(SubmitArchive(*api_, TestSpec("plain"), archive).job.id(),
+            SubmitArchive(*api_, TestSpec("plain"), archive).job.id());
   EXPECT_EQ(JobCount(*api_), 4);
   v1::MigrationService::Stub& ops = ApiFor("ops");
   const SubmitOutcome theirs = SubmitArchive(ops, TestSpec("once", "ops"), archive, 64 << 10, "ci-42.build_7:try");

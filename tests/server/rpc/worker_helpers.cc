@@ -58,8 +58,8 @@ grpc::Status Download(v1::WorkerService::Stub& stub, const v1::Task& task, std::
 }
 
 grpc::Status Complete(v1::WorkerService::Stub& stub, const v1::Task& task, const std::string& report_json,
-                      const std::map<v1::ArtifactKind, std::string>& artifacts, v1::CompleteResponse* response,
-                      bool ok, bool managed_memory) {
+                      const std::map<v1::ArtifactKind, std::string>& artifacts, v1::CompleteResponse* response, bool ok,
+                      bool managed_memory) {
   std::vector<SentArtifact> sent;
   for (const auto& [kind, bytes] : artifacts) sent.push_back({InfoOf(kind, bytes), bytes});
   return CompleteSending(stub, task, report_json, sent, response, ok, managed_memory);
@@ -124,11 +124,16 @@ std::string TranslationReport(const std::string& job_id, int files) {
                              {"converted", 3 * files},
                              {"unsupported", 0},
                              {"lines_changed", 4 * files}}}};
-  report["findings"] = nlohmann::json::array(
-      {{{"rule_id", "HB101"}, {"severity", "warning"}, {"path", "src/f0.cu"}, {"line", 3}, {"column", 1},
-        {"message", "warp size"}, {"fix", ""}, {"auto_fixed", false}}});
-  report["effort"] = {{"engineer_hours", 1.5}, {"automatic_share", 0.9},
-                      {"by_severity", {{"error", 0}, {"warning", 1}, {"note", 0}}}};
+  report["findings"] = nlohmann::json::array({{{"rule_id", "HB101"},
+                                               {"severity", "warning"},
+                                               {"path", "src/f0.cu"},
+                                               {"line", 3},
+                                               {"column", 1},
+                                               {"message", "warp size"},
+                                               {"fix", ""},
+                                               {"auto_fixed", false}}});
+  report["effort"] = {
+      {"engineer_hours", 1.5}, {"automatic_share", 0.9}, {"by_severity", {{"error", 0}, {"warning", 1}, {"note", 0}}}};
   return report.dump();
 }
 

@@ -29,8 +29,8 @@ struct SentArtifact {
 // The info Complete sends for `bytes`: their sha256 and size.
 v1::ArtifactInfo InfoOf(v1::ArtifactKind kind, const std::string& bytes);
 grpc::Status CompleteSending(v1::WorkerService::Stub& stub, const v1::Task& task, const std::string& report_json,
-                             const std::vector<SentArtifact>& artifacts, v1::CompleteResponse* response,
-                             bool ok = true, bool managed_memory = false);
+                             const std::vector<SentArtifact>& artifacts, v1::CompleteResponse* response, bool ok = true,
+                             bool managed_memory = false);
 
 // A translation report with `files` translated files (docs/report.md shape).
 std::string TranslationReport(const std::string& job_id, int files);

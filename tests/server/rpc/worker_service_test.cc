@@ -44,9 +44,9 @@ class WorkerServiceTest : public ServerTest {
   // A completion stream with only its header written (the task's lease, ok, `report`): what a worker has sent when
   // it dies before its artifacts, or what the server refuses before reading them.
   std::unique_ptr<grpc::ClientWriter<v1::CompleteRequest>> WriteHeader(grpc::ClientContext& context,
-                                                                      v1::CompleteResponse& response,
-                                                                      const v1::Task& task,
-                                                                      const v1::ReportDocument& report) {
+                                                                       v1::CompleteResponse& response,
+                                                                       const v1::Task& task,
+                                                                       const v1::ReportDocument& report) {
     auto writer = workers_->Complete(&context, &response);
     v1::CompleteRequest message;
     v1::CompleteHeader* header = message.mutable_header();
@@ -155,8 +155,8 @@ TEST_F(WorkerServiceTest, DuplicateCompletionIsIgnored) {
   std::optional<v1::Task> task = Lease(*workers_, "w1", 2000);
   ASSERT_TRUE(task.has_value());
   v1::CompleteResponse first, second;
-  ASSERT_TRUE(Complete(*workers_, *task, TranslationReport(job.id(), 2), {{v1::ARTIFACT_KIND_PATCH, "patch-1"}}, &first)
-                  .ok());
+  ASSERT_TRUE(
+      Complete(*workers_, *task, TranslationReport(job.id(), 2), {{v1::ARTIFACT_KIND_PATCH, "patch-1"}}, &first).ok());
   EXPECT_TRUE(first.accepted());
   ASSERT_TRUE(
       Complete(*workers_, *task, TranslationReport(job.id(), 7), {{v1::ARTIFACT_KIND_PATCH, "patch-2"}}, &second).ok());
@@ -201,8 +201,9 @@ TEST_F(WorkerServiceTest, ACompletionStreamTheWorkerAbandonsIsNotApplied) {
     // A worker killed after sending the header: its artifacts never come.
     grpc::ClientContext context;
     v1::CompleteResponse response;
-    auto writer = WriteHeader(context, response, *task,
-                              hipforge::report::ToProto(hipforge::report::testing::ReportOf(TranslationReport(job.id(), 9))));
+    auto writer =
+        WriteHeader(context, response, *task,
+                    hipforge::report::ToProto(hipforge::report::testing::ReportOf(TranslationReport(job.id(), 9))));
     std::this_thread::sleep_for(200ms);  // the server has read the header and waits for the artifacts
     context.TryCancel();
     EXPECT_FALSE(writer->Finish().ok());
@@ -247,10 +248,9 @@ TEST_F(WorkerServiceTest, ACompletionWhoseArtifactIsShortOrCorruptIsRefusedAndNo
   for (const Case& bad : cases) {
     SCOPED_TRACE(bad.name);
     v1::CompleteResponse response;
-    grpc::Status status = CompleteSending(*workers_, *task, TranslationReport(job.id(), 9),
-                                          {{InfoOf(v1::ARTIFACT_KIND_TRANSLATED_TREE, "tree"), "tree"},
-                                           {bad.info, bad.sent}},
-                                          &response);
+    grpc::Status status =
+        CompleteSending(*workers_, *task, TranslationReport(job.id(), 9),
+                        {{InfoOf(v1::ARTIFACT_KIND_TRANSLATED_TREE, "tree"), "tree"}, {bad.info, bad.sent}}, &response);
     EXPECT_EQ(status.error_code(), grpc::StatusCode::DATA_LOSS) << status.error_message();
     EXPECT_FALSE(response.accepted());
     ASSERT_TRUE(Heartbeat(*workers_, *task).ok()) << "the refused completion ended the lease";
@@ -294,7 +294,8 @@ TEST_F(WorkerServiceTest, LateCompletionFromAWorkerThatLostItsLeaseIsIgnored) {
     EXPECT_FALSE(response.accepted());
   }
   v1::CompleteResponse late;
-  ASSERT_TRUE(Complete(*workers_, *slow, TranslationReport(job.id(), 5), {{v1::ARTIFACT_KIND_PATCH, "slow"}}, &late).ok());
+  ASSERT_TRUE(
+      Complete(*workers_, *slow, TranslationReport(job.id(), 5), {{v1::ARTIFACT_KIND_PATCH, "slow"}}, &late).ok());
   EXPECT_FALSE(late.accepted());
 
   v1::CompleteResponse on_time;
@@ -302,7 +303,8 @@ TEST_F(WorkerServiceTest, LateCompletionFromAWorkerThatLostItsLeaseIsIgnored) {
       Complete(*workers_, *fast, TranslationReport(job.id(), 2), {{v1::ARTIFACT_KIND_PATCH, "fast"}}, &on_time).ok());
   EXPECT_TRUE(on_time.accepted());
   // And the late one once more, after the job finished.
-  ASSERT_TRUE(Complete(*workers_, *slow, TranslationReport(job.id(), 5), {{v1::ARTIFACT_KIND_PATCH, "slow"}}, &late).ok());
+  ASSERT_TRUE(
+      Complete(*workers_, *slow, TranslationReport(job.id(), 5), {{v1::ARTIFACT_KIND_PATCH, "slow"}}, &late).ok());
   EXPECT_FALSE(late.accepted());
 
   v1::Report report = GetReport(job.id());
@@ -330,7 +332,8 @@ TEST_F(WorkerServiceTest, FailTaskRetriesThenFailsTheJob) {
     ASSERT_TRUE(workers_->FailTask(&context, request, &response).ok());
     EXPECT_TRUE(response.accepted());
   }
-  v1::Job failed = WaitForJob(job.id(), [](const v1::Job& j) { return IsFinal(j.state()); }, 10s);
+  v1::Job failed = WaitForJob(
+      job.id(), [](const v1::Job& j) { return IsFinal(j.state()); }, 10s);
   EXPECT_EQ(failed.state(), v1::JOB_STATE_FAILED);
   EXPECT_THAT(failed.error(), HasSubstr("clang crashed"));
 }
@@ -348,7 +351,8 @@ TEST_F(WorkerServiceTest, PermanentFailureFailsTheJobAtOnce) {
   v1::FailTaskResponse response;
   ASSERT_TRUE(workers_->FailTask(&context, request, &response).ok());
   EXPECT_TRUE(response.accepted());
-  v1::Job failed = WaitForJob(job.id(), [](const v1::Job& j) { return IsFinal(j.state()); }, 5s);
+  v1::Job failed = WaitForJob(
+      job.id(), [](const v1::Job& j) { return IsFinal(j.state()); }, 5s);
   EXPECT_EQ(failed.state(), v1::JOB_STATE_FAILED);
   EXPECT_THAT(failed.error(), HasSubstr("unusable"));
 }
@@ -386,8 +390,7 @@ std::optional<v1::Task> TranslateThenLeaseValidate(v1::WorkerService::Stub& work
 // Submits a validating job, completes its translate task with a plain report and leases its validate task.
 std::optional<v1::Task> ReachValidate(v1::MigrationService::Stub& api, v1::WorkerService::Stub& workers,
                                       const std::string& name) {
-  SubmitOutcome submitted =
-      SubmitArchive(api, TestSpec(name, "qa", /*translate_only=*/false), SmallCudaRepoArchive());
+  SubmitOutcome submitted = SubmitArchive(api, TestSpec(name, "qa", /*translate_only=*/false), SmallCudaRepoArchive());
   EXPECT_TRUE(submitted.status.ok()) << submitted.status.error_message();
   EXPECT_TRUE(Register(workers, "t").ok());
   std::optional<v1::Task> translate = Lease(workers, "t", 2000);
@@ -396,8 +399,8 @@ std::optional<v1::Task> ReachValidate(v1::MigrationService::Stub& api, v1::Worke
 }
 
 TEST_F(WorkerServiceTest, ValidateTaskGetsTheOriginalRepositoryAndTheTranslateStepsHints) {
-  SubmitOutcome submitted = SubmitArchive(*api_, TestSpec("validate-inputs", "qa", /*translate_only=*/false),
-                                          SmallCudaRepoArchive());
+  SubmitOutcome submitted =
+      SubmitArchive(*api_, TestSpec("validate-inputs", "qa", /*translate_only=*/false), SmallCudaRepoArchive());
   ASSERT_TRUE(submitted.status.ok()) << submitted.status.error_message();
   ASSERT_TRUE(Register(*workers_, "t").ok());
   std::optional<v1::Task> translate = Lease(*workers_, "t", 2000);
@@ -435,8 +438,14 @@ TEST_F(WorkerServiceTest, TheServerInterpretsNoRuleIdsOnlyTheWorkersHint) {
   std::optional<v1::Task> translate = Lease(*workers_, "t", 2000);
   ASSERT_TRUE(translate.has_value());
   nlohmann::json report = nlohmann::json::parse(TranslationReport(translate->lease().job_id(), 1));
-  report["findings"].push_back({{"rule_id", "HB404"}, {"severity", "warning"}, {"path", "src/f0.cu"}, {"line", 9},
-                                {"column", 3}, {"message", "cudaMallocManaged"}, {"fix", ""}, {"auto_fixed", false}});
+  report["findings"].push_back({{"rule_id", "HB404"},
+                                {"severity", "warning"},
+                                {"path", "src/f0.cu"},
+                                {"line", 9},
+                                {"column", 3},
+                                {"message", "cudaMallocManaged"},
+                                {"fix", ""},
+                                {"auto_fixed", false}});
   std::optional<v1::Task> validate = TranslateThenLeaseValidate(*workers_, *translate, report.dump(), "tree");
   ASSERT_TRUE(validate.has_value());
   EXPECT_FALSE(validate->managed_memory_found());
@@ -446,18 +455,27 @@ TEST_F(WorkerServiceTest, AFailedValidationFailsTheJobAndKeepsTheReport) {
   std::optional<v1::Task> validate = ReachValidate(*api_, *workers_, "build-fails");
   ASSERT_TRUE(validate.has_value());
   const nlohmann::json builds = {{"builds",
-                                  {{{"requested_arch", "gfx90a"}, {"arch", "gfx90a"}, {"toolchain", "hipcc 5.2"},
-                                    {"ok", false}, {"duration_ms", 1200}, {"errors", nlohmann::json::array()},
+                                  {{{"requested_arch", "gfx90a"},
+                                    {"arch", "gfx90a"},
+                                    {"toolchain", "hipcc 5.2"},
+                                    {"ok", false},
+                                    {"duration_ms", 1200},
+                                    {"errors", nlohmann::json::array()},
                                     {"kernels", nlohmann::json::array()},
                                     {"log_excerpt", "clang: error: unsupported option '--use_fast_math'\n"}},
-                                   {{"requested_arch", "gfx942"}, {"arch", "gfx940"}, {"toolchain", "hipcc 5.2"},
-                                    {"ok", true}, {"duration_ms", 900}, {"errors", nlohmann::json::array()},
+                                   {{"requested_arch", "gfx942"},
+                                    {"arch", "gfx940"},
+                                    {"toolchain", "hipcc 5.2"},
+                                    {"ok", true},
+                                    {"duration_ms", 900},
+                                    {"errors", nlohmann::json::array()},
                                     {"kernels", nlohmann::json::array()},
                                     {"note", "gfx942 not supported; built the nearest target gfx940"}}}}};
   v1::CompleteResponse response;
   ASSERT_TRUE(Complete(*workers_, *validate, builds.dump(), {}, &response, /*ok=*/false).ok());
   EXPECT_TRUE(response.accepted());
-  v1::Job job = WaitForJob(validate->lease().job_id(), [](const v1::Job& j) { return IsFinal(j.state()); }, 5s);
+  v1::Job job = WaitForJob(
+      validate->lease().job_id(), [](const v1::Job& j) { return IsFinal(j.state()); }, 5s);
   EXPECT_EQ(job.state(), v1::JOB_STATE_FAILED);
 
   v1::Report report = GetReport(validate->lease().job_id());

@@ -4,9 +4,9 @@
 #include <random>
 
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 #include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/spdlog.h>
+#include <nlohmann/json.hpp>
 
 #include <sstream>
 
@@ -65,8 +65,9 @@ class ServiceLogicTest : public ::testing::Test {
   absl::StatusOr<CompletionOutcome> Complete(const LeaseGrant& grant, const std::string& report,
                                              report::ValidateHints hints = {}) {
     return tasks_.Complete({.lease = grant.task.lease,
-                            .report = report.empty() ? std::nullopt
-                                                     : std::optional<report::Report>(hipforge::report::testing::ReportOf(report)),
+                            .report = report.empty()
+                                          ? std::nullopt
+                                          : std::optional<report::Report>(hipforge::report::testing::ReportOf(report)),
                             .validate_hints = hints});
   }
 
@@ -160,14 +161,12 @@ TEST_F(ServiceLogicTest, FailuresRetryWithBackoffThenDeadLetterTheJob) {
   const Job job = NewJob();
   std::optional<LeaseGrant> first = Lease("t", TaskKind::kTranslate);
   ASSERT_TRUE(first.has_value());
-  EXPECT_EQ(*tasks_.Fail(first->task.lease, "boom", false),
-            FailureOutcome::kRetryScheduled);
+  EXPECT_EQ(*tasks_.Fail(first->task.lease, "boom", false), FailureOutcome::kRetryScheduled);
   EXPECT_FALSE(Lease("t", TaskKind::kTranslate).has_value()) << "backoff: not due yet";
   clock_.now += std::chrono::seconds(3);
   std::optional<LeaseGrant> retry = Lease("t", TaskKind::kTranslate);
   ASSERT_TRUE(retry.has_value());
-  EXPECT_EQ(*tasks_.Fail(retry->task.lease, "boom again", false),
-            FailureOutcome::kDeadLettered);
+  EXPECT_EQ(*tasks_.Fail(retry->task.lease, "boom again", false), FailureOutcome::kDeadLettered);
   absl::StatusOr<Job> failed = store_.GetJob(job.id);
   EXPECT_EQ(failed->state, JobState::kFailed);
   EXPECT_EQ(failed->error_message, "boom again");
@@ -203,8 +202,8 @@ TEST_F(ServiceLogicTest, ARefusedFailTaskIsNotLoggedAsTheTasksFailure) {
   auto previous = spdlog::default_logger();
   spdlog::set_default_logger(
       std::make_shared<spdlog::logger>("capture", std::make_shared<spdlog::sinks::ostream_sink_mt>(log)));
-  const server::Lease forged{.job_id = job.id, .task_id = held->task.lease.task_id,
-                             .token = "00000000-0000-4000-8000-000000000000"};
+  const server::Lease forged{
+      .job_id = job.id, .task_id = held->task.lease.task_id, .token = "00000000-0000-4000-8000-000000000000"};
   absl::StatusOr<FailureOutcome> refused = tasks_.Fail(forged, "forged: your build is broken", /*permanent=*/true);
   spdlog::set_default_logger(previous);
   ASSERT_TRUE(refused.ok()) << refused.status();
@@ -213,21 +212,18 @@ TEST_F(ServiceLogicTest, ARefusedFailTaskIsNotLoggedAsTheTasksFailure) {
   EXPECT_EQ(log.str().find("forged"), std::string::npos) << log.str();
   EXPECT_NE(log.str().find("refused"), std::string::npos) << log.str();
   EXPECT_EQ(store_.GetJob(job.id)->state, JobState::kTranslating) << "a refused FailTask changed the job";
-  EXPECT_EQ(*tasks_.Fail(held->task.lease, "real", false),
-            FailureOutcome::kRetryScheduled);
+  EXPECT_EQ(*tasks_.Fail(held->task.lease, "real", false), FailureOutcome::kRetryScheduled);
 }
 
 TEST_F(ServiceLogicTest, CancelTellsTheWorkerThroughItsHeartbeat) {
   const Job job = NewJob();
   std::optional<LeaseGrant> translate = Lease("t", TaskKind::kTranslate);
   ASSERT_TRUE(translate.has_value());
-  absl::StatusOr<HeartbeatOutcome> alive =
-      tasks_.Heartbeat(translate->task.lease);
+  absl::StatusOr<HeartbeatOutcome> alive = tasks_.Heartbeat(translate->task.lease);
   ASSERT_TRUE(alive.ok());
   EXPECT_FALSE(alive->cancel_requested);
   ASSERT_TRUE(jobs_.Cancel(Qa(), job.id, "").ok());
-  absl::StatusOr<HeartbeatOutcome> after =
-      tasks_.Heartbeat(translate->task.lease);
+  absl::StatusOr<HeartbeatOutcome> after = tasks_.Heartbeat(translate->task.lease);
   ASSERT_TRUE(after.ok()) << after.status();
   EXPECT_TRUE(after->cancel_requested);
   EXPECT_EQ(*Complete(*translate, TranslationReport()), CompletionOutcome::kLeaseLost);
@@ -278,7 +274,8 @@ TEST_F(ServiceLogicTest, AnotherTeamsJobIsNotFoundLikeAnAbsentOne) {
 // so an 8-character prefix is unique only while one job of the team has it.
 TEST_F(ServiceLogicTest, AShortJobIdNamesTheOneJobOfTheCallersTeamThatStartsWithIt) {
   const Caller ops{.team = "ops", .scopes = {Scope::kRead, Scope::kCancel}, .token_id = "t2"};
-  const Job theirs = store_.CreateJob({.name = "theirs", .team = "ops"}, {"input", std::string(64, 'a'), 10, ""}).value();
+  const Job theirs =
+      store_.CreateJob({.name = "theirs", .team = "ops"}, {"input", std::string(64, 'a'), 10, ""}).value();
   const Job job = NewJob(/*validate=*/false);
   ASSERT_EQ(job.id.substr(0, 8), theirs.id.substr(0, 8));
   // Unique within qa although ops has a job with the same prefix.

@@ -410,7 +410,7 @@ TEST_F(PostgresArtifactStoreTest, ChunksOfAnAbandonedUploadAreCollectedAfterTheG
     auto writer = store_->NewWriter();
     ASSERT_TRUE(writer.ok());
     ASSERT_TRUE((*writer)->Append(std::string(3 * kChunkBytes + 5, 'a')).ok());
-  }  // the server died mid-upload: 3 chunks written, no artifact
+  }                                        // the server died mid-upload: 3 chunks written, no artifact
   EXPECT_EQ(Count("artifact_chunks"), 1);  // three identical chunks, one row
   EXPECT_EQ(Count("stored_artifacts"), 0);
   EXPECT_EQ(*store_->RemoveUnreferenced({}, clock_.Now() - 1h), 0) << "young: the upload may be in flight";

@@ -137,7 +137,7 @@ TEST(EmbeddedPostgresTest, StoreReconnectsAfterDatabaseRestart) {
   EXPECT_EQ((*leased)->lease.job_id, job->id);
   // The LISTEN connection comes back too: a new job wakes a waiter.
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // listener reconnects within ~1 s
-  (*store)->WaitForWork(std::chrono::milliseconds(10));           // consume the reconnect wake-up
+  (*store)->WaitForWork(std::chrono::milliseconds(10));          // consume the reconnect wake-up
   auto waiter = std::async(std::launch::async, [&] { return (*store)->WaitForWork(std::chrono::seconds(20)); });
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   spec.name = "after-restart";
@@ -238,7 +238,8 @@ TEST(EmbeddedPostgresTest, SupervisorRestartsAKilledPostmasterAndTheStoreRecover
   const pid_t first = PostmasterPidOf((*server)->cluster_dir());
   ASSERT_GT(first, 0);
   ASSERT_EQ(::kill(first, SIGKILL), 0);
-  for (int i = 0; i < 100 && (*server)->PostmasterAlive(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  for (int i = 0; i < 100 && (*server)->PostmasterAlive(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
   ASSERT_FALSE((*server)->PostmasterAlive());
   auto during = (*store)->GetJob(job->id);
   ASSERT_FALSE(during.ok());

@@ -1,8 +1,8 @@
 // Jobs, listing, workers, artifacts and migrations against a real PostgreSQL.
 #include <gtest/gtest.h>
 
-#include <pqxx/pqxx>
 #include <future>
+#include <pqxx/pqxx>
 #include <set>
 
 #include "server/store/sql_catalog.h"
@@ -104,12 +104,12 @@ TEST_F(JobStoreTest, UnknownOrMalformedJobIdIsNotFound) {
 // `limit`; another team's jobs are not there.
 TEST_F(JobStoreTest, FindTeamJobIdsMatchesAPrefixOfTheTeamsJobsOnly) {
   const std::string digest(64, '0');
-  for (const auto& [id, team] : std::vector<std::pair<std::string, std::string>>{
-           {"abcdef12-0000-4000-8000-000000000001", "gpu"},
-           {"abcdef12-0000-4000-8000-000000000002", "gpu"},
-           {"abcdef12-9999-4000-8000-000000000003", "gpu"},
-           {"abcdef34-0000-4000-8000-000000000004", "gpu"},
-           {"12345678-0000-4000-8000-000000000005", "cpu"}}) {
+  for (const auto& [id, team] :
+       std::vector<std::pair<std::string, std::string>>{{"abcdef12-0000-4000-8000-000000000001", "gpu"},
+                                                        {"abcdef12-0000-4000-8000-000000000002", "gpu"},
+                                                        {"abcdef12-9999-4000-8000-000000000003", "gpu"},
+                                                        {"abcdef34-0000-4000-8000-000000000004", "gpu"},
+                                                        {"12345678-0000-4000-8000-000000000005", "cpu"}}) {
     Execute("INSERT INTO jobs (id, name, team, input_digest) VALUES ('" + id + "', 'j', '" + team + "', '" + digest +
             "')");
   }

@@ -86,8 +86,8 @@ TEST_F(LocalAccountTest, AnotherAccountCannotReachTheClusterNorReadArtifacts) {
   // What the attack did: connect as the superuser, write a row. Both the superuser name and the
   // account's own name are refused.
   for (const std::string& user : {std::string("postgres"), std::string("nobody")}) {
-    ProcessResult result = AsNobody({"psql", url + " user=" + user, "-v", "ON_ERROR_STOP=1", "-c",
-                                     "CREATE TABLE intruder (v text)"});
+    ProcessResult result =
+        AsNobody({"psql", url + " user=" + user, "-v", "ON_ERROR_STOP=1", "-c", "CREATE TABLE intruder (v text)"});
     EXPECT_NE(result.exit_code, 0) << "nobody connected as " << user << ": " << result.standard_output;
   }
   ProcessResult read = AsNobody({"cat", artifact.string()});

@@ -17,8 +17,10 @@ namespace hipforge::server::testing {
 
 class ManualClock final : public Clock {
  public:
-  ManualClock() : micros_(std::chrono::duration_cast<std::chrono::microseconds>(
-                              std::chrono::system_clock::now().time_since_epoch()).count()) {}
+  ManualClock()
+      : micros_(
+            std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
+                .count()) {}
   std::chrono::system_clock::time_point Now() const override {
     return std::chrono::system_clock::time_point(std::chrono::microseconds(micros_.load()));
   }

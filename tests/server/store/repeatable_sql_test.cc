@@ -20,15 +20,17 @@ class RepeatableSqlTest : public StoreTest {
  protected:
   // The body of this schema's job_summary function as PostgreSQL holds it.
   std::string JobSummaryBody() {
-    return QueryScalar("SELECT prosrc FROM pg_proc WHERE proname = 'job_summary' "
-                       "AND pronamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())");
+    return QueryScalar(
+        "SELECT prosrc FROM pg_proc WHERE proname = 'job_summary' "
+        "AND pronamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())");
   }
   std::string RecordedSha() {
     return QueryScalar("SELECT sha256 FROM schema_repeatables WHERE name = 'job_summary.sql'");
   }
   void StubJobSummary() {
-    Execute("CREATE OR REPLACE FUNCTION job_summary(j jobs) RETURNS jsonb LANGUAGE sql STABLE AS "
-            "$$ SELECT '{\"stub\": true}'::jsonb $$");
+    Execute(
+        "CREATE OR REPLACE FUNCTION job_summary(j jobs) RETURNS jsonb LANGUAGE sql STABLE AS "
+        "$$ SELECT '{\"stub\": true}'::jsonb $$");
   }
 };
 

@@ -127,9 +127,15 @@ std::string LargeReport(int files) {
   json report = {{"translation", {{"files", json::array()}}}, {"findings", json::array()}};
   for (int i = 0; i < files; ++i) {
     const std::string path = "src/dir" + std::to_string(i / 100) + "/kernel_" + std::to_string(i) + ".cu";
-    report["translation"]["files"].push_back({{"path", path}, {"status", "translated"}, {"kind", "cuda"},
-                                              {"lines_changed", i % 7}, {"changed_by", {"runtime"}}});
-    report["findings"].push_back({{"rule_id", "HB101"}, {"severity", "warning"}, {"path", path}, {"line", i},
+    report["translation"]["files"].push_back({{"path", path},
+                                              {"status", "translated"},
+                                              {"kind", "cuda"},
+                                              {"lines_changed", i % 7},
+                                              {"changed_by", {"runtime"}}});
+    report["findings"].push_back({{"rule_id", "HB101"},
+                                  {"severity", "warning"},
+                                  {"path", path},
+                                  {"line", i},
                                   {"message", "warp size assumed 32 at a place in this file"}});
   }
   return report.dump();
@@ -174,12 +180,12 @@ TEST_F(ReportStoreTest, MissingReportIsNotFound) {
 TEST_F(ReportStoreTest, Migration0016FillsTheSummaryColumnsOfReportsStoredBeforeIt) {
   const Job job = CreateTestJob("backfill", {"gfx942"});
   report::Report validation = ReportOf(kValidateReport);
-  validation.profile = std::vector<report::KernelProfile>{
-      {.kernel = "saxpy", .calls = 1, .total_ns = 300, .cuda_baseline_ns = 200},
-      {.kernel = "reduce", .calls = 1, .total_ns = 100, .cuda_baseline_ns = 50},
-      {.kernel = "only_hip", .calls = 1, .total_ns = 1000}};
-  validation.verdict = report::Verdict{.level = report::VerdictLevel::kBuilds, .platform = "AMD gfx942",
-                                       .not_proved = {"tests: not run on a GPU"}};
+  validation.profile =
+      std::vector<report::KernelProfile>{{.kernel = "saxpy", .calls = 1, .total_ns = 300, .cuda_baseline_ns = 200},
+                                         {.kernel = "reduce", .calls = 1, .total_ns = 100, .cuda_baseline_ns = 50},
+                                         {.kernel = "only_hip", .calls = 1, .total_ns = 1000}};
+  validation.verdict = report::Verdict{
+      .level = report::VerdictLevel::kBuilds, .platform = "AMD gfx942", .not_proved = {"tests: not run on a GPU"}};
   ASSERT_TRUE(store_->StoreReport(job.id, ReportOf(kTranslateReport)).ok());
   ASSERT_TRUE(store_->StoreReport(job.id, validation).ok());
   const std::string summary_sql = "SELECT job_summary(j)::text FROM jobs j";
@@ -189,17 +195,31 @@ TEST_F(ReportStoreTest, Migration0016FillsTheSummaryColumnsOfReportsStoredBefore
   EXPECT_EQ(written["translation"]["cuda_files"], 0) << "every total of the typed report";
   EXPECT_DOUBLE_EQ(written["engineer_hours"].get<double>(), 3.5);
   EXPECT_DOUBLE_EQ(written["kernel_time_ratio"].get<double>(), 400.0 / 250.0);
-  EXPECT_EQ(written["verdict"], json({{"level", "builds"}, {"platform", "AMD gfx942"},
-                                      {"not_proved", {"tests: not run on a GPU"}}}));
+  EXPECT_EQ(written["verdict"],
+            json({{"level", "builds"}, {"platform", "AMD gfx942"}, {"not_proved", {"tests: not run on a GPU"}}}));
 
   std::string drop;
-  for (const char* column : {"translation_files", "translation_translated", "translation_unchanged",
-                             "translation_fallback", "translation_copied", "translation_failed",
-                             "translation_converted", "translation_unconverted", "translation_unsupported",
-                             "translation_lines_changed", "translation_cuda_files", "translation_cuda_files_translated",
-                             "translation_cuda_files_unchanged", "effort_engineer_hours", "effort_automatic_share",
-                             "verdict_level", "verdict_platform", "verdict_why", "verdict_not_proved",
-                             "profile_total_ns", "profile_cuda_baseline_ns"}) {
+  for (const char* column : {"translation_files",
+                             "translation_translated",
+                             "translation_unchanged",
+                             "translation_fallback",
+                             "translation_copied",
+                             "translation_failed",
+                             "translation_converted",
+                             "translation_unconverted",
+                             "translation_unsupported",
+                             "translation_lines_changed",
+                             "translation_cuda_files",
+                             "translation_cuda_files_translated",
+                             "translation_cuda_files_unchanged",
+                             "effort_engineer_hours",
+                             "effort_automatic_share",
+                             "verdict_level",
+                             "verdict_platform",
+                             "verdict_why",
+                             "verdict_not_proved",
+                             "profile_total_ns",
+                             "profile_cuda_baseline_ns"}) {
     drop += std::string(drop.empty() ? "" : ", ") + "DROP COLUMN " + column;
   }
   Execute("ALTER TABLE report_documents " + drop);

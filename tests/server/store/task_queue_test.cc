@@ -105,8 +105,7 @@ TEST_F(TaskQueueTest, ConcurrentWorkersLeaseEachTaskExactlyOnce) {
   EXPECT_EQ(leased_ids.size(), static_cast<size_t>(kJobs));
   EXPECT_EQ(std::set<std::string>(leased_ids.begin(), leased_ids.end()).size(), static_cast<size_t>(kJobs))
       << "a task was leased twice";
-  EXPECT_EQ(QueryScalar("SELECT count(*) FROM tasks WHERE state = 'running' AND attempt = 1"),
-            std::to_string(kJobs));
+  EXPECT_EQ(QueryScalar("SELECT count(*) FROM tasks WHERE state = 'running' AND attempt = 1"), std::to_string(kJobs));
 }
 
 TEST_F(TaskQueueTest, CompleteWithoutTargetsSucceedsJob) {
@@ -247,8 +246,8 @@ TEST_F(TaskQueueTest, AJobOverTwoPlatformsValidatesOncePerPlatformAndReportsBoth
   EXPECT_EQ(report["verdict"]["platform"], "HIP's NVIDIA platform (sm_90)");
   EXPECT_NE(report["verdict"]["not_proved"].dump().find("tests: 1 not run (gfx942)"), std::string::npos)
       << report["verdict"].dump();
-  EXPECT_NE(report["gpu"]["note"].get<std::string>().find("compile-only worker; ran on NVIDIA H200"),
-            std::string::npos) << report["gpu"].dump();
+  EXPECT_NE(report["gpu"]["note"].get<std::string>().find("compile-only worker; ran on NVIDIA H200"), std::string::npos)
+      << report["gpu"].dump();
 }
 
 TEST_F(TaskQueueTest, StandInToolchainTakesTheTaskOnlyAfterTheGracePeriod) {
@@ -392,14 +391,12 @@ TEST_F(TaskQueueTest, GivenBackTaskIsLeasableAtOnceAndItsAttemptIsNotCounted) {
   for (int round = 0; round < 3; ++round) {
     task = MustLease(Translator("next"));  // no clock advance: no backoff
     EXPECT_EQ(task.attempt, 1);
-    ASSERT_EQ(*store_->GiveBackTask(task.lease, "stopping again"),
-              FailureOutcome::kRetryScheduled);
+    ASSERT_EQ(*store_->GiveBackTask(task.lease, "stopping again"), FailureOutcome::kRetryScheduled);
   }
   task = MustLease(Translator("last"));
   EXPECT_EQ(task.attempt, 1);
   const Lease forged{.task_id = task.lease.task_id, .token = "00000000-0000-0000-0000-000000000000"};
-  EXPECT_EQ(*store_->GiveBackTask(forged, "wrong token"),
-            FailureOutcome::kLeaseLost);
+  EXPECT_EQ(*store_->GiveBackTask(forged, "wrong token"), FailureOutcome::kLeaseLost);
   ASSERT_EQ(*store_->CompleteTask(Completion(task)), CompletionOutcome::kApplied);
 }
 
@@ -507,9 +504,7 @@ TEST_F(TaskQueueTest, NotifyWakesWaitingWorker) {
   MustLease(Translator());
 }
 
-TEST_F(TaskQueueTest, WaitForWorkTimesOutWithoutWork) {
-  EXPECT_FALSE(store_->WaitForWork(milliseconds(300)));
-}
+TEST_F(TaskQueueTest, WaitForWorkTimesOutWithoutWork) { EXPECT_FALSE(store_->WaitForWork(milliseconds(300))); }
 
 TEST_F(TaskQueueTest, NotificationsDoNotCrossSchemas) {
   // A second store in another schema: its work must not wake this store's waiters.

@@ -84,18 +84,17 @@ TEST_F(CompileArgumentsTest, AllowListKeepsParsingFlagsInsideTheTree) {
 }
 
 TEST_F(CompileArgumentsTest, AllowListRefusesFlagsThatWriteReadOrLoad) {
-  const ArgumentCheck check = AllowListArguments(
-      {"--serialize-diagnostics", (base_ / "diag").string(), "-Xclang", "-dependency-file", "-Xclang",
-       (base_ / "deps").string(), "-include", (outside_ / "secret.h").string(), "-I/etc", "-I../outside",
-       "-MD", "-MF", (base_ / "mf").string(), "@" + (outside_ / "secret.h").string(), "-fplugin=/tmp/x.so",
-       "-std=c++17;rm", "-isystem", "/usr/include"},
-      root_, root_);
+  const ArgumentCheck check =
+      AllowListArguments({"--serialize-diagnostics", (base_ / "diag").string(), "-Xclang", "-dependency-file",
+                          "-Xclang", (base_ / "deps").string(), "-include", (outside_ / "secret.h").string(), "-I/etc",
+                          "-I../outside", "-MD", "-MF", (base_ / "mf").string(), "@" + (outside_ / "secret.h").string(),
+                          "-fplugin=/tmp/x.so", "-std=c++17;rm", "-isystem", "/usr/include"},
+                         root_, root_);
   EXPECT_TRUE(check.kept.empty()) << check.kept.front();
   std::string rejected;
   for (const auto& r : check.rejected) rejected += r.argument + "|";
-  for (const std::string expected : {"--serialize-diagnostics", "-Xclang -dependency-file", "-include",
-                                     "-I/etc", "-I../outside", "-MF", "@", "-fplugin", "-std=c++17;rm",
-                                     "-isystem/usr/include"}) {
+  for (const std::string expected : {"--serialize-diagnostics", "-Xclang -dependency-file", "-include", "-I/etc",
+                                     "-I../outside", "-MF", "@", "-fplugin", "-std=c++17;rm", "-isystem/usr/include"}) {
     EXPECT_NE(rejected.find(expected), std::string::npos) << expected << " not rejected: " << rejected;
   }
 }
@@ -160,10 +159,19 @@ TEST_F(CompileArgumentsTest, HostileJobArgumentsWriteNothingAndLeakNothing) {
   fs::create_symlink(outside_ / "secret.h", root_ / "src" / "escape.h");
   TranslateOptions options = Options();
   options.frontend.confine_to_tree = true;
-  options.frontend.untrusted_args = {"--serialize-diagnostics", (base_ / "diag.dia").string(),
-                                     "-Xclang", "-dependency-file", "-Xclang", (base_ / "deps.d").string(),
-                                     "-Xclang", "-MT", "-Xclang", "x",
-                                     "-include", (outside_ / "secret.h").string(), "-DKEPT=1"};
+  options.frontend.untrusted_args = {"--serialize-diagnostics",
+                                     (base_ / "diag.dia").string(),
+                                     "-Xclang",
+                                     "-dependency-file",
+                                     "-Xclang",
+                                     (base_ / "deps.d").string(),
+                                     "-Xclang",
+                                     "-MT",
+                                     "-Xclang",
+                                     "x",
+                                     "-include",
+                                     (outside_ / "secret.h").string(),
+                                     "-DKEPT=1"};
   auto translator = CreateSourceTranslator(options);
   ASSERT_TRUE(translator.ok());
   auto results = (*translator)->Translate(root_, {"src/a.cu", "src/link.cu"}, {}, nullptr);

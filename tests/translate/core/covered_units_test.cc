@@ -8,10 +8,10 @@
 #include <fstream>
 #include <random>
 
+#include "tests/translate/core/temp_tree_test.h"
 #include "worker/translate/analyze/analyzer.h"
 #include "worker/translate/core/source_translator.h"
 #include "worker/translate/frontend/unit_parser.h"
-#include "tests/translate/core/temp_tree_test.h"
 
 namespace hipforge::translate {
 namespace {
@@ -110,7 +110,6 @@ class CoveredUnitsTest : public TempTreeTest {
     }
     return run;
   }
-
 };
 
 TEST_F(CoveredUnitsTest, InstanceUnitsAnEarlierUnitCoversAreNotParsedAndChangeNothing) {
@@ -143,7 +142,7 @@ TEST_F(CoveredUnitsTest, InstanceUnitsAnEarlierUnitCoversAreNotParsedAndChangeNo
   Translate(cached, files);
   const Run again = Translate(cached, files);
   EXPECT_EQ(again.parses, 1u) << "the device side of main.cu (the analyzer's parse cache is not given); the instance "
-                                  "units' rules come from the facts cache";
+                                 "units' rules come from the facts cache";
   EXPECT_EQ(again.outputs, every.outputs);
   EXPECT_EQ(again.findings, every.findings);
   EXPECT_EQ(again.covered_by, skipping.covered_by);

@@ -18,7 +18,8 @@ using namespace std::chrono_literals;
 class FakeClock final : public Clock {
  public:
   std::chrono::system_clock::time_point Now() const override { return now; }
-  std::chrono::system_clock::time_point now = std::chrono::system_clock::time_point() + std::chrono::hours(24 * 365 * 50);
+  std::chrono::system_clock::time_point now =
+      std::chrono::system_clock::time_point() + std::chrono::hours(24 * 365 * 50);
 };
 
 constexpr char kPrelude[] = "0123456789abcdef01234567";
@@ -130,7 +131,7 @@ TEST_F(PchCacheTest, MarkersBelongToTheirEntryAndForeignFilesAreLeftAlone) {
   Write(std::string(kPreambleB) + ".none", 10);  // a preamble that did not build: marker only
   Write(std::string(kPreambleB) + ".cu", 100);
   clock_.now += 1min;
-  Write("notes.txt", 5000);  // not the translator's
+  Write("notes.txt", 5000);                               // not the translator's
   Write(std::string(kPreambleC) + ".pch.tmp4242", 5000);  // a build in progress
   WriteEntry(kPrelude, 3000);
   PchCache cache(directory_, 3150, clock_);

@@ -132,7 +132,8 @@ TEST_F(PreamblePchTest, UnitsWithTheSameLibraryPreambleShareOnePchAndKeepTheirOu
   EXPECT_EQ(PreamblePchFiles(), 1u);
   EXPECT_EQ(with_preamble, plain);
   // The unit's own #include still reaches the translator's include rewriting.
-  EXPECT_NE(with_preamble.at("a.cu").find("#include <hip/hip_runtime.h>"), std::string::npos) << with_preamble.at("a.cu");
+  EXPECT_NE(with_preamble.at("a.cu").find("#include <hip/hip_runtime.h>"), std::string::npos)
+      << with_preamble.at("a.cu");
   EXPECT_NE(with_preamble.at("a.cu").find("hipMalloc"), std::string::npos);
 
   const uint64_t again = PchBuildCount();
@@ -158,8 +159,8 @@ TEST_F(PreamblePchTest, UnitsWhoseArgumentsDifferOnlyInDiagnosticFlagsShareTheir
   Write(root_ / "a.cu", LibraryUnit("unit"));
   const auto plain = Outputs(Translate(true, {"a.cu"}));  // the prelude PCH; the preamble's first sighting
   TranslateOptions noisy = Options(true);
-  noisy.frontend.extra_args = {"-Wall", "-Wno-unused-variable", "-ferror-limit=50", "-Xclang", "-Wundef",
-                               "-fdiagnostics-color=always"};
+  noisy.frontend.extra_args = {"-Wall",   "-Wno-unused-variable",      "-ferror-limit=50", "-Xclang",
+                               "-Wundef", "-fdiagnostics-color=always"};
   const uint64_t before = PchBuildCount();
   auto translator = CreateSourceTranslator(noisy);
   ASSERT_TRUE(translator.ok()) << translator.status();
@@ -186,7 +187,8 @@ TEST_F(PreamblePchTest, AStalePreamblePchIsRebuiltNotTrusted) {
   ASSERT_EQ(PreamblePchFiles(), 1u);
 
   // The library changes under the PCH: its macro and function now differ, and the unit uses a new one.
-  Write(base_ / "library" / "library.h", std::string(kLibraryHeader) + "__host__ __device__ inline int library_added(int x) { return x; }\n");
+  Write(base_ / "library" / "library.h",
+        std::string(kLibraryHeader) + "__host__ __device__ inline int library_added(int x) { return x; }\n");
   std::string unit = LibraryUnit("unit");
   unit.replace(unit.find("library_scale(LIBRARY_BLOCK)"), 28, "library_added(LIBRARY_BLOCK)");
   Write(root_ / "a.cu", unit);
@@ -203,7 +205,8 @@ TEST_F(PreamblePchTest, APreambleThatIncludesAProjectHeaderIsNotPrecompiled) {
   // Beside the unit (a quoted include finds it first) and on an include path inside the tree.
   Write(root_ / "helper.cuh", "#pragma once\ninline void helper(int** p) { cudaMalloc(p, 4); }\n");
   Write(root_ / "include" / "project.h", "#pragma once\ninline void project(int** p) { cudaMalloc(p, 8); }\n");
-  Write(root_ / "beside.cu", "#include <cuda_runtime.h>\n#include \"helper.cuh\"\nint main() { int* p; helper(&p); }\n");
+  Write(root_ / "beside.cu",
+        "#include <cuda_runtime.h>\n#include \"helper.cuh\"\nint main() { int* p; helper(&p); }\n");
   Write(root_ / "on_path.cu", "#include <cuda_runtime.h>\n#include <project.h>\nint main() { int* p; project(&p); }\n");
   const auto plain = Outputs(Translate(false, {"beside.cu", "on_path.cu"}));
   const uint64_t before = PchBuildCount();

@@ -11,12 +11,12 @@
 #include <fstream>
 #include <random>
 
+#include "tests/translate/core/temp_tree_test.h"
 #include "worker/translate/analyze/analyzer.h"
 #include "worker/translate/core/prefix_pch.h"
 #include "worker/translate/core/prelude_pch.h"
 #include "worker/translate/core/source_translator.h"
 #include "worker/translate/frontend/unit_parser.h"
-#include "tests/translate/core/temp_tree_test.h"
 
 namespace hipforge::translate {
 namespace {
@@ -48,8 +48,8 @@ inline int load_table(const float* host) { CHECK(cudaMemcpyToSymbol(table, host,
 
 std::string Unit(const std::string& type, const std::string& extra = "") {
   return "// a unit of the project\n#include \"common.cuh\"\n" + extra + "int run_" + type + "() {\n  " + type +
-         "* d;\n  CHECK(cudaMalloc(&d, 64 * sizeof(" + type + ")));\n  int r = launch_scale<" + type + ">(d, (" +
-         type + ")2);\n  __half2 h2 = __floats2half2_rn(1.f, 2.f);\n  r += (int)low_half(h2);\n  CHECK(cudaFree(d));\n"
+         "* d;\n  CHECK(cudaMalloc(&d, 64 * sizeof(" + type + ")));\n  int r = launch_scale<" + type + ">(d, (" + type +
+         ")2);\n  __half2 h2 = __floats2half2_rn(1.f, 2.f);\n  r += (int)low_half(h2);\n  CHECK(cudaFree(d));\n"
          "  return r;\n}\n";
 }
 
@@ -109,7 +109,6 @@ class PrefixPchTest : public TempTreeTest {
     }
     return count;
   }
-
 };
 
 TEST_F(PrefixPchTest, UnitsSharingAProjectPrefixGetWhatTheyGetWithoutIt) {
@@ -134,8 +133,8 @@ TEST_F(PrefixPchTest, UnitsSharingAProjectPrefixGetWhatTheyGetWithoutIt) {
 }
 
 TEST_F(PrefixPchTest, APrefixPchIsNeverUsedForAnotherConfiguration) {
-  Write("common.cuh", std::string(kCommonHeader) +
-                          "#ifdef WIDE\ninline int wide() { return cudaDeviceSynchronize(); }\n#endif\n");
+  Write("common.cuh",
+        std::string(kCommonHeader) + "#ifdef WIDE\ninline int wide() { return cudaDeviceSynchronize(); }\n#endif\n");
   Write("a.cu", Unit("float"));
   Write("b.cu", Unit("int"));
   Write("c.cu", Unit("double"));
@@ -241,8 +240,9 @@ TEST_F(PrefixPchTest, ARelativeCacheDirectoryKeepsItsPchs) {
 TEST_F(PrefixPchTest, APrefixIncludingAHeaderWithoutGuardIsNotPrecompiled) {
   // Included again by the unit parsed with the PCH, an unguarded header would be read twice.
   Write("table.inc", "ENTRY(cudaMalloc)\nENTRY(cudaFree)\n");
-  const std::string unit = "#define ENTRY(name) int name##_seen = 1;\n#include \"table.inc\"\n#undef ENTRY\n"
-                           "#include <cuda_runtime.h>\nint main() { int* d; cudaMalloc(&d, 4); return 0; }\n";
+  const std::string unit =
+      "#define ENTRY(name) int name##_seen = 1;\n#include \"table.inc\"\n#undef ENTRY\n"
+      "#include <cuda_runtime.h>\nint main() { int* d; cudaMalloc(&d, 4); return 0; }\n";
   Write("a.cu", unit);
   Write("b.cu", unit);
   const Run plain = Translate(Options(false), {"a.cu", "b.cu"});
@@ -266,8 +266,9 @@ TEST(IncludePrefixesTest, CutsAfterEachIncludeWithEveryConditionalClosed) {
   ASSERT_EQ(prefixes.size(), 3u) << "after beside.h, elsewhere.h and map; <vector> is inside #ifdef; #pragma ends";
   EXPECT_EQ(prefixes[0].text, "#define FIRST 1\n#include \"" + dir.string() + "/beside.h\"\n")
       << "a quoted include beside the unit is made absolute, comments are dropped";
-  EXPECT_EQ(prefixes[2].text, prefixes[0].text + "#include \"elsewhere.h\"\n#ifdef FIRST\n#include <vector>\n"
-                                                 "#endif\n#include <map>\n");
+  EXPECT_EQ(prefixes[2].text, prefixes[0].text +
+                                  "#include \"elsewhere.h\"\n#ifdef FIRST\n#include <vector>\n"
+                                  "#endif\n#include <map>\n");
   // The key holds the arguments and the salt: another configuration never shares it.
   EXPECT_NE(IncludePrefixes(content, unit, dir, {"-DY"}, locations, "salt")[0].key, prefixes[0].key);
   EXPECT_NE(IncludePrefixes(content, unit, dir, {"-DX"}, locations, "other")[0].key, prefixes[0].key);

@@ -100,9 +100,8 @@ class SharedParseTest : public ::testing::Test {
   static std::vector<std::string> FindingKeys(const AnalysisResult& result) {
     std::vector<std::string> keys;
     for (const Finding& finding : result.findings) {
-      keys.push_back(finding.rule_id + " " + finding.location.path + ":" + std::to_string(finding.location.line) +
-                     ":" + std::to_string(finding.location.column) + " edits=" +
-                     std::to_string(finding.edits.size()));
+      keys.push_back(finding.rule_id + " " + finding.location.path + ":" + std::to_string(finding.location.line) + ":" +
+                     std::to_string(finding.location.column) + " edits=" + std::to_string(finding.edits.size()));
     }
     return keys;
   }
@@ -172,10 +171,10 @@ TEST_F(SharedParseTest, EachConfigurationIsParsedOnceAndTheAnalyzerRidesOnTheFir
         "#ifdef WITH_A\n__global__ void a(int* p) { p[threadIdx.x % 32] = __shfl_sync(0xffffffff, 1, 0); }\n#endif\n"
         "#ifdef WITH_B\nvoid b(float* p) { cudaFree(p); }\n#endif\n");
   const std::string file = (root_ / "src/a.cu").string();
-  Write("compile_commands.json",
-        "[{\"directory\": \"" + root_.string() + "\", \"command\": \"nvcc -DWITH_A -c " + file + "\", \"file\": \"" +
-            file + "\"},\n {\"directory\": \"" + root_.string() + "\", \"command\": \"nvcc -DWITH_B -c " + file +
-            "\", \"file\": \"" + file + "\"}]");
+  Write("compile_commands.json", "[{\"directory\": \"" + root_.string() + "\", \"command\": \"nvcc -DWITH_A -c " +
+                                     file + "\", \"file\": \"" + file + "\"},\n {\"directory\": \"" + root_.string() +
+                                     "\", \"command\": \"nvcc -DWITH_B -c " + file + "\", \"file\": \"" + file +
+                                     "\"}]");
   const Run run = Shared(Options(), {"src/a.cu"});
   EXPECT_EQ(run.parses, 2u) << "two configurations, two parses; the analyzer adds none";
   ASSERT_EQ(run.translations.size(), 1u);

@@ -53,9 +53,7 @@ class SourceTranslatorTest : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(root_); }
 
-  void Write(const std::string& relative, const std::string& text) {
-    std::ofstream(root_ / relative) << text;
-  }
+  void Write(const std::string& relative, const std::string& text) { std::ofstream(root_ / relative) << text; }
 
   TranslateOptions Options() {
     TranslateOptions options;
@@ -135,13 +133,12 @@ TEST_F(SourceTranslatorTest, ExtraEditsAreAppliedWithTheTranslatorsOwn) {
   ASSERT_TRUE(translator.ok());
   EditsByFile extra;
   const std::string text = "return 0;";
-  const uint32_t offset = static_cast<uint32_t>(std::string(
-      "#include <cuda_runtime.h>\nint main() { int* d; cudaMalloc(&d, 4); ").size());
+  const uint32_t offset =
+      static_cast<uint32_t>(std::string("#include <cuda_runtime.h>\nint main() { int* d; cudaMalloc(&d, 4); ").size());
   extra["src/a.cu"].push_back({offset, static_cast<uint32_t>(text.size()), "return 1;", "HB999"});
   auto results = (*translator)->Translate(root_, {"src/a.cu"}, extra, nullptr);
   ASSERT_TRUE(results.ok());
-  EXPECT_EQ((*results)[0].output,
-            "#include <hip/hip_runtime.h>\nint main() { int* d; hipMalloc(&d, 4); return 1; }\n");
+  EXPECT_EQ((*results)[0].output, "#include <hip/hip_runtime.h>\nint main() { int* d; hipMalloc(&d, 4); return 1; }\n");
   EXPECT_TRUE((*results)[0].changed_by.count("HB999"));
   EXPECT_TRUE((*results)[0].changed_by.count("runtime"));
 }
@@ -233,7 +230,8 @@ TEST_F(SourceTranslatorTest, OneTranslatorServesConcurrentCalls) {
         << "#include \"shared.cuh\"\nint main" << n << "() { float* d; cudaMalloc(&d, 4); launch_shared(d, 0); }\n";
     std::ofstream(tree_b / ("kernels/b" + n + ".cu"))
         << "#include <cuda_runtime.h>\n__global__ void k" << n << "(int* x) { x[threadIdx.x] = " << n << "; }\n"
-        << "void run" << n << "(int* x, cudaStream_t s) { k" << n << "<<<2, 64, 0, s>>>(x); cudaStreamSynchronize(s); }\n";
+        << "void run" << n << "(int* x, cudaStream_t s) { k" << n
+        << "<<<2, 64, 0, s>>>(x); cudaStreamSynchronize(s); }\n";
     calls[0].files.push_back("src/a" + n + ".cu");
     calls[1].files.push_back("kernels/b" + n + ".cu");
   }

@@ -17,7 +17,8 @@ namespace hipforge::translate {
 class TempTreeTest : public ::testing::Test {
  protected:
   void MakeTree(const std::string& name) {
-    base_ = std::filesystem::temp_directory_path() / ("hipforge-" + name + "-" + std::to_string(std::random_device{}()));
+    base_ =
+        std::filesystem::temp_directory_path() / ("hipforge-" + name + "-" + std::to_string(std::random_device{}()));
     std::filesystem::create_directories(base_ / "tree");
     root_ = std::filesystem::canonical(base_ / "tree");
   }

@@ -80,12 +80,12 @@ TEST_F(HipHeadersTest, RuntimeApiTargetsUpTo52ExistInInstalledHeaders) {
 // Same check for the driver API, the runtime/driver types and cuComplex, which the translator also emits for
 // HIP 5.2. Names HIP renamed after 5.2 are checked in their 5.2 spelling (hip_name_before).
 TEST_F(HipHeadersTest, DriverApiAndTypeTargetsUpTo52ExistInInstalledHeaders) {
-  for (ApiLibrary library : {ApiLibrary::kDriver, ApiLibrary::kTypes, ApiLibrary::kComplex, ApiLibrary::kDevice,
-                             ApiLibrary::kRtc}) {
+  for (ApiLibrary library :
+       {ApiLibrary::kDriver, ApiLibrary::kTypes, ApiLibrary::kComplex, ApiLibrary::kDevice, ApiLibrary::kRtc}) {
     std::vector<std::string> missing;
     const int checked = CheckLibrary(index_, library, {5, 2}, identifiers_, missing);
-    std::cout << "  " << LibraryName(library) << ": checked " << checked << " HIP names, missing "
-              << missing.size() << "\n";
+    std::cout << "  " << LibraryName(library) << ": checked " << checked << " HIP names, missing " << missing.size()
+              << "\n";
     for (const std::string& line : missing) std::cout << "  missing: " << line << "\n";
     EXPECT_GT(checked, 0);
     EXPECT_TRUE(missing.empty()) << LibraryName(library);

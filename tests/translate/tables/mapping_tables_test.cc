@@ -13,21 +13,24 @@
 namespace hipforge::translate {
 namespace {
 
-constexpr ApiLibrary kAllLibraries[] = {
-    ApiLibrary::kRuntime, ApiLibrary::kDriver,  ApiLibrary::kDevice, ApiLibrary::kComplex,
-    ApiLibrary::kBlas,    ApiLibrary::kBlasLt,  ApiLibrary::kRand,   ApiLibrary::kFft,
-    ApiLibrary::kSparse,  ApiLibrary::kSolver,  ApiLibrary::kDnn,    ApiLibrary::kCub,
-    ApiLibrary::kRtc,     ApiLibrary::kCooperativeGroups, ApiLibrary::kNccl, ApiLibrary::kTensor,
-    ApiLibrary::kHeaders, ApiLibrary::kTypes,   ApiLibrary::kCaffe2, ApiLibrary::kNvtx,
-    ApiLibrary::kNvml};
+constexpr ApiLibrary kAllLibraries[] = {ApiLibrary::kRuntime, ApiLibrary::kDriver,
+                                        ApiLibrary::kDevice,  ApiLibrary::kComplex,
+                                        ApiLibrary::kBlas,    ApiLibrary::kBlasLt,
+                                        ApiLibrary::kRand,    ApiLibrary::kFft,
+                                        ApiLibrary::kSparse,  ApiLibrary::kSolver,
+                                        ApiLibrary::kDnn,     ApiLibrary::kCub,
+                                        ApiLibrary::kRtc,     ApiLibrary::kCooperativeGroups,
+                                        ApiLibrary::kNccl,    ApiLibrary::kTensor,
+                                        ApiLibrary::kHeaders, ApiLibrary::kTypes,
+                                        ApiLibrary::kCaffe2,  ApiLibrary::kNvtx,
+                                        ApiLibrary::kNvml};
 
 std::string Describe(const ApiMapping& m) {
   return std::string(LibraryName(m.library)) + ":" + std::string(m.cuda_name);
 }
 
 bool Emitted(SupportState state) {
-  return state == SupportState::kSupported || state == SupportState::kDeprecated ||
-         state == SupportState::kRemoved;
+  return state == SupportState::kSupported || state == SupportState::kDeprecated || state == SupportState::kRemoved;
 }
 
 TEST(MappingTablesTest, EveryLibraryHasOneNonEmptyTableOfItsOwnRecords) {
@@ -193,10 +196,10 @@ TEST(MappingTablesTest, FlagsSitOnTheRecordsTheyDescribe) {
 // roc_name is only set where hipify's --roc/--miopen switch applies (rocBLAS, rocSPARSE, rocSOLVER, rocRAND,
 // MIOpen and the runtime/device/complex names those libraries use).
 TEST(MappingTablesTest, RocNamesOnlyWhereRocTranslationApplies) {
-  const std::set<ApiLibrary> roc_libraries = {
-      ApiLibrary::kRuntime, ApiLibrary::kTypes,  ApiLibrary::kDevice, ApiLibrary::kComplex,
-      ApiLibrary::kBlas,    ApiLibrary::kBlasLt, ApiLibrary::kRand,   ApiLibrary::kSparse,
-      ApiLibrary::kSolver,  ApiLibrary::kDnn,    ApiLibrary::kHeaders};
+  const std::set<ApiLibrary> roc_libraries = {ApiLibrary::kRuntime, ApiLibrary::kTypes,  ApiLibrary::kDevice,
+                                              ApiLibrary::kComplex, ApiLibrary::kBlas,   ApiLibrary::kBlasLt,
+                                              ApiLibrary::kRand,    ApiLibrary::kSparse, ApiLibrary::kSolver,
+                                              ApiLibrary::kDnn,     ApiLibrary::kHeaders};
   for (const auto& table : AllTables()) {
     for (const ApiMapping& m : table) {
       if (!m.roc_name.empty()) EXPECT_TRUE(roc_libraries.count(m.library)) << Describe(m);
@@ -270,8 +273,8 @@ TEST(MappingTablesTest, KnownFacts) {
 
 TEST(MappingTablesTest, WarpSyncIntrinsicsNeedRocm62) {
   const MappingIndex index;
-  for (std::string_view name : {"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync",
-                                "__ballot_sync", "__any_sync", "__all_sync"}) {
+  for (std::string_view name : {"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync",
+                                "__any_sync", "__all_sync"}) {
     const ApiMapping* m = index.Find(name, ApiLibrary::kDevice);
     ASSERT_NE(m, nullptr) << name;
     EXPECT_EQ(m->hip_name, name);

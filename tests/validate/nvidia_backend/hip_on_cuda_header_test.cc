@@ -8,8 +8,8 @@
 
 #include "common/process.h"
 #include "tests/validate/test_support.h"
-#include "worker/translate/tables/ptx_table.h"
 #include "worker/translate/tables/mapping_index.h"
+#include "worker/translate/tables/ptx_table.h"
 #include "worker/validate/nvidia_backend/cuda_name_refusal.h"
 #include "worker/validate/nvidia_backend/hip_on_cuda_driver.h"
 
@@ -84,8 +84,9 @@ TEST(HipOnCudaHeaderTest, DefinesTheHipVersionOfTheReleaseItStandsFor) {
   EXPECT_THAT(version, HasSubstr("#define HIP_VERSION_MINOR 4\n"));
   EXPECT_THAT(version, HasSubstr("#define HIP_VERSION_PATCH 43484\n"));
   EXPECT_THAT(version, HasSubstr("#define HIP_VERSION_GITHASH \"\"\n"));
-  EXPECT_THAT(version,
-              HasSubstr("#define HIP_VERSION (HIP_VERSION_MAJOR * 10000000 + HIP_VERSION_MINOR * 100000 + HIP_VERSION_PATCH)"));
+  EXPECT_THAT(
+      version,
+      HasSubstr("#define HIP_VERSION (HIP_VERSION_MAJOR * 10000000 + HIP_VERSION_MINOR * 100000 + HIP_VERSION_PATCH)"));
   EXPECT_THAT(files["hipforge_hip_on_cuda.h"], HasSubstr("#include \"hip/hip_version.h\""));
 }
 
@@ -97,8 +98,9 @@ TEST(HipOnCudaHeaderTest, LibraryMacrosFollowTheirCudaMacros) {
   for (const char* macro : {"HIPSPARSE_EXPORT", "HIPCUB_STDERR", "HIP_PI_F", "HIPCUB_WARP_THREADS"}) {
     EXPECT_THAT(common, ::testing::Not(HasSubstr(std::string("#define ") + macro + " "))) << macro;
   }
-  EXPECT_THAT(files["hipsparse/hipsparse.h"],
-              HasSubstr("#if !defined(HIPSPARSE_EXPORT) && (defined(CUSPARSEAPI))\n#define HIPSPARSE_EXPORT CUSPARSEAPI\n"));
+  EXPECT_THAT(
+      files["hipsparse/hipsparse.h"],
+      HasSubstr("#if !defined(HIPSPARSE_EXPORT) && (defined(CUSPARSEAPI))\n#define HIPSPARSE_EXPORT CUSPARSEAPI\n"));
   EXPECT_THAT(files["hip/hip_runtime.h"], HasSubstr("#define hipStreamPerThread cudaStreamPerThread\n"));
 }
 
@@ -117,17 +119,19 @@ TEST(HipOnCudaHeaderTest, KeepsTheTranslatorsShimsOutWhereCudaHasTheFunctions) {
 TEST(HipOnCudaHeaderTest, DriverFunctionsAreTypedAsHipDeclaresThem) {
   auto files = GenerateHipOnCudaHeaders(translate::AllTables());
   const std::string& common = files["hipforge_hip_on_cuda.h"];
-  EXPECT_THAT(common, HasSubstr("inline hipError_t hipDrvGetErrorString(hipError_t hipError, const char** errorString)"));
-  EXPECT_THAT(common, HasSubstr("inline hipError_t hipCtxCreate(hipCtx_t* ctx, unsigned int flags, hipDevice_t device)"));
+  EXPECT_THAT(common,
+              HasSubstr("inline hipError_t hipDrvGetErrorString(hipError_t hipError, const char** errorString)"));
+  EXPECT_THAT(common,
+              HasSubstr("inline hipError_t hipCtxCreate(hipCtx_t* ctx, unsigned int flags, hipDevice_t device)"));
   EXPECT_THAT(common, HasSubstr("inline hipError_t hipModuleLaunchKernel(hipFunction_t f,"));
   EXPECT_THAT(common, ::testing::Not(HasSubstr("#define hipModuleLaunchKernel(")));
   EXPECT_THAT(common, ::testing::Not(HasSubstr("#define hipCtxCreate(")));
   // No pass-through where HIP's parameter types are not CUDA's (hipArray_t is the runtime's cudaArray_t).
   EXPECT_THAT(common, ::testing::Not(HasSubstr("#define hipMemcpyAtoH(")));
   EXPECT_THAT(common, HasSubstr("#define hipStreamQuery cudaStreamQuery\n"));
-  for (std::string_view name : {"hipModuleLoad", "hipModuleGetFunction", "hipModuleLaunchKernel", "hipCtxCreate",
-                                "hipDrvGetErrorString", "hipDrvGetErrorName", "hipDeviceGet", "hipInit",
-                                "hipModuleUnload", "hipMemAllocPitch", "hipMemcpyHtoD"}) {
+  for (std::string_view name :
+       {"hipModuleLoad", "hipModuleGetFunction", "hipModuleLaunchKernel", "hipCtxCreate", "hipDrvGetErrorString",
+        "hipDrvGetErrorName", "hipDeviceGet", "hipInit", "hipModuleUnload", "hipMemAllocPitch", "hipMemcpyHtoD"}) {
     EXPECT_EQ(HowToWrapDriverFunction(name), DriverWrapping::kHandWritten) << name;
     EXPECT_THAT(common, HasSubstr("inline hipError_t " + std::string(name) + "(")) << name;
   }
@@ -156,7 +160,8 @@ void f(hipblasHandle_t h, double* a) {
   hipMalloc(&a, 8);
   cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 1, 1, 1, nullptr, a, 1, a, 1, nullptr, a, 1);
 }
-)", refused);
+)",
+                                  refused);
   ASSERT_EQ(uses.size(), 3u);
   EXPECT_EQ(uses[0].name, "cublasDgemm");
   EXPECT_EQ(uses[0].line, 7u);
@@ -193,7 +198,8 @@ cudaMalloc(&p, 4);
 #else
 #define CHECK(x) cudaGetLastError()
 #endif
-)", refused);
+)",
+                                  refused);
   ASSERT_EQ(uses.size(), 2u);
   EXPECT_EQ(uses[0].name, "cudaMemset");  // USE_LEGACY: unknown, so kept
   EXPECT_EQ(uses[0].line, 16u);
@@ -215,7 +221,8 @@ __global__ void k(const float* in, float* out) {
   out[0] = __ldcs(in) + __ldcg(in + 1);
   __stcs(out + 1, 1.0f);
 }
-)", refused);
+)",
+                                  refused);
   std::vector<std::string> names;
   for (const CudaNameUse& use : uses) names.push_back(use.name);
   EXPECT_THAT(names, ::testing::ElementsAre("#include <mma.h>", "nvcuda", "nvcuda", "__ldcs", "__ldcg", "__stcs"));
@@ -226,7 +233,8 @@ __global__ void k(const float* in, float* out) {
 template <typename T> __device__ inline T __ldcs(const T* p) { return *p; }
 #endif
 __global__ void k(const float* in, float* out) { out[0] = __ldcs(in); }
-)", refused);
+)",
+                                     refused);
   EXPECT_TRUE(shimmed.empty()) << shimmed.front().name;
   // The legacy launch API the same way: CUDA's without the translator's HIP definitions of it.
   const std::string legacy = "void launch(hipFunction_t f) { cuParamSetSize(f, 0); cuLaunchGrid(f, 1, 1); }\n";
@@ -236,8 +244,8 @@ __global__ void k(const float* in, float* out) { out[0] = __ldcs(in); }
 
 // With the CUDA toolkit's nvcc present (CUDA 13 here), a translated HIP program compiles for sm_90.
 TEST(HipOnCudaHeaderTest, NvccCompilesHipSourceAgainstTheGeneratedHeaders) {
-  const fs::path nvcc = fs::exists("/usr/local/cuda/bin/nvcc") ? fs::path("/usr/local/cuda/bin/nvcc")
-                                                               : FindProgram("nvcc");
+  const fs::path nvcc =
+      fs::exists("/usr/local/cuda/bin/nvcc") ? fs::path("/usr/local/cuda/bin/nvcc") : FindProgram("nvcc");
   if (nvcc.empty()) GTEST_SKIP() << "no nvcc";
   const fs::path dir = fs::temp_directory_path() / ("hip-on-cuda-" + std::to_string(::getpid()));
   for (const auto& [relative, text] : GenerateHipOnCudaHeaders(translate::AllTables())) {
@@ -330,7 +338,8 @@ TEST(HipOnCudaHeaderTest, NvccSeesHip64AndLibraryMacrosOnlyWithTheirHeaders) {
 #error "library macros missing with their headers"
 #endif
 float pi() { return HIP_PI_F; }
-)CU"), "");
+)CU"),
+            "");
 }
 
 // Every HIP spelling the translator writes for inline PTX (tables/ptx_table.cc: __lane_id, __smid, wall_clock64,
@@ -358,7 +367,8 @@ __global__ void helpers(unsigned* out, unsigned long long v) {
            static_cast<unsigned>(__bitextract_u64(v, 40, 8) + __bitinsert_u64(v, v, 40, 8) + __ballot(v != 0));
   out[1] = static_cast<unsigned>(wall_clock64());
 }
-)CU"), "");
+)CU"),
+            "");
 }
 
 // Driver-API calls as HIP code makes them (HeCBench, the CUDA samples): HIP's types throughout.
@@ -397,7 +407,8 @@ int main() {
   CHECK(hipCtxDestroy(context));
   return 0;
 }
-)CU"), "");
+)CU"),
+            "");
 }
 
 // ggml's VMM pool as the translator writes it (hipDeviceptr_t addresses, the driver-only attribute through
@@ -476,7 +487,8 @@ hipsparseStatus_t solve(hipsparseHandle_t h, hipsparseSpMatDescr_t a, hipsparseD
   return hipsparseSpSM_solve(h, HIPSPARSE_OPERATION_NON_TRANSPOSE, HIPSPARSE_OPERATION_NON_TRANSPOSE, &alpha, a, b, c,
                              HIP_R_32F, HIPSPARSE_SPSM_ALG_DEFAULT, d, buffer);
 }
-)CU"), "");
+)CU"),
+            "");
 }
 
 // Each driver-API function the layer defines accepts HIP 6.4's parameter types (hip_runtime_api.h of the ROCm 6.4
@@ -507,8 +519,8 @@ TEST(HipOnCudaHeaderTest, DriverFunctionsAcceptHip64ParameterTypes) {
     ASSERT_TRUE(prototypes.count(name)) << name << ": no HIP 6.4 prototype";
     std::string arguments;
     static const std::regex kParameter(R"(\s*([^,]*?)\s*\b\w+\s*(?:,|$))");
-    const std::string parameters =
-        std::regex_replace(std::regex_replace(prototypes[name], std::regex(R"(=\s*[^,]+)"), ""), std::regex(R"(\s+)"), " ");
+    const std::string parameters = std::regex_replace(
+        std::regex_replace(prototypes[name], std::regex(R"(=\s*[^,]+)"), ""), std::regex(R"(\s+)"), " ");
     if (parameters.find_first_not_of(' ') != std::string::npos && parameters != "void" && parameters != " void ") {
       for (std::sregex_iterator p(parameters.begin(), parameters.end(), kParameter), pend; p != pend; ++p) {
         if ((*p)[1].length() == 0) continue;

@@ -118,7 +118,11 @@ int main() { return 0; }
 )");
   auto compile = [&](const std::string& arch, const std::string& source) {
     ProcessSpec spec;
-    spec.argv = {toolchain_.hipcc.string(), "--offload-arch=" + arch, "-c", (dir / source).string(), "-o",
+    spec.argv = {toolchain_.hipcc.string(),
+                 "--offload-arch=" + arch,
+                 "-c",
+                 (dir / source).string(),
+                 "-o",
                  (dir / (source + "." + arch + ".o")).string()};
     spec.environment = context_.environment;
     spec.timeout = std::chrono::seconds(120);
@@ -195,8 +199,9 @@ target_link_libraries(app pool)
   testing::WriteFile(tree / "pool.cu", R"(#include <hip/hip_runtime.h>
 hipError_t Reserve(hipDeviceptr_t* address, size_t size) { return hipMemAddressReserve(address, size, 0, 0, 0); }
 )");
-  testing::WriteFile(tree / "app.cpp", "#include <hip/hip_runtime.h>\nhipError_t Reserve(hipDeviceptr_t*, size_t);\n"
-                                       "int main() { hipDeviceptr_t a; return Reserve(&a, 1 << 21) == hipSuccess ? 0 : 1; }\n");
+  testing::WriteFile(tree / "app.cpp",
+                     "#include <hip/hip_runtime.h>\nhipError_t Reserve(hipDeviceptr_t*, size_t);\n"
+                     "int main() { hipDeviceptr_t a; return Reserve(&a, 1 << 21) == hipSuccess ? 0 : 1; }\n");
   BuildOutcome outcome = Build(tree);
   EXPECT_TRUE(outcome.ok) << outcome.failure << "\n" << outcome.log;
   EXPECT_TRUE(fs::exists(tree.parent_path() / "build" / "app"));
@@ -204,10 +209,13 @@ hipError_t Reserve(hipDeviceptr_t* address, size_t size) { return hipMemAddressR
 
 TEST_F(HipOnCudaToolchainTest, AMakefileThatLinksObjectsAndSourcesBuilds) {
   const fs::path tree = scratch_.path() / "make" / "src";
-  testing::WriteFile(tree / "Makefile", "app: kernel.o main.cpp\n\t$(HIPCC) -O2 -std=c++17 -Wall kernel.o main.cpp -o app\n"
-                                        "kernel.o: kernel.cpp\n\t$(HIPCC) -O2 -fPIC -c kernel.cpp -o kernel.o\n");
+  testing::WriteFile(tree / "Makefile",
+                     "app: kernel.o main.cpp\n\t$(HIPCC) -O2 -std=c++17 -Wall kernel.o main.cpp -o app\n"
+                     "kernel.o: kernel.cpp\n\t$(HIPCC) -O2 -fPIC -c kernel.cpp -o kernel.o\n");
   testing::WriteFile(tree / "kernel.cpp", std::string(kHipSource).substr(0, std::string(kHipSource).find("int main")));
-  testing::WriteFile(tree / "main.cpp", "#include <hip/hip_runtime.h>\nint main() { return hipDeviceSynchronize() == hipSuccess ? 0 : 1; }\n");
+  testing::WriteFile(
+      tree / "main.cpp",
+      "#include <hip/hip_runtime.h>\nint main() { return hipDeviceSynchronize() == hipSuccess ? 0 : 1; }\n");
   BuildOutcome outcome = Build(tree);
   EXPECT_TRUE(outcome.ok) << outcome.failure << "\n" << outcome.log;
   EXPECT_TRUE(fs::exists(tree / "app"));
@@ -230,19 +238,20 @@ class CudaReferenceBuildTest : public HipOnCudaToolchainTest {
  protected:
   BuildOutcome BuildOriginal(const fs::path& tree) {
     ExecutionContext context = context_;
-    context.environment["PATH"] = toolchain_.cuda_reference_nvcc.parent_path().string() + ":" +
-                                  context.environment["PATH"];
+    context.environment["PATH"] =
+        toolchain_.cuda_reference_nvcc.parent_path().string() + ":" + context.environment["PATH"];
     context.environment["HIPFORGE_CUDA_ARCH"] = "sm_90";
-    TreeBuilder builder(launcher_, BuildToolchain{.hipcc = toolchain_.cuda_reference_nvcc, .parallel_jobs = 2,
-                                                  .cuda_original = true});
+    TreeBuilder builder(
+        launcher_, BuildToolchain{.hipcc = toolchain_.cuda_reference_nvcc, .parallel_jobs = 2, .cuda_original = true});
     return builder.Build({.source_dir = tree, .build_dir = tree.parent_path() / "build", .arch = "sm_90"}, context);
   }
 };
 
 TEST_F(CudaReferenceBuildTest, AMakefileNamingAnArchCuda13DroppedBuildsForTheGpusArch) {
   const fs::path tree = scratch_.path() / "cuda-make" / "src";
-  testing::WriteFile(tree / "Makefile", "ARCH = sm_60\nmain: main.cu\n\tnvcc -O2 -arch=$(ARCH) -gencode "
-                                        "arch=compute_60,code=sm_60 main.cu -o main\n");
+  testing::WriteFile(tree / "Makefile",
+                     "ARCH = sm_60\nmain: main.cu\n\tnvcc -O2 -arch=$(ARCH) -gencode "
+                     "arch=compute_60,code=sm_60 main.cu -o main\n");
   testing::WriteFile(tree / "main.cu", kCudaSource);
   BuildOutcome outcome = BuildOriginal(tree);
   // CUDA 13's nvcc refuses sm_60 ("Unsupported gpu architecture"): a build proves the options were replaced.
@@ -279,8 +288,17 @@ TEST(CudaReferenceNvccScriptTest, ReplacesEveryArchitectureOptionWithTheGpusArch
   fs::permissions(script, fs::perms::owner_all);
   BoostProcessLauncher launcher;
   ProcessSpec spec;
-  spec.argv = {script.string(), "-O3", "-arch", "sm_60", "-gencode=arch=compute_70,code=sm_70", "--generate-code",
-               "arch=compute_80,code=sm_80", "--gpu-architecture=sm_52", "-code=sm_52", "-arch=native", "a.cu"};
+  spec.argv = {script.string(),
+               "-O3",
+               "-arch",
+               "sm_60",
+               "-gencode=arch=compute_70,code=sm_70",
+               "--generate-code",
+               "arch=compute_80,code=sm_80",
+               "--gpu-architecture=sm_52",
+               "-code=sm_52",
+               "-arch=native",
+               "a.cu"};
   spec.environment = {{"PATH", "/usr/bin:/bin"}, {"HIPFORGE_CUDA_ARCH", "sm_100"}};
   absl::StatusOr<ProcessResult> result = launcher.Run(spec);
   ASSERT_TRUE(result.ok()) << result.status();
@@ -304,8 +322,15 @@ TEST(HipOnCudaHipccScriptTest, NvccsFastMathInPartsGoesBackToNvccsSwitches) {
       MakeHipOnCudaToolchain(launcher, {.dir = scratch.path() / "toolchain", .nvcc = fake, .archs = {"sm_90"}});
   ASSERT_TRUE(made.ok()) << made.status();
   ProcessSpec spec;
-  spec.argv = {made->hipcc.string(), "-O3", "-fgpu-flush-denormals-to-zero", "-fno-hip-fp32-correctly-rounded-divide-sqrt",
-               "-fcuda-approx-transcendentals", "-c", "a.hip", "-o", "a.o"};
+  spec.argv = {made->hipcc.string(),
+               "-O3",
+               "-fgpu-flush-denormals-to-zero",
+               "-fno-hip-fp32-correctly-rounded-divide-sqrt",
+               "-fcuda-approx-transcendentals",
+               "-c",
+               "a.hip",
+               "-o",
+               "a.o"};
   spec.environment = {{"PATH", "/usr/bin:/bin"}};
   absl::StatusOr<ProcessResult> result = launcher.Run(spec);
   ASSERT_TRUE(result.ok()) << result.status();

@@ -17,8 +17,8 @@ class MissingLibraryBuildTest : public BuildArchsTest {
     std::ofstream(request_.translated_tree / "Makefile") << "all:\n\thipcc -c src/gemm.cpp\n";
     Validator::State& state = MakeState();
     state.toolchains = {Toolchain{.name = "rocm-6.4", .probe = {.hip_version = "6.4.3", .offload_archs = {"gfx90a"}}}};
-    state.needed_libraries = {LibraryUse{.library = "hipblas", .file = "src/gemm.cpp", .line = 3,
-                                         .text = "#include <hipblas/hipblas.h>"}};
+    state.needed_libraries = {
+        LibraryUse{.library = "hipblas", .file = "src/gemm.cpp", .line = 3, .text = "#include <hipblas/hipblas.h>"}};
     return state;
   }
 };
@@ -46,7 +46,8 @@ TEST_F(MissingLibraryBuildTest, ABuildThatFailsOnItNamesTheLibraryAtItsUseFirst)
 TEST_F(MissingLibraryBuildTest, ABuildThatFailsOnSomethingElseKeepsItsOwnErrors) {
   Validator::State& state = StateNeedingHipblas();
   launcher_.answer = [](const ProcessSpec&) -> absl::StatusOr<ProcessResult> {
-    return ProcessResult{.exit_code = 2, .standard_output = "src/main.cpp:7:3: error: use of undeclared identifier 'x'\n"};
+    return ProcessResult{.exit_code = 2,
+                         .standard_output = "src/main.cpp:7:3: error: use of undeclared identifier 'x'\n"};
   };
   ASSERT_TRUE(MakeValidator().BuildArchs(state).ok());
   const BuildResult& build = state.report.builds.at(0);

@@ -72,8 +72,8 @@ class ReferenceParityTest : public ValidatorStageTest {
     state.builds.push_back(std::move(build));
     state.run.emplace().build = &state.builds[0];
     state.run->variables = {{"BUILD_DIR", state.builds[0].build_dir.string()}};
-    state.report.tests = {TestResult{.name = "make run", .status = TestStatus::kPassed,
-                                     .cuda = ReferenceRun{.status = TestStatus::kPassed}}};
+    state.report.tests = {TestResult{
+        .name = "make run", .status = TestStatus::kPassed, .cuda = ReferenceRun{.status = TestStatus::kPassed}}};
     state.outputs["make run"] = hip_output;
     state.cuda = std::make_unique<Validator::CudaReference>();
     state.cuda->built = true;
@@ -104,9 +104,9 @@ TEST_F(ReferenceParityTest, PrintedNumbersMatchTheCudaRunWithTimingLinesLeftOut)
 
 TEST_F(ReferenceParityTest, TheDevicesUsedAndFreeMemoryIsNoResult) {
   // segsort on a GPU that several jobs' tests share (the pool's GPU slots): the memory figures are the GPU's state.
-  Validator::State& state = RunState(
-      "GPU memory usage: used = 3366.31 MB, free = 139789.62 MB, total = 143155.94 MB\nsum 4096\n",
-      "GPU memory usage: used = 3866.31 MB, free = 139289.62 MB, total = 143155.94 MB\nsum 4096\n");
+  Validator::State& state =
+      RunState("GPU memory usage: used = 3366.31 MB, free = 139789.62 MB, total = 143155.94 MB\nsum 4096\n",
+               "GPU memory usage: used = 3866.31 MB, free = 139289.62 MB, total = 143155.94 MB\nsum 4096\n");
   ASSERT_TRUE(MakeValidator().CheckParity(state).ok());
   ASSERT_EQ(state.report.parity.size(), 1u);
   EXPECT_EQ(state.report.parity[0].verdict, ParityVerdict::kMatch) << state.report.parity[0].detail;

@@ -96,7 +96,8 @@ TEST_F(ProfileStageTest, ACTestBuildWithoutTestCommandsProfilesItsCTestRun) {
   ASSERT_TRUE(MakeValidator().Profile(state).ok());
   ASSERT_EQ(launcher_.specs.size(), 1u);
   EXPECT_NE(launcher_.specs[0].argv.back().find("ctest --test-dir '" + (work_.path() / "build").string() + "'"),
-            std::string::npos) << launcher_.specs[0].argv.back();
+            std::string::npos)
+      << launcher_.specs[0].argv.back();
 }
 
 }  // namespace

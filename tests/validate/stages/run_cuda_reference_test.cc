@@ -15,7 +15,8 @@ class RunCudaReferenceTest : public ValidatorStageTest {
   // A HIP build that ran `make run` on an H200, and a submitted CUDA tree with a Makefile and a run target.
   Validator::State& RunState(const std::string& device_arch) {
     request_.original_tree = work_.path() / "original";
-    WriteFile(request_.original_tree / "Makefile", "main: main.cu\n\tnvcc -arch=sm_60 main.cu -o main\nrun: main\n\t./main\n");
+    WriteFile(request_.original_tree / "Makefile",
+              "main: main.cu\n\tnvcc -arch=sm_60 main.cu -o main\nrun: main\n\t./main\n");
     WriteFile(request_.original_tree / "main.cu", "int main() {}\n");
     toolchain_.cuda_reference_nvcc = "/opt/hip-on-cuda/reference/bin/nvcc";
     leases_.device.arch = device_arch;

@@ -30,10 +30,10 @@ class ReportResultTest : public WorkerStageTest {
       output.report = report::Report{.translation = translation};
       output.managed_memory = true;
       output.job_failed = job_failed;
-      output.artifacts.push_back({v1::ARTIFACT_KIND_PATCH, v1::COMPRESSION_FORMAT_UNSPECIFIED,
-                                  context.work_dir / "migration.patch"});
-      output.artifacts.push_back({v1::ARTIFACT_KIND_TRANSLATED_TREE, v1::COMPRESSION_FORMAT_TAR_GZIP,
-                                  context.work_dir / "tree.tar.gz"});
+      output.artifacts.push_back(
+          {v1::ARTIFACT_KIND_PATCH, v1::COMPRESSION_FORMAT_UNSPECIFIED, context.work_dir / "migration.patch"});
+      output.artifacts.push_back(
+          {v1::ARTIFACT_KIND_TRANSLATED_TREE, v1::COMPRESSION_FORMAT_TAR_GZIP, context.work_dir / "tree.tar.gz"});
       return output;
     };
   }
@@ -130,8 +130,8 @@ TEST_F(ReportResultTest, ACompleteTheServerRefusesIsAnErrorOfRunOnce) {
 TEST_F(ReportResultTest, AnArtifactThatCannotBeReadFailsTheAttemptBeforeAnyCompleteIsSent) {
   ScriptedRunner runner([](const TaskContext& context) -> absl::StatusOr<TaskOutput> {
     TaskOutput output;
-    output.artifacts.push_back({v1::ARTIFACT_KIND_PATCH, v1::COMPRESSION_FORMAT_UNSPECIFIED,
-                                context.work_dir / "never-written.patch"});
+    output.artifacts.push_back(
+        {v1::ARTIFACT_KIND_PATCH, v1::COMPRESSION_FORMAT_UNSPECIFIED, context.work_dir / "never-written.patch"});
     return output;
   });
   auto worker = MakeWorker(runner);

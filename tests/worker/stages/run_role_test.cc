@@ -102,8 +102,7 @@ TEST_F(RunRoleTest, ARunnerErrorFailsTheAttemptForGoodOnlyWhenARetryWouldReprodu
        "spec names no target"},
       {"unavailable", [] { return absl::UnavailableError("toolchain cache busy"); }, false, "toolchain cache busy"},
       {"internal", [] { return absl::InternalError("disk full"); }, false, "disk full"},
-      {"exception",
-       []() -> absl::StatusOr<TaskOutput> { throw std::runtime_error("json type_error 316"); }, true,
+      {"exception", []() -> absl::StatusOr<TaskOutput> { throw std::runtime_error("json type_error 316"); }, true,
        "exception: json type_error 316"},
       {"out-of-memory", []() -> absl::StatusOr<TaskOutput> { throw std::bad_alloc(); }, false, "out of memory"},
   };

@@ -127,7 +127,7 @@ TEST_F(ServerFaultTest, ProgressTheServerFailsToTakeDoesNotFailTheTask) {
 TEST_F(ServerFaultTest, ProgressRefusedOnALostLeaseStopsTheWorkBeforeTheNextHeartbeat) {
   std::atomic<bool> saw_abandon{false};
   ScriptedRunner runner([&](const TaskContext& context) -> absl::StatusOr<TaskOutput> {
-    fake().ExpireLease(context.task_id);  // rescued on the server; no heartbeat has told the worker yet
+    fake().ExpireLease(context.task_id);            // rescued on the server; no heartbeat has told the worker yet
     context.progress.Log("info", "still working");  // a log line is sent at once, and refused
     for (int i = 0; i < 200 && !context.abandon.load(); ++i) std::this_thread::sleep_for(10ms);
     saw_abandon = context.abandon.load();

@@ -1,13 +1,13 @@
+#include "worker/translate/analyze/analyzer.h"
 #include "common/file_io.h"
 #include "common/process.h"
-#include "worker/translate/analyze/analyzer.h"
 
 #include <algorithm>
 #include <atomic>
 #include <cctype>
-#include <iterator>
-#include <fstream>
 #include <exception>
+#include <fstream>
+#include <iterator>
 #include <mutex>
 #include <regex>
 #include <sstream>
@@ -42,9 +42,7 @@ bool FindingLess(const Finding& a, const Finding& b) {
          std::tie(b.location.path, b.location.line, b.location.column, b.rule_id, b.message, b.fix);
 }
 
-std::string CommentPrefix(FileKind kind) {
-  return analyze::IsSourceKind(kind) ? "// " : "# ";
-}
+std::string CommentPrefix(FileKind kind) { return analyze::IsSourceKind(kind) ? "// " : "# "; }
 
 using Ranges = std::vector<std::pair<uint32_t, uint32_t>>;
 
@@ -64,7 +62,7 @@ std::vector<std::string> ArgumentsFor(std::vector<std::string> args, Side side) 
 // One Analyze call, the state its stages share: the files it reads, what its parses are given, what they have found
 // so far, and the result.
 struct AnalysisRun {
-  std::filesystem::path root;  // canonical
+  std::filesystem::path root;                        // canonical
   const std::vector<std::filesystem::path>& inputs;  // the files asked for, relative to root
   const ProgressCallback& progress;
   std::shared_ptr<const analyze::AstRulesCompanion> companion;  // a shared parse's host-side results, or null
@@ -74,11 +72,11 @@ struct AnalysisRun {
   std::vector<std::string> readable_roots;
   std::optional<analyze::ParseCache> cache;
 
-  std::vector<Finding> findings;                            // AST findings
-  std::map<std::string, Ranges> skipped_by_file;            // per covered file: what no clean parse kept yet
-  std::set<std::string> ast_covered;                        // files some clean parse covered
-  std::map<std::string, std::string> ast_failure;           // per unit that did not parse: its first error
-  std::set<std::string> partial_ast;                        // parsed with errors: AST findings kept, token rules on it all
+  std::vector<Finding> findings;                   // AST findings
+  std::map<std::string, Ranges> skipped_by_file;   // per covered file: what no clean parse kept yet
+  std::set<std::string> ast_covered;               // files some clean parse covered
+  std::map<std::string, std::string> ast_failure;  // per unit that did not parse: its first error
+  std::set<std::string> partial_ast;               // parsed with errors: AST findings kept, token rules on it all
   std::map<std::string, std::set<std::string>> covered_by_source;  // per cleanly parsed source: the files it covered
   std::vector<size_t> sources;          // HostPass: the sources it parsed, whose device side DevicePass parses
   std::vector<Finding> token_findings;  // TokenPass
@@ -208,8 +206,8 @@ class AnalyzerImpl final : public Analyzer {
   }
 
   // Parses the units `batch` (indices into run.texts) on options_.jobs threads.
-  std::vector<analyze::TranslationUnitResult> ParseUnits(AnalysisRun& run, const std::vector<size_t>& batch,
-                                                         Side side, ProgressCount count) const {
+  std::vector<analyze::TranslationUnitResult> ParseUnits(AnalysisRun& run, const std::vector<size_t>& batch, Side side,
+                                                         ProgressCount count) const {
     std::vector<analyze::TranslationUnitResult> results(batch.size());
     std::atomic<size_t> next{0};
     std::mutex progress_mutex;
@@ -401,8 +399,8 @@ class AnalyzerImpl final : public Analyzer {
       const std::string_view directive = DirectiveName(text.Line(at));
       if (directive == "endif" && at != line) {
         ++depth;
-      } else if (directive == "if" || directive == "ifdef" || directive == "ifndef" || directive.rfind("elif", 0) == 0 ||
-                 directive == "else") {
+      } else if (directive == "if" || directive == "ifdef" || directive == "ifndef" ||
+                 directive.rfind("elif", 0) == 0 || directive == "else") {
         const bool opens = directive.rfind("if", 0) == 0;
         if (opens && depth > 0) {
           --depth;
@@ -418,8 +416,8 @@ class AnalyzerImpl final : public Analyzer {
     }
     static const std::regex kIdentifier(R"([A-Za-z_][A-Za-z0-9_]*)");
     static const std::regex kCompilerOrVersion(R"(^_|CUDA|NVCC|HIP|ROCM)");
-    for (auto it = std::sregex_iterator(conditions.begin(), conditions.end(), kIdentifier); it != std::sregex_iterator();
-         ++it) {
+    for (auto it = std::sregex_iterator(conditions.begin(), conditions.end(), kIdentifier);
+         it != std::sregex_iterator(); ++it) {
       const std::string name = it->str();
       if (name == "if" || name == "ifdef" || name == "ifndef" || name.rfind("elif", 0) == 0 || name == "else" ||
           name == "defined") {
@@ -504,7 +502,8 @@ class AnalyzerImpl final : public Analyzer {
     }
     for (size_t i : without_gpu_code) {
       const auto files = GatedFiles(run, i, run.covered_by_source.at(run.texts[i]->path()));
-      if (std::all_of(files.begin(), files.end(), [&](const std::string& file) { return device_covered.count(file); })) {
+      if (std::all_of(files.begin(), files.end(),
+                      [&](const std::string& file) { return device_covered.count(file); })) {
         continue;
       }
       batch.push_back(i);
@@ -571,15 +570,15 @@ class AnalyzerImpl final : public Analyzer {
         if (!slot) {
           auto content = ReadFileBytes(root / finding.location.path);
           if (!content) continue;
-          slot = std::make_unique<TextFile>(finding.location.path,
-                                            FileKindOf(finding.location.path, *content), *content);
+          slot =
+              std::make_unique<TextFile>(finding.location.path, FileKindOf(finding.location.path, *content), *content);
         }
         text = slot.get();
       }
       file_of[finding.location.path] = text;
       const std::string_view line = text->Line(finding.location.line);
-      const std::string indent(line.substr(0, line.find_first_not_of(" \t") == std::string_view::npos
-                                                  ? 0 : line.find_first_not_of(" \t")));
+      const std::string indent(
+          line.substr(0, line.find_first_not_of(" \t") == std::string_view::npos ? 0 : line.find_first_not_of(" \t")));
       comments[{finding.location.path, finding.location.line}] +=
           indent + CommentPrefix(text->kind()) + "HIPFORGE " + finding.rule_id + ": " + finding.message + "\n";
     }

@@ -2,8 +2,8 @@
 // AMD-semantics analyzer: rules HBxxx over CUDA sources (AST) and build files/scripts (tokens/lines).
 #include <filesystem>
 #include <functional>
-#include <optional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,9 +49,9 @@ using EffortEstimate = report::EffortSection;
 
 // How one input file was analyzed.
 struct AnalyzedFile {
-  std::string path;              // relative to the analyzed root
-  std::string kind;              // "cuda-source", "header", "cmake", "makefile", "shell", "dockerfile", "ci", "python", "other"
-  bool ast_analyzed = false;     // AST rules ran on it (directly or as a header of a parsed source)
+  std::string path;  // relative to the analyzed root
+  std::string kind;  // "cuda-source", "header", "cmake", "makefile", "shell", "dockerfile", "ci", "python", "other"
+  bool ast_analyzed = false;       // AST rules ran on it (directly or as a header of a parsed source)
   std::string ast_skipped_reason;  // why not (first Clang error, "not a source file", ...); token rules still ran
   // Lines the build's preprocessing drops, as [first, last] pairs: inside #if branches that neither the host nor the
   // device parse (with the build's defines) kept, the directive lines themselves left out. Empty unless ast_analyzed.
@@ -61,7 +61,7 @@ struct AnalyzedFile {
 struct AnalysisResult {
   std::vector<Finding> findings;  // locations in the ORIGINAL sources, sorted by path, line, column, rule
   std::vector<AnalyzedFile> files;
-  EditsByFile annotations;        // only with AnalyzeOptions::annotate: comment insertions on the original files
+  EditsByFile annotations;  // only with AnalyzeOptions::annotate: comment insertions on the original files
 };
 
 class Analyzer {
@@ -84,11 +84,11 @@ absl::StatusOr<std::unique_ptr<Analyzer>> CreateAnalyzer(AnalyzeOptions options)
 
 // The rule catalog (for SARIF rule metadata, docs and the CLI's rule listing).
 struct RuleDescription {
-  std::string id;         // "HB101"
-  Severity severity;      // default severity of its findings
-  std::string title;      // one line
-  std::string rule_class; // "wavefront", "architecture", "library", "runtime", "build"
-  std::string help_path;  // "docs/rules/HB101.md"
+  std::string id;          // "HB101"
+  Severity severity;       // default severity of its findings
+  std::string title;       // one line
+  std::string rule_class;  // "wavefront", "architecture", "library", "runtime", "build"
+  std::string help_path;   // "docs/rules/HB101.md"
 };
 std::vector<RuleDescription> RuleCatalog();
 

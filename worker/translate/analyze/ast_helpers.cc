@@ -75,10 +75,10 @@ class WarpPrimitiveFinder : public clang::RecursiveASTVisitor<WarpPrimitiveFinde
       }
     }
     llvm::StringRef ref(name);
-    if (ref.startswith("__shfl") || ref.startswith("__ballot") || ref.startswith("__any") ||
-        ref.startswith("__all") || ref == "__activemask" || ref == "__syncwarp" || ref.startswith("__match") ||
-        (ref.startswith("__reduce_") && ref.endswith("_sync")) || ref == "tiled_partition" ||
-        ref == "shfl" || ref == "shfl_down" || ref == "shfl_xor" || ref == "shfl_up" || ref == "ballot") {
+    if (ref.startswith("__shfl") || ref.startswith("__ballot") || ref.startswith("__any") || ref.startswith("__all") ||
+        ref == "__activemask" || ref == "__syncwarp" || ref.startswith("__match") ||
+        (ref.startswith("__reduce_") && ref.endswith("_sync")) || ref == "tiled_partition" || ref == "shfl" ||
+        ref == "shfl_down" || ref == "shfl_xor" || ref == "shfl_up" || ref == "ballot") {
       found = true;
       return false;
     }
@@ -196,7 +196,8 @@ const clang::IntegerLiteral* WrittenIntegerLiteral(const clang::Expr* expr) {
   return nullptr;
 }
 
-std::string MacroNameAt(const clang::SourceManager& sm, const clang::LangOptions& lang, clang::SourceLocation location) {
+std::string MacroNameAt(const clang::SourceManager& sm, const clang::LangOptions& lang,
+                        clang::SourceLocation location) {
   if (!location.isMacroID()) return {};
   // Walk out of macro-argument expansions to the macro whose body spelled the token.
   while (location.isMacroID() && sm.isMacroArgExpansion(location)) location = sm.getImmediateSpellingLoc(location);
@@ -267,7 +268,8 @@ class BallotStoreFinder : public clang::RecursiveASTVisitor<BallotStoreFinder> {
   bool VisitBinaryOperator(clang::BinaryOperator* op) {
     // The mask itself (`= votes`, `= __ballot_sync(...)`, through casts), not a value computed from it.
     const clang::Expr* value = StripCasts(op->getRHS());
-    if (op->getOpcode() != clang::BO_Assign || !(llvm::isa<clang::DeclRefExpr>(value) || llvm::isa<clang::CallExpr>(value)) ||
+    if (op->getOpcode() != clang::BO_Assign ||
+        !(llvm::isa<clang::DeclRefExpr>(value) || llvm::isa<clang::CallExpr>(value)) ||
         !HoldsBallot(value, lane_masks)) {
       return true;
     }

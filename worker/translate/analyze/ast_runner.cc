@@ -114,8 +114,11 @@ class AstRulesConsumer : public CompanionConsumer {
 }  // namespace
 
 nlohmann::json ToJson(const TranslationUnitResult& result) {
-  nlohmann::json json = {{"parsed", result.parsed}, {"fatal", result.fatal}, {"first_error", result.first_error},
-                         {"findings", nlohmann::json::array()}, {"covered_files", result.covered_files},
+  nlohmann::json json = {{"parsed", result.parsed},
+                         {"fatal", result.fatal},
+                         {"first_error", result.first_error},
+                         {"findings", nlohmann::json::array()},
+                         {"covered_files", result.covered_files},
                          {"skipped_ranges", result.skipped_ranges}};
   for (const Finding& finding : result.findings) json["findings"].push_back(FindingCacheJson(finding));
   return json;
@@ -136,7 +139,8 @@ TranslationUnitResult RunAstRules(const std::vector<std::string>& clang_args, co
                                   const std::filesystem::path& canonical_root, const std::set<std::string>& disabled,
                                   const std::vector<std::string>& readable_roots) {
   AstRulesConsumer consumer(canonical_root, disabled);
-  const UnitParseResult parse = ParseUnit(UnitParseRequest{canonical_root, file, clang_args, readable_roots}, {&consumer});
+  const UnitParseResult parse =
+      ParseUnit(UnitParseRequest{canonical_root, file, clang_args, readable_roots}, {&consumer});
   return consumer.Take(parse);
 }
 

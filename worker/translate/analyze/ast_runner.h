@@ -16,11 +16,11 @@
 namespace hipforge::translate::analyze {
 
 struct TranslationUnitResult {
-  bool parsed = false;      // no Clang errors: the AST findings are complete
-  bool fatal = false;       // a fatal error (missing header, ...) cut the AST short: its findings are unusable
-  std::string first_error;  // "path:line: message" of the first error when !parsed
-  std::vector<Finding> findings;                 // AST findings in files under the root
-  std::set<std::string> covered_files;           // root-relative files the preprocessor entered
+  bool parsed = false;            // no Clang errors: the AST findings are complete
+  bool fatal = false;             // a fatal error (missing header, ...) cut the AST short: its findings are unusable
+  std::string first_error;        // "path:line: message" of the first error when !parsed
+  std::vector<Finding> findings;  // AST findings in files under the root
+  std::set<std::string> covered_files;  // root-relative files the preprocessor entered
   std::map<std::string, std::vector<std::pair<uint32_t, uint32_t>>> skipped_ranges;  // per root-relative file
 };
 

@@ -12,7 +12,7 @@
 namespace hipforge::translate {
 namespace {
 
-constexpr double kReviewAutoFixHours = 0.1;   // reading an applied fix
+constexpr double kReviewAutoFixHours = 0.1;     // reading an applied fix
 constexpr double kPerFileOverheadHours = 0.25;  // rebuilding/retesting a file someone touched
 constexpr double kFallbackFileHours = 1.0;      // translated without the AST: review the whole file
 constexpr double kFailedFileHours = 4.0;        // not translated at all
@@ -32,10 +32,18 @@ double DefaultHours(Severity severity) {
 // Rules whose manual fix is much larger or smaller than their severity suggests.
 double RuleHours(const Finding& finding) {
   static const std::map<std::string, double, std::less<>> kHours = {
-      {kRuleInlinePtx, 2.0},        {kRuleTensorCore, 16.0},       {kRuleSharedMemorySize, 4.0},
-      {kRuleCublasLt, 8.0},         {kRuleNoRocmEquivalent, 16.0}, {kRuleCudaGraph, 2.0},
-      {kRuleTextureReference, 3.0}, {kRuleDriverModule, 6.0},      {kRuleNvccFlags, 0.5},
-      {kRuleCudaCmake, 0.5},        {kRuleCudaEnvVar, 0.25},       {kRuleNvidiaTool, 0.5},
+      {kRuleInlinePtx, 2.0},
+      {kRuleTensorCore, 16.0},
+      {kRuleSharedMemorySize, 4.0},
+      {kRuleCublasLt, 8.0},
+      {kRuleNoRocmEquivalent, 16.0},
+      {kRuleCudaGraph, 2.0},
+      {kRuleTextureReference, 3.0},
+      {kRuleDriverModule, 6.0},
+      {kRuleNvccFlags, 0.5},
+      {kRuleCudaCmake, 0.5},
+      {kRuleCudaEnvVar, 0.25},
+      {kRuleNvidiaTool, 0.5},
       {kRuleOutsideTreePath, 0.25},
       // A CUDA-looking name no table knows (reported once per name and file): look it up or write it.
       {std::string(kRuleUnknownCuda), 0.5},

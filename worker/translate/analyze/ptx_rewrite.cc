@@ -276,13 +276,15 @@ std::optional<PtxReplacement> MatchPtxIdiom(const ParsedAsm& statement) {
     if (pattern.size() != words.size()) continue;
     Bindings bindings;
     bool matched = true;
-    for (size_t i = 0; i < pattern.size() && matched; ++i) matched = MatchWord(pattern[i], words[i], statement, bindings);
+    for (size_t i = 0; i < pattern.size() && matched; ++i)
+      matched = MatchWord(pattern[i], words[i], statement, bindings);
     if (!matched) continue;
     // Every operand the statement declares must be used by the pattern, or the rewrite would drop it.
     size_t used = bindings.expressions.size();
     for (const auto& [key, value] : bindings.immediates) (void)key, (void)value, ++used;
     if (statement.operands.size() > used) continue;
-    const bool wide = idiom.ptx.find(".b64") != std::string_view::npos || idiom.ptx.find(".u64") != std::string_view::npos;
+    const bool wide =
+        idiom.ptx.find(".b64") != std::string_view::npos || idiom.ptx.find(".u64") != std::string_view::npos;
     PtxReplacement replacement;
     switch (idiom.rewrite) {
       case PtxRewrite::kTemplate: replacement.statement = FillTemplate(idiom.hip, bindings); break;

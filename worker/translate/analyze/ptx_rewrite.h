@@ -16,11 +16,11 @@ struct AsmOperand {
 };
 
 struct ParsedAsm {
-  uint32_t begin = 0;  // the asm keyword
-  uint32_t end = 0;    // one past the closing ')'
-  std::string text;    // the template, string literals concatenated (escapes as written)
+  uint32_t begin = 0;                // the asm keyword
+  uint32_t end = 0;                  // one past the closing ')'
+  std::string text;                  // the template, string literals concatenated (escapes as written)
   std::vector<AsmOperand> operands;  // outputs, then inputs (PTX numbers them in this order)
-  bool rewritable = false;  // plain literals, positional operands, no goto: a candidate for the table
+  bool rewritable = false;           // plain literals, positional operands, no goto: a candidate for the table
 };
 
 // Parses the asm statement whose keyword is tokens[keyword]; nullopt when it is not one.

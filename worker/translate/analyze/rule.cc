@@ -149,8 +149,10 @@ std::string_view CodePart(std::string_view line) {
   for (size_t i = 0; i < line.size(); ++i) {
     const char c = line[i];
     if (quote) {
-      if (c == '\\') ++i;
-      else if (c == quote) quote = 0;
+      if (c == '\\')
+        ++i;
+      else if (c == quote)
+        quote = 0;
       continue;
     }
     if (c == '"' || c == '\'') {
@@ -193,17 +195,18 @@ bool IsProseMention(std::string_view code, size_t position) {
   if (ExpandedAt(code, position)) return false;
   // The command word of the line (Makefile recipes may start with @ or -; Dockerfiles with RUN).
   size_t begin = code.find_first_not_of(" \t@-");
-  if (begin != std::string_view::npos && code.compare(begin, 4, "RUN ") == 0) begin = code.find_first_not_of(" ", begin + 4);
+  if (begin != std::string_view::npos && code.compare(begin, 4, "RUN ") == 0)
+    begin = code.find_first_not_of(" ", begin + 4);
   if (begin != std::string_view::npos && begin < position) {
     size_t end = begin;
-    while (end < code.size() && (std::isalnum(static_cast<unsigned char>(code[end])) || code[end] == '_' ||
-                                 code[end] == '.')) {
+    while (end < code.size() &&
+           (std::isalnum(static_cast<unsigned char>(code[end])) || code[end] == '_' || code[end] == '.')) {
       ++end;
     }
     std::string word(code.substr(begin, end - begin));
     for (char& c : word) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    static constexpr std::string_view kPrinters[] = {"echo", "printf", "print", "message", "puts", "say", "warn",
-                                                     "die", "info", "log"};
+    static constexpr std::string_view kPrinters[] = {"echo", "printf", "print", "message", "puts",
+                                                     "say",  "warn",   "die",   "info",    "log"};
     for (std::string_view printer : kPrinters) {
       if (word == printer) return true;
     }
@@ -215,8 +218,10 @@ bool IsProseMention(std::string_view code, size_t position) {
   for (size_t i = 0; i < position && i < code.size(); ++i) {
     const char c = code[i];
     if (quote) {
-      if (c == '\\') ++i;
-      else if (c == quote) quote = 0;
+      if (c == '\\')
+        ++i;
+      else if (c == quote)
+        quote = 0;
     } else if (c == '"' || c == '\'') {
       quote = c;
       open = i;
@@ -229,7 +234,8 @@ bool IsProseMention(std::string_view code, size_t position) {
 std::vector<size_t> FindWord(std::string_view text, std::string_view word, std::string_view extra_word_chars) {
   std::vector<size_t> hits;
   auto is_word = [&](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || extra_word_chars.find(c) != std::string_view::npos;
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' ||
+           extra_word_chars.find(c) != std::string_view::npos;
   };
   for (size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
     const bool left = at == 0 || !is_word(text[at - 1]);
@@ -263,9 +269,9 @@ std::vector<AsmStatement> FindAsmStatements(const std::vector<Token>& tokens) {
 }
 
 bool LooksLikePtx(std::string_view text) {
-  static constexpr std::string_view kRegisters[] = {"%laneid", "%warpid", "%smid", "%nsmid", "%clock", "%globaltimer",
-                                                    "%lanemask", "%tid", "%ntid", "%ctaid", "%nctaid", "%dynamic_smem",
-                                                    "%total_smem", "%gridid", "%pm"};
+  static constexpr std::string_view kRegisters[] = {"%laneid",      "%warpid",       "%smid",       "%nsmid",  "%clock",
+                                                    "%globaltimer", "%lanemask",     "%tid",        "%ntid",   "%ctaid",
+                                                    "%nctaid",      "%dynamic_smem", "%total_smem", "%gridid", "%pm"};
   for (std::string_view reg : kRegisters) {
     if (text.find(reg) != std::string_view::npos) return true;
   }
@@ -275,11 +281,12 @@ bool LooksLikePtx(std::string_view text) {
   }
   // A typed/qualified opcode: letters (and digits: lop3), then '.', then a PTX type or state space suffix.
   static constexpr std::string_view kSuffixes[] = {
-      ".u8",  ".u16", ".u32", ".u64", ".s8",  ".s16", ".s32",    ".s64",    ".b8",     ".b16",  ".b32",   ".b64",
-      ".b128", ".f16", ".f16x2", ".bf16", ".f32", ".f64", ".pred", ".global", ".shared", ".local", ".const", ".param",
-      ".sync", ".aligned", ".reg", ".approx", ".rn", ".rz", ".ftz", ".sat", ".wide", ".lo", ".hi", ".acquire",
-      ".release", ".relaxed", ".gpu", ".sys", ".cta", ".async", ".ca", ".cg", ".cs", ".nc", ".x4", ".x2", ".v2",
-      ".v4", ".e4m3", ".tf32"};
+      ".u8",      ".u16",     ".u32",    ".u64",   ".s8",    ".s16",   ".s32",  ".s64",     ".b8",
+      ".b16",     ".b32",     ".b64",    ".b128",  ".f16",   ".f16x2", ".bf16", ".f32",     ".f64",
+      ".pred",    ".global",  ".shared", ".local", ".const", ".param", ".sync", ".aligned", ".reg",
+      ".approx",  ".rn",      ".rz",     ".ftz",   ".sat",   ".wide",  ".lo",   ".hi",      ".acquire",
+      ".release", ".relaxed", ".gpu",    ".sys",   ".cta",   ".async", ".ca",   ".cg",      ".cs",
+      ".nc",      ".x4",      ".x2",     ".v2",    ".v4",    ".e4m3",  ".tf32"};
   for (size_t dot = text.find('.'); dot != std::string_view::npos; dot = text.find('.', dot + 1)) {
     if (dot == 0 || !std::isalnum(static_cast<unsigned char>(text[dot - 1]))) continue;  // lop3.b32, prmt.b32
     for (std::string_view suffix : kSuffixes) {
@@ -297,7 +304,8 @@ std::map<std::string, unsigned long long, std::less<>> IntegerMacros(const std::
     if (tokens[i].kind != TokenKind::kHash || tokens[i + 1].text != "define") continue;
     const Token& name = tokens[i + 2];
     size_t value_index = i + 3;
-    while (value_index < tokens.size() && tokens[value_index].text == "(" && tokens[value_index].in_directive) ++value_index;
+    while (value_index < tokens.size() && tokens[value_index].text == "(" && tokens[value_index].in_directive)
+      ++value_index;
     if (value_index >= tokens.size() || !tokens[value_index].in_directive) continue;
     unsigned long long value = 0;
     if (tokens[value_index].kind == TokenKind::kNumber && ParseIntegerLiteral(tokens[value_index].text, &value)) {

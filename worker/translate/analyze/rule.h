@@ -107,7 +107,7 @@ std::string TargetList(std::span<const std::string> targets, std::string_view se
 
 // Reports one finding per (identifier list) use: every call, or only the first use per function scope.
 struct IdentifierPattern {
-  std::string_view name;     // exact identifier, or a prefix when `prefix` is set
+  std::string_view name;  // exact identifier, or a prefix when `prefix` is set
   bool prefix = false;
 };
 bool MatchesAny(std::string_view identifier, const std::vector<IdentifierPattern>& patterns);

@@ -52,8 +52,13 @@ std::vector<Token> Lex(const std::string& text) {
       expect_directive_name = false;
     }
     if (raw.kind == clang::tok::r_brace && !braces.empty()) braces.pop_back();  // '}' sits in the outer scope
-    Token token{kind, std::string_view(text).substr(raw.begin, raw.length), raw.begin, current_scope(),
-                raw.line_start, in_directive, {}};
+    Token token{kind,
+                std::string_view(text).substr(raw.begin, raw.length),
+                raw.begin,
+                current_scope(),
+                raw.line_start,
+                in_directive,
+                {}};
     if (expect_directive_name) {
       directive = token.text;
       expect_directive_name = false;
@@ -82,7 +87,8 @@ std::vector<Token> Lex(const std::string& text) {
       const size_t n = tokens.size();
       if (n >= 1 && tokens[n - 1].text == "namespace") transparent = true;
       if (n >= 2 && tokens[n - 1].kind == TokenKind::kIdentifier &&
-          (tokens[n - 2].text == "namespace" || tokens[n - 2].text == "::")) transparent = true;
+          (tokens[n - 2].text == "namespace" || tokens[n - 2].text == "::"))
+        transparent = true;
       if (n >= 2 && tokens[n - 1].text == "\"C\"" && tokens[n - 2].text == "extern") transparent = true;
       braces.push_back({transparent, raw.begin});
     }

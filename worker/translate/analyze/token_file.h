@@ -23,11 +23,11 @@ enum class TokenKind { kIdentifier, kNumber, kString, kChar, kPunct, kHash };
 
 struct Token {
   TokenKind kind;
-  std::string_view text;     // view into TextFile::content (string tokens include their quotes)
+  std::string_view text;  // view into TextFile::content (string tokens include their quotes)
   uint32_t offset = 0;
-  uint32_t scope = 0;        // offset+1 of the outermost non-namespace '{' enclosing it; 0 at file scope
+  uint32_t scope = 0;  // offset+1 of the outermost non-namespace '{' enclosing it; 0 at file scope
   bool at_line_start = false;
-  bool in_directive = false; // part of a preprocessor directive line
+  bool in_directive = false;   // part of a preprocessor directive line
   std::string_view directive;  // its directive name ("include", "define", "if", ...) when in_directive
 };
 

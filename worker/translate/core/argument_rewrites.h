@@ -35,9 +35,9 @@ struct ArgumentRewrite {
   std::string_view function;  // CUDA name
   unsigned argument = 0;      // 0-based (for kRenameForArity: the argument count)
   ArgumentRewriteKind kind = ArgumentRewriteKind::kWrapHipSymbol;
-  std::string_view text;      // constant to insert; "{hip_version}" is the target HIP version as 604 etc.
-  unsigned to = 0;            // kCopyArgument / kMoveArgument destination
-  unsigned count = 1;         // kMoveArgument: how many arguments move together
+  std::string_view text;  // constant to insert; "{hip_version}" is the target HIP version as 604 etc.
+  unsigned to = 0;        // kCopyArgument / kMoveArgument destination
+  unsigned count = 1;     // kMoveArgument: how many arguments move together
   RewriteTarget target = RewriteTarget::kAny;
   bool may_lose_data = false;  // warn: the removed argument carried information
 };
@@ -54,8 +54,7 @@ struct CallShape {
 
 // The edits that make `function`'s call fit HIP (or ROC/MIOpen under those options). `warnings` gets a
 // message for each argument dropped although it carried information.
-std::vector<TextEdit> RewriteCallArguments(std::string_view function, const CallShape& call,
-                                           std::string_view content, const TranslateOptions& options,
-                                           std::vector<std::string>* warnings);
+std::vector<TextEdit> RewriteCallArguments(std::string_view function, const CallShape& call, std::string_view content,
+                                           const TranslateOptions& options, std::vector<std::string>* warnings);
 
 }  // namespace hipforge::translate

@@ -16,8 +16,8 @@
 #include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
-#include "llvm/Support/Path.h"
 #include "common/cuda_names.h"
+#include "llvm/Support/Path.h"
 #include "worker/translate/core/argument_rewrites.h"
 #include "worker/translate/core/device_function_shims.h"
 #include "worker/translate/core/name_resolver.h"
@@ -206,7 +206,8 @@ class Collector : public mat::MatchFinder::MatchCallback {
       begin = definition(begin);
       end = definition(end);
     } else if (begin.isMacroID() || end.isMacroID()) {
-      const bool begin_safe = !sm.isMacroBodyExpansion(begin) || clang::Lexer::isAtStartOfMacroExpansion(begin, sm, lang);
+      const bool begin_safe =
+          !sm.isMacroBodyExpansion(begin) || clang::Lexer::isAtStartOfMacroExpansion(begin, sm, lang);
       const bool end_safe = !sm.isMacroBodyExpansion(end) || clang::Lexer::isAtEndOfMacroExpansion(end, sm, lang);
       if (begin_safe && end_safe) {
         begin = sm.getFileLoc(begin);
@@ -270,8 +271,8 @@ class Collector : public mat::MatchFinder::MatchCallback {
       ++explicit_args;
     }
     if (explicit_args > 0) {
-      const auto args = ReadRange(sm, {launch.getArg(0)->getBeginLoc(), launch.getArg(explicit_args - 1)->getEndLoc()},
-                                  mode);
+      const auto args =
+          ReadRange(sm, {launch.getArg(0)->getBeginLoc(), launch.getArg(explicit_args - 1)->getEndLoc()}, mode);
       if (!args || args->file != whole->file) {
         Unrewritable(sm, begin, "kernel arguments come from a macro; left as <<<>>>.");
         return;
@@ -283,8 +284,7 @@ class Collector : public mat::MatchFinder::MatchCallback {
     }
   }
 
-  void CollectWarpCall(const clang::SourceManager& sm, const clang::ASTContext& context,
-                       const clang::CallExpr& call) {
+  void CollectWarpCall(const clang::SourceManager& sm, const clang::ASTContext& context, const clang::CallExpr& call) {
     const clang::FunctionDecl* callee = call.getDirectCallee();
     if (!callee || call.getNumArgs() < 2) return;
     const auto name_range = ReadRange(sm, call.getCallee()->getSourceRange(), MacroMode::kFile);
@@ -305,8 +305,8 @@ class Collector : public mat::MatchFinder::MatchCallback {
     const clang::Expr* mask_expr = call.getArg(0);
     if (!mask_expr->isValueDependent() && mask_expr->EvaluateAsInt(value, context)) {
       const llvm::APSInt& mask_value = value.Val.getInt();
-      site.full_mask = mask_value.isAllOnes() || (mask_value.getBitWidth() >= 32 &&
-                                                   mask_value.getZExtValue() == 0xffffffffULL);
+      site.full_mask =
+          mask_value.isAllOnes() || (mask_value.getBitWidth() >= 32 && mask_value.getZExtValue() == 0xffffffffULL);
     }
     if (std::find(facts->warp_calls.begin(), facts->warp_calls.end(), site) == facts->warp_calls.end()) {
       facts->warp_calls.push_back(std::move(site));
@@ -329,16 +329,16 @@ class Collector : public mat::MatchFinder::MatchCallback {
     for (unsigned i = 0; i < call.getNumArgs(); ++i) {
       if (llvm::isa<clang::CXXDefaultArgExpr>(call.getArg(i))) break;
       auto located = Locate(sm, call.getArg(i)->getSourceRange());
-      if (in_macro && (!located || located->file != call_range->file || located->range.begin < call_range->range.begin ||
-                            located->range.end > call_range->range.end)) {
+      if (in_macro && (!located || located->file != call_range->file ||
+                       located->range.begin < call_range->range.begin || located->range.end > call_range->range.end)) {
         located = LocateMacroParameter(sm, call.getArg(i)->getSourceRange(), *call_range);
       }
       if (!located || located->file != call_range->file) return;  // arguments from macros: leave the call
       shape.args.push_back(located->range);
     }
     std::vector<std::string> warnings;
-    for (TextEdit& edit : RewriteCallArguments(name, shape, sm.getBufferData(call_range->file),
-                                               resolver_.options(), &warnings)) {
+    for (TextEdit& edit :
+         RewriteCallArguments(name, shape, sm.getBufferData(call_range->file), resolver_.options(), &warnings)) {
       FactsEdit fact{std::move(edit)};
       if (std::find(facts->edits.begin(), facts->edits.end(), fact) == facts->edits.end()) {
         facts->edits.push_back(std::move(fact));
@@ -457,10 +457,10 @@ class FactsConsumer : public ParseConsumer {
       for (const WarpIntrinsic& intrinsic : WarpIntrinsics()) {
         if (!intrinsic.maskless.empty()) with_maskless.emplace_back(intrinsic.name.data(), intrinsic.name.size());
       }
-      finder.addMatcher(mat::callExpr(mat::callee(mat::functionDecl(
-                                          mat::hasAnyName(llvm::ArrayRef<llvm::StringRef>(with_maskless)))))
-                            .bind("warp"),
-                        collector_.get());
+      finder.addMatcher(
+          mat::callExpr(mat::callee(mat::functionDecl(mat::hasAnyName(llvm::ArrayRef<llvm::StringRef>(with_maskless)))))
+              .bind("warp"),
+          collector_.get());
     }
     finder.addMatcher(mat::memberExpr(mat::member(mat::hasAnyName("x", "y")),
                                       mat::unless(mat::hasParent(mat::cxxReinterpretCastExpr())))
@@ -478,8 +478,8 @@ class FactsConsumer : public ParseConsumer {
                   mat::ofClass(mat::cxxRecordDecl(mat::hasAnyName(llvm::ArrayRef<llvm::StringRef>(shimmed_types)))),
                   mat::returns(mat::realFloatingPointType()))),
               // Device code only: the host conversions are HIP's own, exact.
-              mat::hasAncestor(mat::functionDecl(mat::anyOf(mat::hasAttr(clang::attr::CUDADevice),
-                                                            mat::hasAttr(clang::attr::CUDAGlobal)))))
+              mat::hasAncestor(mat::functionDecl(
+                  mat::anyOf(mat::hasAttr(clang::attr::CUDADevice), mat::hasAttr(clang::attr::CUDAGlobal)))))
               .bind("type_shim_conversion"),
           collector_.get());
     }

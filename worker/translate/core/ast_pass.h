@@ -14,9 +14,9 @@
 namespace hipforge::translate {
 
 struct AstPassRequest {
-  std::filesystem::path root;         // absolute; files outside it are never edited
-  std::filesystem::path file;         // absolute path of the translation unit
-  std::vector<std::string> args;      // Clang arguments (front end + compile database), without the file
+  std::filesystem::path root;               // absolute; files outside it are never edited
+  std::filesystem::path file;               // absolute path of the translation unit
+  std::vector<std::string> args;            // Clang arguments (front end + compile database), without the file
   std::vector<std::string> readable_roots;  // non-empty: the parse reads nothing outside these
   // Other consumers of this one parse (the analyzer's AST rules in the repository pass).
   std::vector<ParseConsumer*> companions;

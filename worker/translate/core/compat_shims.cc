@@ -26,7 +26,8 @@ std::string CooperativeGroupsReduceShim() {
          "template <class T> struct bit_xor { __device__ T operator()(T a, T b) const { return a ^ b; } }; "
          "template <unsigned int Size, class Parent, class T, class Op> __device__ T reduce("
          "const thread_block_tile<Size, Parent>& group, T value, Op op) { "
-         "for (unsigned int offset = Size / 2; offset > 0; offset /= 2) value = op(value, group.shfl_xor(value, offset)); "
+         "for (unsigned int offset = Size / 2; offset > 0; offset /= 2) value = op(value, group.shfl_xor(value, "
+         "offset)); "
          "return value; } }\n"
          "#endif";
 }
@@ -45,7 +46,8 @@ std::string PipelineFallbackShim() {
          "__device__ inline void copy(void* dst, const void* src, size_t n, unsigned rank, unsigned count) { "
          "char* d = static_cast<char*>(dst); const char* s = static_cast<const char*>(src); "
          "if (((reinterpret_cast<size_t>(d) | reinterpret_cast<size_t>(s) | n) & 15) == 0) { "
-         "for (size_t i = rank; i < n / 16; i += count) reinterpret_cast<int4*>(d)[i] = reinterpret_cast<const int4*>(s)[i]; "
+         "for (size_t i = rank; i < n / 16; i += count) reinterpret_cast<int4*>(d)[i] = reinterpret_cast<const "
+         "int4*>(s)[i]; "
          "} else { for (size_t i = rank; i < n; i += count) d[i] = s[i]; } } } "
          "namespace cuda { "
          "enum thread_scope { thread_scope_system, thread_scope_device, thread_scope_block, thread_scope_thread }; "
@@ -56,18 +58,22 @@ std::string PipelineFallbackShim() {
          "enum class pipeline_role { producer, consumer }; "
          "template <thread_scope Scope> struct pipeline { "
          "__device__ void producer_acquire() {} __device__ void producer_commit() {} "
-         "__device__ void consumer_wait() {} __device__ void consumer_release() {} __device__ bool quit() { return true; } }; "
+         "__device__ void consumer_wait() {} __device__ void consumer_release() {} __device__ bool quit() { return "
+         "true; } }; "
          "__device__ inline pipeline<thread_scope_thread> make_pipeline() { return {}; } "
          "template <class Group, thread_scope Scope, unsigned char Stages> "
          "__device__ pipeline<Scope> make_pipeline(const Group&, pipeline_shared_state<Scope, Stages>*) { return {}; } "
          "template <class Group, thread_scope Scope, unsigned char Stages, class Role> "
          "__device__ pipeline<Scope> make_pipeline(const Group&, pipeline_shared_state<Scope, Stages>*, Role) { "
-         "static_assert(sizeof(Group) == 0, \"hipforge: a producer/consumer-partitioned cuda::pipeline has no synchronous "
+         "static_assert(sizeof(Group) == 0, \"hipforge: a producer/consumer-partitioned cuda::pipeline has no "
+         "synchronous "
          "fallback; needs a person\"); return {}; } "
-         "template <unsigned char Prior, thread_scope Scope> __device__ void pipeline_consumer_wait_prior(pipeline<Scope>&) {} "
+         "template <unsigned char Prior, thread_scope Scope> __device__ void "
+         "pipeline_consumer_wait_prior(pipeline<Scope>&) {} "
          "template <class Group, class T, class Size, thread_scope Scope> "
          "__device__ void memcpy_async(const Group& group, T* dst, const T* src, Size size, pipeline<Scope>&) { "
-         "group.sync(); hipforge_pipeline_detail::copy(dst, src, static_cast<size_t>(size), group.thread_rank(), group.size()); "
+         "group.sync(); hipforge_pipeline_detail::copy(dst, src, static_cast<size_t>(size), group.thread_rank(), "
+         "group.size()); "
          "group.sync(); } "
          "template <class T, class Size, thread_scope Scope> "
          "__device__ void memcpy_async(T* dst, const T* src, Size size, pipeline<Scope>&) { "
@@ -79,8 +85,7 @@ std::string PipelineFallbackShim() {
          "#endif";
 }
 
-std::optional<std::string> MetaGroupRewrite(std::string_view object, std::string_view access,
-                                            std::string_view member) {
+std::optional<std::string> MetaGroupRewrite(std::string_view object, std::string_view access, std::string_view member) {
   const std::string tile = std::string(object) + std::string(access);
   if (member == "meta_group_rank") {
     return "(cooperative_groups::this_thread_block().thread_rank() / " + tile + "size())";

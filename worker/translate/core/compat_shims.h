@@ -38,7 +38,6 @@ std::string PipelineFallbackShim();
 
 // `tile.meta_group_rank()` / `tile.meta_group_size()` (access `.` or `->`) for a tile partitioned from the thread
 // block, the form real code uses; empty when `member` is neither.
-std::optional<std::string> MetaGroupRewrite(std::string_view object, std::string_view access,
-                                            std::string_view member);
+std::optional<std::string> MetaGroupRewrite(std::string_view object, std::string_view access, std::string_view member);
 
 }  // namespace hipforge::translate

@@ -31,23 +31,23 @@ constexpr std::string_view kDp4aCode =
 // __bfloat162{int,uint,ll,ull}_{rn,rz,rd,ru}: a bfloat16 converts to float exactly, so rounding the float is
 // rounding the bfloat16 (HIP's __float2int_* family is what the tables map CUDA's own to).
 constexpr std::string_view kBfloat16IntegerNames[] = {
-    "__bfloat162int_rn", "__bfloat162int_rz", "__bfloat162int_rd", "__bfloat162int_ru",
+    "__bfloat162int_rn",  "__bfloat162int_rz",  "__bfloat162int_rd",  "__bfloat162int_ru",
     "__bfloat162uint_rn", "__bfloat162uint_rz", "__bfloat162uint_rd", "__bfloat162uint_ru",
-    "__bfloat162ll_rn", "__bfloat162ll_rz", "__bfloat162ll_rd", "__bfloat162ll_ru",
-    "__bfloat162ull_rn", "__bfloat162ull_rz", "__bfloat162ull_rd", "__bfloat162ull_ru"};
-#define HIPFORGE_BF16_CONVERSION(to, type, mode) \
+    "__bfloat162ll_rn",   "__bfloat162ll_rz",   "__bfloat162ll_rd",   "__bfloat162ll_ru",
+    "__bfloat162ull_rn",  "__bfloat162ull_rz",  "__bfloat162ull_rd",  "__bfloat162ull_ru"};
+#define HIPFORGE_BF16_CONVERSION(to, type, mode)                                                          \
   "__device__ inline " type " __bfloat162" to "_" mode "(__hip_bfloat16 x) { return __float2" to "_" mode \
   "(__bfloat162float(x)); } "
-#define HIPFORGE_BF16_CONVERSIONS(to, type)                                                   \
-  HIPFORGE_BF16_CONVERSION(to, type, "rn") HIPFORGE_BF16_CONVERSION(to, type, "rz")        \
+#define HIPFORGE_BF16_CONVERSIONS(to, type) \
+  HIPFORGE_BF16_CONVERSION(to, type, "rn")  \
+  HIPFORGE_BF16_CONVERSION(to, type, "rz")  \
   HIPFORGE_BF16_CONVERSION(to, type, "rd") HIPFORGE_BF16_CONVERSION(to, type, "ru")
 constexpr std::string_view kBfloat16IntegerCode =
     "#include <hip/hip_runtime.h>\n#include <hip/hip_bf16.h>\n"
     "#ifndef HIPFORGE_BF16_INTEGER_SHIM\n"
-    "#define HIPFORGE_BF16_INTEGER_SHIM /* hipforge: HIP has no __bfloat162int_* family */\n"
-    HIPFORGE_BF16_CONVERSIONS("int", "int") HIPFORGE_BF16_CONVERSIONS("uint", "unsigned int")
-    HIPFORGE_BF16_CONVERSIONS("ll", "long long") HIPFORGE_BF16_CONVERSIONS("ull", "unsigned long long")
-    "\n#endif\n";
+    "#define HIPFORGE_BF16_INTEGER_SHIM /* hipforge: HIP has no __bfloat162int_* family */\n" HIPFORGE_BF16_CONVERSIONS(
+        "int", "int") HIPFORGE_BF16_CONVERSIONS("uint", "unsigned int") HIPFORGE_BF16_CONVERSIONS("ll", "long long")
+        HIPFORGE_BF16_CONVERSIONS("ull", "unsigned long long") "\n#endif\n";
 #undef HIPFORGE_BF16_CONVERSIONS
 #undef HIPFORGE_BF16_CONVERSION
 
@@ -55,42 +55,45 @@ constexpr std::string_view kBfloat16IntegerCode =
 // loop on the 32-bit word, right on every kind of memory (HIP's unsafeAtomicAdd on them uses the hardware add, which
 // fine-grained host memory does not support). The whole word changes atomically, stronger than CUDA's per-half
 // guarantee; the old value is returned. One text for both families (pair type, single type, their adds).
-#define HIPFORGE_16BIT_ATOMIC_ADD(pair, single)                                                                   \
-  "__device__ inline " pair " atomicAdd(" pair "* address, " pair " value) { "                                    \
-  "unsigned int* word = reinterpret_cast<unsigned int*>(address); unsigned int old = *word, assumed; do { "      \
-  "assumed = old; " pair " current; __builtin_memcpy(&current, &assumed, 4); const " pair                         \
-  " sum = __hadd2(current, value); "                                                                              \
-  "unsigned int next; __builtin_memcpy(&next, &sum, 4); old = atomicCAS(word, assumed, next); } while (old != "   \
-  "assumed); " pair " previous; __builtin_memcpy(&previous, &old, 4); return previous; } "                        \
-  "__device__ inline " single " atomicAdd(" single "* address, " single " value) { "                              \
-  "const unsigned int shift = (reinterpret_cast<unsigned long long>(address) & 2) * 8; "                          \
-  "unsigned int* word = reinterpret_cast<unsigned int*>(reinterpret_cast<char*>(address) - shift / 8); "          \
-  "unsigned int old = *word, assumed; do { assumed = old; const unsigned short bits = "                           \
-  "static_cast<unsigned short>(assumed >> shift); " single " current; __builtin_memcpy(&current, &bits, 2); "     \
-  "const " single " sum = __hadd(current, value); unsigned short sum_bits; __builtin_memcpy(&sum_bits, &sum, 2); " \
-  "old = atomicCAS(word, assumed, (assumed & ~(0xffffu << shift)) | (static_cast<unsigned int>(sum_bits) << "     \
-  "shift)); } while (old != assumed); const unsigned short previous_bits = static_cast<unsigned short>(old >> "   \
+#define HIPFORGE_16BIT_ATOMIC_ADD(pair, single)                                                                 \
+  "__device__ inline " pair " atomicAdd(" pair "* address, " pair                                               \
+  " value) { "                                                                                                  \
+  "unsigned int* word = reinterpret_cast<unsigned int*>(address); unsigned int old = *word, assumed; do { "     \
+  "assumed = old; " pair " current; __builtin_memcpy(&current, &assumed, 4); const " pair                       \
+  " sum = __hadd2(current, value); "                                                                            \
+  "unsigned int next; __builtin_memcpy(&next, &sum, 4); old = atomicCAS(word, assumed, next); } while (old != " \
+  "assumed); " pair                                                                                             \
+  " previous; __builtin_memcpy(&previous, &old, 4); return previous; } "                                        \
+  "__device__ inline " single " atomicAdd(" single "* address, " single                                         \
+  " value) { "                                                                                                  \
+  "const unsigned int shift = (reinterpret_cast<unsigned long long>(address) & 2) * 8; "                        \
+  "unsigned int* word = reinterpret_cast<unsigned int*>(reinterpret_cast<char*>(address) - shift / 8); "        \
+  "unsigned int old = *word, assumed; do { assumed = old; const unsigned short bits = "                         \
+  "static_cast<unsigned short>(assumed >> shift); " single                                                      \
+  " current; __builtin_memcpy(&current, &bits, 2); "                                                            \
+  "const " single                                                                                               \
+  " sum = __hadd(current, value); unsigned short sum_bits; __builtin_memcpy(&sum_bits, &sum, 2); "              \
+  "old = atomicCAS(word, assumed, (assumed & ~(0xffffu << shift)) | (static_cast<unsigned int>(sum_bits) << "   \
+  "shift)); } while (old != assumed); const unsigned short previous_bits = static_cast<unsigned short>(old >> " \
   "shift); " single " previous; __builtin_memcpy(&previous, &previous_bits, 2); return previous; }\n"
 constexpr std::string_view kHalfAtomicNames[] = {"atomicAdd"};
 constexpr std::string_view kHalfTypeWords[] = {"__half", "__half2", "half", "half2"};
 constexpr std::string_view kHalfAtomicCode =
     "#include <hip/hip_runtime.h>\n#include <hip/hip_fp16.h>\n"
     "#ifndef HIPFORGE_HALF_ATOMIC_ADD_SHIM\n"
-    "#define HIPFORGE_HALF_ATOMIC_ADD_SHIM /* hipforge: HIP has no atomicAdd on __half2/__half */\n"
-    HIPFORGE_16BIT_ATOMIC_ADD("__half2", "__half")
-    "#endif\n";
+    "#define HIPFORGE_HALF_ATOMIC_ADD_SHIM /* hipforge: HIP has no atomicAdd on __half2/__half "
+    "*/\n" HIPFORGE_16BIT_ATOMIC_ADD("__half2", "__half") "#endif\n";
 // HeCBench f16atomic: HIP 6.4.3's amd_hip_bf16.h has unsafeAtomicAdd(__hip_bfloat162*) and no atomicAdd on either.
 constexpr std::string_view kBfloat16TypeWords[] = {"__nv_bfloat16", "__nv_bfloat162", "nv_bfloat16", "nv_bfloat162"};
 constexpr std::string_view kBfloat16AtomicCode =
     "#include <hip/hip_runtime.h>\n#include <hip/hip_bf16.h>\n"
     "#ifndef HIPFORGE_BF16_ATOMIC_ADD_SHIM\n"
-    "#define HIPFORGE_BF16_ATOMIC_ADD_SHIM /* hipforge: HIP has no atomicAdd on __hip_bfloat162/__hip_bfloat16 */\n"
-    HIPFORGE_16BIT_ATOMIC_ADD("__hip_bfloat162", "__hip_bfloat16")
-    "#endif\n";
+    "#define HIPFORGE_BF16_ATOMIC_ADD_SHIM /* hipforge: HIP has no atomicAdd on __hip_bfloat162/__hip_bfloat16 "
+    "*/\n" HIPFORGE_16BIT_ATOMIC_ADD("__hip_bfloat162", "__hip_bfloat16") "#endif\n";
 #undef HIPFORGE_16BIT_ATOMIC_ADD
 
-// CubDebugExit: CUB's util_debug.cuh defines it as `if (cub::Debug((cudaError_t) (e), __FILE__, __LINE__)) { exit(1); }`;
-// hipCUB has HipcubDebug (hipcub::Debug with the same arguments, printing under HIPCUB_STDERR as CUB's does under
+// CubDebugExit: CUB's util_debug.cuh defines it as `if (cub::Debug((cudaError_t) (e), __FILE__, __LINE__)) { exit(1);
+// }`; hipCUB has HipcubDebug (hipcub::Debug with the same arguments, printing under HIPCUB_STDERR as CUB's does under
 // CUB_STDERR, which the tables map) but no exiting form. The same expansion over HipcubDebug.
 constexpr std::string_view kCubDebugExitNames[] = {"CubDebugExit"};
 constexpr std::string_view kCubDebugExitCode =
@@ -108,19 +111,17 @@ constexpr std::string_view kCubDebugExitCode =
 // plainly (HIP's own __half ones are plain loads too; the non-template overloads still win for those types).
 constexpr std::string_view kCacheHintNames[] = {"__ldcs", "__ldcg", "__ldca", "__ldlu", "__ldcv",
                                                 "__stcs", "__stcg", "__stwb", "__stwt"};
-#define HIPFORGE_CACHE_HINT_LOAD(name) \
-  "template <typename T> __device__ inline T " name "(const T* p) { return *p; } "
+#define HIPFORGE_CACHE_HINT_LOAD(name) "template <typename T> __device__ inline T " name "(const T* p) { return *p; } "
 #define HIPFORGE_CACHE_HINT_STORE(name) \
   "template <typename T> __device__ inline void " name "(T* p, typename hipforge_hint_value<T>::type v) { *p = v; } "
 constexpr std::string_view kCacheHintCode =
     "#include <hip/hip_runtime.h>\n"
     "#ifndef HIPFORGE_CACHE_HINT_SHIM\n"
     "#define HIPFORGE_CACHE_HINT_SHIM /* hipforge: HIP has no cache-hint loads/stores for most types */\n"
-    "template <typename T> struct hipforge_hint_value { using type = T; }; "
-    HIPFORGE_CACHE_HINT_LOAD("__ldcs") HIPFORGE_CACHE_HINT_LOAD("__ldcg") HIPFORGE_CACHE_HINT_LOAD("__ldca")
-    HIPFORGE_CACHE_HINT_LOAD("__ldlu") HIPFORGE_CACHE_HINT_LOAD("__ldcv") HIPFORGE_CACHE_HINT_STORE("__stcs")
-    HIPFORGE_CACHE_HINT_STORE("__stcg") HIPFORGE_CACHE_HINT_STORE("__stwb") HIPFORGE_CACHE_HINT_STORE("__stwt")
-    "\n#endif\n";
+    "template <typename T> struct hipforge_hint_value { using type = T; }; " HIPFORGE_CACHE_HINT_LOAD("__ldcs")
+        HIPFORGE_CACHE_HINT_LOAD("__ldcg") HIPFORGE_CACHE_HINT_LOAD("__ldca") HIPFORGE_CACHE_HINT_LOAD("__ldlu")
+            HIPFORGE_CACHE_HINT_LOAD("__ldcv") HIPFORGE_CACHE_HINT_STORE("__stcs") HIPFORGE_CACHE_HINT_STORE("__stcg")
+                HIPFORGE_CACHE_HINT_STORE("__stwb") HIPFORGE_CACHE_HINT_STORE("__stwt") "\n#endif\n";
 #undef HIPFORGE_CACHE_HINT_STORE
 #undef HIPFORGE_CACHE_HINT_LOAD
 
@@ -135,7 +136,8 @@ constexpr std::string_view kLegacyLaunchNames[] = {"cuParamSetv",    "cuParamSet
                                                    "cuLaunch",       "cuLaunchGrid",        "cuLaunchGridAsync"};
 constexpr std::string_view kLegacyLaunchCode =
     "#include <hip/hip_runtime.h>\n#include <map>\n#include <mutex>\n"
-    "#if !defined(HIPFORGE_LEGACY_LAUNCH_SHIM) && !defined(__HIP_PLATFORM_NVIDIA__) && !defined(__HIP_PLATFORM_NVCC__)\n"
+    "#if !defined(HIPFORGE_LEGACY_LAUNCH_SHIM) && !defined(__HIP_PLATFORM_NVIDIA__) && "
+    "!defined(__HIP_PLATFORM_NVCC__)\n"
     "#define HIPFORGE_LEGACY_LAUNCH_SHIM /* hipforge: HIP has no legacy launch API (cuParamSet*, cuLaunchGrid) */\n"
     "struct hipforge_legacy_launch { alignas(16) unsigned char args[4096]; unsigned size = 0; "
     "unsigned block[3] = {1, 1, 1}; unsigned shared = 0; }; "
@@ -168,7 +170,6 @@ constexpr std::string_view kLegacyLaunchCode =
     "inline hipError_t cuLaunch(hipFunction_t f) { return cuLaunchGrid(f, 1, 1); }\n"
     "#endif\n";
 
-
 // OCP fp8 -> float: HIP 6.4 declares __hip_fp8_e4m3's and __hip_fp8_e5m2's conversions host-only in device code for
 // gfx940-942 (amd_hip_fp8.h: HIP_FP8_TYPE_OCP 0 there, the hardware has the FNUZ formats), and its public
 // __hip_cvt_fp8_to_halfraw asserts on OCP there. The AST pass rewrites each conversion of these types to float
@@ -187,12 +188,14 @@ constexpr std::string_view kFp8ToFloatCode =
     "__host__ __device__ inline float hipforge_fp8_to_float(__hip_fp8_e4m3 x) { "
     "const unsigned int b = x.__x, e = (b >> 3) & 0xfu, m = b & 7u; "
     "if (e == 0xfu && m == 7u) return __builtin_nanf(\"\"); "
-    "const float v = e == 0 ? static_cast<float>(m) * 0x1p-9f : __builtin_ldexpf(1.0f + static_cast<float>(m) * 0.125f, "
+    "const float v = e == 0 ? static_cast<float>(m) * 0x1p-9f : __builtin_ldexpf(1.0f + static_cast<float>(m) * "
+    "0.125f, "
     "static_cast<int>(e) - 7); return (b & 0x80u) ? -v : v; }\n"
     "__host__ __device__ inline float hipforge_fp8_to_float(__hip_fp8_e5m2 x) { "
     "const unsigned int b = x.__x, e = (b >> 2) & 0x1fu, m = b & 3u; "
     "const float v = e == 0x1fu ? (m == 0 ? __builtin_inff() : __builtin_nanf(\"\")) : e == 0 ? "
-    "static_cast<float>(m) * 0x1p-16f : __builtin_ldexpf(1.0f + static_cast<float>(m) * 0.25f, static_cast<int>(e) - 15); "
+    "static_cast<float>(m) * 0x1p-16f : __builtin_ldexpf(1.0f + static_cast<float>(m) * 0.25f, static_cast<int>(e) - "
+    "15); "
     "return (b & 0x80u) ? -v : v; }\n"
     "#endif\n"
     "#endif\n";

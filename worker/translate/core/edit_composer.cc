@@ -29,7 +29,7 @@ class Composer {
     // the hip_runtime.h include at the top of a file; unordered, HeCBench rsmt got the include first and
     // "use of undeclared identifier '__any_sync'").
     std::stable_sort(token_edits_.begin(), token_edits_.end(),
-              [](const TextEdit& a, const TextEdit& b) { return a.offset < b.offset; });
+                     [](const TextEdit& a, const TextEdit& b) { return a.offset < b.offset; });
   }
 
   ComposedFile Run() {
@@ -54,8 +54,8 @@ class Composer {
     for (const auto& edit : input_.fact_edits) all.push_back({edit, kFact});
     for (const auto& edit : input_.extra_edits) all.push_back({edit, kExtra});
     for (const auto& edit : token_edits_) {
-      const bool covered = std::any_of(covered_.begin(), covered_.end(),
-                                       [&](ByteRange range) { return Inside(edit, range); });
+      const bool covered =
+          std::any_of(covered_.begin(), covered_.end(), [&](ByteRange range) { return Inside(edit, range); });
       if (!covered) all.push_back({edit, kToken});
     }
     Merge(std::move(all));
@@ -86,12 +86,12 @@ class Composer {
   void ComposeLaunch(const LaunchSite& launch) {
     if (!options_.hip_kernel_execution_syntax) {
       // Keep <<<>>>; only rejoin chevrons that were written apart (Clang does not accept `<< <`).
-      if (launch.open_chevrons) structural_.push_back({launch.open_chevrons->begin,
-                                                       launch.open_chevrons->end - launch.open_chevrons->begin,
-                                                       "<<<", "launch"});
-      if (launch.close_chevrons) structural_.push_back({launch.close_chevrons->begin,
-                                                        launch.close_chevrons->end - launch.close_chevrons->begin,
-                                                        ">>>", "launch"});
+      if (launch.open_chevrons)
+        structural_.push_back(
+            {launch.open_chevrons->begin, launch.open_chevrons->end - launch.open_chevrons->begin, "<<<", "launch"});
+      if (launch.close_chevrons)
+        structural_.push_back(
+            {launch.close_chevrons->begin, launch.close_chevrons->end - launch.close_chevrons->begin, ">>>", "launch"});
       if (launch.open_chevrons || launch.close_chevrons) result_.changed_by.insert("launch");
       return;
     }

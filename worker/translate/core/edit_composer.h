@@ -15,11 +15,11 @@ namespace hipforge::translate {
 struct ComposeInput {
   std::string_view path;
   std::string_view content;
-  std::vector<TextEdit> token_edits;          // lexer pass renames
+  std::vector<TextEdit> token_edits;  // lexer pass renames
   std::vector<LaunchSite> launches;
   std::vector<WarpCallSite> warp_calls;
-  std::vector<TextEdit> fact_edits;           // AST argument rewrites
-  std::vector<TextEdit> extra_edits;          // analyzer fixes etc.
+  std::vector<TextEdit> fact_edits;   // AST argument rewrites
+  std::vector<TextEdit> extra_edits;  // analyzer fixes etc.
 };
 
 struct ComposedFile {

@@ -19,20 +19,20 @@ const ApiMapping* NameResolver::Find(std::string_view cuda_name) const { return 
 NameDecision NameResolver::Decide(const ApiMapping& mapping, bool blas_v2_included) const {
   NameDecision decision;
   decision.mapping = &mapping;
-  const ResolvedName resolved = Resolve(mapping, options_.roc, options_.miopen, options_.target_hip_version,
-                                        options_.use_hip_data_types);
+  const ResolvedName resolved =
+      Resolve(mapping, options_.roc, options_.miopen, options_.target_hip_version, options_.use_hip_data_types);
   const std::string target_family = resolved.from_roc ? "ROC" : "HIP";
   const std::string quoted = "'" + std::string(mapping.cuda_name) + "'";
   if (resolved.state == SupportState::kExperimental && !options_.experimental) {
     decision.rule = kRuleExperimental;
-    decision.message = quoted + " is experimental in '" + target_family +
-                       "'; to translate it, use the '--experimental' option.";
+    decision.message =
+        quoted + " is experimental in '" + target_family + "'; to translate it, use the '--experimental' option.";
     return decision;
   }
   if (HasFlag(mapping, MappingFlag::kBlasV2Only) && !blas_v2_included) {
     decision.rule = kRuleBlasV2Only;
-    decision.message = "Only '" + std::string(mapping.cuda_name) + "_v2' version of " + quoted +
-                       " is supported in '" + target_family + "'; include 'cublas_v2.h' to translate it.";
+    decision.message = "Only '" + std::string(mapping.cuda_name) + "_v2' version of " + quoted + " is supported in '" +
+                       target_family + "'; include 'cublas_v2.h' to translate it.";
     return decision;
   }
   if (resolved.state == SupportState::kUnsupported || resolved.name.empty()) {
@@ -45,8 +45,7 @@ NameDecision NameResolver::Decide(const ApiMapping& mapping, bool blas_v2_includ
   if (introduced.IsSet() && options_.target_hip_version < introduced) {
     decision.rule = kRuleNotInTargetHip;
     decision.message = quoted + " -> '" + std::string(resolved.name) + "' needs " + target_family + " " +
-                       VersionText(introduced) + "; the target is " + VersionText(options_.target_hip_version) +
-                       ".";
+                       VersionText(introduced) + "; the target is " + VersionText(options_.target_hip_version) + ".";
     return decision;
   }
   if (!resolved.from_roc && mapping.hip_removed.IsSet() && !(options_.target_hip_version < mapping.hip_removed)) {

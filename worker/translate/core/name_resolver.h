@@ -21,8 +21,8 @@ inline constexpr std::string_view kRuleFallback = "TR007";          // file tran
 inline constexpr std::string_view kRuleUnknownCuda = "TR008";       // CUDA-looking name with no mapping
 inline constexpr std::string_view kRuleEditConflict = "TR009";      // two edits disagree on the same bytes
 inline constexpr std::string_view kRuleLaunchNotRewritten = "TR010";
-inline constexpr std::string_view kRuleArgumentDropped = "TR011";   // HIP has no such argument
-inline constexpr std::string_view kRuleHalf2Member = "TR012";       // half2 .x/.y read as half
+inline constexpr std::string_view kRuleArgumentDropped = "TR011";  // HIP has no such argument
+inline constexpr std::string_view kRuleHalf2Member = "TR012";      // half2 .x/.y read as half
 inline constexpr std::string_view kRuleCompatShim = "TR013";       // code HIP lacks, written inline (compat_shims.h)
 inline constexpr std::string_view kRuleCudaVersionCondition = "TR014";  // #if on CUDA_VERSION/CUDART_VERSION
 

@@ -16,7 +16,8 @@ constexpr std::string_view kPreamblePrefix = "preamble-";
 constexpr std::string_view kPreludeSourcePrefix = "prelude-";
 
 bool IsKey(std::string_view text) {
-  return text.size() >= 16 && std::all_of(text.begin(), text.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
+  return text.size() >= 16 &&
+         std::all_of(text.begin(), text.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
 }
 
 std::optional<std::string> EntryOfName(std::string_view file_name) { return PchCache::EntryOf(std::string(file_name)); }
@@ -55,7 +56,7 @@ std::optional<uint64_t> ParseByteSize(std::string_view text) {
   if (i == 0) return std::nullopt;
   std::string unit(text.substr(i));
   std::transform(unit.begin(), unit.end(), unit.begin(), [](unsigned char c) { return std::tolower(c); });
-  if (!unit.empty() && unit.back() == 'b') unit.pop_back();   // "2GB", "2gib"
+  if (!unit.empty() && unit.back() == 'b') unit.pop_back();  // "2GB", "2gib"
   if (!unit.empty() && unit.back() == 'i') unit.pop_back();
   static const std::map<std::string, int> kShift = {{"", 0}, {"k", 10}, {"m", 20}, {"g", 30}, {"t", 40}};
   const auto shift = kShift.find(unit);
@@ -69,7 +70,8 @@ absl::StatusOr<uint64_t> PchCacheCap(std::optional<uint64_t> bytes) {
   const char* text = std::getenv("HIPFORGE_PCH_CACHE_SIZE");
   if (!text || !*text) return kDefaultPchCacheBytes;
   if (std::optional<uint64_t> parsed = ParseByteSize(text)) return *parsed;
-  return absl::InvalidArgumentError(std::string("HIPFORGE_PCH_CACHE_SIZE: not a size (2G, 500M, 0 = unbounded): ") + text);
+  return absl::InvalidArgumentError(std::string("HIPFORGE_PCH_CACHE_SIZE: not a size (2G, 500M, 0 = unbounded): ") +
+                                    text);
 }
 
 // The PCH is removed first: an entry never looks usable without its source.
@@ -114,7 +116,8 @@ std::optional<std::string> PchCache::EntryOf(const std::string& file_name) {
   const size_t dot = file_name.find('.');
   if (dot == std::string::npos || file_name.find(".tmp", dot) != std::string::npos) return std::nullopt;
   std::string_view stem = std::string_view(file_name).substr(0, dot);
-  if (stem.substr(0, kPreludeSourcePrefix.size()) == kPreludeSourcePrefix) stem.remove_prefix(kPreludeSourcePrefix.size());
+  if (stem.substr(0, kPreludeSourcePrefix.size()) == kPreludeSourcePrefix)
+    stem.remove_prefix(kPreludeSourcePrefix.size());
   const bool preamble = stem.substr(0, kPreamblePrefix.size()) == kPreamblePrefix;
   if (!IsKey(preamble ? stem.substr(kPreamblePrefix.size()) : stem)) return std::nullopt;
   return std::string(stem);

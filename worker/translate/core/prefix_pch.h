@@ -72,10 +72,10 @@ class PrefixPchs {
     nlohmann::json record;  // one ParseConsumer::PrefixRecord per consumer, in the order the build gave them
   };
   struct Request {
-    std::string extension;                  // the unit's (".cu"): the PCH source is parsed as the unit is
-    std::vector<std::string> args;          // the unit's, with -include-pch of the prelude PCH
+    std::string extension;          // the unit's (".cu"): the PCH source is parsed as the unit is
+    std::vector<std::string> args;  // the unit's, with -include-pch of the prelude PCH
     std::vector<std::string> readable_roots;
-    std::filesystem::path root;             // the project
+    std::filesystem::path root;  // the project
     // The consumers whose preprocessor callbacks record the prefix (called only when it is built).
     std::function<std::vector<std::unique_ptr<ParseConsumer>>()> consumers;
   };

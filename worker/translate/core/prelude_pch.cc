@@ -1,5 +1,6 @@
 #include "worker/translate/core/prelude_pch.h"
 
+#include <unistd.h>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -9,7 +10,6 @@
 #include <mutex>
 #include <regex>
 #include <sstream>
-#include <unistd.h>
 
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/LangOptions.h"
@@ -24,9 +24,9 @@
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
-#include "llvm/ADT/SmallString.h"
 #include "common/disk_cache.h"
 #include "common/file_io.h"
+#include "llvm/ADT/SmallString.h"
 #include "worker/translate/frontend/confined_file_system.h"
 #include "worker/translate/frontend/project_paths.h"
 
@@ -91,7 +91,8 @@ class WatchedGeneratePchAction : public clang::GeneratePCHAction {
     if (!clang::GeneratePCHAction::BeginSourceFileAction(compiler)) return false;
     compiler.getPreprocessor().addPPCallbacks(std::make_unique<ProjectFileWatch>(
         compiler.getSourceManager(), build_.forbidden_root, outcome_.touched_project, direct_));
-    UnitParseRequest request{build_.project_root.value_or(fs::path()), build_.source, build_.args, build_.readable_roots};
+    UnitParseRequest request{build_.project_root.value_or(fs::path()), build_.source, build_.args,
+                             build_.readable_roots};
     for (ParseConsumer* consumer : build_.consumers) consumer->BeginParse(compiler, request);
     return true;
   }
@@ -209,15 +210,15 @@ bool BuildPch(const PchBuild& build) {
   tool.setPrintErrorMessage(false);
   // As in a unit's parse: Clang prints "N warnings generated" itself unless carets are off (a prefix PCH keeps
   // the unit's warning flags, and each of ggml's printed a line into the progress display).
-  tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(
-      "-fno-caret-diagnostics", clang::tooling::ArgumentInsertPosition::END));
+  tool.appendArgumentsAdjuster(
+      clang::tooling::getInsertArgumentAdjuster("-fno-caret-diagnostics", clang::tooling::ArgumentInsertPosition::END));
   GeneratePch action(build, temporary.string());
   const bool built = tool.run(&action) == 0 && fs::exists(temporary, error);
   if (built) fs::rename(temporary, build.pch, error);
   if (!built || error) {
     if (const char* debug = std::getenv("HIPFORGE_PCH_DEBUG"); debug && *debug) {
       std::fprintf(stderr, "hipforge: no PCH %s: %s\n", build.pch.c_str(),
-                   action.outcome.touched_project      ? "it includes a project file"
+                   action.outcome.touched_project     ? "it includes a project file"
                    : action.outcome.unguarded_include ? "it includes a file without an include guard"
                                                       : diagnostics.first_error.c_str());
     }

@@ -39,8 +39,8 @@ class Evaluator {
 
   static int Precedence(std::string_view op) {
     static constexpr std::pair<std::string_view, int> kTable[] = {
-        {"||", 1}, {"&&", 2}, {"|", 3},  {"^", 4},  {"&", 5},  {"==", 6}, {"!=", 6}, {"<", 7},  {">", 7},
-        {"<=", 7}, {">=", 7}, {"<<", 8}, {">>", 8}, {"+", 9},  {"-", 9},  {"*", 10}, {"/", 10}, {"%", 10}};
+        {"||", 1}, {"&&", 2}, {"|", 3},  {"^", 4},  {"&", 5}, {"==", 6}, {"!=", 6}, {"<", 7},  {">", 7},
+        {"<=", 7}, {">=", 7}, {"<<", 8}, {">>", 8}, {"+", 9}, {"-", 9},  {"*", 10}, {"/", 10}, {"%", 10}};
     for (const auto& [text, precedence] : kTable) {
       if (text == op) return precedence;
     }
@@ -120,8 +120,8 @@ class Evaluator {
     const ConditionToken& token = tokens_[at_++];
     if (token.kind == ConditionToken::kNumber) {
       std::string digits(token.text);
-      while (!digits.empty() && (digits.back() == 'u' || digits.back() == 'U' || digits.back() == 'l' ||
-                                 digits.back() == 'L')) {
+      while (!digits.empty() &&
+             (digits.back() == 'u' || digits.back() == 'U' || digits.back() == 'l' || digits.back() == 'L')) {
         digits.pop_back();
       }
       char* end = nullptr;

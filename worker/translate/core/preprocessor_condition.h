@@ -17,8 +17,8 @@ struct ConditionToken {
 };
 
 struct ConditionNames {
-  std::function<std::optional<int64_t>(std::string_view)> value;    // a macro's value; nullopt: unknown
-  std::function<std::optional<bool>(std::string_view)> defined;     // defined(NAME); nullopt: unknown
+  std::function<std::optional<int64_t>(std::string_view)> value;  // a macro's value; nullopt: unknown
+  std::function<std::optional<bool>(std::string_view)> defined;   // defined(NAME); nullopt: unknown
 };
 
 std::optional<int64_t> EvaluateCondition(const std::vector<ConditionToken>& tokens, const ConditionNames& names);

@@ -1,6 +1,6 @@
+#include "worker/translate/core/source_translator.h"
 #include "common/file_io.h"
 #include "common/process.h"
-#include "worker/translate/core/source_translator.h"
 
 #include "worker/translate/core/argument_rewrites.h"
 
@@ -18,7 +18,6 @@
 #include <thread>
 
 #include "common/sha256.h"
-#include "worker/translate/environment_switch.h"
 #include "worker/translate/core/ast_pass.h"
 #include "worker/translate/core/edit_composer.h"
 #include "worker/translate/core/name_resolver.h"
@@ -28,6 +27,7 @@
 #include "worker/translate/core/token_pass.h"
 #include "worker/translate/core/translation_cache.h"
 #include "worker/translate/core/unit_arguments.h"
+#include "worker/translate/environment_switch.h"
 
 namespace hipforge::translate {
 namespace {
@@ -50,7 +50,6 @@ fs::path DefaultPchDirectory(const TranslateOptions& options) {
   return fs::temp_directory_path() / "hipforge-pch";
 }
 
-
 // Runs `work(i)` for i in [0, count) on `jobs` threads.
 template <typename Work>
 void ParallelFor(size_t count, unsigned jobs, Work work) {
@@ -72,7 +71,7 @@ void ParallelFor(size_t count, unsigned jobs, Work work) {
 // Facts of one file merged over every unit that includes it (a header is rewritten once, consistently).
 struct MergedFile {
   FileFacts facts;
-  bool from_parse = false;       // at least one unit that parsed saw it
+  bool from_parse = false;  // at least one unit that parsed saw it
   bool is_unit = false;
   bool from_cache = true;
   std::string fallback_reason;
@@ -117,7 +116,7 @@ struct UnitWork {
   fs::path absolute;
   std::vector<UnitCommand> commands;
   std::string content;
-  std::string args_text;  // the cache key's arguments
+  std::string args_text;                             // the cache key's arguments
   std::vector<std::vector<IncludePrefix>> prefixes;  // per configuration: candidates (prefix_pch.h)
   // Non-empty: the unit holds only #includes (of these project files) and declarations, nothing to translate of
   // its own; parsed only when no earlier unit covers them (SkipCoveredUnits).
@@ -195,7 +194,8 @@ class SourceTranslatorImpl : public SourceTranslator {
                                       ParseCompanion* companion, const ProgressCallback& progress) override {
     std::error_code error;
     const fs::path absolute_root = fs::weakly_canonical(fs::absolute(root), error);
-    if (error || !fs::is_directory(absolute_root)) return absl::InvalidArgumentError("not a directory: " + root.string());
+    if (error || !fs::is_directory(absolute_root))
+      return absl::InvalidArgumentError("not a directory: " + root.string());
     auto arguments = UnitArguments::Create(options_, frontend_, absolute_root);
     if (!arguments.ok()) return arguments.status();
     auto state = std::make_shared<ParsedSourcesState>();
@@ -313,8 +313,7 @@ class SourceTranslatorImpl : public SourceTranslator {
   // first HIP include of the unit. The token pass defines it in each file that calls them; a unit that includes
   // such a project header after a HIP header of its own (HeCBench attentionMultiHeadKVCache: main.cu includes
   // hip_runtime.h, then math.cuh) needs it on its own first line too.
-  static void AddWarpSyncDefineToIncluders(const std::vector<std::string>& units,
-                                           const std::vector<UnitOutcome>& facts,
+  static void AddWarpSyncDefineToIncluders(const std::vector<std::string>& units, const std::vector<UnitOutcome>& facts,
                                            std::vector<FileTranslation>& results) {
     constexpr std::string_view kDefine = "#define HIP_ENABLE_WARP_SYNC_BUILTINS 1\n";
     std::map<std::string, FileTranslation*> by_path;
@@ -353,8 +352,8 @@ class SourceTranslatorImpl : public SourceTranslator {
     // new record must not meet older facts.
     salt << "hipforge-translator-5;rewrites=";
     for (const ArgumentRewrite& rewrite : ArgumentRewrites()) salt << rewrite.function << ',';
-    salt << ";" << int(options_.target_hip_version.major) << "."
-         << int(options_.target_hip_version.minor) << ";roc=" << options_.roc << ";miopen=" << options_.miopen
+    salt << ";" << int(options_.target_hip_version.major) << "." << int(options_.target_hip_version.minor)
+         << ";roc=" << options_.roc << ";miopen=" << options_.miopen
          << ";hip-data-types=" << options_.use_hip_data_types << ";experimental=" << options_.experimental;
     return salt.str();
   }
@@ -398,8 +397,8 @@ class SourceTranslatorImpl : public SourceTranslator {
   void PlanPrefixes(ParsedSourcesState& call, UnitWork& work, ParseCompanion* companion) const {
     if (!call.prefix_pchs) return;
     for (size_t i = 0; i < work.commands.size(); ++i) {
-      work.prefixes.push_back(IncludePrefixes(work.content, work.absolute, call.root, work.commands[i].args,
-                                              locations_, PrefixSalt(i == 0 ? companion : nullptr)));
+      work.prefixes.push_back(IncludePrefixes(work.content, work.absolute, call.root, work.commands[i].args, locations_,
+                                              PrefixSalt(i == 0 ? companion : nullptr)));
       call.prefix_plan.Count(work.prefixes.back());
     }
   }
@@ -464,15 +463,17 @@ class SourceTranslatorImpl : public SourceTranslator {
   // The companion's rules on the units SkipCoveredUnits left unparsed, so that what only their instantiations show
   // (ggml: a fattn-tile configuration's static __shared__ size) is found as parsing each would. Covered units of one
   // configuration that include the same files are parsed together, up to kUnitsPerParse, as one unit: their includes
-  // once, then each one's declarations (the headers once, the instantiations all), the matchers over the instantiations only (the covering unit's parse matched the
-  // rest). The result is the first unit's; the facts cache keeps it under the group's content.
+  // once, then each one's declarations (the headers once, the instantiations all), the matchers over the instantiations
+  // only (the covering unit's parse matched the rest). The result is the first unit's; the facts cache keeps it under
+  // the group's content.
   void RulesOnCoveredUnits(const ParsedSourcesState& call, const std::vector<UnitWork>& work, TranslationCache* cache,
                            ParseCompanion* companion) const {
     // At most this many units per parse: ggml's 22 mmq instances in one AST peaked at 2.3 GB.
     constexpr size_t kUnitsPerParse = 8;
     std::map<std::pair<std::string, std::string>, std::vector<size_t>> groups;  // (arguments, includes): units
     for (size_t i = 0; i < work.size(); ++i) {
-      if (!call.facts[i].covered_by.empty()) groups[{work[i].args_text, CoveredIncludeLines(call, work[i])}].push_back(i);
+      if (!call.facts[i].covered_by.empty())
+        groups[{work[i].args_text, CoveredIncludeLines(call, work[i])}].push_back(i);
     }
     std::vector<std::vector<size_t>> batches;
     for (const auto& [key, members] : groups) {
@@ -480,7 +481,8 @@ class SourceTranslatorImpl : public SourceTranslator {
         batches.emplace_back(members.begin() + at, members.begin() + std::min(members.size(), at + kUnitsPerParse));
       }
     }
-    ParallelFor(batches.size(), Jobs(), [&](size_t b) { RulesOnCoveredGroup(call, work, batches[b], cache, companion); });
+    ParallelFor(batches.size(), Jobs(),
+                [&](size_t b) { RulesOnCoveredGroup(call, work, batches[b], cache, companion); });
   }
 
   // A covered unit's #includes as a unit elsewhere includes the same files: project files by absolute path.
@@ -517,8 +519,8 @@ class SourceTranslatorImpl : public SourceTranslator {
     const UnitWork& first = work[members.front()];
     std::string content = CoveredIncludeLines(call, first);
     for (size_t i : members) content += WithoutIncludes(work[i].content);
-    const std::string name = "covered-units-" + Sha256Hex(content + first.args_text).substr(0, 16) +
-                             first.absolute.extension().string();
+    const std::string name =
+        "covered-units-" + Sha256Hex(content + first.args_text).substr(0, 16) + first.absolute.extension().string();
     if (cache) {
       auto cached = cache->Lookup(name, content, first.args_text, call.root);
       if (cached && companion->Restore(first.absolute, cached->companion)) return;
@@ -573,8 +575,8 @@ class SourceTranslatorImpl : public SourceTranslator {
       auto [direct, inserted] = includes.try_emplace(path);
       if (inserted) {
         const auto bytes = ReadFileBytes(call.root / path);
-        const TokenPassOutput tokens = RunTokenPass({path, bytes ? *bytes : std::string(), nullptr, false, false},
-                                                    resolver_);
+        const TokenPassOutput tokens =
+            RunTokenPass({path, bytes ? *bytes : std::string(), nullptr, false, false}, resolver_);
         for (const IncludeName& include : tokens.includes) {
           if (auto file = ResolveInclude(call, path, include)) direct->second.push_back(std::move(*file));
         }
@@ -657,9 +659,9 @@ class SourceTranslatorImpl : public SourceTranslator {
                                const std::vector<std::string>& args, ParseCompanion* companion,
                                const std::optional<IncludePrefix>& prefix) const {
     AstPassRequest request{call.root, absolute, args, call.arguments->readable_roots()};
-    std::vector<fs::path> pchs;  // the most specific first
+    std::vector<fs::path> pchs;                     // the most specific first
     const PrefixPchs::Built* prefix_pch = nullptr;  // pchs[0] when set
-    std::vector<PchCache::Use> in_use;  // not evicted while this parse (or a preamble build on them) runs
+    std::vector<PchCache::Use> in_use;              // not evicted while this parse (or a preamble build on them) runs
     if (options_.use_prelude_pch && frontend_.cuda_path()) {
       const fs::path& directory = locations_.pch;
       const uint64_t builds = PchBuildCount();
@@ -672,16 +674,16 @@ class SourceTranslatorImpl : public SourceTranslator {
         // whose preamble is not a library one (or cannot be precompiled as one).
         bool refused = true;
         if (options_.use_preamble_pch) {
-          if (auto preamble = EnsurePreamblePch({content, absolute, call.root, chained, request.readable_roots,
-                                                 directory, locations_.shims},
-                                                &refused)) {
+          if (auto preamble = EnsurePreamblePch(
+                  {content, absolute, call.root, chained, request.readable_roots, directory, locations_.shims},
+                  &refused)) {
             in_use.push_back(pch_cache_.Pin({*preamble}));
             pchs.push_back(*preamble);
           }
         }
         if (pchs.empty() && refused && prefix && call.prefix_pchs) {
-          prefix_pch = call.prefix_pchs->Get(*prefix, PrefixRequest(call, absolute, chained, request.readable_roots,
-                                                                    companion));
+          prefix_pch =
+              call.prefix_pchs->Get(*prefix, PrefixRequest(call, absolute, chained, request.readable_roots, companion));
           // Its record holds the companion's view when the build had one (the key's salt says whether).
           if (prefix_pch && prefix_pch->record.size() != (companion ? 2u : 1u)) prefix_pch = nullptr;
           if (prefix_pch) pchs.push_back(prefix_pch->pch);
@@ -864,8 +866,8 @@ class SourceTranslatorImpl : public SourceTranslator {
     result.changed_by.insert(composed.changed_by.begin(), composed.changed_by.end());
     if (!parsed) {
       result.status = FileStatus::kFallback;
-      result.fallback_reason = merged.fallback_reason.empty() ? "no translation unit including it parsed"
-                                                              : merged.fallback_reason;
+      result.fallback_reason =
+          merged.fallback_reason.empty() ? "no translation unit including it parsed" : merged.fallback_reason;
       Finding finding;
       finding.rule_id = std::string(kRuleFallback);
       finding.severity = Severity::kWarning;
@@ -876,8 +878,8 @@ class SourceTranslatorImpl : public SourceTranslator {
     } else {
       result.status = result.output == *content ? FileStatus::kUnchanged : FileStatus::kTranslated;
     }
-    for (const std::vector<Finding>* list :
-         std::initializer_list<const std::vector<Finding>*>{&merged.facts.findings, &tokens.findings, &composed.findings}) {
+    for (const std::vector<Finding>* list : std::initializer_list<const std::vector<Finding>*>{
+             &merged.facts.findings, &tokens.findings, &composed.findings}) {
       result.diagnostics.insert(result.diagnostics.end(), list->begin(), list->end());
     }
     return result;

@@ -72,7 +72,8 @@ class TokenPass {
     InsertDeviceFunctionShims();
     if (input_.facts && resolver_.options().target_hip_version < kHipWarpSyncIntroduced) {
       for (const WarpCallSite& call : input_.facts->warp_calls) {
-        if (!call.full_mask && IsFullMaskVariable(content_, tokens_, call.mask)) output_.full_mask_variables.push_back(call.callee.begin);
+        if (!call.full_mask && IsFullMaskVariable(content_, tokens_, call.mask))
+          output_.full_mask_variables.push_back(call.callee.begin);
       }
     }
     return std::move(output_);
@@ -146,8 +147,8 @@ class TokenPass {
       const std::string_view directive = Text(tokens_[hash + 1]);
       last_directive = directive;
       ++directive_number;
-      const bool has_name = hash + 2 < tokens_.size() && IsIdentifier(tokens_[hash + 2]) &&
-                            !tokens_[hash + 2].line_start;
+      const bool has_name =
+          hash + 2 < tokens_.size() && IsIdentifier(tokens_[hash + 2]) && !tokens_[hash + 2].line_start;
       if (!first_directive_offset_) first_directive_offset_ = tokens_[hash].begin;
       if (directive == "define" && has_name) {
         if (!include_seen) define_before_include_ = true;
@@ -180,8 +181,8 @@ class TokenPass {
     }
     if (guard_defined && last_directive == "endif") {
       // `#ifndef G` / `#pragma once` / `#define G`: the include goes right after the #ifndef, as HIPIFY puts it.
-      const bool pragma_inside_guard = pragma_once_end_ && *pragma_once_end_ > first_ifndef_end &&
-                                       *pragma_once_end_ < guard_define_end;
+      const bool pragma_inside_guard =
+          pragma_once_end_ && *pragma_once_end_ > first_ifndef_end && *pragma_once_end_ < guard_define_end;
       guard_insert_offset_ = pragma_inside_guard ? first_ifndef_end : guard_define_end;
     }
     if (input_.facts) {
@@ -207,12 +208,12 @@ class TokenPass {
   // Version conditions (version_conditions.h): CUDA version macros in #if lines read as the target HIP has them.
   void RewriteVersionConditions() {
     auto kind_of = [&](const Token& token) {
-      return IsIdentifier(token) ? ConditionToken::kIdentifier
+      return IsIdentifier(token)                          ? ConditionToken::kIdentifier
              : token.kind == clang::tok::numeric_constant ? ConditionToken::kNumber
                                                           : ConditionToken::kPunctuation;
     };
     std::vector<Directive> directives;
-    std::vector<DirectiveToken> code;  // tokens outside directive lines: what each branch uses
+    std::vector<DirectiveToken> code;                    // tokens outside directive lines: what each branch uses
     std::map<std::string, int64_t, std::less<>> values;  // `#define NAME <integer>`
     size_t next = 0;                                     // first token not yet placed in `code`
     for (size_t hash : collect_directive_names_) {
@@ -239,9 +240,10 @@ class TokenPass {
       }
       directives.push_back(std::move(directive));
     }
-    for (; next < tokens_.size(); ++next) code.push_back({kind_of(tokens_[next]), Text(tokens_[next]), tokens_[next].begin});
-    VersionConditionOptions options{resolver_.options().target_hip_version, resolver_.options().miopen,
-                                    &project_macros_, &values, {}};
+    for (; next < tokens_.size(); ++next)
+      code.push_back({kind_of(tokens_[next]), Text(tokens_[next]), tokens_[next].begin});
+    VersionConditionOptions options{
+        resolver_.options().target_hip_version, resolver_.options().miopen, &project_macros_, &values, {}};
     options.hip_lacks = [&](std::string_view name) {
       const ApiMapping* mapping = resolver_.Find(name);
       return mapping && TargetHipLacks(mapping, resolver_.options().target_hip_version);
@@ -300,8 +302,9 @@ class TokenPass {
       output_.stats.converted[std::string(KindName(ApiKind::kHeader))]++;
       AddEdit(hash_offset, include->name_end + 1 - hash_offset, CooperativeGroupsReduceShim(), "cooperative_groups");
       Report(kRuleCompatShim, Severity::kNote, include->name_begin,
-             "HIP " + VersionText() + " has no cooperative_groups::reduce: an inline warp-tile version (with plus, "
-             "less, greater, bit_and/or/xor) replaces this include; the lines below move down by 4.");
+             "HIP " + VersionText() +
+                 " has no cooperative_groups::reduce: an inline warp-tile version (with plus, "
+                 "less, greater, bit_and/or/xor) replaces this include; the lines below move down by 4.");
       return;
     }
     if (IsPipelineHeader(include->name)) {
@@ -309,8 +312,10 @@ class TokenPass {
       AddEdit(hash_offset, include->name_end + 1 - hash_offset, PipelineFallbackShim(), "pipeline");
       Report(kRuleCompatShim, Severity::kWarning, include->name_begin,
              "HIP has no libcu++ pipeline: an inline synchronous fallback (copy by the group, block barriers) "
-             "replaces <" + include->name + ">; the program builds and computes the same, but copies no longer "
-             "overlap compute (performance); the lines below move down by 4.");
+             "replaces <" +
+                 include->name +
+                 ">; the program builds and computes the same, but copies no longer "
+                 "overlap compute (performance); the lines below move down by 4.");
       return;
     }
     const ApiMapping* mapping = FindHeader(include->name);
@@ -397,9 +402,10 @@ class TokenPass {
     }
     static const std::regex kMathH(R"re((^|\n)[ \t]*#[ \t]*include[ \t]*<math\.h>)re");
     if (!uses || std::regex_search(content_.begin(), content_.end(), kMathH)) return;
-    AddEdit(*first_include_offset_, 0,
-            "#include <math.h>  // hipforge: host isfinite/isnan/isinf in the global namespace, as nvcc declares them\n",
-            "headers");
+    AddEdit(
+        *first_include_offset_, 0,
+        "#include <math.h>  // hipforge: host isfinite/isnan/isinf in the global namespace, as nvcc declares them\n",
+        "headers");
   }
 
   void DropRegisterStorage() {
@@ -408,8 +414,9 @@ class TokenPass {
     if (!words.empty()) {
       output_.stats.converted["storage_class"] += static_cast<int>(words.size());
       Report(kRuleCompatShim, Severity::kNote, words.front().begin,
-             "'register' removed (" + std::to_string(words.size()) + " in this file): C++17 has no such storage "
-             "class and clang rejects it (nvcc only warns); it has had no effect since C++11.");
+             "'register' removed (" + std::to_string(words.size()) +
+                 " in this file): C++17 has no such storage "
+                 "class and clang rejects it (nvcc only warns); it has had no effect since C++11.");
     }
   }
 
@@ -476,12 +483,12 @@ class TokenPass {
           project_macros_.count(std::string(shim.guard))) {
         continue;
       }
-      if (!shim.with_any_of.empty() &&
-          std::none_of(shim.with_any_of.begin(), shim.with_any_of.end(),
-                       [&](std::string_view word) { return FileHasWord(word); })) {
+      if (!shim.with_any_of.empty() && std::none_of(shim.with_any_of.begin(), shim.with_any_of.end(),
+                                                    [&](std::string_view word) { return FileHasWord(word); })) {
         continue;
       }
-      if (include_ends.empty()) include_ends = FileScopeIncludeEnds(content_, tokens_, guard_insert_offset_.has_value());
+      if (include_ends.empty())
+        include_ends = FileScopeIncludeEnds(content_, tokens_, guard_insert_offset_.has_value());
       uint32_t offset = RuntimeHeaderOffset();
       std::string text(shim.code);
       for (uint32_t end : include_ends) {
@@ -586,8 +593,8 @@ class TokenPass {
     size_t begin = 0;
     while ((begin = body.find("cu", begin)) != std::string_view::npos) {
       const size_t space = body.find(' ', begin + 4);
-      const std::string_view word = body.substr(begin, space == std::string_view::npos ? body.size() - begin
-                                                                                         : space - begin);
+      const std::string_view word =
+          body.substr(begin, space == std::string_view::npos ? body.size() - begin : space - begin);
       if (const ApiMapping* mapping = resolver_.Find(word); mapping && mapping->kind != ApiKind::kHeader) {
         const NameDecision decision = resolver_.Decide(*mapping, blas_v2_included_);
         if (decision.replace && decision.name != word) {
@@ -680,9 +687,10 @@ class TokenPass {
     const std::string_view name = Text(tokens_[index]);
     const ApiMapping* mapping = resolver_.Find("cooperative_groups::" + std::string(name));
     if (!mapping) return false;
-    static constexpr std::string_view kShimmed[] = {"reduce", "plus", "less", "greater", "bit_and", "bit_or",
-                                                    "bit_xor"};
-    if (NeedsCooperativeGroupsReduce() && std::find(std::begin(kShimmed), std::end(kShimmed), name) != std::end(kShimmed)) {
+    static constexpr std::string_view kShimmed[] = {"reduce",  "plus",   "less",   "greater",
+                                                    "bit_and", "bit_or", "bit_xor"};
+    if (NeedsCooperativeGroupsReduce() &&
+        std::find(std::begin(kShimmed), std::end(kShimmed), name) != std::end(kShimmed)) {
       return true;  // provided by the inline shim (compat_shims.h); reported once at the include
     }
     const NameDecision decision = resolver_.Decide(*mapping, blas_v2_included_);
@@ -694,7 +702,8 @@ class TokenPass {
     output_.stats.converted[std::string(KindName(mapping->kind))]++;
     std::string_view spelled = decision.name;
     if (const size_t colons = spelled.rfind("::"); colons != std::string_view::npos) spelled.remove_prefix(colons + 2);
-    if (spelled != name) AddEdit(tokens_[index].begin, tokens_[index].length, std::string(spelled), "cooperative_groups");
+    if (spelled != name)
+      AddEdit(tokens_[index].begin, tokens_[index].length, std::string(spelled), "cooperative_groups");
     return true;
   }
 
@@ -760,13 +769,16 @@ class TokenPass {
     }
     uint32_t start = tokens_[first].begin;
     while (start > 0 && content_[start - 1] != '\n') --start;
-    AddEdit(start, 0, "#if !defined(__HIP_PLATFORM_AMD__)  // hipforge: HIP has " + std::string(name) + "(" +
-                          std::string(type) + "*, " + std::string(type) + ")\n", "device");
+    AddEdit(start, 0,
+            "#if !defined(__HIP_PLATFORM_AMD__)  // hipforge: HIP has " + std::string(name) + "(" + std::string(type) +
+                "*, " + std::string(type) + ")\n",
+            "device");
     AddEdit(tokens_[end].end(), 0, "\n#endif", "device");
     Report(kRuleCompatShim, Severity::kNote, tokens_[index].begin,
            "the program's own " + std::string(name) + "(" + std::string(type) + "*, " + std::string(type) +
                ") is kept for HIP's NVIDIA platform only: HIP declares it (the same atomic " +
-               (name == "atomicMax" ? "maximum" : "minimum") + ", returning the old value), and a second definition "
+               (name == "atomicMax" ? "maximum" : "minimum") +
+               ", returning the old value), and a second definition "
                "does not compile.");
   }
 
@@ -812,8 +824,9 @@ class TokenPass {
     if (!reported_sync_warp_) {
       reported_sync_warp_ = true;
       Report(kRuleCompatShim, Severity::kNote, tokens_[index].begin,
-             "HIP " + VersionText() + " has no __syncwarp: written as a wavefront fence + wave barrier (lanes of a "
-             "wavefront are not scheduled independently, so the mask is not needed).");
+             "HIP " + VersionText() +
+                 " has no __syncwarp: written as a wavefront fence + wave barrier (lanes of a "
+                 "wavefront are not scheduled independently, so the mask is not needed).");
     }
     return true;
   }
@@ -864,8 +877,8 @@ class TokenPass {
     if (j >= tokens_.size() || tokens_[j].kind != clang::tok::r_paren) return;
     if (j > arg_begin) call.args.push_back({tokens_[arg_begin].begin, tokens_[j - 1].end()});
     call.close_paren = tokens_[j].begin;
-    auto edits = RewriteCallArguments(Text(tokens_[name_index]), call, content_, resolver_.options(),
-                                      &output_.call_warnings);
+    auto edits =
+        RewriteCallArguments(Text(tokens_[name_index]), call, content_, resolver_.options(), &output_.call_warnings);
     if (!edits.empty()) output_.call_rewrites.emplace_back(call.callee.begin, std::move(edits));
   }
 
@@ -885,8 +898,9 @@ class TokenPass {
   std::set<std::string> cooperative_groups_qualifiers_;
   std::map<std::string, bool> full_mask_macros_;
   std::map<size_t, uint32_t> shim_first_use_;  // DeviceFunctionShims() index -> offset of its first call
-  std::set<std::string> own_shim_names_;      // shimmed names the file declares itself
-  std::vector<uint32_t> runtime_use_offsets_;  // where the runtime, driver or device API names are  // object-like macro -> its body is an all-ones literal
+  std::set<std::string> own_shim_names_;       // shimmed names the file declares itself
+  std::vector<uint32_t> runtime_use_offsets_;  // where the runtime, driver or device API names are  // object-like
+                                               // macro -> its body is an all-ones literal
   bool blas_v2_included_ = false;
   bool fp8_before_using_cub_ = false;
   bool reported_sync_warp_ = false;

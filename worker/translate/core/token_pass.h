@@ -15,11 +15,11 @@
 namespace hipforge::translate {
 
 struct TokenPassInput {
-  std::string_view path;     // relative to the root, for findings
-  std::string_view content;  // original bytes
+  std::string_view path;             // relative to the root, for findings
+  std::string_view content;          // original bytes
   const FileFacts* facts = nullptr;  // from the AST pass; nullptr in fallback mode
-  bool main_file = false;     // a translation unit: gets <hip/hip_runtime.h> when no CUDA main header is there
-  bool discover_sites = false;  // fallback: find launches and warp calls from tokens
+  bool main_file = false;            // a translation unit: gets <hip/hip_runtime.h> when no CUDA main header is there
+  bool discover_sites = false;       // fallback: find launches and warp calls from tokens
 };
 
 struct IncludeName {

@@ -29,8 +29,8 @@ uint32_t LogicalLineEnd(std::string_view content, uint32_t offset) {
 
 struct DirectiveLine {
   std::string_view name;
-  uint32_t begin;           // the '#'
-  uint32_t end;             // its line's end
+  uint32_t begin;            // the '#'
+  uint32_t end;              // its line's end
   std::vector<size_t> args;  // token indexes after the name, on the line
 };
 
@@ -75,7 +75,7 @@ std::vector<ByteRange> RegisterStorageWords(std::string_view content, std::span<
       if (kind == clang::tok::r_paren || kind == clang::tok::r_brace || kind == clang::tok::r_square) {
         if (depth-- == 0) break;  // a parameter list or a block ends
       }
-        if (IsWord(content, tokens[j], "asm") || IsWord(content, tokens[j], "__asm__") ||
+      if (IsWord(content, tokens[j], "asm") || IsWord(content, tokens[j], "__asm__") ||
           IsWord(content, tokens[j], "__asm")) {
         explicit_register = true;
         break;
@@ -139,10 +139,10 @@ std::vector<ByteRange> CudaCompilerRegions(std::string_view content, std::span<c
     for (size_t e = d + 1; e < directives.size(); ++e) {
       const std::string_view name = directives[e].name;
       if (name == "if" || name == "ifdef" || name == "ifndef") ++depth;
-      if (depth == 0 && (name == "else" || name == "elif" || name == "endif" || name == "elifdef" ||
-                         name == "elifndef")) {
-        regions.push_back({std::min<uint32_t>(directives[d].end + 1, static_cast<uint32_t>(content.size())),
-                           directives[e].begin});
+      if (depth == 0 &&
+          (name == "else" || name == "elif" || name == "endif" || name == "elifdef" || name == "elifndef")) {
+        regions.push_back(
+            {std::min<uint32_t>(directives[d].end + 1, static_cast<uint32_t>(content.size())), directives[e].begin});
         break;
       }
       if (name == "endif") --depth;
@@ -154,8 +154,7 @@ std::vector<ByteRange> CudaCompilerRegions(std::string_view content, std::span<c
 std::optional<ByteRange> RegionHoldingAll(std::span<const ByteRange> regions, std::span<const uint32_t> uses) {
   if (uses.empty()) return std::nullopt;
   for (const ByteRange& region : regions) {
-    if (std::all_of(uses.begin(), uses.end(),
-                    [&](uint32_t use) { return use >= region.begin && use < region.end; })) {
+    if (std::all_of(uses.begin(), uses.end(), [&](uint32_t use) { return use >= region.begin && use < region.end; })) {
       return region;
     }
   }
@@ -181,15 +180,16 @@ namespace {
 // Whether the tokens before `index` read as a declaration's type: `T name`, `T* name`, `T& name` (a keyword such
 // as return does not name a type).
 bool TypeBefore(std::string_view content, std::span<const RawToken> tokens, size_t index) {
-  static constexpr std::string_view kNotTypes[] = {"return", "case", "else", "do", "goto", "throw", "co_return",
-                                                   "co_yield", "sizeof", "decltype", "typeid", "new", "delete"};
+  static constexpr std::string_view kNotTypes[] = {"return", "case",      "else",     "do",     "goto",
+                                                   "throw",  "co_return", "co_yield", "sizeof", "decltype",
+                                                   "typeid", "new",       "delete"};
   size_t type_end = index - 1;
   while (type_end > 0 && (tokens[type_end].kind == clang::tok::star || tokens[type_end].kind == clang::tok::amp)) {
     --type_end;
   }
   const RawToken& type = tokens[type_end];
-  if (IsIdentifier(type) && std::find(std::begin(kNotTypes), std::end(kNotTypes), Text(content, type)) ==
-                                std::end(kNotTypes)) {
+  if (IsIdentifier(type) &&
+      std::find(std::begin(kNotTypes), std::end(kNotTypes), Text(content, type)) == std::end(kNotTypes)) {
     // `a * name (` in an expression would read the same; a declaration's type follows a statement boundary,
     // a qualifier or another type word, an expression's operand does not follow `=`, `(`, `,` etc. here.
     if (type_end == index - 1 || type_end == 0) return true;
@@ -217,8 +217,14 @@ CallUse ClassifyCallUse(std::string_view content, std::span<const RawToken> toke
 bool DeclaresName(std::string_view content, std::span<const RawToken> tokens, size_t index) {
   if (index == 0 || index + 1 >= tokens.size() || !IsIdentifier(tokens[index])) return false;
   switch (tokens[index + 1].kind) {
-    case clang::tok::equal: case clang::tok::semi: case clang::tok::comma: case clang::tok::l_square:
-    case clang::tok::l_paren: case clang::tok::r_paren: case clang::tok::l_brace: case clang::tok::colon: break;
+    case clang::tok::equal:
+    case clang::tok::semi:
+    case clang::tok::comma:
+    case clang::tok::l_square:
+    case clang::tok::l_paren:
+    case clang::tok::r_paren:
+    case clang::tok::l_brace:
+    case clang::tok::colon: break;
     default: return false;
   }
   const auto before = tokens[index - 1].kind;

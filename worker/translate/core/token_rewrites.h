@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
-#include "worker/translate/frontend/raw_lexer.h"
 #include "worker/translate/core/translation_facts.h"
+#include "worker/translate/frontend/raw_lexer.h"
 
 namespace hipforge::translate {
 

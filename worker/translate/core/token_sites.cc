@@ -9,8 +9,12 @@
 namespace hipforge::translate {
 namespace {
 
-std::string_view Text(std::string_view content, const RawToken& token) { return content.substr(token.begin, token.length); }
-std::string_view Text(std::string_view content, ByteRange range) { return content.substr(range.begin, range.end - range.begin); }
+std::string_view Text(std::string_view content, const RawToken& token) {
+  return content.substr(token.begin, token.length);
+}
+std::string_view Text(std::string_view content, ByteRange range) {
+  return content.substr(range.begin, range.end - range.begin);
+}
 
 bool IsModifyingOperator(clang::tok::TokenKind kind);
 bool IsAddressOfContext(std::span<const RawToken> tokens, size_t amp);
@@ -52,12 +56,14 @@ bool IsFullMaskVariable(std::string_view content, std::span<const RawToken> toke
     ++semi;
   }
   if (semi >= tokens.size() || semi == declaration + 2) return false;
-  if (!IsFullWarpMaskLiteral(Text(content, ByteRange{tokens[declaration + 2].begin, tokens[semi - 1].end()}))) return false;
+  if (!IsFullWarpMaskLiteral(Text(content, ByteRange{tokens[declaration + 2].begin, tokens[semi - 1].end()})))
+    return false;
   // A const or constexpr declaration cannot change, wherever it is.
   for (size_t k = declaration; k-- > 0;) {
     const auto kind = tokens[k].kind;
     if (kind == clang::tok::semi || kind == clang::tok::l_brace || kind == clang::tok::r_brace) break;
-    if (IsIdentifier(tokens[k]) && (Text(content, tokens[k]) == "const" || Text(content, tokens[k]) == "constexpr")) return true;
+    if (IsIdentifier(tokens[k]) && (Text(content, tokens[k]) == "const" || Text(content, tokens[k]) == "constexpr"))
+      return true;
   }
   // Block scope only: the scope's '{' follows ')' (function body, if, for), ';', '{', '}', 'else' or 'do';
   // a namespace or class brace follows a name, and a global could change anywhere.
@@ -69,10 +75,11 @@ bool IsFullMaskVariable(std::string_view content, std::span<const RawToken> toke
   }
   if (open == static_cast<size_t>(-1) || open == 0) return false;
   const RawToken& before_open = tokens[open - 1];
-  const bool block = before_open.kind == clang::tok::r_paren || before_open.kind == clang::tok::semi ||
-                     before_open.kind == clang::tok::l_brace || before_open.kind == clang::tok::r_brace ||
-                     (IsIdentifier(before_open) && (Text(content, before_open) == "else" || Text(content, before_open) == "do" ||
-                                                    Text(content, before_open) == "const"));
+  const bool block =
+      before_open.kind == clang::tok::r_paren || before_open.kind == clang::tok::semi ||
+      before_open.kind == clang::tok::l_brace || before_open.kind == clang::tok::r_brace ||
+      (IsIdentifier(before_open) && (Text(content, before_open) == "else" || Text(content, before_open) == "do" ||
+                                     Text(content, before_open) == "const"));
   if (!block) return false;
   // Nothing in the rest of the scope may change it.
   depth = 0;
@@ -91,8 +98,8 @@ bool IsFullMaskVariable(std::string_view content, std::span<const RawToken> toke
 // A keyword before `name = ...` makes it an assignment statement, not a declaration.
 bool IsAssignmentContext(std::string_view content, const RawToken& before) {
   const std::string_view text = Text(content, before);
-  return text == "return" || text == "case" || text == "else" || text == "do" || text == "goto" ||
-         text == "throw" || text == "co_return";
+  return text == "return" || text == "case" || text == "else" || text == "do" || text == "goto" || text == "throw" ||
+         text == "co_return";
 }
 
 bool IsFullWarpMaskLiteral(std::string_view text) {
@@ -112,13 +119,20 @@ namespace {
 
 bool IsModifyingOperator(clang::tok::TokenKind kind) {
   switch (kind) {
-    case clang::tok::equal: case clang::tok::plusequal: case clang::tok::minusequal: case clang::tok::starequal:
-    case clang::tok::slashequal: case clang::tok::percentequal: case clang::tok::ampequal:
-    case clang::tok::pipeequal: case clang::tok::caretequal: case clang::tok::lesslessequal:
-    case clang::tok::greatergreaterequal: case clang::tok::plusplus: case clang::tok::minusminus:
-      return true;
-    default:
-      return false;
+    case clang::tok::equal:
+    case clang::tok::plusequal:
+    case clang::tok::minusequal:
+    case clang::tok::starequal:
+    case clang::tok::slashequal:
+    case clang::tok::percentequal:
+    case clang::tok::ampequal:
+    case clang::tok::pipeequal:
+    case clang::tok::caretequal:
+    case clang::tok::lesslessequal:
+    case clang::tok::greatergreaterequal:
+    case clang::tok::plusplus:
+    case clang::tok::minusminus: return true;
+    default: return false;
   }
 }
 
@@ -126,8 +140,8 @@ bool IsModifyingOperator(clang::tok::TokenKind kind) {
 bool IsAddressOfContext(std::span<const RawToken> tokens, size_t amp) {
   if (amp == 0) return true;
   const RawToken& before = tokens[amp - 1];
-  return !(IsIdentifier(before) || before.kind == clang::tok::numeric_constant ||
-           before.kind == clang::tok::r_paren || before.kind == clang::tok::r_square);
+  return !(IsIdentifier(before) || before.kind == clang::tok::numeric_constant || before.kind == clang::tok::r_paren ||
+           before.kind == clang::tok::r_square);
 }
 
 bool IsTripleGreaterAt(std::span<const RawToken> tokens, size_t i, size_t* after) {
@@ -160,8 +174,7 @@ size_t SkipTemplateArgumentsBack(std::span<const RawToken> tokens, size_t close)
 }  // namespace
 
 bool IsSplitTripleLess(std::span<const RawToken> tokens, size_t i) {
-  return tokens[i].kind == clang::tok::lessless && i + 1 < tokens.size() &&
-         tokens[i + 1].kind == clang::tok::less;
+  return tokens[i].kind == clang::tok::lessless && i + 1 < tokens.size() && tokens[i + 1].kind == clang::tok::less;
 }
 std::optional<LaunchSite> LaunchAt(std::span<const RawToken> tokens, size_t open) {
   if (open == 0) return std::nullopt;

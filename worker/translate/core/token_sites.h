@@ -5,8 +5,8 @@
 #include <span>
 #include <string_view>
 
-#include "worker/translate/frontend/raw_lexer.h"
 #include "worker/translate/core/translation_facts.h"
+#include "worker/translate/frontend/raw_lexer.h"
 
 namespace hipforge::translate {
 

@@ -17,8 +17,8 @@ class TranslationCache {
   // (options, tool version).
   TranslationCache(const std::filesystem::path& directory, std::string salt);
 
-  std::optional<UnitFacts> Lookup(const std::string& relative_path, const std::string& content,
-                                  const std::string& args, const std::filesystem::path& root) const;
+  std::optional<UnitFacts> Lookup(const std::string& relative_path, const std::string& content, const std::string& args,
+                                  const std::filesystem::path& root) const;
   void Store(const std::string& relative_path, const std::string& content, const std::string& args,
              const UnitFacts& facts) const;
 

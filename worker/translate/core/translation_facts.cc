@@ -16,8 +16,10 @@ json FileJson(const FileFacts& facts) {
   for (const auto& range : facts.skipped) file["skipped"].push_back(RangeJson(range));
   file["launches"] = json::array();
   for (const auto& launch : facts.launches) {
-    json site = {{"whole", RangeJson(launch.whole)}, {"callee", RangeJson(launch.callee)},
-                 {"template", launch.template_callee}, {"config", json::array()}};
+    json site = {{"whole", RangeJson(launch.whole)},
+                 {"callee", RangeJson(launch.callee)},
+                 {"template", launch.template_callee},
+                 {"config", json::array()}};
     for (const auto& range : launch.config) site["config"].push_back(RangeJson(range));
     if (launch.args) site["args"] = RangeJson(*launch.args);
     if (launch.open_chevrons) site["open"] = RangeJson(*launch.open_chevrons);
@@ -26,8 +28,10 @@ json FileJson(const FileFacts& facts) {
   }
   file["warp_calls"] = json::array();
   for (const auto& call : facts.warp_calls) {
-    file["warp_calls"].push_back({{"callee", RangeJson(call.callee)}, {"name", call.name},
-                                  {"mask", RangeJson(call.mask)}, {"next_arg", call.next_arg},
+    file["warp_calls"].push_back({{"callee", RangeJson(call.callee)},
+                                  {"name", call.name},
+                                  {"mask", RangeJson(call.mask)},
+                                  {"next_arg", call.next_arg},
                                   {"full_mask", call.full_mask}});
   }
   file["edits"] = json::array();
@@ -70,8 +74,10 @@ FileFacts FileFrom(const json& file) {
 }  // namespace
 
 nlohmann::json ToJson(const UnitFacts& facts) {
-  json result = {{"parsed", facts.parsed}, {"fallback_reason", facts.fallback_reason},
-                 {"dependencies", facts.dependencies}, {"files", json::object()}};
+  json result = {{"parsed", facts.parsed},
+                 {"fallback_reason", facts.fallback_reason},
+                 {"dependencies", facts.dependencies},
+                 {"files", json::object()}};
   if (!facts.companion.is_null()) result["companion"] = facts.companion;
   for (const auto& [path, file] : facts.files) result["files"][path] = FileJson(file);
   return result;

@@ -23,8 +23,8 @@ struct ByteRange {
 
 // `kernel<<<grid, block[, shmem[, stream]]>>>(args)`; absent shmem/stream (or default arguments) mean 0.
 struct LaunchSite {
-  ByteRange whole;    // from the kernel name to the closing parenthesis
-  ByteRange callee;   // kernel name, with template arguments
+  ByteRange whole;   // from the kernel name to the closing parenthesis
+  ByteRange callee;  // kernel name, with template arguments
   bool template_callee = false;
   std::vector<ByteRange> config;  // 2 to 4 ranges
   std::optional<ByteRange> args;  // all kernel arguments, when there are any
@@ -57,9 +57,9 @@ struct FileFacts {
   std::vector<ByteRange> skipped;  // inactive preprocessor branches in this configuration
   std::vector<LaunchSite> launches;
   std::vector<WarpCallSite> warp_calls;
-  std::vector<FactsEdit> edits;       // AST-decided argument rewrites and overload renames
-  std::vector<Finding> findings;      // e.g. a launch the translator could not rewrite
-  std::vector<std::string> macros;    // macros this project defines here (not unconverted CUDA names)
+  std::vector<FactsEdit> edits;     // AST-decided argument rewrites and overload renames
+  std::vector<Finding> findings;    // e.g. a launch the translator could not rewrite
+  std::vector<std::string> macros;  // macros this project defines here (not unconverted CUDA names)
   // CUDA-looking names the project declares in any of its files this unit includes (`int cudaBlockSize` in a header
   // used here): the program's own, not unconverted CUDA names.
   std::vector<std::string> own_names;
@@ -70,9 +70,9 @@ struct FileFacts {
 
 // Everything one translation unit contributes: its own facts and those of the project headers it includes.
 struct UnitFacts {
-  bool parsed = false;             // false: the lexer fallback produced these facts
-  std::string fallback_reason;     // first Clang error when !parsed
-  std::map<std::string, FileFacts> files;   // key: path relative to the root; includes the unit itself
+  bool parsed = false;                              // false: the lexer fallback produced these facts
+  std::string fallback_reason;                      // first Clang error when !parsed
+  std::map<std::string, FileFacts> files;           // key: path relative to the root; includes the unit itself
   std::map<std::string, std::string> dependencies;  // relative path -> sha256 of its content at parse time
   // What a companion of the parse (frontend/unit_parser.h: the analyzer's AST rules) recorded, cached with the
   // facts; null without a companion.

@@ -43,8 +43,8 @@ void PrintOne(const std::string& title, const TranslationStats& stats, int lines
   out << "CONVERTED refs count: " << converted << "\n";
   out << "UNCONVERTED refs count: " << stats.unconverted + stats.unsupported << "\n";
   out << "  of which unsupported in the target: " << stats.unsupported << "\n";
-  out << "CONVERSION %: " << std::fixed << std::setprecision(1)
-      << (references ? 100.0 * converted / references : 100.0) << "\n";
+  out << "CONVERSION %: " << std::fixed << std::setprecision(1) << (references ? 100.0 * converted / references : 100.0)
+      << "\n";
   out << "TOTAL lines of code: " << lines_total << "\n";
   out << "CHANGED lines of code: " << stats.lines_changed << "\n";
   if (!stats.converted.empty()) {
@@ -69,8 +69,8 @@ void WriteStatsCsv(const std::vector<FileTranslation>& files, double seconds, st
     std::string quoted = "\"";
     for (char ch : name) quoted += ch == '"' ? std::string("\"\"") : std::string(1, ch);
     out << quoted << "\"," << status << "," << converted << "," << stats.unconverted << "," << stats.unsupported << ","
-        << std::fixed << std::setprecision(1) << (references ? 100.0 * converted / references : 100.0) << ","
-        << lines << "," << stats.lines_changed << "\n";
+        << std::fixed << std::setprecision(1) << (references ? 100.0 * converted / references : 100.0) << "," << lines
+        << "," << stats.lines_changed << "\n";
   };
   for (const auto& file : files) {
     const int lines = CountLines(file.output);

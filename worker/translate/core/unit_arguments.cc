@@ -70,8 +70,8 @@ std::vector<std::string> RerootArguments(const std::vector<std::string>& args, c
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     bool done = false;
-    for (const std::string flag : {"-I", "-isystem", "-iquote", "-include", "--include-path=", "--system-include=",
-                                   "--pre-include="}) {
+    for (const std::string flag :
+         {"-I", "-isystem", "-iquote", "-include", "--include-path=", "--system-include=", "--pre-include="}) {
       if (arg == flag && i + 1 < args.size() && fs::path(args[i + 1]).is_absolute()) {
         out.push_back(arg);
         out.push_back(Reroot(args[++i], prefix, root).string());
@@ -149,8 +149,8 @@ absl::StatusOr<UnitArguments> UnitArguments::Create(const TranslateOptions& opti
   }
   std::vector<fs::path> extra_readable;
   if (const auto json = FindCompileCommands(options, root)) {
-    const ArgumentSource source = options.compilation_database ? options.compilation_database_source
-                                                               : ArgumentSource::kCompileDatabase;
+    const ArgumentSource source =
+        options.compilation_database ? options.compilation_database_source : ArgumentSource::kCompileDatabase;
     auto commands = ReadCompileCommands(*json, root, source);
     if (!commands.ok()) return commands.status();
     for (auto& command : *commands) result.commands_[CanonicalKey(command.file)].push_back(std::move(command));
@@ -240,13 +240,15 @@ std::vector<UnitCommand> UnitArguments::For(const fs::path& file) const {
     result.push_back(make(own, check.rejected));
     if (nearest) {
       for (auto& arg : result.back().report.used) {
-        if (arg.source == ArgumentSourceName(build.source)) arg.source += " (nearest: " + build.file.filename().string() + ")";
+        if (arg.source == ArgumentSourceName(build.source))
+          arg.source += " (nearest: " + build.file.filename().string() + ")";
       }
       break;  // one borrowed configuration is enough
     }
   }
   if (result.size() > 1) {
-    for (size_t i = 0; i < result.size(); ++i) result[i].report.configuration = "build configuration " + std::to_string(i + 1);
+    for (size_t i = 0; i < result.size(); ++i)
+      result[i].report.configuration = "build configuration " + std::to_string(i + 1);
   }
   return result;
 }
@@ -254,8 +256,8 @@ std::vector<UnitCommand> UnitArguments::For(const fs::path& file) const {
 std::vector<fs::path> GuessIncludeDirs(const fs::path& root) {
   std::vector<fs::path> dirs = {root};
   std::error_code error;
-  for (auto it = fs::recursive_directory_iterator(root, error);
-       !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
+  for (auto it = fs::recursive_directory_iterator(root, error); !error && it != fs::recursive_directory_iterator();
+       it.increment(error)) {
     if (!it->is_directory(error)) continue;
     if (IsSkippedDirectory(it->path()) || it.depth() > 3) {
       it.disable_recursion_pending();
@@ -275,8 +277,8 @@ std::vector<std::string> DefinesFromBuildFiles(const fs::path& root) {
   static const std::regex kBareDefine(R"((?:^|\s)([A-Za-z_][A-Za-z0-9_]*(?:=[^\s"'$)]*)?))");
   std::set<std::string> defines;
   std::error_code error;
-  for (auto it = fs::recursive_directory_iterator(root, error);
-       !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
+  for (auto it = fs::recursive_directory_iterator(root, error); !error && it != fs::recursive_directory_iterator();
+       it.increment(error)) {
     if (it->is_directory(error)) {
       if (IsSkippedDirectory(it->path()) || it.depth() > 4) it.disable_recursion_pending();
       continue;

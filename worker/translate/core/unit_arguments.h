@@ -22,8 +22,8 @@ namespace hipforge::translate {
 
 // One compile command of a unit, as the build gave it (already re-rooted into the tree).
 struct BuildCommand {
-  std::filesystem::path file;       // absolute, inside the tree
-  std::filesystem::path directory;  // absolute
+  std::filesystem::path file;          // absolute, inside the tree
+  std::filesystem::path directory;     // absolute
   std::vector<std::string> arguments;  // without the compiler and the file
   ArgumentSource source = ArgumentSource::kCompileDatabase;
 };
@@ -71,8 +71,7 @@ class UnitArguments {
 // argument stays an argument and is refused). Entries written on another machine are re-rooted: the longest
 // tail of each entry's file path that exists under `root` decides the prefix that maps onto `root`.
 absl::StatusOr<std::vector<BuildCommand>> ReadCompileCommands(const std::filesystem::path& json_file,
-                                                              const std::filesystem::path& root,
-                                                              ArgumentSource source);
+                                                              const std::filesystem::path& root, ArgumentSource source);
 
 // -D flags (NAME or NAME=VALUE) found in CMakeLists.txt / *.cmake / Makefiles under `root`.
 std::vector<std::string> DefinesFromBuildFiles(const std::filesystem::path& root);

@@ -14,9 +14,8 @@ constexpr std::string_view kTableFile = "worker/translate/tables/version_macros_
 
 // HIP's own macros, defined in every HIP compilation (hip-clang includes hip_runtime.h implicitly).
 bool DefinedByHip(std::string_view name) {
-  return name == "HIP_VERSION" || name == "HIP_VERSION_MAJOR" || name == "HIP_VERSION_MINOR" ||
-         name == "__HIPCC__" || name == "__HIP__" || name == "__HIP_PLATFORM_AMD__" ||
-         name == "__HIP_PLATFORM_HCC__";
+  return name == "HIP_VERSION" || name == "HIP_VERSION_MAJOR" || name == "HIP_VERSION_MINOR" || name == "__HIPCC__" ||
+         name == "__HIP__" || name == "__HIP_PLATFORM_AMD__" || name == "__HIP_PLATFORM_HCC__";
 }
 
 std::string VersionText(ApiVersion version) {
@@ -30,8 +29,8 @@ bool IsConditional(std::string_view name) {
 
 // Raw-lexed keywords that may precede a call (`return f(x)`), so that the name is not taken as declared.
 bool IsExpressionKeyword(std::string_view word) {
-  static constexpr std::string_view kWords[] = {"return", "else", "case", "throw", "co_return", "co_yield",
-                                                "do", "sizeof", "new", "delete", "typeid", "decltype", "alignof"};
+  static constexpr std::string_view kWords[] = {"return", "else", "case",   "throw",  "co_return", "co_yield", "do",
+                                                "sizeof", "new",  "delete", "typeid", "decltype",  "alignof"};
   return std::find(std::begin(kWords), std::end(kWords), word) != std::end(kWords);
 }
 
@@ -81,8 +80,8 @@ class Rewriter {
   static constexpr uint32_t kNone = UINT32_MAX;
   struct Branch {
     const Directive* directive;
-    uint32_t offset;               // of the '#'
-    uint32_t end = kNone;          // of the next branch's or the #endif's '#'
+    uint32_t offset;       // of the '#'
+    uint32_t end = kNone;  // of the next branch's or the #endif's '#'
     uint32_t error_offset = kNone;
     std::vector<std::string_view> defines;  // macros #defined inside the branch
   };
@@ -99,15 +98,15 @@ class Rewriter {
   };
   struct Group {
     std::vector<Branch> branches;
-    std::vector<MacroUse> uses;                         // version macros to rewrite
+    std::vector<MacroUse> uses;                       // version macros to rewrite
     std::vector<VersionConditionEdit> defined_edits;  // `defined(X)` -> HIP's own macro, emitted with the uses
     bool versioned = false;
     const VersionMacro* capped = nullptr;  // reads `cap` under the target HIP (per-feature choice)
     int64_t cap = 0;
     std::string cap_reason;
     std::optional<std::pair<size_t, size_t>> parent;  // the enclosing chain and its branch
-    bool as_written = false;                           // its conditions stay as the project wrote them
-    Reach reach;                                       // with the decision made
+    bool as_written = false;                          // its conditions stay as the project wrote them
+    Reach reach;                                      // with the decision made
   };
   // A chain's choice under one value of a version macro: the branch taken (branches.size(): none of them) and
   // why HIP cannot build it (empty: it can; `error`: it is an #error, not a name HIP lacks).
@@ -136,8 +135,8 @@ class Rewriter {
   // Records the version macros of one condition; returns whether it had any (CUDNN_* included, which without
   // MIOpen are left to read 0: the branch without cuDNN is the one HIP builds).
   bool RecordCondition(const Directive& directive, Group& group) {
-    const bool bare_name = directive.name == "ifdef" || directive.name == "ifndef" ||
-                           directive.name == "elifdef" || directive.name == "elifndef";
+    const bool bare_name = directive.name == "ifdef" || directive.name == "ifndef" || directive.name == "elifdef" ||
+                           directive.name == "elifndef";
     bool versioned = false;
     const auto& tokens = directive.tokens;
     for (size_t i = 0; i < tokens.size(); ++i) {
@@ -151,8 +150,8 @@ class Rewriter {
                               (i >= 2 && tokens[i - 1].text == "(" && tokens[i - 2].text == "defined");
       if (in_defined) {
         if (macro->defined_by.empty()) continue;
-        group.defined_edits.push_back({tokens[i].offset, static_cast<uint32_t>(tokens[i].text.size()),
-                                       std::string(macro->defined_by)});
+        group.defined_edits.push_back(
+            {tokens[i].offset, static_cast<uint32_t>(tokens[i].text.size()), std::string(macro->defined_by)});
         continue;
       }
       group.uses.push_back({&tokens[i], macro});
@@ -292,16 +291,19 @@ class Rewriter {
     std::string message;
     if (!group.as_written) {
       message = may ? std::string(rewritten.nested ? "a version chain nested here" : "this #error") +
-                          " may be selected under " + hip + ": its version chain could not be evaluated; check "
+                          " may be selected under " + hip +
+                          ": its version chain could not be evaluated; check "
                           "which branch HIP provides"
-                    : "under " + hip + " the version condition selects this #error; the branch HIP provides needs "
-                      "a person";
+                    : "under " + hip +
+                          " the version condition selects this #error; the branch HIP provides needs "
+                          "a person";
       if (rewrites && may) message += "; rewritten all the same, as written HIP would surely select it";
     } else {
       message = "version chain left as written: rewritten for " + hip + ", it " + (may ? "might" : "would") +
                 " select " + (rewritten.nested ? "the #error of a version chain nested in it" : "this #error") +
                 "; as written, HIP reads CUDA's version macros as undefined";
-      if (written.level == Level::kYes) message += ", which selects an #error too: the branch HIP provides needs a person";
+      if (written.level == Level::kYes)
+        message += ", which selects an #error too: the branch HIP provides needs a person";
       if (written.level == Level::kMaybe) message += "; check which branch HIP takes";
     }
     result_.findings.push_back({Severity::kWarning, at, message + " (every branch was translated)."});
@@ -338,7 +340,8 @@ class Rewriter {
           if (!TestsPositively(*tester.directive, macro)) continue;
           for (const DirectiveToken& token : CodeIn(tester.offset, tester.end)) {
             if (Lacked(token) && !IsDeclared(&token)) {
-              return "'" + std::string(token.text) + "' (where " + std::string(macro) + ", which it defines, is tested)";
+              return "'" + std::string(token.text) + "' (where " + std::string(macro) +
+                     ", which it defines, is tested)";
             }
           }
         }
@@ -362,8 +365,10 @@ class Rewriter {
     for (size_t i = 0; i < tokens.size(); ++i) {
       if (tokens[i].text != macro) continue;
       size_t at = i;
-      if (at >= 2 && tokens[at - 1].text == "(" && tokens[at - 2].text == "defined") at -= 2;
-      else if (at >= 1 && tokens[at - 1].text == "defined") at -= 1;
+      if (at >= 2 && tokens[at - 1].text == "(" && tokens[at - 2].text == "defined")
+        at -= 2;
+      else if (at >= 1 && tokens[at - 1].text == "defined")
+        at -= 1;
       if (!(at >= 1 && tokens[at - 1].text == "!")) return true;
     }
     return false;
@@ -386,8 +391,8 @@ class Rewriter {
     // A branch that defines a name HIP lacks (a fallback of the project's own) is the one HIP needs.
     for (const Branch& branch : group.branches) {
       for (std::string_view name : Declared(branch)) {
-        const bool kept = taken < group.branches.size() &&
-                          std::ranges::count(Declared(group.branches[taken]), name) > 0;
+        const bool kept =
+            taken < group.branches.size() && std::ranges::count(Declared(group.branches[taken]), name) > 0;
         if (!kept) return {taken, "leaves out the project's own '" + std::string(name) + "'"};
       }
     }
@@ -428,8 +433,8 @@ class Rewriter {
       return;
     }
     if (current.error) return;  // Decide says where, and leaves the chain as written
-    const uint32_t at = current.branch < group.branches.size() ? group.branches[current.branch].offset
-                                                               : group.branches.front().offset;
+    const uint32_t at =
+        current.branch < group.branches.size() ? group.branches[current.branch].offset : group.branches.front().offset;
     result_.findings.push_back({Severity::kWarning, at,
                                 "under " + hip + " this version chain selects a branch that " + problem +
                                     ", and no version value selects one that HIP provides: needs a person "
@@ -443,18 +448,17 @@ class Rewriter {
       const bool capped = use.macro == group.capped;
       // A cap answers what AMD's HIP lacks. On HIP's NVIDIA platform the CUDA headers are there and define the
       // macro and the API (ggml's own __hgt2_mask, kept under the cap, redefined CUDA 13's), so it reads as written.
-      const std::string expression =
-          capped ? "(defined(__HIP_PLATFORM_NVIDIA__) ? " + std::string(use.token->text) + " : " +
-                       VersionMacroExpression(*use.macro, group.cap) + ")"
-                 : VersionMacroExpression(*use.macro);
+      const std::string expression = capped ? "(defined(__HIP_PLATFORM_NVIDIA__) ? " + std::string(use.token->text) +
+                                                  " : " + VersionMacroExpression(*use.macro, group.cap) + ")"
+                                            : VersionMacroExpression(*use.macro);
       const int64_t value = capped ? group.cap : VersionMacroValue(*use.macro, options_.target_hip_version);
       result_.edits.push_back({use.token->offset, static_cast<uint32_t>(use.token->text.size()), expression});
-      std::string message = "'" + std::string(use.token->text) + "' is not defined by HIP; rewritten to " +
-                            expression + ", which reads " + std::to_string(value) + " under HIP " +
+      std::string message = "'" + std::string(use.token->text) + "' is not defined by HIP; rewritten to " + expression +
+                            ", which reads " + std::to_string(value) + " under HIP " +
                             VersionText(options_.target_hip_version) + " (";
       message += capped ? "per feature: " + group.cap_reason : std::string(use.macro->why);
-      result_.findings.push_back({Severity::kNote, use.token->offset,
-                                  message + "; table: " + std::string(kTableFile) + ")."});
+      result_.findings.push_back(
+          {Severity::kNote, use.token->offset, message + "; table: " + std::string(kTableFile) + ")."});
     }
   }
 
@@ -487,8 +491,8 @@ class Rewriter {
       if (directive.name != "define") continue;
       const auto& tokens = directive.tokens;
       for (size_t i = 1; i < tokens.size(); ++i) {
-        const bool in_defined = tokens[i - 1].text == "defined" ||
-                                (i >= 2 && tokens[i - 1].text == "(" && tokens[i - 2].text == "defined");
+        const bool in_defined =
+            tokens[i - 1].text == "defined" || (i >= 2 && tokens[i - 1].text == "(" && tokens[i - 2].text == "defined");
         if (!in_defined) uses.push_back(&tokens[i]);
       }
     }
@@ -500,15 +504,17 @@ class Rewriter {
       const Group* group = EnclosingChain(token->offset, *macro);
       if (group && group->as_written) continue;
       const bool capped = group && group->capped == macro;
-      const std::string expression = capped ? VersionMacroExpression(*macro, group->cap) : VersionMacroExpression(*macro);
+      const std::string expression =
+          capped ? VersionMacroExpression(*macro, group->cap) : VersionMacroExpression(*macro);
       const int64_t value = capped ? group->cap : VersionMacroValue(*macro, options_.target_hip_version);
       result_.edits.push_back({token->offset, static_cast<uint32_t>(token->text.size()), expression});
-      result_.findings.push_back(
-          {Severity::kNote, token->offset,
-           "'" + std::string(token->text) + "' is not defined by HIP; its value in code is the one the version "
-           "conditions read: rewritten to " + expression + ", which reads " + std::to_string(value) + " under " +
-           hip + " (the CUDA API level " + hip + " provides, not a CUDA release; table: " +
-           std::string(kTableFile) + ")."});
+      result_.findings.push_back({Severity::kNote, token->offset,
+                                  "'" + std::string(token->text) +
+                                      "' is not defined by HIP; its value in code is the one the version "
+                                      "conditions read: rewritten to " +
+                                      expression + ", which reads " + std::to_string(value) + " under " + hip +
+                                      " (the CUDA API level " + hip +
+                                      " provides, not a CUDA release; table: " + std::string(kTableFile) + ")."});
     }
   }
 

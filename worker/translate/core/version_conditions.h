@@ -34,8 +34,8 @@ struct DirectiveToken {
 };
 
 struct Directive {
-  std::string_view name;  // "if", "elif", "ifdef", "ifndef", "else", "endif", "error", ...
-  uint32_t offset;        // of the '#'
+  std::string_view name;               // "if", "elif", "ifdef", "ifndef", "else", "endif", "error", ...
+  uint32_t offset;                     // of the '#'
   std::vector<DirectiveToken> tokens;  // after the directive name, to the end of the line
 };
 
@@ -59,7 +59,7 @@ struct VersionConditionResult {
 
 struct VersionConditionOptions {
   ApiVersion target_hip_version;
-  bool miopen = false;                     // cuDNN is translated to MIOpen (CUDNN_* macros rewritten too)
+  bool miopen = false;  // cuDNN is translated to MIOpen (CUDNN_* macros rewritten too)
   const std::set<std::string>* project_macros = nullptr;  // names the project #defines itself: left alone
   // The file's own `#define NAME <integer>` (ggml's CUDART_HMAX 11070), read in conditions.
   const std::map<std::string, int64_t, std::less<>>* project_values = nullptr;

@@ -10,7 +10,8 @@ bool ParseIntegerLiteral(std::string_view text, unsigned long long* value) {
   for (char c : text) {
     if (c != '\'') digits.push_back(c);
   }
-  while (!digits.empty() && (digits.back() == 'u' || digits.back() == 'U' || digits.back() == 'l' || digits.back() == 'L')) {
+  while (!digits.empty() &&
+         (digits.back() == 'u' || digits.back() == 'U' || digits.back() == 'l' || digits.back() == 'L')) {
     digits.pop_back();
   }
   if (digits.empty() || !std::isdigit(static_cast<unsigned char>(digits[0]))) return false;

@@ -15,24 +15,63 @@ bool StartsWith(std::string_view text, std::string_view prefix) {
 }
 
 // Language flags that change what parses and cannot touch the host.
-constexpr std::array<std::string_view, 22> kAllowedFFlags = {
-    "-fexceptions",     "-fno-exceptions",  "-frtti",          "-fno-rtti",          "-fopenmp",
-    "-fms-extensions",  "-fno-ms-extensions", "-fdeclspec",    "-fsigned-char",      "-funsigned-char",
-    "-fchar8_t",        "-fno-char8_t",     "-fgnu-keywords",  "-fno-gnu-keywords",  "-fno-strict-aliasing",
-    "-ffast-math",      "-fno-fast-math",   "-fPIC",           "-fpic",              "-fgnu89-inline",
-    "-fcxx-exceptions", "-fno-cxx-exceptions"};
+constexpr std::array<std::string_view, 22> kAllowedFFlags = {"-fexceptions",
+                                                             "-fno-exceptions",
+                                                             "-frtti",
+                                                             "-fno-rtti",
+                                                             "-fopenmp",
+                                                             "-fms-extensions",
+                                                             "-fno-ms-extensions",
+                                                             "-fdeclspec",
+                                                             "-fsigned-char",
+                                                             "-funsigned-char",
+                                                             "-fchar8_t",
+                                                             "-fno-char8_t",
+                                                             "-fgnu-keywords",
+                                                             "-fno-gnu-keywords",
+                                                             "-fno-strict-aliasing",
+                                                             "-ffast-math",
+                                                             "-fno-fast-math",
+                                                             "-fPIC",
+                                                             "-fpic",
+                                                             "-fgnu89-inline",
+                                                             "-fcxx-exceptions",
+                                                             "-fno-cxx-exceptions"};
 
 // Flags (with a separate value) that only matter to a build: skipped together with their value.
-constexpr std::array<std::string_view, 17> kIgnoredWithValue = {
-    "-o",       "-arch",       "-gencode",      "-Xcompiler", "-Xptxas", "-Xlinker", "-Xnvlink", "-ccbin",
-    "-L",       "-l",          "--compiler-bindir", "--compiler-options", "--linker-options", "-x",
-    "--generate-code", "--gpu-architecture", "-rdc"};
+constexpr std::array<std::string_view, 17> kIgnoredWithValue = {"-o",
+                                                                "-arch",
+                                                                "-gencode",
+                                                                "-Xcompiler",
+                                                                "-Xptxas",
+                                                                "-Xlinker",
+                                                                "-Xnvlink",
+                                                                "-ccbin",
+                                                                "-L",
+                                                                "-l",
+                                                                "--compiler-bindir",
+                                                                "--compiler-options",
+                                                                "--linker-options",
+                                                                "-x",
+                                                                "--generate-code",
+                                                                "--gpu-architecture",
+                                                                "-rdc"};
 
 // Flags (with a separate value) that write or read host files, load code or reach Clang's internals.
-constexpr std::array<std::string_view, 14> kRejectedWithValue = {
-    "--serialize-diagnostics", "-serialize-diagnostics", "-Xclang",   "-MF",      "-MT",
-    "-MQ",                     "-dependency-file",       "-load",     "-isysroot", "--sysroot",
-    "-imacros",                "-include-pch",           "-ivfsoverlay", "--config"};
+constexpr std::array<std::string_view, 14> kRejectedWithValue = {"--serialize-diagnostics",
+                                                                 "-serialize-diagnostics",
+                                                                 "-Xclang",
+                                                                 "-MF",
+                                                                 "-MT",
+                                                                 "-MQ",
+                                                                 "-dependency-file",
+                                                                 "-load",
+                                                                 "-isysroot",
+                                                                 "--sysroot",
+                                                                 "-imacros",
+                                                                 "-include-pch",
+                                                                 "-ivfsoverlay",
+                                                                 "--config"};
 
 bool IsIgnoredFlag(std::string_view arg) {
   // Optimisation, debug, warnings, codegen and nvcc build options: no effect on what the parse sees.
@@ -81,8 +120,8 @@ bool ResolvesInside(const fs::path& path, const fs::path& directory, const fs::p
   if (error) return false;
   const std::string root_text = root.generic_string();
   const std::string text = canonical.generic_string();
-  const bool inside = text == root_text ||
-                      (StartsWith(text, root_text) && (root_text.back() == '/' || text[root_text.size()] == '/'));
+  const bool inside =
+      text == root_text || (StartsWith(text, root_text) && (root_text.back() == '/' || text[root_text.size()] == '/'));
   if (inside && resolved) *resolved = canonical;
   return inside;
 }

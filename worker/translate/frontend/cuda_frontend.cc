@@ -26,7 +26,8 @@ std::optional<std::filesystem::path> DetectCudaPath(const std::optional<std::fil
 }
 
 constexpr const char* kMinimalCudaHeader = "hipforge_minimal_cuda.h";
-constexpr const char* kMinimalCudaDeclarations = R"(// hipforge: minimal CUDA declarations for parsing without a toolkit.
+constexpr const char* kMinimalCudaDeclarations =
+    R"(// hipforge: minimal CUDA declarations for parsing without a toolkit.
 #pragma once
 #define __host__ __attribute__((host))
 #define __device__ __attribute__((device))
@@ -64,8 +65,9 @@ absl::StatusOr<CudaFrontend> CudaFrontend::Create(CudaFrontendOptions options) {
     if (!WriteFileAtomically(shim, text).ok()) return absl::UnavailableError("cannot write " + shim.string());
     return absl::OkStatus();
   };
-  const absl::Status texture = write_once(options.shim_directory / "texture_fetch_functions.h",
-                                          "// hipforge: texture references are not available to Clang 16; intentionally empty.\n");
+  const absl::Status texture =
+      write_once(options.shim_directory / "texture_fetch_functions.h",
+                 "// hipforge: texture references are not available to Clang 16; intentionally empty.\n");
   if (!texture.ok()) return texture;
   // Without a toolkit, Clang gets only these declarations: enough for kernels and launches to parse; code
   // using runtime APIs then fails to parse and the translator's token-level fallback takes over.
@@ -87,8 +89,8 @@ std::vector<std::string> CudaFrontend::ClangArgs() const {
 
 std::vector<std::string> CudaFrontend::BaseClangArgs() const {
   std::vector<std::string> args = {"-x", "cuda", "--cuda-host-only", "-std=c++17",
-                                   "--cuda-gpu-arch=" + options_.gpu_arch, "-nocudalib",
-                                   "-Wno-unknown-cuda-version", "-ferror-limit=0",
+                                   "--cuda-gpu-arch=" + options_.gpu_arch, "-nocudalib", "-Wno-unknown-cuda-version",
+                                   "-ferror-limit=0",
                                    // nvcc accepts `register` in C++17 with a warning; clang's default error
                                    // sent such units to the token fallback (HeCBench maxFlops, ntt). The
                                    // translator deletes the word (token_rewrites.h).

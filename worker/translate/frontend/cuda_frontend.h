@@ -11,12 +11,12 @@
 namespace hipforge::translate {
 
 struct CudaFrontendOptions {
-  std::optional<std::filesystem::path> cuda_path;         // unset: $CUDA_PATH, then /usr/local/cuda
-  std::optional<std::filesystem::path> clang_resource_dir; // unset: LLVM 16's own
-  std::filesystem::path shim_directory;                    // where compatibility headers are written
+  std::optional<std::filesystem::path> cuda_path;           // unset: $CUDA_PATH, then /usr/local/cuda
+  std::optional<std::filesystem::path> clang_resource_dir;  // unset: LLVM 16's own
+  std::filesystem::path shim_directory;                     // where compatibility headers are written
   std::string gpu_arch = "sm_70";
   std::vector<std::filesystem::path> include_dirs;
-  std::vector<std::string> defines;  // "NAME" or "NAME=VALUE"
+  std::vector<std::string> defines;     // "NAME" or "NAME=VALUE"
   std::vector<std::string> extra_args;  // appended last (the local user's own Clang arguments: trusted)
   // Arguments from data (JobOptions.extra_clang_args): allow-listed against the tree before each parse
   // (compile_arguments.h), never passed as they are.

@@ -22,14 +22,13 @@ std::vector<RawToken> LexAll(std::string_view content) {
   std::vector<RawToken> tokens;
   const clang::LangOptions options = CudaLangOptions();
   // An invalid file location makes token locations equal to their byte offsets.
-  clang::Lexer lexer(clang::SourceLocation(), options, content.data(), content.data(),
-                     content.data() + content.size());
+  clang::Lexer lexer(clang::SourceLocation(), options, content.data(), content.data(), content.data() + content.size());
   clang::Token token;
   while (true) {
     lexer.LexFromRawLexer(token);
     if (token.is(clang::tok::eof)) break;
-    tokens.push_back({token.getKind(), token.getLocation().getRawEncoding(), token.getLength(),
-                      token.isAtStartOfLine()});
+    tokens.push_back(
+        {token.getKind(), token.getLocation().getRawEncoding(), token.getLength(), token.isAtStartOfLine()});
   }
   return tokens;
 }

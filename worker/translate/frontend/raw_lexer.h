@@ -16,7 +16,7 @@ struct RawToken {
   clang::tok::TokenKind kind;  // raw_identifier for identifiers and keywords
   uint32_t begin;              // byte offset in the content
   uint32_t length;
-  bool line_start;             // first token of its line (a backslash-newline continues the line)
+  bool line_start;  // first token of its line (a backslash-newline continues the line)
   uint32_t end() const { return begin + length; }
 };
 

@@ -242,8 +242,8 @@ UnitParseResult ParseUnit(const UnitParseRequest& request, const std::vector<Par
   tool.setDiagnosticConsumer(&diagnostics);
   tool.setPrintErrorMessage(false);
   // Clang prints "N errors generated" itself unless carets are off; the first error already says why.
-  tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(
-      "-fno-caret-diagnostics", clang::tooling::ArgumentInsertPosition::END));
+  tool.appendArgumentsAdjuster(
+      clang::tooling::getInsertArgumentAdjuster("-fno-caret-diagnostics", clang::tooling::ArgumentInsertPosition::END));
   SharedActionFactory factory(request, consumers);
   const int status = tool.run(&factory);
   UnitParseResult result;

@@ -22,9 +22,9 @@ class MatchFinder;
 namespace hipforge::translate {
 
 struct UnitParseRequest {
-  std::filesystem::path root;  // absolute, canonical: the project; only its declarations are matched
-  std::filesystem::path file;  // absolute path of the translation unit
-  std::vector<std::string> args;  // complete Clang arguments without the file (one configuration)
+  std::filesystem::path root;               // absolute, canonical: the project; only its declarations are matched
+  std::filesystem::path file;               // absolute path of the translation unit
+  std::vector<std::string> args;            // complete Clang arguments without the file (one configuration)
   std::vector<std::string> readable_roots;  // non-empty: the parse reads nothing outside these
   // The parse loads a PCH that holds project files (a shared include prefix, core/prefix_pch.h): the matchers
   // visit the project declarations it holds too, before the unit's own, in the order the prefix declared them.

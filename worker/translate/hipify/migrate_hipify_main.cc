@@ -2,20 +2,21 @@
 // Same option spellings and meanings (llvm::cl, like hipify-clang, so `-o=FILE`, `-roc` and `--roc` all
 // parse the same way); Clang arguments after `--`. Unlike hipify-clang, a file that does not parse is still
 // translated (token-level fallback) and written, though the exit status is 1 as hipify-clang's; the analyzer's
-// findings (AMD semantics: wave64, lane masks, ...) are printed beside the translator's, as hipify-clang prints its own.
+// findings (AMD semantics: wave64, lane masks, ...) are printed beside the translator's, as hipify-clang prints its
+// own.
 #include <chrono>
 #include <fstream>
 #include <iostream>
 
 #include "clang/Basic/Version.h"
-#include "llvm/Support/CommandLine.h"
-#include "llvm/Support/raw_ostream.h"
 #include "common/file_io.h"
 #include "common/report/report_json.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+#include "worker/translate/analyze/analyzer.h"
 #include "worker/translate/core/pch_cache.h"
 #include "worker/translate/core/source_translator.h"
 #include "worker/translate/core/translation_report.h"
-#include "worker/translate/analyze/analyzer.h"
 #include "worker/translate/report_conversion.h"
 
 namespace fs = std::filesystem;
@@ -46,31 +47,25 @@ fs::path CommonRoot(const std::vector<fs::path>& files) {
 cl::OptionCategory category("migrate-hipify options (hipify-clang compatible)");
 cl::list<std::string> sources(cl::Positional, cl::desc("<source files>"), cl::cat(category));
 cl::opt<std::string> output_file("o", cl::desc("Output filename"), cl::value_desc("filename"), cl::cat(category));
-cl::opt<std::string> output_dir("o-dir", cl::desc("Output directory"), cl::value_desc("directory"),
-                                cl::cat(category));
+cl::opt<std::string> output_dir("o-dir", cl::desc("Output directory"), cl::value_desc("directory"), cl::cat(category));
 cl::opt<std::string> cuda_path("cuda-path", cl::desc("CUDA installation path"), cl::value_desc("directory"),
                                cl::cat(category));
 cl::opt<std::string> resource_dir("clang-resource-directory", cl::desc("Clang resource directory"),
                                   cl::value_desc("directory"), cl::cat(category));
-cl::opt<std::string> build_path("p", cl::desc("Build path (directory with compile_commands.json)"),
-                                cl::cat(category));
+cl::opt<std::string> build_path("p", cl::desc("Build path (directory with compile_commands.json)"), cl::cat(category));
 cl::list<std::string> include_dirs("I", cl::desc("Add directory to include search path"), cl::Prefix,
                                    cl::cat(category));
 cl::list<std::string> defines("D", cl::desc("Define <macro> to <value> or 1"), cl::Prefix, cl::cat(category));
 cl::opt<std::string> gpu_arch("cuda-gpu-arch", cl::desc("CUDA GPU architecture (e.g. sm_70)"), cl::cat(category));
 cl::opt<bool> hip_launch("hip-kernel-execution-syntax", cl::desc("Emit hipLaunchKernelGGL instead of <<<>>>"),
                          cl::cat(category));
-cl::opt<bool> cuda_launch("cuda-kernel-execution-syntax", cl::desc("Keep <<<>>> (the default)"),
-                          cl::cat(category));
-cl::opt<bool> roc("roc", cl::desc("Translate to roc* libraries instead of hip* where possible"),
-                  cl::cat(category));
+cl::opt<bool> cuda_launch("cuda-kernel-execution-syntax", cl::desc("Keep <<<>>> (the default)"), cl::cat(category));
+cl::opt<bool> roc("roc", cl::desc("Translate to roc* libraries instead of hip* where possible"), cl::cat(category));
 cl::opt<bool> miopen("miopen", cl::desc("Translate cuDNN to MIOpen"), cl::cat(category));
 cl::opt<bool> hip_data_types("use-hip-data-types", cl::desc("Use hipDataType instead of library data types"),
                              cl::cat(category));
-cl::opt<bool> experimental("experimental", cl::desc("Translate APIs that are experimental in HIP"),
-                           cl::cat(category));
-cl::opt<bool> amap("amap", cl::desc("Translate as much as possible (also skipped #if branches)"),
-                   cl::cat(category));
+cl::opt<bool> experimental("experimental", cl::desc("Translate APIs that are experimental in HIP"), cl::cat(category));
+cl::opt<bool> amap("amap", cl::desc("Translate as much as possible (also skipped #if branches)"), cl::cat(category));
 cl::opt<bool> skip_excluded("skip-excluded-preprocessor-conditional-blocks",
                             cl::desc("Do not translate inactive #if branches"), cl::cat(category));
 cl::opt<bool> default_preprocessor("default-preprocessor",
@@ -79,8 +74,8 @@ cl::opt<bool> default_preprocessor("default-preprocessor",
 cl::opt<bool> print_stats("print-stats", cl::desc("Print translation statistics"), cl::cat(category));
 cl::opt<std::string> stats_json("o-stats-json", cl::desc("Write statistics and findings as JSON"),
                                 cl::value_desc("filename"), cl::cat(category));
-cl::opt<bool> print_stats_csv("print-stats-csv",
-                              cl::desc("Statistics as CSV: to --o-stats if given, else to stderr"), cl::cat(category));
+cl::opt<bool> print_stats_csv("print-stats-csv", cl::desc("Statistics as CSV: to --o-stats if given, else to stderr"),
+                              cl::cat(category));
 cl::opt<std::string> stats_csv("o-stats", cl::desc("Write the statistics as CSV to this file"),
                                cl::value_desc("filename"), cl::cat(category));
 cl::opt<bool> inplace("inplace", cl::desc("Modify input files in place (the original kept as <file>.prehip)"),
@@ -113,7 +108,8 @@ cl::opt<bool> no_analyze("no-analyze", cl::desc("Do not run the analyzer (its HB
 
 absl::StatusOr<TranslateOptions> OptionsFromCommandLine(const std::vector<std::string>& clang_args) {
   const auto target = ParseVersion(target_hip);
-  if (!target) return absl::InvalidArgumentError("bad --target-hip-version '" + target_hip + "' (expected e.g. 5.2 or 6.4)");
+  if (!target)
+    return absl::InvalidArgumentError("bad --target-hip-version '" + target_hip + "' (expected e.g. 5.2 or 6.4)");
   TranslateOptions options;
   if (!cuda_path.empty()) options.frontend.cuda_path = fs::path(cuda_path.getValue());
   if (!resource_dir.empty()) options.frontend.clang_resource_dir = fs::path(resource_dir.getValue());
@@ -217,9 +213,11 @@ void PrintFinding(const fs::path& root, const Finding& finding) {
 fs::path Destination(const fs::path& input, const FileTranslation& file, bool requested) {
   if (inplace) return input;
   if (!output_file.empty() && requested) {
-    return output_dir.empty() ? fs::path(output_file.getValue()) : fs::path(output_dir.getValue()) / output_file.getValue();
+    return output_dir.empty() ? fs::path(output_file.getValue())
+                              : fs::path(output_dir.getValue()) / output_file.getValue();
   }
-  if (!output_dir.empty()) return fs::path(output_dir.getValue()) / (requested ? input.filename().string() + ".hip" : file.path);
+  if (!output_dir.empty())
+    return fs::path(output_dir.getValue()) / (requested ? input.filename().string() + ".hip" : file.path);
   return input.string() + ".hip";
 }
 
@@ -291,8 +289,8 @@ int main(int argc, char** argv) {
   }
   cl::HideUnrelatedOptions(category);
   cl::SetVersionPrinter([](llvm::raw_ostream& out) {
-    out << "migrate-hipify (hipforge) " << HIPFORGE_VERSION << ", hipify-clang compatible; Clang " << CLANG_VERSION_STRING
-        << "\n";
+    out << "migrate-hipify (hipforge) " << HIPFORGE_VERSION << ", hipify-clang compatible; Clang "
+        << CLANG_VERSION_STRING << "\n";
   });
   if (!cl::ParseCommandLineOptions(static_cast<int>(own_args.size()), own_args.data(),
                                    "CUDA to HIP source translator (hipify-clang compatible)\n", &llvm::errs())) {

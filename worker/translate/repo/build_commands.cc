@@ -134,8 +134,7 @@ void InlineOptionFiles(nlohmann::json& commands, const fs::path& scratch) {
 }  // namespace
 
 std::vector<std::string> CudaOptionsInCMake(const std::string& cmake_text) {
-  static const std::regex kOption(R"(option\s*\(\s*([A-Za-z0-9_]*(CUDA|CUBLAS|CUDNN))\s)",
-                                  std::regex::icase);
+  static const std::regex kOption(R"(option\s*\(\s*([A-Za-z0-9_]*(CUDA|CUBLAS|CUDNN))\s)", std::regex::icase);
   std::set<std::string> names;
   for (std::sregex_iterator m(cmake_text.begin(), cmake_text.end(), kOption), end; m != end; ++m) {
     names.insert((*m)[1].str());
@@ -200,8 +199,8 @@ std::optional<nlohmann::json> DiscoverRoot(ProcessLauncher& launcher, const fs::
   spec.limits.cpu_seconds = options.timeout.count();
   std::vector<std::string> command;
   if (cmake) {
-    command = {"cmake", "-S", root.string(), "-B", build_dir.string(), "-G", "Unix Makefiles",
-               "-Wno-dev", "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON",
+    command = {"cmake", "-S", root.string(), "-B", build_dir.string(), "-G", "Unix Makefiles", "-Wno-dev",
+               "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON",
                "-DCMAKE_CUDA_COMPILER=" + (options.cuda_path / "bin" / "nvcc").string(),
                "-DCMAKE_CUDA_ARCHITECTURES=80",  // CUDA 13 dropped sm_70 (its try_compile fails)
                // Includes on the command line, not in nvcc --options-file response files.
@@ -237,8 +236,8 @@ std::optional<nlohmann::json> DiscoverRoot(ProcessLauncher& launcher, const fs::
   if (cmake) {
     const fs::path json = build_dir / "compile_commands.json";
     if (result->exit_code != 0 || !fs::exists(json)) {
-      std::string tail = result->standard_error.substr(result->standard_error.size() > 400
-                                                           ? result->standard_error.size() - 400 : 0);
+      std::string tail =
+          result->standard_error.substr(result->standard_error.size() > 400 ? result->standard_error.size() - 400 : 0);
       notes.push_back("cmake configure failed (exit " + std::to_string(result->exit_code) + "): " + tail);
       return std::nullopt;
     }
@@ -286,10 +285,10 @@ BuildDiscovery DiscoverBuildCommands(ProcessLauncher& launcher, const fs::path& 
   int index = 0;
   for (const validate::BuildRoot& root : roots) {
     const bool cmake = root.system == validate::BuildSystem::kCMake;
-    const fs::path build_dir = options.scratch / (roots.size() == 1 ? std::string("build")
-                                                                     : "build-" + std::to_string(index++));
-    std::optional<nlohmann::json> found = DiscoverRoot(launcher, copy, (copy / root.dir).lexically_normal(), cmake,
-                                                       build_dir, options, discovery.notes);
+    const fs::path build_dir =
+        options.scratch / (roots.size() == 1 ? std::string("build") : "build-" + std::to_string(index++));
+    std::optional<nlohmann::json> found =
+        DiscoverRoot(launcher, copy, (copy / root.dir).lexically_normal(), cmake, build_dir, options, discovery.notes);
     if (found) commands.insert(commands.end(), found->begin(), found->end());
   }
   if (commands.empty()) return discovery;

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "common/process.h"
-#include "worker/userbuild/sandbox.h"
 #include "nlohmann/json.hpp"
+#include "worker/userbuild/sandbox.h"
 
 namespace hipforge::translate {
 

@@ -35,7 +35,8 @@ std::optional<BuildDiscovery> BuildDiscoveryCache::Lookup(const std::string& key
   BuildDiscovery discovery;
   discovery.compile_commands = out;
   discovery.tool = entry.value("tool", "");
-  for (const auto& note : entry.value("notes", nlohmann::json::array())) discovery.notes.push_back(note.get<std::string>());
+  for (const auto& note : entry.value("notes", nlohmann::json::array()))
+    discovery.notes.push_back(note.get<std::string>());
   discovery.notes.push_back("build commands from the cache (tree and build files unchanged since `" + discovery.tool +
                             "` ran)");
   return discovery;

@@ -121,7 +121,8 @@ std::string HipLanguageBlock(const std::vector<std::string>& architectures, cons
       "            list(APPEND link_options ${library_options})",
       "          endif()",
       "        endforeach()",
-      "        if(\"-fgpu-rdc\" IN_LIST rdc_sources OR \"-fgpu-rdc\" IN_LIST options OR \"-fgpu-rdc\" IN_LIST link_options)",
+      "        if(\"-fgpu-rdc\" IN_LIST rdc_sources OR \"-fgpu-rdc\" IN_LIST options OR \"-fgpu-rdc\" IN_LIST "
+      "link_options)",
       "          target_link_options(${target} PRIVATE ${HIP_RDC_LINK_OPTIONS})",
       "        endif()",
       "      endif()",

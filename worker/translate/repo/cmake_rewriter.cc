@@ -5,10 +5,10 @@
 #include <regex>
 
 #include "worker/translate/analyze/rule_ids.h"
-#include "worker/translate/tables/build_tables.h"
 #include "worker/translate/repo/cmake_tokenizer.h"
 #include "worker/translate/repo/nvcc_flag_mapper.h"
 #include "worker/translate/repo/text_edits.h"
+#include "worker/translate/tables/build_tables.h"
 
 namespace hipforge::translate {
 namespace {
@@ -248,9 +248,9 @@ class CMakeFileRewrite {
       return Edit(command.offset, static_cast<uint32_t>(command.name.size()), "include_directories", kRuleCudaCmake,
                   command.line);
     }
-    if (name.rfind("cuda_", 0) == 0 && (name == "cuda_compile" || name == "cuda_compile_ptx" ||
-                                        name == "cuda_wrap_srcs" || name == "cuda_select_nvcc_arch_flags" ||
-                                        name == "cuda_compile_fatbin" || name == "cuda_compile_cubin")) {
+    if (name.rfind("cuda_", 0) == 0 &&
+        (name == "cuda_compile" || name == "cuda_compile_ptx" || name == "cuda_wrap_srcs" ||
+         name == "cuda_select_nvcc_arch_flags" || name == "cuda_compile_fatbin" || name == "cuda_compile_cubin")) {
       Manual(command.line, command.name + "() is FindCUDA-only: replace it by a HIP target by hand");
       return;
     }
@@ -320,13 +320,14 @@ class CMakeFileRewrite {
       }
     }
     if (last == first) return first;  // one argument: MapFlagsInArgument maps it
-    parts.back().pop_back();         // the closing '>'
+    parts.back().pop_back();          // the closing '>'
     std::vector<std::string> words;
     for (const auto& part : parts) {
       for (auto& word : SplitFlagWords(part)) words.push_back(word);
     }
     FlagMapResult mapped = MapNvccFlags(words, {architectures_, true, context_.relocatable_device_code_needed});
-    for (const auto& note : mapped.notes) result_.notes.push_back({kRuleNvccFlags, command.line, note.message, note.left_for_person});
+    for (const auto& note : mapped.notes)
+      result_.notes.push_back({kRuleNvccFlags, command.line, note.message, note.left_for_person});
     if (!mapped.changed) return first;  // the arguments' own mapping (CUDA -> HIP_SOURCE_LANGUAGE) is enough
     uint32_t start = args[first].offset;
     const uint32_t end = args[last].offset + args[last].length;
@@ -403,7 +404,8 @@ class CMakeFileRewrite {
                             const std::string& separator) {
     const std::vector<std::string> words = SplitFlagWords(flags);
     FlagMapResult mapped = MapNvccFlags(words, {architectures_, nvcc_context, context_.relocatable_device_code_needed});
-    for (const auto& note : mapped.notes) result_.notes.push_back({kRuleNvccFlags, line, note.message, note.left_for_person});
+    for (const auto& note : mapped.notes)
+      result_.notes.push_back({kRuleNvccFlags, line, note.message, note.left_for_person});
     if (!mapped.changed) return flags;
     origins.insert(kRuleNvccFlags);
     return Join(mapped.flags, separator);
@@ -552,7 +554,8 @@ class CMakeFileRewrite {
     const std::string block = after.indent + HipMigrationInclude(relative_path_);
     result_.generated_files[kHipMigrationModule] = HipMigrationModule(architectures_);
     if (block_emitted_) {
-      if (replace) ReplaceCommand(after, std::string("# hipforge ") + kRuleCudaCmake + ": HIP is enabled above", kRuleCudaCmake);
+      if (replace)
+        ReplaceCommand(after, std::string("# hipforge ") + kRuleCudaCmake + ": HIP is enabled above", kRuleCudaCmake);
       return;
     }
     block_emitted_ = true;
@@ -632,8 +635,8 @@ class CMakeFileRewrite {
     // The block above in this file already found hip: only the library packages are left to find.
     std::string text = block_emitted_ ? "" : "find_package(hip" + std::string(required ? " REQUIRED" : "") + ")";
     for (const auto& package : packages) {
-      text += (text.empty() ? "" : "\n" + command.indent) + "find_package(" + package +
-              (required ? " REQUIRED" : "") + ")";
+      text +=
+          (text.empty() ? "" : "\n" + command.indent) + "find_package(" + package + (required ? " REQUIRED" : "") + ")";
     }
     if (text.empty()) {
       RemoveCommandLine(command);
@@ -670,8 +673,8 @@ class CMakeFileRewrite {
         result_.notes.push_back({kRuleNvccFlags, command.line, note.message, note.left_for_person});
       }
       if (!mapped.flags.empty()) {
-        text += "\n" + command.indent + "target_compile_options(" + kept[0] + " PRIVATE " + Join(mapped.flags, " ") +
-                ")";
+        text +=
+            "\n" + command.indent + "target_compile_options(" + kept[0] + " PRIVATE " + Join(mapped.flags, " ") + ")";
       }
     }
     ReplaceCommand(command, text, kRuleCudaCmake);
@@ -687,8 +690,7 @@ class CMakeFileRewrite {
     size_t i = 0;
     if (is_set_property) {
       if (values.empty() || values[0] != "TARGET") return RewriteSourceLanguage(command);
-      for (i = 1; i < values.size() && values[i] != "PROPERTY" && values[i] != "APPEND" &&
-                  values[i] != "APPEND_STRING";
+      for (i = 1; i < values.size() && values[i] != "PROPERTY" && values[i] != "APPEND" && values[i] != "APPEND_STRING";
            ++i) {
         targets.push_back(values[i]);
       }
@@ -707,14 +709,14 @@ class CMakeFileRewrite {
       if (property == "CUDA_ARCHITECTURES") {
         out_pairs.push_back({"HIP_ARCHITECTURES", "\"${CMAKE_HIP_ARCHITECTURES}\""});
         touched = true;
-      } else if (property == "CUDA_STANDARD" || property == "CUDA_STANDARD_REQUIRED" ||
-                 property == "CUDA_EXTENSIONS") {
+      } else if (property == "CUDA_STANDARD" || property == "CUDA_STANDARD_REQUIRED" || property == "CUDA_EXTENSIONS") {
         out_pairs.push_back({"HIP" + property.substr(4), value});
         touched = true;
       } else if (property == "CUDA_SEPARABLE_COMPILATION") {
         rdc = value == "ON" || value == "TRUE" || value == "1" || value == "YES";
         if (rdc && !context_.relocatable_device_code_needed) {
-          Note(command.line, kRuleCudaCmake, "dropped CUDA_SEPARABLE_COMPILATION: " + std::string(kRelocatableDeviceCodeNotNeeded));
+          Note(command.line, kRuleCudaCmake,
+               "dropped CUDA_SEPARABLE_COMPILATION: " + std::string(kRelocatableDeviceCodeNotNeeded));
           rdc = false;
         }
         touched = true;
@@ -746,8 +748,8 @@ class CMakeFileRewrite {
     if (rdc) {
       for (const auto& target : targets) {
         if (!text.empty()) text += "\n" + command.indent;
-        text += "target_compile_options(" + target + " PRIVATE -fgpu-rdc)\n" + command.indent +
-                "target_link_options(" + target + " PUBLIC -fgpu-rdc)";
+        text += "target_compile_options(" + target + " PRIVATE -fgpu-rdc)\n" + command.indent + "target_link_options(" +
+                target + " PUBLIC -fgpu-rdc)";
       }
       Note(command.line, kRuleCudaCmake, "CUDA_SEPARABLE_COMPILATION -> -fgpu-rdc (compile and link)");
     }
@@ -766,8 +768,8 @@ class CMakeFileRewrite {
       const auto& arg = command.arguments[a];
       if (arg.text == "CUDA" && command.arguments[a - 1].text == "LANGUAGE") {
         Edit(arg.offset, arg.length,
-             std::string(kHipLanguageReference) + (set_property ? "" : " " + std::string(kHipSourceMarker)), kRuleCudaCmake,
-             command.line);
+             std::string(kHipLanguageReference) + (set_property ? "" : " " + std::string(kHipSourceMarker)),
+             kRuleCudaCmake, command.line);
         changed = true;
       }
     }
@@ -803,7 +805,8 @@ class CMakeFileRewrite {
     if (var.empty()) return;
     for (size_t i = first; i < values.size(); ++i) {
       for (const auto& item : SplitFlagWords(values[i])) {
-        if (NamesGpuSourceFile(item) || source_variables_.count(item.size() > 3 ? item.substr(2, item.size() - 3) : "")) {
+        if (NamesGpuSourceFile(item) ||
+            source_variables_.count(item.size() > 3 ? item.substr(2, item.size() - 3) : "")) {
           source_variables_.insert(var);
         }
       }
@@ -827,8 +830,8 @@ class CMakeFileRewrite {
     if (sources.empty()) return;
     // Already marked (second run), or the project marks them itself (LANGUAGE CUDA, rewritten there): look at
     // the few commands that follow the target (a rewritten cuda_add_* puts its options in between).
-    for (const CMakeCommand* later = next; later != nullptr && later < next + 3 && later < file_.commands.data() + file_.commands.size();
-         ++later) {
+    for (const CMakeCommand* later = next;
+         later != nullptr && later < next + 3 && later < file_.commands.data() + file_.commands.size(); ++later) {
       if (later->lower_name != "set_source_files_properties") continue;
       const std::string later_text = content_.substr(later->offset, later->end - later->offset);
       if (later_text.find(kHipLanguageReference) != std::string::npos ||
@@ -859,8 +862,7 @@ class CMakeFileRewrite {
 std::set<std::string> CudaLibrariesInCMake(const std::string& content) {
   std::set<std::string> libraries;
   static const std::regex kReference(R"(CUDA::([A-Za-z0-9_]+)|\$\{CUDA_([A-Za-z0-9]+)_LIBRAR(?:Y|IES)\})");
-  for (auto it = std::sregex_iterator(content.begin(), content.end(), kReference); it != std::sregex_iterator();
-       ++it) {
+  for (auto it = std::sregex_iterator(content.begin(), content.end(), kReference); it != std::sregex_iterator(); ++it) {
     const std::string name = (*it)[1].matched ? (*it)[1].str() : (*it)[2].str();
     if (const LibraryMapping* lib = LibraryFromCMakeName(name)) libraries.insert(std::string(lib->cuda_name));
   }

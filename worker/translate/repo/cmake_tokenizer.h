@@ -13,16 +13,16 @@ struct CMakeArgument {
   CMakeArgumentKind kind = CMakeArgumentKind::kUnquoted;
   uint32_t offset = 0;  // of the first byte (the quote/bracket included)
   uint32_t length = 0;
-  std::string text;     // the value: quotes/brackets removed, escapes kept as written
+  std::string text;  // the value: quotes/brackets removed, escapes kept as written
 };
 
 struct CMakeCommand {
-  std::string name;        // as written
-  std::string lower_name;  // command names are case-insensitive
-  uint32_t offset = 0;     // of the name
-  uint32_t end = 0;        // one past the closing ')'
-  uint32_t line = 0;       // 1-based
-  std::string indent;      // whitespace before the name on its line
+  std::string name;                      // as written
+  std::string lower_name;                // command names are case-insensitive
+  uint32_t offset = 0;                   // of the name
+  uint32_t end = 0;                      // one past the closing ')'
+  uint32_t line = 0;                     // 1-based
+  std::string indent;                    // whitespace before the name on its line
   std::vector<CMakeArgument> arguments;  // parens that group arguments are kParen entries ("(" or ")")
 };
 

@@ -86,8 +86,8 @@ std::vector<std::vector<std::string>> QuotedIncludeCandidates(const std::string&
   std::vector<std::vector<std::string>> includes;
   for (auto it = std::sregex_iterator(content.begin(), content.end(), kInclude); it != std::sregex_iterator(); ++it) {
     const std::filesystem::path included = (*it)[1].str();
-    includes.push_back({(dir / included).lexically_normal().generic_string(),
-                        included.lexically_normal().generic_string()});
+    includes.push_back(
+        {(dir / included).lexically_normal().generic_string(), included.lexically_normal().generic_string()});
   }
   return includes;
 }

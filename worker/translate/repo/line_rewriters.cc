@@ -72,7 +72,8 @@ struct ArchAssignment {
   std::string tail;   // a trailing comment
 };
 std::optional<ArchAssignment> ParseArchAssignment(const std::string& line) {
-  static const std::regex kAssignment(R"(^(\s*(?:override\s+|export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(?:\?|:|::)?=\s*)([^#]*?)(\s*(?:#.*)?)$)");
+  static const std::regex kAssignment(
+      R"(^(\s*(?:override\s+|export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(?:\?|:|::)?=\s*)([^#]*?)(\s*(?:#.*)?)$)");
   static const std::regex kCudaArchitectures(R"(^(?:(?:sm|compute)_\d+[a-z]?)(?:\s+(?:sm|compute)_\d+[a-z]?)*$)");
   std::smatch m;
   if (!std::regex_match(line, m, kAssignment) || !std::regex_match(m[3].str(), kCudaArchitectures)) return std::nullopt;
@@ -86,7 +87,8 @@ std::set<std::string> ArchOnlyVariables(const std::vector<std::string>& lines) {
   static const std::regex kArchReference(R"((?:-arch|--gpu-architecture)(?:=|\s+)\$[({]([A-Za-z_][A-Za-z0-9_]*)[)}])");
   std::map<std::string, int> references, arch_references;
   std::map<std::string, bool> only_cuda_values;  // assigned at least once, never anything else
-  static const std::regex kAnyAssignment(R"(^\s*(?:override\s+|export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(?:\?|:|::|\+)?=)");
+  static const std::regex kAnyAssignment(
+      R"(^\s*(?:override\s+|export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(?:\?|:|::|\+)?=)");
   for (const std::string& line : lines) {
     const size_t first = line.find_first_not_of(" \t");
     if (first == std::string::npos || line[first] == '#') continue;
@@ -113,11 +115,11 @@ std::set<std::string> ArchOnlyVariables(const std::vector<std::string>& lines) {
 // One recipe command that runs a compiler: its physical lines, which compiler, where its name ends on the first
 // line, and what the Makefile tells about it.
 struct CompilerCommand {
-  size_t first = 0, last = 0;   // 0-based physical lines (a command continues over lines ending in `\`)
-  bool nvcc = false;            // nvcc (hipcc after the pass); else a host compiler (g++, $(CXX), mpicxx, ...)
-  size_t compiler_end = 0;      // offset in lines[first] just after the compiler word
-  bool source_is_c = false;     // the rule's first prerequisite is a .c file
-  bool has_arch = false;        // an architecture flag reaches it (directly or through variables)
+  size_t first = 0, last = 0;        // 0-based physical lines (a command continues over lines ending in `\`)
+  bool nvcc = false;                 // nvcc (hipcc after the pass); else a host compiler (g++, $(CXX), mpicxx, ...)
+  size_t compiler_end = 0;           // offset in lines[first] just after the compiler word
+  bool source_is_c = false;          // the rule's first prerequisite is a .c file
+  bool has_arch = false;             // an architecture flag reaches it (directly or through variables)
   std::vector<std::string> sources;  // C/C++ source words it may compile: names, `%.cpp`/`*.cpp` patterns
 };
 
@@ -141,7 +143,8 @@ std::map<std::string, std::string> MakeAssignments(const std::vector<std::string
 
 // Which variables carry an nvcc/hipcc architecture flag, directly or through the variables they reference.
 std::set<std::string> ArchCarryingVariables(const std::map<std::string, std::string>& values) {
-  static const std::regex kArchFlag(R"((^|[\s"'])(-arch[=\s]|--gpu-architecture|-gencode|--generate-code|--offload-arch|--cuda-gpu-arch))");
+  static const std::regex kArchFlag(
+      R"((^|[\s"'])(-arch[=\s]|--gpu-architecture|-gencode|--generate-code|--offload-arch|--cuda-gpu-arch))");
   static const std::regex kReference(R"(\$[({]([A-Za-z_][A-Za-z0-9_]*)[:)}])");
   std::set<std::string> carrying;
   for (bool grew = true; grew;) {
@@ -149,7 +152,8 @@ std::set<std::string> ArchCarryingVariables(const std::map<std::string, std::str
     for (const auto& [name, value] : values) {
       if (carrying.count(name)) continue;
       bool carries = std::regex_search(value, kArchFlag);
-      for (auto it = std::sregex_iterator(value.begin(), value.end(), kReference); !carries && it != std::sregex_iterator(); ++it) {
+      for (auto it = std::sregex_iterator(value.begin(), value.end(), kReference);
+           !carries && it != std::sregex_iterator(); ++it) {
         carries = carrying.count((*it)[1].str()) > 0;
       }
       if (carries) grew = carrying.insert(name).second || grew;
@@ -189,8 +193,9 @@ size_t CompilerWordEnd(const std::string& line, const std::map<std::string, std:
     }
     // Skipped: `VAR=value` before the command, and `$(EXEC)`-like words that are empty or only echo (CUDA samples).
     const bool env_prefix = word.find('=') != std::string::npos && word[0] != '$' && word[0] != '-';
-    const bool empty_variable = variable && (value == values.end() || value->second.find_first_not_of(" \t") == std::string::npos ||
-                                             value->second.find("echo") != std::string::npos);
+    const bool empty_variable =
+        variable && (value == values.end() || value->second.find_first_not_of(" \t") == std::string::npos ||
+                     value->second.find("echo") != std::string::npos);
     if (!env_prefix && !empty_variable) return std::string::npos;
   }
   return std::string::npos;
@@ -200,7 +205,8 @@ size_t CompilerWordEnd(const std::string& line, const std::map<std::string, std:
 std::vector<CompilerCommand> CompilerCommands(const std::vector<std::string>& lines) {
   const std::map<std::string, std::string> values = MakeAssignments(lines);
   const std::set<std::string> carrying = ArchCarryingVariables(values);
-  static const std::regex kArchFlag(R"((^|[\s"'])(-arch[=\s]|--gpu-architecture|-gencode|--generate-code|--offload-arch|--cuda-gpu-arch))");
+  static const std::regex kArchFlag(
+      R"((^|[\s"'])(-arch[=\s]|--gpu-architecture|-gencode|--generate-code|--offload-arch|--cuda-gpu-arch))");
   static const std::regex kReference(R"(\$[({]([A-Za-z_][A-Za-z0-9_]*)[:)}])");
   static const std::regex kSourceWord(R"((?:^|\s)(\S*\.(?:cpp|cc|cxx|c|C|c\+\+))(?=\s|$))");
   const auto continued = [](const std::string& text) {
@@ -224,7 +230,8 @@ std::vector<CompilerCommand> CompilerCommands(const std::vector<std::string>& li
       std::string text;
       for (size_t j = command.first; j <= command.last; ++j) text += lines[j] + " ";
       command.has_arch = std::regex_search(text, kArchFlag);
-      for (auto it = std::sregex_iterator(text.begin(), text.end(), kReference); !command.has_arch && it != std::sregex_iterator(); ++it) {
+      for (auto it = std::sregex_iterator(text.begin(), text.end(), kReference);
+           !command.has_arch && it != std::sregex_iterator(); ++it) {
         command.has_arch = carrying.count((*it)[1].str()) > 0;
       }
       // What it compiles: its own source words, else (`$<`, `$^`, `$*.c`) the rule's prerequisites.
@@ -233,7 +240,8 @@ std::vector<CompilerCommand> CompilerCommands(const std::vector<std::string>& li
                                         ? prerequisites
                                         : "";
       for (const std::string& from : {text, automatic}) {
-        for (auto it = std::sregex_iterator(from.begin(), from.end(), kSourceWord); it != std::sregex_iterator(); ++it) {
+        for (auto it = std::sregex_iterator(from.begin(), from.end(), kSourceWord); it != std::sregex_iterator();
+             ++it) {
           command.sources.push_back((*it)[1].str());
         }
       }
@@ -272,7 +280,8 @@ std::map<uint32_t, bool> NvccCSourceRecipeLines(const std::vector<std::string>& 
   std::map<uint32_t, bool> recipe_lines;
   for (const CompilerCommand& command : commands) {
     if (!command.nvcc) continue;
-    for (size_t j = command.first; j <= command.last; ++j) recipe_lines[static_cast<uint32_t>(j + 1)] = command.source_is_c;
+    for (size_t j = command.first; j <= command.last; ++j)
+      recipe_lines[static_cast<uint32_t>(j + 1)] = command.source_is_c;
   }
   return recipe_lines;
 }
@@ -373,7 +382,8 @@ RewriteResult MakefileRewriter::Rewrite(const std::string& relative_path, const 
                                     false});
           }
         }
-        if (const auto recipe = c_recipes.find(number); recipe != c_recipes.end() && CompileCAsCxx(line, recipe->second)) {
+        if (const auto recipe = c_recipes.find(number);
+            recipe != c_recipes.end() && CompileCAsCxx(line, recipe->second)) {
           result.notes.push_back({kRuleNvccFlags, number,
                                   "a .c file nvcc compiled as C++: `-x c++` for hipcc, which compiles .c as C", false});
           result.changed_by.insert(kRuleNvccFlags);
@@ -398,8 +408,9 @@ RewriteResult MakefileRewriter::Rewrite(const std::string& relative_path, const 
   if (std::regex_search(rewritten.output, reference, kRocmReference) &&
       (!std::regex_search(rewritten.output, assignment, kRocmAssignment) ||
        assignment.position(0) > reference.position(0))) {
-    rewritten.output = std::string("# hipforge: ROCm's root as the installed hipcc reports it (/usr for Debian's "
-                                   "packages, /opt/rocm for AMD's)\nROCM_PATH ?= ") +
+    rewritten.output = std::string(
+                           "# hipforge: ROCm's root as the installed hipcc reports it (/usr for Debian's "
+                           "packages, /opt/rocm for AMD's)\nROCM_PATH ?= ") +
                        kMakeRocmRoot + "\n" + rewritten.output;
     rewritten.changed_lines.insert(1);
     rewritten.changed_by.insert("paths");
@@ -421,8 +432,10 @@ RewriteResult DockerfileRewriter::Rewrite(const std::string& relative_path, cons
   const std::string rocm_version = RocmVersion(context);
   return RewriteLines(content, rewriter, "docker", [&](std::string& line, uint32_t number, RewriteResult& result) {
     static const std::regex kFrom(R"(^(\s*FROM\s+(?:--platform=\S+\s+)?)(\S+)(.*)$)", std::regex::icase);
-    static const std::regex kNvidiaEnv(R"(^\s*ENV\s+(NVIDIA_VISIBLE_DEVICES|NVIDIA_DRIVER_CAPABILITIES|NVIDIA_REQUIRE_CUDA)\b.*$)");
-    static const std::regex kCudaPackages(R"((^|\s)(cuda-[a-z-]*\d|cuda-toolkit\S*|libcudnn\S*|libnccl\S*|nvidia-\S+))");
+    static const std::regex kNvidiaEnv(
+        R"(^\s*ENV\s+(NVIDIA_VISIBLE_DEVICES|NVIDIA_DRIVER_CAPABILITIES|NVIDIA_REQUIRE_CUDA)\b.*$)");
+    static const std::regex kCudaPackages(
+        R"((^|\s)(cuda-[a-z-]*\d|cuda-toolkit\S*|libcudnn\S*|libnccl\S*|nvidia-\S+))");
     std::smatch m;
     if (std::regex_match(line, m, kFrom)) {
       std::string note;
@@ -481,9 +494,8 @@ RewriteResult CiConfigRewriter::Rewrite(const std::string& relative_path, const 
       return true;
     }
     if (std::regex_search(line, kCudaAction)) {
-      result.notes.push_back({"ci", number,
-                              "step installs the CUDA toolkit: use a rocm/dev-* container or install ROCm instead",
-                              true});
+      result.notes.push_back(
+          {"ci", number, "step installs the CUDA toolkit: use a rocm/dev-* container or install ROCm instead", true});
       return true;
     }
     return false;
@@ -533,9 +545,10 @@ void RewriteNvccArgumentLists(std::string& content, const RewriteContext& contex
         }
       }
       FlagMapResult flags = MapNvccFlags(words, {options.architectures, true, options.relocatable_device_code});
-      const uint32_t line = 1 + static_cast<uint32_t>(std::count(content.begin(),
-                                                                  content.begin() + static_cast<long>(list_start), '\n'));
-      for (const auto& note : flags.notes) result.notes.push_back({kRuleNvccFlags, line, note.message, note.left_for_person});
+      const uint32_t line =
+          1 + static_cast<uint32_t>(std::count(content.begin(), content.begin() + static_cast<long>(list_start), '\n'));
+      for (const auto& note : flags.notes)
+        result.notes.push_back({kRuleNvccFlags, line, note.message, note.left_for_person});
       if (!flags.changed) {
         mapped_list += lit->str(0);
         continue;
@@ -566,7 +579,8 @@ void RewriteNvccArgumentLists(std::string& content, const RewriteContext& contex
 // CuPy RawKernel/RawModule sources: a string literal passed directly or through a variable.
 void RewriteCupyKernels(std::string& content, const RewriteContext& context, RewriteResult& result) {
   if (content.find("RawKernel") == std::string::npos && content.find("RawModule") == std::string::npos) return;
-  static const std::regex kCall(R"((RawKernel|RawModule)\s*\(\s*(?:code\s*=\s*)?([rRbBuU]?('''|"""|'|")|[A-Za-z_][A-Za-z0-9_]*))");
+  static const std::regex kCall(
+      R"((RawKernel|RawModule)\s*\(\s*(?:code\s*=\s*)?([rRbBuU]?('''|"""|'|")|[A-Za-z_][A-Za-z0-9_]*))");
   std::vector<std::pair<size_t, size_t>> literal_ranges;  // content of the literals to translate
   for (auto it = std::sregex_iterator(content.begin(), content.end(), kCall); it != std::sregex_iterator(); ++it) {
     const std::smatch& m = *it;
@@ -601,12 +615,13 @@ void RewriteCupyKernels(std::string& content, const RewriteContext& context, Rew
   std::sort(literal_ranges.begin(), literal_ranges.end());
   literal_ranges.erase(std::unique(literal_ranges.begin(), literal_ranges.end()), literal_ranges.end());
   for (auto it = literal_ranges.rbegin(); it != literal_ranges.rend(); ++it) {
-    const uint32_t line = 1 + static_cast<uint32_t>(std::count(content.begin(),
-                                                                content.begin() + static_cast<long>(it->first), '\n'));
+    const uint32_t line =
+        1 + static_cast<uint32_t>(std::count(content.begin(), content.begin() + static_cast<long>(it->first), '\n'));
     const std::string source = content.substr(it->first, it->second - it->first);
     if (!context.translate_snippet) {
-      result.notes.push_back({"python", line, "CuPy kernel source not translated: the source translator is not "
-                                              "available; hipRTC compiles it on ROCm, check CUDA-only calls",
+      result.notes.push_back({"python", line,
+                              "CuPy kernel source not translated: the source translator is not "
+                              "available; hipRTC compiles it on ROCm, check CUDA-only calls",
                               true});
       continue;
     }
@@ -619,7 +634,8 @@ void RewriteCupyKernels(std::string& content, const RewriteContext& context, Rew
     content.replace(it->first, it->second - it->first, *translated);
     result.changed_by.insert("cupy");
     result.changed_lines.insert(line);
-    result.notes.push_back({"python", line, "CuPy kernel source translated to HIP (compiled by hipRTC on ROCm)", false});
+    result.notes.push_back(
+        {"python", line, "CuPy kernel source translated to HIP (compiled by hipRTC on ROCm)", false});
   }
 }
 

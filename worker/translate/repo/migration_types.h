@@ -16,9 +16,9 @@ namespace hipforge::translate {
 struct MigrationOptions {
   TranslateOptions translate;
   AnalyzeOptions analyze;
-  bool apply_fixes = true;          // apply the analyzer's provably safe fixes
-  bool annotate = false;            // `// HIPFORGE HBxxx: ...` comments in the output
-  bool rename_to_hip = false;       // .cu -> .hip, includes and build files updated
+  bool apply_fixes = true;     // apply the analyzer's provably safe fixes
+  bool annotate = false;       // `// HIPFORGE HBxxx: ...` comments in the output
+  bool rename_to_hip = false;  // .cu -> .hip, includes and build files updated
   std::vector<std::string> hip_architectures = {"gfx90a", "gfx942"};
   // Without a compile_commands.json: configure the project's CMake / dry-run its Makefile (sandboxed) for
   // per-unit arguments (build_commands.h). Off: include dirs guessed from the tree, -D read from build files.
@@ -34,10 +34,10 @@ struct FileSummary {
   std::string source_path;  // in the input tree, relative (differs when renamed)
   RepoFileKind kind = RepoFileKind::kOther;
   FileStatus status = FileStatus::kUnchanged;
-  std::set<std::string> changed_by;           // tables, rule ids, "cmake", "makefile", ...
-  std::vector<std::string> left_for_person;   // manual steps
+  std::set<std::string> changed_by;          // tables, rule ids, "cmake", "makefile", ...
+  std::vector<std::string> left_for_person;  // manual steps
   int lines_changed = 0;
-  bool from_cache = false;                    // reused a previous result for the same content
+  bool from_cache = false;  // reused a previous result for the same content
 };
 
 struct MigrationResult {
@@ -45,7 +45,7 @@ struct MigrationResult {
   std::vector<FileTranslation> translations;
   std::vector<Finding> findings;
   EffortEstimate effort;
-  std::string unified_patch;  // input tree -> output tree
+  std::string unified_patch;       // input tree -> output tree
   std::vector<std::string> notes;  // pass-level notes (e.g. the analyzer was not built into this binary)
 };
 

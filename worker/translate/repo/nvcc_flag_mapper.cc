@@ -142,9 +142,9 @@ FlagMapResult MapNvccFlags(const std::vector<std::string>& flags, const FlagMapO
         if (!options.relocatable_device_code && replacement.find("-fgpu-rdc") != std::string::npos) {
           const bool compile_only = replacement.find(" -c") != std::string::npos;
           if (compile_only) result.flags.push_back("-c");
-          result.notes.push_back({"dropped `" + word + "`" + (compile_only ? " (kept -c)" : "") + ": " +
-                                      kRelocatableDeviceCodeNotNeeded,
-                                  false});
+          result.notes.push_back(
+              {"dropped `" + word + "`" + (compile_only ? " (kept -c)" : "") + ": " + kRelocatableDeviceCodeNotNeeded,
+               false});
           break;
         }
         if (auto at = replacement.find("{}"); at != std::string::npos) replacement.replace(at, 2, value);
@@ -171,16 +171,14 @@ FlagMapResult MapNvccFlags(const std::vector<std::string>& flags, const FlagMapO
         // The flag is rewritten for the job's targets: done, not left for a person (it was charged as an open
         // HB501 error); the note says the variable no longer chooses them.
         if (value.find('$') != std::string::npos) {
-          result.notes.push_back({"`" + shown + "` used a variable; replaced by the configured --offload-arch list",
-                                  false});
+          result.notes.push_back(
+              {"`" + shown + "` used a variable; replaced by the configured --offload-arch list", false});
         }
         break;
       case NvccFlagAction::kUnwrapHost:
         for (auto& flag : SplitHostFlags(value)) result.flags.push_back(flag);
         break;
-      case NvccFlagAction::kUnwrapLinker:
-        result.flags.push_back("-Wl," + value);
-        break;
+      case NvccFlagAction::kUnwrapLinker: result.flags.push_back("-Wl," + value); break;
     }
   }
   return result;

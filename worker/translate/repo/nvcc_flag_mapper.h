@@ -25,7 +25,7 @@ struct FlagMapResult {
 
 struct FlagMapOptions {
   std::vector<std::string> architectures;  // --offload-arch values
-  bool nvcc_context = true;  // false: only flags that cannot be host-compiler flags are rewritten
+  bool nvcc_context = true;                // false: only flags that cannot be host-compiler flags are rewritten
   // false: -rdc=true/--relocatable-device-code=true are dropped and -dc becomes -c, with a note (the repository
   // has no device code referenced across files; see RewriteContext::relocatable_device_code_needed).
   bool relocatable_device_code = true;

@@ -52,8 +52,10 @@ const std::vector<std::pair<std::string_view, MigrationStage>>& RepositoryMigrat
 absl::StatusOr<MigrationResult> RepositoryMigrator::Run(const fs::path& input_root, const fs::path& output_root,
                                                         const MigrationOptions& options,
                                                         const ProgressCallback& progress) {
-  const MigrationTools tools{.launcher = launcher_, .translator_factory = translator_factory_,
-                             .analyzer_factory = analyzer_factory_, .effort_estimator = effort_estimator_,
+  const MigrationTools tools{.launcher = launcher_,
+                             .translator_factory = translator_factory_,
+                             .analyzer_factory = analyzer_factory_,
+                             .effort_estimator = effort_estimator_,
                              .rewriters = rewriters_};
   std::vector<Pipeline<MigrationState>::NamedStage> stages;
   for (const auto& [name, stage] : Stages()) {

@@ -32,9 +32,8 @@ class RepositoryMigrator {
         effort_estimator_(std::move(effort_estimator)),
         rewriters_(std::move(rewriters)) {}
 
-  absl::StatusOr<MigrationResult> Run(const std::filesystem::path& input_root,
-                                      const std::filesystem::path& output_root, const MigrationOptions& options,
-                                      const ProgressCallback& progress);
+  absl::StatusOr<MigrationResult> Run(const std::filesystem::path& input_root, const std::filesystem::path& output_root,
+                                      const MigrationOptions& options, const ProgressCallback& progress);
 
   // The stages Run runs, in order, by name.
   static const std::vector<std::pair<std::string_view, MigrationStage>>& Stages();

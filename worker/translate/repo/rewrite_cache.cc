@@ -42,7 +42,9 @@ void RewriteCache::Store(const std::string& key, const RewriteResult& result) co
   if (!cache_.enabled()) return;
   nlohmann::json notes = nlohmann::json::array();
   for (const auto& note : result.notes) {
-    notes.push_back({{"origin", note.origin}, {"line", note.line}, {"message", note.message},
+    notes.push_back({{"origin", note.origin},
+                     {"line", note.line},
+                     {"message", note.message},
                      {"left_for_person", note.left_for_person}});
   }
   const nlohmann::json json = {{"changed_by", result.changed_by},

@@ -5,8 +5,8 @@
 #include <regex>
 
 #include "worker/translate/analyze/rule_ids.h"
-#include "worker/translate/tables/build_tables.h"
 #include "worker/translate/repo/nvcc_flag_mapper.h"
+#include "worker/translate/tables/build_tables.h"
 
 namespace hipforge::translate {
 namespace {
@@ -66,19 +66,21 @@ bool RewriteContainerGpuFlags(std::vector<std::string>& out_words, ScriptLineRes
       changed = true;
       result.origins.insert("docker");
     } else if (word == "--gpus" || word.rfind("--gpus=", 0) == 0) {
-      std::string value = word == "--gpus" && i + 1 < out_words.size() ? out_words[i + 1] : word.substr(std::min(word.size(), size_t{7}));
+      std::string value = word == "--gpus" && i + 1 < out_words.size() ? out_words[i + 1]
+                                                                       : word.substr(std::min(word.size(), size_t{7}));
       if (word == "--gpus" && i + 1 < out_words.size()) out_words[i + 1].clear();
       word = "--device /dev/kfd --device /dev/dri --group-add video";
       changed = true;
       result.origins.insert("docker");
       if (value != "all") {
         result.notes.push_back({"docker", 0,
-                                "`--gpus " + value + "` selected GPUs: all are passed; restrict with "
-                                "HIP_VISIBLE_DEVICES or specific /dev/dri/renderD* nodes",
+                                "`--gpus " + value +
+                                    "` selected GPUs: all are passed; restrict with "
+                                    "HIP_VISIBLE_DEVICES or specific /dev/dri/renderD* nodes",
                                 true});
       }
-    } else if (word == "--runtime=nvidia" || (word == "--runtime" && i + 1 < out_words.size() &&
-                                               out_words[i + 1] == "nvidia")) {
+    } else if (word == "--runtime=nvidia" ||
+               (word == "--runtime" && i + 1 < out_words.size() && out_words[i + 1] == "nvidia")) {
       if (word == "--runtime") out_words[i + 1].clear();
       word.clear();
       changed = true;
@@ -201,8 +203,8 @@ std::string ScriptLineRewriter::RewriteWords(const std::string& text, bool nvcc_
   const bool make = options_.syntax == LineSyntax::kMake;
   SplitWords split = SplitShellWords(text, make);
   if (split.words.empty()) return text;
-  const bool docker_line = Lower(text).find("docker") != std::string::npos ||
-                           Lower(text).find("podman") != std::string::npos;
+  const bool docker_line =
+      Lower(text).find("docker") != std::string::npos || Lower(text).find("podman") != std::string::npos;
   std::vector<WordParts> parts;
   std::vector<std::string> cores;
   // A quoted group of flags is one word; it is rewritten inside its quotes (below) unless it is the value of
@@ -257,8 +259,11 @@ std::string ScriptLineRewriter::RewriteWords(const std::string& text, bool nvcc_
       joined = "-DCMAKE_HIP_FLAGS=" + cores[i].substr(19);
       changed = true;
       result.origins.insert(kRuleCudaCmake);
-    } else if (cores[i].rfind("-DCMAKE_CUDA_COMPILER=", 0) == 0 || cores[i].rfind("-DCMAKE_CUDA_HOST_COMPILER=", 0) == 0) {
-      result.notes.push_back({kRuleCudaCmake, 0, "dropped `" + cores[i] + "`: use -DCMAKE_CXX_COMPILER=hipcc where CMake has no HIP language", false});
+    } else if (cores[i].rfind("-DCMAKE_CUDA_COMPILER=", 0) == 0 ||
+               cores[i].rfind("-DCMAKE_CUDA_HOST_COMPILER=", 0) == 0) {
+      result.notes.push_back(
+          {kRuleCudaCmake, 0,
+           "dropped `" + cores[i] + "`: use -DCMAKE_CXX_COMPILER=hipcc where CMake has no HIP language", false});
       joined.clear();
       changed = true;
       result.origins.insert(kRuleCudaCmake);
@@ -272,8 +277,10 @@ std::string ScriptLineRewriter::RewriteWords(const std::string& text, bool nvcc_
       }
       size_t previous = i;
       while (previous > 0 && out_words[previous - 1].empty()) --previous;
-      if (!closers.empty() && previous > 0) out_words[previous - 1] += closers;
-      else if (!closers.empty()) out_words[i] = closers;
+      if (!closers.empty() && previous > 0)
+        out_words[previous - 1] += closers;
+      else if (!closers.empty())
+        out_words[i] = closers;
       continue;
     }
     out_words[i] = parts[i].prefix + joined + parts[i].suffix;
@@ -300,7 +307,7 @@ std::string ScriptLineRewriter::RewriteMakeCalls(const std::string& text, bool n
   // GNU Make's functions and how many arguments each splits at commas (0: any number); the last one keeps its
   // commas. Other references (`$(CC)`, `$(SRC:.cu=.o)`) are left as written.
   static const std::map<std::string, size_t> kArguments = {
-      {"foreach", 3}, {"subst", 3},    {"patsubst", 3}, {"addprefix", 2}, {"addsuffix", 2}, {"filter", 2},
+      {"foreach", 3},    {"subst", 3}, {"patsubst", 3}, {"addprefix", 2}, {"addsuffix", 2}, {"filter", 2},
       {"filter-out", 2}, {"if", 3},    {"or", 0},       {"and", 0},       {"call", 0},      {"join", 2},
       {"findstring", 2}, {"word", 2},  {"wordlist", 3}, {"eval", 1},      {"shell", 1},     {"strip", 1},
       {"sort", 1},       {"info", 1},  {"warning", 1},  {"error", 1},     {"firstword", 1}, {"lastword", 1}};
@@ -353,8 +360,10 @@ std::string ScriptLineRewriter::ReplaceDeviceQueries(const std::string& text, Sc
       const size_t end = MakeCallEnd(out, i);
       if (end == std::string::npos || !std::regex_search(out.substr(i, end - i), kQuery)) continue;
       result.notes.push_back({kRuleNvccFlags, 0,
-                              "`" + out.substr(i, end + 1 - i) + "` asked the build machine's NVIDIA GPU: the job's "
-                                  "AMD targets (" + archs + ") instead",
+                              "`" + out.substr(i, end + 1 - i) +
+                                  "` asked the build machine's NVIDIA GPU: the job's "
+                                  "AMD targets (" +
+                                  archs + ") instead",
                               false});
       result.origins.insert(kRuleNvccFlags);
       out.replace(i, end + 1 - i, archs);
@@ -394,7 +403,8 @@ std::string ScriptLineRewriter::MapCudaPaths(const std::string& text, ScriptLine
   // CUDA's layout under the root: targets/<triple>/ and lib64 (with its stubs/) have no ROCm counterpart.
   static const std::regex kRocmTargets(R"((/opt/rocm|\$\(ROCM_PATH\)|\$\{ROCM_PATH\}|\$ROCM_PATH)/targets/[^/\s"']+/)");
   mapped = std::regex_replace(mapped, kRocmTargets, "$1/");
-  static const std::regex kRocmStubs(R"((/opt/rocm|\$\(ROCM_PATH\)|\$\{ROCM_PATH\}|\$ROCM_PATH)/lib(?:64)?/stubs(?![A-Za-z0-9_]))");
+  static const std::regex kRocmStubs(
+      R"((/opt/rocm|\$\(ROCM_PATH\)|\$\{ROCM_PATH\}|\$ROCM_PATH)/lib(?:64)?/stubs(?![A-Za-z0-9_]))");
   mapped = std::regex_replace(mapped, kRocmStubs, "$1/lib");
   static const std::regex kRocmLib64(R"((/opt/rocm|\$\(ROCM_PATH\)|\$\{ROCM_PATH\}|\$ROCM_PATH)/lib64)");
   mapped = std::regex_replace(mapped, kRocmLib64, "$1/lib");

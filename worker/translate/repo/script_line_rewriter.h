@@ -23,10 +23,10 @@ enum class LineSyntax {
 struct ScriptLineOptions {
   std::vector<std::string> architectures;
   LineSyntax syntax = LineSyntax::kPlain;
-  ApiVersion target_rocm{6, 4};  // picks each NVIDIA tool's ROCm name (tables/build_tables.h RocmToolFor)
+  ApiVersion target_rocm{6, 4};   // picks each NVIDIA tool's ROCm name (tables/build_tables.h RocmToolFor)
   bool rename_cu_to_hip = false;  // `.cu` file names and patterns -> `.hip` (Makefiles)
   bool comment_lines_unchanged = true;
-  bool relocatable_device_code = true;  // see RewriteContext::relocatable_device_code_needed
+  bool relocatable_device_code = true;   // see RewriteContext::relocatable_device_code_needed
   std::set<std::string> arch_variables;  // see FlagMapOptions::arch_variables (Makefiles)
   bool cublaslt_used = true;             // see FlagMapOptions::cublaslt_used
 };

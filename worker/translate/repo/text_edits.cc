@@ -50,8 +50,8 @@ int CountChangedLines(const std::string& before, const std::string& after) {
   std::vector<std::vector<uint32_t>> lcs(n + 1, std::vector<uint32_t>(m + 1, 0));
   for (size_t i = 1; i <= n; ++i) {
     for (size_t j = 1; j <= m; ++j) {
-      lcs[i][j] = a[prefix + i - 1] == b[prefix + j - 1] ? lcs[i - 1][j - 1] + 1
-                                                         : std::max(lcs[i - 1][j], lcs[i][j - 1]);
+      lcs[i][j] =
+          a[prefix + i - 1] == b[prefix + j - 1] ? lcs[i - 1][j - 1] + 1 : std::max(lcs[i - 1][j], lcs[i][j - 1]);
     }
   }
   // Changed lines = lines removed + lines added, counted as the larger of the two (a modified line is one).

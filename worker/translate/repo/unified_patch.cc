@@ -64,8 +64,8 @@ absl::StatusOr<std::string> MakeUnifiedPatch(ProcessLauncher& launcher, const st
   if (!result.ok()) return result.status();
   // diff: 0 = same, 1 = differences, 2 = trouble.
   if (result->exit_code != 0 && result->exit_code != 1) {
-    return absl::InternalError("diff failed (exit " + std::to_string(result->exit_code) + "): " +
-                               result->standard_error.substr(0, 2000));
+    return absl::InternalError("diff failed (exit " + std::to_string(result->exit_code) +
+                               "): " + result->standard_error.substr(0, 2000));
   }
   if (result->output_truncated) return absl::ResourceExhaustedError("patch larger than 256 MiB");
   return WithoutHeaderTimes(result->standard_output);

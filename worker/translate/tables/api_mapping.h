@@ -26,10 +26,10 @@ enum class ApiLibrary : uint8_t {
   kTensor,             // cuTENSOR
   kHeaders,            // include file names
   // Added after the first cut (appended so existing values keep their numbers):
-  kTypes,              // CUDA runtime and driver API types, enums, enum constants and macros
-  kCaffe2,             // Caffe2's CUDA headers and helpers (HIPIFY's lit suite covers them)
-  kNvtx,               // NVTX annotations (nvToolsExt.h) -> roctx
-  kNvml,               // NVML (nvml.h): no ROCm drop-in; every use is reported
+  kTypes,   // CUDA runtime and driver API types, enums, enum constants and macros
+  kCaffe2,  // Caffe2's CUDA headers and helpers (HIPIFY's lit suite covers them)
+  kNvtx,    // NVTX annotations (nvToolsExt.h) -> roctx
+  kNvml,    // NVML (nvml.h): no ROCm drop-in; every use is reported
 };
 
 // Extra facts a few records carry, as bits in ApiMapping::flags.
@@ -86,8 +86,8 @@ struct ApiMapping {
   ApiVersion hip_deprecated{};
   ApiVersion hip_removed{};
   // Added after the first cut (appended, with defaults, so existing initializers stay valid):
-  uint16_t flags = 0;            // MappingFlag bits
-  ApiVersion roc_introduced{};   // first ROCm release that has roc_name
+  uint16_t flags = 0;           // MappingFlag bits
+  ApiVersion roc_introduced{};  // first ROCm release that has roc_name
   // HIP renamed a few names after some release (e.g. hipJitOptionMaxRegisters -> HIPRTC_JIT_MAX_REGISTERS).
   // Releases up to and including hip_name_before_until spell hip_name as hip_name_before.
   std::string_view hip_name_before{};

@@ -19,8 +19,10 @@ constexpr std::string_view kFastMath =
 // Order matters only for prefixes: longer spellings first where one is a prefix of another.
 constexpr std::array kNvccFlagRules = {
     NvccFlagRule{"-gencode", F::kWithValue, A::kOffloadArch, "", "per-SM code generation replaced by --offload-arch"},
-    NvccFlagRule{"--generate-code", F::kWithValue, A::kOffloadArch, "", "per-SM code generation replaced by --offload-arch"},
-    NvccFlagRule{"--gpu-architecture", F::kWithValue, A::kOffloadArch, "", "GPU architecture replaced by --offload-arch"},
+    NvccFlagRule{"--generate-code", F::kWithValue, A::kOffloadArch, "",
+                 "per-SM code generation replaced by --offload-arch"},
+    NvccFlagRule{"--gpu-architecture", F::kWithValue, A::kOffloadArch, "",
+                 "GPU architecture replaced by --offload-arch"},
     NvccFlagRule{"--gpu-code", F::kWithValue, A::kDrop, "", "covered by --offload-arch"},
     NvccFlagRule{"--cuda-gpu-arch", F::kWithValue, A::kOffloadArch, "", "clang's CUDA architecture -> --offload-arch"},
     NvccFlagRule{"-arch", F::kWithValue, A::kOffloadArch, "", "GPU architecture replaced by --offload-arch", true},
@@ -108,7 +110,8 @@ constexpr std::array kNvccFlagRules = {
     NvccFlagRule{"-G", F::kExact, A::kReplace, "-ggdb", "device debug information", true},
     NvccFlagRule{"--device-debug", F::kExact, A::kReplace, "-ggdb", "device debug information"},
     NvccFlagRule{"-lcudadevrt", F::kExact, A::kDrop, "", "no separate device runtime library in HIP"},
-    NvccFlagRule{"--threads", F::kWithValue, A::kDrop, "", "nvcc's parallel compilation switch"},  // no host compiler has it
+    NvccFlagRule{"--threads", F::kWithValue, A::kDrop, "",
+                 "nvcc's parallel compilation switch"},  // no host compiler has it
     NvccFlagRule{"-t", F::kWithValue, A::kDrop, "", "nvcc's parallel compilation switch", true},
 };
 
@@ -130,9 +133,11 @@ constexpr std::array kLibraryMappings = {
     LibraryMapping{"cusolver", "-lhipsolver", "roc::hipsolver", "hipsolver", ""},
     LibraryMapping{"cusolver_static", "-lhipsolver", "roc::hipsolver", "hipsolver", ""},
     LibraryMapping{"nvrtc", "-lhiprtc", "hiprtc::hiprtc", "hiprtc", ""},
-    LibraryMapping{"cudnn", "-lMIOpen", "MIOpen", "miopen", "cuDNN -> MIOpen is not a drop-in: check the translated calls"},
+    LibraryMapping{"cudnn", "-lMIOpen", "MIOpen", "miopen",
+                   "cuDNN -> MIOpen is not a drop-in: check the translated calls"},
     LibraryMapping{"nccl", "-lrccl", "roc::rccl", "rccl", ""},
-    LibraryMapping{"nvToolsExt", "-lroctx64", "roctracer::roctx", "", "NVTX ranges -> roctx: check the translated calls"},
+    LibraryMapping{"nvToolsExt", "-lroctx64", "roctracer::roctx", "",
+                   "NVTX ranges -> roctx: check the translated calls"},
     LibraryMapping{"nvtx3", "", "", "", "NVTX3 is header-only; use roctx (roctracer) for ranges"},
     LibraryMapping{"cudadevrt", "", "", "", ""},
     LibraryMapping{"culibos", "", "", "", ""},
@@ -160,7 +165,8 @@ constexpr std::array kEnvVarMappings = {
     EnvVarMapping{"CUDA_DISABLE_PTX_JIT", "", "", "", "no PTX on AMD GPUs"},
     EnvVarMapping{"CUDA_AUTO_BOOST", "", "", "", "no equivalent on ROCm"},
     EnvVarMapping{"CUDA_MPS_PIPE_DIRECTORY", "", "", "", "no MPS on ROCm"},
-    EnvVarMapping{"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "", "", "", "no MPS on ROCm; CU masking (HSA_CU_MASK) is the nearest"},
+    EnvVarMapping{"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "", "", "",
+                  "no MPS on ROCm; CU masking (HSA_CU_MASK) is the nearest"},
     EnvVarMapping{"NVIDIA_VISIBLE_DEVICES", "", "", "",
                   "NVIDIA container runtime only: pass --device=/dev/kfd --device=/dev/dri to the container"},
     EnvVarMapping{"NVIDIA_DRIVER_CAPABILITIES", "", "", "", "NVIDIA container runtime only"},
@@ -168,8 +174,9 @@ constexpr std::array kEnvVarMappings = {
 };
 
 constexpr std::array<std::string_view, 9> kCudaRootVariables = {
-    "CUDA_HOME", "CUDA_PATH", "CUDA_ROOT", "CUDA_DIR", "CUDA_INSTALL_PATH", "CUDA_TOOLKIT_ROOT_DIR",
-    "CUDA_TOOLKIT_PATH", "CUDATOOLKIT_HOME", "CUDA_TOOLKIT_DIR"};
+    "CUDA_HOME",         "CUDA_PATH",         "CUDA_ROOT",
+    "CUDA_DIR",          "CUDA_INSTALL_PATH", "CUDA_TOOLKIT_ROOT_DIR",
+    "CUDA_TOOLKIT_PATH", "CUDATOOLKIT_HOME",  "CUDA_TOOLKIT_DIR"};
 
 constexpr std::array kToolMappings = {
     ToolMapping{"nvidia-smi", "amd-smi", "rocm-smi", "options differ from nvidia-smi's; check the arguments", {6, 2}},
@@ -177,10 +184,14 @@ constexpr std::array kToolMappings = {
     ToolMapping{"nsys", "rocprofv3", "rocprof", "profiler options differ; check the arguments", {6, 2}},
     // Omniperf became ROCm Compute Profiler in ROCm 6.3 (6.2.4's documentation is still "Omniperf 2.0.1").
     ToolMapping{"ncu", "rocprof-compute", "omniperf", "kernel-analysis options differ; check the arguments", {6, 3}},
-    ToolMapping{"nv-nsight-cu-cli", "rocprof-compute", "omniperf", "kernel-analysis options differ; check the arguments",
+    ToolMapping{"nv-nsight-cu-cli",
+                "rocprof-compute",
+                "omniperf",
+                "kernel-analysis options differ; check the arguments",
                 {6, 3}},
     ToolMapping{"cuda-memcheck", "", "", "no drop-in on ROCm: build with -fsanitize=address (xnack+) or use rocgdb"},
-    ToolMapping{"compute-sanitizer", "", "", "no drop-in on ROCm: build with -fsanitize=address (xnack+) or use rocgdb"},
+    ToolMapping{"compute-sanitizer", "", "",
+                "no drop-in on ROCm: build with -fsanitize=address (xnack+) or use rocgdb"},
     ToolMapping{"cuda-gdb", "rocgdb", "rocgdb", ""},
     ToolMapping{"deviceQuery", "rocminfo", "rocminfo", "output format differs"},
     // Known to HB504 before the analyzer read this table:
@@ -220,9 +231,9 @@ bool IsNvccContext(std::string_view line) {
   std::string lower(line);
   for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   const auto has = [&](std::string_view s) { return lower.find(s) != std::string::npos; };
-  return !has("cmake") && (has("nvcc") || has("gencode") || has("cuflags") || has("cudaflags") || has("cuda_flags") ||
-                           has(".cu ") || has(".cu\"") ||
-                           (lower.size() >= 3 && lower.compare(lower.size() - 3, 3, ".cu") == 0));
+  return !has("cmake") &&
+         (has("nvcc") || has("gencode") || has("cuflags") || has("cudaflags") || has("cuda_flags") || has(".cu ") ||
+          has(".cu\"") || (lower.size() >= 3 && lower.compare(lower.size() - 3, 3, ".cu") == 0));
 }
 
 std::string_view RocmToolFor(const ToolMapping& tool, ApiVersion target) {

@@ -10,10 +10,10 @@ namespace hipforge::translate {
 std::vector<std::span<const ApiMapping>> AllTables() {
   // Order is lookup priority for names mapped by more than one library: the core CUDA APIs first, then the
   // libraries, headers last (header names never collide with identifiers).
-  return {RuntimeTable(), DriverTable(),  TypesTable(), DeviceTable(),  ComplexTable(),
-          BlasTable(),    BlasLtTable(),  RandTable(),  FftTable(),     SparseTable(),
-          SolverTable(),  DnnTable(),     CubTable(),   RtcTable(),     CooperativeGroupsTable(),
-          NcclTable(),    TensorTable(),  Caffe2Table(), NvtxTable(),    NvmlTable(),
+  return {RuntimeTable(), DriverTable(), TypesTable(),  DeviceTable(), ComplexTable(),
+          BlasTable(),    BlasLtTable(), RandTable(),   FftTable(),    SparseTable(),
+          SolverTable(),  DnnTable(),    CubTable(),    RtcTable(),    CooperativeGroupsTable(),
+          NcclTable(),    TensorTable(), Caffe2Table(), NvtxTable(),   NvmlTable(),
           HeadersTable()};
 }
 

@@ -2,6 +2,8 @@
 // drop-in (other handles, units and signatures), so every record is unsupported: each use gets a located warning
 // instead of passing through quietly. One record per line; hipforge's own data, from nvml.h.
 // Regenerate docs/mappings with gen_mapping_docs after editing.
+// One record per line is the format of a table, so clang-format leaves the file as written.
+// clang-format off
 #include "worker/translate/tables/library_tables.h"
 
 namespace hipforge::translate {

@@ -2,6 +2,8 @@
 // Data file (exempt from the file-length rule): hipforge's own data, from the NVTX and roctx headers (roctx has
 // ASCII marks and ranges only: no wide strings, event attributes, domains or resource naming).
 // Regenerate docs/mappings with gen_mapping_docs after editing.
+// One record per line is the format of a table, so clang-format leaves the file as written.
+// clang-format off
 #include "worker/translate/tables/library_tables.h"
 
 namespace hipforge::translate {

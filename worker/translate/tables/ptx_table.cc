@@ -13,8 +13,8 @@ constexpr PtxIdiom kIdioms[] = {
     {"mov.u32 $d,%laneid", "$d = __lane_id()"},
     {"mov.s32 $d,%laneid", "$d = __lane_id()"},
     {"mov.u32 $d,%smid", "$d = __smid()"},
-    {"mov.u32 $d,%warpid",
-     "$d = (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) / warpSize", kTemplate,
+    {"mov.u32 $d,%warpid", "$d = (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) / warpSize",
+     kTemplate,
      "%warpid is the hardware warp slot (PTX says it may change during execution); the rewrite gives the wave's "
      "index in its block, which is what code reading it almost always wants"},
     {"mov.u32 $d,%clock", "$d = static_cast<unsigned int>(clock64())"},
@@ -62,8 +62,10 @@ constexpr PtxIdiom kIdioms[] = {
     // Votes on a predicate made from a register (the usual wrapping: {.reg .pred p; setp.ne... ; vote ...}).
     {"{.reg .pred &p;setp.ne.u32 &p,$a,0;vote.all.pred &p,&p;selp.u32 $d,1,0,&p;}", "$d = __all($a != 0)"},
     {"{.reg .pred &p;setp.ne.u32 &p,$a,0;vote.any.pred &p,&p;selp.u32 $d,1,0,&p;}", "$d = __any($a != 0)"},
-    {"{.reg .pred &p;setp.ne.u32 &p,$a,0;vote.sync.all.pred &p,&p,0xffffffff;selp.u32 $d,1,0,&p;}", "$d = __all($a != 0)"},
-    {"{.reg .pred &p;setp.ne.u32 &p,$a,0;vote.sync.any.pred &p,&p,0xffffffff;selp.u32 $d,1,0,&p;}", "$d = __any($a != 0)"},
+    {"{.reg .pred &p;setp.ne.u32 &p,$a,0;vote.sync.all.pred &p,&p,0xffffffff;selp.u32 $d,1,0,&p;}",
+     "$d = __all($a != 0)"},
+    {"{.reg .pred &p;setp.ne.u32 &p,$a,0;vote.sync.any.pred &p,&p,0xffffffff;selp.u32 $d,1,0,&p;}",
+     "$d = __any($a != 0)"},
     // Fences, barriers, traps.
     {"membar.gl", "__threadfence()"},
     {"membar.cta", "__threadfence_block()"},

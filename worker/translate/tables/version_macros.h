@@ -22,7 +22,7 @@ struct VersionLevel {
 };
 
 struct VersionMacro {
-  std::string_view cuda_name;   // "CUDA_VERSION"
+  std::string_view cuda_name;  // "CUDA_VERSION"
   ApiLibrary library = ApiLibrary::kRuntime;
   // What `defined(X)` / `#ifdef X` becomes: a HIP macro defined wherever X was; empty: left as it is.
   std::string_view defined_by;

@@ -31,10 +31,12 @@ constexpr std::array<L, 1> kCudnnVersion = {{{{4, 0}, 7600}}};
 constexpr const char* kRuntimeWhy =
     "HIP 6.x provides the CUDA 12 runtime API level (hipDeviceProp_t, graphs, memcpy semantics), HIP 5.x the "
     "CUDA 11 one";
-constexpr const char* kCompilerWhy = "hipcc of HIP 6.x compiles what nvcc 12 does (C++17, the CUDA 12 headers' "
-                                     "features HIP mirrors), HIP 5.x what nvcc 11 does";
-constexpr const char* kBlasWhy = "hipBLAS 2.x (ROCm 6) has cuBLAS 11/12's GemmEx with compute types; hipBLAS of "
-                                 "ROCm 5 only cuBLAS 10's signature by default";
+constexpr const char* kCompilerWhy =
+    "hipcc of HIP 6.x compiles what nvcc 12 does (C++17, the CUDA 12 headers' "
+    "features HIP mirrors), HIP 5.x what nvcc 11 does";
+constexpr const char* kBlasWhy =
+    "hipBLAS 2.x (ROCm 6) has cuBLAS 11/12's GemmEx with compute types; hipBLAS of "
+    "ROCm 5 only cuBLAS 10's signature by default";
 constexpr const char* kLibraryWhy = "the ROCm library of the same release mirrors this CUDA library version";
 constexpr const char* kDnnWhy = "MIOpen mirrors cuDNN 7's legacy API, not the v8 backend API nor cuDNN 9";
 

@@ -26,8 +26,8 @@ enum class WarpOp {
 
 struct WarpIntrinsic {
   std::string_view name;
-  bool lane_mask = false;          // the first argument is a 32-bit lane mask (CUDA's warps are 32 wide)
-  std::string_view maskless;       // what HIP before 6.2 calls without the mask (__shfl_sync -> __shfl); empty: none
+  bool lane_mask = false;            // the first argument is a 32-bit lane mask (CUDA's warps are 32 wide)
+  std::string_view maskless;         // what HIP before 6.2 calls without the mask (__shfl_sync -> __shfl); empty: none
   bool needs_sync_builtins = false;  // HIP 6.2+ declares it only after #define HIP_ENABLE_WARP_SYNC_BUILTINS
   WarpOp op = WarpOp::kShuffle;
   std::string_view group_member;  // the cooperative-groups tile member that does the same (tile.shfl_down); empty: none

@@ -62,8 +62,8 @@ bool LooksCudaSpelled(std::string_view name) {
 }
 
 bool IsSourcePath(const std::filesystem::path& path) {
-  static const std::set<std::string> kExtensions = {".cu", ".cuh", ".hip", ".h", ".hh", ".hpp", ".hxx",
-                                                    ".c", ".cc", ".cpp", ".cxx", ".inl", ".inc"};
+  static const std::set<std::string> kExtensions = {".cu", ".cuh", ".hip", ".h",   ".hh",  ".hpp", ".hxx",
+                                                    ".c",  ".cc",  ".cpp", ".cxx", ".inl", ".inc"};
   return kExtensions.count(path.extension().string()) > 0;
 }
 

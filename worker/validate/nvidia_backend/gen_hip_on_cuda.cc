@@ -54,8 +54,9 @@ int WriteHeaders(const std::filesystem::path& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Writes the HIP-on-NVIDIA layer the NVIDIA validate worker builds translated trees with, or checks a "
-               "translated tree for CUDA names the layer refuses."};
+  CLI::App app{
+      "Writes the HIP-on-NVIDIA layer the NVIDIA validate worker builds translated trees with, or checks a "
+      "translated tree for CUDA names the layer refuses."};
   std::string check_tree, toolchain_dir;
   std::vector<std::string> positional;
   auto* check = app.add_option("--check", check_tree,

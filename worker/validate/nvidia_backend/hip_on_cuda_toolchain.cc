@@ -20,8 +20,10 @@ namespace {
 constexpr bool NamesRelease(std::string_view release, HipVersionNumbers v) {
   int major = 0, minor = 0, *part = &major;
   for (char c : release) {
-    if (c == '.') part = &minor;
-    else *part = *part * 10 + (c - '0');
+    if (c == '.')
+      part = &minor;
+    else
+      *part = *part * 10 + (c - '0');
   }
   return major == v.major && minor == v.minor;
 }
@@ -137,7 +139,8 @@ exec "$nvcc" -arch="$arch" "${args[@]}"
 )SCRIPT";
 
 // CMake packages: find_package(hip) and the libraries' packages succeed; the hipcc above does the work.
-constexpr const char* kHipConfig = R"CMAKE(# hip's CMake package on HIP's NVIDIA platform (written by migrate-worker): the targets carry nothing because
+constexpr const char* kHipConfig =
+    R"CMAKE(# hip's CMake package on HIP's NVIDIA platform (written by migrate-worker): the targets carry nothing because
 # the hipcc next to ../../../include (nvcc underneath) already knows everything.
 set(HIP_PLATFORM nvidia)
 set(HIP_COMPILER nvcc)
@@ -150,15 +153,19 @@ endforeach()
 )CMAKE";
 
 struct LibraryPackage {
-  const char* package;  // find_package name
-  const char* target;   // the target ROCm's package defines
+  const char* package;       // find_package name
+  const char* target;        // the target ROCm's package defines
   const char* cuda_library;  // what links it on NVIDIA ("" for header-only)
 };
 constexpr LibraryPackage kLibraryPackages[] = {
-    {"hipblas", "roc::hipblas", "cublas"},     {"hipblaslt", "roc::hipblaslt", "cublasLt"},
-    {"hipfft", "hip::hipfft", "cufft"},        {"hiprand", "hip::hiprand", "curand"},
-    {"hipsparse", "roc::hipsparse", "cusparse"}, {"hipsolver", "roc::hipsolver", "cusolver"},
-    {"hipcub", "hip::hipcub", ""},             {"rocprim", "roc::rocprim", ""},
+    {"hipblas", "roc::hipblas", "cublas"},
+    {"hipblaslt", "roc::hipblaslt", "cublasLt"},
+    {"hipfft", "hip::hipfft", "cufft"},
+    {"hiprand", "hip::hiprand", "curand"},
+    {"hipsparse", "roc::hipsparse", "cusparse"},
+    {"hipsolver", "roc::hipsolver", "cusolver"},
+    {"hipcub", "hip::hipcub", ""},
+    {"rocprim", "roc::rocprim", ""},
     {"rocthrust", "roc::rocthrust", ""},
 };
 
@@ -198,7 +205,8 @@ std::string HipccOverNvccScript(const fs::path& nvcc, const fs::path& include_di
 
 absl::StatusOr<Toolchain> MakeHipOnCudaToolchain(ProcessLauncher& launcher, const HipOnCudaToolchainOptions& options) {
   const fs::path nvcc = FindNvcc(options.nvcc);
-  if (nvcc.empty()) return absl::NotFoundError("nvcc not found (PATH, /usr/local/cuda/bin): no HIP-on-NVIDIA toolchain");
+  if (nvcc.empty())
+    return absl::NotFoundError("nvcc not found (PATH, /usr/local/cuda/bin): no HIP-on-NVIDIA toolchain");
   ProcessSpec version;
   version.argv = {nvcc.string(), "--version"};
   version.timeout = std::chrono::seconds(30);
@@ -223,8 +231,10 @@ absl::StatusOr<Toolchain> MakeHipOnCudaToolchain(ProcessLauncher& launcher, cons
   const fs::path reference_nvcc = dir / "reference" / "bin" / "nvcc";
   WriteText(reference_nvcc, CudaReferenceNvccScript(nvcc, archs.front()), ec);
   for (const fs::path& script : {hipcc, reference_nvcc}) {
-    fs::permissions(script, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                                fs::perms::others_read | fs::perms::others_exec, ec);
+    fs::permissions(script,
+                    fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec | fs::perms::others_read |
+                        fs::perms::others_exec,
+                    ec);
   }
   // CMake finds <prefix>/lib/cmake/<name> for every PATH entry's parent: the build's PATH starts with dir/bin.
   const fs::path cmake_dir = dir / "lib" / "cmake";
@@ -241,11 +251,11 @@ absl::StatusOr<Toolchain> MakeHipOnCudaToolchain(ProcessLauncher& launcher, cons
   for (const std::string& arch : archs) toolchain.probe.offload_archs.push_back(arch + kWave64Feature);
   const fs::path cuda_lib = nvcc.parent_path().parent_path() / "lib64";
   for (const LibraryPackage& library : kLibraryPackages) {
-    const bool present = library.cuda_library[0] == '\0' ||
-                         fs::exists(cuda_lib / absl::StrCat("lib", library.cuda_library, ".so"), ec);
+    const bool present =
+        library.cuda_library[0] == '\0' || fs::exists(cuda_lib / absl::StrCat("lib", library.cuda_library, ".so"), ec);
     if (!present) continue;
-    std::string body = absl::StrCat("if(NOT TARGET ", library.target, ")\n  add_library(", library.target,
-                                    " INTERFACE IMPORTED)\n");
+    std::string body =
+        absl::StrCat("if(NOT TARGET ", library.target, ")\n  add_library(", library.target, " INTERFACE IMPORTED)\n");
     if (library.cuda_library[0] != '\0') {
       absl::StrAppend(&body, "  set_target_properties(", library.target, " PROPERTIES INTERFACE_LINK_LIBRARIES ",
                       library.cuda_library, ")\n");
@@ -254,7 +264,9 @@ absl::StatusOr<Toolchain> MakeHipOnCudaToolchain(ProcessLauncher& launcher, cons
     WritePackage(cmake_dir, library.package, body, ec);
     toolchain.probe.libraries.push_back(library.package);
   }
-  if (ec) return absl::InternalError(absl::StrCat("writing the HIP-on-NVIDIA toolchain in ", dir.string(), ": ", ec.message()));
+  if (ec)
+    return absl::InternalError(
+        absl::StrCat("writing the HIP-on-NVIDIA toolchain in ", dir.string(), ": ", ec.message()));
   toolchain.description = absl::StrCat(kHipOnCudaToolchainName, ": HIP ", kHipOnCudaHipRelease,
                                        " on NVIDIA (hipforge header set), nvcc ", nvcc_release);
   return toolchain;

@@ -19,9 +19,9 @@ inline constexpr char kHipOnCudaToolchainName[] = "hip-on-cuda";
 inline constexpr char kHipOnCudaHipRelease[] = "6.4";
 
 struct HipOnCudaToolchainOptions {
-  std::filesystem::path dir;                 // written here: bin/hipcc, include/, lib/cmake/
-  std::filesystem::path nvcc;                // empty: nvcc on PATH, else /usr/local/cuda/bin/nvcc
-  std::vector<std::string> archs;            // sm_XX targets (the GPUs'); empty: sm_90
+  std::filesystem::path dir;       // written here: bin/hipcc, include/, lib/cmake/
+  std::filesystem::path nvcc;      // empty: nvcc on PATH, else /usr/local/cuda/bin/nvcc
+  std::vector<std::string> archs;  // sm_XX targets (the GPUs'); empty: sm_90
 };
 
 // Writes the toolchain into `options.dir` (replacing an older one) and describes it: hipcc = dir/bin/hipcc,

@@ -20,9 +20,7 @@ using namespace hipforge;
 using namespace hipforge::validate;
 
 namespace {
-double Now() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
+double Now() { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); }
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -71,14 +69,15 @@ int main(int argc, char** argv) {
   const fs::path bwrap = FindProgram("bwrap");
   if (!bwrap.empty() && ProbeSandbox(launcher, bwrap).ok()) {
     context.bwrap = bwrap;
-    context.sandbox = SandboxSpec{.work_dir = work_dir, .devices = NvidiaDeviceNodes((*lease)->device().hip_index),
-                                  .expose_sysfs = true};
+    context.sandbox = SandboxSpec{
+        .work_dir = work_dir, .devices = NvidiaDeviceNodes((*lease)->device().hip_index), .expose_sysfs = true};
     out["sandbox"] = "bwrap";
   } else {
     out["sandbox"] = "none (bwrap not available here)";
   }
   out["visibility_env"] = {{"CUDA_VISIBLE_DEVICES", env.variables.count("CUDA_VISIBLE_DEVICES")
-                                                        ? env.variables["CUDA_VISIBLE_DEVICES"] : "(unset)"}};
+                                                        ? env.variables["CUDA_VISIBLE_DEVICES"]
+                                                        : "(unset)"}};
   auto result = launcher.Run(PrepareCommand(context, child, work_dir, std::chrono::minutes(2)));
   out["child_end"] = Now();
   if (result.ok()) {

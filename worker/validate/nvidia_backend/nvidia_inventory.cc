@@ -47,8 +47,8 @@ NvidiaSmiInventory::NvidiaSmiInventory(ProcessLauncher& launcher, std::filesyste
 
 absl::StatusOr<std::vector<GpuDevice>> NvidiaSmiInventory::ListGpus() {
   runtime_note_.clear();
-  auto result = launcher_.Run({.argv = {nvidia_smi_.string(), kQuery, "--format=csv,noheader,nounits"},
-                               .timeout = std::chrono::seconds(30)});
+  auto result = launcher_.Run(
+      {.argv = {nvidia_smi_.string(), kQuery, "--format=csv,noheader,nounits"}, .timeout = std::chrono::seconds(30)});
   if (!result.ok() || result->exit_code != 0) {
     runtime_note_ = result.ok() ? "nvidia-smi failed: " + result->standard_error
                                 : "nvidia-smi not runnable: " + std::string(result.status().message());

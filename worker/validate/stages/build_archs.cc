@@ -76,8 +76,8 @@ absl::Status Validator::BuildArchs(State& state) {
     if (choice.arch.arch.empty() && choice.toolchain->probe.offload_archs.empty()) {
       build.result.arch = requested;  // targets unknown: try what was asked for
     }
-    build.result.note = absl::StrJoin({choice.arch.note, choice.note}, choice.arch.note.empty() || choice.note.empty()
-                                                                           ? "" : "; ");
+    build.result.note =
+        absl::StrJoin({choice.arch.note, choice.note}, choice.arch.note.empty() || choice.note.empty() ? "" : "; ");
     // A library no toolchain has is not a reason to skip the build: ggml mentions RCCL under an #ifdef it never
     // takes and rocBLAS in a backend directory its configure never enters. The build says whether it was needed.
     build.missing_libraries = std::move(choice.missing);
@@ -121,17 +121,23 @@ void Validator::BuildOne(State& state, ArchBuild& build) {
     return;
   }
   Progress(state.progress, "build",
-           absl::StrCat("building for ", arch, arch != build.result.requested_arch
-                                                   ? " (requested " + build.result.requested_arch + ")" : "",
+           absl::StrCat("building for ", arch,
+                        arch != build.result.requested_arch ? " (requested " + build.result.requested_arch + ")" : "",
                         " with ", build.result.toolchain));
   ExecutionContext context = BuildContext(state, toolchain);
 
-  TreeBuilder builder(launcher_, BuildToolchain{.hipcc = toolchain.hipcc, .c_compiler = toolchain.probe.c_compiler,
-                                                .label = build.result.toolchain,
-                                                .parallel_jobs = options_.parallel_jobs, .rootfs = toolchain.rootfs},
+  TreeBuilder builder(launcher_,
+                      BuildToolchain{.hipcc = toolchain.hipcc,
+                                     .c_compiler = toolchain.probe.c_compiler,
+                                     .label = build.result.toolchain,
+                                     .parallel_jobs = options_.parallel_jobs,
+                                     .rootfs = toolchain.rootfs},
                       request.cancelled);
-  BuildOutcome outcome = builder.Build({.source_dir = build.source_dir, .build_dir = build.build_dir, .arch = arch,
-                                        .manifest = &state.manifest, .timeout = BuildTimeout(state)},
+  BuildOutcome outcome = builder.Build({.source_dir = build.source_dir,
+                                        .build_dir = build.build_dir,
+                                        .arch = arch,
+                                        .manifest = &state.manifest,
+                                        .timeout = BuildTimeout(state)},
                                        context);
   auto mapper = SourceMapper::Create(build.source_dir, request.original_tree, request.line_map);
   build.result.ok = outcome.ok;
@@ -150,19 +156,22 @@ void Validator::BuildOne(State& state, ArchBuild& build) {
 }
 
 std::chrono::milliseconds Validator::BuildTimeout(const State& state) const {
-  if (state.manifest.build.timeout) return std::chrono::duration_cast<std::chrono::milliseconds>(*state.manifest.build.timeout);
+  if (state.manifest.build.timeout)
+    return std::chrono::duration_cast<std::chrono::milliseconds>(*state.manifest.build.timeout);
   return options_.build_timeout;
 }
 
 ExecutionContext Validator::BuildContext(const State& state, const Toolchain& toolchain) const {
   ExecutionContext context;
-  JobEnvironmentInput env_input{.device = nullptr, .visibility = options_.visibility,
-                                .requested = state.manifest.env, .work_dir = state.work_dir};
+  JobEnvironmentInput env_input{.device = nullptr,
+                                .visibility = options_.visibility,
+                                .requested = state.manifest.env,
+                                .work_dir = state.work_dir};
   if (toolchain.hipcc.has_parent_path()) env_input.path_prefix.push_back(toolchain.hipcc.parent_path());
   context.environment = BuildJobEnvironment(env_input).variables;
   if (state.sandbox_ok) {
-    context.sandbox = SandboxSpec{.work_dir = state.work_dir, .root = toolchain.rootfs,
-                                  .read_only_paths = toolchain.sandbox_paths};
+    context.sandbox =
+        SandboxSpec{.work_dir = state.work_dir, .root = toolchain.rootfs, .read_only_paths = toolchain.sandbox_paths};
   }
   context.cancelled = state.request.cancelled;
   return context;

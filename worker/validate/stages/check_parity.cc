@@ -17,8 +17,8 @@ absl::StatusOr<ArrayData> Produced(ProcessLauncher& launcher, const ParityCase& 
                                    OutputFormat format, std::chrono::milliseconds timeout) {
   std::string produced_stdout;
   if (!c.run.empty()) {
-    auto result = launcher.Run(PrepareCommand(context, ShellCommand(ExpandVariables(c.run, variables)), build_dir,
-                                              timeout));
+    auto result =
+        launcher.Run(PrepareCommand(context, ShellCommand(ExpandVariables(c.run, variables)), build_dir, timeout));
     if (!result.ok()) return result.status();
     if (result->exit_code != 0) {
       return absl::AbortedError(
@@ -49,17 +49,17 @@ ParityResult Validator::CompareCase(State& state, const ParityCase& c) {
   const fs::path golden = state.references_dir / c.reference;
   const bool use_golden = fs::exists(golden);
   if (!use_golden && (state.cuda == nullptr || !state.cuda->built)) {
-    return Missing(c.name, "no CUDA reference " + golden.string() +
-                               (state.report.gpu.cuda_reference.empty() ? "" : " (" + state.report.gpu.cuda_reference + ")"));
+    return Missing(c.name,
+                   "no CUDA reference " + golden.string() +
+                       (state.report.gpu.cuda_reference.empty() ? "" : " (" + state.report.gpu.cuda_reference + ")"));
   }
   const OutputFormat format = c.format.value_or(GuessOutputFormat(use_golden ? golden : fs::path(c.output)));
   absl::StatusOr<ArrayData> actual = Produced(launcher_, c, state.run->context, run_build.build_dir,
                                               state.run->variables, format, options_.test_timeout);
   if (!actual.ok()) return Missing(c.name, std::string(actual.status().message()));
-  absl::StatusOr<ArrayData> expected =
-      use_golden ? LoadArray(golden, format, c.dtype, c.text)
-                 : Produced(launcher_, c, state.cuda->context, state.cuda->build_dir, state.cuda->variables, format,
-                            options_.test_timeout);
+  absl::StatusOr<ArrayData> expected = use_golden ? LoadArray(golden, format, c.dtype, c.text)
+                                                  : Produced(launcher_, c, state.cuda->context, state.cuda->build_dir,
+                                                             state.cuda->variables, format, options_.test_timeout);
   if (!expected.ok()) {
     return Missing(c.name, absl::StrCat(use_golden ? "" : "the CUDA original's run: ", expected.status().message()));
   }
@@ -99,9 +99,9 @@ void Validator::CompareTestOutputs(State& state, const std::vector<TestResult>& 
       std::optional<ParityResult> stable =
           again.ok() ? CompareOutputs(name, *again, cuda_output->second) : std::nullopt;
       if (!stable || stable->verdict != ParityVerdict::kMatch) {
-        state.report.gpu.warnings.push_back(absl::StrCat(
-            name, " not compared: the CUDA original's own output differs between two runs",
-            again.ok() ? "" : absl::StrCat(" (", again.status().message(), ")")));
+        state.report.gpu.warnings.push_back(
+            absl::StrCat(name, " not compared: the CUDA original's own output differs between two runs",
+                         again.ok() ? "" : absl::StrCat(" (", again.status().message(), ")")));
         continue;
       }
     }

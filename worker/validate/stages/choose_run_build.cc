@@ -60,7 +60,8 @@ ExecutionContext Validator::RunContext(const State& state, const ArchBuild& buil
   // The leased GPU's environment (device isolation, HSA/CUDA settings), inside the build's toolchain.
   const GpuDevice& device = state.lease->device();
   const Toolchain& toolchain = *build.toolchain;
-  JobEnvironmentInput env_input{.device = &device, .visibility = options_.visibility,
+  JobEnvironmentInput env_input{.device = &device,
+                                .visibility = options_.visibility,
                                 .requested = state.manifest.env,
                                 .managed_memory = state.request.managed_memory_found || state.manifest.managed_memory,
                                 .work_dir = state.work_dir};
@@ -71,11 +72,12 @@ ExecutionContext Validator::RunContext(const State& state, const ArchBuild& buil
   if (state.sandbox_ok) {
     // An NVIDIA GPU (HIP's NVIDIA platform) is reached through its /dev/nvidia* nodes, an AMD one through KFD.
     const bool nvidia = absl::StartsWith(device.arch, "sm_");
-    context.sandbox = SandboxSpec{.work_dir = state.work_dir, .root = toolchain.rootfs,
-                                  .read_only_paths = toolchain.sandbox_paths,
-                                  .devices = nvidia ? NvidiaDeviceNodes(device.hip_index)
-                                                    : AmdDeviceNodes(device.render_node),
-                                  .expose_sysfs = true};
+    context.sandbox =
+        SandboxSpec{.work_dir = state.work_dir,
+                    .root = toolchain.rootfs,
+                    .read_only_paths = toolchain.sandbox_paths,
+                    .devices = nvidia ? NvidiaDeviceNodes(device.hip_index) : AmdDeviceNodes(device.render_node),
+                    .expose_sysfs = true};
   }
   return context;
 }
@@ -84,8 +86,8 @@ void Validator::ListTestsNotRun(State& state, const std::string& why) {
   TestRunner runner(launcher_);
   for (const ArchBuild& b : state.builds) {
     auto not_run = [&](const std::string& name, const std::string& detail) {
-      state.report.tests.push_back({.name = name, .arch = b.result.arch, .status = TestStatus::kNotRun,
-                                    .output_excerpt = detail});
+      state.report.tests.push_back(
+          {.name = name, .arch = b.result.arch, .status = TestStatus::kNotRun, .output_excerpt = detail});
     };
     for (const TestCommand& t : state.manifest.tests.commands) not_run(t.name, why);
     if (state.manifest.tests.commands.empty() && !RunsCTest(&state.manifest, b.has_ctest)) {

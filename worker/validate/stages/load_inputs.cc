@@ -15,8 +15,8 @@ absl::Status Validator::LoadInputs(State& state) {
   state.work_dir = fs::absolute(request.work_dir);
   fs::create_directories(state.work_dir / "tmp", ec);
 
-  const fs::path manifest_path = !request.manifest.empty() ? request.manifest
-                                                           : request.translated_tree / "hipforge.yaml";
+  const fs::path manifest_path =
+      !request.manifest.empty() ? request.manifest : request.translated_tree / "hipforge.yaml";
   if (fs::exists(manifest_path)) {
     auto loaded = LoadManifest(manifest_path);
     if (!loaded.ok()) return loaded.status();
@@ -28,8 +28,7 @@ absl::Status Validator::LoadInputs(State& state) {
   state.references_dir = request.references_dir;
   if (state.references_dir.empty()) {
     const fs::path repository = !request.original_tree.empty() ? request.original_tree : request.translated_tree;
-    state.references_dir =
-        state.manifest.references.empty() ? repository : repository / state.manifest.references;
+    state.references_dir = state.manifest.references.empty() ? repository : repository / state.manifest.references;
   }
   state.archs = request.requested_archs;
   if (state.archs.empty()) state.archs = state.manifest.targets;

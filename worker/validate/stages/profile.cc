@@ -36,23 +36,26 @@ absl::Status Validator::Profile(State& state) {
   const Manifest& manifest = state.manifest;
   const ArchBuild& run_build = *state.run->build;
   const Toolchain& toolchain = *run_build.toolchain;
-  const std::string command =
-      ProfileCommand(manifest, DiscoveredTests(run_build.source_dir, run_build.roots, run_build.result.arch,
-                                               toolchain.hipcc), run_build.has_ctest);
+  const std::string command = ProfileCommand(
+      manifest, DiscoveredTests(run_build.source_dir, run_build.roots, run_build.result.arch, toolchain.hipcc),
+      run_build.has_ctest);
   if (!options_.profile || !manifest.profile.enabled || command.empty()) return absl::OkStatus();
   state.report.profile =
       ProfileRun(state, toolchain, command, {run_build.build_dir, state.run->context, state.run->variables}, "hip");
   if (state.cuda != nullptr && state.cuda->built) {
-    const std::string cuda_command = ProfileCommand(manifest, state.cuda->tests.discovered, state.cuda->tests.use_ctest);
+    const std::string cuda_command =
+        ProfileCommand(manifest, state.cuda->tests.discovered, state.cuda->tests.use_ctest);
     std::vector<KernelProfile> cuda = ProfileRun(
         state, toolchain, cuda_command, {state.cuda->build_dir, state.cuda->context, state.cuda->variables}, "cuda");
     if (!cuda.empty()) AttachBaseline(state.report.profile, cuda);
     return absl::OkStatus();
   }
-  const fs::path baseline = state.references_dir / (manifest.profile.cuda_baseline.empty()
-                                                        ? "cuda_timings.csv" : manifest.profile.cuda_baseline);
+  const fs::path baseline =
+      state.references_dir /
+      (manifest.profile.cuda_baseline.empty() ? "cuda_timings.csv" : manifest.profile.cuda_baseline);
   if (fs::exists(baseline)) {
-    if (auto parsed = ParseKernelStatsCsv(ReadText(baseline)); parsed.ok()) AttachBaseline(state.report.profile, *parsed);
+    if (auto parsed = ParseKernelStatsCsv(ReadText(baseline)); parsed.ok())
+      AttachBaseline(state.report.profile, *parsed);
   }
   return absl::OkStatus();
 }
@@ -81,13 +84,13 @@ std::vector<KernelProfile> Validator::ProfileRun(State& state, const Toolchain& 
   auto result = launcher_.Run(PrepareCommand(place.context, argv, place.build_dir, options_.test_timeout));
   absl::StatusOr<fs::path> csv_path = FindStatsCsv(profiler, out_dir);
   absl::StatusOr<std::vector<KernelProfile>> parsed =
-      !result.ok() ? absl::StatusOr<std::vector<KernelProfile>>(result.status())
+      !result.ok()     ? absl::StatusOr<std::vector<KernelProfile>>(result.status())
       : !csv_path.ok() ? absl::StatusOr<std::vector<KernelProfile>>(csv_path.status())
                        : ParseKernelStatsCsv(ReadText(*csv_path));
   if (!parsed.ok() || parsed->empty()) {
     state.report.gpu.warnings.push_back(absl::StrCat(
-        "profiling (", side, ") produced no kernel times: ",
-        parsed.ok() ? "no kernel was profiled" : std::string(parsed.status().message()),
+        "profiling (", side,
+        ") produced no kernel times: ", parsed.ok() ? "no kernel was profiled" : std::string(parsed.status().message()),
         result.ok() && result->exit_code != 0 ? absl::StrCat(" (exit ", result->exit_code, ")") : ""));
     return {};
   }

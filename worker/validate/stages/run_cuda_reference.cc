@@ -44,7 +44,8 @@ int PairWithCuda(const Validator::CudaReference& cuda, std::vector<TestResult>& 
   for (TestResult& test : tests) {
     auto it = cuda.results.find(test.name);
     if (it == cuda.results.end()) continue;
-    test.cuda = ReferenceRun{.status = it->second.status, .duration_ms = it->second.duration_ms,
+    test.cuda = ReferenceRun{.status = it->second.status,
+                             .duration_ms = it->second.duration_ms,
                              .output_excerpt = it->second.output_excerpt};
     ++paired;
   }
@@ -87,31 +88,40 @@ absl::Status Validator::BuildCudaReference(State& state) {
   Progress(state.progress, "reference", absl::StrCat("building the submitted CUDA tree for ", arch));
   ExecutionContext context = BuildContext(state, toolchain);
   PrependReferenceNvcc(context, toolchain, arch);
-  TreeBuilder builder(launcher_, BuildToolchain{.hipcc = toolchain.cuda_reference_nvcc, .label = "CUDA original",
-                                                .parallel_jobs = options_.parallel_jobs, .rootfs = toolchain.rootfs,
-                                                .cuda_original = true},
+  TreeBuilder builder(launcher_,
+                      BuildToolchain{.hipcc = toolchain.cuda_reference_nvcc,
+                                     .label = "CUDA original",
+                                     .parallel_jobs = options_.parallel_jobs,
+                                     .rootfs = toolchain.rootfs,
+                                     .cuda_original = true},
                       state.request.cancelled);
-  const BuildOutcome outcome = builder.Build({.source_dir = cuda->source_dir, .build_dir = cuda->build_dir,
-                                              .arch = arch, .manifest = &state.manifest,
+  const BuildOutcome outcome = builder.Build({.source_dir = cuda->source_dir,
+                                              .build_dir = cuda->build_dir,
+                                              .arch = arch,
+                                              .manifest = &state.manifest,
                                               .timeout = BuildTimeout(state)},
                                              context);
   std::ofstream(dir / "build.log") << outcome.log;
   cuda->built = outcome.ok || outcome.roots > 1;  // with several roots, those that built still give references
   if (!cuda->built) {
-    gpu.cuda_reference = absl::StrCat("no CUDA reference: the submitted CUDA tree did not build for ", arch, " (",
-                                      outcome.failure, ")");
+    gpu.cuda_reference =
+        absl::StrCat("no CUDA reference: the submitted CUDA tree did not build for ", arch, " (", outcome.failure, ")");
     Progress(state.progress, "reference", gpu.cuda_reference);
     return absl::OkStatus();
   }
   cuda->build_note = absl::StrCat("the submitted CUDA tree built for ", arch, " with its own build files (",
                                   outcome.duration_ms / 1000.0, " s", outcome.ok ? "" : "; " + outcome.failure, ")");
-  cuda->variables = {{"ARCH", arch}, {"BUILD_DIR", cuda->build_dir.string()},
-                     {"SOURCE_DIR", cuda->source_dir.string()}};
-  cuda->tests = {.arch = arch, .source_dir = cuda->source_dir, .build_dir = cuda->build_dir,
-                 .use_ctest = outcome.has_ctest, .manifest = &state.manifest,
-                 .default_timeout = options_.test_timeout, .rerun_failures_serialized = false,
-                 .discovered = DiscoveredTests(cuda->source_dir, outcome.built_roots, arch,
-                                               toolchain.cuda_reference_nvcc)};
+  cuda->variables = {
+      {"ARCH", arch}, {"BUILD_DIR", cuda->build_dir.string()}, {"SOURCE_DIR", cuda->source_dir.string()}};
+  cuda->tests = {
+      .arch = arch,
+      .source_dir = cuda->source_dir,
+      .build_dir = cuda->build_dir,
+      .use_ctest = outcome.has_ctest,
+      .manifest = &state.manifest,
+      .default_timeout = options_.test_timeout,
+      .rerun_failures_serialized = false,
+      .discovered = DiscoveredTests(cuda->source_dir, outcome.built_roots, arch, toolchain.cuda_reference_nvcc)};
   gpu.cuda_reference = cuda->build_note + "; its tests did not run (no GPU run)";
   Progress(state.progress, "reference", cuda->build_note);
   state.cuda = std::move(cuda);

@@ -53,14 +53,16 @@ absl::Status Validator::RunOtherBuilds(State& state) {
     Progress(state.progress, "test", absl::StrCat("running tests for ", arch, " on ", state.lease->device().key));
     const ExecutionContext context = RunContext(state, build, nullptr);
     std::map<std::string, std::string> outputs;
-    std::vector<TestResult> results =
-        TestRunner(launcher_).Run({.arch = arch, .source_dir = build.source_dir, .build_dir = build.build_dir,
-                                   .use_ctest = build.has_ctest, .manifest = &state.manifest,
-                                   .default_timeout = options_.test_timeout,
-                                   .discovered = DiscoveredTests(build.source_dir, build.roots, arch,
-                                                                 build.toolchain->hipcc),
-                                   .outputs = &outputs},
-                                  context);
+    std::vector<TestResult> results = TestRunner(launcher_).Run(
+        {.arch = arch,
+         .source_dir = build.source_dir,
+         .build_dir = build.build_dir,
+         .use_ctest = build.has_ctest,
+         .manifest = &state.manifest,
+         .default_timeout = options_.test_timeout,
+         .discovered = DiscoveredTests(build.source_dir, build.roots, arch, build.toolchain->hipcc),
+         .outputs = &outputs},
+        context);
     TakeWave64Notes(arch, outputs, state.report.gpu);
     if (state.cuda != nullptr && state.cuda->built) PairWithCuda(*state.cuda, results);
     CompareTestOutputs(state, results, outputs, absl::StrCat(" (", arch, ")"));

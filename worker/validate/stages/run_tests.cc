@@ -14,9 +14,12 @@ absl::Status Validator::RunTests(State& state) {
   Progress(state.progress, "test",
            absl::StrCat("running tests for ", run_build.result.arch, " on ", state.lease->device().key));
   TestRunner runner(launcher_);
-  state.report.tests = runner.Run({.arch = run_build.result.arch, .source_dir = run_build.source_dir,
-                                   .build_dir = run_build.build_dir, .use_ctest = run_build.has_ctest,
-                                   .manifest = &state.manifest, .default_timeout = options_.test_timeout,
+  state.report.tests = runner.Run({.arch = run_build.result.arch,
+                                   .source_dir = run_build.source_dir,
+                                   .build_dir = run_build.build_dir,
+                                   .use_ctest = run_build.has_ctest,
+                                   .manifest = &state.manifest,
+                                   .default_timeout = options_.test_timeout,
                                    .discovered = DiscoveredTests(run_build.source_dir, run_build.roots,
                                                                  run_build.result.arch, run_build.toolchain->hipcc),
                                    .outputs = &state.outputs},

@@ -60,9 +60,10 @@ int main(int argc, char** argv) {
   auto actual = LoadArray(actual_path, chosen, dtype, text);
   ValidationReport report;
   if (!expected.ok() || !actual.ok()) {
-    report.parity.push_back({.case_name = name, .verdict = ParityVerdict::kMissing,
-                             .detail = std::string(!expected.ok() ? expected.status().message()
-                                                                  : actual.status().message())});
+    report.parity.push_back(
+        {.case_name = name,
+         .verdict = ParityVerdict::kMissing,
+         .detail = std::string(!expected.ok() ? expected.status().message() : actual.status().message())});
   } else {
     Tolerance tolerance = DefaultTolerance(expected->dtype);
     if (rtol) tolerance.rtol = *rtol;

@@ -132,8 +132,7 @@ const RuleInfo& WarpSizeLiteralRule::info() const {
 }
 
 void WarpSizeLiteralRule::RegisterMatchers(MatchFinder& finder) {
-  finder.addMatcher(binaryOperator(hasAnyOperatorName("%", "/", "&", ">>", "%=", "/=", "&=", ">>=")).bind("op"),
-                     this);
+  finder.addMatcher(binaryOperator(hasAnyOperatorName("%", "/", "&", ">>", "%=", "/=", "&=", ">>=")).bind("op"), this);
   finder.addMatcher(binaryOperator(hasAnyOperatorName("==", "!=")).bind("last"), this);
 }
 
@@ -202,8 +201,8 @@ void WarpSizeLiteralRule::Check(const MatchFinder::MatchResult& result) {
     return;
   }
   const clang::BinaryOperatorKind kind = op->getOpcode();
-  const bool is_mod_div = kind == clang::BO_Rem || kind == clang::BO_Div || kind == clang::BO_RemAssign ||
-                          kind == clang::BO_DivAssign;
+  const bool is_mod_div =
+      kind == clang::BO_Rem || kind == clang::BO_Div || kind == clang::BO_RemAssign || kind == clang::BO_DivAssign;
   const bool is_and = kind == clang::BO_And || kind == clang::BO_AndAssign;
   const bool is_shift = kind == clang::BO_Shr || kind == clang::BO_ShrAssign;
   if (!((is_mod_div && *value == 32) || (is_and && *value == 31) || (is_shift && *value == 5))) return;
@@ -226,7 +225,10 @@ void WarpSizeLiteralRule::Check(const MatchFinder::MatchResult& result) {
   const bool warp_named_result = destination && destination->getIdentifier() && IsWarpName(destination->getName());
   if (!warp_named_constant && !warp_named_result && !UsesWarpPrimitives(function)) return;
 
-  const char* op_text = is_shift ? ">> 5" : is_and ? "& 31" : kind == clang::BO_Div || kind == clang::BO_DivAssign ? "/ 32" : "% 32";
+  const char* op_text = is_shift                                               ? ">> 5"
+                        : is_and                                               ? "& 31"
+                        : kind == clang::BO_Div || kind == clang::BO_DivAssign ? "/ 32"
+                                                                               : "% 32";
   std::string message = std::string("lane/warp arithmetic assumes 32-wide warps (`") + op_text +
                         "`); AMD CDNA wavefronts (MI250/MI300) are 64 wide";
   if (!macro.empty()) message += " (through macro " + macro + ")";
@@ -299,8 +301,9 @@ void WarpSizeLiteralRule::CheckTokens(const TextFile& file) {
     const std::string_view op = tokens[i + 3].text;
     unsigned long long value = 0;
     if (tokens[i + 4].kind != TokenKind::kNumber || !ParseIntegerLiteral(tokens[i + 4].text, &value)) continue;
-    if (i + 5 < tokens.size() && (tokens[i + 5].text == "*" || tokens[i + 5].text == "." )) continue;
-    const bool hit = ((op == "%" || op == "/") && value == 32) || (op == "&" && value == 31) || (op == ">>" && value == 5);
+    if (i + 5 < tokens.size() && (tokens[i + 5].text == "*" || tokens[i + 5].text == ".")) continue;
+    const bool hit =
+        ((op == "%" || op == "/") && value == 32) || (op == "&" && value == 31) || (op == ">>" && value == 5);
     if (!hit) continue;
     Report(file, tokens[i + 4].offset,
            "lane/warp arithmetic assumes 32-wide warps (`" + std::string(op) + " " + std::string(tokens[i + 4].text) +

@@ -143,13 +143,13 @@ void FullLaneMaskRule::CheckTokens(const TextFile& file) {
     if (argument.kind != TokenKind::kNumber || !ParseIntegerLiteral(argument.text, &value)) continue;
     if (i + 3 < tokens.size() && tokens[i + 3].text != "," && tokens[i + 3].text != ")") continue;
     if (!IsFullMask32(value)) {
-      const bool long_long = argument.text.find("ll") != std::string_view::npos ||
-                             argument.text.find("LL") != std::string_view::npos;
-      if (value != 0 && value < 0xffffffffull && !long_long) Report(file, argument.offset, kPartialMessage, kPartialFix);
+      const bool long_long =
+          argument.text.find("ll") != std::string_view::npos || argument.text.find("LL") != std::string_view::npos;
+      if (value != 0 && value < 0xffffffffull && !long_long)
+        Report(file, argument.offset, kPartialMessage, kPartialFix);
       continue;
     }
-    Report(file, argument.offset, kMessage,
-           "Replace 0xffffffff with 0xffffffffffffffffull (HIP < 6.2 drops the mask).",
+    Report(file, argument.offset, kMessage, "Replace 0xffffffff with 0xffffffffffffffffull (HIP < 6.2 drops the mask).",
            {EditSpec{argument.offset, static_cast<uint32_t>(argument.text.size()), kReplacement}});
   }
 }

@@ -21,10 +21,14 @@ const clang::BinaryOperator* MaskOperation(clang::ASTContext& context, const cla
     const clang::DynTypedNode& parent = parents[0];
     if (const auto* op = parent.get<clang::BinaryOperator>()) {
       switch (op->getOpcode()) {
-        case clang::BO_And: case clang::BO_Or: case clang::BO_Xor:
-        case clang::BO_AndAssign: case clang::BO_OrAssign: case clang::BO_XorAssign:
-          return op;
-        case clang::BO_Sub: case clang::BO_Add:
+        case clang::BO_And:
+        case clang::BO_Or:
+        case clang::BO_Xor:
+        case clang::BO_AndAssign:
+        case clang::BO_OrAssign:
+        case clang::BO_XorAssign: return op;
+        case clang::BO_Sub:
+        case clang::BO_Add:
           if (op->getLHS()->IgnoreParenImpCasts() != child && op->getLHS() != child) return nullptr;
           break;
         default: return nullptr;
@@ -56,8 +60,10 @@ std::vector<EditSpec> WidenDeclaration(const clang::VarDecl& var, const clang::S
   if (begin && end && type_loc.getType()->isIntegerType() && !var.getType().isVolatileQualified()) {
     const std::string qualifiers = var.getType().isConstQualified() ? "const " : "";
     std::string written(sm.getCharacterData(range.getBegin()), *end - *begin);
-    if (written.find("const") != std::string::npos) edits.push_back({*begin, *end - *begin, qualifiers + "unsigned long long"});
-    else edits.push_back({*begin, *end - *begin, "unsigned long long"});
+    if (written.find("const") != std::string::npos)
+      edits.push_back({*begin, *end - *begin, qualifiers + "unsigned long long"});
+    else
+      edits.push_back({*begin, *end - *begin, "unsigned long long"});
   }
   return edits;
 }
@@ -99,15 +105,16 @@ void BallotWidthRule::RegisterMatchers(MatchFinder& finder) {
                         .bind("var"),
                     this);
   finder.addMatcher(binaryOperator(hasOperatorName("=")).bind("assign"), this);
+  finder.addMatcher(callExpr(callee(functionDecl(hasAnyName("__popc", "__ffs", "__clz", "__brev"))), argumentCountIs(1))
+                        .bind("count"),
+                    this);
   finder.addMatcher(
-      callExpr(callee(functionDecl(hasAnyName("__popc", "__ffs", "__clz", "__brev"))), argumentCountIs(1)).bind("count"),
+      binaryOperator(hasOperatorName("<<"), hasLHS(ignoringParenImpCasts(integerLiteral(equals(1))))).bind("shift"),
       this);
-  finder.addMatcher(binaryOperator(hasOperatorName("<<"), hasLHS(ignoringParenImpCasts(integerLiteral(equals(1)))))
-                         .bind("shift"),
-                     this);
-  finder.addMatcher(functionDecl(isDefinition(), anyOf(hasAttr(clang::attr::CUDAGlobal), hasAttr(clang::attr::CUDADevice)))
-                         .bind("function"),
-                     this);
+  finder.addMatcher(
+      functionDecl(isDefinition(), anyOf(hasAttr(clang::attr::CUDAGlobal), hasAttr(clang::attr::CUDADevice)))
+          .bind("function"),
+      this);
 }
 
 void BallotWidthRule::Check(const MatchFinder::MatchResult& result) {
@@ -143,7 +150,9 @@ void BallotWidthRule::Check(const MatchFinder::MatchResult& result) {
     // A lane mask assigned: a ballot/match call, or a variable initialized from one (`mask = my_mask`).
     const clang::Expr* value = StripCasts(assign->getRHS());
     const auto* call = llvm::dyn_cast<clang::CallExpr>(value);
-    if (!(call && IsBallotName(CalleeName(call))) && !(llvm::isa<clang::DeclRefExpr>(value) && HoldsBallot(value, lane_masks_))) return;
+    if (!(call && IsBallotName(CalleeName(call))) &&
+        !(llvm::isa<clang::DeclRefExpr>(value) && HoldsBallot(value, lane_masks_)))
+      return;
     const clang::QualType type = assign->getLHS()->getType();
     if (type->isDependentType() || !type->isIntegerType() || context.getTypeSize(type) > 32) return;
     // A local declared apart from its assignment (`int mask; ... mask = __match_any_sync(...)`, HeCBench
@@ -152,7 +161,8 @@ void BallotWidthRule::Check(const MatchFinder::MatchResult& result) {
     if (!ref) return;  // a store into memory (`words[i] = votes`): the function's store finding says what to do
     const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
     std::vector<EditSpec> edits;
-    if (var && var->hasLocalStorage() && !llvm::isa<clang::ParmVarDecl>(var) && !var->getType()->getContainedAutoType()) {
+    if (var && var->hasLocalStorage() && !llvm::isa<clang::ParmVarDecl>(var) &&
+        !var->getType()->getContainedAutoType()) {
       if (!widened_.insert(var).second) return;
       edits = WidenDeclaration(*var, sm, lang);
     }

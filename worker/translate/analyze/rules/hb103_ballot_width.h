@@ -24,7 +24,7 @@ class BallotWidthRule final : public Rule {
  private:
   void CheckLaneBit(const clang::BinaryOperator& shift, clang::ASTContext& context);
   std::set<const clang::VarDecl*> widened_;  // locals whose declaration an assignment already widened
-  LaneMaskLocals lane_masks_;                 // one pass per function, not one per use
+  LaneMaskLocals lane_masks_;                // one pass per function, not one per use
 };
 
 }  // namespace hipforge::translate::analyze

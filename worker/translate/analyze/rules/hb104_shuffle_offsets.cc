@@ -172,8 +172,9 @@ void ShuffleOffsetsRule::CheckLoop(const clang::ForStmt& loop, clang::ASTContext
       edits.push_back({*begin, *end - *begin, "warpSize / 2"});
     }
     Report(sm, start->getBeginLoc(), MacroPlacement::kUse, message,
-           segments ? kSegmentsOf32Fix
-           : edits.empty() ? "Start the loop at warpSize / 2." : "Start the loop at warpSize / 2 (was 16).",
+           segments        ? kSegmentsOf32Fix
+           : edits.empty() ? "Start the loop at warpSize / 2."
+                           : "Start the loop at warpSize / 2 (was 16).",
            std::move(edits));
     return;
   }
@@ -189,8 +190,8 @@ void ShuffleOffsetsRule::CheckLoop(const clang::ForStmt& loop, clang::ASTContext
     const auto end = TokenEndOffset(sm, lang, stripped->getEndLoc());
     if (device && begin && end && WrittenIntegerLiteral(condition->getRHS())) {
       const std::string replacement = condition->getOpcode() == clang::BO_LT ? "warpSize"
-                                      : *bound == 16                          ? "warpSize / 2"
-                                                                              : "warpSize - 1";
+                                      : *bound == 16                         ? "warpSize / 2"
+                                                                             : "warpSize - 1";
       edits.push_back({*begin, *end - *begin, replacement});
     }
     Report(sm, condition->getRHS()->getBeginLoc(), MacroPlacement::kUse, message,
@@ -219,9 +220,10 @@ void ShuffleOffsetsRule::CheckCall(const clang::CallExpr& call, clang::ASTContex
       if (begin && end && WrittenIntegerLiteral(width) && !segments) {
         edits.push_back({*begin, *end - *begin, "warpSize"});
       }
-      Report(sm, width->getBeginLoc(), MacroPlacement::kUse,
-             name + " with width 32 shuffles within half of a 64-wide wavefront" + (segments ? kSegmentsOf32Reason : ""),
-             segments ? kSegmentsOf32Fix : "Use warpSize as the width (or omit it).", std::move(edits));
+      Report(
+          sm, width->getBeginLoc(), MacroPlacement::kUse,
+          name + " with width 32 shuffles within half of a 64-wide wavefront" + (segments ? kSegmentsOf32Reason : ""),
+          segments ? kSegmentsOf32Fix : "Use warpSize as the width (or omit it).", std::move(edits));
     }
   }
   // Unrolled trees start with offset 16 (down/xor) in a function that shuffles by constants.

@@ -36,9 +36,10 @@ void TileOf32Rule::CheckTokens(const TextFile& file) {
     }
     if (!hit || !lines_done.insert(file.LineColumn(tokens[i].offset).first).second) continue;
     Report(file, tokens[i].offset,
-           std::string(name) + " of 32 threads: a CUDA warp-sized tile is half of an AMD wavefront (64 lanes on "
-                               "MI250/MI300); code that treats the tile as the hardware warp (masks, lane ids, "
-                               "implicit lock-step) breaks",
+           std::string(name) +
+               " of 32 threads: a CUDA warp-sized tile is half of an AMD wavefront (64 lanes on "
+               "MI250/MI300); code that treats the tile as the hardware warp (masks, lane ids, "
+               "implicit lock-step) breaks",
            "Keep the tile only if the algorithm needs exactly 32 threads; otherwise size it with the wavefront "
            "(tiled_partition(block, warpSize) at run time, or 64 for CDNA) and re-check lane masks.");
   }

@@ -3,7 +3,8 @@
 
 namespace hipforge::translate::analyze {
 
-// HB105: cooperative-group tiles of 32 (tiled_partition<32>, thread_block_tile<32>, tiled_partition(g, 32)). Token rule; a macro defined as 32 in the same file counts.
+// HB105: cooperative-group tiles of 32 (tiled_partition<32>, thread_block_tile<32>, tiled_partition(g, 32)). Token
+// rule; a macro defined as 32 in the same file counts.
 class TileOf32Rule final : public Rule {
  public:
   using Rule::Rule;

@@ -91,7 +91,8 @@ bool FindLaneSources(const TextFile& file, LaneSources& lanes) {
 bool LaneOnTheLeft(const std::vector<Token>& tokens, size_t op, const LaneSources& lanes) {
   if (op < 1) return false;
   if (lanes.variables.count({tokens[op - 1].scope, tokens[op - 1].text})) return true;
-  if (op >= 3 && tokens[op - 1].text == ")" && tokens[op - 2].text == "(" && lanes.functions.count(tokens[op - 3].text)) {
+  if (op >= 3 && tokens[op - 1].text == ")" && tokens[op - 2].text == "(" &&
+      lanes.functions.count(tokens[op - 3].text)) {
     return true;
   }
   return op >= 3 && tokens[op - 1].text == "x" && tokens[op - 2].text == "." && tokens[op - 3].text == "threadIdx";
@@ -110,16 +111,17 @@ void LaneIdRangeRule::CheckTokens(const TextFile& file) {
     const Token& constant = tokens[i + 1];
     // Lane arithmetic anywhere in the file (also the host's check of the kernel's lane ids); comparisons only
     // of a lane id, as `i < 32` is every loop's.
-    const bool arithmetic = ((op == "%" || op == "%=") && IsNumber(constant, 32)) ||
-                            ((op == "&" || op == "&=") && IsNumber(constant, 31));
+    const bool arithmetic =
+        ((op == "%" || op == "%=") && IsNumber(constant, 32)) || ((op == "&" || op == "&=") && IsNumber(constant, 31));
     const bool comparison = (op == "==" || op == "!=" || op == "<" || op == "<=" || op == ">" || op == ">=") &&
                             (IsNumber(constant, 31) || IsNumber(constant, 32)) && LaneOnTheLeft(tokens, i, lanes);
     if (!arithmetic && !comparison) continue;
     if (!lines_done.insert(file.LineColumn(tokens[i].offset).first).second) continue;
     Report(file, constant.offset,
            "this file reads the lane id from PTX %laneid, which becomes __lane_id() (HB201): 0..63 on a 64-wide "
-           "AMD wavefront (MI250/MI300), 0..31 on a CUDA warp; `" + std::string(op) + " " +
-               std::string(constant.text) + "` assumes 32 lanes, so lane ids computed or checked with it (here or "
+           "AMD wavefront (MI250/MI300), 0..31 on a CUDA warp; `" +
+               std::string(op) + " " + std::string(constant.text) +
+               "` assumes 32 lanes, so lane ids computed or checked with it (here or "
                "on the host) disagree with __lane_id()",
            "Use warpSize (device) or hipDeviceProp_t::warpSize (host) for the lane count, or keep 32-lane groups "
            "explicitly (`__lane_id() % 32`) where the algorithm needs them; check the code that compares lane ids.");

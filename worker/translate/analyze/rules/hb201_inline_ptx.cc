@@ -37,8 +37,8 @@ void InlinePtxRule::CheckTokens(const TextFile& file) {
     if (parsed) {
       if (const auto replacement = MatchPtxIdiom(*parsed)) {
         Report(file, offset,
-               "inline PTX `" + replacement->instruction + "` has an exact HIP equivalent: `" +
-                   replacement->statement + "`" + (replacement->caveat.empty() ? "" : " (" + replacement->caveat + ")"),
+               "inline PTX `" + replacement->instruction + "` has an exact HIP equivalent: `" + replacement->statement +
+                   "`" + (replacement->caveat.empty() ? "" : " (" + replacement->caveat + ")"),
                "Rewritten automatically (PTX idiom table, worker/translate/tables/ptx_table.cc).",
                {EditSpec{parsed->begin, parsed->end - parsed->begin, replacement->statement}});
         continue;

@@ -8,8 +8,8 @@ namespace hipforge::translate::analyze {
 namespace {
 
 bool AsmUsesTensorCores(std::string_view text) {
-  static constexpr std::string_view kOpcodes[] = {"mma.sync", "wmma.", "ldmatrix", "stmatrix", "cp.async", "wgmma",
-                                                  "tcgen05", "cp.reduce.async", "mbarrier"};
+  static constexpr std::string_view kOpcodes[] = {"mma.sync", "wmma.",   "ldmatrix",        "stmatrix", "cp.async",
+                                                  "wgmma",    "tcgen05", "cp.reduce.async", "mbarrier"};
   for (std::string_view opcode : kOpcodes) {
     if (text.find(opcode) != std::string_view::npos) return true;
   }
@@ -43,7 +43,8 @@ void TensorCoreRule::CheckTokens(const TextFile& file) {
     const std::string_view word = token.text;
     bool hit = false;
     if (word == "wmma" && i + 1 < tokens.size() && tokens[i + 1].text == "::") hit = true;
-    if (word == "nvcuda" && i + 2 < tokens.size() && tokens[i + 1].text == "::" && tokens[i + 2].text == "wmma") hit = true;
+    if (word == "nvcuda" && i + 2 < tokens.size() && tokens[i + 1].text == "::" && tokens[i + 2].text == "wmma")
+      hit = true;
     if (word == "pipeline" && i >= 2 && tokens[i - 1].text == "::" && tokens[i - 2].text == "cuda") hit = true;
     if (word == "memcpy_async" || word == "__pipeline_memcpy_async" || word == "__pipeline_commit" ||
         word == "__pipeline_wait_prior" || word == "make_pipeline" || word == "pipeline_shared_state") {

@@ -3,7 +3,8 @@
 
 namespace hipforge::translate::analyze {
 
-// HB202: tensor-core and async-copy code (nvcuda::wmma, mma.sync/ldmatrix/cp.async in asm, cuda::pipeline, memcpy_async) -> rocWMMA/MFMA. Token rule; one finding per function for API use, one per asm statement.
+// HB202: tensor-core and async-copy code (nvcuda::wmma, mma.sync/ldmatrix/cp.async in asm, cuda::pipeline,
+// memcpy_async) -> rocWMMA/MFMA. Token rule; one finding per function for API use, one per asm statement.
 class TensorCoreRule final : public Rule {
  public:
   using Rule::Rule;

@@ -3,7 +3,8 @@
 
 namespace hipforge::translate::analyze {
 
-// HB203: cache-hint loads/stores (__ldg, __ldcg, __ldca, __ldcs, __ldlu, __ldcv, __stcg, __stcs, __stwb, __stwt). Token rule.
+// HB203: cache-hint loads/stores (__ldg, __ldcg, __ldca, __ldcs, __ldlu, __ldcv, __stcg, __stcs, __stwb, __stwt). Token
+// rule.
 class CacheHintAccessRule final : public Rule {
  public:
   using Rule::Rule;

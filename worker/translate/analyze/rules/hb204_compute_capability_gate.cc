@@ -32,11 +32,12 @@ const RuleInfo& ComputeCapabilityGateRule::info() const {
 
 void ComputeCapabilityGateRule::RegisterMatchers(MatchFinder& finder) {
   finder.addMatcher(
-      binaryOperator(isComparisonOperator(),
-                     hasEitherOperand(ignoringParenImpCasts(
-                         memberExpr(member(fieldDecl(hasAnyName("major", "minor"),
-                                                     hasDeclContext(recordDecl(hasAnyName("cudaDeviceProp", "cudaDeviceProp_v2"))))))
-                             .bind("member"))))
+      binaryOperator(
+          isComparisonOperator(),
+          hasEitherOperand(ignoringParenImpCasts(
+              memberExpr(member(fieldDecl(hasAnyName("major", "minor"), hasDeclContext(recordDecl(hasAnyName(
+                                                                            "cudaDeviceProp", "cudaDeviceProp_v2"))))))
+                  .bind("member"))))
           .bind("compare"),
       this);
 }
@@ -59,8 +60,7 @@ void ComputeCapabilityGateRule::CheckTokens(const TextFile& file) {
     const Token& token = tokens[i];
     if (token.kind != TokenKind::kIdentifier) continue;
     // Preprocessor gates: always lexical (the AST never sees the condition).
-    if (token.text == "__CUDA_ARCH__" && token.in_directive &&
-        (token.directive == "if" || token.directive == "elif")) {
+    if (token.text == "__CUDA_ARCH__" && token.in_directive && (token.directive == "if" || token.directive == "elif")) {
       const bool compared = (i + 1 < tokens.size() && tokens[i + 1].in_directive && IsComparison(tokens[i + 1].text)) ||
                             (i > 0 && tokens[i - 1].in_directive && IsComparison(tokens[i - 1].text));
       if (!compared || !lines_done.insert(file.LineColumn(token.offset).first).second) continue;
@@ -77,8 +77,9 @@ void ComputeCapabilityGateRule::CheckTokens(const TextFile& file) {
         token.text == "CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR") {
       if (!lines_done.insert(file.LineColumn(token.offset).first).second) continue;
       Report(file, token.offset,
-             std::string(token.text) + ": AMD GPUs report their own compute capability (the digits of their gfx name), so "
-                                       "NVIDIA-generation checks pick the wrong path",
+             std::string(token.text) +
+                 ": AMD GPUs report their own compute capability (the digits of their gfx name), so "
+                 "NVIDIA-generation checks pick the wrong path",
              kPropFix);
       continue;
     }

@@ -103,8 +103,9 @@ void SharedMemorySizeRule::Check(const MatchFinder::MatchResult& result) {
     const auto bytes = ConstantValue(call->getArg(2), context);
     if (!bytes || *bytes <= kLdsBytes) return;
     Report(sm, call->getArg(2)->getBeginLoc(), MacroPlacement::kUse,
-           "dynamic shared memory of " + std::to_string(*bytes) + " bytes requested; a MI250/MI300 workgroup has "
-           "65536 bytes of LDS",
+           "dynamic shared memory of " + std::to_string(*bytes) +
+               " bytes requested; a MI250/MI300 workgroup has "
+               "65536 bytes of LDS",
            kFix);
     return;
   }
@@ -114,8 +115,9 @@ void SharedMemorySizeRule::Check(const MatchFinder::MatchResult& result) {
     const auto bytes = ConstantValue(config->getArg(2), context);
     if (!bytes || *bytes <= kLdsBytes) return;
     Report(sm, config->getArg(2)->getBeginLoc(), MacroPlacement::kUse,
-           "kernel launched with " + std::to_string(*bytes) + " bytes of dynamic shared memory; a MI250/MI300 "
-           "workgroup has 65536 bytes of LDS",
+           "kernel launched with " + std::to_string(*bytes) +
+               " bytes of dynamic shared memory; a MI250/MI300 "
+               "workgroup has 65536 bytes of LDS",
            kFix);
   }
 }

@@ -11,15 +11,49 @@ namespace {
 // What global loads cannot stand in for: CUDA arrays (tiled image memory), surfaces, and reads that need the
 // texture unit's addressing (layered, 3D, cube maps, gather, LOD/gradients), plus legacy references (HB405).
 bool IsBlocker(std::string_view word) {
-  static const std::set<std::string_view, std::less<>> kBlockers = {
-      "tex1D", "tex3D", "tex1DLayered", "tex2DLayered", "texCubemap", "texCubemapLayered", "tex2Dgather",
-      "tex1DLod", "tex2DLod", "tex3DLod", "tex1DGrad", "tex2DGrad", "tex3DGrad", "tex1DLayeredLod",
-      "tex2DLayeredLod", "surf1Dread", "surf1Dwrite", "surf2Dread", "surf2Dwrite", "surf3Dread", "surf3Dwrite",
-      "surf1DLayeredread", "surf1DLayeredwrite", "surf2DLayeredread", "surf2DLayeredwrite", "surfCubemapread",
-      "surfCubemapwrite", "cudaSurfaceObject_t", "cudaCreateSurfaceObject", "cudaArray", "cudaArray_t",
-      "cudaMallocArray", "cudaMalloc3DArray", "cudaMipmappedArray_t", "cudaMallocMipmappedArray",
-      "cudaResourceTypeArray", "cudaResourceTypeMipmappedArray", "cudaMemcpyToArray", "cudaMemcpy2DToArray",
-      "cudaMemcpy3D", "cudaBindTexture", "cudaBindTexture2D", "cudaBindTextureToArray"};
+  static const std::set<std::string_view, std::less<>> kBlockers = {"tex1D",
+                                                                    "tex3D",
+                                                                    "tex1DLayered",
+                                                                    "tex2DLayered",
+                                                                    "texCubemap",
+                                                                    "texCubemapLayered",
+                                                                    "tex2Dgather",
+                                                                    "tex1DLod",
+                                                                    "tex2DLod",
+                                                                    "tex3DLod",
+                                                                    "tex1DGrad",
+                                                                    "tex2DGrad",
+                                                                    "tex3DGrad",
+                                                                    "tex1DLayeredLod",
+                                                                    "tex2DLayeredLod",
+                                                                    "surf1Dread",
+                                                                    "surf1Dwrite",
+                                                                    "surf2Dread",
+                                                                    "surf2Dwrite",
+                                                                    "surf3Dread",
+                                                                    "surf3Dwrite",
+                                                                    "surf1DLayeredread",
+                                                                    "surf1DLayeredwrite",
+                                                                    "surf2DLayeredread",
+                                                                    "surf2DLayeredwrite",
+                                                                    "surfCubemapread",
+                                                                    "surfCubemapwrite",
+                                                                    "cudaSurfaceObject_t",
+                                                                    "cudaCreateSurfaceObject",
+                                                                    "cudaArray",
+                                                                    "cudaArray_t",
+                                                                    "cudaMallocArray",
+                                                                    "cudaMalloc3DArray",
+                                                                    "cudaMipmappedArray_t",
+                                                                    "cudaMallocMipmappedArray",
+                                                                    "cudaResourceTypeArray",
+                                                                    "cudaResourceTypeMipmappedArray",
+                                                                    "cudaMemcpyToArray",
+                                                                    "cudaMemcpy2DToArray",
+                                                                    "cudaMemcpy3D",
+                                                                    "cudaBindTexture",
+                                                                    "cudaBindTexture2D",
+                                                                    "cudaBindTextureToArray"};
   return kBlockers.count(word) > 0;
 }
 
@@ -94,8 +128,8 @@ void Mi300TextureRule::CheckTokens(const TextFile& file) {
     for (size_t i : reported) {
       if (!lines.insert(file.LineColumn(tokens[i].offset).first).second) continue;
       Report(file, tokens[i].offset,
-             "`" + std::string(tokens[i].text) + "`: " + target +
-                 " (MI300) has no texture path, and this file uses `" + first +
+             "`" + std::string(tokens[i].text) + "`: " + target + " (MI300) has no texture path, and this file uses `" +
+                 first +
                  "` (CUDA arrays, surfaces, legacy references or layered/3D/cube/gather/LOD reads), which plain "
                  "global loads cannot stand in for: needs a person",
              "Keep the data in linear or pitch-linear device memory and read it with loads (point sampling: "
@@ -123,7 +157,9 @@ void Mi300TextureRule::CheckTokens(const TextFile& file) {
     Report(file, token.offset,
            "`" + std::string(token.text) + "`: " + target +
                " (MI300) has no texture path (HIP: \"The image/texture API not supported on the device\"); "
-               "rewritten to `" + use.replacement + "`, which reads linear/pitch-linear memory with global loads "
+               "rewritten to `" +
+               use.replacement +
+               "`, which reads linear/pitch-linear memory with global loads "
                "(same indexing, addressing and filtering)",
            "Rewritten automatically; hipforge_create_texture_object returns hipErrorNotSupported for CUDA arrays, "
            "views and half-float channels, which need a person.",

@@ -10,12 +10,25 @@ namespace {
 
 // cuda_fp8.h's OCP (E4M3/E5M2 as in the OCP 8-bit floating point specification) types and conversion functions.
 bool IsOcpFp8Name(std::string_view word) {
-  static const std::set<std::string_view, std::less<>> kNames = {
-      "__nv_fp8_e4m3", "__nv_fp8_e5m2", "__nv_fp8x2_e4m3", "__nv_fp8x2_e5m2", "__nv_fp8x4_e4m3",
-      "__nv_fp8x4_e5m2", "__nv_fp8_storage_t", "__nv_fp8x2_storage_t", "__nv_fp8x4_storage_t",
-      "__nv_cvt_float_to_fp8", "__nv_cvt_float2_to_fp8x2", "__nv_cvt_double_to_fp8", "__nv_cvt_double2_to_fp8x2",
-      "__nv_cvt_halfraw_to_fp8", "__nv_cvt_halfraw2_to_fp8x2", "__nv_cvt_bfloat16raw_to_fp8",
-      "__nv_cvt_bfloat16raw2_to_fp8x2", "__nv_cvt_fp8_to_halfraw", "__nv_cvt_fp8x2_to_halfraw2"};
+  static const std::set<std::string_view, std::less<>> kNames = {"__nv_fp8_e4m3",
+                                                                 "__nv_fp8_e5m2",
+                                                                 "__nv_fp8x2_e4m3",
+                                                                 "__nv_fp8x2_e5m2",
+                                                                 "__nv_fp8x4_e4m3",
+                                                                 "__nv_fp8x4_e5m2",
+                                                                 "__nv_fp8_storage_t",
+                                                                 "__nv_fp8x2_storage_t",
+                                                                 "__nv_fp8x4_storage_t",
+                                                                 "__nv_cvt_float_to_fp8",
+                                                                 "__nv_cvt_float2_to_fp8x2",
+                                                                 "__nv_cvt_double_to_fp8",
+                                                                 "__nv_cvt_double2_to_fp8x2",
+                                                                 "__nv_cvt_halfraw_to_fp8",
+                                                                 "__nv_cvt_halfraw2_to_fp8x2",
+                                                                 "__nv_cvt_bfloat16raw_to_fp8",
+                                                                 "__nv_cvt_bfloat16raw2_to_fp8x2",
+                                                                 "__nv_cvt_fp8_to_halfraw",
+                                                                 "__nv_cvt_fp8x2_to_halfraw2"};
   return kNames.count(word) > 0;
 }
 
@@ -35,9 +48,8 @@ OwnNames FindOwnNames(const TextFile& file) {
     const std::string_view word = tokens[i].text;
     if ((word == "struct" || word == "class") && IsOcpFp8Name(tokens[i + 1].text)) {
       own.types.insert(tokens[i + 1].text);
-    } else if (word == "typedef" ||
-               (word == "using" && IsOcpFp8Name(tokens[i + 1].text) && i + 2 < tokens.size() &&
-                tokens[i + 2].text == "=")) {
+    } else if (word == "typedef" || (word == "using" && IsOcpFp8Name(tokens[i + 1].text) && i + 2 < tokens.size() &&
+                                     tokens[i + 2].text == "=")) {
       own.alias_lines.insert(file.LineColumn(tokens[i].offset).first);
     }
   }

@@ -3,7 +3,8 @@
 
 namespace hipforge::translate::analyze {
 
-// HB301: cublasGemmEx-family call: compute type and algorithm need checking. Token rule: the CUDA identifiers decide it, in parsed and unparsed files alike.
+// HB301: cublasGemmEx-family call: compute type and algorithm need checking. Token rule: the CUDA identifiers decide
+// it, in parsed and unparsed files alike.
 class GemmExRule final : public IdentifierUseRule {
  public:
   using IdentifierUseRule::IdentifierUseRule;

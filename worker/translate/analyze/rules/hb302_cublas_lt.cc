@@ -8,7 +8,7 @@ namespace hipforge::translate::analyze {
 
 const RuleInfo& CublasLtRule::info() const {
   static const RuleInfo kInfo{kRuleCublasLt, Severity::kWarning, RuleClass::kLibrary,
-                             "cuBLASLt descriptors, layouts and epilogues (hipBLASLt)"};
+                              "cuBLASLt descriptors, layouts and epilogues (hipBLASLt)"};
   return kInfo;
 }
 
@@ -21,12 +21,12 @@ bool CublasLtRule::Accept(const TextFile& file, size_t index) const {
 }
 
 const IdentifierUseRule::Spec& CublasLtRule::spec() const {
-  static const Spec kSpec{
-      {{"cublasLt", true},
-      {"CUBLASLT_", true}},
-      Granularity::kFirstPerScope,
-      "{name}: cuBLASLt code must move to hipBLASLt, whose matmul descriptors, layout attributes, epilogues and heuristics differ",
-      "Port to hipBLASLt (hipblasLtMatmul*): check every descriptor/layout attribute and epilogue is supported on the target GPU and use hipblasLtMatmulAlgoGetHeuristic for algorithms."};
+  static const Spec kSpec{{{"cublasLt", true}, {"CUBLASLT_", true}},
+                          Granularity::kFirstPerScope,
+                          "{name}: cuBLASLt code must move to hipBLASLt, whose matmul descriptors, layout attributes, "
+                          "epilogues and heuristics differ",
+                          "Port to hipBLASLt (hipblasLtMatmul*): check every descriptor/layout attribute and epilogue "
+                          "is supported on the target GPU and use hipblasLtMatmulAlgoGetHeuristic for algorithms."};
   return kSpec;
 }
 

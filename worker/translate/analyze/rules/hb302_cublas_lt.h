@@ -3,7 +3,8 @@
 
 namespace hipforge::translate::analyze {
 
-// HB302: cuBLASLt descriptors, layouts and epilogues (hipBLASLt). Token rule: the CUDA identifiers decide it, in parsed and unparsed files alike.
+// HB302: cuBLASLt descriptors, layouts and epilogues (hipBLASLt). Token rule: the CUDA identifiers decide it, in parsed
+// and unparsed files alike.
 class CublasLtRule final : public IdentifierUseRule {
  public:
   using IdentifierUseRule::IdentifierUseRule;

@@ -26,7 +26,10 @@ struct Library {
 
 const std::vector<Library>& Libraries() {
   static const std::vector<Library> kLibraries = {
-      {"NPP", {"npp"}, {"nppi", "npps", "nppc", "nppSet", "nppGet"}, "rocm has no NPP; use MIVisionX/rocAL or write the kernels"},
+      {"NPP",
+       {"npp"},
+       {"nppi", "npps", "nppc", "nppSet", "nppGet"},
+       "rocm has no NPP; use MIVisionX/rocAL or write the kernels"},
       {"nvJPEG", {"nvjpeg"}, {"nvjpeg"}, "use rocJPEG (ROCm 6.2+) or a CPU decoder"},
       {"NVSHMEM", {"nvshmem"}, {"nvshmem", "nvshmemx"}, "use rocSHMEM (separate, experimental) or MPI/RCCL"},
       {"cuFile (GPUDirect Storage)", {"cufile"}, {"cuFile"}, "use POSIX I/O into pinned host memory, then hipMemcpy"},
@@ -62,24 +65,49 @@ bool TableLibraryCounts(ApiLibrary library) {
     case ApiLibrary::kTypes:
     case ApiLibrary::kHeaders:
     case ApiLibrary::kBlasLt:
-    case ApiLibrary::kCaffe2:
-      return false;
-    default:
-      return true;
+    case ApiLibrary::kCaffe2: return false;
+    default: return true;
   }
 }
 
 // Functions another rule already explains (graphs, pools, managed memory, textures, driver modules): one
 // finding per problem.
 bool CoveredByAnotherRule(std::string_view name) {
-  static constexpr std::string_view kPrefixes[] = {
-      "cudaGraph", "cuGraph", "cudaStreamBeginCapture", "cudaStreamEndCapture", "cudaStreamGetCapture",
-      "cudaStreamUpdateCapture", "cudaStreamIsCapturing", "cudaUserObject", "cudaMemPool", "cuMemPool",
-      "cudaMallocAsync", "cudaFreeAsync", "cudaMallocFromPool", "cudaMemAdvise", "cudaMemPrefetch", "cuMemAdvise",
-      "cuMemPrefetch", "cudaBindTexture", "cudaBindSurface", "cudaUnbindTexture", "cudaGetTextureReference",
-      "cudaGetSurfaceReference", "cuTexRef", "cuSurfRef", "cuCtx", "cuModule", "cuLink", "cuLibrary", "cudaLibrary",
-      "nvrtcGet", "cublasLt", "cublasGemmEx", "cublasGemmBatchedEx", "cublasGemmStridedBatchedEx",
-      "curandCreateGenerator"};
+  static constexpr std::string_view kPrefixes[] = {"cudaGraph",
+                                                   "cuGraph",
+                                                   "cudaStreamBeginCapture",
+                                                   "cudaStreamEndCapture",
+                                                   "cudaStreamGetCapture",
+                                                   "cudaStreamUpdateCapture",
+                                                   "cudaStreamIsCapturing",
+                                                   "cudaUserObject",
+                                                   "cudaMemPool",
+                                                   "cuMemPool",
+                                                   "cudaMallocAsync",
+                                                   "cudaFreeAsync",
+                                                   "cudaMallocFromPool",
+                                                   "cudaMemAdvise",
+                                                   "cudaMemPrefetch",
+                                                   "cuMemAdvise",
+                                                   "cuMemPrefetch",
+                                                   "cudaBindTexture",
+                                                   "cudaBindSurface",
+                                                   "cudaUnbindTexture",
+                                                   "cudaGetTextureReference",
+                                                   "cudaGetSurfaceReference",
+                                                   "cuTexRef",
+                                                   "cuSurfRef",
+                                                   "cuCtx",
+                                                   "cuModule",
+                                                   "cuLink",
+                                                   "cuLibrary",
+                                                   "cudaLibrary",
+                                                   "nvrtcGet",
+                                                   "cublasLt",
+                                                   "cublasGemmEx",
+                                                   "cublasGemmBatchedEx",
+                                                   "cublasGemmStridedBatchedEx",
+                                                   "curandCreateGenerator"};
   for (std::string_view prefix : kPrefixes) {
     if (name.rfind(prefix, 0) == 0) return true;
   }
@@ -104,8 +132,8 @@ bool IsDeclaration(const std::vector<Token>& tokens, size_t i) {
   if (i == 0) return false;
   const Token& previous = tokens[i - 1];
   if (previous.kind != TokenKind::kIdentifier && previous.text != "*" && previous.text != "&") return false;
-  static constexpr std::string_view kExpressionKeywords[] = {"return", "else", "case", "co_return", "throw", "do",
-                                                             "co_await", "sizeof", "decltype", "new", "delete"};
+  static constexpr std::string_view kExpressionKeywords[] = {
+      "return", "else", "case", "co_return", "throw", "do", "co_await", "sizeof", "decltype", "new", "delete"};
   for (std::string_view keyword : kExpressionKeywords) {
     if (previous.text == keyword) return false;
   }

@@ -3,7 +3,8 @@
 
 namespace hipforge::translate::analyze {
 
-// HB305: cuRAND generators whose sequences differ under hipRAND. Token rule: the CUDA identifiers decide it, in parsed and unparsed files alike.
+// HB305: cuRAND generators whose sequences differ under hipRAND. Token rule: the CUDA identifiers decide it, in parsed
+// and unparsed files alike.
 class CurandSequenceRule final : public IdentifierUseRule {
  public:
   using IdentifierUseRule::IdentifierUseRule;

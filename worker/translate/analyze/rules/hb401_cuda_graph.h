@@ -3,7 +3,8 @@
 
 namespace hipforge::translate::analyze {
 
-// HB401: CUDA graphs and stream capture. Token rule: the CUDA identifiers decide it, in parsed and unparsed files alike.
+// HB401: CUDA graphs and stream capture. Token rule: the CUDA identifiers decide it, in parsed and unparsed files
+// alike.
 class CudaGraphRule final : public IdentifierUseRule {
  public:
   using IdentifierUseRule::IdentifierUseRule;

@@ -53,9 +53,9 @@ const RuleInfo& PageableAsyncCopyRule::info() const {
 
 void PageableAsyncCopyRule::RegisterMatchers(MatchFinder& finder) {
   finder.addMatcher(callExpr(callee(functionDecl(hasAnyName("cudaMemcpyAsync", "cudaMemcpy2DAsync",
-                                                             "cudaMemcpyToSymbolAsync", "cudaMemcpyFromSymbolAsync"))))
-                         .bind("copy"),
-                     this);
+                                                            "cudaMemcpyToSymbolAsync", "cudaMemcpyFromSymbolAsync"))))
+                        .bind("copy"),
+                    this);
   finder.addMatcher(varDecl(hasInitializer(expr().bind("init"))).bind("var"), this);
   finder.addMatcher(binaryOperator(hasOperatorName("=")).bind("assign"), this);
   finder.addMatcher(callExpr().bind("call"), this);
@@ -154,7 +154,8 @@ PageableAsyncCopyRule::Verdict PageableAsyncCopyRule::Resolve(const clang::Value
   for (const clang::Expr* value : sources.values) {
     const clang::Expr* stripped = StripCasts(value);
     if (llvm::isa<clang::CXXNullPtrLiteralExpr>(stripped) || llvm::isa<clang::GNUNullExpr>(stripped)) continue;
-    if (const auto* literal = llvm::dyn_cast<clang::IntegerLiteral>(stripped); literal && literal->getValue() == 0) continue;
+    if (const auto* literal = llvm::dyn_cast<clang::IntegerLiteral>(stripped); literal && literal->getValue() == 0)
+      continue;
     if (Classify(value, depth + 1, visiting) != Verdict::kPageable) return Verdict::kNotProvable;
     any = true;
   }

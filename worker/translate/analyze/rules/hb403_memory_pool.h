@@ -3,7 +3,8 @@
 
 namespace hipforge::translate::analyze {
 
-// HB403: Stream-ordered allocation and memory pools. Token rule: the CUDA identifiers decide it, in parsed and unparsed files alike.
+// HB403: Stream-ordered allocation and memory pools. Token rule: the CUDA identifiers decide it, in parsed and unparsed
+// files alike.
 class MemoryPoolRule final : public IdentifierUseRule {
  public:
   using IdentifierUseRule::IdentifierUseRule;

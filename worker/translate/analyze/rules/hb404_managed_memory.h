@@ -3,7 +3,8 @@
 
 namespace hipforge::translate::analyze {
 
-// HB404: Managed memory and memory advice. Token rule: the CUDA identifiers decide it, in parsed and unparsed files alike.
+// HB404: Managed memory and memory advice. Token rule: the CUDA identifiers decide it, in parsed and unparsed files
+// alike.
 class ManagedMemoryRule final : public IdentifierUseRule {
  public:
   using IdentifierUseRule::IdentifierUseRule;

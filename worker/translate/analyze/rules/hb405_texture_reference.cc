@@ -48,12 +48,11 @@ void TextureReferenceRule::CheckTokens(const TextFile& file) {
                  : "Create a surface object (hipCreateSurfaceObject) and pass it to the kernel.");
       continue;
     }
-    const bool binding = word == "cudaBindTexture" || word == "cudaBindTexture2D" ||
-                         word == "cudaBindTextureToArray" || word == "cudaBindTextureToMipmappedArray" ||
-                         word == "cudaUnbindTexture" || word == "cudaGetTextureReference" ||
-                         word == "cudaBindSurfaceToArray" || word == "cudaGetSurfaceReference" ||
-                         word == "cudaGetTextureAlignmentOffset" || word == "cuTexRefSetArray" ||
-                         word == "cuTexRefSetAddress" || word == "cuModuleGetTexRef";
+    const bool binding = word == "cudaBindTexture" || word == "cudaBindTexture2D" || word == "cudaBindTextureToArray" ||
+                         word == "cudaBindTextureToMipmappedArray" || word == "cudaUnbindTexture" ||
+                         word == "cudaGetTextureReference" || word == "cudaBindSurfaceToArray" ||
+                         word == "cudaGetSurfaceReference" || word == "cudaGetTextureAlignmentOffset" ||
+                         word == "cuTexRefSetArray" || word == "cuTexRefSetAddress" || word == "cuModuleGetTexRef";
     if (!binding || !IsCallAt(tokens, i)) continue;
     if (!scopes_done.insert(token.scope).second) continue;
     if (!lines_done.insert(file.LineColumn(token.offset).first).second) continue;

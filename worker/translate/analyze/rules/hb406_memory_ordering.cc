@@ -59,7 +59,8 @@ class SpinRead : public clang::RecursiveASTVisitor<SpinRead> {
     // atomicAdd(flag, 0). A CAS retry loop (`while ((old = atomicCAS(p, assumed, f(assumed))) != assumed)`)
     // waits on nobody and is fine on AMD.
     const bool is_cas = name == "atomicCAS" || name == "atomicCAS_system";
-    const bool is_rmw = name == "atomicExch" || name == "atomicAdd" || name == "atomicOr" || name == "atomicExch_system";
+    const bool is_rmw =
+        name == "atomicExch" || name == "atomicAdd" || name == "atomicOr" || name == "atomicExch_system";
     auto constant = [&](unsigned index) {
       return call->getNumArgs() > index && llvm::isa<clang::IntegerLiteral>(StripCasts(call->getArg(index)));
     };
@@ -115,21 +116,23 @@ void MemoryOrderingRule::CheckTokens(const TextFile& file) {
     if (token.in_directive && token.directive != "define") continue;
     const std::string_view word = token.text;
     const bool fence = word == "__threadfence" || word == "__threadfence_block" || word == "__threadfence_system";
-    const bool system_atomic = word.rfind("atomic", 0) == 0 && word.size() > 7 &&
-                               word.substr(word.size() - 7) == "_system";
+    const bool system_atomic =
+        word.rfind("atomic", 0) == 0 && word.size() > 7 && word.substr(word.size() - 7) == "_system";
     if (!fence && !system_atomic) continue;
     if (!lines_done.insert(file.LineColumn(token.offset).first).second) continue;
     if (fence) {
       Report(file, token.offset,
-             std::string(word) + ": fence semantics differ on AMD (L2 is per GCD on MI250; fine-grained vs "
-                                 "coarse-grained host memory changes what a system fence makes visible)",
+             std::string(word) +
+                 ": fence semantics differ on AMD (L2 is per GCD on MI250; fine-grained vs "
+                 "coarse-grained host memory changes what a system fence makes visible)",
              "Check the producer/consumer protocol: use __atomic/__hip_atomic operations with explicit memory scope, "
              "and fine-grained (hipHostMallocCoherent) memory for host-visible flags.");
     } else {
       Report(file, token.offset,
-             std::string(word) + ": system-scope atomic: on AMD it is atomic only on fine-grained memory "
-                                 "(hipHostMallocCoherent / hipExtMallocWithFlags fine-grained); on coarse-grained "
-                                 "memory it silently is not",
+             std::string(word) +
+                 ": system-scope atomic: on AMD it is atomic only on fine-grained memory "
+                 "(hipHostMallocCoherent / hipExtMallocWithFlags fine-grained); on coarse-grained "
+                 "memory it silently is not",
              "Allocate the target with fine-grained memory, or use device-scope atomics if the host/peer does not "
              "need them.");
     }

@@ -3,7 +3,8 @@
 
 namespace hipforge::translate::analyze {
 
-// HB407: Per-thread and legacy default streams. Token rule: the CUDA identifiers decide it, in parsed and unparsed files alike.
+// HB407: Per-thread and legacy default streams. Token rule: the CUDA identifiers decide it, in parsed and unparsed
+// files alike.
 class DefaultStreamRule final : public IdentifierUseRule {
  public:
   using IdentifierUseRule::IdentifierUseRule;

@@ -3,7 +3,8 @@
 
 namespace hipforge::translate::analyze {
 
-// HB408: Driver-API contexts, PTX/cubin module loading and NVRTC PTX output. Token rule: the CUDA identifiers decide it, in parsed and unparsed files alike.
+// HB408: Driver-API contexts, PTX/cubin module loading and NVRTC PTX output. Token rule: the CUDA identifiers decide
+// it, in parsed and unparsed files alike.
 class DriverModuleRule final : public IdentifierUseRule {
  public:
   using IdentifierUseRule::IdentifierUseRule;

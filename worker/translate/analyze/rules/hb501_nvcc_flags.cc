@@ -9,8 +9,8 @@ namespace hipforge::translate::analyze {
 namespace {
 
 bool IsFlagBoundary(char c) {
-  return std::isspace(static_cast<unsigned char>(c)) || c == '"' || c == '\'' || c == '=' || c == '(' ||
-         c == '[' || c == ',' || c == '{' || c == ';';
+  return std::isspace(static_cast<unsigned char>(c)) || c == '"' || c == '\'' || c == '=' || c == '(' || c == '[' ||
+         c == ',' || c == '{' || c == ';';
 }
 
 // nvcc's options are the build table's (tables/build_tables.h: the flags the rewriters map), matched at an
@@ -75,8 +75,11 @@ void NvccFlagsRule::CheckLines(const TextFile& file) {
     Report(file, file.LineStart(line) + static_cast<uint32_t>(first == std::string_view::npos ? 0 : first),
            "nvcc invocation/flags (" + list + "): hipcc/amdclang++ do not accept them",
            "Build with hipcc (or CMake's HIP language) and translate the flags: --offload-arch=" +
-               TargetList(targets_, ";") + " for -arch/-gencode, -fgpu-rdc for -rdc=true, for --use_fast_math its parts (-fgpu-flush-denormals-to-zero -fno-hip-fp32-correctly-rounded-divide-sqrt -fcuda-approx-transcendentals; -ffast-math would also assume no NaN or Inf), drop -Xptxas/-Xcompiler "
-           "wrappers (pass host flags directly).");
+               TargetList(targets_, ";") +
+               " for -arch/-gencode, -fgpu-rdc for -rdc=true, for --use_fast_math its parts "
+               "(-fgpu-flush-denormals-to-zero -fno-hip-fp32-correctly-rounded-divide-sqrt "
+               "-fcuda-approx-transcendentals; -ffast-math would also assume no NaN or Inf), drop -Xptxas/-Xcompiler "
+               "wrappers (pass host flags directly).");
   }
 }
 

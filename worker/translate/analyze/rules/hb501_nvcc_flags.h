@@ -3,7 +3,8 @@
 
 namespace hipforge::translate::analyze {
 
-// HB501: nvcc invocations and nvcc-only flags (-arch=sm_XX, -gencode, -Xptxas, -rdc, --use_fast_math, -Xcompiler, --expt-*, sm_XX names) in Makefiles, CMake, scripts, Dockerfiles, CI yaml and Python. One finding per line.
+// HB501: nvcc invocations and nvcc-only flags (-arch=sm_XX, -gencode, -Xptxas, -rdc, --use_fast_math, -Xcompiler,
+// --expt-*, sm_XX names) in Makefiles, CMake, scripts, Dockerfiles, CI yaml and Python. One finding per line.
 class NvccFlagsRule final : public Rule {
  public:
   NvccFlagsRule(FindingSink& sink, std::span<const std::string> target_architectures)

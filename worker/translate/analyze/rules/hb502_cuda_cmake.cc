@@ -15,13 +15,31 @@ const RuleInfo& CudaCmakeRule::info() const {
 
 void CudaCmakeRule::CheckLines(const TextFile& file) {
   if (file.kind() != FileKind::kCMake) return;
-  static constexpr std::string_view kWords[] = {
-      "CUDAToolkit", "CMAKE_CUDA_ARCHITECTURES", "CUDA_ARCHITECTURES", "CMAKE_CUDA_STANDARD", "CMAKE_CUDA_COMPILER",
-      "CMAKE_CUDA_HOST_COMPILER", "CMAKE_CUDA_SEPARABLE_COMPILATION", "CUDA_SEPARABLE_COMPILATION",
-      "CUDA_RESOLVE_DEVICE_SYMBOLS", "CUDA_TOOLKIT_ROOT_DIR", "CUDA_INCLUDE_DIRS",
-      "CUDA_LIBRARIES", "CUDA_CUBLAS_LIBRARIES", "CUDA_curand_LIBRARY", "CUDA_cusparse_LIBRARY", "cuda_add_executable",
-      "cuda_add_library", "CUDA_ADD_EXECUTABLE", "CUDA_ADD_LIBRARY", "cuda_add_cublas_to_target", "CUDA_STANDARD",
-      "CMAKE_CUDA_STANDARD_REQUIRED", "CUDA_PTX_COMPILATION", "CMAKE_CUDA_RUNTIME_LIBRARY", "CUDA_RUNTIME_LIBRARY"};
+  static constexpr std::string_view kWords[] = {"CUDAToolkit",
+                                                "CMAKE_CUDA_ARCHITECTURES",
+                                                "CUDA_ARCHITECTURES",
+                                                "CMAKE_CUDA_STANDARD",
+                                                "CMAKE_CUDA_COMPILER",
+                                                "CMAKE_CUDA_HOST_COMPILER",
+                                                "CMAKE_CUDA_SEPARABLE_COMPILATION",
+                                                "CUDA_SEPARABLE_COMPILATION",
+                                                "CUDA_RESOLVE_DEVICE_SYMBOLS",
+                                                "CUDA_TOOLKIT_ROOT_DIR",
+                                                "CUDA_INCLUDE_DIRS",
+                                                "CUDA_LIBRARIES",
+                                                "CUDA_CUBLAS_LIBRARIES",
+                                                "CUDA_curand_LIBRARY",
+                                                "CUDA_cusparse_LIBRARY",
+                                                "cuda_add_executable",
+                                                "cuda_add_library",
+                                                "CUDA_ADD_EXECUTABLE",
+                                                "CUDA_ADD_LIBRARY",
+                                                "cuda_add_cublas_to_target",
+                                                "CUDA_STANDARD",
+                                                "CMAKE_CUDA_STANDARD_REQUIRED",
+                                                "CUDA_PTX_COMPILATION",
+                                                "CMAKE_CUDA_RUNTIME_LIBRARY",
+                                                "CUDA_RUNTIME_LIBRARY"};
   for (uint32_t line = 1; line <= file.LineCount(); ++line) {
     const std::string_view code = CodePart(file.Line(line));
     // message(STATUS "... ${CMAKE_CUDA_ARCHITECTURES}") only prints: not a CUDA-only construct.
@@ -58,8 +76,10 @@ void CudaCmakeRule::CheckLines(const TextFile& file) {
     Report(file, file.LineStart(line) + static_cast<uint32_t>(first == std::string_view::npos ? 0 : first),
            "CUDA-only CMake (" + what + "): a ROCm build needs the HIP language or hip:: targets",
            "Use enable_language(HIP) / project(... LANGUAGES CXX HIP), set_source_files_properties(... LANGUAGE HIP), "
-           "CMAKE_HIP_ARCHITECTURES (" + TargetList(targets_, ";") + "), find_package(hip) and hip::host/hip::device or roc::/hip:: "
-           "library targets instead of CUDA::.");
+           "CMAKE_HIP_ARCHITECTURES (" +
+               TargetList(targets_, ";") +
+               "), find_package(hip) and hip::host/hip::device or roc::/hip:: "
+               "library targets instead of CUDA::.");
   }
 }
 

@@ -3,7 +3,8 @@
 
 namespace hipforge::translate::analyze {
 
-// HB502: CUDA-only CMake (LANGUAGES CUDA, enable_language(CUDA), find_package(CUDA/CUDAToolkit), CUDA:: targets, CMAKE_CUDA_* variables, CUDA_* target properties, FindCUDA macros). One finding per line.
+// HB502: CUDA-only CMake (LANGUAGES CUDA, enable_language(CUDA), find_package(CUDA/CUDAToolkit), CUDA:: targets,
+// CMAKE_CUDA_* variables, CUDA_* target properties, FindCUDA macros). One finding per line.
 class CudaCmakeRule final : public Rule {
  public:
   CudaCmakeRule(FindingSink& sink, std::span<const std::string> target_architectures)

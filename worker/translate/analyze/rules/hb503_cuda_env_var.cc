@@ -26,7 +26,8 @@ const EnvVar* FindVariable(std::string_view text, size_t* position, ProseTest is
 }
 
 std::string Message(const EnvVar& variable) {
-  return std::string(variable.cuda_name) + ": CUDA environment variable; the ROCm runtime ignores or interprets it differently";
+  return std::string(variable.cuda_name) +
+         ": CUDA environment variable; the ROCm runtime ignores or interprets it differently";
 }
 
 std::string Fix(const EnvVar& variable) { return EnvVarAdvice(variable); }

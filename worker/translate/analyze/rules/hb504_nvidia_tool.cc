@@ -32,8 +32,9 @@ std::string Fix(const Tool& tool) { return ToolAdvice(tool); }
 }  // namespace
 
 const RuleInfo& NvidiaToolRule::info() const {
-  static const RuleInfo kInfo{kRuleNvidiaTool, Severity::kError, RuleClass::kBuild,
-                              "NVIDIA tools in scripts (nvidia-smi, nvprof, nsys, ncu, cuda-memcheck, compute-sanitizer)"};
+  static const RuleInfo kInfo{
+      kRuleNvidiaTool, Severity::kError, RuleClass::kBuild,
+      "NVIDIA tools in scripts (nvidia-smi, nvprof, nsys, ncu, cuda-memcheck, compute-sanitizer)"};
   return kInfo;
 }
 
@@ -59,8 +60,8 @@ void NvidiaToolRule::CheckTokens(const TextFile& file) {
     // (help texts such as "profile with nvprof").
     const size_t start = body.find_first_not_of(" ");
     const size_t word_end = body.find(' ', start);
-    const std::string_view command = body.substr(start, word_end == std::string_view::npos ? body.size() - start
-                                                                                           : word_end - start);
+    const std::string_view command =
+        body.substr(start, word_end == std::string_view::npos ? body.size() - start : word_end - start);
     const size_t slash = command.rfind('/');
     if ((slash == std::string_view::npos ? command : command.substr(slash + 1)) != tool->cuda_tool) continue;
     const uint32_t offset = token.offset + 1 + static_cast<uint32_t>(position);

@@ -3,7 +3,8 @@
 
 namespace hipforge::translate::analyze {
 
-// HB504: NVIDIA tools (nvidia-smi, nvprof, nsys, ncu, cuda-memcheck, compute-sanitizer, ...) in scripts and build files (lines) and in C/C++ string literals (system/popen).
+// HB504: NVIDIA tools (nvidia-smi, nvprof, nsys, ncu, cuda-memcheck, compute-sanitizer, ...) in scripts and build files
+// (lines) and in C/C++ string literals (system/popen).
 class NvidiaToolRule final : public Rule {
  public:
   using Rule::Rule;

@@ -66,8 +66,9 @@ void OutsideTreePathRule::CheckLines(const TextFile& file) {
       if (path.size() < 3 || path.substr(0, 3) != "../" || path.find('$') != std::string_view::npos) continue;
       if (ClimbsAbove(path, depth) == 0) continue;
       Report(file, file.LineStart(line) + static_cast<uint32_t>(at),
-             "`" + std::string(path) + "` is outside the submitted tree: a build step or test that reads it fails on "
-             "the service though it works in your checkout",
+             "`" + std::string(path) +
+                 "` is outside the submitted tree: a build step or test that reads it fails on "
+                 "the service though it works in your checkout",
              "Submit the directory that holds both (e.g. the repository's root), or copy what the build needs into "
              "the tree.");
       break;  // one finding a line

@@ -73,9 +73,10 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (json) {
-    nlohmann::json out{{"findings", hipforge::translate::FindingsToJson(result->findings)},
-                       {"files", hipforge::translate::AnalyzedFilesToJson(result->files)},
-                       {"effort", hipforge::translate::EffortToJson(hipforge::translate::EstimateEffort(result->findings, {}))}};
+    nlohmann::json out{
+        {"findings", hipforge::translate::FindingsToJson(result->findings)},
+        {"files", hipforge::translate::AnalyzedFilesToJson(result->files)},
+        {"effort", hipforge::translate::EffortToJson(hipforge::translate::EstimateEffort(result->findings, {}))}};
     std::cout << out.dump(1) << "\n";
     return 0;
   }

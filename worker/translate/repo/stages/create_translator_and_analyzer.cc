@@ -29,7 +29,8 @@ absl::Status CreateTranslatorAndAnalyzer(MigrationState& state, const MigrationT
   // Its device-side parses use the translator's prelude PCH (built for their arguments).
   analyze_options.device_prelude_pch = MakePreludePchLookup(translate_options);
   // The analyzer's own parses (device side, headers no unit includes) are cached beside the translator's facts.
-  if (options.translate.cache_directory) analyze_options.cache_directory = *options.translate.cache_directory / "analyzer";
+  if (options.translate.cache_directory)
+    analyze_options.cache_directory = *options.translate.cache_directory / "analyzer";
   analyze_options.annotate = analyze_options.annotate || options.annotate;
   analyze_options.target_architectures = options.hip_architectures;  // HB206 needs to know about gfx94x
   absl::StatusOr<std::unique_ptr<Analyzer>> analyzer = tools.analyzer_factory(analyze_options);

@@ -40,8 +40,8 @@ std::function<std::optional<std::string>(const std::string&)> CupySnippetTransla
         body = end + 1;
       }
       const size_t source_body = source.find_first_not_of("\n");
-      output = source.substr(0, source_body == std::string::npos ? source.size() : source_body) + kept +
-               output.substr(body);
+      output =
+          source.substr(0, source_body == std::string::npos ? source.size() : source_body) + kept + output.substr(body);
     }
     return output;
   };

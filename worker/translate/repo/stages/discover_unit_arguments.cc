@@ -27,8 +27,8 @@ absl::Status DiscoverUnitArguments(MigrationState& state, const MigrationTools& 
       options.translate.cache_directory ? *options.translate.cache_directory / "build-commands" : fs::path());
   const std::string discovery_key = BuildDiscoveryKey(state.files->contents, state.files->kinds, discovery_options);
   std::optional<BuildDiscovery> cached_discovery = discovery_cache.Lookup(discovery_key, scratch.path());
-  BuildDiscovery discovery = cached_discovery ? std::move(*cached_discovery)
-                                              : DiscoverBuildCommands(tools.launcher, input, discovery_options);
+  BuildDiscovery discovery =
+      cached_discovery ? std::move(*cached_discovery) : DiscoverBuildCommands(tools.launcher, input, discovery_options);
   if (!cached_discovery) discovery_cache.Store(discovery_key, discovery);
   state.result.notes.insert(state.result.notes.end(), discovery.notes.begin(), discovery.notes.end());
   if (discovery.compile_commands) {

@@ -23,8 +23,7 @@ namespace hipforge::translate {
 
 using TranslatorFactory = std::function<absl::StatusOr<std::unique_ptr<SourceTranslator>>(TranslateOptions)>;
 using AnalyzerFactory = std::function<absl::StatusOr<std::unique_ptr<Analyzer>>(AnalyzeOptions)>;
-using EffortEstimator =
-    std::function<EffortEstimate(const std::vector<Finding>&, const std::vector<FileTranslation>&)>;
+using EffortEstimator = std::function<EffortEstimate(const std::vector<Finding>&, const std::vector<FileTranslation>&)>;
 
 // The pass's collaborators (RepositoryMigrator's constructor arguments), handed to every stage.
 struct MigrationTools {

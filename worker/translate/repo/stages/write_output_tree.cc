@@ -80,7 +80,8 @@ absl::Status WriteOutputTree(MigrationState& state, const MigrationTools&) {
         }
       }
     } else if (plan.extension_sources.count(path)) {
-      summary.left_for_person.push_back("PyTorch extension source kept as CUDA: ROCm PyTorch hipifies it at build time");
+      summary.left_for_person.push_back(
+          "PyTorch extension source kept as CUDA: ROCm PyTorch hipifies it at build time");
     }
     if (IsTranslatableKind(kind) || kind == RepoFileKind::kOther) {
       const std::string updated = UpdateRenamedIncludes(path, out, context.renamed);
@@ -111,8 +112,11 @@ absl::Status WriteOutputTree(MigrationState& state, const MigrationTools&) {
       if (absl::Status status = WriteFileBytes(output / generated, text); !status.ok()) return status;
       // No lines of the submitted code changed here (issue 26: the example's module counted as 118 "lines
       // changed"); "generated" in changed_by tells the file apart in every listing.
-      result.files.push_back({.path = generated, .source_path = "", .kind = RepoFileKind::kCMake,
-                              .status = FileStatus::kTranslated, .changed_by = {kRuleCudaCmake, "generated"},
+      result.files.push_back({.path = generated,
+                              .source_path = "",
+                              .kind = RepoFileKind::kCMake,
+                              .status = FileStatus::kTranslated,
+                              .changed_by = {kRuleCudaCmake, "generated"},
                               .lines_changed = 0});
     }
   }

@@ -42,8 +42,8 @@ std::string NotesText(const ApiMapping& mapping) {
   }
   if (!mapping.hip_installed_name.empty()) {
     if (!text.empty()) text += ", ";
-    text += "installed as " + Code(mapping.hip_installed_name) + " since HIP " +
-            VersionText(mapping.hip_installed_since);
+    text +=
+        "installed as " + Code(mapping.hip_installed_name) + " since HIP " + VersionText(mapping.hip_installed_since);
   }
   return text;
 }
@@ -88,8 +88,8 @@ std::string RenderTable(std::span<const ApiMapping> table) {
       << "Versions: CUDA columns give the CUDA (or library) release that introduced, deprecated or removed the "
          "name; HIP columns the ROCm release. Empty means not recorded.\n";
 
-  static constexpr std::array<ApiKind, 7> kKinds = {ApiKind::kHeader,   ApiKind::kNamespace,    ApiKind::kFunction,
-                                                    ApiKind::kType,     ApiKind::kEnumType,     ApiKind::kEnumConstant,
+  static constexpr std::array<ApiKind, 7> kKinds = {ApiKind::kHeader, ApiKind::kNamespace, ApiKind::kFunction,
+                                                    ApiKind::kType,   ApiKind::kEnumType,  ApiKind::kEnumConstant,
                                                     ApiKind::kMacro};
   for (ApiKind kind : kKinds) {
     bool header_written = false;
@@ -111,8 +111,7 @@ std::string RenderTable(std::span<const ApiMapping> table) {
       if (with_roc) out << " " << SupportStateName(m.roc_state) << " |";
       out << " " << VersionText(m.cuda_introduced) << " | " << VersionText(m.cuda_deprecated) << " | "
           << VersionText(m.cuda_removed) << " | " << VersionText(m.hip_introduced) << " | "
-          << VersionText(m.hip_deprecated) << " | " << VersionText(m.hip_removed) << " | " << NotesText(m)
-          << " |\n";
+          << VersionText(m.hip_deprecated) << " | " << VersionText(m.hip_removed) << " | " << NotesText(m) << " |\n";
     }
   }
   return out.str();
@@ -136,8 +135,8 @@ std::string RenderIndex(const MappingIndex& index) {
     all.experimental += counts.experimental;
     all.unsupported += counts.unsupported;
   }
-  out << "| **all** | " << all.total << " | " << all.supported << " | " << all.experimental << " | "
-      << all.unsupported << " |\n";
+  out << "| **all** | " << all.total << " | " << all.supported << " | " << all.experimental << " | " << all.unsupported
+      << " |\n";
   out << "\n## Reading the tables\n\n"
       << "- **HIP** is what the translator emits by default; **ROC** (rocBLAS, rocSPARSE, rocSOLVER, rocRAND, MIOpen) "
          "replaces it with `--roc`, and for cuDNN with `--miopen`.\n"
