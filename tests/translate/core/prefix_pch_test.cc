@@ -2,7 +2,8 @@
 // project headers are parsed with one PCH of them. It must change nothing but the time: the translator's output
 // and diagnostics and the analyzer's findings are those of parses without it; a PCH built for one configuration
 // is never used for another; a header edit is never hidden by a PCH; a prefix whose header has no include guard
-// is not precompiled.
+// is not precompiled; units beginning with their own header share the prefix that header begins with; the
+// analyzer's device-side parses share prefixes too.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -73,20 +74,25 @@ class PrefixPchTest : public TempTreeTest {
     std::vector<std::string> findings;     // the analyzer's AST rules' (through the shared parse)
     uint64_t pch_builds = 0;
     uint64_t parses = 0;
+    uint64_t analyzer_pch_builds = 0;  // the analyzer's own parses (device side)
+    uint64_t analyzer_parses = 0;
   };
 
   // The repository pass's order: the translator parses with the analyzer's companion, the analyzer takes the
   // companion's results, the translator composes.
-  Run Translate(const TranslateOptions& options, const std::vector<fs::path>& files) {
+  Run Translate(const TranslateOptions& options, const std::vector<fs::path>& files, AnalyzeOptions analyze = {}) {
     Run run;
-    const Engines engines = MakeEngines(options);
+    const Engines engines = MakeEngines(options, std::move(analyze));
     const uint64_t builds = PchBuildCount(), parses = UnitParseCount();
     auto parsed = engines.translator->Parse(root_, files, engines.companion.get(), nullptr);
     EXPECT_TRUE(parsed.ok()) << parsed.status();
     run.pch_builds = PchBuildCount() - builds;
     run.parses = UnitParseCount() - parses;
+    const uint64_t analyzer_builds = PchBuildCount(), analyzer_parses = UnitParseCount();
     auto analysis = engines.analyzer->Analyze(root_, files, nullptr, engines.companion.get());
     EXPECT_TRUE(analysis.ok()) << analysis.status();
+    run.analyzer_pch_builds = PchBuildCount() - analyzer_builds;
+    run.analyzer_parses = UnitParseCount() - analyzer_parses;
     auto translations = engines.translator->Compose(*parsed, {}, nullptr);
     EXPECT_TRUE(translations.ok()) << translations.status();
     for (const FileTranslation& file : *translations) {
@@ -253,6 +259,71 @@ TEST_F(PrefixPchTest, APrefixIncludingAHeaderWithoutGuardIsNotPrecompiled) {
   EXPECT_EQ(shared.diagnostics, plain.diagnostics);
 }
 
+TEST_F(PrefixPchTest, UnitsBeginningWithTheirOwnHeaderShareWhatTheHeaderBeginsWith) {
+  // ggml's shape: acc.cu begins with `#include "acc.cuh"`, which begins with `#include "common.cuh"` (no guard of
+  // its own); others' headers have #pragma once. No two units begin with the same header: without following the
+  // headers they share nothing.
+  Write("common.cuh", kCommonHeader);
+  Write("a.cuh", "#include \"common.cuh\"\n#define A_BLOCK 64\nint a_helper();\n");
+  Write("b.cuh", "#pragma once\n#include \"common.cuh\"\n#include <cuda_fp16.h>\nint b_helper();\n");
+  Write("c.cuh", "#pragma once\n#include \"b.cuh\"\nint c_helper();\n");  // common.cuh two headers down
+  Write("a.cu", "#include \"a.cuh\"\n" + Unit("float"));
+  Write("b.cu", "#include \"b.cuh\"\n" + Unit("int", "#define B_UNIT 1\n"));
+  Write("c.cu", "#include \"c.cuh\"\n" + Unit("double"));
+  const std::vector<fs::path> units = {"a.cu", "b.cu", "c.cu"};
+  const Run plain = Translate(Options(false), units);
+  const Run shared = Translate(Options(true), units);
+  EXPECT_EQ(shared.pch_builds, 2u) << "`#include \"common.cuh\"` for a.cu (from inside a.cuh), `#include \"b.cuh\"` "
+                                      "for b.cu and c.cu (from inside c.cuh)";
+  EXPECT_EQ(shared.parses, 3u) << "no unit parsed twice: each parse with a PCH kept it";
+  EXPECT_EQ(shared.outputs, plain.outputs);
+  EXPECT_EQ(shared.diagnostics, plain.diagnostics);
+  EXPECT_EQ(shared.findings, plain.findings);
+  EXPECT_NE(shared.outputs.at("common.cuh").find("hipMemcpyToSymbol(HIP_SYMBOL(table)"), std::string::npos);
+  EXPECT_FALSE(shared.findings.empty());
+}
+
+TEST_F(PrefixPchTest, DeviceSideParsesShareAPrefixAndFindWhatTheyFindWithout) {
+  // Device code under __CUDA_ARCH__ in the shared header and in each unit: the analyzer parses both units on the
+  // device side, where the header's warp loop is seen (HB104, HB102).
+  Write("common.cuh", std::string(kCommonHeader) +
+                          "__device__ inline float warp_max(float v) {\n#ifdef __CUDA_ARCH__\n"
+                          "  for (int o = 16; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffff, v, o));\n"
+                          "#endif\n  return v;\n}\n");
+  const auto unit = [](const std::string& name) {
+    return "#include \"" + name + ".cuh\"\n__global__ void k_" + name + "(int* p) {\n#ifdef __CUDA_ARCH__\n" +
+           "  p[0] = __shfl_xor_sync(0xffffffff, p[0], 16);\n#endif\n}\n";
+  };
+  Write("a.cuh", "#include \"common.cuh\"\nint a_helper();\n");
+  Write("b.cuh", "#pragma once\n#include \"common.cuh\"\nint b_helper();\n");
+  Write("a.cu", unit("a"));
+  Write("b.cu", unit("b"));
+  const std::vector<fs::path> files = {"a.cu", "b.cu", "common.cuh", "a.cuh", "b.cuh"};
+  const TranslateOptions options = Options(false);  // the translator's own prefix PCHs stay out of it
+  AnalyzeOptions analyze;
+  analyze.device_prelude_pch = MakePreludePchLookup(options);
+  const Run plain = Translate(options, files, analyze);
+  TranslateOptions with_prefixes = options;
+  with_prefixes.use_prefix_pch = true;
+  analyze.device_prefixes = MakeSharedPrefixesFactory(with_prefixes);
+  ASSERT_TRUE(analyze.device_prefixes);
+  const Run shared = Translate(options, files, analyze);
+  EXPECT_EQ(plain.analyzer_parses, 2u) << "both units on the device side";
+  EXPECT_EQ(shared.analyzer_parses, 2u) << "and no parse with the prefix PCH failed";
+  EXPECT_EQ(shared.analyzer_pch_builds, 1u) << "`#include \"common.cuh\"` from inside a.cuh and b.cuh, once";
+  EXPECT_EQ(shared.findings, plain.findings);
+  EXPECT_EQ(shared.outputs, plain.outputs);
+  EXPECT_NE(std::find_if(shared.findings.begin(), shared.findings.end(),
+                         [](const std::string& line) { return line.rfind("HB104 common.cuh:", 0) == 0; }),
+            shared.findings.end())
+      << "the header's device-only loop was seen: " << testing::PrintToString(shared.findings);
+  EXPECT_EQ(LeftInPchDirectory("prefix-"), 0u) << "the pass's prefix PCHs go with it";
+
+  TranslateOptions off = with_prefixes;
+  off.use_prefix_pch = false;
+  EXPECT_FALSE(MakeSharedPrefixesFactory(off)) << "off with the translator's";
+}
+
 TEST(IncludePrefixesTest, CutsAfterEachIncludeWithEveryConditionalClosed) {
   const fs::path dir = fs::temp_directory_path() / ("hipforge-prefixes-" + std::to_string(std::random_device{}()));
   fs::create_directories(dir);
@@ -277,12 +348,12 @@ TEST(IncludePrefixesTest, CutsAfterEachIncludeWithEveryConditionalClosed) {
 
   IncludePrefixPlan plan;
   plan.Count(prefixes);
-  EXPECT_FALSE(plan.Choose(prefixes).has_value()) << "no other unit has it";
+  EXPECT_TRUE(plan.Choose(prefixes).empty()) << "no other unit has it";
   const auto other = IncludePrefixes("#define FIRST 1\n#include \"beside.h\"\n#include \"elsewhere.h\"\nint y;\n", unit,
                                      dir, {"-DX"}, locations, "salt");
   plan.Count(other);
-  ASSERT_TRUE(plan.Choose(prefixes).has_value());
-  EXPECT_EQ(plan.Choose(prefixes)->key, prefixes[1].key) << "the longest shared one";
+  ASSERT_EQ(plan.Choose(prefixes).size(), 2u);
+  EXPECT_EQ(plan.Choose(prefixes)[0].key, prefixes[1].key) << "the longest shared one first";
   EXPECT_FALSE(IncludePrefixes("#include SOME_MACRO\n#include <map>\n", unit, dir, {}, locations, "").size());
   EXPECT_FALSE(
       IncludePrefixes("#if __has_include(<map>)\n#endif\n#include <map>\n", unit, dir, {}, locations, "").size());
@@ -295,6 +366,83 @@ TEST(IncludePrefixesTest, CutsAfterEachIncludeWithEveryConditionalClosed) {
   EXPECT_EQ(IncludePrefixes("#include <lib.h>\n", unit, dir, {"-I", (dir / "include").string()}, locations, "").size(),
             1u);
   EXPECT_EQ(IncludePrefixes("#include <lib.h>\n", unit, dir / "elsewhere", {"-Iinclude"}, locations, "").size(), 0u);
+  fs::remove_all(dir);
+}
+
+TEST(IncludePrefixesTest, FollowsAQuotedProjectHeaderIntoItsOwnLeadingIncludes) {
+  const fs::path dir = fs::temp_directory_path() / ("hipforge-prefixes-" + std::to_string(std::random_device{}()));
+  fs::create_directories(dir / "sub");
+  std::ofstream(dir / "common.cuh") << "#pragma once\nint common;\n";
+  std::ofstream(dir / "own.cuh") << "// own header\n#pragma once\n#include \"common.cuh\"\n#define OWN 1\n"
+                                    "#include <vector>\nint own;\n";
+  std::ofstream(dir / "outer.cuh") << "#include \"own.cuh\"\n";
+  std::ofstream(dir / "guarded.cuh") << "#ifndef GUARDED_CUH\n#define GUARDED_CUH\n#include \"common.cuh\"\n#endif\n";
+  const fs::path unit = dir / "u.cu";
+  const CacheLocations locations{dir / "pch", dir / "shims"};
+  const std::string common = "#include \"" + dir.string() + "/common.cuh\"\n";
+  const auto prefixes =
+      IncludePrefixes("#define FIRST 1\n#include \"own.cuh\"\nint u;\n", unit, dir, {}, locations, "");
+  ASSERT_EQ(prefixes.size(), 3u) << "two cuts inside own.cuh, then own.cuh's own include";
+  EXPECT_EQ(prefixes[0].text, "#define FIRST 1\n" + common) << "past the header's #pragma once";
+  EXPECT_EQ(prefixes[1].text, "#define FIRST 1\n" + common + "#define OWN 1\n#include <vector>\n");
+  EXPECT_EQ(prefixes[2].text, "#define FIRST 1\n#include \"" + dir.string() + "/own.cuh\"\n");
+  EXPECT_EQ(prefixes[0].inside, std::vector<fs::path>{dir.string() + "/own.cuh"});
+  EXPECT_TRUE(prefixes[2].inside.empty());
+  // The same text as a unit that begins with common.cuh itself: one PCH for both.
+  EXPECT_EQ(IncludePrefixes("#define FIRST 1\n#include \"common.cuh\"\n", unit, dir, {}, locations, "")[0].key,
+            prefixes[0].key);
+
+  // Headers inside headers; quoted includes spelled from the header's directory, as the unit's parse reaches them.
+  const auto nested = IncludePrefixes("#include \"../outer.cuh\"\n", dir / "sub" / "v.cu", dir, {}, locations, "");
+  ASSERT_EQ(nested.size(), 4u);
+  const std::string up = dir.string() + "/sub/..";
+  EXPECT_EQ(nested[0].text, "#include \"" + up + "/common.cuh\"\n");
+  EXPECT_EQ(nested[0].inside, (std::vector<fs::path>{up + "/outer.cuh", up + "/own.cuh"}));
+  EXPECT_EQ(nested[2].text, "#include \"" + up + "/own.cuh\"\n");
+  EXPECT_EQ(nested[3].text, "#include \"" + up + "/outer.cuh\"\n");
+
+  // Not followed: an include inside a conditional, an #ifndef-guarded header (its #define would have to stay out),
+  // a header outside the project.
+  EXPECT_EQ(
+      IncludePrefixes("#ifdef X\n#include \"own.cuh\"\n#endif\n#include \"common.cuh\"\n", unit, dir, {}, locations, "")
+          .size(),
+      1u);
+  EXPECT_EQ(IncludePrefixes("#include \"guarded.cuh\"\n", unit, dir, {}, locations, "").size(), 1u);
+  EXPECT_EQ(IncludePrefixes("#include \"own.cuh\"\n", unit, dir / "sub", {}, locations, "").size(), 1u)
+      << "own.cuh lies outside this root: only its own include (beside the unit) is a candidate";
+  fs::remove_all(dir);
+}
+
+// A PCH shared from inside different headers is a unit's only when it did not enter that unit's header: with
+// x.h -> y.h -> x.h, a parse with y.h's PCH would skip x.h's body (#pragma once), which a parse without reads.
+TEST(PrefixPchsTest, APchIsNotTheUnitsWhenItEnteredTheHeaderItWasTakenFrom) {
+  const fs::path dir = fs::temp_directory_path() / ("hipforge-prefix-pchs-" + std::to_string(std::random_device{}()));
+  fs::create_directories(dir / "tree");
+  const fs::path root = fs::canonical(dir / "tree");
+  const auto write = [&](const std::string& name, const std::string& text) { std::ofstream(root / name) << text; };
+  write("y.h", "#pragma once\n#include \"x.h\"\nint y;\n");
+  write("x.h", "#pragma once\n#include \"y.h\"\nint x;\n");
+  write("z.h", "#pragma once\n#include \"y.h\"\nint z;\n");
+  const CacheLocations locations{dir / "pch", dir / "shims"};
+  const std::vector<std::string> args = {"-xc++", "-std=c++17"};
+  const auto first = [&](const std::string& unit) {  // the candidate from inside `unit`'s own header
+    for (IncludePrefix& prefix :
+         IncludePrefixes("#include \"" + unit + "\"\nint u;\n", root / "u.cpp", root, args, locations, "")) {
+      if (prefix.inside.size() == 1) return prefix;
+    }
+    return IncludePrefix{};
+  };
+  const IncludePrefix from_x = first("x.h"), from_z = first("z.h");
+  ASSERT_FALSE(from_x.key.empty());
+  ASSERT_EQ(from_x.key, from_z.key) << "both are `#include \"y.h\"`";
+  IncludePrefixPlan plan;
+  plan.Count(IncludePrefixes("#include \"x.h\"\n", root / "u.cpp", root, args, locations, ""));
+  EXPECT_TRUE(plan.Choose({from_x}).empty()) << "reached twice through the cycle, still one unit's";
+  PrefixPchs pchs(dir / "pch" / "job");
+  const PrefixPchs::Request request{".cpp", args, {}, root, nullptr};
+  EXPECT_NE(pchs.Get(from_z, request), nullptr);
+  EXPECT_EQ(pchs.Get(from_x, request), nullptr);
+  EXPECT_EQ(pchs.builds(), 1u) << "built once for both";
   fs::remove_all(dir);
 }
 

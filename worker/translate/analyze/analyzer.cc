@@ -78,8 +78,9 @@ struct AnalysisRun {
   std::map<std::string, std::string> ast_failure;  // per unit that did not parse: its first error
   std::set<std::string> partial_ast;               // parsed with errors: AST findings kept, token rules on it all
   std::map<std::string, std::set<std::string>> covered_by_source;  // per cleanly parsed source: the files it covered
-  std::vector<size_t> sources;          // HostPass: the sources it parsed, whose device side DevicePass parses
-  std::vector<Finding> token_findings;  // TokenPass
+  std::vector<size_t> sources;  // HostPass: the sources it parsed, whose device side DevicePass parses
+  std::unique_ptr<SharedPrefixes> device_prefixes;  // while DevicePass parses (AnalyzeOptions::device_prefixes)
+  std::vector<Finding> token_findings;              // TokenPass
   AnalysisResult result;  // ReadFiles lists the files, TokenPass says how each was analysed, MergeFindings, Annotate
 };
 
@@ -177,8 +178,7 @@ class AnalyzerImpl final : public Analyzer {
     if (run.companion && side == Side::kHost) {
       if (std::optional<analyze::TranslationUnitResult> shared = run.companion->Result(path)) return *shared;
     }
-    const std::vector<std::string> args =
-        ArgumentsFor(options_.unit_arguments ? options_.unit_arguments(path) : run.host_args, side);
+    const std::vector<std::string> args = UnitArguments(run, path, side);
     if (run.cache) {
       if (auto hit = run.cache->Lookup(text.path(), text.content(), args, run.root)) return *std::move(hit);
     }
@@ -189,8 +189,13 @@ class AnalyzerImpl final : public Analyzer {
     return parsed;
   }
 
-  // A device-side parse with the prelude PCH for `args` when there is one (options_.device_prelude_pch); one that
-  // fails with it is parsed again without, so the PCH never decides the result (the translator's rule).
+  std::vector<std::string> UnitArguments(const AnalysisRun& run, const std::filesystem::path& path, Side side) const {
+    return ArgumentsFor(options_.unit_arguments ? options_.unit_arguments(path) : run.host_args, side);
+  }
+
+  // A device-side parse with the prelude PCH for `args` when there is one (options_.device_prelude_pch), and the
+  // include prefix the unit shares with others chained on it (run.device_prefixes); one that fails with a PCH is
+  // parsed again without it, so a PCH never decides the result (the translator's rule).
   analyze::TranslationUnitResult DeviceSideRules(const AnalysisRun& run, const std::vector<std::string>& args,
                                                  const std::filesystem::path& path) const {
     if (std::optional<std::filesystem::path> pch =
@@ -199,6 +204,15 @@ class AnalyzerImpl final : public Analyzer {
       with_pch.insert(with_pch.end(), {"-include-pch", pch->string()});
       std::vector<std::string> readable_roots = run.readable_roots;
       if (!readable_roots.empty()) readable_roots.push_back(pch->parent_path().string());
+      const auto recorder = [&] { return analyze::MakeAstRulesRecorder(run.root, disabled_); };
+      if (std::optional<SharedPrefixes::Prefix> prefix =
+              run.device_prefixes ? run.device_prefixes->For(path, with_pch, readable_roots, recorder) : std::nullopt) {
+        std::vector<std::string> with_prefix = args;
+        with_prefix.insert(with_prefix.end(), {"-include-pch", prefix->pch.string()});
+        analyze::TranslationUnitResult parsed =
+            analyze::RunAstRules(with_prefix, path, run.root, disabled_, readable_roots, &prefix->record);
+        if (parsed.parsed) return parsed;
+      }
       analyze::TranslationUnitResult parsed = analyze::RunAstRules(with_pch, path, run.root, disabled_, readable_roots);
       if (parsed.parsed) return parsed;
     }
@@ -524,8 +538,16 @@ class AnalyzerImpl final : public Analyzer {
     }
     const std::vector<size_t> batch = DeviceBatch(run, sources);
     if (batch.empty()) return absl::OkStatus();
+    if (options_.device_prefixes && (run.device_prefixes = options_.device_prefixes(run.root))) {
+      for (size_t i : batch) {
+        const std::filesystem::path path = run.root / run.texts[i]->path();
+        run.device_prefixes->Count(path, UnitArguments(run, path, Side::kDevice));
+      }
+    }
+    std::vector<analyze::TranslationUnitResult> parsed = ParseUnits(run, batch, Side::kDevice, {});
+    run.device_prefixes.reset();  // the pass's prefix PCHs go with it
     std::set<std::string> narrowed;
-    for (auto& tu : ParseUnits(run, batch, Side::kDevice, {})) {
+    for (auto& tu : parsed) {
       if (tu.fatal) continue;
       for (Finding& finding : tu.findings) {
         const auto index = run.index_by_path.find(finding.location.path);

@@ -10,6 +10,7 @@
 #include "absl/status/statusor.h"
 #include "common/report/report.h"
 #include "worker/translate/frontend/cuda_frontend.h"
+#include "worker/translate/frontend/shared_prefixes.h"
 #include "worker/translate/frontend/unit_parser.h"
 #include "worker/translate/translation_types.h"
 
@@ -34,6 +35,10 @@ struct AnalyzeOptions {
   // core/prelude_pch.h), or nullopt; unset: device-side parses use none. A parse with it that fails is done again
   // without, so the PCH never decides a result. $HIPFORGE_DEVICE_PRELUDE_PCH=0 turns it off.
   std::function<std::optional<std::filesystem::path>(const std::vector<std::string>& args)> device_prelude_pch;
+  // Include prefixes the device-side parses of one Analyze call share (a PCH chained on the prelude PCH, the
+  // translator's per-job prefix PCHs for this pass: core/prefix_pch.h), made per call; unset: none. A parse with one
+  // that fails is done again without. $HIPFORGE_PREFIX_PCH=0 turns them off with the translator's.
+  SharedPrefixesFactory device_prefixes;
   // Where the analyzer keeps its own parses (the device-side pass, headers no unit includes; analyze/parse_cache.h)
   // for an unchanged re-run; unset: not kept.
   std::optional<std::filesystem::path> cache_directory;

@@ -137,11 +137,20 @@ TranslationUnitResult TranslationUnitResultFromJson(const nlohmann::json& json) 
 
 TranslationUnitResult RunAstRules(const std::vector<std::string>& clang_args, const std::filesystem::path& file,
                                   const std::filesystem::path& canonical_root, const std::set<std::string>& disabled,
-                                  const std::vector<std::string>& readable_roots) {
+                                  const std::vector<std::string>& readable_roots, const nlohmann::json* prefix_record) {
   AstRulesConsumer consumer(canonical_root, disabled);
-  const UnitParseResult parse =
-      ParseUnit(UnitParseRequest{canonical_root, file, clang_args, readable_roots}, {&consumer});
+  UnitParseRequest request{canonical_root, file, clang_args, readable_roots};
+  if (prefix_record) {
+    request.project_pch = true;
+    consumer.SeedPrefix(*prefix_record);
+  }
+  const UnitParseResult parse = ParseUnit(request, {&consumer});
   return consumer.Take(parse);
+}
+
+std::unique_ptr<ParseConsumer> MakeAstRulesRecorder(const std::filesystem::path& canonical_root,
+                                                    const std::set<std::string>& disabled) {
+  return std::make_unique<AstRulesConsumer>(canonical_root, disabled);
 }
 
 std::string AstRulesSalt(const std::set<std::string>& disabled) {

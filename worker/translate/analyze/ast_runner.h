@@ -29,9 +29,16 @@ TranslationUnitResult TranslationUnitResultFromJson(const nlohmann::json& json);
 
 // The AST rules on a parse of their own (frontend/unit_parser.h: the same one-parse driver the translator uses).
 // `clang_args` are complete. `readable_roots` non-empty: the parse reads nothing outside them.
+// `prefix_record`: `clang_args` load a shared include prefix's PCH (frontend/shared_prefixes.h), over which
+// MakeAstRulesRecorder recorded this.
 TranslationUnitResult RunAstRules(const std::vector<std::string>& clang_args, const std::filesystem::path& file,
                                   const std::filesystem::path& canonical_root, const std::set<std::string>& disabled,
-                                  const std::vector<std::string>& readable_roots = {});
+                                  const std::vector<std::string>& readable_roots = {},
+                                  const nlohmann::json* prefix_record = nullptr);
+
+// What a shared include prefix's PCH build runs for RunAstRules's parses (its preprocessor recorder).
+std::unique_ptr<ParseConsumer> MakeAstRulesRecorder(const std::filesystem::path& canonical_root,
+                                                    const std::set<std::string>& disabled);
 
 // What the AST rules' results depend on besides the parse: the rule set and the rules left out. Salt of every
 // cache of those results (AstRulesCompanion's, parse_cache.h).

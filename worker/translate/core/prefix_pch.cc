@@ -8,6 +8,7 @@
 #include <chrono>
 #include <regex>
 
+#include "common/file_io.h"
 #include "worker/translate/core/prelude_pch.h"
 
 namespace hipforge::translate {
@@ -71,51 +72,105 @@ bool ReachesProjectFile(const std::string& rest, const fs::path& unit, const std
   return false;
 }
 
+// One unit's candidates as they are found (IncludePrefixes).
+struct PrefixWalk {
+  const fs::path& root;
+  std::vector<fs::path> dirs;  // UserIncludeDirectories
+  const std::vector<std::string>& args;
+  const CacheLocations& locations;
+  std::string key_head;  // the unit's extension and the salt, ahead of the text in each key
+  std::vector<IncludePrefix> prefixes;
+};
+
+// Where the walk stands: the prefix so far and the headers walked into.
+struct WalkState {
+  std::string text;      // the directives so far
+  bool project = false;  // the prefix so far includes a project file
+  std::vector<fs::path> inside;
+};
+
+constexpr size_t kMaxHeadersInside = 3;
+
+void WalkDirectives(PrefixWalk& walk, const std::vector<std::string>& lines, size_t first, const fs::path& file,
+                    WalkState state);
+
+// Follows a quoted include of a project header beside `file` (`rest`, outside any conditional) into the header's
+// leading directives: what the preprocessor reads there comes before anything else of the header. Its #pragma once
+// is left out: the unit's parse reads it on entering the header, then meets the guards of the files the PCH holds.
+void FollowHeader(PrefixWalk& walk, const std::string& rest, const fs::path& file, WalkState state) {
+  if (rest.empty() || rest[0] != '"' || state.inside.size() >= kMaxHeadersInside) return;
+  const size_t close = rest.find('"', 1);
+  if (close == std::string::npos) return;
+  const std::string name = rest.substr(1, close - 1);
+  if (name.empty() || name[0] == '/') return;
+  const fs::path header = file.parent_path().string() + "/" + name;  // spelled as the unit's parse reaches it
+  std::error_code error;
+  const fs::path relative = fs::weakly_canonical(header, error).lexically_relative(walk.root);
+  if (error || relative.empty() || *relative.begin() == "..") return;
+  const std::optional<std::string> content = ReadFileBytes(header);
+  if (!content) return;
+  const std::vector<std::string> lines = LeadingDirectivesOf(*content).lines;
+  std::smatch first;
+  const bool once = !lines.empty() && std::regex_match(lines[0], first, DirectiveLine()) && first[1] == "pragma" &&
+                    first[2] == "once";
+  state.inside.push_back(header);
+  WalkDirectives(walk, lines, once ? 1 : 0, header, std::move(state));
+}
+
+void WalkDirectives(PrefixWalk& walk, const std::vector<std::string>& lines, size_t first, const fs::path& file,
+                    WalkState state) {
+  int depth = 0;  // conditionals open
+  for (size_t i = first; i < lines.size(); ++i) {
+    const std::string& line = lines[i];
+    std::smatch match;
+    if (line.find("__has_include") != std::string::npos || !std::regex_match(line, match, DirectiveLine())) break;
+    const std::string name = match[1];
+    if (name == "include") {
+      std::optional<std::string> include = PortableInclude(match[2], file);
+      if (!include) break;
+      if (depth == 0) FollowHeader(walk, match[2], file, state);
+      state.text += *include + '\n';
+      state.project = state.project || ReachesProjectFile(match[2], file, walk.dirs, walk.root);
+      if (depth == 0 && state.project) {
+        walk.prefixes.push_back(
+            {state.text, PchKey(walk.args, walk.key_head + state.text, walk.locations), state.inside});
+      }
+    } else if (name == "define" || name == "undef" || name == "if" || name == "ifdef" || name == "ifndef" ||
+               name == "elif" || name == "else" || name == "endif") {
+      state.text += line + '\n';
+      if (name == "if" || name == "ifdef" || name == "ifndef") ++depth;
+      if (name == "endif" && --depth < 0) break;
+    } else {
+      break;
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<IncludePrefix> IncludePrefixes(std::string_view content, const fs::path& unit, const fs::path& root,
                                            const std::vector<std::string>& args, const CacheLocations& locations,
                                            std::string_view salt) {
-  const LeadingDirectives directives = LeadingDirectivesOf(content);
-  const std::vector<fs::path> dirs = UserIncludeDirectories(args, unit);
-  std::vector<IncludePrefix> prefixes;
-  std::string text;
-  bool project = false;  // the prefix so far includes a project file
-  for (size_t i = 0; i < directives.lines.size(); ++i) {
-    const std::string& line = directives.lines[i];
-    std::smatch match;
-    if (line.find("__has_include") != std::string::npos || !std::regex_match(line, match, DirectiveLine())) break;
-    const std::string name = match[1];
-    if (name == "include") {
-      std::optional<std::string> include = PortableInclude(match[2], unit);
-      if (!include) break;
-      text += *include + '\n';
-      project = project || ReachesProjectFile(match[2], unit, dirs, root);
-      if (directives.balanced[i] && project) {
-        const std::string extra = unit.extension().string() + '\n' + std::string(salt) + '\n' + text;
-        prefixes.push_back({text, PchKey(args, extra, locations)});
-      }
-    } else if (name == "define" || name == "undef" || name == "if" || name == "ifdef" || name == "ifndef" ||
-               name == "elif" || name == "else" || name == "endif") {
-      text += line + '\n';
-    } else {
-      break;
-    }
-  }
-  return prefixes;
+  PrefixWalk walk{root, UserIncludeDirectories(args, unit), args, locations,
+                  unit.extension().string() + '\n' + std::string(salt) + '\n'};
+  WalkDirectives(walk, LeadingDirectivesOf(content).lines, 0, unit, {});
+  return std::move(walk.prefixes);
 }
 
 void IncludePrefixPlan::Count(const std::vector<IncludePrefix>& candidates) {
+  std::set<std::string> keys;  // once per unit: a cycle of headers reaches the same text twice
+  for (const IncludePrefix& prefix : candidates) keys.insert(prefix.key);
   std::lock_guard lock(mutex_);
-  for (const IncludePrefix& prefix : candidates) ++counts_[prefix.key];
+  for (const std::string& key : keys) ++counts_[key];
 }
 
-std::optional<IncludePrefix> IncludePrefixPlan::Choose(const std::vector<IncludePrefix>& candidates) const {
+std::vector<IncludePrefix> IncludePrefixPlan::Choose(const std::vector<IncludePrefix>& candidates) const {
   std::lock_guard lock(mutex_);
+  std::vector<IncludePrefix> shared;
   for (auto it = candidates.rbegin(); it != candidates.rend(); ++it) {
-    if (auto count = counts_.find(it->key); count != counts_.end() && count->second >= 2) return *it;
+    if (auto count = counts_.find(it->key); count != counts_.end() && count->second >= 2) shared.push_back(*it);
   }
-  return std::nullopt;
+  return shared;
 }
 
 fs::path NewPrefixJobDirectory(const fs::path& pch_directory) {
@@ -158,6 +213,8 @@ const PrefixPchs::Built* PrefixPchs::Get(const IncludePrefix& prefix, const Requ
                    request.readable_roots};
     build.project_root = request.root;
     build.require_guarded_includes = true;
+    std::set<std::string> entered;
+    build.entered = &entered;
     for (const auto& consumer : consumers) build.consumers.push_back(consumer.get());
     const bool built = BuildPch(build);
     {
@@ -167,14 +224,85 @@ const PrefixPchs::Built* PrefixPchs::Get(const IncludePrefix& prefix, const Requ
     if (!built) return;
     nlohmann::json record = nlohmann::json::array();
     for (const auto& consumer : consumers) record.push_back(consumer->PrefixRecord());
-    entry->built = Built{build.pch, std::move(record)};
+    entry->built = Built{build.pch, std::move(record), std::move(entered)};
   });
-  return entry->built ? &*entry->built : nullptr;
+  if (!entry->built) return nullptr;
+  // Units whose prefix text is the same share the PCH from inside different headers: each checks its own.
+  for (const fs::path& header : prefix.inside) {
+    std::error_code error;
+    if (entry->built->entered.count(fs::weakly_canonical(header, error).string())) return nullptr;
+  }
+  return &*entry->built;
+}
+
+const PrefixPchs::Built* PrefixPchs::First(const std::vector<IncludePrefix>& shared, const Request& request,
+                                           const std::function<bool(const Built&)>& usable) {
+  const std::vector<fs::path>* failed_inside = nullptr;
+  for (const IncludePrefix& prefix : shared) {
+    if (failed_inside && prefix.inside == *failed_inside) continue;
+    const Built* built = Get(prefix, request);
+    if (built && usable(*built)) return built;
+    failed_inside = &prefix.inside;
+  }
+  return nullptr;
 }
 
 uint64_t PrefixPchs::builds() const {
   std::lock_guard lock(mutex_);
   return builds_;
+}
+
+namespace {
+
+// The analyzer's device side: one configuration per unit, one consumer (its rules' recorder) per build.
+class JobSharedPrefixes : public SharedPrefixes {
+ public:
+  JobSharedPrefixes(fs::path root, CacheLocations locations)
+      : root_(std::move(root)), locations_(std::move(locations)), pchs_(NewPrefixJobDirectory(locations_.pch)) {}
+
+  void Count(const fs::path& unit, const std::vector<std::string>& args) override {
+    const std::optional<std::string> content = ReadFileBytes(unit);
+    if (!content) return;
+    std::vector<IncludePrefix> candidates = IncludePrefixes(*content, unit, root_, args, locations_, "shared");
+    plan_.Count(candidates);
+    std::lock_guard lock(mutex_);
+    candidates_[unit] = std::move(candidates);
+  }
+
+  std::optional<Prefix> For(const fs::path& unit, const std::vector<std::string>& args,
+                            const std::vector<std::string>& readable_roots,
+                            const std::function<std::unique_ptr<ParseConsumer>()>& recorder) override {
+    std::vector<IncludePrefix> shared;
+    {
+      std::lock_guard lock(mutex_);
+      const auto it = candidates_.find(unit);
+      if (it == candidates_.end()) return std::nullopt;
+      shared = plan_.Choose(it->second);
+    }
+    PrefixPchs::Request request{unit.extension().string(), args, readable_roots, root_, [&recorder] {
+                                  std::vector<std::unique_ptr<ParseConsumer>> consumers;
+                                  consumers.push_back(recorder());
+                                  return consumers;
+                                }};
+    const PrefixPchs::Built* built =
+        pchs_.First(shared, request, [](const PrefixPchs::Built& pch) { return pch.record.size() == 1; });
+    if (!built) return std::nullopt;
+    return Prefix{built->pch, built->record.at(0)};
+  }
+
+ private:
+  const fs::path root_;
+  const CacheLocations locations_;
+  PrefixPchs pchs_;
+  IncludePrefixPlan plan_;
+  std::mutex mutex_;
+  std::map<fs::path, std::vector<IncludePrefix>> candidates_;
+};
+
+}  // namespace
+
+std::unique_ptr<SharedPrefixes> MakeSharedPrefixes(const fs::path& root, const CacheLocations& locations) {
+  return std::make_unique<JobSharedPrefixes>(root, locations);
 }
 
 }  // namespace hipforge::translate

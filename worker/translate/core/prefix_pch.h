@@ -16,6 +16,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +24,8 @@
 #include <nlohmann/json.hpp>
 
 #include "worker/translate/core/pch_cache.h"
+#include "worker/translate/core/translate_options.h"
+#include "worker/translate/frontend/shared_prefixes.h"
 #include "worker/translate/frontend/unit_parser.h"
 
 namespace hipforge::translate {
@@ -30,6 +33,10 @@ namespace hipforge::translate {
 struct IncludePrefix {
   std::string text;  // the directives, one per line; quoted includes found beside the unit made absolute
   std::string key;   // text, Clang arguments, extension and `salt`: equal keys precompile the same thing
+  // A prefix taken from inside the project headers the unit begins with (acc.cu's `#include "acc.cuh"`, whose own
+  // leading `#include "common.cuh"` is the prefix), outermost first: the unit's parse enters each after loading the
+  // PCH, so a PCH that entered one of them is not the unit's (PrefixPchs::Get).
+  std::vector<std::filesystem::path> inside;
 };
 
 // A unit's candidate prefixes in one configuration (`args`: its Clang arguments, without any PCH), shortest
@@ -37,17 +44,24 @@ struct IncludePrefix {
 // includes reaches a project file under `root` (beside the unit, or through an -I/-iquote directory in the tree):
 // library headers alone are the prelude's and the library preamble's. Only #include, #define, #undef and
 // conditionals qualify (a #pragma or anything else ends the candidates, so does a computed include or
-// __has_include, which would look in the PCH source's directory).
+// __has_include, which would look in the PCH source's directory). A quoted include of a project header beside the
+// file, outside any conditional, is also followed into the header's own leading directives (past its #pragma once;
+// three headers deep at most): those candidates come before the include's own, as what the preprocessor reads
+// first (ggml: 41 of ggml-cuda's 66 units begin with a header of their own that begins with common.cuh, which
+// only 15 include first themselves). An #ifndef-guarded header is not followed: its #define would have to stay out
+// of the PCH (the unit's parse must enter the header), so only units beginning with that same header could share
+// the prefix, and they share the header's own include.
 std::vector<IncludePrefix> IncludePrefixes(std::string_view content, const std::filesystem::path& unit,
                                            const std::filesystem::path& root, const std::vector<std::string>& args,
                                            const CacheLocations& locations, std::string_view salt);
 
 // Which prefix each unit of a job uses: the longest of its candidates that at least one other unit (or another
-// configuration) to be parsed in the job has too. Count every unit first, then Choose.
+// configuration) to be parsed in the job has too. Count every unit first, then Choose: the shared candidates,
+// longest first (the next is tried when a PCH does not build or is not the unit's).
 class IncludePrefixPlan {
  public:
   void Count(const std::vector<IncludePrefix>& candidates);  // thread-safe
-  std::optional<IncludePrefix> Choose(const std::vector<IncludePrefix>& candidates) const;
+  std::vector<IncludePrefix> Choose(const std::vector<IncludePrefix>& candidates) const;
 
  private:
   mutable std::mutex mutex_;
@@ -69,7 +83,8 @@ class PrefixPchs {
 
   struct Built {
     std::filesystem::path pch;
-    nlohmann::json record;  // one ParseConsumer::PrefixRecord per consumer, in the order the build gave them
+    nlohmann::json record;          // one ParseConsumer::PrefixRecord per consumer, in the order the build gave them
+    std::set<std::string> entered;  // the files the build entered (real paths)
   };
   struct Request {
     std::string extension;          // the unit's (".cu"): the PCH source is parsed as the unit is
@@ -80,8 +95,14 @@ class PrefixPchs {
     std::function<std::vector<std::unique_ptr<ParseConsumer>>()> consumers;
   };
   // The PCH of `prefix`, built by the first caller (others wait for it); null when it does not build (an error in
-  // the prefix, a directly included file without an include guard): the unit is parsed without it.
+  // the prefix, a directly included file without an include guard) or when it entered a header the prefix was
+  // taken from (a cycle back to it): the unit is parsed without it.
   const Built* Get(const IncludePrefix& prefix, const Request& request);
+  // The PCH of the first of `shared` (IncludePrefixPlan::Choose's order) that Get gives and `usable` accepts. After
+  // one that does not, only a prefix taken from another file is tried: a shorter cut of the same directives would
+  // most likely fail the same way.
+  const Built* First(const std::vector<IncludePrefix>& shared, const Request& request,
+                     const std::function<bool(const Built&)>& usable);
 
   uint64_t builds() const;  // PCH builds so far (tests: one per shared prefix and configuration)
 
@@ -95,5 +116,13 @@ class PrefixPchs {
   std::map<std::string, std::unique_ptr<Entry>> entries_;
   uint64_t builds_ = 0;
 };
+
+// SharedPrefixes (frontend/shared_prefixes.h) over PrefixPchs of their own, in a job directory under
+// `locations.pch`: the analyzer's device-side parses of the units of `root` (canonical).
+std::unique_ptr<SharedPrefixes> MakeSharedPrefixes(const std::filesystem::path& root, const CacheLocations& locations);
+// Makes them in the translator's PCH directory for `options` (AnalyzeOptions::device_prefixes; defined beside the
+// translator, source_translator.cc); null where the translator would have no prefix PCHs (off in `options` or with
+// $HIPFORGE_PREFIX_PCH=0, prelude PCHs off, no CUDA toolkit). The factory gives null for a root holding that directory.
+SharedPrefixesFactory MakeSharedPrefixesFactory(TranslateOptions options);
 
 }  // namespace hipforge::translate

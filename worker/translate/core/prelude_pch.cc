@@ -39,11 +39,12 @@ std::atomic<uint64_t> build_count{0};
 
 // Flags every file the PCH's source enters that is the project's (its own source excepted), and keeps the files
 // its own #include lines (or the command line's -include) enter: a unit parsed with the PCH includes them again.
+// `entered`, when set, gets the real path of every file entered.
 class ProjectFileWatch : public clang::PPCallbacks {
  public:
   ProjectFileWatch(const clang::SourceManager& sm, std::optional<fs::path> forbidden, bool& touched,
-                   std::vector<const clang::FileEntry*>& direct)
-      : sm_(sm), forbidden_(std::move(forbidden)), touched_(touched), direct_(direct) {}
+                   std::vector<const clang::FileEntry*>& direct, std::set<std::string>* entered)
+      : sm_(sm), forbidden_(std::move(forbidden)), touched_(touched), direct_(direct), entered_(entered) {}
   void FileChanged(clang::SourceLocation loc, FileChangeReason reason, clang::SrcMgr::CharacteristicKind,
                    clang::FileID) override {
     if (reason != EnterFile) return;
@@ -53,6 +54,11 @@ class ProjectFileWatch : public clang::PPCallbacks {
     const clang::FileID includer = sm_.getFileID(sm_.getIncludeLoc(id));
     const clang::FileEntry* entry = sm_.getFileEntryForID(id);
     if (entry && (includer == sm_.getMainFileID() || !sm_.getFileEntryForID(includer))) direct_.push_back(entry);
+    if (entry && entered_) {
+      const llvm::StringRef name = entry->tryGetRealPathName().empty() ? entry->getName() : entry->tryGetRealPathName();
+      std::error_code error;
+      entered_->insert(fs::weakly_canonical(name.str(), error).string());
+    }
   }
 
  private:
@@ -60,6 +66,7 @@ class ProjectFileWatch : public clang::PPCallbacks {
   std::optional<ProjectPaths> forbidden_;
   bool& touched_;
   std::vector<const clang::FileEntry*>& direct_;
+  std::set<std::string>* entered_;
 };
 
 // Skips the bodies of functions outside the project (the unit's parse skips those; a prefix PCH keeps the
@@ -90,7 +97,7 @@ class WatchedGeneratePchAction : public clang::GeneratePCHAction {
   bool BeginSourceFileAction(clang::CompilerInstance& compiler) override {
     if (!clang::GeneratePCHAction::BeginSourceFileAction(compiler)) return false;
     compiler.getPreprocessor().addPPCallbacks(std::make_unique<ProjectFileWatch>(
-        compiler.getSourceManager(), build_.forbidden_root, outcome_.touched_project, direct_));
+        compiler.getSourceManager(), build_.forbidden_root, outcome_.touched_project, direct_, build_.entered));
     UnitParseRequest request{build_.project_root.value_or(fs::path()), build_.source, build_.args,
                              build_.readable_roots};
     for (ParseConsumer* consumer : build_.consumers) consumer->BeginParse(compiler, request);

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -65,6 +66,7 @@ struct PchBuild {
   std::optional<std::filesystem::path> project_root;
   bool require_guarded_includes = false;
   std::vector<ParseConsumer*> consumers;
+  std::set<std::string>* entered = nullptr;  // when set: the real path of every file the build entered
 };
 // Whether it built without errors (HIPFORGE_PCH_DEBUG=1 prints why not).
 bool BuildPch(const PchBuild& build);

@@ -123,6 +123,13 @@ struct UnitWork {
   std::vector<std::string> cover_includes;
 };
 
+// Whether `directory` lies outside `root` (canonical).
+bool OutsideRoot(const fs::path& directory, const fs::path& root) {
+  std::error_code error;
+  const fs::path relative = fs::weakly_canonical(fs::absolute(directory), error).lexically_relative(root);
+  return error || relative.empty() || *relative.begin() == "..";
+}
+
 // Whether `content` holds only #include lines and declarations, comments aside: no other directive (#if, #define),
 // no braces (nothing defined in the file itself), no literals. ggml's `#include "../mmq.cuh"` then
 // `DECL_MMQ_CASE(GGML_TYPE_Q4_0);` is such a file.
@@ -609,8 +616,8 @@ class SourceTranslatorImpl : public SourceTranslator {
                             ParseCompanion* companion, UnitOutcome outcome) const {
     const std::string& relative = work.relative;
     const std::string_view content = work.content;
-    auto prefix = [&](size_t configuration) -> std::optional<IncludePrefix> {
-      if (configuration >= work.prefixes.size()) return std::nullopt;
+    auto prefix = [&](size_t configuration) -> std::vector<IncludePrefix> {
+      if (configuration >= work.prefixes.size()) return {};
       return call.prefix_plan.Choose(work.prefixes[configuration]);
     };
     // One parse per configuration; their facts are merged so that every configuration's code is converted.
@@ -641,10 +648,7 @@ class SourceTranslatorImpl : public SourceTranslator {
   // (the PCH sources would be project files).
   bool UsePrefixPchs(const fs::path& root) const {
     if (!options_.use_prefix_pch || !options_.use_prelude_pch || !frontend_.cuda_path()) return false;
-    std::error_code error;
-    const fs::path pch = fs::weakly_canonical(fs::absolute(locations_.pch), error);
-    const fs::path relative = pch.lexically_relative(root);
-    return error || relative.empty() || *relative.begin() == "..";
+    return OutsideRoot(locations_.pch, root);
   }
 
   // A prefix PCH built with a companion records the companion's view too: parses with and without one never
@@ -657,7 +661,7 @@ class SourceTranslatorImpl : public SourceTranslator {
   // neither: a PCH that fails the parse is dropped and the next one is tried, so a PCH never decides the facts.
   UnitFacts ParseConfiguration(const ParsedSourcesState& call, const fs::path& absolute, std::string_view content,
                                const std::vector<std::string>& args, ParseCompanion* companion,
-                               const std::optional<IncludePrefix>& prefix) const {
+                               const std::vector<IncludePrefix>& prefixes) const {
     AstPassRequest request{call.root, absolute, args, call.arguments->readable_roots()};
     std::vector<fs::path> pchs;                     // the most specific first
     const PrefixPchs::Built* prefix_pch = nullptr;  // pchs[0] when set
@@ -681,11 +685,11 @@ class SourceTranslatorImpl : public SourceTranslator {
             pchs.push_back(*preamble);
           }
         }
-        if (pchs.empty() && refused && prefix && call.prefix_pchs) {
-          prefix_pch =
-              call.prefix_pchs->Get(*prefix, PrefixRequest(call, absolute, chained, request.readable_roots, companion));
+        if (pchs.empty() && refused && !prefixes.empty() && call.prefix_pchs) {
           // Its record holds the companion's view when the build had one (the key's salt says whether).
-          if (prefix_pch && prefix_pch->record.size() != (companion ? 2u : 1u)) prefix_pch = nullptr;
+          prefix_pch = call.prefix_pchs->First(
+              prefixes, PrefixRequest(call, absolute, chained, request.readable_roots, companion),
+              [&](const PrefixPchs::Built& built) { return built.record.size() == (companion ? 2u : 1u); });
           if (prefix_pch) pchs.push_back(prefix_pch->pch);
         }
         pchs.push_back(*prelude);
@@ -928,6 +932,18 @@ PreludePchLookup MakePreludePchLookup(TranslateOptions options) {
   if (!frontend.ok() || !frontend->cuda_path()) return nullptr;
   const CacheLocations locations{DefaultPchDirectory(options), options.frontend.shim_directory};
   return [locations](const std::vector<std::string>& args) { return EnsurePreludePch(args, locations); };
+}
+
+SharedPrefixesFactory MakeSharedPrefixesFactory(TranslateOptions options) {
+  absl::StatusOr<std::optional<bool>> prefix = EnvironmentSwitch("HIPFORGE_PREFIX_PCH");
+  if (!options.use_prefix_pch || !options.use_prelude_pch || !prefix.ok() || (*prefix && !**prefix)) return nullptr;
+  auto frontend = FrontendWithShims(options);
+  if (!frontend.ok() || !frontend->cuda_path()) return nullptr;
+  const CacheLocations locations{DefaultPchDirectory(options), options.frontend.shim_directory};
+  return [locations](const fs::path& root) -> std::unique_ptr<SharedPrefixes> {
+    if (!OutsideRoot(locations.pch, root)) return nullptr;  // the PCH sources would be project files
+    return MakeSharedPrefixes(root, locations);
+  };
 }
 
 absl::StatusOr<std::unique_ptr<SourceTranslator>> CreateSourceTranslator(TranslateOptions options) {

@@ -1,5 +1,7 @@
 #include "worker/translate/repo/stages/create_translator_and_analyzer.h"
 
+#include "worker/translate/core/prefix_pch.h"
+
 namespace hipforge::translate {
 namespace fs = std::filesystem;
 
@@ -28,6 +30,8 @@ absl::Status CreateTranslatorAndAnalyzer(MigrationState& state, const MigrationT
   }
   // Its device-side parses use the translator's prelude PCH (built for their arguments).
   analyze_options.device_prelude_pch = MakePreludePchLookup(translate_options);
+  // And the include prefixes they share, precompiled per pass as the translator's are per job.
+  analyze_options.device_prefixes = MakeSharedPrefixesFactory(translate_options);
   // The analyzer's own parses (device side, headers no unit includes) are cached beside the translator's facts.
   if (options.translate.cache_directory)
     analyze_options.cache_directory = *options.translate.cache_directory / "analyzer";
