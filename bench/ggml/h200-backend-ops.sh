@@ -22,7 +22,9 @@ case ${1:-} in
     date +%s >"$state/started"
     # The host's CMake lives in a virtual environment (shared/facts/gpu-host.md); the workers find it on PATH.
     command -v cmake >/dev/null || export PATH=$PATH:/opt/torch/.venv/bin
-    MIGRATE_NO_PROFILE=1 WORKERS=2 PARALLEL=1 JOB_TIMEOUT=3000 BUDGET_S=3100 \
+    # The targets are the repository's (repo-config/hipforge.yaml: sm_90:wave64): TARGETS set empty submits without
+    # --target. Left unset, the runner's default `--target sm_90` overrode the yaml (the warp32 run of 15:10 UTC).
+    TARGETS=${TARGETS-} MIGRATE_NO_PROFILE=1 WORKERS=2 PARALLEL=1 JOB_TIMEOUT=3000 BUDGET_S=3100 \
       setsid nohup bash "$here/bench/nvidia/on-gpu-host.sh" "$2" "$state/out" "$state/repo/ggml" \
       >"$state/runner.log" 2>&1 </dev/null &
     echo "started job runner (pid $!)" ;;

@@ -2,7 +2,8 @@
 # Runs on the lent GPU host (device tool): unpacks the service bundle (scripts/make-gpu-bundle.sh) and measures
 # through the product only: one migrate-server (embedded PostgreSQL, local translate + validate workers, which
 # find the H200 and validate on HIP's NVIDIA platform), each repository submitted unchanged with
-# `migrate-cli submit --wait --target sm_90` (TARGETS="sm_90 sm_90:wave64" for more), the reports kept. Nothing is
+# `migrate-cli submit --wait --target sm_90` (TARGETS="sm_90 sm_90:wave64" for more; TARGETS= set empty: no
+# --target, the repository's hipforge.yaml chooses), the reports kept. Nothing is
 # built, patched or run by hand. MIGRATE_NO_PROFILE=1 leaves kernel profiles out (GPU time); MIGRATE_GPU_SLOTS=N lets
 # N jobs' tests share the GPU (the pool's --gpu-slots; profiles off). A REPOSITORY written DIR=T1,T2 is submitted
 # with those targets instead of TARGETS.
@@ -36,7 +37,7 @@ for _ in $(seq 1 120); do [ -s "$work/port" ] && break; sleep 0.5; done
   > "$work/token" 2>>"$out/server.log"
 export MIGRATE_TOKEN_FILE=$work/token MIGRATE_SERVER=127.0.0.1:$(cat "$work/port")
 submit_one() {
-  local repository=${1%%=*} name start status wanted=${TARGETS:-sm_90}
+  local repository=${1%%=*} name start status wanted=${TARGETS-sm_90}
   [[ $1 == *=* ]] && wanted=${1#*=}
   name=$(basename "$repository")
   start=$(date +%s)
