@@ -59,7 +59,13 @@ std::optional<TestStatus> ParseTestStatus(std::string_view name) { return ParseN
 std::string_view ParityVerdictName(ParityVerdict verdict) { return NameOf(verdict, kVerdicts); }
 std::optional<ParityVerdict> ParseParityVerdict(std::string_view name) { return ParseName(name, kVerdicts); }
 
-bool IsCudaRelevant(const FileEntry& file) { return file.kind == "cuda-source" || file.kind == "header"; }
+bool TranslatedAsCudaBeforeTheFlag(std::string_view kind) {
+  return kind == "cuda-source" || kind == "header" || kind == "cpp-source";
+}
+
+bool IsCudaRelevant(const FileEntry& file) {
+  return file.translated_as_cuda && (file.kind == "cuda-source" || file.kind == "header");
+}
 
 bool CountsAsTranslated(const FileEntry& file) {
   return file.status == FileStatus::kTranslated || file.status == FileStatus::kFallback;

@@ -35,7 +35,10 @@ struct CompileConfiguration {
 struct FileEntry {
   std::string path;         // in the output tree, relative
   std::string source_path;  // in the input tree, relative (differs when renamed); empty: same as path
-  std::string kind;         // "cuda-source", "header", "cpp-source", "cmake", "makefile", "shell", ...
+  std::string kind;         // FileKindName(FileKindOf(path)): "cuda-source", "header", "cpp-source", "cmake", ...
+  // The repository pass treated it as CUDA code: a .cu/.cuh, or a C/C++ file that uses CUDA or that a CUDA file
+  // includes. A .cpp or .h without CUDA keeps its kind (as the analyzer names it) and is copied as it is.
+  bool translated_as_cuda = false;
   FileStatus status = FileStatus::kUnchanged;
   std::string fallback_reason;           // why the AST path was not used
   std::map<std::string, int> converted;  // API uses converted, by kind ("function", "type", ...)
@@ -51,7 +54,10 @@ struct FileEntry {
   std::string covered_by;
 };
 
-// True for the files the progress counters count: CUDA sources and headers (file kind).
+// A report written before FileEntry::translated_as_cuda named a C/C++ file without CUDA "other": its source kinds
+// were the CUDA ones. What the flag reads as when a stored report or an older worker's message lacks it.
+bool TranslatedAsCudaBeforeTheFlag(std::string_view kind);
+// True for the files the progress counters count: CUDA sources and headers the pass treated as CUDA.
 bool IsCudaRelevant(const FileEntry& file);
 // A CUDA-relevant file counts as translated when it went through the translator (AST or token fallback).
 bool CountsAsTranslated(const FileEntry& file);

@@ -245,6 +245,8 @@ void ReadFileEntry(const Reader& r, FileEntry& f) {
   r.Read("path", f.path);
   r.Read("source_path", f.source_path);
   r.Read("kind", f.kind);
+  f.translated_as_cuda = TranslatedAsCudaBeforeTheFlag(f.kind);
+  r.Read("translated_as_cuda", f.translated_as_cuda);
   r.ReadEnum("status", f.status, &ParseFileStatus);
   r.Read("fallback_reason", f.fallback_reason);
   r.Read("converted", f.converted);
@@ -461,6 +463,7 @@ nlohmann::json FileEntryToJson(const FileEntry& file) {
     entry["compile_arguments"] = std::move(configurations);
   }
   if (!file.covered_by.empty()) entry["covered_by"] = file.covered_by;
+  entry["translated_as_cuda"] = file.translated_as_cuda;
   return entry;
 }
 

@@ -69,6 +69,7 @@ void PutFile(const FileEntry& f, v1::File* out) {
   for (const std::string& step : f.left_for_person) out->add_left_for_person(step);
   out->set_from_cache(f.from_cache);
   out->set_covered_by(f.covered_by);
+  out->set_translated_as_cuda(f.translated_as_cuda);
   for (const CompileConfiguration& config : f.compile_arguments) {
     v1::CompileArguments* c = out->add_compile_arguments();
     c->set_configuration(config.configuration);
@@ -289,6 +290,8 @@ FileEntry ReadFile(const v1::File& f, const std::string& at, const Checker& chec
   out.left_for_person = Strings(f.left_for_person());
   out.from_cache = f.from_cache();
   out.covered_by = f.covered_by();
+  out.translated_as_cuda =
+      f.has_translated_as_cuda() ? f.translated_as_cuda() : TranslatedAsCudaBeforeTheFlag(out.kind);
   for (const v1::CompileArguments& c : f.compile_arguments()) {
     CompileConfiguration config{.configuration = c.configuration()};
     for (const v1::UsedArgument& arg : c.used()) config.used.push_back({arg.argument(), arg.source()});

@@ -56,6 +56,21 @@ TEST(ReportProtoTest, EverySectionRoundTripsThroughTheWire) {
   EXPECT_EQ(document->json["gate"]["definition"]["requires"], json::array({"builds"}));
 }
 
+// A worker older than File.translated_as_cuda leaves it unset: the file's source kind says it, as in the JSON.
+TEST(ReportProtoTest, AFileWithoutTheCudaFlagReadsItFromItsKind) {
+  v1::ReportDocument proto = ToProto(FullReport(), SomeGate());
+  v1::File* header = proto.mutable_translation()->mutable_files(1);
+  ASSERT_TRUE(header->has_translated_as_cuda());
+  header->clear_translated_as_cuda();
+  v1::File* cmake = proto.mutable_translation()->mutable_files(3);
+  cmake->clear_translated_as_cuda();
+  absl::StatusOr<ReportDocument> document = FromProto(proto);
+  ASSERT_TRUE(document.ok()) << document.status();
+  EXPECT_TRUE(document->report.translation->files[1].translated_as_cuda) << "a header";
+  EXPECT_FALSE(document->report.translation->files[3].translated_as_cuda) << "a CMakeLists.txt";
+  EXPECT_EQ(ToJson(document->report), ToJson(FullReport()));
+}
+
 TEST(ReportProtoTest, AbsentAndEmptySectionsStayApart) {
   Report report;
   report.findings.emplace();  // produced, nothing in it

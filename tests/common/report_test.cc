@@ -88,6 +88,51 @@ TEST(ReportTest, TotalsHaveOneDefinitionIncludingTheProgressCounters) {
   EXPECT_EQ(parsed->translation->totals.cuda_files, 3);
 }
 
+// Issue 28: a .cpp without CUDA is `cpp-source` in the report as in the analyzer's output (not `other`); the flag,
+// not the kind, says the pass treated a file as CUDA, and the progress counters count only those.
+TEST(ReportTest, AFileKeepsItsKindAndTheFlagSaysWhetherItWasTreatedAsCuda) {
+  std::vector<FileEntry> files = {
+      {.path = "src/a.hip", .kind = "cuda-source", .translated_as_cuda = true, .status = FileStatus::kTranslated},
+      {.path = "src/util.h", .kind = "header", .translated_as_cuda = true, .status = FileStatus::kUnchanged},
+      {.path = "src/main.cpp", .kind = "cpp-source", .status = FileStatus::kCopied},
+      {.path = "third_party/json.h", .kind = "header", .status = FileStatus::kCopied}};
+  const TranslationTotals totals = ComputeTotals(files);
+  EXPECT_EQ(totals.files, 4);
+  EXPECT_EQ(totals.cuda_files, 2) << "the .cpp and the header without CUDA are not CUDA files";
+  EXPECT_EQ(totals.cuda_files_translated, 1);
+  Report report;
+  report.translation.emplace().files = files;
+  report.translation->totals = totals;
+  const json written = ToJson(report);
+  EXPECT_EQ(written["translation"]["files"][2]["kind"], "cpp-source");
+  EXPECT_EQ(written["translation"]["files"][2]["translated_as_cuda"], false);
+  EXPECT_TRUE(hipforge::testing::MatchesReportSchema(written));
+  absl::StatusOr<Report> parsed = ReportFromJson(written);
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  EXPECT_EQ(ToJson(*parsed), written);
+  EXPECT_EQ(parsed->translation->totals.cuda_files, 2);
+}
+
+// A report stored before the flag named a C/C++ file without CUDA `other`: its source kinds read as CUDA, so its
+// counters stay what they were.
+TEST(ReportTest, AReportWrittenBeforeTheFlagKeepsItsCounters) {
+  const json stored = {{"translation",
+                        {{"files",
+                          {{{"path", "a.hip"}, {"kind", "cuda-source"}, {"status", "translated"}},
+                           {{"path", "a.h"}, {"kind", "header"}, {"status", "unchanged"}},
+                           {{"path", "main.cpp"}, {"kind", "other"}, {"status", "copied"}},
+                           {{"path", "CMakeLists.txt"}, {"kind", "cmake"}, {"status", "translated"}}}}}}};
+  absl::StatusOr<Report> parsed = ReportFromJson(stored);
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  const std::vector<FileEntry>& files = parsed->translation->files;
+  EXPECT_TRUE(files[0].translated_as_cuda);
+  EXPECT_TRUE(files[1].translated_as_cuda);
+  EXPECT_FALSE(files[2].translated_as_cuda);
+  EXPECT_FALSE(files[3].translated_as_cuda);
+  EXPECT_EQ(parsed->translation->totals.cuda_files, 2);
+  EXPECT_EQ(parsed->translation->totals.cuda_files_translated, 1);
+}
+
 TEST(ReportTest, FindingsSplitIntoFixedAndLeft) {
   const FindingCounts counts = CountFindings(*FullReport().findings);
   EXPECT_EQ(counts.fixed, 1);

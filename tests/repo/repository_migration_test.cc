@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "common/process.h"
+#include "common/report/report_json.h"
 #include "tests/common/report_schema_check.h"
 #include "tests/repo/repo_test_support.h"
 #include "worker/translate/frontend/unit_parser.h"
@@ -221,6 +222,32 @@ TEST(FileClassifierTest, Kinds) {
   EXPECT_EQ(ClassifyFile(".gitlab-ci.yml", ""), RepoFileKind::kCiConfig);
   EXPECT_EQ(ClassifyFile("config.yml", ""), RepoFileKind::kOther);
   EXPECT_EQ(ClassifyFile("setup.py", ""), RepoFileKind::kPython);
+}
+
+// Issue 28: the report names a file by its kind, as the analyzer does (a .cpp without CUDA is `cpp-source`, not
+// `other`); `translated_as_cuda` is what the pass decided, and the progress counters read it.
+TEST(RepositoryReportTest, FilesKeepTheirKindAndSayWhetherThePassTreatedThemAsCuda) {
+  MigrationResult result;
+  result.files = {{.path = "src/k.hip", .source_path = "src/k.cu", .kind = RepoFileKind::kCudaSource},
+                  {.path = "src/util.h", .source_path = "src/util.h", .kind = RepoFileKind::kHeader},
+                  {.path = "src/host.cpp", .source_path = "src/host.cpp", .kind = RepoFileKind::kCppSource},
+                  {.path = "src/main.cpp", .source_path = "src/main.cpp", .kind = RepoFileKind::kOther},
+                  {.path = "src/other.h", .source_path = "src/other.h", .kind = RepoFileKind::kOther},
+                  {.path = "README.md", .source_path = "README.md", .kind = RepoFileKind::kOther},
+                  {.path = "CMakeLists.txt", .source_path = "CMakeLists.txt", .kind = RepoFileKind::kCMake}};
+  const report::Report report = ToReport(result);
+  std::vector<std::pair<std::string, bool>> kinds;
+  for (const report::FileEntry& file : report.translation->files)
+    kinds.emplace_back(file.kind, file.translated_as_cuda);
+  EXPECT_EQ(kinds, (std::vector<std::pair<std::string, bool>>{{"cuda-source", true},
+                                                              {"header", true},
+                                                              {"cpp-source", true},
+                                                              {"cpp-source", false},
+                                                              {"header", false},
+                                                              {"other", false},
+                                                              {"cmake", false}}));
+  EXPECT_EQ(report.translation->totals.cuda_files, 2) << "the .cu and the header it includes, as before";
+  EXPECT_TRUE(hipforge::testing::MatchesReportSchema(report::ToJson(report)));
 }
 
 TEST(FileClassifierTest, HeadersIncludedFromCudaSources) {

@@ -62,6 +62,10 @@ export interface File {
   left_for_person?: string[];
   from_cache?: boolean;
   /**
+   * The repository pass treated the file as CUDA code: a .cu/.cuh, or a C/C++ file that uses CUDA or that a CUDA file includes. A C/C++ file without it keeps its kind and is copied as it is. Absent in reports written before it: true for the source kinds.
+   */
+  translated_as_cuda?: boolean;
+  /**
    * A translation unit not parsed: the unit whose parse covered every header it includes (it holds only #includes and declarations).
    */
   covered_by?: string;

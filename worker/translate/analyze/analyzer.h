@@ -55,7 +55,7 @@ using EffortEstimate = report::EffortSection;
 // How one input file was analyzed.
 struct AnalyzedFile {
   std::string path;  // relative to the analyzed root
-  std::string kind;  // "cuda-source", "header", "cmake", "makefile", "shell", "dockerfile", "ci", "python", "other"
+  std::string kind;  // FileKindName: "cuda-source", "header", "cpp-source", "cmake", ... as the report names it
   bool ast_analyzed = false;       // AST rules ran on it (directly or as a header of a parsed source)
   std::string ast_skipped_reason;  // why not (first Clang error, "not a source file", ...); token rules still ran
   // Lines the build's preprocessing drops, as [first, last] pairs: inside #if branches that neither the host nor the

@@ -72,6 +72,12 @@ bool DeclaresDeviceCodeDefinedElsewhere(const std::string& content) {
 
 const char* RepoFileKindName(RepoFileKind kind) { return FileKindName(kind); }
 
+RepoFileKind ReportedFileKind(const std::string& relative_path, RepoFileKind kind) {
+  if (kind != FileKind::kOther) return kind;
+  const FileKind by_name = FileKindOf(relative_path, "");
+  return IsSourceKind(by_name) ? by_name : kind;
+}
+
 RepoFileKind ClassifyFile(const std::string& relative_path, const std::string& content) {
   const FileKind kind = FileKindOf(relative_path, content);
   // .cu and .cuh always; other C/C++ files only when they use CUDA (the rest is copied as it is).

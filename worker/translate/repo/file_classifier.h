@@ -32,4 +32,8 @@ bool DeclaresDeviceCodeDefinedElsewhere(const std::string& content);
 
 const char* RepoFileKindName(RepoFileKind kind);
 
+// The kind a report names a file by: FileKindOf's, as the analyzer names it, also for a C/C++ file that
+// ClassifyFile made kOther because it does not use CUDA (the report's `translated_as_cuda` tells them apart).
+RepoFileKind ReportedFileKind(const std::string& relative_path, RepoFileKind kind);
+
 }  // namespace hipforge::translate

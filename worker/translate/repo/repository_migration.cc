@@ -30,7 +30,8 @@ report::Report ToReport(const MigrationResult& result) {
     if (auto t = translations.find(file.source_path); t != translations.end()) entry = ToReportFileEntry(*t->second);
     entry.path = file.path;
     entry.source_path = file.source_path;
-    entry.kind = RepoFileKindName(file.kind);
+    entry.kind = RepoFileKindName(ReportedFileKind(file.source_path, file.kind));
+    entry.translated_as_cuda = IsSourceKind(file.kind);
     entry.status = file.status;
     entry.lines_changed = file.lines_changed;
     entry.changed_by.assign(file.changed_by.begin(), file.changed_by.end());
