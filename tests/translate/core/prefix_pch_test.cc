@@ -210,7 +210,7 @@ TEST_F(PrefixPchTest, AKilledJobsDirectoryIsRemovedByALaterJob) {
   Write("a.cu", Unit("float"));
   Write("b.cu", Unit("int"));
   const auto job = [&](const std::string& name, std::chrono::hours age) {
-    const fs::path directory = base_ / "pch" / name;
+    fs::path directory = base_ / "pch" / name;
     fs::create_directories(directory);
     std::ofstream(directory / "prefix-x.pch") << "left behind";
     fs::last_write_time(directory, fs::file_time_type::clock::now() - age);
@@ -354,9 +354,9 @@ TEST(IncludePrefixesTest, CutsAfterEachIncludeWithEveryConditionalClosed) {
   plan.Count(other);
   ASSERT_EQ(plan.Choose(prefixes).size(), 2u);
   EXPECT_EQ(plan.Choose(prefixes)[0].key, prefixes[1].key) << "the longest shared one first";
-  EXPECT_FALSE(IncludePrefixes("#include SOME_MACRO\n#include <map>\n", unit, dir, {}, locations, "").size());
-  EXPECT_FALSE(
-      IncludePrefixes("#if __has_include(<map>)\n#endif\n#include <map>\n", unit, dir, {}, locations, "").size());
+  EXPECT_TRUE(IncludePrefixes("#include SOME_MACRO\n#include <map>\n", unit, dir, {}, locations, "").empty());
+  EXPECT_TRUE(
+      IncludePrefixes("#if __has_include(<map>)\n#endif\n#include <map>\n", unit, dir, {}, locations, "").empty());
   // Library headers alone are left to the prelude and library preamble PCHs: a prefix must reach a project file,
   // beside the unit or through an -I directory in the tree (not one outside it).
   EXPECT_EQ(IncludePrefixes("#include <map>\n#include <set>\n", unit, dir, {}, locations, "").size(), 0u);

@@ -224,15 +224,16 @@ const PrefixPchs::Built* PrefixPchs::Get(const IncludePrefix& prefix, const Requ
     if (!built) return;
     nlohmann::json record = nlohmann::json::array();
     for (const auto& consumer : consumers) record.push_back(consumer->PrefixRecord());
-    entry->built = Built{build.pch, std::move(record), std::move(entered)};
+    entry->built = std::make_unique<Built>(Built{build.pch, std::move(record), std::move(entered)});
   });
-  if (!entry->built) return nullptr;
+  const Built* built = entry->built.get();
+  if (!built) return nullptr;
   // Units whose prefix text is the same share the PCH from inside different headers: each checks its own.
   for (const fs::path& header : prefix.inside) {
     std::error_code error;
-    if (entry->built->entered.count(fs::weakly_canonical(header, error).string())) return nullptr;
+    if (built->entered.count(fs::weakly_canonical(header, error).string())) return nullptr;
   }
-  return &*entry->built;
+  return built;
 }
 
 const PrefixPchs::Built* PrefixPchs::First(const std::vector<IncludePrefix>& shared, const Request& request,

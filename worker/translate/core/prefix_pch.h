@@ -109,7 +109,7 @@ class PrefixPchs {
  private:
   struct Entry {
     std::once_flag once;
-    std::optional<Built> built;
+    std::unique_ptr<Built> built;  // null until built, and when it does not build
   };
   std::filesystem::path directory_;
   mutable std::mutex mutex_;
