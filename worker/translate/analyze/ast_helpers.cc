@@ -56,6 +56,23 @@ bool DerivesImpl(const clang::Stmt* stmt, bool allow_block_dim, int depth) {
   return false;
 }
 
+// A warp intrinsic of the table (worker/translate/tables/warp_intrinsics.h) in CUDA's or the maskless spelling, a
+// cooperative-groups tile member the table names (tile.shfl_down, tile.ballot), or tiled_partition itself.
+bool IsWarpPrimitiveName(std::string_view name) {
+  if (name.empty()) return false;
+  if (FindWarpIntrinsicSpelling(name) || name == "tiled_partition") return true;
+  for (const WarpIntrinsic& intrinsic : WarpIntrinsics()) {
+    if (name == intrinsic.group_member) return true;
+  }
+  return false;
+}
+
+// Vote, ballot, match and reduce. __activemask is left out: it is the mask argument of segment shuffles
+// (`__shfl_up_sync(__activemask(), ...)`); so are __syncwarp and __fns, which combine no lanes' values.
+bool CombinesLanes(WarpOp op) {
+  return op == WarpOp::kVote || op == WarpOp::kBallot || op == WarpOp::kMatch || op == WarpOp::kReduce;
+}
+
 class WarpPrimitiveFinder : public clang::RecursiveASTVisitor<WarpPrimitiveFinder> {
  public:
   explicit WarpPrimitiveFinder(int depth = 0) : depth_(depth) {}
@@ -74,11 +91,7 @@ class WarpPrimitiveFinder : public clang::RecursiveASTVisitor<WarpPrimitiveFinde
         }
       }
     }
-    llvm::StringRef ref(name);
-    if (ref.startswith("__shfl") || ref.startswith("__ballot") || ref.startswith("__any") || ref.startswith("__all") ||
-        ref == "__activemask" || ref == "__syncwarp" || ref.startswith("__match") ||
-        (ref.startswith("__reduce_") && ref.endswith("_sync")) || ref == "tiled_partition" || ref == "shfl" ||
-        ref == "shfl_down" || ref == "shfl_xor" || ref == "shfl_up" || ref == "ballot") {
+    if (IsWarpPrimitiveName(name)) {
       found = true;
       return false;
     }
@@ -320,15 +333,14 @@ class SegmentShuffleFinder : public clang::RecursiveASTVisitor<SegmentShuffleFin
   bool VisitCallExpr(clang::CallExpr* call) {
     const std::string callee = CalleeName(call);
     const llvm::StringRef name(callee);
-    if (name.startswith("__shfl")) {
-      if (StaysInSegment(*call, name)) {
+    const WarpIntrinsic* intrinsic = FindWarpIntrinsicSpelling(callee);
+    if (intrinsic && IsShuffle(intrinsic->op)) {
+      if (StaysInSegment(*call, *intrinsic, callee)) {
         ++segment_shuffles;
       } else {
         other = true;
       }
-    } else if (name.startswith("__ballot") || name.startswith("__any") || name.startswith("__all") ||
-               name.startswith("__match") || name.startswith("__reduce_") || name == "tiled_partition") {
-      // __activemask is left out: it is the mask argument of segment shuffles (`__shfl_up_sync(__activemask(), ...)`).
+    } else if ((intrinsic && CombinesLanes(intrinsic->op)) || name == "tiled_partition") {
       other = true;
     } else if (const clang::FunctionDecl* helper = call->getDirectCallee();
                helper && !context_.getSourceManager().isInSystemHeader(helper->getLocation()) &&
@@ -342,13 +354,13 @@ class SegmentShuffleFinder : public clang::RecursiveASTVisitor<SegmentShuffleFin
   bool other = false;
 
  private:
-  bool StaysInSegment(const clang::CallExpr& call, llvm::StringRef name) const {
-    const unsigned value_index = name.endswith("_sync") ? 1 : 0;
+  bool StaysInSegment(const clang::CallExpr& call, const WarpIntrinsic& shuffle, std::string_view name) const {
+    const unsigned value_index = name == shuffle.name ? 1 : 0;  // CUDA's spelling takes the mask first
     const unsigned width_index = value_index + 2;
     const clang::Expr* width = call.getNumArgs() > width_index ? call.getArg(width_index) : nullptr;
     const bool default_width = !width || llvm::isa<clang::CXXDefaultArgExpr>(width);
     if (!default_width) return ConstantValue(width, context_) == 32 && !MentionsWarpSize(width);
-    if (!name.startswith("__shfl_xor") || call.getNumArgs() <= value_index + 1) return false;
+    if (shuffle.op != WarpOp::kShuffleXor || call.getNumArgs() <= value_index + 1) return false;
     const clang::Expr* lane_mask = call.getArg(value_index + 1);
     if (const auto value = ConstantValue(lane_mask, context_)) return *value >= 0 && *value < 32;
     const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(StripCasts(lane_mask));

@@ -12,7 +12,7 @@ constexpr std::array kWarpIntrinsics = {
     WarpIntrinsic{"__shfl_up_sync", true, "__shfl_up", true, WarpOp::kShuffleUp, "shfl_up"},
     WarpIntrinsic{"__shfl_down_sync", true, "__shfl_down", true, WarpOp::kShuffleDown, "shfl_down"},
     WarpIntrinsic{"__shfl_xor_sync", true, "__shfl_xor", true, WarpOp::kShuffleXor, "shfl_xor"},
-    WarpIntrinsic{"__ballot_sync", true, "__ballot", true, WarpOp::kBallot},
+    WarpIntrinsic{"__ballot_sync", true, "__ballot", true, WarpOp::kBallot, "ballot"},
     WarpIntrinsic{"__any_sync", true, "__any", true, WarpOp::kVote},
     WarpIntrinsic{"__all_sync", true, "__all", true, WarpOp::kVote},
     WarpIntrinsic{"__match_any_sync", true, "", true, WarpOp::kMatch},
