@@ -12,7 +12,10 @@ import os, re, shutil, subprocess, sys
 ROOMS = ("bench", "client", "common", "fuzz", "server", "tests", "worker")
 EXTENSIONS = (".cc", ".h", ".cpp", ".hpp")
 # Directories of test data: CUDA sources and goldens as users write them, compared byte for byte by their tests.
-DATA_DIRS = {"data", "input", "inputs", "golden", "goldens", "fixtures", "hip_compat", "lit", "node_modules"}
+DATA_DIRS = {"data", "input", "inputs", "golden", "goldens", "golden_drivers", "fixtures", "hip_compat", "lit",
+             "node_modules"}
+# The analyzer's rule and corpus cases: their findings are pinned to lines.
+DATA_PATHS = {"tests/analyze/rules", "tests/analyze/corpus"}
 
 
 def find_clang_format():
@@ -26,7 +29,8 @@ def find_clang_format():
 def source_files(root):
     for room in ROOMS:
         for directory, subdirs, files in os.walk(os.path.join(root, room)):
-            subdirs[:] = sorted(d for d in subdirs if d not in DATA_DIRS)
+            subdirs[:] = sorted(d for d in subdirs if d not in DATA_DIRS and
+                                os.path.relpath(os.path.join(directory, d), root) not in DATA_PATHS)
             for name in sorted(files):
                 if name.endswith(EXTENSIONS):
                     yield os.path.relpath(os.path.join(directory, name), root)

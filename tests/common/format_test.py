@@ -27,6 +27,7 @@ with tempfile.TemporaryDirectory() as root:
     shutil.copy(os.path.join(source_root, ".clang-format"), root)
     write(root, "server/clean.cc", "int f(int x) { return x; }\n")
     write(root, "tests/repo/data/app/kernel.cc", messy)
+    write(root, "tests/analyze/corpus/host/reader.cpp", messy)
     write(root, "worker/translate/tables/x_table.cc", "// clang-format off\n" + messy)
     code, out = run(root)
     assert code == 0, out

@@ -1,6 +1,6 @@
 // GPUDirect Storage read into device memory.
-#include <cuda_runtime.h>
 #include <cufile.h>
+#include <cuda_runtime.h>
 #include <fcntl.h>
 #include <unistd.h>
 

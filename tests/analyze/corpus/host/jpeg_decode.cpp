@@ -1,6 +1,6 @@
 // JPEG decode on the GPU.
-#include <cuda_runtime.h>
 #include <nvjpeg.h>
+#include <cuda_runtime.h>
 #include <vector>
 
 int decode(const std::vector<unsigned char>& bytes, nvjpegImage_t* out, cudaStream_t stream) {

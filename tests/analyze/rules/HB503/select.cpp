@@ -1,6 +1,6 @@
 // HB503 golden input: environment variables read from C++.
-#include <cstdio>
 #include <cstdlib>
+#include <cstdio>
 
 int main() {
   const char* devices = std::getenv("CUDA_VISIBLE_DEVICES");

@@ -22,14 +22,14 @@
 #include <type_traits>
 #include <vector>
 
-#define GD_CHECK(call)                                                \
-  do {                                                                \
-    hipError_t gd_e_ = (call);                                        \
-    if (gd_e_ != hipSuccess) {                                        \
-      std::printf("error %s: %s\n", #call, hipGetErrorString(gd_e_)); \
-      std::fflush(stdout);                                            \
-      std::exit(2);                                                   \
-    }                                                                 \
+#define GD_CHECK(call)                                                               \
+  do {                                                                               \
+    hipError_t gd_e_ = (call);                                                       \
+    if (gd_e_ != hipSuccess) {                                                       \
+      std::printf("error %s: %s\n", #call, hipGetErrorString(gd_e_));                \
+      std::fflush(stdout);                                                           \
+      std::exit(2);                                                                  \
+    }                                                                                \
   } while (0)
 
 namespace gd {
@@ -175,8 +175,8 @@ class Model {
       }
     }
     if (count != 0) {
-      mismatches_ += " " + shape + ":[" + std::to_string(first) + "]=" + Text(got[first]) +
-                     ",want=" + Text(want[first]) + ",differ=" + std::to_string(count);
+      mismatches_ += " " + shape + ":[" + std::to_string(first) + "]=" + Text(got[first]) + ",want=" +
+                     Text(want[first]) + ",differ=" + std::to_string(count);
     }
   }
   std::string Result() const { return mismatches_.empty() ? "ok " + shapes_ : "MISMATCH" + mismatches_; }
