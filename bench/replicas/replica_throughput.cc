@@ -67,19 +67,9 @@ absl::StatusOr<Result> Measure(const Setup& setup) {
   std::vector<std::string> addresses;
   for (int s = 0; s < setup.servers; ++s) {
     const fs::path port_file = dir / ("port-" + std::to_string(s));
-    std::vector<std::string> argv = {HIPFORGE_SERVER_BIN,
-                                     "--listen",
-                                     "127.0.0.1:0",
-                                     "--http-listen",
-                                     "127.0.0.1:0",
-                                     "--data-dir",
-                                     (dir / ("data-" + std::to_string(s))).string(),
-                                     "--port-file",
-                                     port_file.string(),
-                                     "--artifact-store",
-                                     "postgres",
-                                     "--log-level",
-                                     "warn"};
+    std::vector<std::string> argv =
+        hipforge::testing::LocalServerArgv(HIPFORGE_SERVER_BIN, dir / ("data-" + std::to_string(s)), port_file);
+    argv.insert(argv.end(), {"--artifact-store", "postgres", "--log-level", "warn"});
     argv.insert(argv.end(), database.begin(), database.end());
     fs::create_directories(dir);
     processes.push_back(std::make_unique<ChildProcess>(argv, dir / ("server-" + std::to_string(s) + ".log")));

@@ -65,6 +65,12 @@ std::string ChildProcess::Log() const {
   return buffer.str();
 }
 
+std::vector<std::string> LocalServerArgv(const std::string& server_bin, const std::filesystem::path& data_dir,
+                                         const std::filesystem::path& port_file) {
+  return {server_bin,   "--listen",        "127.0.0.1:0", "--http-listen",   "127.0.0.1:0",
+          "--data-dir", data_dir.string(), "--port-file", port_file.string()};
+}
+
 int WaitForPortFile(const std::filesystem::path& path, std::chrono::milliseconds timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   while (std::chrono::steady_clock::now() < deadline) {

@@ -32,6 +32,11 @@ class ChildProcess {
   std::filesystem::path log_file_;
 };
 
+// migrate-server (`server_bin`) on loopback with gRPC and HTTP ports the OS picks, its data directory and the file it
+// writes its port to: the start of every test's and bench's server command line (each adds its own flags).
+std::vector<std::string> LocalServerArgv(const std::string& server_bin, const std::filesystem::path& data_dir,
+                                         const std::filesystem::path& port_file);
+
 // Reads an integer written by `--port-file` once it appears (or 0 after `timeout`).
 int WaitForPortFile(const std::filesystem::path& path, std::chrono::milliseconds timeout);
 

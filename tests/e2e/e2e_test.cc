@@ -63,19 +63,8 @@ class EndToEndTest : public ::testing::Test {
   void StartServer(bool embedded = false, std::vector<std::string> extra = {}) {
     const fs::path port_file = temp_dir_ / "port";
     fs::remove(port_file);
-    std::vector<std::string> argv = {HIPFORGE_SERVER_BIN,
-                                     "--listen",
-                                     "127.0.0.1:0",
-                                     "--http-listen",
-                                     "127.0.0.1:0",
-                                     "--data-dir",
-                                     (temp_dir_ / "data").string(),
-                                     "--port-file",
-                                     port_file.string(),
-                                     "--lease-ms",
-                                     "3000",
-                                     "--rescue-interval-ms",
-                                     "200"};
+    std::vector<std::string> argv = LocalServerArgv(HIPFORGE_SERVER_BIN, temp_dir_ / "data", port_file);
+    argv.insert(argv.end(), {"--lease-ms", "3000", "--rescue-interval-ms", "200"});
     if (!embedded) {
       const std::string& url = server::testing::TestDatabaseUrl();
       ASSERT_FALSE(url.empty()) << "no PostgreSQL for the test";

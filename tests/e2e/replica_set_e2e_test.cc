@@ -63,21 +63,8 @@ class ReplicaSetEndToEndTest : public ::testing::Test {
   // One server of the set; returns its address.
   std::string StartServer(const std::string& name) {
     const fs::path port_file = temp_dir_ / ("port-" + name);
-    std::vector<std::string> argv = {HIPFORGE_SERVER_BIN,
-                                     "--listen",
-                                     "127.0.0.1:0",
-                                     "--http-listen",
-                                     "127.0.0.1:0",
-                                     "--data-dir",
-                                     (temp_dir_ / ("data-" + name)).string(),
-                                     "--port-file",
-                                     port_file.string(),
-                                     "--artifact-store",
-                                     "postgres",
-                                     "--lease-ms",
-                                     "3000",
-                                     "--rescue-interval-ms",
-                                     "200"};
+    std::vector<std::string> argv = LocalServerArgv(HIPFORGE_SERVER_BIN, temp_dir_ / ("data-" + name), port_file);
+    argv.insert(argv.end(), {"--artifact-store", "postgres", "--lease-ms", "3000", "--rescue-interval-ms", "200"});
     for (const std::string& arg : DatabaseArgs()) argv.push_back(arg);
     servers_[name] = std::make_unique<ChildProcess>(argv, temp_dir_ / ("server-" + name + ".log"));
     const int port = WaitForPortFile(port_file, 120s);

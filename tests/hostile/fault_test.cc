@@ -62,25 +62,9 @@ class FaultTest : public ::testing::Test {
   void StartServer(const std::vector<std::string>& extra_args = {}) {
     const fs::path port_file = temp_dir_ / "port";
     fs::remove(port_file);
-    std::vector<std::string> argv{HIPFORGE_SERVER_BIN,
-                                  "--listen",
-                                  "127.0.0.1:0",
-                                  "--http-listen",
-                                  "127.0.0.1:0",
-                                  "--data-dir",
-                                  (temp_dir_ / "data").string(),
-                                  "--port-file",
-                                  port_file.string(),
-                                  "--lease-ms",
-                                  "2000",
-                                  "--rescue-interval-ms",
-                                  "200",
-                                  "--local-workers",
-                                  "1",
-                                  "--embedded-durable",
-                                  "false",
-                                  "--max-attempts",
-                                  "5"};
+    std::vector<std::string> argv = LocalServerArgv(HIPFORGE_SERVER_BIN, temp_dir_ / "data", port_file);
+    argv.insert(argv.end(), {"--lease-ms", "2000", "--rescue-interval-ms", "200", "--local-workers", "1",
+                             "--embedded-durable", "false", "--max-attempts", "5"});
     argv.insert(argv.end(), extra_args.begin(), extra_args.end());
     server_ = std::make_unique<ChildProcess>(argv, temp_dir_ / ("server-" + std::to_string(++starts_) + ".log"));
     const int port = WaitForPortFile(port_file, 120s);
