@@ -2,10 +2,10 @@
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "worker/translate/frontend/parent_index.h"
 #include "worker/translate/tables/warp_intrinsics.h"
 
 #include <algorithm>
@@ -154,12 +154,12 @@ bool MentionsWarpSize(const clang::Expr* expr) {
 }
 
 const clang::FunctionDecl* EnclosingFunction(clang::ASTContext& context, const clang::Stmt& node) {
-  clang::DynTypedNodeList parents = context.getParents(node);
+  clang::DynTypedNodeList parents = ParentsOf(context, node);
   for (int guard = 0; guard < 256 && !parents.empty(); ++guard) {
     const clang::DynTypedNode& parent = parents[0];
     if (const auto* function = parent.get<clang::FunctionDecl>()) return function;
     if (const auto* lambda = parent.get<clang::LambdaExpr>()) return lambda->getCallOperator();
-    parents = context.getParents(parent);
+    parents = ParentsOf(context, parent);
   }
   return nullptr;
 }

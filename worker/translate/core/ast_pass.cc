@@ -22,6 +22,7 @@
 #include "worker/translate/core/device_function_shims.h"
 #include "worker/translate/core/name_resolver.h"
 #include "worker/translate/core/token_pass.h"
+#include "worker/translate/frontend/parent_index.h"
 #include "worker/translate/frontend/project_paths.h"
 #include "worker/translate/tables/warp_intrinsics.h"
 
@@ -29,6 +30,23 @@ namespace hipforge::translate {
 namespace {
 
 namespace mat = clang::ast_matchers;
+
+// hasParent(cxxReinterpretCastExpr()) and hasAncestor(functionDecl(<__device__ or __global__>)) over
+// frontend/parent_index.h's parents, the same lists as Clang's parent map (so the same answers), which costs more
+// to build.
+AST_MATCHER(clang::MemberExpr, hasReinterpretCastParent) {
+  for (const clang::DynTypedNode& parent : ParentsOf(Finder->getASTContext(), Node)) {
+    if (parent.get<clang::CXXReinterpretCastExpr>()) return true;
+  }
+  return false;
+}
+AST_MATCHER(clang::Expr, hasDeviceFunctionAncestor) {
+  auto device = [](const clang::DynTypedNode& node) {
+    const auto* function = node.get<clang::FunctionDecl>();
+    return function && (function->hasAttr<clang::CUDADeviceAttr>() || function->hasAttr<clang::CUDAGlobalAttr>());
+  };
+  return FirstAncestor(Finder->getASTContext(), clang::DynTypedNode::create(Node), device).has_value();
+}
 
 // Maps Clang locations to (project file, byte offset); files outside the root are not ours to edit.
 class ProjectFiles {
@@ -462,8 +480,7 @@ class FactsConsumer : public ParseConsumer {
               .bind("warp"),
           collector_.get());
     }
-    finder.addMatcher(mat::memberExpr(mat::member(mat::hasAnyName("x", "y")),
-                                      mat::unless(mat::hasParent(mat::cxxReinterpretCastExpr())))
+    finder.addMatcher(mat::memberExpr(mat::member(mat::hasAnyName("x", "y")), mat::unless(hasReinterpretCastParent()))
                           .bind("half2_member"),
                       collector_.get());
     std::vector<llvm::StringRef> shimmed_types;  // type shims that apply to the target (DeviceFunctionShim::type_names)
@@ -478,8 +495,7 @@ class FactsConsumer : public ParseConsumer {
                   mat::ofClass(mat::cxxRecordDecl(mat::hasAnyName(llvm::ArrayRef<llvm::StringRef>(shimmed_types)))),
                   mat::returns(mat::realFloatingPointType()))),
               // Device code only: the host conversions are HIP's own, exact.
-              mat::hasAncestor(mat::functionDecl(
-                  mat::anyOf(mat::hasAttr(clang::attr::CUDADevice), mat::hasAttr(clang::attr::CUDAGlobal)))))
+              hasDeviceFunctionAncestor())
               .bind("type_shim_conversion"),
           collector_.get());
     }

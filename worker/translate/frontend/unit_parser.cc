@@ -17,6 +17,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallString.h"
 #include "worker/translate/frontend/confined_file_system.h"
+#include "worker/translate/frontend/parent_index.h"
 #include "worker/translate/frontend/project_paths.h"
 
 namespace hipforge::translate {
@@ -181,6 +182,7 @@ class ProjectScopeConsumer : public clang::SemaConsumer {
     }
     context.setTraversalScope(VisitedOnce(scope));
     finder_.matchAST(context);
+    ForgetParents(context);  // the consumers are done with the AST
   }
 
  private:

@@ -2,11 +2,11 @@
 
 #include <cctype>
 
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "worker/translate/analyze/ast_helpers.h"
 #include "worker/translate/analyze/rule_ids.h"
+#include "worker/translate/frontend/parent_index.h"
 #include "worker/translate/tables/warp_intrinsics.h"
 
 namespace hipforge::translate::analyze {
@@ -36,7 +36,7 @@ bool IsWarpName(llvm::StringRef name) {
 
 // The variable the value of `expr` is stored into (initializer or plain assignment), if any.
 const clang::NamedDecl* Destination(clang::ASTContext& context, const clang::Expr& expr) {
-  clang::DynTypedNodeList parents = context.getParents(expr);
+  clang::DynTypedNodeList parents = ParentsOf(context, expr);
   for (int guard = 0; guard < 8 && !parents.empty(); ++guard) {
     const clang::DynTypedNode& parent = parents[0];
     if (const auto* var = parent.get<clang::VarDecl>()) return var;
@@ -49,7 +49,7 @@ const clang::NamedDecl* Destination(clang::ASTContext& context, const clang::Exp
         !parent.get<clang::CXXFunctionalCastExpr>()) {
       return nullptr;
     }
-    parents = context.getParents(parent);
+    parents = ParentsOf(context, parent);
   }
   return nullptr;
 }

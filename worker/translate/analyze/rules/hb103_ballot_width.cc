@@ -1,10 +1,10 @@
 #include "worker/translate/analyze/rules/hb103_ballot_width.h"
 
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/TypeLoc.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "worker/translate/analyze/ast_helpers.h"
 #include "worker/translate/analyze/rule_ids.h"
+#include "worker/translate/frontend/parent_index.h"
 #include "worker/translate/tables/warp_intrinsics.h"
 
 namespace hipforge::translate::analyze {
@@ -16,7 +16,7 @@ using namespace clang::ast_matchers;
 // `~` and `- 1` (`votes & ((1u << lane) - 1)`), or nullptr.
 const clang::BinaryOperator* MaskOperation(clang::ASTContext& context, const clang::Expr& shift) {
   const clang::Stmt* child = &shift;
-  clang::DynTypedNodeList parents = context.getParents(shift);
+  clang::DynTypedNodeList parents = ParentsOf(context, shift);
   for (int guard = 0; guard < 8 && !parents.empty(); ++guard) {
     const clang::DynTypedNode& parent = parents[0];
     if (const auto* op = parent.get<clang::BinaryOperator>()) {
@@ -44,7 +44,7 @@ const clang::BinaryOperator* MaskOperation(clang::ASTContext& context, const cla
     } else {
       return nullptr;
     }
-    parents = context.getParents(*child);
+    parents = ParentsOf(context, *child);
   }
   return nullptr;
 }

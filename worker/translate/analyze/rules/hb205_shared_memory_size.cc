@@ -1,13 +1,10 @@
 #include "worker/translate/analyze/rules/hb205_shared_memory_size.h"
 
-#include <deque>
-
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
-#include "llvm/ADT/DenseSet.h"
 #include "worker/translate/analyze/ast_helpers.h"
 #include "worker/translate/analyze/rule_ids.h"
+#include "worker/translate/frontend/parent_index.h"
 
 namespace hipforge::translate::analyze {
 namespace {
@@ -25,24 +22,13 @@ const clang::FunctionDecl* DefinitionIn(const clang::DynTypedNode& node) {
 }
 
 // The function definition hasAncestor(functionDecl(isDefinition())) binds for `call`, found the way the matcher
-// searches (up the chain of single parents, then breadth first from the first node with several, each ancestor
-// queued once) but without the matcher's per-node result cache, which cost more than it saved: on a cold ggml
-// translate the matcher was 6% of the CPU, and this walk took 6-7% off it (bench/ggml/README.md, 2026-12-07).
+// searches (FirstAncestor) but without the matcher's per-node result cache, which cost more than it saved: on a
+// cold ggml translate the matcher was 6% of the CPU, and this walk took 6-7% off it (bench/ggml/README.md,
+// 2026-12-07).
 const clang::FunctionDecl* CallerOf(clang::ASTContext& context, const clang::CallExpr& call) {
-  clang::DynTypedNodeList parents = context.getParents(call);
-  while (parents.size() == 1) {
-    if (const clang::FunctionDecl* function = DefinitionIn(parents[0])) return function;
-    parents = context.getParents(parents[0]);
-  }
-  std::deque<clang::DynTypedNode> queue(parents.begin(), parents.end());
-  llvm::DenseSet<const void*> visited;
-  for (; !queue.empty(); queue.pop_front()) {
-    if (const clang::FunctionDecl* function = DefinitionIn(queue.front())) return function;
-    for (const clang::DynTypedNode& parent : context.getParents(queue.front())) {
-      if (visited.insert(parent.getMemoizationData()).second) queue.push_back(parent);
-    }
-  }
-  return nullptr;
+  const auto caller = FirstAncestor(context, clang::DynTypedNode::create(call),
+                                    [](const clang::DynTypedNode& node) { return DefinitionIn(node) != nullptr; });
+  return caller ? DefinitionIn(*caller) : nullptr;
 }
 
 }  // namespace
