@@ -45,5 +45,23 @@ TEST_F(LeaseGpuTest, TheLeaseIsForABuiltArch) {
   EXPECT_EQ(leases_.released, 1) << "the lease goes back with the state";
 }
 
+// A target with a feature runs on its processor's GPU: the job that built only sm_90:wave64 (ggml's hipforge.yaml)
+// was told "no GPU on this worker has arch sm_90:wave64" on an H200 and ran no test.
+TEST_F(LeaseGpuTest, ATargetWithAFeatureLeasesItsProcessor) {
+  leases_.device = {.hip_index = 0, .key = "0000:19:00.0", .arch = "sm_90", .name = "NVIDIA H200"};
+  inventory_.gpus = {leases_.device};
+  Validator::State& state = MakeState();
+  state.built_archs = {"sm_90:wave64"};
+  ASSERT_TRUE(MakeValidator().LeaseGpu(state).ok());
+  EXPECT_EQ(leases_.asked_archs, (std::vector<std::string>{"sm_90"}));
+  ASSERT_NE(state.lease, nullptr) << state.report.gpu.note;
+  EXPECT_TRUE(state.report.gpu.ran_on_gpu);
+
+  Validator::State& both = MakeState();
+  both.built_archs = {"gfx90a:xnack+", "sm_90", "sm_90:wave64"};
+  ASSERT_TRUE(validator_->LeaseGpu(both).ok());
+  EXPECT_EQ(leases_.asked_archs, (std::vector<std::string>{"gfx90a", "sm_90"})) << "each processor asked once";
+}
+
 }  // namespace
 }  // namespace hipforge::validate::testing

@@ -1,6 +1,8 @@
 // A stage of Validator::Validate (validator.cc runs the list; validator_state.h holds the State it extends).
+#include "absl/algorithm/container.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "worker/validate/arch_selection.h"
 #include "worker/validate/validator.h"
 #include "worker/validate/validator_state.h"
 
@@ -17,8 +19,13 @@ absl::Status Validator::LeaseGpu(State& state) {
   } else if (state.built_archs.empty()) {
     gpu.note = "not run on a GPU: no build succeeded";
   } else {
-    auto acquired = leases_.Acquire(state.request.job_id, {state.built_archs.begin(), state.built_archs.end()},
-                                    options_.lease_wait);
+    // A GPU of the target's processor runs it: sm_90:wave64 is a build mode of sm_90, gfx90a:xnack+ a gfx90a.
+    // Matched whole, a wave64-only job found "no GPU on this worker has arch sm_90:wave64" (ggml, 2026-12-07).
+    std::vector<std::string> processors;
+    for (const std::string& arch : state.built_archs) {
+      if (!absl::c_linear_search(processors, TargetProcessor(arch))) processors.push_back(TargetProcessor(arch));
+    }
+    auto acquired = leases_.Acquire(state.request.job_id, processors, options_.lease_wait);
     if (!acquired.ok()) {
       gpu.note = absl::StrCat("not run on a GPU: ", acquired.status().message());
     } else {
