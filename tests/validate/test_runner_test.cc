@@ -19,6 +19,8 @@ tests:
     - name: hangs
       run: sleep 30
       timeout_s: 1
+    - name: own-timeout
+      run: echo serialize=${AMD_SERIALIZE_KERNEL:-none}; exit 124
 )");
   ASSERT_TRUE(manifest.ok()) << manifest.status();
   BoostProcessLauncher launcher;
@@ -26,7 +28,7 @@ tests:
   ExecutionContext context{.environment = {{"PATH", "/usr/bin:/bin"}, {"ROCR_VISIBLE_DEVICES", "2"}}};
   auto results = runner.Run(
       {.arch = "gfx90a", .source_dir = dir.path(), .build_dir = dir.path(), .manifest = &*manifest}, context);
-  ASSERT_EQ(results.size(), 3u);
+  ASSERT_EQ(results.size(), 4u);
   EXPECT_EQ(results[0].status, TestStatus::kPassed);
   EXPECT_EQ(results[0].output_excerpt, "visible=2\n");
   EXPECT_EQ(results[1].status, TestStatus::kFailed);
@@ -35,10 +37,16 @@ tests:
   EXPECT_NE(results[1].output_excerpt.find("serialize=3"), std::string::npos);
   EXPECT_EQ(results[2].status, TestStatus::kTimedOut);
   EXPECT_LT(results[2].duration_ms, 10000);
+  // Out of time, ours or the command's own `timeout` (exit 124): no serialized re-run, which would take as long again.
+  EXPECT_NE(results[2].output_excerpt.find("not re-run with AMD_SERIALIZE_KERNEL=3: it ran out of time"),
+            std::string::npos);
+  EXPECT_EQ(results[3].status, TestStatus::kFailed);
+  EXPECT_EQ(results[3].output_excerpt.find("serialize=3"), std::string::npos);
+  EXPECT_NE(results[3].output_excerpt.find("not re-run"), std::string::npos);
 
   // Our JUnit output reads back the same.
   auto parsed = ParseJUnitXml(ToJUnitXml("job", results), "gfx90a");
-  ASSERT_EQ(parsed.size(), 3u);
+  ASSERT_EQ(parsed.size(), 4u);
   EXPECT_EQ(parsed[0].status, TestStatus::kPassed);
   EXPECT_EQ(parsed[1].status, TestStatus::kFailed);
   EXPECT_EQ(parsed[2].status, TestStatus::kTimedOut);

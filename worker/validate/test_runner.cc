@@ -112,7 +112,12 @@ TestResult TestRunner::RunCommand(const TestRunInput& input, const TestCommand& 
     test.status = TestStatus::kFailed;
     test.output_excerpt = "exit 0, but its output says FAIL or reports a GPU error\n" + test.output_excerpt;
   }
-  if (test.status != TestStatus::kPassed && input.rerun_failures_serialized) {
+  // The serialized re-run tells a kernel fault or race from a plain failure. A run that ran out of time, ours or a
+  // `timeout` inside the command (exit 124), is not re-run: serialized, it takes at least as long again.
+  const bool out_of_time = result->timed_out || result->exit_code == 124;
+  if (test.status != TestStatus::kPassed && out_of_time) {
+    absl::StrAppend(&test.output_excerpt, "\n--- not re-run with AMD_SERIALIZE_KERNEL=3: it ran out of time ---\n");
+  } else if (test.status != TestStatus::kPassed && input.rerun_failures_serialized) {
     ExecutionContext serialized = context;
     serialized.environment["AMD_SERIALIZE_KERNEL"] = "3";
     auto rerun = launcher_.Run(PrepareCommand(serialized, argv, input.build_dir, timeout));
