@@ -179,6 +179,8 @@ const ParentIndex& IndexOf(clang::ASTContext& context) {
 clang::DynTypedNodeList ParentsOf(clang::ASTContext& context, const DynTypedNode& node) {
   // Clang's map answers other traversal kinds differently (the parents spelled in source); none is used here.
   if (context.getParentMapContext().getTraversalKind() != clang::TK_AsIs) return context.getParents(node);
+  // A statement without children is not in the index (no walk here starts at one); Clang's map answers for it.
+  if (const auto* stmt = node.get<clang::Stmt>(); stmt && stmt->children().empty()) return context.getParents(node);
   return IndexOf(context).Get(node);
 }
 

@@ -13,14 +13,15 @@ class ASTContext;
 
 namespace hipforge::translate {
 
-// The parents of `node`, a statement with children (those the rules start from) or a node above one: the same list,
-// in the same order and with the same repeats, as `context.getParents(node)` (clang::ParentMapContext), from a map
-// of the traversal scope built on the first call in a parse (the same RecursiveASTVisitor as Clang's) and kept until
-// ForgetParents or the ASTContext's end. Why not Clang's map (~11% of a cold ggml translate's CPU,
-// bench/ggml/README.md): Clang 16 drops a repeated parent by searching the node's list, quadratic in its length, and
-// a subexpression or type that the template instantiator reuses unchanged is a child of the pattern and of every
-// instantiation (ggml's template-instance units instantiate the same kernels many times); this map keeps a set
-// beside each list of several parents, and leaves out the nodes that no walk up from such a statement reaches.
+// The parents of `node`, a statement with children (those the rules start from) or a node above one (a statement
+// without children is answered by Clang's map, built then): the same list, in the same order and with the same repeats,
+// as `context.getParents(node)` (clang::ParentMapContext), from a map of the traversal scope built on the first call in
+// a parse (the same RecursiveASTVisitor as Clang's) and kept until ForgetParents or the ASTContext's end. Why not
+// Clang's map (~11% of a cold ggml translate's CPU, bench/ggml/README.md): Clang 16 drops a repeated parent by
+// searching the node's list, quadratic in its length, and a subexpression or type that the template instantiator reuses
+// unchanged is a child of the pattern and of every instantiation (ggml's template-instance units instantiate the same
+// kernels many times); this map keeps a set beside each list of several parents, and leaves out the nodes that no walk
+// up from such a statement reaches.
 clang::DynTypedNodeList ParentsOf(clang::ASTContext& context, const clang::DynTypedNode& node);
 template <typename T>
 clang::DynTypedNodeList ParentsOf(clang::ASTContext& context, const T& node) {
