@@ -283,6 +283,46 @@ TEST_F(PrefixPchTest, UnitsBeginningWithTheirOwnHeaderShareWhatTheHeaderBeginsWi
   EXPECT_FALSE(shared.findings.empty());
 }
 
+TEST_F(PrefixPchTest, LongerPrefixesAreChainedOnTheShorterOneTheyBeginWith) {
+  // ggml's shape: every prefix begins with common.cuh; the two longer ones are built on its PCH, so common.cuh is
+  // parsed once, and what the longer ones' headers hold (a macro, an inactive branch, a warp call in a template)
+  // is still seen as a parse without PCHs sees it.
+  Write("common.cuh", kCommonHeader);
+  const auto header = [](const std::string& name) {
+    return "#pragma once\n#define " + name + "_BLOCK 32\n#ifdef NEVER_DEFINED\ninline void unused_" + name +
+           "() { cudaDeviceSynchronize(); }\n#endif\ntemplate <typename T> __global__ void " + name +
+           "_kernel(T* p) {\n  p[threadIdx.x] = __shfl_down_sync(0xffffffff, p[0], 1);\n}\n"
+           "template <typename T> int " + name + "_launch(T* p) {\n  " + name +
+           "_kernel<T><<<1, " + name + "_BLOCK>>>(p);\n  return (int)cudaGetLastError();\n}\n";
+  };
+  Write("x.cuh", header("x"));
+  Write("y.cuh", header("y"));
+  const auto unit = [](const std::string& type, const std::string& with) {
+    return Unit(type, "#include \"" + with + ".cuh\"\nint use_" + with + "_" + type + "(" + type + "* p) { return " +
+                          with + "_launch<" + type + ">(p); }\n");
+  };
+  Write("a.cu", unit("float", "x"));
+  Write("b.cu", unit("int", "x"));
+  Write("c.cu", unit("double", "y"));
+  Write("d.cu", unit("int", "y"));
+  const std::vector<fs::path> units = {"a.cu", "b.cu", "c.cu", "d.cu"};
+  const Run plain = Translate(Options(false), units);
+  const Run shared = Translate(Options(true), units);
+  EXPECT_EQ(shared.pch_builds, 3u) << "`#include \"common.cuh\"` once, then `+ x.cuh` (a.cu, b.cu) and `+ y.cuh` "
+                                      "(c.cu, d.cu) on it; unchained, the two would be built alone";
+  EXPECT_EQ(shared.parses, 4u) << "no unit parsed twice: each parse with a chained PCH kept it";
+  EXPECT_EQ(shared.outputs, plain.outputs);
+  EXPECT_EQ(shared.diagnostics, plain.diagnostics);
+  EXPECT_EQ(shared.findings, plain.findings);
+  EXPECT_NE(shared.outputs.at("x.cuh").find("hipDeviceSynchronize"), std::string::npos) << shared.outputs.at("x.cuh");
+  EXPECT_NE(shared.outputs.at("common.cuh").find("hipMemcpyToSymbol(HIP_SYMBOL(table)"), std::string::npos);
+  EXPECT_NE(std::find_if(shared.findings.begin(), shared.findings.end(),
+                         [](const std::string& line) { return line.find(" y.cuh:") != std::string::npos; }),
+            shared.findings.end())
+      << "the rules saw y.cuh's warp call through the chained PCH: " << testing::PrintToString(shared.findings);
+  EXPECT_EQ(LeftInPchDirectory("prefix-"), 0u);
+}
+
 TEST_F(PrefixPchTest, DeviceSideParsesShareAPrefixAndFindWhatTheyFindWithout) {
   // Device code under __CUDA_ARCH__ in the shared header and in each unit: the analyzer parses both units on the
   // device side, where the header's warp loop is seen (HB104, HB102).

@@ -527,6 +527,8 @@ class PrefixFactsRecorder : public ParseConsumer {
   }
   void RegisterMatchers(mat::MatchFinder&) override {}
   nlohmann::json PrefixRecord() override { return consumer_.PrefixRecord(); }
+  // A prefix chained on a shorter one's PCH starts from that one's record (PrefixPchs::Get).
+  void SeedPrefix(const nlohmann::json& record) override { consumer_.SeedPrefix(record); }
 
  private:
   UnitFacts facts_;

@@ -146,6 +146,30 @@ void WalkDirectives(PrefixWalk& walk, const std::vector<std::string>& lines, siz
   }
 }
 
+// The longest of `shared` whose text begins `prefix`'s: a shorter cut of the same directives (texts end with a
+// newline, so a cut falls between lines), in the same configuration (the candidates of one unit).
+const IncludePrefix* BaseOf(const IncludePrefix& prefix, const std::vector<IncludePrefix>& shared) {
+  const IncludePrefix* base = nullptr;
+  for (const IncludePrefix& other : shared) {
+    if (other.text.size() < prefix.text.size() && prefix.text.compare(0, other.text.size(), other.text) == 0 &&
+        (!base || other.text.size() > base->text.size())) {
+      base = &other;
+    }
+  }
+  return base;
+}
+
+// `args` with `pch` in place of the PCH they load (the prelude's); nullopt when they load none.
+std::optional<std::vector<std::string>> LoadingInstead(std::vector<std::string> args, const fs::path& pch) {
+  for (size_t i = args.size(); i-- > 1;) {
+    if (args[i - 1] == "-include-pch") {
+      args[i] = pch.string();
+      return args;
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::vector<IncludePrefix> IncludePrefixes(std::string_view content, const fs::path& unit, const fs::path& root,
@@ -197,7 +221,20 @@ PrefixPchs::~PrefixPchs() {
   fs::remove_all(directory_, ignored);
 }
 
-const PrefixPchs::Built* PrefixPchs::Get(const IncludePrefix& prefix, const Request& request) {
+const PrefixPchs::Built* PrefixPchs::Get(const IncludePrefix& prefix, const Request& request,
+                                         const std::vector<IncludePrefix>& shared) {
+  const Built* built = Build(prefix, request, shared);
+  if (!built) return nullptr;
+  // Units whose prefix text is the same share the PCH from inside different headers: each checks its own.
+  for (const fs::path& header : prefix.inside) {
+    std::error_code error;
+    if (built->entered.count(fs::weakly_canonical(header, error).string())) return nullptr;
+  }
+  return built;
+}
+
+const PrefixPchs::Built* PrefixPchs::Build(const IncludePrefix& prefix, const Request& request,
+                                           const std::vector<IncludePrefix>& shared) {
   Entry* entry = nullptr;
   {
     std::lock_guard lock(mutex_);
@@ -208,32 +245,36 @@ const PrefixPchs::Built* PrefixPchs::Get(const IncludePrefix& prefix, const Requ
   std::call_once(entry->once, [&] {
     std::vector<std::unique_ptr<ParseConsumer>> consumers;
     if (request.consumers) consumers = request.consumers();
+    // A base is shorter, so the chain ends (and two threads never wait on each other's entries).
+    const IncludePrefix* shorter = BaseOf(prefix, shared);
+    const Built* base = shorter ? Build(*shorter, request, shared) : nullptr;
+    // Neither an error nor an unguarded include in the base goes away with more directives after it.
+    if (shorter && !base) return;
+    std::optional<std::vector<std::string>> args;
+    if (base && base->record.size() == consumers.size()) args = LoadingInstead(request.args, base->pch);
+    if (!args) base = nullptr;
+    // What the consumers saw over the base is where a parse of the whole prefix would have them start the rest.
+    for (size_t i = 0; base && i < consumers.size(); ++i) consumers[i]->SeedPrefix(base->record[i]);
     PchBuild build{directory_ / ("prefix-" + prefix.key + ".pch"),
-                   directory_ / ("prefix-" + prefix.key + request.extension), prefix.text, request.args,
-                   request.readable_roots};
+                   directory_ / ("prefix-" + prefix.key + request.extension), prefix.text,
+                   base ? *args : request.args, request.readable_roots};
     build.project_root = request.root;
     build.require_guarded_includes = true;
-    std::set<std::string> entered;
+    std::set<std::string> entered = base ? base->entered : std::set<std::string>{};
     build.entered = &entered;
     for (const auto& consumer : consumers) build.consumers.push_back(consumer.get());
     const bool built = BuildPch(build);
     {
       std::lock_guard lock(mutex_);
       ++builds_;
+      chained_ += base != nullptr;
     }
     if (!built) return;
     nlohmann::json record = nlohmann::json::array();
     for (const auto& consumer : consumers) record.push_back(consumer->PrefixRecord());
     entry->built = std::make_unique<Built>(Built{build.pch, std::move(record), std::move(entered)});
   });
-  const Built* built = entry->built.get();
-  if (!built) return nullptr;
-  // Units whose prefix text is the same share the PCH from inside different headers: each checks its own.
-  for (const fs::path& header : prefix.inside) {
-    std::error_code error;
-    if (built->entered.count(fs::weakly_canonical(header, error).string())) return nullptr;
-  }
-  return built;
+  return entry->built.get();
 }
 
 const PrefixPchs::Built* PrefixPchs::First(const std::vector<IncludePrefix>& shared, const Request& request,
@@ -241,7 +282,7 @@ const PrefixPchs::Built* PrefixPchs::First(const std::vector<IncludePrefix>& sha
   const std::vector<fs::path>* failed_inside = nullptr;
   for (const IncludePrefix& prefix : shared) {
     if (failed_inside && prefix.inside == *failed_inside) continue;
-    const Built* built = Get(prefix, request);
+    const Built* built = Get(prefix, request, shared);
     if (built && usable(*built)) return built;
     failed_inside = &prefix.inside;
   }
@@ -251,6 +292,11 @@ const PrefixPchs::Built* PrefixPchs::First(const std::vector<IncludePrefix>& sha
 uint64_t PrefixPchs::builds() const {
   std::lock_guard lock(mutex_);
   return builds_;
+}
+
+uint64_t PrefixPchs::chained() const {
+  std::lock_guard lock(mutex_);
+  return chained_;
 }
 
 namespace {

@@ -96,8 +96,11 @@ class PrefixPchs {
   };
   // The PCH of `prefix`, built by the first caller (others wait for it); null when it does not build (an error in
   // the prefix, a directly included file without an include guard) or when it entered a header the prefix was
-  // taken from (a cycle back to it): the unit is parsed without it.
-  const Built* Get(const IncludePrefix& prefix, const Request& request);
+  // taken from (a cycle back to it): the unit is parsed without it. `shared`: the unit's other shared candidates
+  // (Choose's); the longest whose text begins `prefix`'s is built first and `prefix` is chained on it, its
+  // consumers seeded with that one's record, so what every prefix begins with (ggml's common.cuh) is parsed once
+  // per job and configuration instead of once per prefix.
+  const Built* Get(const IncludePrefix& prefix, const Request& request, const std::vector<IncludePrefix>& shared = {});
   // The PCH of the first of `shared` (IncludePrefixPlan::Choose's order) that Get gives and `usable` accepts. After
   // one that does not, only a prefix taken from another file is tried: a shorter cut of the same directives would
   // most likely fail the same way.
@@ -105,8 +108,12 @@ class PrefixPchs {
                      const std::function<bool(const Built&)>& usable);
 
   uint64_t builds() const;  // PCH builds so far (tests: one per shared prefix and configuration)
+  uint64_t chained() const;  // those of them chained on a shorter prefix's PCH
 
  private:
+  // Get without the check of the headers the prefix was taken from (a base's PCH is checked with the PCH of the
+  // prefix chained on it, which holds the files both entered).
+  const Built* Build(const IncludePrefix& prefix, const Request& request, const std::vector<IncludePrefix>& shared);
   struct Entry {
     std::once_flag once;
     std::unique_ptr<Built> built;  // null until built, and when it does not build
@@ -115,6 +122,7 @@ class PrefixPchs {
   mutable std::mutex mutex_;
   std::map<std::string, std::unique_ptr<Entry>> entries_;
   uint64_t builds_ = 0;
+  uint64_t chained_ = 0;
 };
 
 // SharedPrefixes (frontend/shared_prefixes.h) over PrefixPchs of their own, in a job directory under

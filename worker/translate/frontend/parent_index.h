@@ -13,8 +13,8 @@ class ASTContext;
 
 namespace hipforge::translate {
 
-// The parents of `node`, a statement with children (those the rules start from) or a node above one (a statement
-// without children is answered by Clang's map, built then): the same list, in the same order and with the same repeats,
+// The parents of `node`, a statement with children (those the rules start from) or a node above one (any other node
+// is answered by Clang's map, built then): the same list, in the same order and with the same repeats,
 // as `context.getParents(node)` (clang::ParentMapContext), from a map of the traversal scope built on the first call in
 // a parse (the same RecursiveASTVisitor as Clang's) and kept until ForgetParents or the ASTContext's end. Why not
 // Clang's map (~11% of a cold ggml translate's CPU, bench/ggml/README.md): Clang 16 drops a repeated parent by

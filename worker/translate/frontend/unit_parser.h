@@ -55,7 +55,8 @@ class ParseConsumer {
   // A shared include prefix is preprocessed once, when its PCH is built (core/prefix_pch.h: BeginParse runs on
   // that build, no matchers); a parse that loads the PCH does not see the preprocessor enter the prefix's files.
   // A consumer whose preprocessor callbacks record something returns what they recorded over the prefix, and is
-  // handed it back before each parse that loads the PCH, so that its results are those of a parse without it.
+  // handed it back before each parse that loads the PCH (and before the build of a longer prefix chained on it),
+  // so that its results are those of a parse without it.
   virtual nlohmann::json PrefixRecord() { return nullptr; }
   virtual void SeedPrefix(const nlohmann::json& record) { (void)record; }
 };
