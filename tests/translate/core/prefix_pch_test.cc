@@ -292,8 +292,9 @@ TEST_F(PrefixPchTest, LongerPrefixesAreChainedOnTheShorterOneTheyBeginWith) {
     return "#pragma once\n#define " + name + "_BLOCK 32\n#ifdef NEVER_DEFINED\ninline void unused_" + name +
            "() { cudaDeviceSynchronize(); }\n#endif\ntemplate <typename T> __global__ void " + name +
            "_kernel(T* p) {\n  p[threadIdx.x] = __shfl_down_sync(0xffffffff, p[0], 1);\n}\n"
-           "template <typename T> int " + name + "_launch(T* p) {\n  " + name +
-           "_kernel<T><<<1, " + name + "_BLOCK>>>(p);\n  return (int)cudaGetLastError();\n}\n";
+           "template <typename T> int " +
+           name + "_launch(T* p) {\n  " + name + "_kernel<T><<<1, " + name +
+           "_BLOCK>>>(p);\n  return (int)cudaGetLastError();\n}\n";
   };
   Write("x.cuh", header("x"));
   Write("y.cuh", header("y"));

@@ -256,8 +256,8 @@ const PrefixPchs::Built* PrefixPchs::Build(const IncludePrefix& prefix, const Re
     // What the consumers saw over the base is where a parse of the whole prefix would have them start the rest.
     for (size_t i = 0; base && i < consumers.size(); ++i) consumers[i]->SeedPrefix(base->record[i]);
     PchBuild build{directory_ / ("prefix-" + prefix.key + ".pch"),
-                   directory_ / ("prefix-" + prefix.key + request.extension), prefix.text,
-                   base ? *args : request.args, request.readable_roots};
+                   directory_ / ("prefix-" + prefix.key + request.extension), prefix.text, base ? *args : request.args,
+                   request.readable_roots};
     build.project_root = request.root;
     build.require_guarded_includes = true;
     std::set<std::string> entered = base ? base->entered : std::set<std::string>{};

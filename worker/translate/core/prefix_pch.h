@@ -107,7 +107,7 @@ class PrefixPchs {
   const Built* First(const std::vector<IncludePrefix>& shared, const Request& request,
                      const std::function<bool(const Built&)>& usable);
 
-  uint64_t builds() const;  // PCH builds so far (tests: one per shared prefix and configuration)
+  uint64_t builds() const;   // PCH builds so far (tests: one per shared prefix and configuration)
   uint64_t chained() const;  // those of them chained on a shorter prefix's PCH
 
  private:
