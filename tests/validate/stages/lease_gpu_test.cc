@@ -1,3 +1,4 @@
+#include "absl/strings/match.h"
 #include "tests/validate/stages/stage_test_support.h"
 
 namespace hipforge::validate::testing {
@@ -56,11 +57,16 @@ TEST_F(LeaseGpuTest, ATargetWithAFeatureLeasesItsProcessor) {
   EXPECT_EQ(leases_.asked_archs, (std::vector<std::string>{"sm_90"}));
   ASSERT_NE(state.lease, nullptr) << state.report.gpu.note;
   EXPECT_TRUE(state.report.gpu.ran_on_gpu);
+  EXPECT_TRUE(absl::StrContains(state.report.gpu.note, "(sm_90:wave64, warpSize 64: CDNA's wavefront emulated)"))
+      << "the note says which warp size the tests saw: " << state.report.gpu.note;
 
   Validator::State& both = MakeState();
   both.built_archs = {"gfx90a:xnack+", "sm_90", "sm_90:wave64"};
   ASSERT_TRUE(validator_->LeaseGpu(both).ok());
   EXPECT_EQ(leases_.asked_archs, (std::vector<std::string>{"gfx90a", "sm_90"})) << "each processor asked once";
+  EXPECT_TRUE(absl::StrContains(both.report.gpu.note,
+                                "(sm_90, warpSize 32; sm_90:wave64, warpSize 64: CDNA's wavefront emulated)"))
+      << both.report.gpu.note;
 }
 
 }  // namespace

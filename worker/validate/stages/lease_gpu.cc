@@ -2,6 +2,7 @@
 #include "absl/algorithm/container.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "worker/validate/arch_selection.h"
 #include "worker/validate/validator.h"
 #include "worker/validate/validator_state.h"
@@ -39,9 +40,18 @@ absl::Status Validator::LeaseGpu(State& state) {
                         state.lease->slot() + 1, "; no kernel profiles)");
       }
       if (absl::StartsWith(state.lease->device().arch, "sm_")) {
-        // What an NVIDIA run proves, and what it does not (docs/validation.md, "NVIDIA validate pool").
-        absl::StrAppend(&gpu.note, ": behaviour checked on HIP's NVIDIA platform (", state.lease->device().arch,
-                        ", warpSize 32); not on AMD hardware");
+        // What an NVIDIA run proves, and what it does not (docs/validation.md, "NVIDIA validate pool"), per build
+        // mode run on it: a wave64-only job's note said "warpSize 32" (ggml, 2026-12-07).
+        std::vector<std::string> modes;
+        for (const std::string& arch : state.built_archs) {
+          if (TargetProcessor(arch) != state.lease->device().arch) continue;
+          modes.push_back(absl::StrContains(arch, ":wave64")
+                              ? absl::StrCat(arch, ", warpSize 64: CDNA's wavefront emulated")
+                              : absl::StrCat(arch, ", warpSize 32"));
+        }
+        if (modes.empty()) modes.push_back(absl::StrCat(state.lease->device().arch, ", warpSize 32"));
+        absl::StrAppend(&gpu.note, ": behaviour checked on HIP's NVIDIA platform (", absl::StrJoin(modes, "; "),
+                        "); not on AMD hardware");
       }
     }
   }
