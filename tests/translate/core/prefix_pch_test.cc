@@ -108,6 +108,13 @@ class PrefixPchTest : public TempTreeTest {
     return run;
   }
 
+  // A run with PCHs gives what the run without them gives: outputs, the translator's diagnostics, the findings.
+  static void ExpectWhatPlainGets(const Run& shared, const Run& plain) {
+    EXPECT_EQ(shared.outputs, plain.outputs);
+    EXPECT_EQ(shared.diagnostics, plain.diagnostics);
+    EXPECT_EQ(shared.findings, plain.findings);
+  }
+
   size_t LeftInPchDirectory(const std::string& prefix) {
     size_t count = 0;
     for (const auto& entry : fs::recursive_directory_iterator(base_ / "pch")) {
@@ -126,9 +133,7 @@ TEST_F(PrefixPchTest, UnitsSharingAProjectPrefixGetWhatTheyGetWithoutIt) {
   const Run shared = Translate(Options(true), {"a.cu", "b.cu", "c.cu"});
   EXPECT_EQ(shared.pch_builds, 1u) << "one PCH of `#include \"common.cuh\"` for the three units";
   EXPECT_EQ(shared.parses, 3u) << "and one parse per unit";
-  EXPECT_EQ(shared.outputs, plain.outputs);
-  EXPECT_EQ(shared.diagnostics, plain.diagnostics);
-  EXPECT_EQ(shared.findings, plain.findings);
+  ExpectWhatPlainGets(shared, plain);
   // What the header's facts decide: the inactive branch, the argument rewrite, the project's own names.
   const std::string& header = shared.outputs.at("common.cuh");
   EXPECT_NE(header.find("hipDeviceReset"), std::string::npos) << header;
@@ -156,9 +161,7 @@ TEST_F(PrefixPchTest, APrefixPchIsNeverUsedForAnotherConfiguration) {
   const Run plain = Translate(Options(false), {"a.cu", "b.cu", "c.cu"});
   const Run shared = Translate(Options(true), {"a.cu", "b.cu", "c.cu"});
   EXPECT_EQ(shared.pch_builds, 1u) << "a.cu and c.cu (WIDE) share one; b.cu's configuration has no partner";
-  EXPECT_EQ(shared.outputs, plain.outputs);
-  EXPECT_EQ(shared.diagnostics, plain.diagnostics);
-  EXPECT_EQ(shared.findings, plain.findings);
+  ExpectWhatPlainGets(shared, plain);
   EXPECT_NE(shared.outputs.at("common.cuh").find("hipDeviceSynchronize"), std::string::npos);
 
   // Two configurations of one unit each pair with another unit's: one PCH per configuration.
@@ -276,9 +279,7 @@ TEST_F(PrefixPchTest, UnitsBeginningWithTheirOwnHeaderShareWhatTheHeaderBeginsWi
   EXPECT_EQ(shared.pch_builds, 2u) << "`#include \"common.cuh\"` for a.cu (from inside a.cuh), `#include \"b.cuh\"` "
                                       "for b.cu and c.cu (from inside c.cuh)";
   EXPECT_EQ(shared.parses, 3u) << "no unit parsed twice: each parse with a PCH kept it";
-  EXPECT_EQ(shared.outputs, plain.outputs);
-  EXPECT_EQ(shared.diagnostics, plain.diagnostics);
-  EXPECT_EQ(shared.findings, plain.findings);
+  ExpectWhatPlainGets(shared, plain);
   EXPECT_NE(shared.outputs.at("common.cuh").find("hipMemcpyToSymbol(HIP_SYMBOL(table)"), std::string::npos);
   EXPECT_FALSE(shared.findings.empty());
 }
@@ -312,9 +313,7 @@ TEST_F(PrefixPchTest, LongerPrefixesAreChainedOnTheShorterOneTheyBeginWith) {
   EXPECT_EQ(shared.pch_builds, 3u) << "`#include \"common.cuh\"` once, then `+ x.cuh` (a.cu, b.cu) and `+ y.cuh` "
                                       "(c.cu, d.cu) on it; unchained, the two would be built alone";
   EXPECT_EQ(shared.parses, 4u) << "no unit parsed twice: each parse with a chained PCH kept it";
-  EXPECT_EQ(shared.outputs, plain.outputs);
-  EXPECT_EQ(shared.diagnostics, plain.diagnostics);
-  EXPECT_EQ(shared.findings, plain.findings);
+  ExpectWhatPlainGets(shared, plain);
   EXPECT_NE(shared.outputs.at("x.cuh").find("hipDeviceSynchronize"), std::string::npos) << shared.outputs.at("x.cuh");
   EXPECT_NE(shared.outputs.at("common.cuh").find("hipMemcpyToSymbol(HIP_SYMBOL(table)"), std::string::npos);
   EXPECT_NE(std::find_if(shared.findings.begin(), shared.findings.end(),
