@@ -115,6 +115,16 @@ class PrefixPchTest : public TempTreeTest {
     EXPECT_EQ(shared.findings, plain.findings);
   }
 
+  // `units` translated without and with prefix PCHs: the same results, `builds` PCHs built (`why`), one parse each.
+  Run SharedAsPlain(const std::vector<fs::path>& units, uint64_t builds, const std::string& why) {
+    const Run plain = Translate(Options(false), units);
+    Run shared = Translate(Options(true), units);
+    EXPECT_EQ(shared.pch_builds, builds) << why;
+    EXPECT_EQ(shared.parses, units.size()) << "no unit parsed twice: each parse with a PCH kept it";
+    ExpectWhatPlainGets(shared, plain);
+    return shared;
+  }
+
   size_t LeftInPchDirectory(const std::string& prefix) {
     size_t count = 0;
     for (const auto& entry : fs::recursive_directory_iterator(base_ / "pch")) {
@@ -273,13 +283,9 @@ TEST_F(PrefixPchTest, UnitsBeginningWithTheirOwnHeaderShareWhatTheHeaderBeginsWi
   Write("a.cu", "#include \"a.cuh\"\n" + Unit("float"));
   Write("b.cu", "#include \"b.cuh\"\n" + Unit("int", "#define B_UNIT 1\n"));
   Write("c.cu", "#include \"c.cuh\"\n" + Unit("double"));
-  const std::vector<fs::path> units = {"a.cu", "b.cu", "c.cu"};
-  const Run plain = Translate(Options(false), units);
-  const Run shared = Translate(Options(true), units);
-  EXPECT_EQ(shared.pch_builds, 2u) << "`#include \"common.cuh\"` for a.cu (from inside a.cuh), `#include \"b.cuh\"` "
-                                      "for b.cu and c.cu (from inside c.cuh)";
-  EXPECT_EQ(shared.parses, 3u) << "no unit parsed twice: each parse with a PCH kept it";
-  ExpectWhatPlainGets(shared, plain);
+  const Run shared = SharedAsPlain({"a.cu", "b.cu", "c.cu"}, 2,
+                                   "`#include \"common.cuh\"` for a.cu (from inside a.cuh), `#include \"b.cuh\"` for "
+                                   "b.cu and c.cu (from inside c.cuh)");
   EXPECT_NE(shared.outputs.at("common.cuh").find("hipMemcpyToSymbol(HIP_SYMBOL(table)"), std::string::npos);
   EXPECT_FALSE(shared.findings.empty());
 }
@@ -307,13 +313,9 @@ TEST_F(PrefixPchTest, LongerPrefixesAreChainedOnTheShorterOneTheyBeginWith) {
   Write("b.cu", unit("int", "x"));
   Write("c.cu", unit("double", "y"));
   Write("d.cu", unit("int", "y"));
-  const std::vector<fs::path> units = {"a.cu", "b.cu", "c.cu", "d.cu"};
-  const Run plain = Translate(Options(false), units);
-  const Run shared = Translate(Options(true), units);
-  EXPECT_EQ(shared.pch_builds, 3u) << "`#include \"common.cuh\"` once, then `+ x.cuh` (a.cu, b.cu) and `+ y.cuh` "
-                                      "(c.cu, d.cu) on it; unchained, the two would be built alone";
-  EXPECT_EQ(shared.parses, 4u) << "no unit parsed twice: each parse with a chained PCH kept it";
-  ExpectWhatPlainGets(shared, plain);
+  const Run shared = SharedAsPlain({"a.cu", "b.cu", "c.cu", "d.cu"}, 3,
+                                   "`#include \"common.cuh\"` once, then `+ x.cuh` (a.cu, b.cu) and `+ y.cuh` (c.cu, "
+                                   "d.cu) on it; unchained, the two would be built alone");
   EXPECT_NE(shared.outputs.at("x.cuh").find("hipDeviceSynchronize"), std::string::npos) << shared.outputs.at("x.cuh");
   EXPECT_NE(shared.outputs.at("common.cuh").find("hipMemcpyToSymbol(HIP_SYMBOL(table)"), std::string::npos);
   EXPECT_NE(std::find_if(shared.findings.begin(), shared.findings.end(),
