@@ -267,7 +267,6 @@ const PrefixPchs::Built* PrefixPchs::Build(const IncludePrefix& prefix, const Re
     {
       std::lock_guard lock(mutex_);
       ++builds_;
-      chained_ += base != nullptr;
     }
     if (!built) return;
     nlohmann::json record = nlohmann::json::array();
@@ -292,11 +291,6 @@ const PrefixPchs::Built* PrefixPchs::First(const std::vector<IncludePrefix>& sha
 uint64_t PrefixPchs::builds() const {
   std::lock_guard lock(mutex_);
   return builds_;
-}
-
-uint64_t PrefixPchs::chained() const {
-  std::lock_guard lock(mutex_);
-  return chained_;
 }
 
 namespace {

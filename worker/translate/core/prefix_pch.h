@@ -107,8 +107,7 @@ class PrefixPchs {
   const Built* First(const std::vector<IncludePrefix>& shared, const Request& request,
                      const std::function<bool(const Built&)>& usable);
 
-  uint64_t builds() const;   // PCH builds so far (tests: one per shared prefix and configuration)
-  uint64_t chained() const;  // those of them chained on a shorter prefix's PCH
+  uint64_t builds() const;  // PCH builds so far (tests: one per shared prefix and configuration)
 
  private:
   // Get without the check of the headers the prefix was taken from (a base's PCH is checked with the PCH of the
@@ -122,7 +121,6 @@ class PrefixPchs {
   mutable std::mutex mutex_;
   std::map<std::string, std::unique_ptr<Entry>> entries_;
   uint64_t builds_ = 0;
-  uint64_t chained_ = 0;
 };
 
 // SharedPrefixes (frontend/shared_prefixes.h) over PrefixPchs of their own, in a job directory under
