@@ -6,6 +6,7 @@
 #include "worker/translate/analyze/rules/hb104_shuffle_offsets.h"
 #include "worker/translate/analyze/rules/hb105_tile_of_32.h"
 #include "worker/translate/analyze/rules/hb106_lane_id_range.h"
+#include "worker/translate/analyze/rules/hb107_launch_warp_size.h"
 #include "worker/translate/analyze/rules/hb201_inline_ptx.h"
 #include "worker/translate/analyze/rules/hb202_tensor_core.h"
 #include "worker/translate/analyze/rules/hb203_cache_hint_access.h"
@@ -45,6 +46,7 @@ std::vector<std::unique_ptr<Rule>> AllRules(FindingSink& sink, const MappingInde
   all.push_back(std::make_unique<ShuffleOffsetsRule>(sink));
   all.push_back(std::make_unique<TileOf32Rule>(sink));
   all.push_back(std::make_unique<LaneIdRangeRule>(sink));
+  all.push_back(std::make_unique<LaunchWarpSizeRule>(sink));
   all.push_back(std::make_unique<InlinePtxRule>(sink));
   all.push_back(std::make_unique<TensorCoreRule>(sink));
   all.push_back(std::make_unique<CacheHintAccessRule>(sink));

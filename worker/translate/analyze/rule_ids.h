@@ -11,6 +11,7 @@ inline constexpr char kRuleBallotWidth[] = "HB103";
 inline constexpr char kRuleShuffleOffsets[] = "HB104";
 inline constexpr char kRuleTileOf32[] = "HB105";
 inline constexpr char kRuleLaneIdRange[] = "HB106";
+inline constexpr char kRuleLaunchWarpSize[] = "HB107";
 inline constexpr char kRuleInlinePtx[] = "HB201";
 inline constexpr char kRuleTensorCore[] = "HB202";
 inline constexpr char kRuleCacheHintAccess[] = "HB203";

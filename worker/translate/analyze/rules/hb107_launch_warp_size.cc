@@ -1,0 +1,269 @@
+#include "worker/translate/analyze/rules/hb107_launch_warp_size.h"
+
+#include <cctype>
+#include <optional>
+
+#include "clang/AST/Attr.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+#include "worker/translate/analyze/ast_helpers.h"
+#include "worker/translate/analyze/rule_ids.h"
+
+namespace hipforge::translate::analyze {
+namespace {
+
+using namespace clang::ast_matchers;
+
+// Names a warp size: WARP_SIZE, warp_size, kWarpSize, ggml_cuda_get_physical_warp_size, WARP; not warps_per_block.
+bool NamesWarpSize(llvm::StringRef name) {
+  const std::string lower = name.lower();
+  const llvm::StringRef text(lower);
+  if (!text.contains("warp") || text.contains("per")) return false;
+  for (size_t at = text.find("warps"); at != llvm::StringRef::npos; at = text.find("warps", at + 1)) {
+    if (!text.substr(at).starts_with("warpsize")) return false;  // a count of warps
+  }
+  return text.contains("size") || text.contains("width") || text.ends_with("warp");
+}
+
+const clang::FunctionDecl* AsWritten(const clang::FunctionDecl* function) {
+  if (const clang::FunctionDecl* pattern = function->getTemplateInstantiationPattern()) function = pattern;
+  return function->getCanonicalDecl();
+}
+
+bool HostOnly(const clang::FunctionDecl* function) {
+  return !function->hasAttr<clang::CUDAGlobalAttr>() &&
+         (!function->hasAttr<clang::CUDADeviceAttr>() || function->hasAttr<clang::CUDAHostAttr>());
+}
+
+struct CompileTimeWarp {
+  std::string name;
+  clang::SourceLocation literal;  // where its 32 is written
+};
+
+const clang::IntegerLiteral* Returned32(const clang::Stmt* stmt) {
+  if (!stmt) return nullptr;
+  if (const auto* ret = llvm::dyn_cast<clang::ReturnStmt>(stmt)) return FindIntegerLiteral(ret->getRetValue(), 32);
+  for (const clang::Stmt* child : stmt->children()) {
+    if (const clang::IntegerLiteral* found = Returned32(child)) return found;
+  }
+  return nullptr;
+}
+
+// The compile-time warp size of 32 that `expr` (a launch bound) is written with.
+std::optional<CompileTimeWarp> FindCompileTimeWarp(const clang::Expr* expr, clang::ASTContext& context) {
+  if (!expr) return std::nullopt;
+  const clang::SourceManager& sm = context.getSourceManager();
+  if (const auto* call = llvm::dyn_cast<clang::CallExpr>(expr)) {
+    const clang::FunctionDecl* callee = call->getDirectCallee();
+    if (callee && NamesWarpSize(callee->getName()) && ConstantValue(call, context) == 32) {
+      const clang::FunctionDecl* definition = callee->getDefinition();
+      const clang::IntegerLiteral* literal = definition ? Returned32(definition->getBody()) : nullptr;
+      return CompileTimeWarp{callee->getNameAsString() + "()", literal ? literal->getBeginLoc() : call->getBeginLoc()};
+    }
+  }
+  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(expr)) {
+    const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+    if (var && NamesWarpSize(var->getName()) && var->getInit() && ConstantValue(var->getInit(), context) == 32) {
+      const clang::IntegerLiteral* literal = FindIntegerLiteral(var->getInit(), 32);
+      return CompileTimeWarp{var->getNameAsString(), literal ? literal->getBeginLoc() : var->getLocation()};
+    }
+  }
+  if (const auto* literal = llvm::dyn_cast<clang::IntegerLiteral>(expr)) {
+    const std::string macro = MacroNameAt(sm, context.getLangOpts(), literal->getBeginLoc());
+    if (literal->getValue() == 32 && NamesWarpSize(macro)) return CompileTimeWarp{macro, literal->getBeginLoc()};
+  }
+  for (const clang::Stmt* child : expr->children()) {
+    if (auto found = FindCompileTimeWarp(llvm::dyn_cast_or_null<clang::Expr>(child), context)) return found;
+  }
+  return std::nullopt;
+}
+
+// The conditions of the #if/#elif/#else blocks around `location` (innermost first), read from the file's text:
+// Clang skipped the branches the CUDA parse did not take.
+std::vector<std::string> EnclosingConditions(const clang::SourceManager& sm, clang::SourceLocation location) {
+  const clang::SourceLocation spelled = sm.getSpellingLoc(location);
+  bool invalid = false;
+  const llvm::StringRef text = sm.getBufferData(sm.getFileID(spelled), &invalid);
+  if (invalid) return {};
+  std::vector<std::string> conditions;
+  size_t end = sm.getFileOffset(spelled);
+  int depth = 0;
+  while (end > 0 && conditions.size() < 8) {
+    const size_t begin = text.rfind('\n', end - 1);
+    const size_t start = begin == llvm::StringRef::npos ? 0 : begin + 1;
+    const llvm::StringRef line = text.slice(start, end).trim();
+    end = begin == llvm::StringRef::npos ? 0 : begin;
+    if (!line.starts_with("#")) continue;
+    const llvm::StringRef directive = line.drop_front().ltrim();
+    if (directive.starts_with("endif")) {
+      ++depth;
+    } else if (directive.starts_with("if")) {  // if, ifdef, ifndef
+      if (depth > 0) {
+        --depth;
+      } else {
+        conditions.push_back(directive.str());
+      }
+    } else if (depth == 0 && (directive.starts_with("elif") || directive.starts_with("else"))) {
+      conditions.push_back(directive.str());
+    }
+  }
+  return conditions;
+}
+
+// Macros hipcc itself defines (the branch they pick is the migrated build's) vs a project's own HIP switch.
+bool IsHipccMacro(llvm::StringRef word) {
+  if (!word.starts_with("__")) return false;
+  return word.contains("HIP") || word.contains("AMDGCN") || word.contains("GFX") || word.contains("gfx");
+}
+bool IsProjectHipSwitch(llvm::StringRef word) {
+  return !word.starts_with("__") && (word.contains("HIP") || word.contains("ROCM") || word.contains("AMD"));
+}
+
+std::vector<std::string> Identifiers(llvm::StringRef text) {
+  std::vector<std::string> words;
+  size_t i = 0;
+  while (i < text.size()) {
+    if (!std::isalpha(static_cast<unsigned char>(text[i])) && text[i] != '_') {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_')) ++j;
+    words.push_back(text.slice(i, j).str());
+    i = j;
+  }
+  return words;
+}
+
+// Whether the migrated build keeps the 32: the branches around it are not chosen by hipcc's macros, unless a
+// project switch gates them (`defined(GGML_USE_HIP) && defined(__GFX9__)`: the build does not define the switch).
+// Sets `project_switch` to that switch.
+bool HipKeeps32(const std::vector<std::string>& conditions, std::string* project_switch) {
+  for (const std::string& condition : conditions) {
+    bool hipcc = false;
+    std::string project;
+    for (const std::string& word : Identifiers(condition)) {
+      if (IsHipccMacro(word)) hipcc = true;
+      if (IsProjectHipSwitch(word) && project.empty()) project = word;
+    }
+    if (!project.empty() && (!hipcc || llvm::StringRef(condition).contains("&&"))) {
+      *project_switch = project;
+      return true;
+    }
+    if (hipcc) return false;
+  }
+  return true;
+}
+
+struct RunTimeRead {
+  std::string what;
+  clang::SourceLocation location;
+};
+
+// The first place `stmt` reads the warp size at run time: a field (prop.warpSize, info.devices[i].warp_size), the
+// attribute enumerator, a non-constexpr function or a parameter named like the warp size.
+std::optional<RunTimeRead> FindRunTimeWarpSize(const clang::Stmt* stmt) {
+  if (!stmt) return std::nullopt;
+  if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(stmt)) {
+    const auto* field = llvm::dyn_cast<clang::FieldDecl>(member->getMemberDecl());
+    if (field && NamesWarpSize(field->getName()))
+      return RunTimeRead{"." + field->getNameAsString(), member->getMemberLoc()};
+  }
+  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(stmt)) {
+    const clang::ValueDecl* decl = ref->getDecl();
+    const llvm::StringRef name = decl->getName();
+    if (llvm::isa<clang::EnumConstantDecl>(decl) &&
+        (name == "cudaDevAttrWarpSize" || name == "CU_DEVICE_ATTRIBUTE_WARP_SIZE")) {
+      return RunTimeRead{name.str(), ref->getLocation()};
+    }
+    if (llvm::isa<clang::ParmVarDecl>(decl) && NamesWarpSize(name)) {
+      return RunTimeRead{"parameter " + name.str(), ref->getLocation()};
+    }
+  }
+  if (const auto* call = llvm::dyn_cast<clang::CallExpr>(stmt)) {
+    const clang::FunctionDecl* callee = call->getDirectCallee();
+    if (callee && !callee->isConstexpr() && NamesWarpSize(callee->getName())) {
+      return RunTimeRead{callee->getNameAsString() + "()", call->getBeginLoc()};
+    }
+  }
+  for (const clang::Stmt* child : stmt->children()) {
+    if (auto found = FindRunTimeWarpSize(child)) return found;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+const RuleInfo& LaunchWarpSizeRule::info() const {
+  static const RuleInfo kInfo{kRuleLaunchWarpSize, Severity::kError, RuleClass::kWavefront,
+                              "Launch bounds from a compile-time warp size of 32, launched with the run-time one"};
+  return kInfo;
+}
+
+void LaunchWarpSizeRule::RegisterMatchers(MatchFinder& finder) {
+  finder.addMatcher(
+      functionDecl(hasAttr(clang::attr::CUDAGlobal), hasAttr(clang::attr::CUDALaunchBounds)).bind("kernel"), this);
+  finder.addMatcher(declRefExpr(to(functionDecl(hasAttr(clang::attr::CUDAGlobal)).bind("launched"))).bind("ref"), this);
+}
+
+void LaunchWarpSizeRule::Check(const MatchFinder::MatchResult& result) {
+  clang::ASTContext& context = *result.Context;
+  source_manager_ = result.SourceManager;
+  if (const auto* kernel = result.Nodes.getNodeAs<clang::FunctionDecl>("kernel")) {
+    const clang::FunctionDecl* key = AsWritten(kernel);
+    if (kernels_.contains(key)) return;
+    const clang::Expr* bound = kernel->getAttr<clang::CUDALaunchBoundsAttr>()->getMaxThreads();
+    const std::optional<long long> threads = ConstantValue(bound, context);
+    if (!threads) return;  // dependent in the template: its instantiations come as matches too
+    std::optional<CompileTimeWarp> warp = FindCompileTimeWarp(bound, context);
+    std::string project_switch;
+    if (!warp || !HipKeeps32(EnclosingConditions(*result.SourceManager, warp->literal), &project_switch)) {
+      kernels_[key];  // decided: silent
+      return;
+    }
+    kernels_[key] = BoundedKernel{kernel, *threads, warp->name, project_switch};
+    return;
+  }
+  const auto* launched = result.Nodes.getNodeAs<clang::FunctionDecl>("launched");
+  const auto* ref = result.Nodes.getNodeAs<clang::DeclRefExpr>("ref");
+  const clang::FunctionDecl* launcher = EnclosingFunction(context, *ref);
+  if (launcher && launcher->hasBody() && HostOnly(launcher)) launchers_[AsWritten(launched)].insert(launcher);
+}
+
+void LaunchWarpSizeRule::onEndOfTranslationUnit() {
+  for (const auto& [key, bounded] : kernels_) {
+    if (!bounded.kernel) continue;
+    const auto launchers = launchers_.find(key);
+    if (launchers == launchers_.end()) continue;
+    for (const clang::FunctionDecl* launcher : launchers->second) {
+      const std::optional<RunTimeRead> read = FindRunTimeWarpSize(launcher->getBody());
+      if (!read) continue;
+      const clang::SourceManager& sm = *source_manager_;
+      const unsigned line = sm.getSpellingLineNumber(read->location);
+      std::string message = "__launch_bounds__ of " + bounded.kernel->getNameAsString() + " (" +
+                            std::to_string(bounded.threads) + " threads) are written with " + bounded.warp_name +
+                            ", a compile-time warp size of 32";
+      if (!bounded.project_switch.empty()) {
+        message += " (its other branch is behind " + bounded.project_switch +
+                   ", the project's own HIP build switch, which the migrated build does not define)";
+      }
+      message += "; " + launcher->getNameAsString() + ", which launches it, reads the warp size at run time (" +
+                 read->what + ", line " + std::to_string(line) +
+                 "): 64 on MI250/MI300, so a block sized with it exceeds the bounds and the launch fails, and a "
+                 "kernel that takes threadIdx.x as its lane runs lanes 32-63 over the data of lanes 0-31";
+      const clang::CUDALaunchBoundsAttr* attr = bounded.kernel->getAttr<clang::CUDALaunchBoundsAttr>();
+      Report(sm, attr->getLocation(), MacroPlacement::kUse, std::move(message),
+             "Make the two sizes one: launch with the compile-time size (" + bounded.warp_name +
+                 ") so each wavefront runs the kernel's 32-lane logic as two halves, or make the constant 64 on "
+                 "AMD (test __HIP_PLATFORM_AMD__ or __AMDGCN_WAVEFRONT_SIZE" +
+                 (bounded.project_switch.empty() ? std::string()
+                                                 : ", or define " + bounded.project_switch +
+                                                       " if the rest of what it switches fits the migrated code") +
+                 ") and check the kernel's lane arithmetic for 64 lanes.");
+      break;  // one finding per kernel
+    }
+  }
+  kernels_.clear();
+  launchers_.clear();
+}
+
+}  // namespace hipforge::translate::analyze
