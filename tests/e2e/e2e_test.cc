@@ -10,7 +10,10 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <sstream>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include <gmock/gmock.h>
 #include <grpcpp/grpcpp.h>
@@ -138,13 +141,44 @@ class EndToEndTest : public ::testing::Test {
 
   int HttpPort() { return WaitForPortFile(temp_dir_ / "port.http", 10s); }
 
+  // Waits until every job of `ids` is final. Slow is not stuck: the wait ends with a failure only when no job has
+  // finished for `stall` (a 2-core CI machine running another test beside this one takes minutes for a backlog
+  // that a quiet machine clears in one); the failure names each unfinished job with its state and tasks.
+  void WaitUntilAllFinal(const std::vector<std::string>& ids, std::chrono::seconds stall) {
+    std::set<std::string> open(ids.begin(), ids.end());
+    auto last_progress = std::chrono::steady_clock::now();
+    while (!open.empty() && std::chrono::steady_clock::now() - last_progress < stall) {
+      for (auto it = open.begin(); it != open.end();) {
+        if (IsFinal(Get(*it).state())) {
+          it = open.erase(it);
+          last_progress = std::chrono::steady_clock::now();
+        } else {
+          ++it;
+        }
+      }
+      if (!open.empty()) std::this_thread::sleep_for(200ms);
+    }
+    if (open.empty()) return;
+    std::string stuck;
+    for (const std::string& id : open) {
+      const v1::Job job = Get(id);
+      stuck += "\n  " + id + " " + v1::JobState_Name(job.state()) + " attempts " + std::to_string(job.attempts());
+      for (const std::string& line : LogLinesNaming(id)) stuck += "\n    " + line;
+    }
+    FAIL() << open.size() << " of " << ids.size() << " job(s) not final and none finished for " << stall.count()
+           << " s:" << stuck << "\n"
+           << Logs();
+  }
+
   // Each job (id -> .cu files submitted) ends SUCCEEDED with one report listing each .cu file once; counts the
   // jobs whose task ran more than once.
   void ExpectEachSucceededWithOneReport(client::MigrationClient& api, const std::map<std::string, int>& cuda_files,
                                         int* second_attempts) {
+    std::vector<std::string> ids;
+    for (const auto& [id, cuda] : cuda_files) ids.push_back(id);
+    ASSERT_NO_FATAL_FAILURE(WaitUntilAllFinal(ids, 180s));
     for (const auto& [id, cuda] : cuda_files) {
-      const v1::Job job = WaitFor(
-          id, [](const v1::Job& j) { return IsFinal(j.state()); }, 300s);
+      const v1::Job job = Get(id);
       ASSERT_EQ(job.state(), v1::JOB_STATE_SUCCEEDED) << id << ": " << job.error() << "\n" << Logs();
       *second_attempts += job.attempts() > 1;
       absl::StatusOr<v1::Report> report = api.GetReport(id);
@@ -162,6 +196,19 @@ class EndToEndTest : public ::testing::Test {
     std::string logs = server_ ? "--- server\n" + server_->Log() : "";
     for (auto& worker : workers_) logs += "--- worker\n" + worker->Log();
     return logs;
+  }
+
+  // The lines of the server's and workers' logs that name `id` (a job's story, ahead of the whole logs, which a
+  // CI excerpt cuts).
+  std::vector<std::string> LogLinesNaming(const std::string& id) {
+    std::vector<std::string> lines;
+    std::string all = server_ ? server_->Log() : "";
+    for (auto& worker : workers_) all += worker->Log();
+    std::istringstream in(all);
+    for (std::string line; std::getline(in, line);) {
+      if (line.find(id) != std::string::npos) lines.push_back(line);
+    }
+    return lines;
   }
 
   fs::path temp_dir_;
