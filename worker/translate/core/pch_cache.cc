@@ -7,6 +7,8 @@
 #include <fstream>
 #include <map>
 
+#include "worker/translate/core/translate_options.h"
+
 namespace hipforge::translate {
 namespace {
 
@@ -126,6 +128,14 @@ std::optional<std::string> PchCache::EntryOf(const std::string& file_name) {
 PchEviction PchCache::Enforce() const {
   std::lock_guard lock(mutex_);
   return cache_.Enforce([&](const std::string& entry) { return pinned_.count(entry) > 0; });
+}
+
+fs::path PchDirectoryFor(const TranslateOptions& options) {
+  if (options.pch_directory) return fs::absolute(*options.pch_directory);
+  if (options.cache_directory) return fs::absolute(*options.cache_directory / "pch");
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return fs::path(xdg) / "hipforge" / "pch";
+  if (const char* home = std::getenv("HOME"); home && *home) return fs::path(home) / ".cache" / "hipforge" / "pch";
+  return fs::temp_directory_path() / "hipforge-pch";
 }
 
 }  // namespace hipforge::translate

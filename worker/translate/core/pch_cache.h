@@ -28,6 +28,11 @@ namespace hipforge::translate {
 // Where the translator's caches live. Keys name these directories by role ("<hipforge-pch>"), not by path, so
 // a cache copied or mounted elsewhere (or a worker's per-task shim directory) still hits; a PCH's own content
 // identity is its key, which is in its file name.
+struct TranslateOptions;
+// The PCH directory `options` give: pch_directory, else <cache_directory>/pch, else the user's cache
+// ($XDG_CACHE_HOME or ~/.cache: hipforge/pch), else the temporary directory's hipforge-pch.
+std::filesystem::path PchDirectoryFor(const TranslateOptions& options);
+
 struct CacheLocations {
   std::filesystem::path pch;    // the PCH directory
   std::filesystem::path shims;  // CudaFrontendOptions::shim_directory

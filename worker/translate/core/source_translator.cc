@@ -42,14 +42,6 @@ bool IsHeaderPath(const fs::path& path) {
 
 // Absolute: PCH builds and parses run in other working directories (the PCH's, the unit's), where a relative
 // `-include-pch` names nothing (`migrate-cli translate --cache cache` then failed every parse with a PCH).
-fs::path DefaultPchDirectory(const TranslateOptions& options) {
-  if (options.pch_directory) return fs::absolute(*options.pch_directory);
-  if (options.cache_directory) return fs::absolute(*options.cache_directory / "pch");
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return fs::path(xdg) / "hipforge" / "pch";
-  if (const char* home = std::getenv("HOME"); home && *home) return fs::path(home) / ".cache" / "hipforge" / "pch";
-  return fs::temp_directory_path() / "hipforge-pch";
-}
-
 // Runs `work(i)` for i in [0, count) on `jobs` threads.
 template <typename Work>
 void ParallelFor(size_t count, unsigned jobs, Work work) {
@@ -186,7 +178,7 @@ class SourceTranslatorImpl : public SourceTranslator {
       : options_(std::move(options)),
         frontend_(std::move(frontend)),
         resolver_(index_, options_),
-        locations_{DefaultPchDirectory(options_), options_.frontend.shim_directory},
+        locations_{PchDirectoryFor(options_), options_.frontend.shim_directory},
         pch_cache_(locations_.pch, cap_bytes, clock_) {}
 
   absl::StatusOr<std::vector<FileTranslation>> Translate(const fs::path& root, const std::vector<fs::path>& files,
@@ -905,7 +897,7 @@ class SourceTranslatorImpl : public SourceTranslator {
 }  // namespace
 
 fs::path DefaultShimDirectory(const TranslateOptions& options) {
-  return DefaultPchDirectory(options).parent_path() / "shims";
+  return PchDirectoryFor(options).parent_path() / "shims";
 }
 
 namespace {
@@ -934,7 +926,7 @@ PreludePchLookup MakePreludePchLookup(TranslateOptions options) {
   if (!options.use_prelude_pch) return nullptr;
   auto frontend = FrontendWithShims(options);
   if (!frontend.ok() || !frontend->cuda_path()) return nullptr;
-  const CacheLocations locations{DefaultPchDirectory(options), options.frontend.shim_directory};
+  const CacheLocations locations{PchDirectoryFor(options), options.frontend.shim_directory};
   return [locations](const std::vector<std::string>& args) { return EnsurePreludePch(args, locations); };
 }
 
@@ -943,7 +935,7 @@ SharedPrefixesFactory MakeSharedPrefixesFactory(TranslateOptions options) {
   if (!options.use_prefix_pch || !options.use_prelude_pch || !prefix.ok() || (*prefix && !**prefix)) return nullptr;
   auto frontend = FrontendWithShims(options);
   if (!frontend.ok() || !frontend->cuda_path()) return nullptr;
-  const CacheLocations locations{DefaultPchDirectory(options), options.frontend.shim_directory};
+  const CacheLocations locations{PchDirectoryFor(options), options.frontend.shim_directory};
   return [locations](const fs::path& root) -> std::unique_ptr<SharedPrefixes> {
     if (!OutsideRoot(locations.pch, root)) return nullptr;  // the PCH sources would be project files
     return MakeSharedPrefixes(root, locations);

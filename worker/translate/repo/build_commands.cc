@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "absl/strings/str_replace.h"
+#include "worker/translate/repo/cmake_compiler_checks.h"
 #include "worker/userbuild/build_roots.h"
 #include "worker/userbuild/sandbox.h"
 
@@ -188,23 +189,59 @@ nlohmann::json CompileCommandsFromMakeDryRun(const std::string& output, const fs
 
 namespace {
 
+// What every configure's command line says about the toolchain (a user's and the compiler-check probe's).
+std::vector<std::string> CMakeToolchainArguments(const BuildDiscoveryOptions& options) {
+  return {"-G", "Unix Makefiles", "-Wno-dev", "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON",
+          "-DCMAKE_CUDA_COMPILER=" + (options.cuda_path / "bin" / "nvcc").string(),
+          "-DCMAKE_CUDA_ARCHITECTURES=80",  // CUDA 13 dropped sm_70 (its try_compile fails)
+          // Includes on the command line, not in nvcc --options-file response files.
+          "-DCMAKE_CUDA_USE_RESPONSE_FILE_FOR_INCLUDES=OFF", "-DCMAKE_CXX_USE_RESPONSE_FILE_FOR_INCLUDES=OFF"};
+}
+
+// `command` run in `directory` under the sandbox (user code: no network, nothing outside the scratch writable).
+absl::StatusOr<ProcessResult> RunSandboxed(ProcessLauncher& launcher, const fs::path& directory,
+                                           const std::vector<std::string>& command,
+                                           const BuildDiscoveryOptions& options) {
+  validate::SandboxSpec spec;
+  spec.work_dir = options.scratch;
+  spec.chdir = directory;
+  spec.limits.cpu_seconds = options.timeout.count();
+  ProcessSpec process;
+  process.argv = validate::SandboxCommand(options.bwrap, options.prlimit, spec, command);
+  process.working_directory = directory;
+  process.timeout = options.timeout;
+  return launcher.Run(process);
+}
+
+// Seeds `build_dir` with the compiler checks kept for this toolchain when the project's configure would find
+// the same (cmake_compiler_checks.h); the first job on a toolchain probes them.
+void SeedCompilerChecks(ProcessLauncher& launcher, const fs::path& root, const fs::path& build_dir,
+                        const BuildDiscoveryOptions& options) {
+  if (options.compiler_checks_directory.empty() ||
+      !CompilerChecksAreShared(ReadText(root / "CMakeLists.txt"), options.cmake_options)) {
+    return;
+  }
+  const std::vector<std::string> arguments = CMakeToolchainArguments(options);
+  const CMakeCompilerChecks checks(
+      options.compiler_checks_directory,
+      ToolchainIdentity(arguments, {"cmake", "cc", "c++", "gcc", "g++", options.cuda_path / "bin" / "nvcc"}));
+  checks.Seed(build_dir, options.scratch / "compiler-probe", [&](const fs::path& source, const fs::path& build) {
+    std::vector<std::string> command = {"cmake", "-S", source.string(), "-B", build.string()};
+    command.insert(command.end(), arguments.begin(), arguments.end());
+    absl::StatusOr<ProcessResult> result = RunSandboxed(launcher, source, command, options);
+    return result.ok() && result->exit_code == 0;
+  });
+}
+
 // One build root's compile commands, its paths still the copy's; nullopt (with a note) when its tool failed.
 std::optional<nlohmann::json> DiscoverRoot(ProcessLauncher& launcher, const fs::path& copy, const fs::path& root,
                                            bool cmake, const fs::path& build_dir, const BuildDiscoveryOptions& options,
                                            std::vector<std::string>& notes) {
   std::error_code error;
-  validate::SandboxSpec spec;
-  spec.work_dir = options.scratch;
-  spec.chdir = root;
-  spec.limits.cpu_seconds = options.timeout.count();
   std::vector<std::string> command;
   if (cmake) {
-    command = {"cmake", "-S", root.string(), "-B", build_dir.string(), "-G", "Unix Makefiles", "-Wno-dev",
-               "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON",
-               "-DCMAKE_CUDA_COMPILER=" + (options.cuda_path / "bin" / "nvcc").string(),
-               "-DCMAKE_CUDA_ARCHITECTURES=80",  // CUDA 13 dropped sm_70 (its try_compile fails)
-               // Includes on the command line, not in nvcc --options-file response files.
-               "-DCMAKE_CUDA_USE_RESPONSE_FILE_FOR_INCLUDES=OFF", "-DCMAKE_CXX_USE_RESPONSE_FILE_FOR_INCLUDES=OFF"};
+    command = {"cmake", "-S", root.string(), "-B", build_dir.string()};
+    for (const std::string& argument : CMakeToolchainArguments(options)) command.push_back(argument);
     std::set<std::string> switches;
     for (auto it = fs::recursive_directory_iterator(root, error); !error && it != fs::recursive_directory_iterator();
          it.increment(error)) {
@@ -214,14 +251,11 @@ std::optional<nlohmann::json> DiscoverRoot(ProcessLauncher& launcher, const fs::
     }
     for (const auto& option : switches) command.push_back("-D" + option + "=ON");
     for (const auto& option : options.cmake_options) command.push_back(option);
+    SeedCompilerChecks(launcher, root, build_dir, options);
   } else {
     command = {"make", "-n", "-w", "-B", "-k", "-C", root.string()};
   }
-  ProcessSpec process;
-  process.argv = validate::SandboxCommand(options.bwrap, options.prlimit, spec, command);
-  process.working_directory = root;
-  process.timeout = options.timeout;
-  auto result = launcher.Run(process);
+  auto result = RunSandboxed(launcher, root, command, options);
   std::string summary;
   for (size_t i = 0; i < command.size(); ++i) {
     if (i == 2 && cmake) continue;

@@ -25,6 +25,8 @@ struct BuildDiscoveryOptions {
   std::filesystem::path bwrap = validate::DefaultBwrap();
   std::filesystem::path prlimit = "/usr/bin/prlimit";
   std::vector<std::string> cmake_options;  // extra -DNAME=VALUE (hipforge.yaml), after the CUDA switches
+  // Where CMake's compiler checks are kept across jobs (cmake_compiler_checks.h); empty: each configure runs them.
+  std::filesystem::path compiler_checks_directory;
 };
 
 struct BuildDiscovery {

@@ -1,5 +1,6 @@
 #include "worker/translate/repo/stages/discover_unit_arguments.h"
 
+#include "worker/translate/core/pch_cache.h"
 #include "worker/translate/repo/build_commands.h"
 #include "worker/translate/repo/build_commands_cache.h"
 
@@ -22,6 +23,8 @@ absl::Status DiscoverUnitArguments(MigrationState& state, const MigrationTools& 
   BuildDiscoveryOptions discovery_options;
   discovery_options.scratch = scratch.path();
   discovery_options.cmake_options = options.cmake_options;
+  // Beside the PCHs: kept across jobs and runs, as they are (each job's configure skips CMake's compiler checks).
+  discovery_options.compiler_checks_directory = PchDirectoryFor(translate_options) / "cmake-compiler-checks";
   if (translate_options.frontend.cuda_path) discovery_options.cuda_path = *translate_options.frontend.cuda_path;
   const BuildDiscoveryCache discovery_cache(
       options.translate.cache_directory ? *options.translate.cache_directory / "build-commands" : fs::path());
