@@ -14,11 +14,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-void Write(const fs::path& path, const std::string& text) {
-  fs::create_directories(path.parent_path());
-  std::ofstream(path) << text;
-}
-
 TEST(BuildCommandsTest, MakeDryRunLinesBecomeCompileCommands) {
   const std::string output =
       "make: Entering directory '/src'\n"
@@ -60,10 +55,10 @@ TEST(BuildCommandsTest, EachProgramsUnitsGetTheirOwnProgramsDefines) {
     if (!validate::ProbeSandbox(probe, "/usr/bin/bwrap").ok()) GTEST_SKIP() << "no sandbox";
   }
   TempDir dir;
-  Write(dir.path() / "src/alpha/Makefile", "all:\n\tnvcc -DALPHA_ONLY=1 -c alpha.cu -o alpha.o\n");
-  Write(dir.path() / "src/alpha/alpha.cu", "__global__ void a() {}\n");
-  Write(dir.path() / "src/beta/Makefile", "all:\n\tnvcc -DBETA_ONLY=2 -c beta.cu -o beta.o\n");
-  Write(dir.path() / "src/beta/beta.cu", "__global__ void b() {}\n");
+  WriteText(dir.path() / "src/alpha/Makefile", "all:\n\tnvcc -DALPHA_ONLY=1 -c alpha.cu -o alpha.o\n");
+  WriteText(dir.path() / "src/alpha/alpha.cu", "__global__ void a() {}\n");
+  WriteText(dir.path() / "src/beta/Makefile", "all:\n\tnvcc -DBETA_ONLY=2 -c beta.cu -o beta.o\n");
+  WriteText(dir.path() / "src/beta/beta.cu", "__global__ void b() {}\n");
   BuildDiscoveryOptions options;
   options.scratch = dir.path() / "scratch";
   BoostProcessLauncher launcher;
@@ -126,22 +121,22 @@ void ExpectBuildArgumentsReachTheParse(const fs::path& input, const std::string&
 
 TEST(BuildCommandsTest, MakefileDefinesReachTheParse) {
   TempDir input;
-  Write(input.path() / "headers/util.cuh", "#pragma once\ninline int util() { return 1; }\n");
-  Write(input.path() / "main.cu", kGuardedSource);
-  Write(input.path() / "Makefile",
-        "FLAGS := -DUSE_CUBLAS -Iheaders\napp: main.cu\n\tnvcc $(FLAGS) -c main.cu -o main.o\n");
+  WriteText(input.path() / "headers/util.cuh", "#pragma once\ninline int util() { return 1; }\n");
+  WriteText(input.path() / "main.cu", kGuardedSource);
+  WriteText(input.path() / "Makefile",
+            "FLAGS := -DUSE_CUBLAS -Iheaders\napp: main.cu\n\tnvcc $(FLAGS) -c main.cu -o main.o\n");
   ExpectBuildArgumentsReachTheParse(input.path(), "make -n");
 }
 
 TEST(BuildCommandsTest, CMakeTargetDefinesReachTheParse) {
   TempDir input;
-  Write(input.path() / "headers/util.cuh", "#pragma once\ninline int util() { return 1; }\n");
-  Write(input.path() / "main.cu", kGuardedSource);
-  Write(input.path() / "CMakeLists.txt",
-        "cmake_minimum_required(VERSION 3.18)\nproject(demo LANGUAGES CXX CUDA)\n"
-        "option(DEMO_USE_CUDA \"use CUDA\" OFF)\nif(DEMO_USE_CUDA)\n  add_executable(app main.cu)\n"
-        "  target_compile_definitions(app PRIVATE USE_CUBLAS)\n  target_include_directories(app PRIVATE headers)\n"
-        "endif()\n");
+  WriteText(input.path() / "headers/util.cuh", "#pragma once\ninline int util() { return 1; }\n");
+  WriteText(input.path() / "main.cu", kGuardedSource);
+  WriteText(input.path() / "CMakeLists.txt",
+            "cmake_minimum_required(VERSION 3.18)\nproject(demo LANGUAGES CXX CUDA)\n"
+            "option(DEMO_USE_CUDA \"use CUDA\" OFF)\nif(DEMO_USE_CUDA)\n  add_executable(app main.cu)\n"
+            "  target_compile_definitions(app PRIVATE USE_CUBLAS)\n  target_include_directories(app PRIVATE headers)\n"
+            "endif()\n");
   ExpectBuildArgumentsReachTheParse(input.path(), "cmake");
 }
 

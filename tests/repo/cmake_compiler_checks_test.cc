@@ -8,7 +8,6 @@
 #include <fstream>
 
 #include "absl/strings/str_replace.h"
-#include "common/file_io.h"
 #include "tests/repo/repo_test_support.h"
 #include "worker/translate/repo/build_commands.h"
 #include "worker/userbuild/sandbox.h"
@@ -17,13 +16,6 @@ namespace hipforge::translate {
 namespace {
 
 namespace fs = std::filesystem;
-
-void Write(const fs::path& path, const std::string& text) {
-  fs::create_directories(path.parent_path());
-  std::ofstream(path) << text;
-}
-
-std::string Text(const fs::path& path) { return ReadFileBytes(path).value_or(""); }
 
 TEST(CompilerChecksAreSharedTest, OnlyWhereNothingBeforeProjectOrInTheOptionsChangesThem) {
   const std::string plain = "cmake_minimum_required(VERSION 3.18)\nproject(demo LANGUAGES CXX CUDA)\n";
@@ -47,11 +39,11 @@ struct FakeConfigure {
   bool operator()(const fs::path& source, const fs::path& build) {
     ++runs;
     EXPECT_TRUE(fs::exists(source / "CMakeLists.txt"));
-    Write(build / "CMakeFiles/3.99.1/CMakeSystem.cmake", "set(CMAKE_SYSTEM_NAME Linux)\n");
-    Write(build / "CMakeFiles/3.99.1/CMakeCXXCompiler.cmake", "set(CMAKE_CXX_COMPILER /usr/bin/c++)\n");
-    Write(build / "CMakeFiles/3.99.1/CMakeCUDACompiler.cmake", "set(CMAKE_CUDA_COMPILER nvcc)\n");
-    Write(build / "CMakeFiles/3.99.1/CompilerIdCXX/a.out", "binary");
-    Write(build / "CMakeFiles/CMakeOutput.log", "log");
+    WriteText(build / "CMakeFiles/3.99.1/CMakeSystem.cmake", "set(CMAKE_SYSTEM_NAME Linux)\n");
+    WriteText(build / "CMakeFiles/3.99.1/CMakeCXXCompiler.cmake", "set(CMAKE_CXX_COMPILER /usr/bin/c++)\n");
+    WriteText(build / "CMakeFiles/3.99.1/CMakeCUDACompiler.cmake", "set(CMAKE_CUDA_COMPILER nvcc)\n");
+    WriteText(build / "CMakeFiles/3.99.1/CompilerIdCXX/a.out", "binary");
+    WriteText(build / "CMakeFiles/CMakeOutput.log", "log");
     return succeed;
   }
 };
@@ -65,11 +57,11 @@ TEST(CMakeCompilerChecksTest, TheProbeRunsOncePerToolchainAndSeedsEachBuildDir) 
   ASSERT_TRUE(checks.Seed(dir.path() / "job2/build", dir.path() / "job2/probe", run));
   EXPECT_EQ(configure.runs, 1);
   const fs::path seeded = dir.path() / "job2/build/CMakeFiles/3.99.1";
-  EXPECT_EQ(Text(seeded / "CMakeCXXCompiler.cmake"), "set(CMAKE_CXX_COMPILER /usr/bin/c++)\n");
+  EXPECT_EQ(ReadText(seeded / "CMakeCXXCompiler.cmake"), "set(CMAKE_CXX_COMPILER /usr/bin/c++)\n");
   EXPECT_TRUE(fs::exists(seeded / "CMakeSystem.cmake"));
   EXPECT_TRUE(fs::exists(seeded / "CMakeCUDACompiler.cmake"));
   EXPECT_FALSE(fs::exists(seeded / "CompilerIdCXX")) << "only the checks' results are kept";
-  EXPECT_EQ(Text(dir.path() / "job2/build/CMakeCache.txt"), "CMAKE_PLATFORM_INFO_INITIALIZED:INTERNAL=1\n");
+  EXPECT_EQ(ReadText(dir.path() / "job2/build/CMakeCache.txt"), "CMAKE_PLATFORM_INFO_INITIALIZED:INTERNAL=1\n");
   EXPECT_FALSE(fs::exists(dir.path() / "job2/probe")) << "the second job did not probe";
 
   // Another compiler is another key: probed again.
@@ -100,10 +92,10 @@ TEST(CMakeCompilerChecksTest, ASeededConfigureSkipsTheChecksAndGivesTheSameCompi
   }
   if (!fs::exists("/usr/local/cuda/bin/nvcc")) GTEST_SKIP() << "no CUDA toolkit at /usr/local/cuda";
   TempDir input;
-  Write(input.path() / "src/scale.cu", "__global__ void scale(float* x) { x[threadIdx.x] *= 2.f; }\n");
-  Write(input.path() / "CMakeLists.txt",
-        "cmake_minimum_required(VERSION 3.18)\nproject(scale LANGUAGES CXX CUDA)\n"
-        "add_executable(scale src/scale.cu)\ntarget_compile_definitions(scale PRIVATE SCALE_TWICE)\n");
+  WriteText(input.path() / "src/scale.cu", "__global__ void scale(float* x) { x[threadIdx.x] *= 2.f; }\n");
+  WriteText(input.path() / "CMakeLists.txt",
+            "cmake_minimum_required(VERSION 3.18)\nproject(scale LANGUAGES CXX CUDA)\n"
+            "add_executable(scale src/scale.cu)\ntarget_compile_definitions(scale PRIVATE SCALE_TWICE)\n");
   TempDir work;
   BoostProcessLauncher launcher;
   auto discover = [&](const std::string& name, bool keep_checks) {
@@ -112,7 +104,7 @@ TEST(CMakeCompilerChecksTest, ASeededConfigureSkipsTheChecksAndGivesTheSameCompi
     if (keep_checks) options.compiler_checks_directory = work.path() / "checks";
     BuildDiscovery discovery = DiscoverBuildCommands(launcher, input.path(), options);
     EXPECT_TRUE(discovery.compile_commands.has_value()) << (discovery.notes.empty() ? "" : discovery.notes.back());
-    nlohmann::json commands = nlohmann::json::parse(Text(discovery.compile_commands.value_or(fs::path())), nullptr,
+    nlohmann::json commands = nlohmann::json::parse(ReadText(discovery.compile_commands.value_or(fs::path())), nullptr,
                                                     /*allow_exceptions=*/false);
     // The build dir differs from run to run; the rest must not.
     return absl::StrReplaceAll(commands.dump(), {{options.scratch.string(), "<scratch>"}});

@@ -16,6 +16,12 @@ inline std::filesystem::path RepoData(const std::string& name) {
   return std::filesystem::path(HIPFORGE_REPO_TEST_DATA) / name;
 }
 
+// Writes `text` to `path`, creating its directories.
+inline void WriteText(const std::filesystem::path& path, const std::string& text) {
+  std::filesystem::create_directories(path.parent_path());
+  std::ofstream(path) << text;
+}
+
 inline std::string ReadText(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream data;

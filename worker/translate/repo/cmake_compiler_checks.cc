@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cstdlib>
 #include <regex>
 
@@ -30,7 +31,7 @@ constexpr const char* kProbeProject =
     "cmake_minimum_required(VERSION 3.18)\nproject(hipforge_compiler_probe LANGUAGES C CXX CUDA)\n";
 
 // The checks a configure of the probe project left: {"ok", "version", "files": {name: text}}; ok false when it
-// did not configure (no CUDA compiler, say), which is kept too, so that every job does not probe again.
+// did not configure (no CUDA compiler, say).
 nlohmann::json Probe(const fs::path& probe_dir, const CMakeCompilerChecks::RunConfigure& run) {
   std::error_code error;
   fs::remove_all(probe_dir, error);
@@ -117,8 +118,16 @@ bool CMakeCompilerChecks::Seed(const fs::path& build_dir, const fs::path& probe_
   if (std::optional<std::string> text = cache_.Read(key_, ".json")) {
     entry = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
   }
+  // A failed probe is kept an hour: a toolchain without CUDA does not pay it on every job, and one that failed
+  // for a passing reason (a timeout under load) is probed again.
+  const auto now =
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch());
+  if (entry.is_object() && !entry.value("ok", false) && now.count() - entry.value("at", int64_t{0}) > 3600) {
+    entry = nlohmann::json();
+  }
   if (!entry.is_object()) {
     entry = Probe(probe_dir, run);
+    entry["at"] = static_cast<int64_t>(now.count());
     (void)cache_.Write(key_, ".json", entry.dump());  // best effort: the next job probes again
   }
   if (!entry.value("ok", false) || !entry.contains("files") || !entry["files"].is_object()) return false;

@@ -47,3 +47,15 @@ void launch_attribute(float* out, int device) {
   cudaDeviceGetAttribute(&warp, cudaDevAttrWarpSize, device);
   attribute_bounded<<<1, 2 * warp>>>(out);
 }
+
+// The block's shape comes from the caller, which reads the warp size (ggml's mul_mat_vec_q, mul_mat_f).
+constexpr int kWarpWidth = 32;
+__global__ void __launch_bounds__(4 * kWarpWidth) shaped_by_caller(float* out) { out[threadIdx.x] = 2.f; }
+
+static void launch_shaped(float* out, const dim3& block_dims) { shaped_by_caller<<<1, block_dims>>>(out); }
+
+void shape_and_launch(float* out, int device) {
+  cudaDeviceProp prop;
+  cudaGetDeviceProperties(&prop, device);
+  launch_shaped(out, dim3(prop.warpSize, 4));
+}

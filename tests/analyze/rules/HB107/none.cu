@@ -41,3 +41,11 @@ void launch_warps(float* out, int device) {
   cudaGetDeviceProperties(&prop, device);
   warps_bounded<<<1, 8 * prop.warpSize>>>(out);
 }
+
+// The block's shape comes from a caller that uses the compile-time constant too.
+constexpr int kWarpWidth = 32;
+__global__ void __launch_bounds__(4 * kWarpWidth) shaped_by_caller(float* out) { out[threadIdx.x] = 2.f; }
+
+static void launch_shaped(float* out, const dim3& block_dims) { shaped_by_caller<<<1, block_dims>>>(out); }
+
+void shape_and_launch(float* out) { launch_shaped(out, dim3(kWarpWidth, 4)); }

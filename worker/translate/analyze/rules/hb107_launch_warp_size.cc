@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "clang/AST/Attr.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "worker/translate/analyze/ast_helpers.h"
 #include "worker/translate/analyze/rule_ids.h"
@@ -191,6 +192,48 @@ std::optional<RunTimeRead> FindRunTimeWarpSize(const clang::Stmt* stmt) {
   return std::nullopt;
 }
 
+// True when `function` takes a launch's shape from its caller: a dim3 (or a struct of launch parameters) or a
+// parameter named like a block.
+bool TakesLaunchShape(const clang::FunctionDecl* function) {
+  for (const clang::ParmVarDecl* parameter : function->parameters()) {
+    const std::string type = parameter->getType().getNonReferenceType().getUnqualifiedType().getAsString();
+    if (llvm::StringRef(type).contains("dim3") || llvm::StringRef(type).contains_insensitive("launch") ||
+        parameter->getName().contains_insensitive("block")) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The host functions that name each of `callees` (as written), in a whole translation unit, instantiations
+// included (a caller template's call of a launcher is resolved only there).
+class CallerFinder : public clang::RecursiveASTVisitor<CallerFinder> {
+ public:
+  explicit CallerFinder(const std::set<const clang::FunctionDecl*>& callees) : callees_(callees) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool TraverseDecl(clang::Decl* decl) {
+    const auto* function = llvm::dyn_cast_or_null<clang::FunctionDecl>(decl);
+    const clang::FunctionDecl* outer = current_;
+    if (function && function->doesThisDeclarationHaveABody()) current_ = function;
+    const bool more = RecursiveASTVisitor::TraverseDecl(decl);
+    current_ = outer;
+    return more;
+  }
+  bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
+    const auto* function = llvm::dyn_cast<clang::FunctionDecl>(ref->getDecl());
+    if (function && current_ && HostOnly(current_) && callees_.contains(AsWritten(function))) {
+      callers_[AsWritten(function)].insert(current_);
+    }
+    return true;
+  }
+  const std::map<const clang::FunctionDecl*, std::set<const clang::FunctionDecl*>>& callers() const { return callers_; }
+
+ private:
+  const std::set<const clang::FunctionDecl*>& callees_;
+  const clang::FunctionDecl* current_ = nullptr;
+  std::map<const clang::FunctionDecl*, std::set<const clang::FunctionDecl*>> callers_;
+};
+
 }  // namespace
 
 const RuleInfo& LaunchWarpSizeRule::info() const {
@@ -208,6 +251,7 @@ void LaunchWarpSizeRule::RegisterMatchers(MatchFinder& finder) {
 void LaunchWarpSizeRule::Check(const MatchFinder::MatchResult& result) {
   clang::ASTContext& context = *result.Context;
   source_manager_ = result.SourceManager;
+  context_ = result.Context;
   if (const auto* kernel = result.Nodes.getNodeAs<clang::FunctionDecl>("kernel")) {
     const clang::FunctionDecl* key = AsWritten(kernel);
     if (kernels_.contains(key)) return;
@@ -229,41 +273,74 @@ void LaunchWarpSizeRule::Check(const MatchFinder::MatchResult& result) {
   if (launcher && launcher->hasBody() && HostOnly(launcher)) launchers_[AsWritten(launched)].insert(launcher);
 }
 
+// Where a launcher of `bounded` reads the warp size at run time: in its own body, or, for one that takes the
+// launch's shape from its caller, in a caller's (found in the TU once, for all such launchers: `callers`).
+std::optional<LaunchWarpSizeRule::Evidence> LaunchWarpSizeRule::FindEvidence(
+    const std::set<const clang::FunctionDecl*>& launchers, const CallersOf& callers) const {
+  for (const clang::FunctionDecl* launcher : launchers) {
+    if (auto read = FindRunTimeWarpSize(launcher->getBody()))
+      return Evidence{launcher, nullptr, read->what, read->location};
+  }
+  for (const clang::FunctionDecl* launcher : launchers) {
+    const auto found = callers.find(AsWritten(launcher));
+    if (found == callers.end()) continue;
+    for (const clang::FunctionDecl* caller : found->second) {
+      if (auto read = FindRunTimeWarpSize(caller->getBody()))
+        return Evidence{launcher, caller, read->what, read->location};
+    }
+  }
+  return std::nullopt;
+}
+
 void LaunchWarpSizeRule::onEndOfTranslationUnit() {
+  // Launchers that read no warp size themselves but take the block's shape from a caller.
+  std::set<const clang::FunctionDecl*> shaped;
   for (const auto& [key, bounded] : kernels_) {
-    if (!bounded.kernel) continue;
     const auto launchers = launchers_.find(key);
-    if (launchers == launchers_.end()) continue;
+    if (!bounded.kernel || launchers == launchers_.end()) continue;
     for (const clang::FunctionDecl* launcher : launchers->second) {
-      const std::optional<RunTimeRead> read = FindRunTimeWarpSize(launcher->getBody());
-      if (!read) continue;
-      const clang::SourceManager& sm = *source_manager_;
-      const unsigned line = sm.getSpellingLineNumber(read->location);
-      std::string message = "__launch_bounds__ of " + bounded.kernel->getNameAsString() + " (" +
-                            std::to_string(bounded.threads) + " threads) are written with " + bounded.warp_name +
-                            ", a compile-time warp size of 32";
-      if (!bounded.project_switch.empty()) {
-        message += " (its other branch is behind " + bounded.project_switch +
-                   ", the project's own HIP build switch, which the migrated build does not define)";
-      }
-      message += "; " + launcher->getNameAsString() + ", which launches it, reads the warp size at run time (" +
-                 read->what + ", line " + std::to_string(line) +
-                 "): 64 on MI250/MI300, so a block sized with it exceeds the bounds and the launch fails, and a "
-                 "kernel that takes threadIdx.x as its lane runs lanes 32-63 over the data of lanes 0-31";
-      const clang::CUDALaunchBoundsAttr* attr = bounded.kernel->getAttr<clang::CUDALaunchBoundsAttr>();
-      Report(sm, attr->getLocation(), MacroPlacement::kUse, std::move(message),
-             "Make the two sizes one: launch with the compile-time size (" + bounded.warp_name +
-                 ") so each wavefront runs the kernel's 32-lane logic as two halves, or make the constant 64 on "
-                 "AMD (test __HIP_PLATFORM_AMD__ or __AMDGCN_WAVEFRONT_SIZE" +
-                 (bounded.project_switch.empty() ? std::string()
-                                                 : ", or define " + bounded.project_switch +
-                                                       " if the rest of what it switches fits the migrated code") +
-                 ") and check the kernel's lane arithmetic for 64 lanes.");
-      break;  // one finding per kernel
+      if (!FindRunTimeWarpSize(launcher->getBody()) && TakesLaunchShape(launcher)) shaped.insert(AsWritten(launcher));
+    }
+  }
+  CallerFinder finder(shaped);
+  if (!shaped.empty() && context_) finder.TraverseDecl(context_->getTranslationUnitDecl());
+  for (const auto& [key, bounded] : kernels_) {
+    const auto launchers = launchers_.find(key);
+    if (!bounded.kernel || launchers == launchers_.end()) continue;
+    if (const std::optional<Evidence> evidence = FindEvidence(launchers->second, finder.callers())) {
+      Report(bounded, *evidence);
     }
   }
   kernels_.clear();
   launchers_.clear();
+}
+
+void LaunchWarpSizeRule::Report(const BoundedKernel& bounded, const Evidence& evidence) {
+  const clang::SourceManager& sm = *source_manager_;
+  std::string message = "__launch_bounds__ of " + bounded.kernel->getNameAsString() + " (" +
+                        std::to_string(bounded.threads) + " threads) are written with " + bounded.warp_name +
+                        ", a compile-time warp size of 32";
+  if (!bounded.project_switch.empty()) {
+    message += " (its other branch is behind " + bounded.project_switch +
+               ", the project's own HIP build switch, which the migrated build does not define)";
+  }
+  const std::string where = evidence.what + ", line " + std::to_string(sm.getSpellingLineNumber(evidence.location));
+  message += "; " + evidence.launcher->getNameAsString() + ", which launches it, ";
+  message += evidence.caller ? "takes the block's shape from " + evidence.caller->getNameAsString() +
+                                   ", which reads the warp size at run time (" + where + ")"
+                             : "reads the warp size at run time (" + where + ")";
+  message +=
+      ": 64 on MI250/MI300, so a block sized with it exceeds the bounds and the launch fails, and a kernel that "
+      "takes threadIdx.x as its lane runs lanes 32-63 over the data of lanes 0-31";
+  const clang::CUDALaunchBoundsAttr* attr = bounded.kernel->getAttr<clang::CUDALaunchBoundsAttr>();
+  Rule::Report(sm, attr->getLocation(), MacroPlacement::kUse, std::move(message),
+               "Make the two sizes one: launch with the compile-time size (" + bounded.warp_name +
+                   ") so each wavefront runs the kernel's 32-lane logic as two halves, or make the constant 64 on "
+                   "AMD (test __HIP_PLATFORM_AMD__ or __AMDGCN_WAVEFRONT_SIZE" +
+                   (bounded.project_switch.empty() ? std::string()
+                                                   : ", or define " + bounded.project_switch +
+                                                         " if the rest of what it switches fits the migrated code") +
+                   ") and check the kernel's lane arithmetic for 64 lanes.");
 }
 
 }  // namespace hipforge::translate::analyze
