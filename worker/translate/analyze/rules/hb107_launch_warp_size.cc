@@ -245,7 +245,6 @@ const RuleInfo& LaunchWarpSizeRule::info() const {
 void LaunchWarpSizeRule::RegisterMatchers(MatchFinder& finder) {
   finder.addMatcher(
       functionDecl(hasAttr(clang::attr::CUDAGlobal), hasAttr(clang::attr::CUDALaunchBounds)).bind("kernel"), this);
-  finder.addMatcher(declRefExpr(to(functionDecl(hasAttr(clang::attr::CUDAGlobal)).bind("launched"))).bind("ref"), this);
 }
 
 void LaunchWarpSizeRule::Check(const MatchFinder::MatchResult& result) {
@@ -265,12 +264,7 @@ void LaunchWarpSizeRule::Check(const MatchFinder::MatchResult& result) {
       return;
     }
     kernels_[key] = BoundedKernel{kernel, *threads, warp->name, project_switch};
-    return;
   }
-  const auto* launched = result.Nodes.getNodeAs<clang::FunctionDecl>("launched");
-  const auto* ref = result.Nodes.getNodeAs<clang::DeclRefExpr>("ref");
-  const clang::FunctionDecl* launcher = EnclosingFunction(context, *ref);
-  if (launcher && launcher->hasBody() && HostOnly(launcher)) launchers_[AsWritten(launched)].insert(launcher);
 }
 
 // Where a launcher of `bounded` reads the warp size at run time: in its own body, or, for one that takes the
@@ -292,27 +286,34 @@ std::optional<LaunchWarpSizeRule::Evidence> LaunchWarpSizeRule::FindEvidence(
   return std::nullopt;
 }
 
+// The host functions naming the kernels (their launchers) and, for a launcher that takes the block's shape from
+// its caller, the callers: each a walk of the TU, and only in a TU with a kernel this rule could report (few), so
+// that no parse pays for a parent index (hasAncestor, EnclosingFunction) on this rule's account.
 void LaunchWarpSizeRule::onEndOfTranslationUnit() {
-  // Launchers that read no warp size themselves but take the block's shape from a caller.
-  std::set<const clang::FunctionDecl*> shaped;
+  std::set<const clang::FunctionDecl*> candidates;
   for (const auto& [key, bounded] : kernels_) {
-    const auto launchers = launchers_.find(key);
-    if (!bounded.kernel || launchers == launchers_.end()) continue;
-    for (const clang::FunctionDecl* launcher : launchers->second) {
-      if (!FindRunTimeWarpSize(launcher->getBody()) && TakesLaunchShape(launcher)) shaped.insert(AsWritten(launcher));
-    }
+    if (bounded.kernel) candidates.insert(key);
   }
-  CallerFinder finder(shaped);
-  if (!shaped.empty() && context_) finder.TraverseDecl(context_->getTranslationUnitDecl());
-  for (const auto& [key, bounded] : kernels_) {
-    const auto launchers = launchers_.find(key);
-    if (!bounded.kernel || launchers == launchers_.end()) continue;
-    if (const std::optional<Evidence> evidence = FindEvidence(launchers->second, finder.callers())) {
-      Report(bounded, *evidence);
+  if (!candidates.empty() && context_) {
+    CallerFinder launchers(candidates);
+    launchers.TraverseDecl(context_->getTranslationUnitDecl());
+    std::set<const clang::FunctionDecl*> shaped;  // read no warp size themselves, take the block's shape
+    for (const auto& [kernel, names] : launchers.callers()) {
+      for (const clang::FunctionDecl* launcher : names) {
+        if (!FindRunTimeWarpSize(launcher->getBody()) && TakesLaunchShape(launcher)) {
+          shaped.insert(AsWritten(launcher));
+        }
+      }
+    }
+    CallerFinder callers(shaped);
+    if (!shaped.empty()) callers.TraverseDecl(context_->getTranslationUnitDecl());
+    for (const auto& [kernel, names] : launchers.callers()) {
+      if (const std::optional<Evidence> evidence = FindEvidence(names, callers.callers())) {
+        Report(kernels_.at(kernel), *evidence);
+      }
     }
   }
   kernels_.clear();
-  launchers_.clear();
 }
 
 void LaunchWarpSizeRule::Report(const BoundedKernel& bounded, const Evidence& evidence) {

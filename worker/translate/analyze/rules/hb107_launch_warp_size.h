@@ -41,7 +41,6 @@ class LaunchWarpSizeRule final : public Rule {
 
   // Keyed by the kernel as written (a template's pattern, not each instantiation).
   std::map<const clang::FunctionDecl*, BoundedKernel> kernels_;
-  std::map<const clang::FunctionDecl*, std::set<const clang::FunctionDecl*>> launchers_;
   const clang::SourceManager* source_manager_ = nullptr;
   clang::ASTContext* context_ = nullptr;
 };

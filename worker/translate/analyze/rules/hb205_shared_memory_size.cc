@@ -1,10 +1,11 @@
 #include "worker/translate/analyze/rules/hb205_shared_memory_size.h"
 
+#include <algorithm>
+
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "worker/translate/analyze/ast_helpers.h"
 #include "worker/translate/analyze/rule_ids.h"
-#include "worker/translate/frontend/parent_index.h"
 
 namespace hipforge::translate::analyze {
 namespace {
@@ -16,19 +17,20 @@ constexpr const char* kFix =
     "Fit the workgroup's shared memory into 64 KiB: smaller tiles, fewer buffers, or keep part of the data in "
     "registers/global memory.";
 
-const clang::FunctionDecl* DefinitionIn(const clang::DynTypedNode& node) {
-  const auto* function = node.get<clang::FunctionDecl>();
-  return function && function->isThisDeclarationADefinition() ? function : nullptr;
-}
-
-// The function definition hasAncestor(functionDecl(isDefinition())) binds for `call`, found the way the matcher
-// searches (FirstAncestor) but without the matcher's per-node result cache, which cost more than it saved: on a
-// cold ggml translate the matcher was 6% of the CPU, and this walk took 6-7% off it (bench/ggml/README.md,
-// 2026-12-07).
-const clang::FunctionDecl* CallerOf(clang::ASTContext& context, const clang::CallExpr& call) {
-  const auto caller = FirstAncestor(context, clang::DynTypedNode::create(call),
-                                    [](const clang::DynTypedNode& node) { return DefinitionIn(node) != nullptr; });
-  return caller ? DefinitionIn(*caller) : nullptr;
+// The functions with a definition that `stmt` calls (besides `self`), walked top-down from a function's body: a
+// caller found from each call upwards needed the TU's parent index, whose building was 4.6% of a cold ggml
+// translate's CPU in the analyzer's group parses, where this rule was its only user (bench/ggml/README.md, 2026-12-08).
+void CollectCallees(const clang::Stmt* stmt, const clang::FunctionDecl* self,
+                    std::set<const clang::FunctionDecl*>& callees) {
+  if (!stmt) return;
+  if (const auto* call = llvm::dyn_cast<clang::CallExpr>(stmt)) {
+    const clang::FunctionDecl* callee = call->getDirectCallee();
+    if (const clang::FunctionDecl* definition = callee ? callee->getDefinition() : nullptr;
+        definition && definition != self) {
+      callees.insert(definition);
+    }
+  }
+  for (const clang::Stmt* child : stmt->children()) CollectCallees(child, self, callees);
 }
 
 }  // namespace
@@ -47,7 +49,6 @@ void SharedMemorySizeRule::RegisterMatchers(MatchFinder& finder) {
       this);
   finder.addMatcher(cudaKernelCallExpr().bind("launch"), this);
   finder.addMatcher(functionDecl(isDefinition(), hasAttr(clang::attr::CUDAGlobal)).bind("kernel"), this);
-  finder.addMatcher(callExpr(callee(functionDecl(isDefinition()).bind("callee"))).bind("call"), this);
 }
 
 void SharedMemorySizeRule::Check(const MatchFinder::MatchResult& result) {
@@ -56,11 +57,6 @@ void SharedMemorySizeRule::Check(const MatchFinder::MatchResult& result) {
   source_manager_ = &sm;
   if (const auto* kernel = result.Nodes.getNodeAs<clang::FunctionDecl>("kernel")) {
     kernels_.push_back(kernel);
-    return;
-  }
-  if (const auto* callee = result.Nodes.getNodeAs<clang::FunctionDecl>("callee")) {
-    const clang::FunctionDecl* caller = CallerOf(context, *result.Nodes.getNodeAs<clang::CallExpr>("call"));
-    if (caller && callee != caller) usage_[caller].callees.insert(callee);
     return;
   }
   if (const auto* shared = result.Nodes.getNodeAs<clang::VarDecl>("shared")) {
@@ -112,6 +108,12 @@ void SharedMemorySizeRule::Check(const MatchFinder::MatchResult& result) {
 // function once; static __shared__ in a device function is one allocation per workgroup).
 void SharedMemorySizeRule::onEndOfTranslationUnit() {
   if (!source_manager_) return;
+  // What a kernel calls matters only where a function that is not a kernel declares __shared__; usually none does,
+  // and then no body is walked.
+  const bool callees_count = std::any_of(usage_.begin(), usage_.end(), [](const auto& entry) {
+    return entry.second.own_bytes > 0 && !entry.first->template hasAttr<clang::CUDAGlobalAttr>();
+  });
+  std::map<const clang::FunctionDecl*, std::set<const clang::FunctionDecl*>> callees_of;
   for (const clang::FunctionDecl* kernel : kernels_) {
     std::set<const clang::FunctionDecl*> seen{kernel};
     std::vector<const clang::FunctionDecl*> pending{kernel};
@@ -121,12 +123,15 @@ void SharedMemorySizeRule::onEndOfTranslationUnit() {
     while (!pending.empty() && seen.size() < 256) {
       const clang::FunctionDecl* function = pending.back();
       pending.pop_back();
-      auto it = usage_.find(function);
-      if (it == usage_.end()) continue;
-      total += it->second.own_bytes;
-      oversized |= it->second.has_oversized_array;
-      functions_with_shared += it->second.own_bytes > 0;
-      for (const clang::FunctionDecl* callee : it->second.callees) {
+      if (auto it = usage_.find(function); it != usage_.end()) {
+        total += it->second.own_bytes;
+        oversized |= it->second.has_oversized_array;
+        functions_with_shared += it->second.own_bytes > 0;
+      }
+      if (!callees_count) continue;
+      auto [callees, first] = callees_of.try_emplace(function);
+      if (first) CollectCallees(function->getBody(), function, callees->second);
+      for (const clang::FunctionDecl* callee : callees->second) {
         if (seen.insert(callee).second) pending.push_back(callee);
       }
     }

@@ -20,7 +20,6 @@ class SharedMemorySizeRule final : public Rule {
   struct FunctionUsage {
     long long own_bytes = 0;           // static __shared__ declared in the function itself
     bool has_oversized_array = false;  // one array alone is over the limit (reported at the array)
-    std::set<const clang::FunctionDecl*> callees;
   };
   std::map<const clang::FunctionDecl*, FunctionUsage> usage_;
   std::vector<const clang::FunctionDecl*> kernels_;
