@@ -32,6 +32,20 @@ TEST(CompilerChecksAreSharedTest, OnlyWhereNothingBeforeProjectOrInTheOptionsCha
   EXPECT_FALSE(CompilerChecksAreShared("add_subdirectory(src)\n", {}));  // no project(): CMake's own default one
 }
 
+TEST(CompilerChecksAreSharedTest, ALanguageEnabledLaterAfterItsCompilerWasSetIsNot) {
+  EXPECT_TRUE(LaterLanguagesShareChecks("set(X 1)\n"));
+  // ggml's ggml-cuda: architectures before enable_language(CUDA) (the configure's -D decides them) and a HIP
+  // compiler before enable_language(HIP) (a language the probe does not check).
+  EXPECT_TRUE(
+      LaterLanguagesShareChecks("if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)\n  set(CMAKE_CUDA_ARCHITECTURES native)\n"
+                                "endif()\nenable_language(CUDA)\n"));
+  EXPECT_TRUE(LaterLanguagesShareChecks("set(CMAKE_HIP_FLAGS_DEBUG -g)\nenable_language(HIP)\n"));
+  EXPECT_TRUE(LaterLanguagesShareChecks("enable_language(CUDA)\nset(CMAKE_CUDA_FLAGS \"-O3\")\n"));
+  EXPECT_FALSE(LaterLanguagesShareChecks("set(CMAKE_CUDA_HOST_COMPILER g++-11)\nenable_language(CUDA)\n"));
+  EXPECT_FALSE(LaterLanguagesShareChecks("set(CMAKE_CUDA_FLAGS \"-ccbin g++-11\")\nENABLE_LANGUAGE(CUDA)\n"));
+  EXPECT_FALSE(LaterLanguagesShareChecks("set(CMAKE_CXX_COMPILER icx)\nenable_language(C)\nenable_language(CXX)\n"));
+}
+
 // A probe that leaves what CMake leaves: the checks' files in CMakeFiles/<version>/ and others beside them.
 struct FakeConfigure {
   int runs = 0;

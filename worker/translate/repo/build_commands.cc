@@ -221,6 +221,12 @@ void SeedCompilerChecks(ProcessLauncher& launcher, const fs::path& root, const f
       !CompilerChecksAreShared(ReadText(root / "CMakeLists.txt"), options.cmake_options)) {
     return;
   }
+  std::error_code error;
+  for (auto it = fs::recursive_directory_iterator(root, error); !error && it != fs::recursive_directory_iterator();
+       it.increment(error)) {
+    const bool cmake_file = it->path().filename() == "CMakeLists.txt" || it->path().extension() == ".cmake";
+    if (cmake_file && !LaterLanguagesShareChecks(ReadText(it->path()))) return;
+  }
   const std::vector<std::string> arguments = CMakeToolchainArguments(options);
   const CMakeCompilerChecks checks(
       options.compiler_checks_directory,

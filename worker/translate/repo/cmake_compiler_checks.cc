@@ -69,6 +69,20 @@ bool CompilerChecksAreShared(const std::string& top_level, const std::vector<std
   return !NamesWhatChecksDependOn(top_level.substr(0, static_cast<size_t>(project.position(0))));
 }
 
+bool LaterLanguagesShareChecks(const std::string& cmake_file) {
+  // The last enable_language of a language the probe checks: what the file sets before it reaches every one.
+  static const std::regex kEnable("enable_language\\s*\\(\\s*(C|CXX|CUDA)[\\s)]", std::regex::icase);
+  size_t last = std::string::npos;
+  for (auto it = std::sregex_iterator(cmake_file.begin(), cmake_file.end(), kEnable); it != std::sregex_iterator();
+       ++it) {
+    last = static_cast<size_t>(it->position(0));
+  }
+  if (last == std::string::npos) return true;
+  static const std::regex kSetting("CMAKE_(C|CXX|CUDA)_(COMPILER|HOST_COMPILER|FLAGS)|CMAKE_TOOLCHAIN_FILE");
+  const std::string before = cmake_file.substr(0, last);
+  return !std::regex_search(before, kSetting);
+}
+
 std::vector<std::string> ToolchainIdentity(const std::vector<std::string>& arguments,
                                            const std::vector<fs::path>& tools) {
   std::vector<std::string> identity = arguments;

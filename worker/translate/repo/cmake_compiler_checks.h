@@ -20,6 +20,10 @@ namespace hipforge::translate {
 // flags, a toolchain file, a target system or CUDA architectures (each changes what the checks find).
 bool CompilerChecksAreShared(const std::string& top_level, const std::vector<std::string>& options);
 
+// False when `cmake_file` sets a C, C++ or CUDA compiler, host compiler or flags (or a toolchain file) before it
+// enables one of those languages (`enable_language(CUDA)` in a sub-directory, after the top-level project()).
+bool LaterLanguagesShareChecks(const std::string& cmake_file);
+
 class CMakeCompilerChecks {
  public:
   // Configures `source` into `build` under the sandbox with the toolchain arguments every configure gets; true on
