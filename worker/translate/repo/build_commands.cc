@@ -214,18 +214,13 @@ absl::StatusOr<ProcessResult> RunSandboxed(ProcessLauncher& launcher, const fs::
 }
 
 // Seeds `build_dir` with the compiler checks kept for this toolchain when the project's configure would find
-// the same (cmake_compiler_checks.h); the first job on a toolchain probes them.
+// the same (cmake_compiler_checks.h; `later_languages_share`: LaterLanguagesShareChecks of each of its CMake
+// files); the first job on a toolchain probes them.
 void SeedCompilerChecks(ProcessLauncher& launcher, const fs::path& root, const fs::path& build_dir,
-                        const BuildDiscoveryOptions& options) {
-  if (options.compiler_checks_directory.empty() ||
+                        const BuildDiscoveryOptions& options, bool later_languages_share) {
+  if (options.compiler_checks_directory.empty() || !later_languages_share ||
       !CompilerChecksAreShared(ReadText(root / "CMakeLists.txt"), options.cmake_options)) {
     return;
-  }
-  std::error_code error;
-  for (auto it = fs::recursive_directory_iterator(root, error); !error && it != fs::recursive_directory_iterator();
-       it.increment(error)) {
-    const bool cmake_file = it->path().filename() == "CMakeLists.txt" || it->path().extension() == ".cmake";
-    if (cmake_file && !LaterLanguagesShareChecks(ReadText(it->path()))) return;
   }
   const std::vector<std::string> arguments = CMakeToolchainArguments(options);
   const CMakeCompilerChecks checks(
@@ -249,15 +244,18 @@ std::optional<nlohmann::json> DiscoverRoot(ProcessLauncher& launcher, const fs::
     command = {"cmake", "-S", root.string(), "-B", build_dir.string()};
     for (const std::string& argument : CMakeToolchainArguments(options)) command.push_back(argument);
     std::set<std::string> switches;
+    bool later_languages_share = true;
     for (auto it = fs::recursive_directory_iterator(root, error); !error && it != fs::recursive_directory_iterator();
          it.increment(error)) {
       const std::string name = it->path().filename().string();
       if (name != "CMakeLists.txt" && it->path().extension() != ".cmake") continue;
-      for (const auto& option : CudaOptionsInCMake(ReadText(it->path()))) switches.insert(option);
+      const std::string text = ReadText(it->path());
+      for (const auto& option : CudaOptionsInCMake(text)) switches.insert(option);
+      later_languages_share = later_languages_share && LaterLanguagesShareChecks(text);
     }
     for (const auto& option : switches) command.push_back("-D" + option + "=ON");
     for (const auto& option : options.cmake_options) command.push_back(option);
-    SeedCompilerChecks(launcher, root, build_dir, options);
+    SeedCompilerChecks(launcher, root, build_dir, options, later_languages_share);
   } else {
     command = {"make", "-n", "-w", "-B", "-k", "-C", root.string()};
   }

@@ -1,7 +1,6 @@
 #include "worker/translate/repo/cmake_compiler_checks.h"
 
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -10,6 +9,7 @@
 #include <regex>
 
 #include "common/file_io.h"
+#include "common/process.h"
 #include "nlohmann/json.hpp"
 
 namespace hipforge::translate {
@@ -86,20 +86,8 @@ bool LaterLanguagesShareChecks(const std::string& cmake_file) {
 std::vector<std::string> ToolchainIdentity(const std::vector<std::string>& arguments,
                                            const std::vector<fs::path>& tools) {
   std::vector<std::string> identity = arguments;
-  const char* path_variable = std::getenv("PATH");
   for (const fs::path& tool : tools) {
-    fs::path found;
-    if (tool.is_absolute()) {
-      found = tool;
-    } else {
-      std::string_view path = path_variable ? path_variable : "";
-      while (found.empty() && !path.empty()) {
-        const size_t colon = path.find(':');
-        const fs::path candidate = fs::path(path.substr(0, colon)) / tool;
-        if (::access(candidate.c_str(), X_OK) == 0) found = candidate;
-        path = colon == std::string_view::npos ? std::string_view() : path.substr(colon + 1);
-      }
-    }
+    const fs::path found = FindProgram(tool.string());
     std::error_code error;
     const fs::path real = found.empty() ? fs::path() : fs::canonical(found, error);
     struct stat info = {};

@@ -1,6 +1,5 @@
 #include "worker/translate/analyze/rules/hb107_launch_warp_size.h"
 
-#include <cctype>
 #include <optional>
 
 #include "clang/AST/Attr.h"
@@ -8,6 +7,7 @@
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "worker/translate/analyze/ast_helpers.h"
 #include "worker/translate/analyze/rule_ids.h"
+#include "worker/translate/frontend/raw_lexer.h"
 
 namespace hipforge::translate::analyze {
 namespace {
@@ -119,22 +119,6 @@ bool IsProjectHipSwitch(llvm::StringRef word) {
   return !word.starts_with("__") && (word.contains("HIP") || word.contains("ROCM") || word.contains("AMD"));
 }
 
-std::vector<std::string> Identifiers(llvm::StringRef text) {
-  std::vector<std::string> words;
-  size_t i = 0;
-  while (i < text.size()) {
-    if (!std::isalpha(static_cast<unsigned char>(text[i])) && text[i] != '_') {
-      ++i;
-      continue;
-    }
-    size_t j = i;
-    while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_')) ++j;
-    words.push_back(text.slice(i, j).str());
-    i = j;
-  }
-  return words;
-}
-
 // Whether the migrated build keeps the 32: the branches around it are not chosen by hipcc's macros, unless a
 // project switch gates them (`defined(GGML_USE_HIP) && defined(__GFX9__)`: the build does not define the switch).
 // Sets `project_switch` to that switch.
@@ -142,9 +126,11 @@ bool HipKeeps32(const std::vector<std::string>& conditions, std::string* project
   for (const std::string& condition : conditions) {
     bool hipcc = false;
     std::string project;
-    for (const std::string& word : Identifiers(condition)) {
+    for (const RawToken& token : LexAll(condition)) {
+      if (!IsIdentifier(token)) continue;
+      const llvm::StringRef word = llvm::StringRef(condition).substr(token.begin, token.length);
       if (IsHipccMacro(word)) hipcc = true;
-      if (IsProjectHipSwitch(word) && project.empty()) project = word;
+      if (IsProjectHipSwitch(word) && project.empty()) project = word.str();
     }
     if (!project.empty() && (!hipcc || llvm::StringRef(condition).contains("&&"))) {
       *project_switch = project;
